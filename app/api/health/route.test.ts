@@ -1,0 +1,47 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createTestDatabase } from "@/lib/testing/database";
+
+// Each case loads the route with its own database: the Prisma client is made once per module load.
+async function loadRoute(databaseUrl: string) {
+  vi.resetModules();
+  process.env.DATABASE_URL = databaseUrl;
+  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
+  return import("./route");
+}
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+describe("GET /api/health", () => {
+  it("answers ok on a migrated database", async () => {
+    const database = createTestDatabase();
+    cleanups.push(database.remove);
+    const { GET } = await loadRoute(database.url);
+    const response = await GET();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, db: "ok" });
+  });
+
+  it("answers 503 with the reason when the tables are missing", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-health-"));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const { GET } = await loadRoute(`file:${path.join(dir, "empty.db")}`);
+    const response = await GET();
+    expect(response.status).toBe(503);
+    const body = await response.json();
+    expect(body).toMatchObject({ ok: false, db: "error" });
+    expect(body.reason).toMatch(/Host/);
+  });
+
+  it("answers 503 when the database file cannot be opened", async () => {
+    const { GET } = await loadRoute("file:/proc/wirespeed-no-such-dir/wirespeed.db");
+    const response = await GET();
+    expect(response.status).toBe(503);
+    expect((await response.json()).ok).toBe(false);
+  });
+});

@@ -1,0 +1,47 @@
+import os from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "@/lib/testing/database";
+
+const database = createTestDatabase();
+process.env.DATABASE_URL = database.url;
+
+const { db } = await import("@/lib/db");
+const { ensureLocalHost, platformOf } = await import("./bootstrap");
+
+beforeAll(async () => {
+  await db.host.deleteMany();
+});
+
+afterAll(async () => {
+  await db.$disconnect();
+  database.remove();
+});
+
+describe("ensureLocalHost", () => {
+  it("records this machine once, with the local transport and its real name", async () => {
+    await ensureLocalHost();
+    await ensureLocalHost();
+    const hosts = await db.host.findMany();
+    expect(hosts).toHaveLength(1);
+    expect(hosts[0]).toMatchObject({ name: os.hostname(), authMethod: "local", platform: platformOf(process.platform) });
+  });
+
+  it("keeps its hands off a host the user already named like this machine", async () => {
+    await db.host.deleteMany();
+    await db.host.create({ data: { name: os.hostname(), address: "198.18.0.9", authMethod: "key" } });
+    await ensureLocalHost();
+    const local = await db.host.findFirstOrThrow({ where: { authMethod: "local" } });
+    expect(local.name).toBe(`${os.hostname()} (local)`);
+    expect(await db.host.count()).toBe(2);
+  });
+});
+
+describe("platformOf", () => {
+  it("maps Node's platform names to Wirespeed's", () => {
+    expect(platformOf("linux")).toBe("linux");
+    expect(platformOf("darwin")).toBe("macos");
+    expect(platformOf("win32")).toBe("windows");
+    expect(platformOf("freebsd")).toBe("freebsd");
+    expect(platformOf("aix")).toBe("unknown");
+  });
+});

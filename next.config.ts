@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Native modules and SSH stay out of the bundle: they are loaded by Node at run time.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "node-ssh", "ssh2", "cpu-features"],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+// The app under test runs on its own port with its own SQLite file, built and
+// started by the same script users run (`npm start`).
+const port = Number(process.env.WIRESPEED_E2E_PORT ?? 3100);
+const dataDir = path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e");
+
+// The config is loaded again in every worker: only the main process starts from an empty database.
+if (!process.env.TEST_WORKER_INDEX) fs.rmSync(dataDir, { recursive: true, force: true });
+
+// Debian's Chromium: Playwright cannot download its own browser here.
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: "test-results/playwright",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } } }],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `http://localhost:${port}/api/health`,
+    // A fresh clone builds the app first (about a minute on 2 cores).
+    timeout: 600_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PORT: String(port), WIRESPEED_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+  },
+});

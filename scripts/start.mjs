@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `npm start`: everything a fresh clone needs, then the server.
+//   1. npm dependencies and the Prisma client (scripts/setup.mjs)
+//   2. the SQLite database in the data folder, migrated (prisma migrate deploy)
+//   3. a production build when the sources are newer than the last one
+//   4. next start on $PORT (3000)
+// `--dev` runs `next dev` instead of 3 and 4.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { bin, checkNodeVersion, ensureDependencies, ensurePrismaClient, log, mtime, root, run } from "./setup.mjs";
+
+const isDev = process.argv.includes("--dev");
+// Next.js would otherwise report usage to its servers; a lab tool stays quiet.
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+/** Newest modification time under the given files and folders. */
+function newestMtime(entries) {
+  let newest = 0;
+  const visit = (abs) => {
+    let stat;
+    try {
+      stat = fs.statSync(abs);
+    } catch {
+      return;
+    }
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(abs)) {
+        if (name === "node_modules" || name === "generated" || name.startsWith(".")) continue;
+        visit(path.join(abs, name));
+      }
+    } else if (stat.mtimeMs > newest) {
+      newest = stat.mtimeMs;
+    }
+  };
+  for (const entry of entries) visit(path.join(root, entry));
+  return newest;
+}
+
+function serve(args) {
+  const child = spawn(bin("next"), args, { cwd: root, stdio: "inherit" });
+  // Ctrl-C and `docker stop` reach the server, which then ends cleanly.
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+}
+
+checkNodeVersion();
+ensureDependencies();
+ensurePrismaClient();
+
+// prisma.config.ts resolves DATABASE_URL / WIRESPEED_DATA_DIR and makes the folder, as the app does.
+log("applying database migrations");
+run(bin("prisma"), ["migrate", "deploy"]);
+
+const port = process.env.PORT || "3000";
+if (isDev) {
+  log(`starting the development server on http://localhost:${port}`);
+  serve(["dev", "-p", port]);
+} else {
+  const sources = ["app", "components", "lib", "agents", "prisma", "public", "instrumentation.ts", "next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+  if (mtime(".next/BUILD_ID") < newestMtime(sources)) {
+    log("building the app (next build)");
+    run(bin("next"), ["build"]);
+  }
+  log(`serving on http://localhost:${port}`);
+  serve(["start", "-p", port]);
+}
