@@ -1,0 +1,655 @@
+/**
+ * The Wirespeed test lab: network namespaces as hosts (each with its own sshd),
+ * veth pairs as links (shaped by tc tbf), all of it on 198.18.0.0/15 and
+ * reachable only from this machine. See e2e/lab/README.md.
+ *
+ *   tsx e2e/lab/lab.ts up [topology.json]   # prints the LabState JSON
+ *   tsx e2e/lab/lab.ts down
+ *   tsx e2e/lab/lab.ts status
+ *
+ * Every command is run with an argv array (execFileSync/spawn), never a shell.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+// ---------------------------------------------------------------- types
+
+export const LAB_RATES = ["1gbit", "2.5gbit", "5gbit", "10gbit"] as const;
+export type LabRate = (typeof LAB_RATES)[number];
+
+export type LabTopologyHost = { name: string };
+export type LabTopologyLink = { name: string; a: string; b: string; rate: LabRate | null; mtu: number };
+export type LabTopology = { hosts: LabTopologyHost[]; links: LabTopologyLink[] };
+
+export type LabNic = {
+  name: string;
+  address: string;
+  prefixLength: number;
+  mtu: number;
+  mac: string;
+  /** The link's shaped rate in Mb/s; null when unshaped or for mgmt0. */
+  speedMbps: number | null;
+  /** The link's name; null for the management NIC mgmt0. */
+  link: string | null;
+};
+
+export type LabHost = {
+  name: string;
+  netns: string;
+  sshHost: string;
+  sshPort: number;
+  username: string;
+  hostKeyFingerprint: string;
+  hostKeyPath: string;
+  sshdPidFile: string;
+  nics: LabNic[];
+};
+
+export type LabLinkEnd = { host: string; nic: string; address: string };
+export type LabLink = { name: string; rateMbps: number | null; mtu: number; a: LabLinkEnd; b: LabLinkEnd };
+
+export type LabState = {
+  dir: string;
+  clientKeyPath: string;
+  clientPublicKey: string;
+  hosts: LabHost[];
+  links: LabLink[];
+};
+
+// ---------------------------------------------------------------- constants
+
+export const NETNS_PREFIX = "ws-";
+export const MGMT_VETH_PREFIX = "wsm-";
+const SSHD = "/usr/sbin/sshd";
+const SSH_PORT = 22;
+const PREFIX_LENGTH = 24;
+// Linux interface names are at most 15 bytes (IFNAMSIZ 16 with the NUL).
+const IFNAME_MAX = 15;
+// Host names become "wsm-<host>", so they get what is left of the 15 bytes.
+export const HOST_NAME_MAX = IFNAME_MAX - MGMT_VETH_PREFIX.length;
+// The third octet of 198.18.<j>.x / 198.19.<i>.x numbers links and hosts.
+const MAX_HOSTS = 256;
+const MAX_LINKS = 256;
+const MTU_MIN = 576;
+const MTU_MAX = 9216;
+const INSTALL_HINT = "apt-get install -y iperf3 openssh-server iproute2";
+// Marks a directory as ours, so `down` never deletes a directory it did not make.
+const MARKER = ".wirespeed-lab";
+
+export function labDir(): string {
+  return process.env.WIRESPEED_LAB_DIR ?? "/tmp/wirespeed-lab";
+}
+
+export function labStatePath(): string {
+  return path.join(labDir(), "lab.json");
+}
+
+// Beside this file; tsx (CJS) and vitest both define __dirname, the cwd fallback covers plain ESM.
+export const DEFAULT_TOPOLOGY_PATH =
+  typeof __dirname === "string" ? path.join(__dirname, "topology.json") : path.resolve("e2e/lab/topology.json");
+
+// ---------------------------------------------------------------- prerequisites
+
+const REQUIRED_BINARIES: { name: string; pkg: string }[] = [
+  { name: "ip", pkg: "iproute2" },
+  { name: "tc", pkg: "iproute2" },
+  { name: SSHD, pkg: "openssh-server" },
+  { name: "ssh-keygen", pkg: "openssh-client" },
+  { name: "iperf3", pkg: "iperf3" },
+];
+
+// sbin directories are searched too: a non-root PATH often lacks them, and sudo may not add them.
+const SEARCH_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Absolute path of a binary (PATH first, then the usual sbin/bin directories), or null. */
+function findBinary(name: string): string | null {
+  if (path.isAbsolute(name)) return isExecutable(name) ? name : null;
+  const dirs = [...(process.env.PATH ?? "").split(path.delimiter).filter(Boolean), ...SEARCH_DIRS];
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+const resolved = new Map<string, string>();
+// Commands run by absolute path, so the lab works the same whatever PATH the caller has.
+function bin(name: string): string {
+  const cached = resolved.get(name);
+  if (cached) return cached;
+  const found = findBinary(name);
+  if (found) resolved.set(name, found);
+  return found ?? name;
+}
+
+/** Human messages for everything the lab needs and this machine lacks; empty when ready. */
+export function checkLabPrerequisites(): string[] {
+  const problems: string[] = [];
+  if (process.platform !== "linux") problems.push(`the lab needs Linux network namespaces; this is ${process.platform}`);
+  if (typeof process.getuid === "function" && process.getuid() !== 0) {
+    problems.push("the lab needs root: it creates network namespaces (run as root, or with sudo)");
+  }
+  for (const required of REQUIRED_BINARIES) {
+    if (!findBinary(required.name)) {
+      problems.push(`missing ${required.name} (Debian package ${required.pkg}): ${INSTALL_HINT}`);
+    }
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------- topology
+
+/** Mb/s for a tc rate; tc's "gbit" is 10^9 bit/s. */
+export function rateToMbps(rate: LabRate): number {
+  return Math.round(Number.parseFloat(rate) * 1000);
+}
+
+/**
+ * tbf parameters for a rate. burst = 8 ms of traffic (1 MB at 1gbit): it must hold
+ * at least one 64 KiB GSO skb, and a few more absorb softirq wake-up jitter (64 KiB
+ * gave 0.89 Gbit/s here, 1 MB gives the TCP ceiling). latency 10 ms bounds the queue.
+ */
+export function tbfParameters(rate: LabRate): { rate: string; burstBytes: number; latency: string } {
+  const bytesPerSecond = (rateToMbps(rate) * 1_000_000) / 8;
+  const burstBytes = Math.max(256 * 1024, Math.round(bytesPerSecond * 0.008));
+  return { rate, burstBytes, latency: "10ms" };
+}
+
+const NAME_RE = /^[a-z][a-z0-9-]*$/;
+
+function describe(value: unknown): string {
+  return value === undefined ? "missing" : JSON.stringify(value);
+}
+
+function checkKeys(where: string, obj: Record<string, unknown>, allowed: string[], problems: string[]): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) problems.push(`${where}: unknown field "${key}" (allowed: ${allowed.join(", ")})`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Validates a parsed topology; throws one Error listing every problem found. */
+export function parseTopology(value: unknown): LabTopology {
+  const problems: string[] = [];
+  if (!isObject(value)) throw new Error("invalid lab topology: expected an object { hosts: [...], links: [...] }");
+  checkKeys("topology", value, ["hosts", "links"], problems);
+
+  const hosts: LabTopologyHost[] = [];
+  if (!Array.isArray(value.hosts) || value.hosts.length === 0) {
+    problems.push(`topology.hosts: expected a non-empty array, got ${describe(value.hosts)}`);
+  } else if (value.hosts.length > MAX_HOSTS) {
+    problems.push(`topology.hosts: at most ${MAX_HOSTS} hosts (one 198.19.<i>.0/24 each), got ${value.hosts.length}`);
+  } else {
+    value.hosts.forEach((host, i) => {
+      const where = `hosts[${i}]`;
+      if (!isObject(host)) return void problems.push(`${where}: expected an object { "name": "..." }`);
+      checkKeys(where, host, ["name"], problems);
+      const name = host.name;
+      if (typeof name !== "string" || !NAME_RE.test(name)) {
+        return void problems.push(`${where}.name: expected lowercase letters, digits and "-", starting with a letter, got ${describe(name)}`);
+      }
+      if (name.length > HOST_NAME_MAX) {
+        return void problems.push(
+          `${where}.name: "${name}" is too long for an interface name: "${MGMT_VETH_PREFIX}${name}" exceeds ${IFNAME_MAX} characters (at most ${HOST_NAME_MAX})`,
+        );
+      }
+      if (hosts.some((h) => h.name === name)) return void problems.push(`${where}.name: duplicate host "${name}"`);
+      hosts.push({ name });
+    });
+  }
+
+  const links: LabTopologyLink[] = [];
+  const hostNames = new Set(hosts.map((h) => h.name));
+  if (value.links !== undefined && !Array.isArray(value.links)) {
+    problems.push(`topology.links: expected an array, got ${describe(value.links)}`);
+  } else if (Array.isArray(value.links) && value.links.length > MAX_LINKS) {
+    problems.push(`topology.links: at most ${MAX_LINKS} links (one 198.18.<j>.0/24 each), got ${value.links.length}`);
+  } else {
+    (value.links ?? []).forEach((link: unknown, j: number) => {
+      const where = `links[${j}]`;
+      if (!isObject(link)) return void problems.push(`${where}: expected an object { name, a, b, rate, mtu }`);
+      checkKeys(where, link, ["name", "a", "b", "rate", "mtu"], problems);
+      const before = problems.length;
+      const { name, a, b, rate, mtu } = link;
+      if (typeof name !== "string" || !NAME_RE.test(name) || name.length > 64) {
+        problems.push(`${where}.name: expected lowercase letters, digits and "-" (at most 64), got ${describe(name)}`);
+      } else if (links.some((l) => l.name === name)) {
+        problems.push(`${where}.name: duplicate link "${name}"`);
+      }
+      for (const [end, host] of [["a", a], ["b", b]] as const) {
+        if (typeof host !== "string") problems.push(`${where}.${end}: expected a host name, got ${describe(host)}`);
+        else if (!hostNames.has(host)) problems.push(`${where}.${end}: unknown host "${host}"`);
+      }
+      if (typeof a === "string" && a === b) problems.push(`${where}: both ends are on host "${a}"; a link joins two different hosts`);
+      if (rate !== null && !LAB_RATES.includes(rate as LabRate)) {
+        problems.push(`${where}.rate: expected one of ${LAB_RATES.map((r) => `"${r}"`).join(", ")} or null (unshaped), got ${describe(rate)}`);
+      }
+      if (typeof mtu !== "number" || !Number.isInteger(mtu) || mtu < MTU_MIN || mtu > MTU_MAX) {
+        problems.push(`${where}.mtu: expected an integer from ${MTU_MIN} to ${MTU_MAX}, got ${describe(mtu)}`);
+      }
+      if (problems.length === before) {
+        links.push({ name: name as string, a: a as string, b: b as string, rate: rate as LabRate | null, mtu: mtu as number });
+      }
+    });
+  }
+
+  if (problems.length > 0) throw new Error(`invalid lab topology:\n  - ${problems.join("\n  - ")}`);
+  return { hosts, links };
+}
+
+export function loadTopology(topologyPath: string): LabTopology {
+  let text: string;
+  try {
+    text = fs.readFileSync(topologyPath, "utf8");
+  } catch (err) {
+    throw new Error(`cannot read lab topology ${topologyPath}: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`lab topology ${topologyPath} is not valid JSON: ${(err as Error).message}`);
+  }
+  try {
+    return parseTopology(json);
+  } catch (err) {
+    throw new Error(`${topologyPath}: ${(err as Error).message}`);
+  }
+}
+
+// ---------------------------------------------------------------- address plan
+
+export const mgmtRootAddress = (hostIndex: number) => `198.19.${hostIndex}.1`;
+export const mgmtHostAddress = (hostIndex: number) => `198.19.${hostIndex}.2`;
+export const linkAddress = (linkIndex: number, side: "a" | "b") => `198.18.${linkIndex}.${side === "a" ? 1 : 2}`;
+export const linkNicName = (linkIndex: number) => `eth${linkIndex + 1}`;
+export const netnsName = (host: string) => `${NETNS_PREFIX}${host}`;
+export const mgmtVethName = (host: string) => `${MGMT_VETH_PREFIX}${host}`;
+
+// ---------------------------------------------------------------- process helpers
+
+function run(file: string, args: string[]): string {
+  try {
+    return execFileSync(bin(file), args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    const detail = (e.stderr ?? "").trim() || e.message;
+    throw new Error(`${file} ${args.join(" ")} failed: ${detail}`);
+  }
+}
+
+// For teardown: failures (already gone, never made) are expected and ignored.
+function tryRun(file: string, args: string[]): string | null {
+  const res = spawnSync(bin(file), args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  return res.status === 0 ? res.stdout : null;
+}
+
+const ip = (...args: string[]) => run("ip", args);
+const ipn = (ns: string, ...args: string[]) => run("ip", ["-n", ns, ...args]);
+
+function listLabNetns(): string[] {
+  const out = tryRun("ip", ["-j", "netns", "list"]);
+  if (!out || !out.trim()) return [];
+  const list = JSON.parse(out) as { name: string }[];
+  return list.map((n) => n.name).filter((n) => n.startsWith(NETNS_PREFIX));
+}
+
+function listLabRootLinks(): string[] {
+  const out = tryRun("ip", ["-j", "link", "show"]);
+  if (!out || !out.trim()) return [];
+  const list = JSON.parse(out) as { ifname: string }[];
+  return list.map((l) => l.ifname).filter((n) => n.startsWith(NETNS_PREFIX) || n.startsWith(MGMT_VETH_PREFIX));
+}
+
+// A zombie still answers kill(pid, 0) but is gone for our purposes: its parent reaps it.
+function isAlive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function pidFilesUnder(dir: string): string[] {
+  const found: string[] = [];
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...pidFilesUnder(full));
+    else if (entry.name.endsWith(".pid")) found.push(full);
+  }
+  return found;
+}
+
+// A pid file outlives its process: only trust it if the process still names our dir.
+function isOurProcess(pid: number, dir: string): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(dir);
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------- down
+
+/** Tears the lab down: processes, namespaces, root-side veths, state dir. Safe to run any time. */
+export function labDown(): void {
+  const dir = labDir();
+  const namespaces = listLabNetns();
+
+  const pids = new Set<number>();
+  // Everything inside our namespaces is ours: sshd, its sessions, iperf3 servers tests left.
+  for (const ns of namespaces) {
+    for (const line of (tryRun("ip", ["netns", "pids", ns]) ?? "").split("\n")) {
+      const pid = Number.parseInt(line, 10);
+      if (pid > 0 && pid !== process.pid) pids.add(pid);
+    }
+  }
+  // Pid files catch an sshd whose namespace was already unmounted by a crashed run.
+  for (const file of pidFilesUnder(dir)) {
+    const pid = Number.parseInt(fs.readFileSync(file, "utf8"), 10);
+    if (pid > 0 && pid !== process.pid && isOurProcess(pid, dir)) pids.add(pid);
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  const deadline = Date.now() + 3000;
+  while ([...pids].some(isAlive) && Date.now() < deadline) sleepSync(50);
+  for (const pid of pids) {
+    if (isAlive(pid)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // exited between the check and the kill
+      }
+    }
+  }
+
+  // Delete root-side veths first: it is synchronous, while a namespace's own veths
+  // vanish asynchronously after `ip netns del` and would collide with the next `up`.
+  for (const link of listLabRootLinks()) tryRun("ip", ["link", "del", link]);
+  for (const ns of namespaces) tryRun("ip", ["netns", "del", ns]);
+  const linksGone = Date.now() + 3000;
+  while (listLabRootLinks().length > 0 && Date.now() < linksGone) sleepSync(50);
+
+  if (fs.existsSync(path.join(dir, MARKER))) fs.rmSync(dir, { recursive: true, force: true });
+
+  const leftNs = listLabNetns();
+  const leftLinks = listLabRootLinks();
+  if (leftNs.length > 0 || leftLinks.length > 0) {
+    throw new Error(`lab down left behind namespaces [${leftNs.join(", ")}] and links [${leftLinks.join(", ")}]`);
+  }
+}
+
+// ---------------------------------------------------------------- up
+
+function prepareDir(dir: string): void {
+  if (fs.existsSync(dir) && !fs.existsSync(path.join(dir, MARKER)) && fs.readdirSync(dir).length > 0) {
+    throw new Error(`${dir} exists and is not a lab directory; set WIRESPEED_LAB_DIR to an empty or new directory`);
+  }
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(dir, MARKER), "created by e2e/lab/lab.ts; removed by `lab down`\n");
+}
+
+function keygen(keyPath: string, comment: string): void {
+  run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", keyPath]);
+}
+
+/** The fingerprint as `ssh-keygen -lf` prints it: "SHA256:<base64 without padding>". */
+function fingerprint(pubKeyPath: string): string {
+  const out = run("ssh-keygen", ["-lf", pubKeyPath]).trim();
+  const fp = out.split(/\s+/)[1];
+  if (!fp || !fp.startsWith("SHA256:")) throw new Error(`unexpected ssh-keygen -lf output: ${out}`);
+  return fp;
+}
+
+function linkInfo(ns: string, dev: string): { mac: string; mtu: number } {
+  const info = JSON.parse(ipn(ns, "-j", "link", "show", "dev", dev)) as { address: string; mtu: number }[];
+  const first = info[0];
+  if (!first) throw new Error(`no interface ${dev} in ${ns}`);
+  return { mac: first.address, mtu: first.mtu };
+}
+
+function sshdConfig(opts: { listen: string; hostKey: string; pidFile: string; authorizedKeys: string }): string {
+  return [
+    "# Written by e2e/lab/lab.ts for one lab host; removed by `lab down`.",
+    `ListenAddress ${opts.listen}:${SSH_PORT}`,
+    `HostKey ${opts.hostKey}`,
+    `PidFile ${opts.pidFile}`,
+    `AuthorizedKeysFile ${opts.authorizedKeys}`,
+    "PubkeyAuthentication yes",
+    "PasswordAuthentication no",
+    "KbdInteractiveAuthentication no",
+    "PermitRootLogin prohibit-password",
+    // The keys live under /tmp, whose permissions StrictModes would reject.
+    "StrictModes no",
+    "UsePAM no",
+    "PrintMotd no",
+    // Tests open several sessions at once (server side and client side).
+    "MaxStartups 50:30:100",
+    "MaxSessions 50",
+    "Subsystem sftp /usr/lib/openssh/sftp-server",
+    "LogLevel VERBOSE",
+    "",
+  ].join("\n");
+}
+
+function waitForTcp(host: string, port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = net.connect({ host, port, timeout: 1000 });
+      const retry = (why: string) => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`${host}:${port} did not accept TCP within ${timeoutMs} ms (${why})`));
+        else setTimeout(attempt, 100);
+      };
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once("timeout", () => retry("timeout"));
+      socket.once("error", (err) => retry(err.message));
+    };
+    attempt();
+  });
+}
+
+function tail(file: string, lines: number): string {
+  try {
+    return fs.readFileSync(file, "utf8").trim().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
+  prepareDir(dir);
+  const clientKeyPath = path.join(dir, "id_ed25519");
+  keygen(clientKeyPath, "wirespeed-lab-client");
+  const clientPublicKey = fs.readFileSync(`${clientKeyPath}.pub`, "utf8").trim();
+  const authorizedKeys = path.join(dir, "authorized_keys");
+  fs.writeFileSync(authorizedKeys, `${clientPublicKey}\n`, { mode: 0o600 });
+  // sshd refuses to start without its privilege-separation directory.
+  fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
+
+  const hosts: LabHost[] = [];
+  for (const [i, { name }] of topology.hosts.entries()) {
+    const ns = netnsName(name);
+    const mgmt = mgmtVethName(name);
+    const hostDir = path.join(dir, "hosts", name);
+    fs.mkdirSync(hostDir, { recursive: true, mode: 0o700 });
+
+    ip("netns", "add", ns);
+    ipn(ns, "link", "set", "lo", "up");
+    // Created in one step with its peer already inside: no half-moved veth if we die here.
+    ip("link", "add", mgmt, "type", "veth", "peer", "name", "mgmt0", "netns", ns);
+    ip("addr", "add", `${mgmtRootAddress(i)}/${PREFIX_LENGTH}`, "dev", mgmt);
+    ip("link", "set", mgmt, "up");
+    ipn(ns, "addr", "add", `${mgmtHostAddress(i)}/${PREFIX_LENGTH}`, "dev", "mgmt0");
+    ipn(ns, "link", "set", "mgmt0", "up");
+
+    const hostKeyPath = path.join(hostDir, "ssh_host_ed25519_key");
+    keygen(hostKeyPath, `wirespeed-lab-${name}`);
+    const sshdPidFile = path.join(hostDir, "sshd.pid");
+    const configPath = path.join(hostDir, "sshd_config");
+    fs.writeFileSync(
+      configPath,
+      sshdConfig({ listen: mgmtHostAddress(i), hostKey: hostKeyPath, pidFile: sshdPidFile, authorizedKeys }),
+    );
+    // sshd daemonizes itself and writes its PidFile; -E keeps its log with the host.
+    run("ip", ["netns", "exec", ns, SSHD, "-f", configPath, "-E", path.join(hostDir, "sshd.log")]);
+
+    const mgmtInfo = linkInfo(ns, "mgmt0");
+    hosts.push({
+      name,
+      netns: ns,
+      sshHost: mgmtHostAddress(i),
+      sshPort: SSH_PORT,
+      username: "root",
+      hostKeyFingerprint: fingerprint(`${hostKeyPath}.pub`),
+      hostKeyPath,
+      sshdPidFile,
+      nics: [
+        { name: "mgmt0", address: mgmtHostAddress(i), prefixLength: PREFIX_LENGTH, mtu: mgmtInfo.mtu, mac: mgmtInfo.mac, speedMbps: null, link: null },
+      ],
+    });
+  }
+
+  const links: LabLink[] = [];
+  for (const [j, link] of topology.links.entries()) {
+    const nic = linkNicName(j);
+    const speedMbps = link.rate === null ? null : rateToMbps(link.rate);
+    // Both ends are created directly inside their namespaces, already named ethN.
+    ip("link", "add", nic, "netns", netnsName(link.a), "type", "veth", "peer", "name", nic, "netns", netnsName(link.b));
+    const ends: LabLinkEnd[] = [];
+    for (const side of ["a", "b"] as const) {
+      const hostName = link[side];
+      const ns = netnsName(hostName);
+      const address = linkAddress(j, side);
+      ipn(ns, "link", "set", "dev", nic, "mtu", String(link.mtu));
+      ipn(ns, "addr", "add", `${address}/${PREFIX_LENGTH}`, "dev", nic);
+      ipn(ns, "link", "set", "dev", nic, "up");
+      if (link.rate !== null) {
+        // Both directions are shaped: each end's egress is the other end's ingress.
+        const tbf = tbfParameters(link.rate);
+        run("tc", ["-n", ns, "qdisc", "add", "dev", nic, "root", "tbf", "rate", tbf.rate, "burst", String(tbf.burstBytes), "latency", tbf.latency]);
+      }
+      const { mac, mtu } = linkInfo(ns, nic);
+      const host = hosts.find((h) => h.name === hostName);
+      host?.nics.push({ name: nic, address, prefixLength: PREFIX_LENGTH, mtu, mac, speedMbps, link: link.name });
+      ends.push({ host: hostName, nic, address });
+    }
+    links.push({ name: link.name, rateMbps: speedMbps, mtu: link.mtu, a: ends[0]!, b: ends[1]! });
+  }
+
+  await Promise.all(
+    hosts.map(async (host) => {
+      try {
+        await waitForTcp(host.sshHost, host.sshPort, 10_000);
+      } catch (err) {
+        const log = path.join(path.dirname(host.sshdPidFile), "sshd.log");
+        throw new Error(`sshd of lab host ${host.name}: ${(err as Error).message}\n${log}:\n${tail(log, 10)}`);
+      }
+    }),
+  );
+
+  const state: LabState = { dir, clientKeyPath, clientPublicKey, hosts, links };
+  fs.writeFileSync(labStatePath(), `${JSON.stringify(state, null, 2)}\n`);
+  return state;
+}
+
+/** Builds the lab described by the topology, after tearing down any previous one. */
+export async function labUp(topologyPath: string = DEFAULT_TOPOLOGY_PATH): Promise<LabState> {
+  const problems = checkLabPrerequisites();
+  if (problems.length > 0) throw new Error(`the lab cannot start:\n  - ${problems.join("\n  - ")}`);
+  const topology = loadTopology(topologyPath);
+  labDown();
+  try {
+    return await buildLab(topology, labDir());
+  } catch (err) {
+    // A half-built lab is worse than none: the next run would trip over it.
+    try {
+      labDown();
+    } catch (downErr) {
+      throw new Error(`${(err as Error).message}\n(and tearing down failed: ${(downErr as Error).message})`);
+    }
+    throw err;
+  }
+}
+
+/** The state of the lab that is up, or null. */
+export function readLabState(): LabState | null {
+  try {
+    return JSON.parse(fs.readFileSync(labStatePath(), "utf8")) as LabState;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- CLI
+
+async function main(argv: string[]): Promise<number> {
+  const [command, arg] = argv;
+  switch (command) {
+    case "up": {
+      const state = await labUp(arg ? path.resolve(arg) : DEFAULT_TOPOLOGY_PATH);
+      process.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
+      return 0;
+    }
+    case "down":
+      labDown();
+      return 0;
+    case "status": {
+      const state = readLabState();
+      if (!state) {
+        process.stderr.write("lab is not up\n");
+        return 1;
+      }
+      process.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
+      return 0;
+    }
+    default:
+      process.stderr.write("usage: tsx e2e/lab/lab.ts up [topology.json] | down | status\n");
+      return 2;
+  }
+}
+
+// Run as a CLI only when this file is the entry point (tsx e2e/lab/lab.ts), not when imported.
+if (/^lab\.[cm]?[jt]s$/.test(path.basename(process.argv[1] ?? ""))) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    },
+  );
+}
