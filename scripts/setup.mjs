@@ -42,7 +42,7 @@ export function ensureDependencies() {
   if (mtime("node_modules/.package-lock.json") >= mtime("package-lock.json")) return;
   log("installing npm dependencies (npm ci)");
   // Native modules (better-sqlite3) compile with node-gyp instead of fetching prebuilt binaries from outside the npm registry.
-  run("npm", ["ci", "--no-audit", "--no-fund"], { npm_config_build_from_source: "true" });
+  run("npm", ["ci", "--no-audit", "--no-fund"], { "prebuild-install_buildFromSource": "true" });
 }
 
 /** The Prisma client, regenerated when the schema is newer. */
