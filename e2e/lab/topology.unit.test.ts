@@ -22,11 +22,12 @@ const twoHosts = [{ name: "alpha" }, { name: "beta" }];
 const link = (over: Record<string, unknown> = {}) => ({ name: "ab-1g", a: "alpha", b: "beta", rate: "1gbit", mtu: 1500, ...over });
 
 describe("parseTopology", () => {
-  it("accepts the default topology: alpha and beta joined by ab-1g and ab-fast", () => {
+  it("accepts the default topology: alpha and beta joined by ab-1g, ab-2g5 and ab-fast", () => {
     const topology = loadTopology(DEFAULT_TOPOLOGY_PATH);
     expect(topology.hosts.map((h) => h.name)).toEqual(["alpha", "beta"]);
     expect(topology.links).toEqual([
-      { name: "ab-1g", a: "alpha", b: "beta", rate: "1gbit", mtu: 1500 },
+      { name: "ab-1g", a: "alpha", b: "beta", rate: "1gbit", mtu: 9000 },
+      { name: "ab-2g5", a: "alpha", b: "beta", rate: "2.5gbit", mtu: 1500 },
       { name: "ab-fast", a: "alpha", b: "beta", rate: null, mtu: 9000 },
     ]);
   });
