@@ -1,0 +1,73 @@
+// In-process pub/sub of run events. Many viewers of one run share the one SSH
+// stream that feeds it; a viewer that connects mid-run replays what it missed
+// from the run's history here, kept until the run ends (the database holds it
+// from then on, because the engine flushes samples before the final status).
+
+export type RunEventType = "status" | "sample" | "summary" | "error";
+
+/**
+ * `id` is the number of samples published before and including this event, so a
+ * client resuming with Last-Event-ID = n needs exactly the samples with seq >= n.
+ */
+export type RunEvent = { id: number; type: RunEventType; data: unknown };
+
+type Listener = (event: RunEvent) => void;
+
+type ActiveRun = { events: RunEvent[]; sampleCount: number; listeners: Set<Listener> };
+
+export class RunEventBus {
+  private readonly runs = new Map<number, ActiveRun>();
+
+  /** Starts keeping history for a run; publishing to a run not begun is an error. */
+  begin(runId: number): void {
+    if (!this.runs.has(runId)) this.runs.set(runId, { events: [], sampleCount: 0, listeners: new Set() });
+  }
+
+  isActive(runId: number): boolean {
+    return this.runs.has(runId);
+  }
+
+  publish(runId: number, type: RunEventType, data: unknown): RunEvent {
+    const run = this.runs.get(runId);
+    if (!run) throw new Error(`run ${runId} is not active on the event bus`);
+    if (type === "sample") run.sampleCount += 1;
+    const event: RunEvent = { id: run.sampleCount, type, data };
+    run.events.push(event);
+    for (const listener of run.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A viewer that fails (closed socket) must not stop the run or other viewers.
+      }
+    }
+    return event;
+  }
+
+  /**
+   * Replays the events a viewer has not seen (samples after `afterSampleCount`, and
+   * every status/summary/error so that it knows the current state), then follows live.
+   * Returns null when the run is not active: the caller reads the database instead.
+   */
+  subscribe(runId: number, afterSampleCount: number, listener: Listener): (() => void) | null {
+    const run = this.runs.get(runId);
+    if (!run) return null;
+    for (const event of run.events) {
+      if (event.type !== "sample" || event.id > afterSampleCount) listener(event);
+    }
+    run.listeners.add(listener);
+    return () => run.listeners.delete(listener);
+  }
+
+  /** Ends a run's live stream: listeners get nothing more and the history is dropped. */
+  end(runId: number): void {
+    this.runs.delete(runId);
+  }
+
+  listenerCount(runId: number): number {
+    return this.runs.get(runId)?.listeners.size ?? 0;
+  }
+}
+
+// One bus per server process, kept on globalThis so that dev-mode reloads share it.
+const globalForBus = globalThis as unknown as { wirespeedRunBus?: RunEventBus };
+export const runEventBus = (globalForBus.wirespeedRunBus ??= new RunEventBus());
