@@ -1,0 +1,25 @@
+import { withApiAuth } from "@/lib/api/auth";
+import { ApiError } from "@/lib/api/errors";
+import { idFromParams } from "@/lib/api/request";
+import { db } from "@/lib/db";
+import { openRunEventStream, resumePoint } from "@/lib/runs/events";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** GET /api/runs/:id/events: the run's server-sent events; resumes after Last-Event-ID. */
+export const GET = withApiAuth(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const runId = await idFromParams(params);
+  const exists = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
+  if (!exists) throw new ApiError(404, "not_found", `Run ${runId} does not exist.`);
+  const body = openRunEventStream(runId, resumePoint(request), request.signal);
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      // nginx and similar proxies would otherwise hold the stream back.
+      "X-Accel-Buffering": "no",
+    },
+  });
+});

@@ -1,0 +1,177 @@
+// The run engine on the lab: real sshd, real iperf3, real SQLite.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readLabState, type LabState } from "@/e2e/lab/lab";
+import { createTestDatabase } from "@/lib/testing/database";
+
+const database = createTestDatabase();
+process.env.DATABASE_URL = database.url;
+const { db } = await import("@/lib/db");
+const { seedLabInventory } = await import("@/lib/testing/lab-inventory");
+const { RunEngine } = await import("./engine");
+const { agentRunRemote } = await import("./remote-agents");
+const { RunEventBus } = await import("./bus");
+const { parseRunRequest } = await import("./request");
+const { closeAll } = await import("@/lib/ssh");
+
+let state: LabState;
+let linkIds: Record<string, number>;
+let hostIds: Record<string, number>;
+const bus = new RunEventBus();
+const engine = new RunEngine(agentRunRemote, bus);
+
+/** iperf3 processes running inside a lab host's namespace. */
+function iperfProcessesIn(host: string): number[] {
+  const netns = state.hosts.find((h) => h.name === host)!.netns;
+  const pids = execFileSync("ip", ["netns", "pids", netns], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+  return pids.filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "iperf3";
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function runOn(link: string, body: Record<string, unknown>) {
+  const request = parseRunRequest(body);
+  const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+  await engine.waitForRun(started.id);
+  return db.run.findUniqueOrThrow({ where: { id: started.id }, include: { samples: { orderBy: { seq: "asc" } } } });
+}
+
+beforeAll(async () => {
+  const found = readLabState();
+  if (!found) throw new Error("lab is not up: the lab project's globalSetup builds it");
+  state = found;
+  ({ linkIds, hostIds } = await seedLabInventory(state));
+});
+
+afterAll(async () => {
+  await closeAll();
+  await db.$disconnect();
+  database.remove();
+});
+
+describe("runs on the lab", () => {
+  it("measures the 1G link within 5% of 1 Gbit/s, keeping samples, commands and raw output", async () => {
+    const run = await runOn("ab-1g", { duration: 4 });
+    expect(run.errorMessage).toBeNull();
+    expect(run.status).toBe("succeeded");
+    expect(run.receivedBitsPerSecond).toBeGreaterThan(0.95e9);
+    expect(run.receivedBitsPerSecond).toBeLessThan(1.05e9);
+    expect(run.samples.length).toBeGreaterThanOrEqual(4);
+    expect(run.samples[0]!.bitsPerSecond).toBeGreaterThan(0.5e9);
+    // The command a user can paste to reproduce the test by hand, bound to the link's NICs.
+    expect(run.clientCommand).toMatch(/^\S*iperf3 -c 198\.18\.0\.2 -p \d+ -t 4 -B 198\.18\.0\.1 --forceflush$/);
+    expect(run.serverCommand).toMatch(/^\S*iperf3 -s -1 -B 198\.18\.0\.2 -p \d+/);
+    expect(run.serverIperfVersion).toMatch(/^3\./);
+    expect(run.clientOutput).toMatch(/receiver/);
+    expect(run.serverOutput).toMatch(/Server listening/);
+    const hosts = await db.host.findMany({ where: { id: { in: Object.values(hostIds) } } });
+    expect(hosts.every((host) => host.iperf3Version?.startsWith("3."))).toBe(true);
+  });
+
+  it("reports both directions of a bidirectional run and the reverse of b-to-a", async () => {
+    const reverse = await runOn("ab-1g", { duration: 3, direction: "b-to-a" });
+    expect(reverse.status).toBe("succeeded");
+    expect(reverse.clientCommand).toContain(" -R ");
+    expect(reverse.receivedBitsPerSecond).toBeGreaterThan(0.9e9);
+
+    const bidir = await runOn("ab-1g", { duration: 3, direction: "bidir" });
+    expect(bidir.status).toBe("succeeded");
+    expect(bidir.receivedBitsPerSecond).toBeGreaterThan(0.9e9);
+    expect(bidir.reverseReceivedBitsPerSecond).toBeGreaterThan(0.9e9);
+    expect(new Set(bidir.samples.map((s) => s.direction))).toEqual(new Set(["forward", "reverse"]));
+  });
+
+  it("reports UDP jitter and loss", async () => {
+    const run = await runOn("ab-2g5", { duration: 3, protocol: "udp", bitrate: 500_000_000 });
+    expect(run.status).toBe("succeeded");
+    expect(run.jitterMs).not.toBeNull();
+    expect(run.lostPercent).not.toBeNull();
+    expect(run.packets).toBeGreaterThan(0);
+    expect(run.receivedBitsPerSecond).toBeGreaterThan(0.4e9);
+  });
+
+  it("sums four streams", async () => {
+    const run = await runOn("ab-2g5", { duration: 3, parallel: 4 });
+    expect(run.status).toBe("succeeded");
+    expect(run.receivedBitsPerSecond).toBeGreaterThan(2.2e9);
+    const sample = run.samples[1]!;
+    const streams = sample.streams as Array<{ bitsPerSecond: number }>;
+    expect(streams).toHaveLength(4);
+    const sum = streams.reduce((total, stream) => total + stream.bitsPerSecond, 0);
+    // Per-stream rates are printed to 3 significant digits: their sum matches [SUM] within that.
+    expect(Math.abs(sum - sample.bitsPerSecond) / sample.bitsPerSecond).toBeLessThan(0.02);
+  });
+
+  it("measures two links between the same hosts at their own rates, at the same time", async () => {
+    const [oneG, twoG5] = await Promise.all([runOn("ab-1g", { duration: 4 }), runOn("ab-2g5", { duration: 4 })]);
+    expect([oneG.status, twoG5.status]).toEqual(["succeeded", "succeeded"]);
+    expect(oneG.receivedBitsPerSecond).toBeLessThan(1.05e9);
+    expect(twoG5.receivedBitsPerSecond).toBeGreaterThan(2.2e9);
+    // Both servers ran on beta at once: each on its own port.
+    const port = (command: string | null) => / -p (\d+)/.exec(command ?? "")?.[1];
+    expect(port(oneG.serverCommand)).toMatch(/^52\d\d$/);
+    expect(port(oneG.serverCommand)).not.toBe(port(twoG5.serverCommand));
+  });
+
+  it("queues a second run on a busy link and runs it after the first", async () => {
+    const request = parseRunRequest({ duration: 2 });
+    const first = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: "a" });
+    const second = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: "a" });
+    expect(engine.queuePosition(linkIds["ab-1g"]!, second.id)).toBe(1);
+    await engine.waitForRun(second.id);
+    const [a, b] = await Promise.all([first.id, second.id].map((id) => db.run.findUniqueOrThrow({ where: { id } })));
+    expect([a!.status, b!.status]).toEqual(["succeeded", "succeeded"]);
+    expect(b!.startedAt!.getTime()).toBeGreaterThanOrEqual(a!.endedAt!.getTime());
+  });
+
+  it("cancels a run mid-way: samples kept, no iperf3 left on either host", async () => {
+    const request = parseRunRequest({ duration: 30 });
+    const started = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: "a" });
+    const seen: number[] = [];
+    bus.subscribe(started.id, 0, (event) => {
+      if (event.type === "sample") seen.push(event.id);
+    });
+    const deadline = Date.now() + 20_000;
+    while (seen.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(await engine.cancelRun(started.id)).toBe("cancelled");
+    const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { _count: { select: { samples: true } } } });
+    expect(run.status).toBe("cancelled");
+    expect(run._count.samples).toBeGreaterThanOrEqual(2);
+    expect(iperfProcessesIn("alpha")).toEqual([]);
+    expect(iperfProcessesIn("beta")).toEqual([]);
+  });
+
+  it("fails with not-found and an install hint when iperf3 is missing", async () => {
+    await db.host.update({ where: { id: hostIds.beta! }, data: { iperf3Path: "/opt/missing/iperf3" } });
+    try {
+      const run = await runOn("ab-1g", { duration: 2 });
+      expect(run.status).toBe("failed");
+      expect(run.errorKind).toBe("not-found");
+      expect(run.errorMessage).toContain("beta");
+      expect(run.errorHint).toMatch(/apt|install/i);
+    } finally {
+      await db.host.update({ where: { id: hostIds.beta! }, data: { iperf3Path: null } });
+    }
+  });
+
+  it("refuses a host whose key does not match the pinned one", async () => {
+    const beta = await db.host.findUniqueOrThrow({ where: { id: hostIds.beta! } });
+    const alphaKey = state.hosts.find((h) => h.name === "alpha")!.hostKeyFingerprint;
+    await db.host.update({ where: { id: beta.id }, data: { hostKeyFingerprint: alphaKey } });
+    try {
+      const run = await runOn("ab-1g", { duration: 2 });
+      expect(run.status).toBe("failed");
+      expect(run.errorKind).toBe("host-key");
+      expect(run.errorMessage).toContain(alphaKey);
+      expect(run.errorMessage).toContain(beta.hostKeyFingerprint!);
+    } finally {
+      await db.host.update({ where: { id: beta.id }, data: { hostKeyFingerprint: beta.hostKeyFingerprint } });
+    }
+  });
+});

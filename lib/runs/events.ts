@@ -1,0 +1,111 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { runEventBus, type RunEvent, type RunEventBus } from "./bus";
+import { isTerminalStatus, runJson } from "./serialize";
+
+// Server-sent events of one run: `status`, `sample`, `summary`, `error`. Live runs
+// are served from the in-process bus (one SSH stream, any number of viewers);
+// finished ones from the database, in the same shape and with the same ids.
+
+const encoder = new TextEncoder();
+const SAMPLE_PAGE = 1000;
+const HEARTBEAT_MS = 15_000;
+
+export function formatSse(event: RunEvent): Uint8Array {
+  return encoder.encode(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+}
+
+/** Last-Event-ID (header, or `lastEventId` in the query for clients that cannot set headers) as a sample count. */
+export function resumePoint(request: Request): number {
+  const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId");
+  const value = raw && /^\d{1,10}$/.test(raw) ? Number(raw) : 0;
+  return value;
+}
+
+export type SampleEventData = {
+  seq: number;
+  start: number;
+  end: number;
+  direction: string;
+  bytes: number;
+  bitsPerSecond: number;
+  retransmits: number | null;
+  cwndBytes: number | null;
+  jitterMs: number | null;
+  lostPackets: number | null;
+  packets: number | null;
+  omitted: boolean;
+  streams: unknown;
+};
+
+/** Replays a run that is not live from the database, then ends the stream. */
+async function replayFromDatabase(runId: number, after: number, send: (event: RunEvent) => void): Promise<void> {
+  const run = await db.run.findUnique({ where: { id: runId }, include: { link: { select: { id: true, name: true, speedMbps: true } } } });
+  if (!run) return;
+  const json = runJson(run, run.link);
+  let count = after;
+  for (;;) {
+    const samples = await db.sample.findMany({
+      where: { runId, seq: { gte: count } },
+      orderBy: { seq: "asc" },
+      take: SAMPLE_PAGE,
+      omit: { id: true, runId: true },
+    });
+    for (const sample of samples) {
+      count = sample.seq + 1;
+      send({ id: count, type: "sample", data: sample satisfies SampleEventData });
+    }
+    if (samples.length < SAMPLE_PAGE) break;
+  }
+  if (json.summary) send({ id: count, type: "summary", data: json.summary });
+  if (json.error) send({ id: count, type: "error", data: json.error });
+  send({ id: count, type: "status", data: { status: json.status } });
+}
+
+/**
+ * The SSE body for one run, from sample `after` on. It closes after the run's
+ * final status, or when the client goes away (`signal`).
+ */
+export function openRunEventStream(runId: number, after: number, signal: AbortSignal, bus: RunEventBus = runEventBus): ReadableStream<Uint8Array> {
+  let cleanup = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let isClosed = false;
+      const close = () => {
+        if (isClosed) return;
+        isClosed = true;
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          // Already closed by the client.
+        }
+      };
+      const send = (event: RunEvent) => {
+        if (isClosed) return;
+        controller.enqueue(formatSse(event));
+        if (event.type === "status" && isTerminalStatus((event.data as { status: string }).status)) close();
+      };
+      const heartbeat = setInterval(() => {
+        // A comment line keeps proxies from closing an idle stream (a queued run can wait long).
+        if (!isClosed) controller.enqueue(encoder.encode(": keep-alive\n\n"));
+      }, HEARTBEAT_MS);
+      const unsubscribe = bus.subscribe(runId, after, send);
+      cleanup = () => {
+        clearInterval(heartbeat);
+        unsubscribe?.();
+        signal.removeEventListener("abort", close);
+      };
+      signal.addEventListener("abort", close);
+      if (!unsubscribe) {
+        replayFromDatabase(runId, after, send).then(close, (error: unknown) => {
+          if (!isClosed) controller.error(error);
+          cleanup();
+        });
+      }
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+}

@@ -1,0 +1,41 @@
+// What the engine needs from a host to run iperf3 there. lib/runs/remote-agents.ts
+// implements it with lib/ssh and agents/; tests may pass their own.
+import type { IperfPlatform, IperfVersion } from "@/lib/iperf";
+import type { HostTarget } from "@/lib/ssh/types";
+
+export type RunEndpoint = {
+  hostId: number;
+  hostName: string;
+  platform: IperfPlatform;
+  target: HostTarget;
+  /** the iperf3 binary as configured or last detected; null: the agent's default */
+  iperf3Path: string | null;
+  portRange: { min: number; max: number };
+  /** the NIC's address, without prefix length: what iperf3 binds to */
+  address: string;
+};
+
+export type ProcessCallbacks = {
+  onStdoutLine: (line: string) => void;
+  onStderrLine: (line: string) => void;
+};
+
+export type RemoteProcess = {
+  /** the command as the host's shell sees it, for the user to reproduce by hand */
+  commandLine: string;
+  /** resolves with the process id once the process has reported it */
+  pid: Promise<number | null>;
+  /** resolves when the process has exited (or its channel closed) */
+  done: Promise<{ exitCode: number | null }>;
+  /** asks the process to stop (SIGINT first, so a client prints its partial summary) and waits for it */
+  stop: () => Promise<void>;
+};
+
+export type RunRemote = {
+  /** The host's iperf3: where it is and which version. Throws an error with `kind` on failure. */
+  detectIperf(endpoint: RunEndpoint, signal: AbortSignal): Promise<{ path: string; version: IperfVersion }>;
+  /** Starts iperf3 (argv without the binary) on the host and streams its output. */
+  startIperf(endpoint: RunEndpoint, role: "server" | "client", iperf3Path: string, argv: string[], callbacks: ProcessCallbacks): RemoteProcess;
+  /** Stops iperf3 processes a previous instance of the app left behind, by pid, if they are still iperf3. */
+  stopLeftover(endpoint: RunEndpoint, pids: number[]): Promise<void>;
+};

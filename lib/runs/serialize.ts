@@ -1,0 +1,88 @@
+// The one JSON shape of a run, shared by the REST API, the SSE stream and pages.
+import type { Run } from "@/lib/generated/prisma/client";
+
+export const TERMINAL_STATUSES = ["succeeded", "failed", "cancelled", "interrupted"] as const;
+export const RUN_STATUSES = ["queued", "preparing", "running", ...TERMINAL_STATUSES] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export function isTerminalStatus(status: string): boolean {
+  return (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+/** Received rate as a share of the link's nominal rate, rounded to 0.1 %. */
+export function lineRatePercent(bitsPerSecond: number | null, speedMbps: number): number | null {
+  if (bitsPerSecond == null || speedMbps <= 0) return null;
+  return Math.round((bitsPerSecond / (speedMbps * 1e6)) * 1000) / 10;
+}
+
+export type RunSummaryJson = {
+  sentBitsPerSecond: number | null;
+  receivedBitsPerSecond: number | null;
+  sentBytes: number | null;
+  receivedBytes: number | null;
+  retransmits: number | null;
+  jitterMs: number | null;
+  lostPackets: number | null;
+  packets: number | null;
+  lostPercent: number | null;
+  lineRatePercent: number | null;
+  clientCpuPercent: number | null;
+  serverCpuPercent: number | null;
+  reverse: {
+    sentBitsPerSecond: number | null;
+    receivedBitsPerSecond: number | null;
+    sentBytes: number | null;
+    receivedBytes: number | null;
+    retransmits: number | null;
+    lineRatePercent: number | null;
+  } | null;
+};
+
+export function runSummaryJson(run: Run, linkSpeedMbps: number): RunSummaryJson | null {
+  if (run.receivedBitsPerSecond == null && run.sentBitsPerSecond == null) return null;
+  const hasReverse = run.reverseReceivedBitsPerSecond != null || run.reverseSentBitsPerSecond != null;
+  return {
+    sentBitsPerSecond: run.sentBitsPerSecond,
+    receivedBitsPerSecond: run.receivedBitsPerSecond,
+    sentBytes: run.sentBytes,
+    receivedBytes: run.receivedBytes,
+    retransmits: run.retransmits,
+    jitterMs: run.jitterMs,
+    lostPackets: run.lostPackets,
+    packets: run.packets,
+    lostPercent: run.lostPercent,
+    lineRatePercent: lineRatePercent(run.receivedBitsPerSecond, linkSpeedMbps),
+    clientCpuPercent: run.clientCpuPercent,
+    serverCpuPercent: run.serverCpuPercent,
+    reverse: hasReverse
+      ? {
+          sentBitsPerSecond: run.reverseSentBitsPerSecond,
+          receivedBitsPerSecond: run.reverseReceivedBitsPerSecond,
+          sentBytes: run.reverseSentBytes,
+          receivedBytes: run.reverseReceivedBytes,
+          retransmits: run.reverseRetransmits,
+          lineRatePercent: lineRatePercent(run.reverseReceivedBitsPerSecond, linkSpeedMbps),
+        }
+      : null,
+  };
+}
+
+export function runJson(run: Run, link: { id: number; name: string; speedMbps: number }) {
+  return {
+    id: run.id,
+    linkId: link.id,
+    linkName: link.name,
+    groupId: run.groupId,
+    status: run.status as RunStatus,
+    clientSide: run.clientSide,
+    options: run.options,
+    commands: { server: run.serverCommand, client: run.clientCommand },
+    versions: { server: run.serverIperfVersion, client: run.clientIperfVersion },
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    endedAt: run.endedAt?.toISOString() ?? null,
+    summary: runSummaryJson(run, link.speedMbps),
+    error: run.errorKind ? { kind: run.errorKind, message: run.errorMessage ?? "", hint: run.errorHint ?? "" } : null,
+  };
+}
+export type RunJson = ReturnType<typeof runJson>;

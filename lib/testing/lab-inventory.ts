@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import type { LabState } from "@/e2e/lab/lab";
+import { createHost } from "@/lib/inventory/hosts";
+import { createLink } from "@/lib/inventory/links";
+import { createNic } from "@/lib/inventory/nics";
+
+export type LabInventory = {
+  hostIds: Record<string, number>;
+  nicIds: Record<string, number>;
+  linkIds: Record<string, number>;
+};
+
+// Unshaped lab links run at whatever the CPU gives (9-10 Gbit/s here): called 10G.
+const UNSHAPED_SPEED_MBPS = 10_000;
+
+/**
+ * Records the lab's hosts (key auth, pinned host keys), NICs and links through the
+ * same inventory functions the API calls, as a user would have set them up.
+ */
+export async function seedLabInventory(state: LabState): Promise<LabInventory> {
+  const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
+  const inventory: LabInventory = { hostIds: {}, nicIds: {}, linkIds: {} };
+  for (const host of state.hosts) {
+    const created = await createHost({
+      name: host.name,
+      address: host.sshHost,
+      port: host.sshPort,
+      username: host.username,
+      auth: { method: "key", privateKey },
+      platform: "linux",
+      hostKeyFingerprint: host.hostKeyFingerprint,
+    });
+    inventory.hostIds[host.name] = created.id;
+    for (const nic of host.nics.filter((n) => n.link !== null)) {
+      const createdNic = await createNic({
+        hostId: created.id,
+        name: nic.name,
+        address: `${nic.address}/${nic.prefixLength}`,
+        mtu: nic.mtu,
+        ...(nic.speedMbps ? { speedMbps: nic.speedMbps } : {}),
+      });
+      inventory.nicIds[`${host.name}:${nic.name}`] = createdNic.id;
+    }
+  }
+  for (const link of state.links) {
+    const created = await createLink({
+      name: link.name,
+      aNicId: inventory.nicIds[`${link.a.host}:${link.a.nic}`],
+      bNicId: inventory.nicIds[`${link.b.host}:${link.b.nic}`],
+      speedMbps: link.rateMbps ?? UNSHAPED_SPEED_MBPS,
+    });
+    inventory.linkIds[link.name] = created.id;
+  }
+  return inventory;
+}
