@@ -1,0 +1,171 @@
+import { IperfOptionsSchema, isSafeAddress, isSafeHost, type IperfOptions, type IperfOptionsInput } from "./options";
+import { isVersionAtLeast, type IperfVersion } from "./version";
+
+/** First iperf3 release that has each flag we may pass (esnet/iperf release notes). */
+export const FLAG_SINCE = {
+  "-c": "3.0.0",
+  "-s": "3.0.0",
+  "-p": "3.0.0",
+  "-t": "3.0.0",
+  "-n": "3.0.0",
+  "-P": "3.0.0",
+  "-R": "3.0.0",
+  "-u": "3.0.0",
+  "-i": "3.0.0",
+  "-O": "3.0.0",
+  "-Z": "3.0.0",
+  "-S": "3.0.0",
+  "-w": "3.0.1",
+  "-M": "3.0.1",
+  "-l": "3.0.1",
+  "-b": "3.0.1",
+  "-B": "3.0.1",
+  "--linux-congestion": "3.0.1",
+  "-C": "3.1.0",
+  "-1": "3.0.11",
+  "--forceflush": "3.1.5",
+  "--bidir": "3.7.0",
+  "--idle-timeout": "3.10.0",
+  "-B addr%dev": "3.12.0",
+  "--json-stream": "3.17.0",
+} as const;
+
+export type IperfFlag = keyof typeof FLAG_SINCE;
+
+/** How the caller gets intervals while the test runs over SSH, where stdout is block-buffered. */
+export type IperfLiveMode = "json-stream" | "forceflush" | "pty";
+
+/** An option the remote iperf3 lacks, or an argument that is not safe to pass. */
+export class IperfOptionError extends Error {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.name = "IperfOptionError";
+    this.field = field;
+  }
+}
+
+function requireFlag(flag: IperfFlag, field: string, version: IperfVersion, hostName: string): void {
+  if (isVersionAtLeast(version, FLAG_SINCE[flag])) return;
+  const needed = FLAG_SINCE[flag].replace(/\.0$/, "");
+  throw new IperfOptionError(field, `${flag} needs iperf3 ${needed} or newer; host ${hostName} has ${version.raw}`);
+}
+
+function requireIperf3(version: IperfVersion, hostName: string): void {
+  if (version.major !== 3) {
+    throw new IperfOptionError("version", `host ${hostName} has iperf ${version.raw}; Wirespeed needs iperf3 (3.x)`);
+  }
+}
+
+/** The live-output flag this version supports: --json-stream from 3.17, --forceflush from 3.1.5, else a pty. */
+export function chooseLiveMode(version: IperfVersion): IperfLiveMode {
+  if (isVersionAtLeast(version, FLAG_SINCE["--json-stream"])) return "json-stream";
+  if (isVersionAtLeast(version, FLAG_SINCE["--forceflush"])) return "forceflush";
+  return "pty";
+}
+
+export type BuildClientArgvInput = {
+  options: IperfOptions | IperfOptionsInput;
+  version: IperfVersion;
+  serverAddress: string;
+  /** overrides options.bind: the local address of the NIC under test */
+  bindAddress?: string;
+  /** used in messages only */
+  hostName: string;
+  /** force a live mode, e.g. "pty" when the caller reads the text output through a pty anyway */
+  liveMode?: IperfLiveMode;
+};
+
+/** argv for the client side (without the iperf3 binary); never a shell string. */
+export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; liveMode: IperfLiveMode } {
+  const { version, serverAddress, hostName } = input;
+  const options = IperfOptionsSchema.parse(input.options);
+  requireIperf3(version, hostName);
+  if (!isSafeHost(serverAddress)) {
+    throw new IperfOptionError("serverAddress", `server address "${serverAddress}" must be a host name or an IP address`);
+  }
+  const bind = input.bindAddress ?? options.bind;
+  const argv: string[] = ["-c", serverAddress];
+  const add = (flag: IperfFlag, field: string, ...values: string[]) => {
+    requireFlag(flag, field, version, hostName);
+    argv.push(flag, ...values);
+  };
+
+  if (options.port !== undefined) add("-p", "port", String(options.port));
+  if (options.protocol === "udp") add("-u", "protocol");
+  if (options.bytes !== undefined) add("-n", "bytes", String(options.bytes));
+  else add("-t", "duration", String(options.duration ?? 10));
+  if (options.parallel !== 1) add("-P", "parallel", String(options.parallel));
+  if (options.reverse) add("-R", "reverse");
+  if (options.bidir) add("--bidir", "bidir");
+  // UDP always gets -b: iperf3's UDP default is 1 Mbit/s, which looks like a broken link
+  if (options.bitrate !== undefined || options.protocol === "udp") add("-b", "bitrate", String(options.bitrate ?? 0));
+  if (options.omit !== undefined && options.omit > 0) add("-O", "omit", String(options.omit));
+  if (options.window !== undefined) add("-w", "window", String(options.window));
+  if (options.mss !== undefined) add("-M", "mss", String(options.mss));
+  if (options.length !== undefined) add("-l", "length", String(options.length));
+  if (options.zerocopy) add("-Z", "zerocopy");
+  if (options.congestion !== undefined) {
+    // 3.0.x spelled -C as --linux-congestion
+    if (isVersionAtLeast(version, FLAG_SINCE["-C"])) add("-C", "congestion", options.congestion);
+    else add("--linux-congestion", "congestion", options.congestion);
+  }
+  if (options.interval !== 1) add("-i", "interval", String(options.interval));
+  if (options.tos !== undefined) add("-S", "tos", String(options.tos));
+  if (bind !== undefined) addBind(argv, bind, version, hostName);
+
+  const liveMode = input.liveMode ?? chooseLiveMode(version);
+  if (liveMode === "json-stream") add("--json-stream", "liveMode");
+  if (liveMode === "forceflush") add("--forceflush", "liveMode");
+  return { argv, liveMode };
+}
+
+function addBind(argv: string[], bind: string, version: IperfVersion, hostName: string): void {
+  if (!isSafeAddress(bind)) {
+    throw new IperfOptionError("bind", `bind address "${bind}" must be an IPv4 or IPv6 address`);
+  }
+  requireFlag("-B", "bind", version, hostName);
+  // only IPv4 has no %; an IPv6 %zone is an address scope that every version accepts
+  if (bind.includes("%") && !bind.includes(":")) requireFlag("-B addr%dev", "bind", version, hostName);
+  argv.push("-B", bind);
+}
+
+export type BuildServerArgvInput = {
+  version: IperfVersion;
+  /** the address of the NIC under test; the server listens on it only */
+  bindAddress: string;
+  port: number;
+  /** -1: the server exits after one test, so a crashed client leaves nothing behind */
+  oneOff: true;
+  /** --idle-timeout (3.10+): the server gives up when no client comes */
+  idleTimeoutSeconds?: number;
+  /** --forceflush (3.1.5+, on by default where supported) so the server's intervals arrive live over SSH */
+  forceFlush?: boolean;
+  /** used in messages only */
+  hostName?: string;
+};
+
+/** argv for the server side (without the iperf3 binary). */
+export function buildServerArgv(input: BuildServerArgvInput): string[] {
+  const { version, bindAddress, port } = input;
+  const hostName = input.hostName ?? "(server)";
+  requireIperf3(version, hostName);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new IperfOptionError("port", `port must be a whole number from 1 to 65535, not ${port}`);
+  }
+  const argv = ["-s"];
+  requireFlag("-1", "oneOff", version, hostName);
+  argv.push("-1");
+  addBind(argv, bindAddress, version, hostName);
+  argv.push("-p", String(port));
+  if (input.idleTimeoutSeconds !== undefined) {
+    const seconds = input.idleTimeoutSeconds;
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 86_400) {
+      throw new IperfOptionError("idleTimeoutSeconds", "idleTimeoutSeconds must be a whole number from 1 to 86400");
+    }
+    requireFlag("--idle-timeout", "idleTimeoutSeconds", version, hostName);
+    argv.push("--idle-timeout", String(seconds));
+  }
+  if ((input.forceFlush ?? true) && isVersionAtLeast(version, FLAG_SINCE["--forceflush"])) argv.push("--forceflush");
+  return argv;
+}

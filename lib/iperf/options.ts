@@ -1,0 +1,117 @@
+import { z } from "zod";
+
+// iperf3's own limits: MAX_STREAMS 128, MAX_MSS 9216, MAX_BLOCKSIZE 1 MiB, MAX_TIME 86400 s, MIN_INTERVAL 0.1 s
+export const IPERF_LIMITS = {
+  parallel: { min: 1, max: 128 },
+  duration: { min: 1, max: 86_400 },
+  bytes: { min: 1, max: 2 ** 50 },
+  bitrate: { min: 0, max: 1e13 },
+  omit: { min: 0, max: 600 },
+  window: { min: 1024, max: 2 ** 31 - 1 },
+  mss: { min: 88, max: 9216 },
+  length: { min: 1, max: 1024 * 1024 },
+  interval: { min: 0.1, max: 60 },
+  tos: { min: 0, max: 255 },
+  port: { min: 1, max: 65_535 },
+} as const;
+
+const CONGESTION_PATTERN = /^[a-z0-9_]{1,16}$/;
+// an IPv4 or IPv6 literal, optionally with a %zone or %device (never a leading "-": argv would read it as an option)
+const ADDRESS_PATTERN = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)(?:%[A-Za-z0-9_.-]{1,32})?$/;
+// a host name or address for -c: letters, digits, dots, colons, dashes, % zone; never starting with "-"
+const HOST_PATTERN = /^(?!-)[A-Za-z0-9.:_%-]{1,253}$/;
+
+export function isSafeAddress(text: string): boolean {
+  return ADDRESS_PATTERN.test(text);
+}
+
+export function isSafeHost(text: string): boolean {
+  return HOST_PATTERN.test(text);
+}
+
+function integerField(field: string, min: number, max: number, unit = "") {
+  const allowed = `${field} must be a whole number from ${min} to ${max}${unit}`;
+  return z.number({ error: allowed }).int({ error: allowed }).min(min, { error: allowed }).max(max, { error: allowed });
+}
+
+function booleanField(field: string) {
+  return z.boolean({ error: `${field} must be true or false` });
+}
+
+const L = IPERF_LIMITS;
+
+/** Everything a user can ask of one iperf3 test; the REST API uses the same field names. */
+export const IperfOptionsSchema = z
+  .object({
+    protocol: z.enum(["tcp", "udp"], { error: 'protocol must be "tcp" or "udp"' }).default("tcp"),
+    /** seconds (-t); exclusive with bytes; 10 when neither is given */
+    duration: integerField("duration", L.duration.min, L.duration.max, " seconds").optional(),
+    /** bytes to send (-n) instead of a duration */
+    bytes: integerField("bytes", L.bytes.min, L.bytes.max, " bytes").optional(),
+    parallel: integerField("parallel", L.parallel.min, L.parallel.max, " streams").default(1),
+    reverse: booleanField("reverse").default(false),
+    bidir: booleanField("bidir").default(false),
+    /** bits/s (-b); required for UDP (iperf3 would send 1 Mbit/s); 0 = unlimited */
+    bitrate: integerField("bitrate", L.bitrate.min, L.bitrate.max, " bits/s (0 = unlimited)").optional(),
+    /** seconds of warm-up left out of the result (-O) */
+    omit: integerField("omit", L.omit.min, L.omit.max, " seconds").optional(),
+    /** socket buffer in bytes (-w) */
+    window: integerField("window", L.window.min, L.window.max, " bytes").optional(),
+    /** TCP maximum segment size in bytes (-M) */
+    mss: integerField("mss", L.mss.min, L.mss.max, " bytes").optional(),
+    /** read/write buffer length in bytes (-l) */
+    length: integerField("length", L.length.min, L.length.max, " bytes").optional(),
+    zerocopy: booleanField("zerocopy").default(false),
+    /** TCP congestion control algorithm (-C), e.g. cubic, bbr */
+    congestion: z
+      .string({ error: "congestion must be a string of a-z, 0-9 and _ (1 to 16 characters)" })
+      .regex(CONGESTION_PATTERN, { error: "congestion must be 1 to 16 characters of a-z, 0-9 and _ (e.g. cubic, bbr)" })
+      .optional(),
+    /** seconds between interval reports (-i) */
+    interval: z
+      .number({ error: `interval must be a number of seconds from ${L.interval.min} to ${L.interval.max}` })
+      .min(L.interval.min, { error: `interval must be a number of seconds from ${L.interval.min} to ${L.interval.max}` })
+      .max(L.interval.max, { error: `interval must be a number of seconds from ${L.interval.min} to ${L.interval.max}` })
+      .default(1),
+    /** IP type of service byte (-S) */
+    tos: integerField("tos", L.tos.min, L.tos.max).optional(),
+    port: integerField("port", L.port.min, L.port.max).optional(),
+    /** local address to bind (-B): an IPv4 or IPv6 literal, optionally with %device */
+    bind: z
+      .string({ error: "bind must be an IPv4 or IPv6 address" })
+      .regex(ADDRESS_PATTERN, { error: "bind must be an IPv4 or IPv6 address (optionally with %device)" })
+      .optional(),
+  })
+  .superRefine((options, context) => {
+    if (options.duration !== undefined && options.bytes !== undefined) {
+      context.addIssue({ code: "custom", path: ["bytes"], message: "bytes and duration exclude each other: give one" });
+    }
+    if (options.reverse && options.bidir) {
+      context.addIssue({ code: "custom", path: ["bidir"], message: "bidir and reverse exclude each other: give one" });
+    }
+    if (options.protocol === "udp" && options.bitrate === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["bitrate"],
+        message: "bitrate is required for udp (bits/s; 0 = unlimited): without it iperf3 sends 1 Mbit/s",
+      });
+    }
+    if (options.protocol === "udp") {
+      for (const field of ["congestion", "mss"] as const) {
+        if (options[field] !== undefined) {
+          context.addIssue({ code: "custom", path: [field], message: `${field} applies to tcp only` });
+        }
+      }
+    }
+    const seconds = options.bytes === undefined ? (options.duration ?? 10) : undefined;
+    if (options.omit !== undefined && seconds !== undefined && options.omit >= seconds) {
+      context.addIssue({ code: "custom", path: ["omit"], message: "omit must be shorter than duration" });
+    }
+  })
+  // duration defaults to 10 s only when no byte count is given
+  .transform((options) =>
+    options.bytes === undefined && options.duration === undefined ? { ...options, duration: 10 } : options,
+  );
+
+export type IperfOptions = z.output<typeof IperfOptionsSchema>;
+export type IperfOptionsInput = z.input<typeof IperfOptionsSchema>;
