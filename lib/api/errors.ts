@@ -1,0 +1,48 @@
+import { describeFieldErrors, isInventoryError, type FieldError } from "@/lib/inventory/errors";
+
+export type ApiErrorCode = "unauthorized" | "invalid" | "not_found" | "conflict" | "payload_too_large" | "internal";
+
+/** The one error shape of the API: `{ "error": { "code", "message", "fields"? } }`. */
+export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; fields?: FieldError[] } };
+
+/** Thrown by the request helpers (body, ids, query) and turned into a response by `withApiAuth`. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ApiErrorCode;
+  readonly fields: FieldError[];
+
+  constructor(status: number, code: ApiErrorCode, message: string, fields: FieldError[] = []) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+/** A 400 naming each field and what it allows. */
+export function invalidRequest(fields: FieldError[]): ApiError {
+  return new ApiError(400, "invalid", describeFieldErrors(fields), fields);
+}
+
+export function jsonError(status: number, code: ApiErrorCode, message: string, fields: FieldError[] = [], headers?: HeadersInit): Response {
+  const body: ApiErrorBody = { error: { code, message, ...(fields.length > 0 ? { fields } : {}) } };
+  return Response.json(body, { status, headers });
+}
+
+const STATUS_OF_KIND = { invalid: 400, not_found: 404, conflict: 409 } as const;
+
+/**
+ * The response for anything a handler throws. Known errors carry messages written for the
+ * user; anything else is a bug whose text may hold request data (Prisma prints query
+ * arguments, which can include a sealed secret), so only its first line is logged and the
+ * client gets a generic 500.
+ */
+export function errorResponse(error: unknown, context = "api"): Response {
+  if (error instanceof ApiError) return jsonError(error.status, error.code, error.message, error.fields);
+  if (isInventoryError(error)) return jsonError(STATUS_OF_KIND[error.kind], error.kind, error.message, error.fields);
+  const name = error instanceof Error ? error.name : typeof error;
+  const firstLine = error instanceof Error ? (error.message.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 200) : "";
+  console.error(`${context}: unexpected ${name}: ${firstLine}`);
+  return jsonError(500, "internal", "Internal error: see the server log.");
+}

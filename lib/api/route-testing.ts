@@ -1,0 +1,112 @@
+import { vi } from "vitest";
+import { createTestDatabase } from "@/lib/testing/database";
+
+// Test support only (imported by *.test.ts): the REST routes on a fresh migrated database,
+// called as Next.js calls them, with a Request and a `{ params }` promise.
+
+export const TEST_API_TOKEN = "wirespeed-test-token-5c1f0e2a";
+
+type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
+type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", Handler>>;
+
+export type CallOptions = {
+  /** Bearer token to send; null sends no Authorization header. Default: TEST_API_TOKEN. */
+  token?: string | null;
+  /** Raw body text instead of JSON.stringify(body). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+};
+
+export type TestApi = {
+  /** Calls the handler for `method path` and returns its response. */
+  call: (method: string, path: string, body?: unknown, options?: CallOptions) => Promise<Response>;
+  /** Like `call`, also parsing the JSON body; `text` is the raw body. */
+  json: (method: string, path: string, body?: unknown, options?: CallOptions) => Promise<{ status: number; body: any; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  db: typeof import("@/lib/db").db;
+  close: () => Promise<void>;
+};
+
+/** Loads every inventory route against its own database; WIRESPEED_API_TOKEN is set to TEST_API_TOKEN. */
+export async function openTestApi(): Promise<TestApi> {
+  const database = createTestDatabase();
+  vi.resetModules();
+  process.env.DATABASE_URL = database.url;
+  process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
+  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
+  const [hosts, host, nics, nic, links, link, { db }] = await Promise.all([
+    import("@/app/api/hosts/route"),
+    import("@/app/api/hosts/[id]/route"),
+    import("@/app/api/nics/route"),
+    import("@/app/api/nics/[id]/route"),
+    import("@/app/api/links/route"),
+    import("@/app/api/links/[id]/route"),
+    import("@/lib/db"),
+  ]);
+  const routes: Array<{ pattern: RegExp; module: RouteModule }> = [
+    { pattern: /^\/api\/hosts$/, module: hosts },
+    { pattern: /^\/api\/hosts\/(?<id>[^/]+)$/, module: host },
+    { pattern: /^\/api\/nics$/, module: nics },
+    { pattern: /^\/api\/nics\/(?<id>[^/]+)$/, module: nic },
+    { pattern: /^\/api\/links$/, module: links },
+    { pattern: /^\/api\/links\/(?<id>[^/]+)$/, module: link },
+  ];
+
+  async function call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {
+    const url = new URL(path, "http://localhost");
+    const route = routes.find((entry) => entry.pattern.test(url.pathname));
+    const handler = route?.module[method as keyof RouteModule];
+    if (!route || !handler) throw new Error(`no handler for ${method} ${url.pathname}`);
+    const params = { id: route.pattern.exec(url.pathname)?.groups?.id ?? "" };
+    const token = options.token === undefined ? TEST_API_TOKEN : options.token;
+    const headers: Record<string, string> = { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...options.headers };
+    const text = options.rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+    if (text !== undefined) headers["content-type"] ??= "application/json";
+    const request = new Request(url, { method, headers, body: text });
+    return handler(request, { params: Promise.resolve(params) });
+  }
+
+  return {
+    call,
+    async json(method, path, body, options) {
+      const response = await call(method, path, body, options);
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null, text };
+    },
+    db,
+    async close() {
+      await db.$disconnect();
+      database.remove();
+    },
+  };
+}
+
+/** Format-valid private keys (not real ones): validation looks at the armour and the alphabet only. */
+export const SAMPLE_KEYS = {
+  openssh:
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDxV2lyZXNwZWVkVGVzdEtleU1hdGVyaWFsT25seQ==\n-----END OPENSSH PRIVATE KEY-----\n",
+  rsa: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n-----END RSA PRIVATE KEY-----",
+  rsaEncrypted:
+    "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89A1B5C3F2A1D5E6F7\n\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n-----END RSA PRIVATE KEY-----\n",
+  ec: "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkWb3vA1gRp5mC9yQ0k5nE4rYzWl3v2oJ8aQ9tXj0qcoAoGCCqGSM49\n-----END EC PRIVATE KEY-----\n",
+  pkcs8: "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIO6m0Yf3o5oHq0P4c9yY8l7u2XbQw1mJ7rTq2vW3Zx8y\n-----END PRIVATE KEY-----\n",
+  pkcs8Encrypted:
+    "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIGbMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAhYx6x9Q8L3VwICCAAw\n-----END ENCRYPTED PRIVATE KEY-----\n",
+} as const;
+
+/** Where the hostile strings would leave a file if anything ever ran them in a shell. */
+export const HOSTILE_MARKER = `/tmp/wirespeed-hostile-${process.pid}`;
+
+/** Shell metacharacters, quotes, newlines, a 10 KB string and unicode: each must be refused or kept verbatim. */
+export const HOSTILE_STRINGS: ReadonlyArray<readonly [label: string, value: string]> = [
+  ["command substitution", `$(touch ${HOSTILE_MARKER})`],
+  ["backticks", `\`touch ${HOSTILE_MARKER}\``],
+  ["semicolon", `eth0; touch ${HOSTILE_MARKER}`],
+  ["quotes", `it's "quoted"`],
+  ["newlines", "first line\nsecond line\r\n"],
+  ["10 KB", "x".repeat(10 * 1024)],
+  ["unicode", "Ethernet-Verbindung 名前 🚀 Ünïcødé"],
+  ["pipes and redirections", "a && b | c > /dev/null < /etc/passwd"],
+  ["path traversal", "../../etc/passwd"],
+  ["format and variables", "${IFS}%s%n\\x00"],
+  ["NUL byte", "nul\u0000byte"],
+];

@@ -1,0 +1,253 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { InventoryError, invalidInput, parseInput } from "@/lib/inventory/errors";
+import { activeRunOf, isUniqueViolation, isRecordMissing } from "@/lib/inventory/prisma-errors";
+import { HostCreateSchema, HostUpdateSchema, IdSchema, checkPortRange, type HostAuth } from "@/lib/inventory/schemas";
+import { sealSecret } from "@/lib/inventory/secrets";
+
+/** A host as the API and the pages see it: the secret is reduced to `hasSecret`. */
+export type HostView = {
+  id: number;
+  name: string;
+  address: string;
+  port: number;
+  username: string;
+  authMethod: string;
+  hasSecret: boolean;
+  platform: string;
+  iperf3Path: string | null;
+  iperf3Version: string | null;
+  hostKeyFingerprint: string | null;
+  iperfPortMin: number;
+  iperfPortMax: number;
+  openFirewall: boolean;
+  lastSeenAt: Date | null;
+  notes: string;
+  nicCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+// Never `secret`: whether one exists is asked of the database separately (see hostIdsWithSecret).
+const hostSelect = {
+  id: true,
+  name: true,
+  address: true,
+  sshPort: true,
+  username: true,
+  authMethod: true,
+  platform: true,
+  iperf3Path: true,
+  iperf3Version: true,
+  hostKeyFingerprint: true,
+  iperfPortMin: true,
+  iperfPortMax: true,
+  openFirewall: true,
+  lastSeenAt: true,
+  notes: true,
+  createdAt: true,
+  updatedAt: true,
+  _count: { select: { nics: true } },
+} as const;
+
+type HostRow = {
+  id: number;
+  name: string;
+  address: string;
+  sshPort: number;
+  username: string;
+  authMethod: string;
+  platform: string;
+  iperf3Path: string | null;
+  iperf3Version: string | null;
+  hostKeyFingerprint: string | null;
+  iperfPortMin: number;
+  iperfPortMax: number;
+  openFirewall: boolean;
+  lastSeenAt: Date | null;
+  notes: string;
+  createdAt: Date;
+  updatedAt: Date;
+  _count: { nics: number };
+};
+
+function toHostView(row: HostRow, hasSecret: boolean): HostView {
+  return {
+    id: row.id,
+    name: row.name,
+    address: row.address,
+    port: row.sshPort,
+    username: row.username,
+    authMethod: row.authMethod,
+    hasSecret,
+    platform: row.platform,
+    iperf3Path: row.iperf3Path,
+    iperf3Version: row.iperf3Version,
+    hostKeyFingerprint: row.hostKeyFingerprint,
+    iperfPortMin: row.iperfPortMin,
+    iperfPortMax: row.iperfPortMax,
+    openFirewall: row.openFirewall,
+    lastSeenAt: row.lastSeenAt,
+    notes: row.notes,
+    nicCount: row._count.nics,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+// The secret bytes never leave SQLite for a view: only the ids of hosts that have one do.
+async function hostIdsWithSecret(ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.host.findMany({ where: { id: { in: ids }, secret: { not: null } }, select: { id: true } });
+  return new Set(rows.map((row) => row.id));
+}
+
+async function viewsOf(rows: HostRow[]): Promise<HostView[]> {
+  const withSecret = await hostIdsWithSecret(rows.map((row) => row.id));
+  return rows.map((row) => toHostView(row, withSecret.has(row.id)));
+}
+
+function hostNotFound(id: number): InventoryError {
+  return new InventoryError("not_found", `no host has id ${id}`);
+}
+
+function nameTaken(name: string): InventoryError {
+  return new InventoryError("conflict", `name: a host named "${name}" already exists`, [
+    { field: "name", message: `is already used by another host` },
+  ]);
+}
+
+/** The method and the sealed secret to store for an `auth` input; `local` stores none. */
+function credentialsOf(auth: HostAuth): { authMethod: string; secret: Uint8Array<ArrayBuffer> | null } {
+  switch (auth.method) {
+    case "key":
+      return {
+        authMethod: "key",
+        secret: sealSecret(auth.passphrase === undefined ? { privateKey: auth.privateKey } : { privateKey: auth.privateKey, passphrase: auth.passphrase }),
+      };
+    case "password":
+      return { authMethod: "password", secret: sealSecret({ password: auth.password }) };
+    case "local":
+      return { authMethod: "local", secret: null };
+  }
+}
+
+/** Every host, by name. */
+export async function listHosts(): Promise<HostView[]> {
+  const rows = await db.host.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: hostSelect });
+  return viewsOf(rows);
+}
+
+/** One host; `not_found` when there is none with that id. */
+export async function getHost(id: number): Promise<HostView> {
+  const hostId = parseInput(IdSchema, id, "id");
+  const row = await db.host.findUnique({ where: { id: hostId }, select: hostSelect });
+  if (!row) throw hostNotFound(hostId);
+  const [view] = await viewsOf([row]);
+  return view!;
+}
+
+/** Validates `input` with HostCreateSchema and records the host; the secret is sealed before it is stored. */
+export async function createHost(input: unknown): Promise<HostView> {
+  const data = parseInput(HostCreateSchema, input);
+  const taken = await db.host.findUnique({ where: { name: data.name }, select: { id: true } });
+  if (taken) throw nameTaken(data.name);
+  const { authMethod, secret } = credentialsOf(data.auth);
+  try {
+    const row = await db.host.create({
+      data: {
+        name: data.name,
+        address: data.address,
+        sshPort: data.port,
+        username: data.username,
+        authMethod,
+        secret,
+        platform: data.platform,
+        iperf3Path: data.iperf3Path ?? null,
+        hostKeyFingerprint: data.hostKeyFingerprint ?? null,
+        iperfPortMin: data.iperfPortMin,
+        iperfPortMax: data.iperfPortMax,
+        openFirewall: data.openFirewall,
+        notes: data.notes,
+      },
+      select: hostSelect,
+    });
+    return toHostView(row, secret !== null);
+  } catch (error) {
+    // Another request created the same name between the check and the insert.
+    if (isUniqueViolation(error)) throw nameTaken(data.name);
+    throw error;
+  }
+}
+
+/** Validates `input` with HostUpdateSchema and changes the fields given; `auth` replaces method and secret together. */
+export async function updateHost(id: number, input: unknown): Promise<HostView> {
+  const hostId = parseInput(IdSchema, id, "id");
+  const data = parseInput(HostUpdateSchema, input);
+  const existing = await db.host.findUnique({ where: { id: hostId }, select: { id: true, iperfPortMin: true, iperfPortMax: true } });
+  if (!existing) throw hostNotFound(hostId);
+  const rangeProblem = checkPortRange(data.iperfPortMin ?? existing.iperfPortMin, data.iperfPortMax ?? existing.iperfPortMax);
+  if (rangeProblem) throw invalidInput([{ field: "iperfPortMax", message: rangeProblem }]);
+  if (data.name !== undefined) {
+    const taken = await db.host.findUnique({ where: { name: data.name }, select: { id: true } });
+    if (taken && taken.id !== hostId) throw nameTaken(data.name);
+  }
+  const credentials = data.auth ? credentialsOf(data.auth) : undefined;
+  try {
+    await db.host.update({
+      where: { id: hostId },
+      data: {
+        name: data.name,
+        address: data.address,
+        sshPort: data.port,
+        username: data.username,
+        authMethod: credentials?.authMethod,
+        secret: credentials ? credentials.secret : undefined,
+        platform: data.platform,
+        iperf3Path: data.iperf3Path,
+        hostKeyFingerprint: data.hostKeyFingerprint,
+        iperfPortMin: data.iperfPortMin,
+        iperfPortMax: data.iperfPortMax,
+        openFirewall: data.openFirewall,
+        notes: data.notes,
+      },
+      select: { id: true },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error) && data.name !== undefined) throw nameTaken(data.name);
+    if (isRecordMissing(error)) throw hostNotFound(hostId);
+    throw error;
+  }
+  return getHost(hostId);
+}
+
+export type DeletedCounts = { hosts: number; nics: number; links: number; runs: number };
+
+/**
+ * Deletes a host with its NICs, their links and those links' runs (the foreign keys cascade).
+ * Refused with `conflict` while one of those runs is queued or in progress.
+ */
+export async function deleteHost(id: number): Promise<DeletedCounts> {
+  const hostId = parseInput(IdSchema, id, "id");
+  return db.$transaction(async (tx) => {
+    const host = await tx.host.findUnique({ where: { id: hostId }, select: { id: true } });
+    if (!host) throw hostNotFound(hostId);
+    const linkWhere = { OR: [{ aNic: { hostId } }, { bNic: { hostId } }] };
+    const active = await activeRunOf(tx, { link: linkWhere });
+    if (active) {
+      throw new InventoryError("conflict", `host ${hostId} has run ${active.id} ${active.status}: cancel it or wait for it to end first`);
+    }
+    const [nics, links, runs] = await Promise.all([
+      tx.nic.count({ where: { hostId } }),
+      tx.link.count({ where: linkWhere }),
+      tx.run.count({ where: { link: linkWhere } }),
+    ]);
+    try {
+      await tx.host.delete({ where: { id: hostId } });
+    } catch (error) {
+      if (isRecordMissing(error)) throw hostNotFound(hostId);
+      throw error;
+    }
+    return { hosts: 1, nics, links, runs };
+  });
+}

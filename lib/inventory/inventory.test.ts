@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestDatabase } from "@/lib/testing/database";
+
+// The inventory functions called directly, as server actions will call them.
+let database: ReturnType<typeof createTestDatabase>;
+let inventory: {
+  hosts: typeof import("@/lib/inventory/hosts");
+  nics: typeof import("@/lib/inventory/nics");
+  links: typeof import("@/lib/inventory/links");
+  db: typeof import("@/lib/db").db;
+};
+
+beforeAll(async () => {
+  database = createTestDatabase();
+  vi.resetModules();
+  process.env.DATABASE_URL = database.url;
+  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
+  const [hosts, nics, links, { db }] = await Promise.all([
+    import("@/lib/inventory/hosts"),
+    import("@/lib/inventory/nics"),
+    import("@/lib/inventory/links"),
+    import("@/lib/db"),
+  ]);
+  inventory = { hosts, nics, links, db };
+}, 60_000);
+afterAll(async () => {
+  await inventory?.db.$disconnect();
+  database?.remove();
+});
+
+describe("inventory functions", () => {
+  it("create, read, update and delete without HTTP", async () => {
+    const { hosts, nics, links } = inventory;
+    const a = await hosts.createHost({ name: "a", address: "198.18.0.1", auth: { method: "password", password: "pw" } });
+    const b = await hosts.createHost({ name: "b", address: "198.18.0.2", auth: { method: "local" } });
+    expect(a).toMatchObject({ hasSecret: true, authMethod: "password" });
+    expect(a).not.toHaveProperty("secret");
+    const aNic = await nics.createNic({ hostId: a.id, name: "eth0", address: "198.18.0.1/24", speedMbps: 1000, mtu: 1500 });
+    const bNic = await nics.createNic({ hostId: b.id, name: "eth0", address: "198.18.0.2/24", speedMbps: 2500, mtu: 9000 });
+    const link = await links.createLink({ name: "a-b", aNicId: aNic.id, bNicId: bNic.id });
+    expect(link).toMatchObject({ speedMbps: 1000, mtuMismatch: true });
+    expect((await hosts.getHost(a.id)).nicCount).toBe(1);
+    expect((await nics.listNics({ hostId: b.id })).map((nic) => nic.id)).toEqual([bNic.id]);
+    expect((await links.updateLink(link.id, { notes: "n" })).notes).toBe("n");
+    expect(await hosts.deleteHost(a.id)).toEqual({ hosts: 1, nics: 1, links: 1, runs: 0 });
+    expect(await links.listLinks()).toEqual([]);
+  });
+
+  it("throw InventoryErrors with kind and fields, for server actions to return as { errors }", async () => {
+    const { hosts } = inventory;
+    await expect(hosts.createHost({ name: "", address: "x", auth: { method: "local" } })).rejects.toMatchObject({
+      name: "InventoryError",
+      kind: "invalid",
+      fields: [{ field: "name", message: expect.any(String) }],
+    });
+    await expect(hosts.getHost(123456)).rejects.toMatchObject({ kind: "not_found", message: "no host has id 123456" });
+    await expect(hosts.getHost(0)).rejects.toMatchObject({ kind: "invalid", fields: [{ field: "id", message: expect.stringMatching(/whole number/) }] });
+  });
+});

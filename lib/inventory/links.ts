@@ -1,0 +1,213 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { InventoryError, invalidInput, parseInput } from "@/lib/inventory/errors";
+import type { DeletedCounts } from "@/lib/inventory/hosts";
+import { addressesOf } from "@/lib/inventory/nics";
+import { activeRunOf, isRecordMissing } from "@/lib/inventory/prisma-errors";
+import { IdSchema, LinkCreateSchema, LinkUpdateSchema } from "@/lib/inventory/schemas";
+
+export type LinkEndView = {
+  host: { id: number; name: string };
+  nic: { id: number; name: string; address: string | null; speedMbps: number | null; mtu: number | null };
+};
+
+export type LinkView = {
+  id: number;
+  name: string;
+  speedMbps: number;
+  notes: string;
+  a: LinkEndView;
+  b: LinkEndView;
+  /** Both MTUs are known and differ: large frames from one end get fragmented or dropped. */
+  mtuMismatch: boolean;
+  runCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const endSelect = {
+  select: { id: true, name: true, addresses: true, speedMbps: true, mtu: true, host: { select: { id: true, name: true } } },
+} as const;
+
+const linkSelect = {
+  id: true,
+  name: true,
+  speedMbps: true,
+  notes: true,
+  createdAt: true,
+  updatedAt: true,
+  aNic: endSelect,
+  bNic: endSelect,
+  _count: { select: { runs: true } },
+} as const;
+
+type EndRow = { id: number; name: string; addresses: unknown; speedMbps: number | null; mtu: number | null; host: { id: number; name: string } };
+type LinkRow = {
+  id: number;
+  name: string;
+  speedMbps: number;
+  notes: string;
+  createdAt: Date;
+  updatedAt: Date;
+  aNic: EndRow;
+  bNic: EndRow;
+  _count: { runs: number };
+};
+
+function toEndView(nic: EndRow): LinkEndView {
+  return {
+    host: nic.host,
+    nic: { id: nic.id, name: nic.name, address: addressesOf(nic.addresses)[0] ?? null, speedMbps: nic.speedMbps, mtu: nic.mtu },
+  };
+}
+
+function toLinkView(row: LinkRow): LinkView {
+  return {
+    id: row.id,
+    name: row.name,
+    speedMbps: row.speedMbps,
+    notes: row.notes,
+    a: toEndView(row.aNic),
+    b: toEndView(row.bNic),
+    mtuMismatch: row.aNic.mtu !== null && row.bNic.mtu !== null && row.aNic.mtu !== row.bNic.mtu,
+    runCount: row._count.runs,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function linkNotFound(id: number): InventoryError {
+  return new InventoryError("not_found", `no link has id ${id}`);
+}
+
+type EndNic = { id: number; hostId: number; speedMbps: number | null; host: { name: string } };
+
+/**
+ * Loads and checks the two NICs of a link: both exist (`not_found`), they differ and sit on two
+ * different hosts (`invalid`), and no other link already joins them (`conflict`).
+ */
+async function checkEnds(aNicId: number, bNicId: number, exceptLinkId?: number): Promise<[EndNic, EndNic]> {
+  if (aNicId === bNicId) {
+    throw invalidInput([{ field: "bNicId", message: "must name a different NIC than aNicId: a link joins two NICs" }]);
+  }
+  const select = { id: true, hostId: true, speedMbps: true, host: { select: { name: true } } } as const;
+  const [a, b] = await Promise.all([
+    db.nic.findUnique({ where: { id: aNicId }, select }),
+    db.nic.findUnique({ where: { id: bNicId }, select }),
+  ]);
+  const missing = [
+    ...(a ? [] : [{ field: "aNicId", message: `names no NIC (${aNicId})` }]),
+    ...(b ? [] : [{ field: "bNicId", message: `names no NIC (${bNicId})` }]),
+  ];
+  if (!a || !b) throw new InventoryError("not_found", missing.map((entry) => `${entry.field} ${entry.message}`).join("; "), missing);
+  if (a.hostId === b.hostId) {
+    throw invalidInput([
+      { field: "bNicId", message: `must be a NIC on another host than aNicId: both are on host ${a.host.name}, and a link joins two hosts` },
+    ]);
+  }
+  const duplicate = await db.link.findFirst({
+    where: {
+      OR: [
+        { aNicId, bNicId },
+        { aNicId: bNicId, bNicId: aNicId },
+      ],
+      ...(exceptLinkId === undefined ? {} : { NOT: { id: exceptLinkId } }),
+    },
+    select: { id: true, name: true },
+  });
+  if (duplicate) {
+    throw new InventoryError("conflict", `link ${duplicate.id} ("${duplicate.name}") already joins these two NICs`, [
+      { field: "bNicId", message: `is already joined to aNicId by link ${duplicate.id}` },
+    ]);
+  }
+  return [a, b];
+}
+
+/** The slower of the two NICs' known speeds; `invalid` naming speedMbps when neither is known. */
+function defaultSpeedOf(a: EndNic, b: EndNic): number {
+  const known = [a.speedMbps, b.speedMbps].filter((speed): speed is number => speed !== null);
+  if (known.length === 0) {
+    throw invalidInput([
+      { field: "speedMbps", message: "is required when neither NIC has a speed: a whole number of Mbit/s from 1 to 1000000" },
+    ]);
+  }
+  return Math.min(...known);
+}
+
+/** Every link with both ends, by name. */
+export async function listLinks(): Promise<LinkView[]> {
+  const rows = await db.link.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: linkSelect });
+  return rows.map(toLinkView);
+}
+
+export async function getLink(id: number): Promise<LinkView> {
+  const linkId = parseInput(IdSchema, id, "id");
+  const row = await db.link.findUnique({ where: { id: linkId }, select: linkSelect });
+  if (!row) throw linkNotFound(linkId);
+  return toLinkView(row);
+}
+
+/** Validates `input` with LinkCreateSchema; `speedMbps` defaults to the slower NIC's speed. */
+export async function createLink(input: unknown): Promise<LinkView> {
+  const data = parseInput(LinkCreateSchema, input);
+  const [a, b] = await checkEnds(data.aNicId, data.bNicId);
+  const row = await db.link.create({
+    data: { name: data.name, aNicId: a.id, bNicId: b.id, speedMbps: data.speedMbps ?? defaultSpeedOf(a, b), notes: data.notes },
+    select: linkSelect,
+  });
+  return toLinkView(row);
+}
+
+/** Validates `input` with LinkUpdateSchema; changing an end is refused while a run of the link is active. */
+export async function updateLink(id: number, input: unknown): Promise<LinkView> {
+  const linkId = parseInput(IdSchema, id, "id");
+  const data = parseInput(LinkUpdateSchema, input);
+  const existing = await db.link.findUnique({ where: { id: linkId }, select: { id: true, aNicId: true, bNicId: true } });
+  if (!existing) throw linkNotFound(linkId);
+  const aNicId = data.aNicId ?? existing.aNicId;
+  const bNicId = data.bNicId ?? existing.bNicId;
+  const isRewired = aNicId !== existing.aNicId || bNicId !== existing.bNicId;
+  let speedMbps = data.speedMbps ?? undefined;
+  if (isRewired || data.speedMbps === null) {
+    const [a, b] = await checkEnds(aNicId, bNicId, linkId);
+    if (data.speedMbps === null) speedMbps = defaultSpeedOf(a, b);
+  }
+  if (isRewired) {
+    const active = await activeRunOf(db, { linkId });
+    if (active) {
+      throw new InventoryError("conflict", `link ${linkId} has run ${active.id} ${active.status}: its NICs cannot change until it ends`);
+    }
+  }
+  try {
+    const row = await db.link.update({
+      where: { id: linkId },
+      data: { name: data.name, aNicId: isRewired ? aNicId : undefined, bNicId: isRewired ? bNicId : undefined, speedMbps, notes: data.notes },
+      select: linkSelect,
+    });
+    return toLinkView(row);
+  } catch (error) {
+    if (isRecordMissing(error)) throw linkNotFound(linkId);
+    throw error;
+  }
+}
+
+/** Deletes a link with its runs; refused with `conflict` while one of them is active. */
+export async function deleteLink(id: number): Promise<DeletedCounts> {
+  const linkId = parseInput(IdSchema, id, "id");
+  return db.$transaction(async (tx) => {
+    const link = await tx.link.findUnique({ where: { id: linkId }, select: { id: true } });
+    if (!link) throw linkNotFound(linkId);
+    const active = await activeRunOf(tx, { linkId });
+    if (active) {
+      throw new InventoryError("conflict", `link ${linkId} has run ${active.id} ${active.status}: cancel it or wait for it to end first`);
+    }
+    const runs = await tx.run.count({ where: { linkId } });
+    try {
+      await tx.link.delete({ where: { id: linkId } });
+    } catch (error) {
+      if (isRecordMissing(error)) throw linkNotFound(linkId);
+      throw error;
+    }
+    return { hosts: 0, nics: 0, links: 1, runs };
+  });
+}

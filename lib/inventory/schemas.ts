@@ -1,0 +1,258 @@
+import { z } from "zod";
+
+// Plain module (no "server-only", no node: imports): forms may import these schemas for
+// client-side checks, and the route handlers and server actions check with the same ones.
+//
+// Every field has a limit, and every message says what is allowed without repeating the
+// input: a rejected value may be a secret or a hostile string.
+
+/** The error option of a zod schema: "is required: X" when missing, "must be X" otherwise. */
+function allowed(description: string) {
+  return (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${description}` : `must be ${description}`);
+}
+
+function wholeNumber(min: number, max: number, description = `a whole number from ${min} to ${max}`) {
+  const error = allowed(description);
+  return z.int({ error }).min(min, { error }).max(max, { error });
+}
+
+function text(pattern: RegExp, maxLength: number, description: string, minLength = 1) {
+  const error = allowed(description);
+  return z.string({ error }).min(minLength, { error }).max(maxLength, { error }).regex(pattern, { error });
+}
+
+// ---- shared fields ----------------------------------------------------------------
+
+/** Largest id Prisma's 32-bit Int accepts; a larger id cannot exist. */
+export const MAX_ID = 2_147_483_647;
+export const IdSchema = wholeNumber(1, MAX_ID, `a whole number from 1 to ${MAX_ID} (an id)`);
+
+const NAME_DESCRIPTION =
+  "1-64 characters: letters, digits, spaces and . _ - ( ) + : @, starting with a letter or digit and not ending with a space";
+// Letters and digits of any script (Windows names adapters in the user's language); no shell
+// metacharacters, quotes, slashes or control characters, and never "." or "..".
+const NAME_PATTERN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ._\-()+:@]*[\p{L}\p{M}\p{N}._\-()+:@])?$/u;
+/** Names of hosts, NICs and links. */
+export const NameSchema = text(NAME_PATTERN, 64, NAME_DESCRIPTION);
+
+export const NotesSchema = z.string({ error: allowed("text of at most 2000 characters") }).max(2000, {
+  error: allowed("text of at most 2000 characters"),
+});
+
+export const SpeedMbpsSchema = wholeNumber(1, 1_000_000, "a whole number of Mbit/s from 1 to 1000000");
+
+// ---- hosts ------------------------------------------------------------------------
+
+export const PLATFORMS = ["linux", "esxi", "windows", "macos", "freebsd", "unknown"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+export const PlatformSchema = z.enum(PLATFORMS, { error: allowed(`one of ${PLATFORMS.join(", ")}`) });
+
+export const AUTH_METHODS = ["key", "password", "local"] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+
+const HOSTNAME_PATTERN =
+  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** IPv4, IPv6 or a DNS hostname (whose last label is not all digits, so 999.1.1.1 is no hostname). */
+export function isHostAddress(value: string): boolean {
+  return z.regexes.ipv4.test(value) || z.regexes.ipv6.test(value) || HOSTNAME_PATTERN.test(value);
+}
+
+const HOST_ADDRESS_DESCRIPTION =
+  "an IPv4 address, an IPv6 address (no brackets, no %zone) or a hostname of letters, digits, dots and hyphens, up to 253 characters";
+export const HostAddressSchema = z
+  .string({ error: allowed(HOST_ADDRESS_DESCRIPTION) })
+  .max(253, { error: allowed(HOST_ADDRESS_DESCRIPTION) })
+  .refine(isHostAddress, { error: allowed(HOST_ADDRESS_DESCRIPTION) });
+
+export const PortSchema = wholeNumber(1, 65535);
+
+// Letters, digits and . _ - @ \ (DOMAIN\user and user@domain are Windows logins); no spaces or shell characters.
+export const UsernameSchema = text(
+  /^[\p{L}\p{N}_][\p{L}\p{M}\p{N}_.@\\-]*$/u,
+  64,
+  "1-64 characters: letters, digits and . _ - @ \\, starting with a letter, digit or _",
+);
+
+export const PRIVATE_KEY_TYPES = ["OPENSSH PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY"] as const;
+export const MAX_PRIVATE_KEY_BYTES = 16 * 1024;
+// PEM bodies are base64 lines, plus "Proc-Type: 4,ENCRYPTED" and "DEK-Info: AES-128-CBC,…" headers in encrypted RSA keys.
+const PRIVATE_KEY_PATTERN = new RegExp(
+  `^\\s*-----BEGIN (${PRIVATE_KEY_TYPES.join("|")})-----\\r?\\n[A-Za-z0-9+/=:,\\- \\t\\r\\n]+\\r?\\n-----END \\1-----\\s*$`,
+);
+
+/** True for OpenSSH and PEM private key text (not PuTTY .ppk, not a public key). */
+export function isPrivateKeyText(value: string): boolean {
+  return value.length <= MAX_PRIVATE_KEY_BYTES && PRIVATE_KEY_PATTERN.test(value);
+}
+
+const PRIVATE_KEY_DESCRIPTION =
+  "the text of an OpenSSH or PEM private key (-----BEGIN OPENSSH PRIVATE KEY-----, or RSA, EC, PKCS#8 or ENCRYPTED PEM), at most 16 KiB; convert PuTTY .ppk keys with `puttygen KEY.ppk -O private-openssh`";
+export const PrivateKeySchema = z
+  .string({ error: allowed(PRIVATE_KEY_DESCRIPTION) })
+  .max(MAX_PRIVATE_KEY_BYTES, { error: allowed(PRIVATE_KEY_DESCRIPTION) })
+  .refine(isPrivateKeyText, { error: allowed(PRIVATE_KEY_DESCRIPTION) });
+
+// Secrets may hold any character: they go to the SSH library, never to a shell.
+export const PassphraseSchema = z
+  .string({ error: allowed("1-1024 characters (leave the field out for a key without a passphrase)") })
+  .min(1, { error: allowed("1-1024 characters (leave the field out for a key without a passphrase)") })
+  .max(1024, { error: allowed("1-1024 characters (leave the field out for a key without a passphrase)") });
+export const PasswordSchema = z
+  .string({ error: allowed("1-1024 characters") })
+  .min(1, { error: allowed("1-1024 characters") })
+  .max(1024, { error: allowed("1-1024 characters") });
+
+const AUTH_DESCRIPTION =
+  'an object: { "method": "key", "privateKey", "passphrase"? }, { "method": "password", "password" } or { "method": "local" }';
+export const HostAuthSchema = z.discriminatedUnion(
+  "method",
+  [
+    z.strictObject({ method: z.literal("key"), privateKey: PrivateKeySchema, passphrase: PassphraseSchema.optional() }),
+    z.strictObject({ method: z.literal("password"), password: PasswordSchema }),
+    z.strictObject({ method: z.literal("local") }),
+  ],
+  {
+    error: (issue) =>
+      issue.code === "invalid_union" ? `must be one of ${AUTH_METHODS.join(", ")}` : allowed(AUTH_DESCRIPTION)(issue),
+  },
+);
+export type HostAuth = z.output<typeof HostAuthSchema>;
+
+// Absolute path, Unix or Windows; the agents quote it for their shell, this keeps it plain besides.
+export const Iperf3PathSchema = text(
+  /^(?:\/|[A-Za-z]:[\\/])[\p{L}\p{M}\p{N} ._\-()+/\\]*$/u,
+  512,
+  "an absolute path such as /usr/bin/iperf3 or C:\\iperf3\\iperf3.exe, up to 512 letters, digits, spaces and / \\ . _ - ( ) +",
+);
+
+export const HostKeyFingerprintSchema = text(
+  /^SHA256:[A-Za-z0-9+/]{43}$/,
+  50,
+  "SHA256: followed by 43 base64 characters, as `ssh-keygen -l` prints it",
+);
+
+export const OpenFirewallSchema = z.boolean({ error: allowed("true or false") });
+
+/** The first and last port iperf3 servers may use on a host; the range must not be empty. */
+export function checkPortRange(min: number, max: number): string | null {
+  return min <= max ? null : `must be at least iperfPortMin (${min}): the range ${min}-${max} is empty`;
+}
+
+export const HostCreateSchema = z
+  .strictObject({
+    name: NameSchema,
+    address: HostAddressSchema,
+    port: PortSchema.default(22),
+    username: UsernameSchema.default("root"),
+    auth: HostAuthSchema,
+    platform: PlatformSchema.default("unknown"),
+    iperf3Path: Iperf3PathSchema.nullable().optional(),
+    hostKeyFingerprint: HostKeyFingerprintSchema.nullable().optional(),
+    iperfPortMin: PortSchema.default(5201),
+    iperfPortMax: PortSchema.default(5299),
+    // ESXi only: open the host's firewall for a test and restore it afterwards.
+    openFirewall: OpenFirewallSchema.default(false),
+    notes: NotesSchema.default(""),
+  })
+  .superRefine((host, context) => {
+    const problem = checkPortRange(host.iperfPortMin, host.iperfPortMax);
+    if (problem) context.addIssue({ code: "custom", path: ["iperfPortMax"], message: problem });
+  });
+export type HostCreateInput = z.input<typeof HostCreateSchema>;
+
+/** PATCH: any subset; `auth` replaces the method and secret together; null clears a nullable field. */
+export const HostUpdateSchema = z.strictObject({
+  name: NameSchema.optional(),
+  address: HostAddressSchema.optional(),
+  port: PortSchema.optional(),
+  username: UsernameSchema.optional(),
+  auth: HostAuthSchema.optional(),
+  platform: PlatformSchema.optional(),
+  iperf3Path: Iperf3PathSchema.nullable().optional(),
+  // null unpins: the next contact records the key again and asks for confirmation.
+  hostKeyFingerprint: HostKeyFingerprintSchema.nullable().optional(),
+  // Checked against the stored bound when only one is given (lib/inventory/hosts.ts).
+  iperfPortMin: PortSchema.optional(),
+  iperfPortMax: PortSchema.optional(),
+  openFirewall: OpenFirewallSchema.optional(),
+  notes: NotesSchema.optional(),
+});
+export type HostUpdateInput = z.input<typeof HostUpdateSchema>;
+
+// ---- NICs -------------------------------------------------------------------------
+
+/** A bare IPv4/IPv6 address or one in CIDR notation. */
+export function isNicAddress(value: string): boolean {
+  const { ipv4, ipv6, cidrv4, cidrv6 } = z.regexes;
+  return ipv4.test(value) || ipv6.test(value) || cidrv4.test(value) || cidrv6.test(value);
+}
+
+const NIC_ADDRESS_DESCRIPTION = "an IPv4 or IPv6 address, bare (198.18.0.1) or in CIDR notation (198.18.0.1/24, fd00::1/64)";
+export const NicAddressSchema = z
+  .string({ error: allowed(NIC_ADDRESS_DESCRIPTION) })
+  .max(49, { error: allowed(NIC_ADDRESS_DESCRIPTION) })
+  .refine(isNicAddress, { error: allowed(NIC_ADDRESS_DESCRIPTION) });
+export const NicAddressesSchema = z
+  .array(NicAddressSchema, { error: allowed(`a list of at most 16 addresses, each ${NIC_ADDRESS_DESCRIPTION}`) })
+  .max(16, { error: allowed(`a list of at most 16 addresses, each ${NIC_ADDRESS_DESCRIPTION}`) });
+
+export const MtuSchema = wholeNumber(68, 65535, "a whole number of bytes from 68 to 65535");
+export const NicModelSchema = text(/^[^\p{Cc}]*$/u, 128, "1-128 characters without control characters (such as newlines)");
+export const NicDriverSchema = text(/^[A-Za-z0-9_.-]+$/, 64, "1-64 characters: letters, digits and _ . -");
+export const MacSchema = text(
+  /^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}$/,
+  17,
+  "a MAC address of six hex pairs joined by : or - (aa:bb:cc:dd:ee:ff)",
+);
+export const PcieLinkSpeedSchema = text(/^[A-Za-z0-9 ./]+$/, 32, "1-32 characters: letters, digits, spaces and . / (such as 8.0 GT/s PCIe)");
+export const PcieLinkWidthSchema = wholeNumber(1, 32, "a whole number of lanes from 1 to 32");
+
+const nicFields = {
+  name: NameSchema,
+  // One address, or the whole list (the first is the one runs bind to unless told otherwise).
+  address: NicAddressSchema.nullable().optional(),
+  addresses: NicAddressesSchema.optional(),
+  speedMbps: SpeedMbpsSchema.nullable().optional(),
+  mtu: MtuSchema.nullable().optional(),
+  model: NicModelSchema.nullable().optional(),
+  driver: NicDriverSchema.nullable().optional(),
+  mac: MacSchema.nullable().optional(),
+  pcieLinkSpeed: PcieLinkSpeedSchema.nullable().optional(),
+  pcieLinkWidth: PcieLinkWidthSchema.nullable().optional(),
+};
+
+function notBothAddressForms(value: { address?: unknown; addresses?: unknown }, context: z.RefinementCtx) {
+  if (value.address !== undefined && value.addresses !== undefined) {
+    context.addIssue({ code: "custom", path: ["addresses"], message: "must not be given together with address: send one or the other" });
+  }
+}
+
+export const NicCreateSchema = z.strictObject({ hostId: IdSchema, ...nicFields }).superRefine(notBothAddressForms);
+export type NicCreateInput = z.input<typeof NicCreateSchema>;
+
+/** PATCH: any subset; a NIC cannot move to another host (delete it and create it there). */
+export const NicUpdateSchema = z.strictObject({ ...nicFields, name: NameSchema.optional() }).superRefine(notBothAddressForms);
+export type NicUpdateInput = z.input<typeof NicUpdateSchema>;
+
+// ---- links ------------------------------------------------------------------------
+
+export const LinkCreateSchema = z.strictObject({
+  name: NameSchema,
+  aNicId: IdSchema,
+  bNicId: IdSchema,
+  // Left out or null: the slower NIC's speed.
+  speedMbps: SpeedMbpsSchema.nullable().optional(),
+  notes: NotesSchema.default(""),
+});
+export type LinkCreateInput = z.input<typeof LinkCreateSchema>;
+
+/** PATCH: any subset; `speedMbps: null` sets it back to the slower NIC's speed. */
+export const LinkUpdateSchema = z.strictObject({
+  name: NameSchema.optional(),
+  aNicId: IdSchema.optional(),
+  bNicId: IdSchema.optional(),
+  speedMbps: SpeedMbpsSchema.nullable().optional(),
+  notes: NotesSchema.optional(),
+});
+export type LinkUpdateInput = z.input<typeof LinkUpdateSchema>;
