@@ -1,7 +1,7 @@
 import { vi } from "vitest";
 import { createTestDatabase } from "@/lib/testing/database";
 
-// Test support only (imported by *.test.ts): the REST routes on a fresh migrated database,
+// Test support only (imported by *.test.ts): the REST routes (inventory and runs) on a fresh migrated database,
 // called as Next.js calls them, with a Request and a `{ params }` promise.
 
 export const TEST_API_TOKEN = "wirespeed-test-token-5c1f0e2a";
@@ -42,6 +42,14 @@ export async function openTestApi(): Promise<TestApi> {
     import("@/app/api/links/[id]/route"),
     import("@/lib/db"),
   ]);
+  const [linkRuns, run, runSamples, runCancel, runRerun, runEvents] = await Promise.all([
+    import("@/app/api/links/[id]/runs/route"),
+    import("@/app/api/runs/[id]/route"),
+    import("@/app/api/runs/[id]/samples/route"),
+    import("@/app/api/runs/[id]/cancel/route"),
+    import("@/app/api/runs/[id]/rerun/route"),
+    import("@/app/api/runs/[id]/events/route"),
+  ]);
   const routes: Array<{ pattern: RegExp; module: RouteModule }> = [
     { pattern: /^\/api\/hosts$/, module: hosts },
     { pattern: /^\/api\/hosts\/(?<id>[^/]+)$/, module: host },
@@ -49,6 +57,12 @@ export async function openTestApi(): Promise<TestApi> {
     { pattern: /^\/api\/nics\/(?<id>[^/]+)$/, module: nic },
     { pattern: /^\/api\/links$/, module: links },
     { pattern: /^\/api\/links\/(?<id>[^/]+)$/, module: link },
+    { pattern: /^\/api\/links\/(?<id>[^/]+)\/runs$/, module: linkRuns },
+    { pattern: /^\/api\/runs\/(?<id>[^/]+)$/, module: run },
+    { pattern: /^\/api\/runs\/(?<id>[^/]+)\/samples$/, module: runSamples },
+    { pattern: /^\/api\/runs\/(?<id>[^/]+)\/cancel$/, module: runCancel },
+    { pattern: /^\/api\/runs\/(?<id>[^/]+)\/rerun$/, module: runRerun },
+    { pattern: /^\/api\/runs\/(?<id>[^/]+)\/events$/, module: runEvents },
   ];
 
   async function call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {

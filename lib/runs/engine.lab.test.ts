@@ -1,8 +1,10 @@
 // The run engine on the lab: real sshd, real iperf3, real SQLite.
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readLabState, type LabState } from "@/e2e/lab/lab";
+import type { LabState } from "@/e2e/lab/lab";
+import { labHost, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/e2e/lab/lab-targets";
 import { createTestDatabase } from "@/lib/testing/database";
 
 const database = createTestDatabase();
@@ -23,15 +25,20 @@ const engine = new RunEngine(agentRunRemote, bus);
 
 /** iperf3 processes running inside a lab host's namespace. */
 function iperfProcessesIn(host: string): number[] {
-  const netns = state.hosts.find((h) => h.name === host)!.netns;
-  const pids = execFileSync("ip", ["netns", "pids", netns], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
-  return pids.filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "iperf3";
-    } catch {
-      return false;
-    }
+  return processesInHost(labHost(state, host), "iperf3").map((p) => p.pid);
+}
+
+/** Resolves once the run has published `count` samples on the bus. */
+async function samplesArrived(runId: number, count: number): Promise<void> {
+  let seen = 0;
+  const unsubscribe = bus.subscribe(runId, 0, (event) => {
+    if (event.type === "sample") seen += 1;
   });
+  try {
+    await waitFor(() => seen >= count, 20_000, `${count} samples of run ${runId}`);
+  } finally {
+    unsubscribe?.();
+  }
 }
 
 async function runOn(link: string, body: Record<string, unknown>) {
@@ -42,9 +49,7 @@ async function runOn(link: string, body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  const found = readLabState();
-  if (!found) throw new Error("lab is not up: the lab project's globalSetup builds it");
-  state = found;
+  state = requireLabState();
   ({ linkIds, hostIds } = await seedLabInventory(state));
 });
 
@@ -87,12 +92,14 @@ describe("runs on the lab", () => {
   });
 
   it("reports UDP jitter and loss", async () => {
-    const run = await runOn("ab-2g5", { duration: 3, protocol: "udp", bitrate: 500_000_000 });
+    // A modest rate: UDP loss under a busy CPU is real, but this test is about the figures being there.
+    const run = await runOn("ab-2g5", { duration: 3, protocol: "udp", bitrate: 100_000_000 });
     expect(run.status).toBe("succeeded");
     expect(run.jitterMs).not.toBeNull();
     expect(run.lostPercent).not.toBeNull();
     expect(run.packets).toBeGreaterThan(0);
-    expect(run.receivedBitsPerSecond).toBeGreaterThan(0.4e9);
+    expect(run.receivedBitsPerSecond).toBeGreaterThan(0.08e9);
+    expect(run.sentBitsPerSecond).toBeGreaterThan(0.09e9);
   });
 
   it("sums four streams", async () => {
@@ -132,13 +139,7 @@ describe("runs on the lab", () => {
   it("cancels a run mid-way: samples kept, no iperf3 left on either host", async () => {
     const request = parseRunRequest({ duration: 30 });
     const started = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: "a" });
-    const seen: number[] = [];
-    bus.subscribe(started.id, 0, (event) => {
-      if (event.type === "sample") seen.push(event.id);
-    });
-    const deadline = Date.now() + 20_000;
-    while (seen.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(seen.length).toBeGreaterThanOrEqual(2);
+    await samplesArrived(started.id, 2);
     expect(await engine.cancelRun(started.id)).toBe("cancelled");
     const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { _count: { select: { samples: true } } } });
     expect(run.status).toBe("cancelled");
@@ -173,5 +174,76 @@ describe("runs on the lab", () => {
     } finally {
       await db.host.update({ where: { id: beta.id }, data: { hostKeyFingerprint: beta.hostKeyFingerprint } });
     }
+  });
+
+  it("keeps hostile text in paths from reaching a shell", async () => {
+    const marker = "/tmp/wirespeed-pwned-engine";
+    fs.rmSync(marker, { force: true });
+    await db.host.update({ where: { id: hostIds.beta! }, data: { iperf3Path: `/tmp/$(touch ${marker})\`touch ${marker}\`;touch ${marker}'"\n/iperf3` } });
+    try {
+      const run = await runOn("ab-1g", { duration: 2 });
+      expect(run.status).toBe("failed");
+      expect(run.errorKind).toBe("not-found");
+      expect(fs.existsSync(marker)).toBe(false);
+    } finally {
+      await db.host.update({ where: { id: hostIds.beta! }, data: { iperf3Path: null } });
+    }
+  });
+});
+
+describe("faults on the lab", () => {
+  it("fails with a clear error within the connect timeout when a host's sshd is down", async () => {
+    const beta = labHost(state, "beta");
+    await closeAll();
+    await stopSshd(beta);
+    try {
+      const startedAt = Date.now();
+      const run = await runOn("ab-1g", { duration: 2 });
+      expect(run.status).toBe("failed");
+      expect(run.errorKind).toBe("unreachable");
+      expect(run.errorMessage).toContain("beta");
+      expect(run.errorHint).toMatch(/sshd/);
+      expect(Date.now() - startedAt).toBeLessThan(15_000);
+    } finally {
+      await startSshd(beta);
+    }
+  });
+
+  it("fails with the samples so far when the SSH connection drops mid-run, leaving no iperf3 behind", async () => {
+    const alpha = labHost(state, "alpha");
+    const request = parseRunRequest({ duration: 20 });
+    const started = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: "a" });
+    await samplesArrived(started.id, 2);
+    // The per-connection sshd processes carry our sessions; the listener (pid file) stays.
+    const listener = Number(fs.readFileSync(alpha.sshdPidFile, "utf8"));
+    for (const { pid } of processesInHost(alpha, "sshd")) if (pid !== listener) process.kill(pid, "SIGKILL");
+    await engine.waitForRun(started.id);
+    const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { _count: { select: { samples: true } } } });
+    expect(run.status).toBe("failed");
+    expect(run.errorKind).toBe("connection-lost");
+    expect(run._count.samples).toBeGreaterThanOrEqual(2);
+    await waitFor(() => iperfProcessesIn("alpha").length === 0 && iperfProcessesIn("beta").length === 0, 10_000, "no iperf3 left");
+  });
+
+  it("marks a run interrupted and stops its iperf3 when the app died mid-run", async () => {
+    // A separate app process starts a long run and is killed without warning.
+    const script = path.resolve(__dirname, "testing/start-run-and-wait.ts");
+    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", script, String(linkIds["ab-1g"])], {
+      env: { ...process.env, DATABASE_URL: database.url },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(() => /samples \d+/.test(output), 30_000, "the child app to report samples");
+    const runId = Number(/run (\d+)/.exec(output)![1]);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(iperfProcessesIn("alpha").length + iperfProcessesIn("beta").length).toBeGreaterThan(0);
+
+    expect(await engine.recoverInterruptedRuns()).toBe(1);
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { _count: { select: { samples: true } } } });
+    expect(run.status).toBe("interrupted");
+    expect(run._count.samples).toBeGreaterThanOrEqual(1);
+    await waitFor(() => iperfProcessesIn("alpha").length === 0 && iperfProcessesIn("beta").length === 0, 10_000, "no iperf3 left");
   });
 });

@@ -23,6 +23,7 @@ import { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import type { ClientSide } from "./request";
 import { SampleWriter } from "./samples";
+import { withTimeout } from "./timers";
 import { isTerminalStatus, runJson, type RunStatus } from "./serialize";
 
 // The run engine: queued → preparing → running → succeeded | failed | cancelled | interrupted.
@@ -115,16 +116,6 @@ function summaryColumns(summary: IperfSummary | null, prefix: "" | "reverse"): P
 function timeLimitMs(options: IperfOptions): number {
   if (options.bytes !== undefined) return BYTES_RUN_LIMIT_MS;
   return ((options.duration ?? 10) + (options.omit ?? 0)) * 1000 + RUN_MARGIN_MS;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(onTimeout()), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 function nicAddress(addresses: unknown): string | null {

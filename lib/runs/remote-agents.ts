@@ -4,6 +4,7 @@ import { installHint } from "@/lib/iperf";
 import { execCapture, execStream, stopProcess } from "@/lib/ssh";
 import { RunError } from "./errors";
 import type { ProcessCallbacks, RemoteProcess, RunEndpoint, RunRemote } from "./remote";
+import { valueWithin } from "./timers";
 
 // RunRemote over lib/ssh and the platform agents: the engine's only way onto a host.
 
@@ -78,13 +79,13 @@ export const agentRunRemote: RunRemote = {
       done,
       async stop() {
         const agent = await agentPromise.catch(() => null);
-        const known = await Promise.race([pid, new Promise<null>((resolve) => setTimeout(() => resolve(null), 2000))]);
+        const known = await valueWithin(pid, 2000, null);
         if (agent && known) {
           await stopProcess(endpoint.target, agent, known).catch(() => undefined);
         }
         // The channel goes too, so a process that never reported its PID ends with it.
         channel.abort();
-        await Promise.race([done.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS))]);
+        await valueWithin(done, STOP_WAIT_MS, null);
       },
     };
     return process;

@@ -1,0 +1,34 @@
+import { withApiAuth } from "@/lib/api/auth";
+import { ApiError } from "@/lib/api/errors";
+import { pageParams } from "@/lib/api/pagination";
+import { idFromParams, readJsonBody } from "@/lib/api/request";
+import { db } from "@/lib/db";
+import { listLinkRuns } from "@/lib/queries/runs";
+import { runEngine } from "@/lib/runs";
+import { parseRunRequest } from "@/lib/runs/request";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+async function requireLink(id: number): Promise<void> {
+  const link = await db.link.findUnique({ where: { id }, select: { id: true } });
+  if (!link) throw new ApiError(404, "not_found", `Link ${id} does not exist.`);
+}
+
+/** GET /api/links/:id/runs: the link's runs, newest first, `?page=&pageSize=`. */
+export const GET = withApiAuth(async (request: Request, { params }: Context) => {
+  const linkId = await idFromParams(params);
+  await requireLink(linkId);
+  return Response.json(await listLinkRuns({ linkId, ...pageParams(request) }));
+});
+
+/** POST /api/links/:id/runs: starts (or queues) a test on the link; 202 with the run. */
+export const POST = withApiAuth(async (request: Request, { params }: Context) => {
+  const linkId = await idFromParams(params);
+  const runRequest = parseRunRequest(await readJsonBody(request));
+  await requireLink(linkId);
+  const run = await runEngine.startRun({ linkId, options: runRequest.options, clientSide: runRequest.clientSide });
+  return Response.json(run, { status: 202, headers: { Location: `/api/runs/${run.id}` } });
+});

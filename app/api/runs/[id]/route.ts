@@ -1,0 +1,15 @@
+import { withApiAuth } from "@/lib/api/auth";
+import { ApiError } from "@/lib/api/errors";
+import { idFromParams } from "@/lib/api/request";
+import { getRunDetail } from "@/lib/queries/runs";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** GET /api/runs/:id: status, options, commands, summary, error and both raw outputs. */
+export const GET = withApiAuth(async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const id = await idFromParams(params);
+  const run = await getRunDetail(id);
+  if (!run) throw new ApiError(404, "not_found", `Run ${id} does not exist.`);
+  return Response.json(run);
+});

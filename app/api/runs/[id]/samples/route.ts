@@ -1,0 +1,22 @@
+import { withApiAuth } from "@/lib/api/auth";
+import { ApiError } from "@/lib/api/errors";
+import { queryInteger } from "@/lib/api/pagination";
+import { idFromParams } from "@/lib/api/request";
+import { db } from "@/lib/db";
+import { listRunSamples } from "@/lib/queries/runs";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** GET /api/runs/:id/samples: every interval in order; `?after=<seq>&limit=` pages through long runs. */
+export const GET = withApiAuth(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const runId = await idFromParams(params);
+  const url = new URL(request.url);
+  const after = queryInteger(url, "after", { min: 0, max: 2_147_483_647, fallback: 0 });
+  const limit = queryInteger(url, "limit", { min: 1, max: 10_000, fallback: 1000 });
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
+  if (!run) throw new ApiError(404, "not_found", `Run ${runId} does not exist.`);
+  const samples = await listRunSamples({ runId, after, limit });
+  const next = samples.length === limit ? samples.at(-1)!.seq + 1 : null;
+  return Response.json({ samples, next });
+});
