@@ -8,6 +8,7 @@
  *   tsx e2e/lab/lab.ts status
  *
  * Every command is run with an argv array (execFileSync/spawn), never a shell.
+ * WIRESPEED_LAB_INSTANCE=N (0-7) builds a lab of its own beside others (names, addresses, state dir).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -19,7 +20,10 @@ import path from "node:path";
 export const LAB_RATES = ["1gbit", "2.5gbit", "5gbit", "10gbit"] as const;
 export type LabRate = (typeof LAB_RATES)[number];
 
-export type LabTopologyHost = { name: string };
+export const LAB_FLAVORS = ["linux", "esxi"] as const;
+export type LabFlavor = (typeof LAB_FLAVORS)[number];
+/** flavor "esxi": the host's sshd runs every command in BusyBox ash with an ESXi stand-in mounted (esxi-standin/). */
+export type LabTopologyHost = { name: string; flavor?: LabFlavor };
 export type LabTopologyLink = { name: string; a: string; b: string; rate: LabRate | null; mtu: number };
 export type LabTopology = { hosts: LabTopologyHost[]; links: LabTopologyLink[] };
 
@@ -37,6 +41,7 @@ export type LabNic = {
 
 export type LabHost = {
   name: string;
+  flavor: LabFlavor;
   netns: string;
   sshHost: string;
   sshPort: number;
@@ -51,6 +56,8 @@ export type LabLinkEnd = { host: string; nic: string; address: string };
 export type LabLink = { name: string; rateMbps: number | null; mtu: number; a: LabLinkEnd; b: LabLinkEnd };
 
 export type LabState = {
+  /** WIRESPEED_LAB_INSTANCE this lab was built with */
+  instance: number;
   dir: string;
   clientKeyPath: string;
   clientPublicKey: string;
@@ -60,26 +67,42 @@ export type LabState = {
 
 // ---------------------------------------------------------------- constants
 
+// Instance 0's prefixes; instance N>0 uses "ws<N>-" and "wsm<N>-" (see netnsPrefix, mgmtVethPrefix).
 export const NETNS_PREFIX = "ws-";
 export const MGMT_VETH_PREFIX = "wsm-";
+// WIRESPEED_LAB_INSTANCE=N (0-7) gives a lab with its own names, addresses and state dir, so runs can overlap.
+export const LAB_INSTANCE_MAX = 7;
+// Each instance owns 16 values of the third octet: 198.19.(N*16+i).x and 198.18.(N*16+j).x.
+const INSTANCE_BLOCK = 16;
 const SSHD = "/usr/sbin/sshd";
 const SSH_PORT = 22;
 const PREFIX_LENGTH = 24;
 // Linux interface names are at most 15 bytes (IFNAMSIZ 16 with the NUL).
 const IFNAME_MAX = 15;
-// Host names become "wsm-<host>", so they get what is left of the 15 bytes.
-export const HOST_NAME_MAX = IFNAME_MAX - MGMT_VETH_PREFIX.length;
-// The third octet of 198.18.<j>.x / 198.19.<i>.x numbers links and hosts.
-const MAX_HOSTS = 256;
-const MAX_LINKS = 256;
+// Host names become "wsm<N>-<host>"; sized for the longest prefix so one topology fits every instance.
+export const HOST_NAME_MAX = IFNAME_MAX - `wsm${LAB_INSTANCE_MAX}-`.length;
+// The third octet of 198.18.<j>.x / 198.19.<i>.x numbers links and hosts, 16 per instance.
+const MAX_HOSTS = INSTANCE_BLOCK;
+const MAX_LINKS = INSTANCE_BLOCK;
 const MTU_MIN = 576;
 const MTU_MAX = 9216;
 const INSTALL_HINT = "apt-get install -y iperf3 openssh-server iproute2";
 // Marks a directory as ours, so `down` never deletes a directory it did not make.
 const MARKER = ".wirespeed-lab";
 
-export function labDir(): string {
-  return process.env.WIRESPEED_LAB_DIR ?? "/tmp/wirespeed-lab";
+/** The lab instance from WIRESPEED_LAB_INSTANCE (0-7, default 0); throws on anything else. */
+export function labInstance(): number {
+  const raw = process.env.WIRESPEED_LAB_INSTANCE;
+  if (raw === undefined || raw === "") return 0;
+  if (!/^[0-7]$/.test(raw)) throw new Error(`WIRESPEED_LAB_INSTANCE must be a number from 0 to ${LAB_INSTANCE_MAX}, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+export const netnsPrefix = (instance: number = labInstance()) => (instance === 0 ? NETNS_PREFIX : `ws${instance}-`);
+export const mgmtVethPrefix = (instance: number = labInstance()) => (instance === 0 ? MGMT_VETH_PREFIX : `wsm${instance}-`);
+
+export function labDir(instance: number = labInstance()): string {
+  return process.env.WIRESPEED_LAB_DIR ?? `/tmp/wirespeed-lab${instance > 0 ? `-${instance}` : ""}`;
 }
 
 export function labStatePath(): string {
@@ -87,8 +110,12 @@ export function labStatePath(): string {
 }
 
 // Beside this file; tsx (CJS) and vitest both define __dirname, the cwd fallback covers plain ESM.
-export const DEFAULT_TOPOLOGY_PATH =
-  typeof __dirname === "string" ? path.join(__dirname, "topology.json") : path.resolve("e2e/lab/topology.json");
+const LAB_SOURCE_DIR = typeof __dirname === "string" ? __dirname : path.resolve("e2e/lab");
+export const DEFAULT_TOPOLOGY_PATH = path.join(LAB_SOURCE_DIR, "topology.json");
+// Scripts of the ESXi stand-in (flavor "esxi"), see esxi-standin/README.md.
+const ESXI_STANDIN_DIR = path.join(LAB_SOURCE_DIR, "esxi-standin");
+// The ESXi stand-in's login shell: every command goes through BusyBox ash, as on ESXi.
+const ESXI_FORCE_COMMAND = '/bin/busybox ash -c "$SSH_ORIGINAL_COMMAND"';
 
 // ---------------------------------------------------------------- prerequisites
 
@@ -192,23 +219,27 @@ export function parseTopology(value: unknown): LabTopology {
   if (!Array.isArray(value.hosts) || value.hosts.length === 0) {
     problems.push(`topology.hosts: expected a non-empty array, got ${describe(value.hosts)}`);
   } else if (value.hosts.length > MAX_HOSTS) {
-    problems.push(`topology.hosts: at most ${MAX_HOSTS} hosts (one 198.19.<i>.0/24 each), got ${value.hosts.length}`);
+    problems.push(`topology.hosts: at most ${MAX_HOSTS} hosts (one 198.19.<N*16+i>.0/24 each), got ${value.hosts.length}`);
   } else {
     value.hosts.forEach((host, i) => {
       const where = `hosts[${i}]`;
       if (!isObject(host)) return void problems.push(`${where}: expected an object { "name": "..." }`);
-      checkKeys(where, host, ["name"], problems);
+      checkKeys(where, host, ["name", "flavor"], problems);
       const name = host.name;
+      const flavor = host.flavor;
+      if (flavor !== undefined && !LAB_FLAVORS.includes(flavor as LabFlavor)) {
+        return void problems.push(`${where}.flavor: expected one of ${LAB_FLAVORS.map((f) => `"${f}"`).join(", ")}, got ${describe(flavor)}`);
+      }
       if (typeof name !== "string" || !NAME_RE.test(name)) {
         return void problems.push(`${where}.name: expected lowercase letters, digits and "-", starting with a letter, got ${describe(name)}`);
       }
       if (name.length > HOST_NAME_MAX) {
         return void problems.push(
-          `${where}.name: "${name}" is too long for an interface name: "${MGMT_VETH_PREFIX}${name}" exceeds ${IFNAME_MAX} characters (at most ${HOST_NAME_MAX})`,
+          `${where}.name: "${name}" is too long for an interface name: "wsm${LAB_INSTANCE_MAX}-${name}" exceeds ${IFNAME_MAX} characters (at most ${HOST_NAME_MAX})`,
         );
       }
       if (hosts.some((h) => h.name === name)) return void problems.push(`${where}.name: duplicate host "${name}"`);
-      hosts.push({ name });
+      hosts.push(flavor === undefined ? { name } : { name, flavor: flavor as LabFlavor });
     });
   }
 
@@ -217,7 +248,7 @@ export function parseTopology(value: unknown): LabTopology {
   if (value.links !== undefined && !Array.isArray(value.links)) {
     problems.push(`topology.links: expected an array, got ${describe(value.links)}`);
   } else if (Array.isArray(value.links) && value.links.length > MAX_LINKS) {
-    problems.push(`topology.links: at most ${MAX_LINKS} links (one 198.18.<j>.0/24 each), got ${value.links.length}`);
+    problems.push(`topology.links: at most ${MAX_LINKS} links (one 198.18.<N*16+j>.0/24 each), got ${value.links.length}`);
   } else {
     (value.links ?? []).forEach((link: unknown, j: number) => {
       const where = `links[${j}]`;
@@ -273,12 +304,14 @@ export function loadTopology(topologyPath: string): LabTopology {
 
 // ---------------------------------------------------------------- address plan
 
-export const mgmtRootAddress = (hostIndex: number) => `198.19.${hostIndex}.1`;
-export const mgmtHostAddress = (hostIndex: number) => `198.19.${hostIndex}.2`;
-export const linkAddress = (linkIndex: number, side: "a" | "b") => `198.18.${linkIndex}.${side === "a" ? 1 : 2}`;
+const octet = (index: number, instance: number) => instance * INSTANCE_BLOCK + index;
+export const mgmtRootAddress = (hostIndex: number, instance: number = labInstance()) => `198.19.${octet(hostIndex, instance)}.1`;
+export const mgmtHostAddress = (hostIndex: number, instance: number = labInstance()) => `198.19.${octet(hostIndex, instance)}.2`;
+export const linkAddress = (linkIndex: number, side: "a" | "b", instance: number = labInstance()) =>
+  `198.18.${octet(linkIndex, instance)}.${side === "a" ? 1 : 2}`;
 export const linkNicName = (linkIndex: number) => `eth${linkIndex + 1}`;
-export const netnsName = (host: string) => `${NETNS_PREFIX}${host}`;
-export const mgmtVethName = (host: string) => `${MGMT_VETH_PREFIX}${host}`;
+export const netnsName = (host: string, instance: number = labInstance()) => `${netnsPrefix(instance)}${host}`;
+export const mgmtVethName = (host: string, instance: number = labInstance()) => `${mgmtVethPrefix(instance)}${host}`;
 
 // ---------------------------------------------------------------- process helpers
 
@@ -305,14 +338,14 @@ function listLabNetns(): string[] {
   const out = tryRun("ip", ["-j", "netns", "list"]);
   if (!out || !out.trim()) return [];
   const list = JSON.parse(out) as { name: string }[];
-  return list.map((n) => n.name).filter((n) => n.startsWith(NETNS_PREFIX));
+  return list.map((n) => n.name).filter((n) => n.startsWith(netnsPrefix()));
 }
 
 function listLabRootLinks(): string[] {
   const out = tryRun("ip", ["-j", "link", "show"]);
   if (!out || !out.trim()) return [];
   const list = JSON.parse(out) as { ifname: string }[];
-  return list.map((l) => l.ifname).filter((n) => n.startsWith(NETNS_PREFIX) || n.startsWith(MGMT_VETH_PREFIX));
+  return list.map((l) => l.ifname).filter((n) => n.startsWith(netnsPrefix()) || n.startsWith(mgmtVethPrefix()));
 }
 
 // A zombie still answers kill(pid, 0) but is gone for our purposes: its parent reaps it.
@@ -345,10 +378,10 @@ function pidFilesUnder(dir: string): string[] {
   return found;
 }
 
-// A pid file outlives its process: only trust it if the process still names our dir.
+// A pid file outlives its process: only trust it if the process still names our dir ("/" so -1 is not -10).
 function isOurProcess(pid: number, dir: string): boolean {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(dir);
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`${dir}/`);
   } catch {
     return false;
   }
@@ -438,7 +471,7 @@ function linkInfo(ns: string, dev: string): { mac: string; mtu: number } {
   return { mac: first.address, mtu: first.mtu };
 }
 
-function sshdConfig(opts: { listen: string; hostKey: string; pidFile: string; authorizedKeys: string }): string {
+function sshdConfig(opts: { listen: string; hostKey: string; pidFile: string; authorizedKeys: string; forceCommand?: string }): string {
   return [
     "# Written by e2e/lab/lab.ts for one lab host; removed by `lab down`.",
     `ListenAddress ${opts.listen}:${SSH_PORT}`,
@@ -458,6 +491,7 @@ function sshdConfig(opts: { listen: string; hostKey: string; pidFile: string; au
     "MaxSessions 50",
     "Subsystem sftp /usr/lib/openssh/sftp-server",
     "LogLevel VERBOSE",
+    ...(opts.forceCommand ? [`ForceCommand ${opts.forceCommand}`] : []),
     "",
   ].join("\n");
 }
@@ -498,11 +532,15 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
   const clientPublicKey = fs.readFileSync(`${clientKeyPath}.pub`, "utf8").trim();
   const authorizedKeys = path.join(dir, "authorized_keys");
   fs.writeFileSync(authorizedKeys, `${clientPublicKey}\n`, { mode: 0o600 });
+  if (topology.hosts.some((h) => h.flavor === "esxi")) {
+    const missing = ["/bin/busybox", "unshare"].filter((b) => !findBinary(b));
+    if (missing.length > 0) throw new Error(`the ESXi stand-in needs ${missing.join(" and ")}: apt-get install -y busybox util-linux`);
+  }
   // sshd refuses to start without its privilege-separation directory.
   fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
 
   const hosts: LabHost[] = [];
-  for (const [i, { name }] of topology.hosts.entries()) {
+  for (const [i, { name, flavor = "linux" }] of topology.hosts.entries()) {
     const ns = netnsName(name);
     const mgmt = mgmtVethName(name);
     const hostDir = path.join(dir, "hosts", name);
@@ -521,16 +559,31 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
     keygen(hostKeyPath, `wirespeed-lab-${name}`);
     const sshdPidFile = path.join(hostDir, "sshd.pid");
     const configPath = path.join(hostDir, "sshd_config");
+    const isEsxi = flavor === "esxi";
     fs.writeFileSync(
       configPath,
-      sshdConfig({ listen: mgmtHostAddress(i), hostKey: hostKeyPath, pidFile: sshdPidFile, authorizedKeys }),
+      sshdConfig({
+        listen: mgmtHostAddress(i),
+        hostKey: hostKeyPath,
+        pidFile: sshdPidFile,
+        authorizedKeys,
+        forceCommand: isEsxi ? ESXI_FORCE_COMMAND : undefined,
+      }),
     );
-    // sshd daemonizes itself and writes its PidFile; -E keeps its log with the host.
-    run("ip", ["netns", "exec", ns, SSHD, "-f", configPath, "-E", path.join(hostDir, "sshd.log")]);
+    const logPath = path.join(hostDir, "sshd.log");
+    // sshd daemonizes itself and writes its PidFile; -E keeps its log with the host. The ESXi stand-in's
+    // sshd starts inside a private mount namespace that overlays /usr with the stand-in's files.
+    const sshdArgv = isEsxi
+      ? [bin("unshare"), "-m", "--propagation", "private", "/bin/sh", path.join(ESXI_STANDIN_DIR, "start-sshd.sh"), hostDir, configPath, logPath]
+      : [SSHD, "-f", configPath, "-E", logPath];
+    // Recorded so a test that stops this sshd can start it again the same way.
+    fs.writeFileSync(path.join(hostDir, "sshd.argv.json"), `${JSON.stringify(sshdArgv)}\n`);
+    run("ip", ["netns", "exec", ns, ...sshdArgv]);
 
     const mgmtInfo = linkInfo(ns, "mgmt0");
     hosts.push({
       name,
+      flavor,
       netns: ns,
       sshHost: mgmtHostAddress(i),
       sshPort: SSH_PORT,
@@ -582,7 +635,7 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
     }),
   );
 
-  const state: LabState = { dir, clientKeyPath, clientPublicKey, hosts, links };
+  const state: LabState = { instance: labInstance(), dir, clientKeyPath, clientPublicKey, hosts, links };
   fs.writeFileSync(labStatePath(), `${JSON.stringify(state, null, 2)}\n`);
   return state;
 }

@@ -1,9 +1,9 @@
 import { describeFieldErrors, isInventoryError, type FieldError } from "@/lib/inventory/errors";
 
-export type ApiErrorCode = "unauthorized" | "invalid" | "not_found" | "conflict" | "payload_too_large" | "internal";
+export type ApiErrorCode = "unauthorized" | "invalid" | "not_found" | "conflict" | "payload_too_large" | "host_error" | "internal";
 
 /** The one error shape of the API: `{ "error": { "code", "message", "fields"? } }`. */
-export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; fields?: FieldError[] } };
+export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; fields?: FieldError[]; kind?: string; hint?: string } };
 
 /** Thrown by the request helpers (body, ids, query) and turned into a response by `withApiAuth`. */
 export class ApiError extends Error {
@@ -32,6 +32,11 @@ export function jsonError(status: number, code: ApiErrorCode, message: string, f
 
 const STATUS_OF_KIND = { invalid: 400, not_found: 404, conflict: 409 } as const;
 
+/** Errors of lib/ssh and lib/hosts carry a stable `kind` (host-key, auth, unreachable, not-found, …) and messages written for users. */
+function isHostError(error: unknown): error is Error & { kind: string; hint?: string } {
+  return error instanceof Error && typeof (error as { kind?: unknown }).kind === "string";
+}
+
 /**
  * The response for anything a handler throws. Known errors carry messages written for the
  * user; anything else is a bug whose text may hold request data (Prisma prints query
@@ -41,6 +46,11 @@ const STATUS_OF_KIND = { invalid: 400, not_found: 404, conflict: 409 } as const;
 export function errorResponse(error: unknown, context = "api"): Response {
   if (error instanceof ApiError) return jsonError(error.status, error.code, error.message, error.fields);
   if (isInventoryError(error)) return jsonError(STATUS_OF_KIND[error.kind], error.kind, error.message, error.fields);
+  if (isHostError(error)) {
+    // The host, not the request, failed (unreachable, wrong key, no iperf3): 502 with what to do.
+    const body: ApiErrorBody = { error: { code: "host_error", message: error.message, kind: error.kind, hint: error.hint ?? "" } };
+    return Response.json(body, { status: 502 });
+  }
   const name = error instanceof Error ? error.name : typeof error;
   const firstLine = error instanceof Error ? (error.message.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 200) : "";
   console.error(`${context}: unexpected ${name}: ${firstLine}`);

@@ -42,7 +42,9 @@ export async function openTestApi(): Promise<TestApi> {
     import("@/app/api/links/[id]/route"),
     import("@/lib/db"),
   ]);
-  const [linkRuns, run, runSamples, runCancel, runRerun, runEvents] = await Promise.all([
+  const [hostCheck, hostDiscover, linkRuns, run, runSamples, runCancel, runRerun, runEvents] = await Promise.all([
+    import("@/app/api/hosts/[id]/check/route"),
+    import("@/app/api/hosts/[id]/discover/route"),
     import("@/app/api/links/[id]/runs/route"),
     import("@/app/api/runs/[id]/route"),
     import("@/app/api/runs/[id]/samples/route"),
@@ -57,6 +59,8 @@ export async function openTestApi(): Promise<TestApi> {
     { pattern: /^\/api\/nics\/(?<id>[^/]+)$/, module: nic },
     { pattern: /^\/api\/links$/, module: links },
     { pattern: /^\/api\/links\/(?<id>[^/]+)$/, module: link },
+    { pattern: /^\/api\/hosts\/(?<id>[^/]+)\/check$/, module: hostCheck },
+    { pattern: /^\/api\/hosts\/(?<id>[^/]+)\/discover$/, module: hostDiscover },
     { pattern: /^\/api\/links\/(?<id>[^/]+)\/runs$/, module: linkRuns },
     { pattern: /^\/api\/runs\/(?<id>[^/]+)$/, module: run },
     { pattern: /^\/api\/runs\/(?<id>[^/]+)\/samples$/, module: runSamples },

@@ -74,7 +74,7 @@ describe("runs on the lab", () => {
     expect(run.serverIperfVersion).toMatch(/^3\./);
     expect(run.clientOutput).toMatch(/receiver/);
     expect(run.serverOutput).toMatch(/Server listening/);
-    const hosts = await db.host.findMany({ where: { id: { in: Object.values(hostIds) } } });
+    const hosts = await db.host.findMany({ where: { id: { in: [hostIds.alpha!, hostIds.beta!] } } });
     expect(hosts.every((host) => host.iperf3Version?.startsWith("3."))).toBe(true);
   });
 
@@ -228,22 +228,48 @@ describe("faults on the lab", () => {
   it("marks a run interrupted and stops its iperf3 when the app died mid-run", async () => {
     // A separate app process starts a long run and is killed without warning.
     const script = path.resolve(__dirname, "testing/start-run-and-wait.ts");
-    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", script, String(linkIds["ab-1g"])], {
+    // One process (node with tsx as loader, not the tsx CLI, which would fork a child that survives the kill).
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script, String(linkIds["ab-1g"])], {
       env: { ...process.env, DATABASE_URL: database.url },
       stdio: ["ignore", "pipe", "inherit"],
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await waitFor(() => /samples \d+/.test(output), 30_000, "the child app to report samples");
+    // By the third sample the first two are in the database (samples are written every 250 ms).
+    await waitFor(() => /samples 3/.test(output), 30_000, "the child app to report three samples");
     const runId = Number(/run (\d+)/.exec(output)![1]);
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
-    expect(iperfProcessesIn("alpha").length + iperfProcessesIn("beta").length).toBeGreaterThan(0);
 
     expect(await engine.recoverInterruptedRuns()).toBe(1);
     const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { _count: { select: { samples: true } } } });
     expect(run.status).toBe("interrupted");
-    expect(run._count.samples).toBeGreaterThanOrEqual(1);
+    expect(run.errorKind).toBe("interrupted");
+    expect(run._count.samples).toBeGreaterThanOrEqual(2);
+    // The dropped SSH sessions stop iperf3 at once, and recovery stops what is left.
     await waitFor(() => iperfProcessesIn("alpha").length === 0 && iperfProcessesIn("beta").length === 0, 10_000, "no iperf3 left");
+  });
+
+  it("stops the iperf3 a stale run recorded, and leaves another program with a reused pid alone", async () => {
+    const beta = labHost(state, "beta");
+    // An iperf3 server left behind on beta, and an unrelated program whose pid a stale run also names.
+    const leftover = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-1", "-B", "198.18.0.2", "-p", "5298"], { stdio: "ignore" });
+    const bystander = spawn("ip", ["netns", "exec", beta.netns, "sleep", "30"], { stdio: "ignore" });
+    try {
+      await waitFor(() => iperfProcessesIn("beta").length === 1 && processesInHost(beta, "sleep 30").length === 1, 5000, "the leftover processes");
+      const [iperfPid] = iperfProcessesIn("beta");
+      const sleepPid = processesInHost(beta, "sleep 30")[0]!.pid;
+      const options = parseRunRequest({ duration: 10 }).options;
+      await db.run.create({ data: { linkId: linkIds["ab-1g"]!, status: "running", options, serverPid: iperfPid } });
+      await db.run.create({ data: { linkId: linkIds["ab-1g"]!, status: "preparing", options, serverPid: sleepPid } });
+      expect(await engine.recoverInterruptedRuns()).toBe(2);
+      await waitFor(() => iperfProcessesIn("beta").length === 0, 10_000, "the leftover iperf3 to stop");
+      expect(processesInHost(beta, "sleep 30")).toHaveLength(1);
+      expect(await db.run.count({ where: { status: "interrupted", serverPid: { in: [iperfPid!, sleepPid] } } })).toBe(2);
+    } finally {
+      leftover.kill();
+      bystander.kill();
+      for (const { pid } of processesInHost(beta, "sleep 30")) process.kill(pid, "SIGKILL");
+    }
   });
 });

@@ -8,16 +8,14 @@ import {
   createIperfParser,
   IperfOptionsSchema,
   IperfOptionError,
-  type IperfError,
   type IperfOptions,
   type IperfPlatform,
   type IperfResult,
   type IperfSummary,
 } from "@/lib/iperf";
-import { openSecret } from "@/lib/inventory/secrets";
-import type { HostAuth } from "@/lib/ssh/types";
+import { HostKeyNotConfirmedError, hostTarget } from "@/lib/hosts/target";
 import { runEventBus, type RunEventBus } from "./bus";
-import { RunError } from "./errors";
+import { RunError, type RunFailure } from "./errors";
 import { LinkQueue } from "./link-queue";
 import { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
@@ -61,12 +59,15 @@ class OutputLog {
   }
 }
 
-function errorOf(error: unknown, platform: IperfPlatform): IperfError {
-  if (error instanceof RunError) return { kind: error.kind, message: error.message, hint: error.hint } as IperfError;
+function errorOf(error: unknown, platform: IperfPlatform): RunFailure {
+  if (error instanceof RunError) return { kind: error.kind, message: error.message, hint: error.hint };
   if (error instanceof IperfOptionError) return { kind: "parameter", message: error.message, hint: "Choose options this host's iperf3 supports, or upgrade iperf3 there." };
-  const kind = (error as { kind?: unknown })?.kind;
+  const { kind, hint } = (error ?? {}) as { kind?: unknown; hint?: unknown };
   const message = error instanceof Error ? error.message : String(error);
-  if (typeof kind === "string") return { kind, message, hint: sshHint(kind) } as IperfError;
+  if (error instanceof HostKeyNotConfirmedError) {
+    return { kind: "host-key", message, hint: "Test the connection on the host's page and confirm the fingerprint it shows." };
+  }
+  if (typeof kind === "string") return { kind, message, hint: typeof hint === "string" ? hint : sshHint(kind) };
   return classifyIperfError(message, platform);
 }
 
@@ -256,13 +257,11 @@ export class RunEngine {
       const host = nic.host;
       const address = nicAddress(nic.addresses);
       if (!address) throw new RunError("parameter", `NIC ${nic.name} of ${host.name} has no address: add one, or discover the host's NICs.`);
-      const auth: HostAuth =
-        host.authMethod === "local" ? { method: "local" } : ({ method: host.authMethod, ...(host.secret ? openSecret(host.secret) : {}) } as HostAuth);
       return {
         hostId: host.id,
         hostName: host.name,
         platform: host.platform as IperfPlatform,
-        target: { name: host.name, address: host.address, port: host.sshPort, username: host.username, auth, pinnedFingerprint: host.hostKeyFingerprint },
+        target: hostTarget(host),
         iperf3Path: host.iperf3Path,
         portRange: { min: host.iperfPortMin, max: host.iperfPortMax },
         address,
@@ -277,7 +276,7 @@ export class RunEngine {
   }
 
   /** Ends a run: stores what is known, tells the viewers, and closes its live stream. */
-  private async finish(runId: number, data: Omit<Prisma.RunUpdateInput, "status"> & { status: RunStatus }, error: IperfError | null): Promise<void> {
+  private async finish(runId: number, data: Omit<Prisma.RunUpdateInput, "status"> & { status: RunStatus }, error: RunFailure | null): Promise<void> {
     const run = await db.run.update({
       where: { id: runId },
       data: { ...data, ...(error ? { errorKind: error.kind, errorMessage: error.message, errorHint: error.hint } : {}) },
@@ -397,7 +396,7 @@ export class RunEngine {
 
     const isCancelled = signal.aborted;
     let status: RunStatus;
-    let error: IperfError | null = null;
+    let error: RunFailure | null = null;
     if (isCancelled) {
       status = "cancelled";
     } else if (failure) {
@@ -408,7 +407,7 @@ export class RunEngine {
       error = result.error;
     } else if (writeError) {
       status = "failed";
-      error = { kind: "unknown", message: `Could not store the samples: ${writeError instanceof Error ? writeError.message.split("\n")[0] : String(writeError)}`, hint: "Check the disk of the Wirespeed server." } as IperfError;
+      error = { kind: "unknown", message: `Could not store the samples: ${writeError instanceof Error ? writeError.message.split("\n")[0] : String(writeError)}`, hint: "Check the disk of the Wirespeed server." };
     } else {
       status = "succeeded";
     }

@@ -9,3 +9,9 @@ export class RunError extends Error {
     this.name = "RunError";
   }
 }
+
+/**
+ * Why a run failed, as stored and shown: iperf3's own kinds (lib/iperf) plus the SSH
+ * ones (`host-key`, `auth`, `unreachable`, `connection-lost`) and the engine's.
+ */
+export type RunFailure = { kind: string; message: string; hint: string };

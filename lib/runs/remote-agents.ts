@@ -1,38 +1,20 @@
 import "server-only";
-import { detectPlatform, getAgent, parsePidLine, PLATFORM_PROBE, type AgentPlatform, type PlatformAgent } from "@/agents";
-import { installHint } from "@/lib/iperf";
+import { parsePidLine } from "@/agents";
+import { requireIperf, resolveAgent } from "@/lib/hosts/remote";
 import { execCapture, execStream, stopProcess } from "@/lib/ssh";
-import { RunError } from "./errors";
 import type { ProcessCallbacks, RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import { valueWithin } from "./timers";
 
 // RunRemote over lib/ssh and the platform agents: the engine's only way onto a host.
 
-const DETECT_TIMEOUT_MS = 20_000;
 const STOP_WAIT_MS = 15_000;
+const PS_TIMEOUT_MS = 20_000;
 
-async function agentFor(endpoint: RunEndpoint, signal?: AbortSignal): Promise<PlatformAgent> {
-  if (endpoint.platform !== "unknown") return getAgent(endpoint.platform as AgentPlatform);
-  // Not detected yet: ask the host (uname -s, or ver on Windows).
-  const probe = await execCapture(endpoint.target, PLATFORM_PROBE, { signal, timeoutMs: DETECT_TIMEOUT_MS });
-  const platform = detectPlatform(`${probe.stdout}\n${probe.stderr}`);
-  if (!platform) throw new RunError("unknown", `Could not tell the platform of ${endpoint.hostName}: it answered ${JSON.stringify(probe.stdout.slice(0, 80))}.`, "Set the host's platform by hand.");
-  return getAgent(platform);
-}
+const agentFor = (endpoint: RunEndpoint, signal?: AbortSignal) => resolveAgent(endpoint.target, endpoint.platform, signal);
 
 export const agentRunRemote: RunRemote = {
   async detectIperf(endpoint, signal) {
-    const agent = await agentFor(endpoint, signal);
-    const path = endpoint.iperf3Path ?? undefined;
-    const outputs = [];
-    for (const command of agent.detectCommands(path)) {
-      outputs.push(await execCapture(endpoint.target, command, { signal, timeoutMs: DETECT_TIMEOUT_MS }));
-    }
-    const detected = agent.parseDetect(outputs, path);
-    if (!detected.iperf3Path || !detected.version) {
-      throw new RunError("not-found", `iperf3 was not found on ${endpoint.hostName}${path ? ` at ${path}` : ""}.`, installHint(agent.platform));
-    }
-    return { path: detected.iperf3Path, version: detected.version };
+    return requireIperf(endpoint.target, await agentFor(endpoint, signal), endpoint.iperf3Path, signal);
   },
 
   startIperf(endpoint, role, iperf3Path, argv, callbacks: ProcessCallbacks): RemoteProcess {
@@ -94,9 +76,10 @@ export const agentRunRemote: RunRemote = {
   async stopLeftover(endpoint, pids) {
     const agent = await agentFor(endpoint);
     for (const pid of pids) {
-      if (agent.platform !== "windows") {
+      if (["linux", "macos", "freebsd"].includes(agent.platform)) {
         // A pid from before a restart may belong to another program by now: only iperf3 is stopped.
-        const name = await execCapture(endpoint.target, agent.command(["ps", "-p", String(pid), "-o", "comm="]), { timeoutMs: DETECT_TIMEOUT_MS });
+        // (BusyBox ps on ESXi and Windows have no `-p`: there the pid is trusted.)
+        const name = await execCapture(endpoint.target, agent.command(["ps", "-p", String(pid), "-o", "comm="]), { timeoutMs: PS_TIMEOUT_MS });
         if (!name.stdout.includes("iperf3")) continue;
       }
       await stopProcess(endpoint.target, agent, pid, { signals: ["TERM", "KILL"] });

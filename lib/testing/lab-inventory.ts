@@ -27,7 +27,7 @@ export async function seedLabInventory(state: LabState): Promise<LabInventory> {
       port: host.sshPort,
       username: host.username,
       auth: { method: "key", privateKey },
-      platform: "linux",
+      platform: host.flavor === "esxi" ? "esxi" : "linux",
       hostKeyFingerprint: host.hostKeyFingerprint,
     });
     inventory.hostIds[host.name] = created.id;

@@ -1,6 +1,6 @@
 // Test support: an app process that starts a 60 s run on a link, reports its id
 // and sample count, and waits to be killed (the engine's crash-recovery test).
-// Run with `tsx --conditions=react-server` so that "server-only" imports resolve.
+// Run with `node --import tsx --conditions=react-server` so that "server-only" imports resolve.
 import { runEventBus } from "../bus";
 import { runEngine } from "../index";
 import { parseRunRequest } from "../request";

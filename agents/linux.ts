@@ -1,0 +1,124 @@
+// Linux: POSIX sh, iperf3 on PATH, NICs from `ip -j addr` and /sys/class/net. macOS and FreeBSD build on it.
+import {
+  posixCommand,
+  posixDetectCommands,
+  posixIsRunningCommand,
+  posixParseDetect,
+  posixParseIsRunning,
+  posixQuote,
+  posixStartCommand,
+  posixStopCommand,
+  shScript,
+} from "./posix";
+import type { DiscoveredNic, NicAddress, PlatformAgent } from "./types";
+
+// One round trip for every NIC: the addresses as JSON, then one key=value block per interface from /sys.
+const DISCOVER_SCRIPT = `echo wirespeed-ip-json
+ip -j addr show 2>/dev/null
+echo
+for d in /sys/class/net/*; do
+  n=\${d##*/}
+  [ "$n" = lo ] && continue
+  echo "wirespeed-nic $n"
+  for f in mtu speed duplex address operstate; do printf '%s=%s\\n' "$f" "$(cat "$d/$f" 2>/dev/null)"; done
+  printf 'pcie_speed=%s\\n' "$(cat "$d/device/current_link_speed" 2>/dev/null)"
+  printf 'pcie_width=%s\\n' "$(cat "$d/device/current_link_width" 2>/dev/null)"
+  drv=$(readlink "$d/device/driver" 2>/dev/null)
+  printf 'driver=%s\\n' "\${drv##*/}"
+done
+echo wirespeed-end`;
+
+type IpAddrInfo = { family?: string; local?: string; prefixlen?: number; scope?: string };
+type IpLink = { ifname?: string; mtu?: number; address?: string; operstate?: string; addr_info?: IpAddrInfo[] };
+
+/** Addresses worth binding iperf3 to: IPv4, and IPv6 other than link-local (which needs a %zone). */
+export function ipAddrInfoToAddresses(info: readonly IpAddrInfo[] | undefined): NicAddress[] {
+  const out: NicAddress[] = [];
+  for (const a of info ?? []) {
+    if (typeof a.local !== "string" || typeof a.prefixlen !== "number") continue;
+    if (a.family === "inet") out.push({ address: a.local, prefixLength: a.prefixlen, family: "ipv4" });
+    else if (a.family === "inet6" && a.scope !== "link" && !/^fe[89ab]/i.test(a.local)) {
+      out.push({ address: a.local, prefixLength: a.prefixlen, family: "ipv6" });
+    }
+  }
+  return out;
+}
+
+const intOrNull = (text: string | undefined): number | null => {
+  if (text === undefined || !/^-?\d+$/.test(text.trim())) return null;
+  return Number(text.trim());
+};
+const textOrNull = (text: string | undefined): string | null => (text && text.trim() !== "" ? text.trim() : null);
+
+/** Parses the output of the Linux discover command (see DISCOVER_SCRIPT); `lo` is never reported. */
+export function parseLinuxNics(output: string): DiscoveredNic[] {
+  const lines = output.split("\n").map((l) => l.replace(/\r$/, ""));
+  const jsonStart = lines.indexOf("wirespeed-ip-json");
+  const blocks = new Map<string, Record<string, string>>();
+  const order: string[] = [];
+  let jsonText = "";
+  let current: Record<string, string> | null = null;
+  for (let i = jsonStart + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === "wirespeed-end") break;
+    if (line.startsWith("wirespeed-nic ")) {
+      const name = line.slice("wirespeed-nic ".length).trim();
+      current = {};
+      blocks.set(name, current);
+      order.push(name);
+    } else if (current) {
+      const eq = line.indexOf("=");
+      if (eq > 0) current[line.slice(0, eq)] = line.slice(eq + 1);
+    } else if (jsonStart !== -1) jsonText += `${line}\n`;
+  }
+
+  let ipLinks: IpLink[] = [];
+  try {
+    const parsed: unknown = JSON.parse(jsonText.trim() || "[]");
+    if (Array.isArray(parsed)) ipLinks = parsed as IpLink[];
+  } catch {
+    // an iproute2 without -j: the /sys blocks still give every NIC, without addresses
+  }
+  const byName = new Map(ipLinks.filter((l) => typeof l.ifname === "string").map((l) => [l.ifname as string, l]));
+  const names = [...order, ...[...byName.keys()].filter((n) => !blocks.has(n))].filter((n) => n !== "lo");
+
+  return names.map((name) => {
+    const sys = blocks.get(name) ?? {};
+    const ipLink = byName.get(name);
+    const speed = intOrNull(sys.speed);
+    const duplex = sys.duplex?.trim();
+    const operstate = textOrNull(sys.operstate) ?? ipLink?.operstate?.toLowerCase() ?? null;
+    const width = intOrNull(sys.pcie_width);
+    return {
+      name,
+      mac: textOrNull(sys.address) ?? ipLink?.address ?? null,
+      mtu: intOrNull(sys.mtu) ?? ipLink?.mtu ?? null,
+      // The kernel reports -1 (or nothing) when the speed is unknown.
+      speedMbps: speed !== null && speed > 0 ? speed : null,
+      duplex: duplex === "full" || duplex === "half" ? duplex : null,
+      isUp: operstate === null ? null : operstate.toLowerCase() === "up",
+      addresses: ipAddrInfoToAddresses(ipLink?.addr_info),
+      driver: textOrNull(sys.driver),
+      pcieLinkSpeed: textOrNull(sys.pcie_speed),
+      pcieLinkWidth: width !== null && width > 0 ? width : null,
+      description: null,
+    };
+  });
+}
+
+export const linuxAgent: PlatformAgent = {
+  platform: "linux",
+  defaultIperf3Path: "iperf3",
+  quote: posixQuote,
+  command: posixCommand,
+  detectCommands: (iperf3Path = "iperf3") => posixDetectCommands([iperf3Path]),
+  parseDetect: (outputs) => posixParseDetect("linux", outputs),
+  printsPid: true,
+  serverCommand: posixStartCommand,
+  clientCommand: posixStartCommand,
+  stopCommand: posixStopCommand,
+  isRunningCommand: posixIsRunningCommand,
+  parseIsRunning: posixParseIsRunning,
+  discoverNicsCommand: () => shScript(DISCOVER_SCRIPT),
+  parseNics: parseLinuxNics,
+};

@@ -1,0 +1,97 @@
+import { spawn, spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { parsePidLine } from "./process";
+import { pidFirstCommand, posixQuote, posixQuoteArg, posixStopCommand, shScript } from "./posix";
+
+const HOSTILE = [
+  "$(touch /tmp/wirespeed-pwned)",
+  "`touch /tmp/wirespeed-pwned`",
+  "; touch /tmp/wirespeed-pwned",
+  "it's",
+  "'",
+  "''",
+  '"double" \\"',
+  "a\nb",
+  "tab\there",
+  "$HOME ${PATH} * ? ~ [a] {a,b}",
+  "& | < > ! # %",
+  "",
+  "-n",
+  "A=b",
+  "\u00e9\u20ac",
+];
+
+// Runs the quoted command line the way a remote login shell would; returns its stdout.
+function runIn(shell: string[], commandLine: string): string {
+  const res = spawnSync(shell[0]!, [...shell.slice(1), commandLine], { encoding: "utf8" });
+  if (res.status !== 0) throw new Error(`${shell.join(" ")} failed (${res.status}): ${res.stderr}`);
+  return res.stdout;
+}
+
+describe("posixQuote", () => {
+  it("leaves plain words bare and single-quotes the rest, with ' as '\\''", () => {
+    expect(posixQuote(["iperf3", "-c", "198.18.0.2", "-p", "5201"])).toBe("iperf3 -c 198.18.0.2 -p 5201");
+    expect(posixQuoteArg("it's")).toBe(`'it'\\''s'`);
+    expect(posixQuoteArg("")).toBe("''");
+    expect(posixQuoteArg("A=b")).toBe("'A=b'");
+    expect(() => posixQuoteArg("a\0b")).toThrow(/NUL/);
+  });
+
+  for (const shell of [["sh", "-c"], ["busybox", "ash", "-c"]]) {
+    it(`round-trips hostile arguments through ${shell.join(" ")} unchanged`, () => {
+      for (const arg of HOSTILE) {
+        expect(runIn(shell, posixQuote(["printf", "%s", arg])), JSON.stringify(arg)).toBe(arg);
+      }
+    });
+  }
+});
+
+describe("shScript and the start wrapper", () => {
+  it("passes data as positional parameters, never inside the script", () => {
+    const command = shScript('printf "%s|" "$@"', ["$(id)", "a b"]);
+    expect(command.argv).toEqual(["sh", "-c", 'printf "%s|" "$@"', "sh", "$(id)", "a b"]);
+    expect(runIn(["sh", "-c"], command.quote(command.argv))).toBe("$(id)|a b|");
+  });
+
+  for (const shell of [["sh", "-c"], ["busybox", "ash", "-c"]]) {
+    it(`prints the program's PID first, passes hostile argv verbatim, and returns its exit status (${shell[0]})`, async () => {
+      const command = pidFirstCommand(["sh", "-c", 'printf "%s\\n" "$@"; exit 7', "inner", ...HOSTILE.slice(0, 5)]);
+      expect(command.keepStdinOpen).toBe(true);
+      // stdin stays open, as an SSH channel's does while the command runs
+      const child = spawn(shell[0]!, [...shell.slice(1), command.quote(command.argv)], { stdio: ["pipe", "pipe", "inherit"] });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      child.stdin.destroy();
+      const lines = stdout.split("\n");
+      expect(parsePidLine(lines[0]!)).toBeGreaterThan(1);
+      expect(lines.slice(1, 6)).toEqual(HOSTILE.slice(0, 5));
+      expect(status).toBe(7);
+    });
+  }
+
+  it("stops the program when stdin closes (the SSH channel went away)", () => {
+    const command = pidFirstCommand(["sleep", "30"]);
+    const started = Date.now();
+    const res = spawnSync("sh", ["-c", command.quote(command.argv)], { encoding: "utf8", input: "", timeout: 10_000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(res.status).toBe(143);
+  });
+
+  it("builds kill commands from a checked PID", () => {
+    expect(posixQuote(posixStopCommand(1234, "INT").argv)).toBe("kill -INT 1234");
+    expect(() => posixStopCommand(0, "TERM")).toThrow(/not a process id/);
+    expect(() => posixStopCommand(1, "TERM")).toThrow(/not a process id/);
+    expect(() => posixStopCommand(Number.NaN, "KILL")).toThrow(/not a process id/);
+  });
+});
+
+describe("parsePidLine", () => {
+  it("reads only the exact marker line", () => {
+    expect(parsePidLine("wirespeed-pid 4242")).toBe(4242);
+    expect(parsePidLine("wirespeed-pid 4242\r")).toBe(4242);
+    expect(parsePidLine("wirespeed-pid x")).toBeNull();
+    expect(parsePidLine("Server listening on 5201 (test #1)")).toBeNull();
+    expect(parsePidLine("wirespeed-pid 0")).toBeNull();
+  });
+});

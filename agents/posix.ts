@@ -1,0 +1,101 @@
+// Pure helpers for every platform whose login shell is POSIX sh (Linux, macOS, FreeBSD, ESXi's BusyBox ash).
+import { parseIperfVersion } from "@/lib/iperf";
+import { checkPid } from "./process";
+import type { AgentPlatform, CommandOutput, DetectResult, ExecCommand, StartCommandInput, StopSignal } from "./types";
+
+// Words made only of these need no quotes; keeping them bare makes the shown commands readable.
+const SAFE_WORD = /^[A-Za-z0-9_@%+:,./-]+$/;
+
+/** One POSIX sh word that stands for exactly `arg`: single quotes, with `'` written as `'\''`. */
+export function posixQuoteArg(arg: string): string {
+  if (arg.includes("\0")) throw new Error("an argument cannot contain a NUL byte");
+  if (SAFE_WORD.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function posixQuote(argv: readonly string[]): string {
+  return argv.map(posixQuoteArg).join(" ");
+}
+
+export function posixCommand(argv: readonly string[]): ExecCommand {
+  return { argv: [...argv], quote: posixQuote };
+}
+
+/** `sh -c SCRIPT sh ARGS...`: the script is a constant, the data arrive as $1, $2... and are never parsed as code. */
+export function shScript(script: string, args: readonly string[] = []): ExecCommand {
+  return posixCommand(["sh", "-c", script, "sh", ...args]);
+}
+
+/**
+ * Runs "$@" in the background through `sh -c 'echo "wirespeed-pid $$"; exec "$@"'` (it prints its own
+ * PID before anything else, then becomes the program, so `kill -INT <pid>` over another exec hits
+ * iperf3 itself), and stops it with TERM when stdin reaches EOF: the SSH channel was closed or the
+ * connection dropped. OpenSSH refuses "signal" requests in root sessions, so this watch is what makes
+ * an abort or a lost connection leave no process behind. fd 3 keeps the channel's stdin for the watcher
+ * (background jobs get /dev/null); `read` is a builtin, so killing the watcher leaves nothing running.
+ * The exit status is the program's.
+ */
+const WATCHED_SCRIPT = [
+  "exec 3<&0",
+  `sh -c 'echo "wirespeed-pid $$"; exec "$@"' sh "$@" 3<&- &`,
+  "p=$!",
+  '{ read -r _ <&3; kill -TERM "$p"; } >/dev/null 2>&1 &',
+  "w=$!",
+  "exec 3<&-",
+  'wait "$p"',
+  "r=$?",
+  'kill "$w" 2>/dev/null',
+  'exit "$r"',
+].join("\n");
+
+/** A long-running program that prints `wirespeed-pid <n>` first and dies with its channel; argv stays separate words. */
+export function pidFirstCommand(argv: readonly string[], prelude: readonly string[] = []): ExecCommand {
+  return { ...shScript([...prelude, WATCHED_SCRIPT].join("\n"), argv), keepStdinOpen: true };
+}
+
+export function posixStartCommand({ iperf3Path, args }: StartCommandInput): ExecCommand {
+  return pidFirstCommand([iperf3Path, ...args]);
+}
+
+export function posixStopCommand(pid: number, signal: StopSignal): ExecCommand {
+  return posixCommand(["kill", `-${signal}`, checkPid(pid)]);
+}
+
+/** `kill -0` succeeds while the process exists (and we may signal it). */
+export function posixIsRunningCommand(pid: number): ExecCommand {
+  return posixCommand(["kill", "-0", checkPid(pid)]);
+}
+
+export function posixParseIsRunning(output: CommandOutput): boolean {
+  return output.exitCode === 0;
+}
+
+// One round trip: the OS name, the first candidate that resolves to an iperf3, and its version text.
+const DETECT_SCRIPT = [
+  'printf "wirespeed-os %s\\n" "$(uname -s)"',
+  'p=""',
+  'for c in "$@"; do p=$(command -v "$c" 2>/dev/null) && break; p=""; done',
+  'printf "wirespeed-iperf3 %s\\n" "$p"',
+  'if [ -n "$p" ]; then echo "wirespeed-version"; "$p" -v 2>&1; fi',
+  "exit 0",
+].join("\n");
+
+/** Candidates are tried in order (a configured path alone, or PATH then the usual install places). */
+export function posixDetectCommands(candidates: readonly string[]): ExecCommand[] {
+  return [shScript(DETECT_SCRIPT, candidates)];
+}
+
+export function posixParseDetect(platform: AgentPlatform, outputs: readonly CommandOutput[]): DetectResult {
+  const text = outputs[0]?.stdout ?? "";
+  const lines = text.split("\n");
+  const value = (tag: string) => {
+    const line = lines.find((l) => l.startsWith(`${tag} `) || l === tag);
+    return line === undefined ? null : line.slice(tag.length).trim();
+  };
+  const os = value("wirespeed-os") ?? "";
+  const path = value("wirespeed-iperf3") || null;
+  const versionStart = lines.indexOf("wirespeed-version");
+  const versionText = versionStart === -1 ? null : lines.slice(versionStart + 1).join("\n").trim();
+  const version = versionText === null ? null : parseIperfVersion(versionText);
+  return { platform, os, iperf3Path: path, version, versionText };
+}

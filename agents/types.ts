@@ -1,0 +1,86 @@
+// Pure types of the platform agents: what the engine needs to know to run iperf3 on one kind of host.
+import type { IperfVersion } from "@/lib/iperf";
+import type { ExecCommand } from "@/lib/ssh/types";
+
+export type { ExecCommand };
+
+export type AgentPlatform = "linux" | "esxi" | "windows" | "macos" | "freebsd";
+
+/** What a finished command printed, as execCapture returns it. */
+export type CommandOutput = { exitCode: number | null; stdout: string; stderr: string };
+
+export type DetectResult = {
+  platform: AgentPlatform;
+  /** what the OS says it is (`uname -s`, `ver`) */
+  os: string;
+  /** the iperf3 that will run, or null when there is none */
+  iperf3Path: string | null;
+  version: IperfVersion | null;
+  /** the `iperf3 -v` output as printed, for the user */
+  versionText: string | null;
+};
+
+export type NicAddress = { address: string; prefixLength: number; family: "ipv4" | "ipv6" };
+
+export type DiscoveredNic = {
+  name: string;
+  mac: string | null;
+  mtu: number | null;
+  /** negotiated link speed; null when the OS does not say (down, virtual, unknown) */
+  speedMbps: number | null;
+  duplex: "full" | "half" | null;
+  isUp: boolean | null;
+  /** global and site addresses; IPv6 link-local ones are left out (they cannot be bound without a zone) */
+  addresses: NicAddress[];
+  driver: string | null;
+  /** PCIe link of the adapter, e.g. "8.0 GT/s PCIe" and 4 (Linux only) */
+  pcieLinkSpeed: string | null;
+  pcieLinkWidth: number | null;
+  description: string | null;
+};
+
+export type StopSignal = "INT" | "TERM" | "KILL";
+
+export type StartCommandInput = {
+  /** from detect, or the host's configured path */
+  iperf3Path: string;
+  /** from lib/iperf's buildServerArgv / buildClientArgv (without the binary) */
+  args: readonly string[];
+};
+
+/** Opening and restoring a host firewall around a test (ESXi). */
+export type FirewallControl = {
+  stateCommand(): ExecCommand;
+  parseState(output: CommandOutput): { enabled: boolean };
+  setCommand(enabled: boolean): ExecCommand;
+};
+
+/**
+ * One platform. Every member is pure: it builds commands (argv plus this platform's quoting) or
+ * parses what they printed; lib/ssh runs them. A new platform is a new file of this shape.
+ */
+export type PlatformAgent = {
+  platform: AgentPlatform;
+  /** where iperf3 is when the host does not say */
+  defaultIperf3Path: string;
+  /** argv → one command string that this platform's login shell turns back into exactly argv */
+  quote(argv: readonly string[]): string;
+  /** argv with this platform's quoting attached, ready for execStream */
+  command(argv: readonly string[]): ExecCommand;
+  /** run in order with execCapture; their outputs go to parseDetect in the same order, with the same path */
+  detectCommands(iperf3Path?: string): ExecCommand[];
+  parseDetect(outputs: readonly CommandOutput[], iperf3Path?: string): DetectResult;
+  /** whether serverCommand/clientCommand print `wirespeed-pid <n>` as their first stdout line */
+  printsPid: boolean;
+  /** a one-shot iperf3 server, long-running: keep its channel open until it exits */
+  serverCommand(input: StartCommandInput): ExecCommand;
+  clientCommand(input: StartCommandInput): ExecCommand;
+  stopCommand(pid: number, signal: StopSignal): ExecCommand;
+  /** a command whose output says whether the process still runs (see parseIsRunning) */
+  isRunningCommand(pid: number): ExecCommand;
+  parseIsRunning(output: CommandOutput, pid: number): boolean;
+  discoverNicsCommand(): ExecCommand;
+  parseNics(output: string): DiscoveredNic[];
+  /** present where the platform's firewall blocks iperf3 by default and can be opened per test */
+  firewall?: FirewallControl;
+};

@@ -1,0 +1,114 @@
+/**
+ * Helpers for lab tests that drive lib/ssh and agents/: lab hosts as HostTargets, and looking at the
+ * processes of one lab host (its network namespace) from the outside.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import type { HostTarget } from "../../lib/ssh/types";
+import { readLabState, type LabHost, type LabLink, type LabState } from "./lab";
+
+export function requireLabState(): LabState {
+  const state = readLabState();
+  if (!state) throw new Error("lab is not up: the lab project's globalSetup (e2e/lab/vitest-global-setup.ts) builds it");
+  return state;
+}
+
+export function labHost(state: LabState, name: string): LabHost {
+  const found = state.hosts.find((h) => h.name === name);
+  if (!found) throw new Error(`lab has no host ${name}`);
+  return found;
+}
+
+export function labLink(state: LabState, name: string): LabLink {
+  const found = state.links.find((l) => l.name === name);
+  if (!found) throw new Error(`lab has no link ${name}`);
+  return found;
+}
+
+/** The lab host as lib/ssh sees a user's host: key auth with the lab's client key, passed by value. */
+export function labTarget(state: LabState, host: LabHost, over: Partial<HostTarget> = {}): HostTarget {
+  return {
+    name: host.name,
+    address: host.sshHost,
+    port: host.sshPort,
+    username: host.username,
+    auth: { method: "key", privateKey: fs.readFileSync(state.clientKeyPath, "utf8") },
+    pinnedFingerprint: host.hostKeyFingerprint,
+    ...over,
+  };
+}
+
+/** Processes inside the host's network namespace whose command line contains `needle` (pgrep would see every namespace). */
+export function processesInHost(host: LabHost, needle: string): { pid: number; cmdline: string }[] {
+  const res = spawnSync("ip", ["netns", "pids", host.netns], { encoding: "utf8" });
+  const found: { pid: number; cmdline: string }[] = [];
+  for (const line of (res.stdout ?? "").split("\n")) {
+    const pid = Number.parseInt(line, 10);
+    if (!(pid > 0)) continue;
+    let cmdline: string;
+    try {
+      cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(needle)) found.push({ pid, cmdline });
+  }
+  return found;
+}
+
+export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function isAcceptingTcp(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 500 });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once("connect", () => done(true));
+    socket.once("timeout", () => done(false));
+    socket.once("error", () => done(false));
+  });
+}
+
+/** Stops the host's sshd (by its pid file); existing sessions keep running, new connections are refused. */
+export async function stopSshd(host: LabHost): Promise<void> {
+  const pid = Number.parseInt(fs.readFileSync(host.sshdPidFile, "utf8"), 10);
+  process.kill(pid, "SIGTERM");
+  const deadline = Date.now() + 5000;
+  while (await isAcceptingTcp(host.sshHost, host.sshPort)) {
+    if (Date.now() > deadline) throw new Error(`sshd of ${host.name} still listens`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Starts the host's sshd again the way lab.ts does, and waits until it accepts connections. */
+export async function startSshd(host: LabHost): Promise<void> {
+  const hostDir = path.dirname(host.sshdPidFile);
+  const res = spawnSync(
+    "ip",
+    ["netns", "exec", host.netns, ...sshdCommand(host, hostDir)],
+    { encoding: "utf8" },
+  );
+  if (res.status !== 0) throw new Error(`restarting sshd of ${host.name} failed: ${res.stderr}`);
+  const deadline = Date.now() + 10_000;
+  while (!(await isAcceptingTcp(host.sshHost, host.sshPort))) {
+    if (Date.now() > deadline) throw new Error(`sshd of ${host.name} did not come back`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// The ESXi stand-in's sshd runs in its own mount namespace: lab.ts records the exact argv it used.
+function sshdCommand(host: LabHost, hostDir: string): string[] {
+  const recorded = path.join(hostDir, "sshd.argv.json");
+  if (fs.existsSync(recorded)) return JSON.parse(fs.readFileSync(recorded, "utf8")) as string[];
+  return ["/usr/sbin/sshd", "-f", path.join(hostDir, "sshd_config"), "-E", path.join(hostDir, "sshd.log")];
+}

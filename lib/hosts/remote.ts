@@ -1,0 +1,55 @@
+import "server-only";
+import { detectPlatform, getAgent, PLATFORM_PROBE, type AgentPlatform, type DetectResult, type PlatformAgent } from "@/agents";
+import { installHint } from "@/lib/iperf";
+import { execCapture } from "@/lib/ssh";
+import type { HostTarget } from "@/lib/ssh/types";
+
+// Asking a host what it is and which iperf3 it has: shared by the host check and the run engine.
+
+const PROBE_TIMEOUT_MS = 20_000;
+
+/** Thrown when a host answers but is of no platform Wirespeed knows. */
+export class UnknownPlatformError extends Error {
+  readonly kind = "unknown";
+  constructor(hostName: string, answer: string) {
+    super(`could not tell the platform of ${hostName}: it answered ${JSON.stringify(answer.trim().slice(0, 80))}; set the host's platform by hand`);
+    this.name = "UnknownPlatformError";
+  }
+}
+
+/** iperf3 is not where it was looked for. */
+export class IperfNotFoundError extends Error {
+  readonly kind = "not-found";
+  readonly hint: string;
+  constructor(hostName: string, platform: AgentPlatform, path: string | null) {
+    super(`iperf3 was not found on ${hostName}${path ? ` at ${path}` : ""}`);
+    this.name = "IperfNotFoundError";
+    this.hint = installHint(platform);
+  }
+}
+
+/** The host's agent: from its stored platform, or asked over the connection when unknown. */
+export async function resolveAgent(target: HostTarget, platform: string, signal?: AbortSignal): Promise<PlatformAgent> {
+  if (platform !== "unknown") return getAgent(platform as AgentPlatform);
+  const probe = await execCapture(target, PLATFORM_PROBE, { signal, timeoutMs: PROBE_TIMEOUT_MS });
+  const detected = detectPlatform(`${probe.stdout}\n${probe.stderr}`);
+  if (!detected) throw new UnknownPlatformError(target.name, probe.stdout || probe.stderr);
+  return getAgent(detected);
+}
+
+/** The host's OS, iperf3 path and version, as its agent reads them. */
+export async function detectHost(target: HostTarget, agent: PlatformAgent, iperf3Path: string | null, signal?: AbortSignal): Promise<DetectResult> {
+  const path = iperf3Path ?? undefined;
+  const outputs = [];
+  for (const command of agent.detectCommands(path)) {
+    outputs.push(await execCapture(target, command, { signal, timeoutMs: PROBE_TIMEOUT_MS }));
+  }
+  return agent.parseDetect(outputs, path);
+}
+
+/** Like detectHost, but an iperf3 that is missing or unreadable is an IperfNotFoundError. */
+export async function requireIperf(target: HostTarget, agent: PlatformAgent, iperf3Path: string | null, signal?: AbortSignal) {
+  const detected = await detectHost(target, agent, iperf3Path, signal);
+  if (!detected.iperf3Path || !detected.version) throw new IperfNotFoundError(target.name, agent.platform, iperf3Path);
+  return { path: detected.iperf3Path, version: detected.version };
+}

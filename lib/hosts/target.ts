@@ -1,0 +1,32 @@
+import "server-only";
+import type { Host } from "@/lib/generated/prisma/client";
+import { openSecret } from "@/lib/inventory/secrets";
+import type { HostAuth, HostTarget } from "@/lib/ssh/types";
+
+/** A host key not yet confirmed by a user: nothing but the check may connect. */
+export class HostKeyNotConfirmedError extends Error {
+  readonly kind = "host-key";
+  constructor(hostName: string) {
+    super(`the SSH host key of ${hostName} is not confirmed yet: check the host, compare the fingerprint it shows with the host's own, and pin it`);
+    this.name = "HostKeyNotConfirmedError";
+  }
+}
+
+/**
+ * The one way from a stored host (read with `omit: { secret: false }`) to what lib/ssh
+ * connects to. Unless `allowUnpinned` (the first-contact check), a host whose key is
+ * not pinned is refused before any connection is made.
+ */
+export function hostTarget(host: Host, { allowUnpinned = false }: { allowUnpinned?: boolean } = {}): HostTarget {
+  if (host.authMethod !== "local" && !host.hostKeyFingerprint && !allowUnpinned) throw new HostKeyNotConfirmedError(host.name);
+  const auth: HostAuth =
+    host.authMethod === "local" ? { method: "local" } : ({ method: host.authMethod, ...(host.secret ? openSecret(host.secret) : {}) } as HostAuth);
+  return {
+    name: host.name,
+    address: host.address,
+    port: host.sshPort,
+    username: host.username,
+    auth,
+    pinnedFingerprint: host.hostKeyFingerprint,
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * lib/ssh against real sshd in the lab: host-key pinning, error kinds, streaming exec, abort,
+ * dropped connections and the local transport.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { labHost, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/e2e/lab/lab-targets";
+import type { LabHost, LabState } from "@/e2e/lab/lab";
+import { pidFirstCommand, posixCommand } from "@/agents/posix";
+import {
+  closeAll,
+  connectHost,
+  execCapture,
+  execStream,
+  HostKeyMismatchError,
+  poolSize,
+  SshError,
+  type HostTarget,
+} from "@/lib/ssh";
+
+let state: LabState;
+let alpha: LabHost;
+let beta: LabHost;
+
+beforeAll(() => {
+  state = requireLabState();
+  alpha = labHost(state, "alpha");
+  beta = labHost(state, "beta");
+});
+
+afterAll(async () => {
+  await closeAll();
+});
+
+async function caught(promise: Promise<unknown>): Promise<SshError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof SshError) return err;
+    throw err;
+  }
+  throw new Error("expected the promise to reject with an SshError");
+}
+
+describe("connecting", () => {
+  it("accepts any key on first contact and reports the fingerprint ssh-keygen printed for the lab", async () => {
+    const result = await connectHost(labTarget(state, alpha, { pinnedFingerprint: null }));
+    expect(result).toEqual({ fingerprint: alpha.hostKeyFingerprint, isFirstContact: true });
+  });
+
+  it("connects with the pinned key and key auth, and reuses one connection per host", async () => {
+    await closeAll();
+    const target = labTarget(state, alpha);
+    const [a, b] = await Promise.all([
+      execCapture(target, posixCommand(["id", "-u"])),
+      execCapture(target, posixCommand(["hostname"])),
+    ]);
+    expect(a).toMatchObject({ exitCode: 0, stdout: "0" });
+    expect(b.exitCode).toBe(0);
+    expect(poolSize()).toBe(1);
+    expect((await connectHost(target)).fingerprint).toBe(alpha.hostKeyFingerprint);
+    expect(poolSize()).toBe(1);
+  });
+
+  it("refuses a host whose key differs from the pinned one, naming both fingerprints, before authenticating", async () => {
+    // The wrong private key too: if authentication ran first, this would fail as "auth".
+    const wrongKey = fs.readFileSync(beta.hostKeyPath, "utf8");
+    const target = labTarget(state, alpha, {
+      pinnedFingerprint: beta.hostKeyFingerprint,
+      auth: { method: "key", privateKey: wrongKey },
+    });
+    const err = await caught(connectHost(target));
+    expect(err).toBeInstanceOf(HostKeyMismatchError);
+    expect(err.kind).toBe("host-key");
+    expect(err.message).toBe(
+      `host key of alpha changed: pinned ${beta.hostKeyFingerprint}, presented ${alpha.hostKeyFingerprint}; if the host was reinstalled, re-pin it`,
+    );
+  });
+
+  it("reports a key the server does not accept as auth, without the key in the message", async () => {
+    await closeAll();
+    const wrongKey = fs.readFileSync(alpha.hostKeyPath, "utf8");
+    const err = await caught(connectHost(labTarget(state, alpha, { auth: { method: "key", privateKey: wrongKey } })));
+    expect(err.kind).toBe("auth");
+    expect(err.message).toMatch(/authentication to alpha \(198\.19\.\d+\.2:22\) failed/);
+    expect(err.message).not.toContain("PRIVATE KEY");
+  });
+
+  it("authenticates with a passphrase-protected PEM key passed by value, and calls a wrong passphrase auth", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ws-pem-"));
+    try {
+      const keyFile = path.join(dir, "id_rsa");
+      execFileSync("ssh-keygen", ["-q", "-m", "PEM", "-t", "rsa", "-b", "2048", "-N", "correct horse", "-f", keyFile]);
+      // The lab's authorized_keys belongs to this lab instance: adding a key is undone by `lab down`.
+      fs.appendFileSync(path.join(state.dir, "authorized_keys"), fs.readFileSync(`${keyFile}.pub`));
+      const privateKey = fs.readFileSync(keyFile, "utf8");
+      expect(privateKey).toMatch(/^-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED/);
+      const ok = await execCapture(labTarget(state, alpha, { auth: { method: "key", privateKey, passphrase: "correct horse" } }), posixCommand(["echo", "pem"]));
+      expect(ok.stdout).toBe("pem");
+      const err = await caught(connectHost(labTarget(state, alpha, { auth: { method: "key", privateKey, passphrase: "wrong" } })));
+      expect(err.kind).toBe("auth");
+      expect(err.message).not.toContain("wrong");
+      expect(err.message).not.toContain("correct horse");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reports a stopped sshd as unreachable within the connect timeout", async () => {
+    await closeAll();
+    await stopSshd(beta);
+    try {
+      const started = Date.now();
+      const err = await caught(connectHost(labTarget(state, beta), { connectTimeoutMs: 3000 }));
+      const elapsed = Date.now() - started;
+      expect(err.kind).toBe("unreachable");
+      expect(err.message).toContain("connection refused");
+      expect(elapsed).toBeLessThan(3000);
+    } finally {
+      await startSshd(beta);
+    }
+    expect((await connectHost(labTarget(state, beta))).fingerprint).toBe(beta.hostKeyFingerprint);
+  });
+});
+
+describe("streaming exec", () => {
+  it("delivers each line as it arrives, long before the command ends", async () => {
+    const seen: { line: string; at: number }[] = [];
+    const started = Date.now();
+    const result = await execStream(labTarget(state, alpha), posixCommand(["sh", "-c", "echo a; sleep 1; echo b"]), {
+      onStdoutLine: (line) => seen.push({ line, at: Date.now() }),
+    });
+    const ended = Date.now();
+    expect(result).toEqual({ exitCode: 0, signal: null, aborted: false });
+    expect(seen.map((s) => s.line)).toEqual(["a", "b"]);
+    console.log(`first line after ${seen[0]!.at - started} ms, promise resolved ${ended - seen[0]!.at} ms later`);
+    expect(ended - seen[0]!.at).toBeGreaterThanOrEqual(800);
+  });
+
+  it("splits stdout and stderr, strips \\r, flushes a last line without newline, and returns the exit code", async () => {
+    const out: string[] = [];
+    const errLines: string[] = [];
+    const result = await execStream(
+      labTarget(state, alpha),
+      posixCommand(["sh", "-c", "printf 'one\\r\\ntwo\\nthree'; echo oops >&2; exit 3"]),
+      { onStdoutLine: (l) => out.push(l), onStderrLine: (l) => errLines.push(l) },
+    );
+    expect(out).toEqual(["one", "two", "three"]);
+    expect(errLines).toEqual(["oops"]);
+    expect(result.exitCode).toBe(3);
+  });
+
+  it("caps what execCapture keeps", async () => {
+    const result = await execCapture(labTarget(state, alpha), posixCommand(["seq", "1", "100000"]), { maxBytes: 100 });
+    expect(result.truncated).toBe(true);
+    expect(result.stdout.length).toBeLessThanOrEqual(100);
+    expect(result.stdout.startsWith("1\n2\n3")).toBe(true);
+  });
+
+  // Root sessions get no SSH "signal" requests from OpenSSH: the agents' start wrapper ends the program when its channel closes.
+  it("aborting closes the channel, which stops the remote process, and resolves", async () => {
+    const marker = `${30 + Math.random()}`.slice(0, 10);
+    const controller = new AbortController();
+    const lines: string[] = [];
+    const running = execStream(labTarget(state, alpha), pidFirstCommand(["sh", "-c", `echo started; exec sleep ${marker}`]), {
+      signal: controller.signal,
+      onStdoutLine: (l) => {
+        lines.push(l);
+        if (l === "started") controller.abort();
+      },
+    });
+    const result = await running;
+    expect(result.aborted).toBe(true);
+    expect(lines[0]).toMatch(/^wirespeed-pid \d+$/);
+    expect(lines[1]).toBe("started");
+    await waitFor(() => processesInHost(alpha, `sleep ${marker}`).length === 0, 3000, "the remote sleep to be gone");
+  });
+
+  it("rejects with kind timeout after timeoutMs, and stops the command", async () => {
+    const marker = `${40 + Math.random()}`.slice(0, 10);
+    const err = await caught(execStream(labTarget(state, alpha), pidFirstCommand(["sleep", marker]), { timeoutMs: 500 }));
+    expect(err.kind).toBe("timeout");
+    await waitFor(() => processesInHost(alpha, `sleep ${marker}`).length === 0, 3000, "the timed-out sleep to be gone");
+  });
+
+  it("rejects with kind connection-lost when the connection drops mid-command, then reconnects", async () => {
+    const target = labTarget(state, beta);
+    const marker = `${50 + Math.random()}`.slice(0, 10);
+    const running = execStream(target, pidFirstCommand(["sh", "-c", `echo started; exec sleep ${marker}`]), {
+      onStdoutLine: (l) => {
+        if (l !== "started") return;
+        // The per-connection sshd ("sshd: root@notty") is our session's server side: killing it drops the TCP connection.
+        for (const p of processesInHost(beta, "sshd: root@notty")) process.kill(p.pid, "SIGKILL");
+      },
+    });
+    const err = await caught(running);
+    expect(err.kind).toBe("connection-lost");
+    expect(err.message).toMatch(/SSH connection to beta .* dropped while a command was running/);
+    // The wrapper saw its stdin close with the connection and stopped the program.
+    await waitFor(() => processesInHost(beta, `sleep ${marker}`).length === 0, 3000, "the orphaned sleep to be gone");
+    const again = await execCapture(target, posixCommand(["echo", "back"]));
+    expect(again.stdout).toBe("back");
+  });
+});
+
+describe("local transport", () => {
+  const local: HostTarget = { name: "this machine", address: "localhost", port: 0, username: "", auth: { method: "local" }, pinnedFingerprint: null };
+
+  it("runs argv without a shell: $(touch ...) is an argument, not a command", async () => {
+    const file = path.join(os.tmpdir(), `wirespeed-local-${process.pid}`);
+    fs.rmSync(file, { force: true });
+    const hostile = `$(touch ${file}); \`touch ${file}\` | touch ${file}`;
+    const result = await execCapture(local, posixCommand(["printf", "%s", hostile]));
+    expect(result).toMatchObject({ exitCode: 0, stdout: hostile });
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it("streams lines, reports a missing program like a shell would (127), and aborts the process group", async () => {
+    const seen: string[] = [];
+    await execStream(local, posixCommand(["sh", "-c", "echo x; echo y >&2"]), { onStdoutLine: (l) => seen.push(l), onStderrLine: (l) => seen.push(`err:${l}`) });
+    expect(seen.sort()).toEqual(["err:y", "x"]);
+
+    const missing = await execCapture(local, posixCommand(["wirespeed-no-such-program"]));
+    expect(missing).toMatchObject({ exitCode: 127, stderr: "wirespeed-no-such-program: not found" });
+
+    const controller = new AbortController();
+    const started = Date.now();
+    const result = await execStream(local, posixCommand(["sh", "-c", "echo go; sleep 30"]), {
+      signal: controller.signal,
+      onStdoutLine: () => controller.abort(),
+    });
+    expect(result.aborted).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});

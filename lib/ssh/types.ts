@@ -1,0 +1,61 @@
+// Pure types shared by lib/ssh and agents/: no I/O here, so agents can import them.
+
+export type HostAuth =
+  | { method: "key"; privateKey: string; passphrase?: string }
+  | { method: "password"; password: string }
+  /** "this machine": commands are spawned locally with an argv array, no SSH and no shell */
+  | { method: "local" };
+
+export type HostTarget = {
+  /** used in messages only */
+  name: string;
+  address: string;
+  port: number;
+  username: string;
+  auth: HostAuth;
+  /** `SHA256:...` as `ssh-keygen -l` prints it; null on first contact (any key is accepted and reported) */
+  pinnedFingerprint: string | null;
+};
+
+/**
+ * A command as an argv array plus the quoting of the shell that will parse it. Over SSH the
+ * remote login shell gets `quote(argv)`; locally argv is spawned as is, without a shell.
+ */
+export type ExecCommand = {
+  argv: readonly string[];
+  quote: (argv: readonly string[]) => string;
+  /**
+   * Leave the command's stdin open for as long as it runs (otherwise it gets EOF at once). Agents set it
+   * on commands that watch their stdin and stop the program when it closes: the channel closed (abort)
+   * or the connection dropped.
+   */
+  keepStdinOpen?: boolean;
+};
+
+export type ExecResult = {
+  /** null when the process died of a signal or the server sent no exit status */
+  exitCode: number | null;
+  signal: string | null;
+  /** true when the caller's AbortSignal stopped the command */
+  aborted: boolean;
+};
+
+export type ExecStreamOptions = {
+  onStdoutLine?: (line: string) => void;
+  onStderrLine?: (line: string) => void;
+  /** aborting closes the channel (or kills the local process group) and resolves */
+  signal?: AbortSignal;
+  /** rejects with SshTimeoutError (after stopping the command) when it runs longer */
+  timeoutMs?: number;
+  /** connect timeout for a new connection; default 10 s */
+  connectTimeoutMs?: number;
+  /** the signal sent to the remote process group on abort (OpenSSH "signal" request); default TERM */
+  abortSignal?: "INT" | "TERM" | "KILL";
+};
+
+export type ExecCaptureOptions = Omit<ExecStreamOptions, "onStdoutLine" | "onStderrLine"> & {
+  /** bytes kept per stream; the rest is dropped and `truncated` set; default 1 MiB */
+  maxBytes?: number;
+};
+
+export type ExecCaptureResult = ExecResult & { stdout: string; stderr: string; truncated: boolean };
