@@ -191,6 +191,49 @@ describe("runs on the lab", () => {
   });
 });
 
+describe("the ESXi stand-in", () => {
+  it("serves from a copy of the bundled iperf3, with the opted-in firewall opened for the test and restored", async () => {
+    const esx = labHost(state, "esx");
+    const firewallFile = path.join(path.dirname(esx.sshdPidFile), "esxi-firewall-enabled");
+    fs.writeFileSync(firewallFile, "true\n");
+    await db.host.update({ where: { id: hostIds.esx! }, data: { openFirewall: true } });
+    const duringRun: string[] = [];
+    try {
+      const request = parseRunRequest({ duration: 3 });
+      const started = await engine.startRun({ linkId: linkIds["a-esx"]!, options: request.options, clientSide: "a" });
+      bus.subscribe(started.id, 0, (event) => {
+        if (event.type === "sample" && duringRun.length === 0) duringRun.push(fs.readFileSync(firewallFile, "utf8").trim());
+      });
+      await engine.waitForRun(started.id);
+      const run = await db.run.findUniqueOrThrow({ where: { id: started.id } });
+      expect(run.errorMessage).toBeNull();
+      expect(run.status).toBe("succeeded");
+      expect(run.receivedBitsPerSecond).toBeGreaterThan(0.95e9);
+      // The stand-in's iperf3 refuses to listen unless run as a copy: success means the copy served.
+      expect(run.serverCommand).toContain("/usr/lib/vmware/vsan/bin/iperf3");
+      expect(duringRun).toEqual(["false"]);
+      expect(fs.readFileSync(firewallFile, "utf8").trim()).toBe("true");
+    } finally {
+      await db.host.update({ where: { id: hostIds.esx! }, data: { openFirewall: false } });
+    }
+  });
+
+  it("restores the firewall when the test fails", async () => {
+    const esx = labHost(state, "esx");
+    const firewallFile = path.join(path.dirname(esx.sshdPidFile), "esxi-firewall-enabled");
+    fs.writeFileSync(firewallFile, "true\n");
+    await db.host.update({ where: { id: hostIds.esx! }, data: { openFirewall: true } });
+    try {
+      // An option the server side refuses makes the run fail after the firewall was opened.
+      const run = await runOn("a-esx", { duration: 2, congestion: "nosuchalgo" });
+      expect(run.status).toBe("failed");
+      expect(fs.readFileSync(firewallFile, "utf8").trim()).toBe("true");
+    } finally {
+      await db.host.update({ where: { id: hostIds.esx! }, data: { openFirewall: false } });
+    }
+  });
+});
+
 describe("faults on the lab", () => {
   it("fails with a clear error within the connect timeout when a host's sshd is down", async () => {
     const beta = labHost(state, "beta");

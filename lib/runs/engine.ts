@@ -265,6 +265,7 @@ export class RunEngine {
         iperf3Path: host.iperf3Path,
         portRange: { min: host.iperfPortMin, max: host.iperfPortMax },
         address,
+        openFirewall: host.openFirewall,
       };
     };
     return { client: endpoint(clientNic), server: endpoint(serverNic) };
@@ -296,6 +297,7 @@ export class RunEngine {
     const serverLog = new OutputLog();
     const clientLog = new OutputLog();
     const processes: RemoteProcess[] = [];
+    const restoreFirewalls: Array<() => Promise<void>> = [];
     let platform: IperfPlatform = "unknown";
     let leased: { hostId: number; port: number } | null = null;
     let result: IperfResult | null = null;
@@ -323,6 +325,9 @@ export class RunEngine {
       );
       commands.clientIperfVersion = clientIperf.version.raw;
       commands.serverIperfVersion = serverIperf.version.raw;
+
+      // Opted-in firewalls (ESXi) open for the test; `finally` restores them whatever happens.
+      for (const endpoint of [server, client]) restoreFirewalls.push(await this.remote.openFirewall(endpoint));
 
       // Server first, on a free port: a port found busy on the host is skipped.
       const busyPorts = new Set<number>();
@@ -389,6 +394,10 @@ export class RunEngine {
       // Whatever happened, nothing of ours stays running on either host.
       await Promise.allSettled(processes.map((process) => process.stop()));
       if (leased) this.ports.release(leased.hostId, leased.port);
+      const restored = await Promise.allSettled(restoreFirewalls.map((restore) => restore()));
+      for (const outcome of restored) {
+        if (outcome.status === "rejected") failure ??= new RunError("unknown", `Could not restore a host's firewall: ${String(outcome.reason?.message ?? outcome.reason).split("\n")[0]}`, "Check the firewall state of the ESXi host by hand (esxcli network firewall get).");
+      }
     }
 
     let writeError: unknown = null;

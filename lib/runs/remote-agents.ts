@@ -12,6 +12,9 @@ const PS_TIMEOUT_MS = 20_000;
 
 const agentFor = (endpoint: RunEndpoint, signal?: AbortSignal) => resolveAgent(endpoint.target, endpoint.platform, signal);
 
+// Runs at once on one host share its opened firewall: the first opens it, the last one restores it.
+const openFirewalls = new Map<number, { users: number; wasEnabled: boolean }>();
+
 export const agentRunRemote: RunRemote = {
   async detectIperf(endpoint, signal) {
     return requireIperf(endpoint.target, await agentFor(endpoint, signal), endpoint.iperf3Path, signal);
@@ -71,6 +74,28 @@ export const agentRunRemote: RunRemote = {
       },
     };
     return process;
+  },
+
+  async openFirewall(endpoint) {
+    const agent = await agentFor(endpoint);
+    const firewall = agent.firewall;
+    if (!firewall || !endpoint.openFirewall) return async () => {};
+    const open = openFirewalls.get(endpoint.hostId);
+    if (open) {
+      open.users += 1;
+    } else {
+      const state = firewall.parseState(await execCapture(endpoint.target, firewall.stateCommand(), { timeoutMs: PS_TIMEOUT_MS }));
+      openFirewalls.set(endpoint.hostId, { users: 1, wasEnabled: state.enabled });
+      if (state.enabled) await execCapture(endpoint.target, firewall.setCommand(false), { timeoutMs: PS_TIMEOUT_MS });
+    }
+    return async () => {
+      const entry = openFirewalls.get(endpoint.hostId);
+      if (!entry) return;
+      entry.users -= 1;
+      if (entry.users > 0) return;
+      openFirewalls.delete(endpoint.hostId);
+      if (entry.wasEnabled) await execCapture(endpoint.target, firewall.setCommand(true), { timeoutMs: PS_TIMEOUT_MS });
+    };
   },
 
   async stopLeftover(endpoint, pids) {

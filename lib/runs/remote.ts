@@ -13,6 +13,8 @@ export type RunEndpoint = {
   portRange: { min: number; max: number };
   /** the NIC's address, without prefix length: what iperf3 binds to */
   address: string;
+  /** the user's opt-in to open the host's firewall (ESXi) for the test and restore it after */
+  openFirewall: boolean;
 };
 
 export type ProcessCallbacks = {
@@ -36,6 +38,11 @@ export type RunRemote = {
   detectIperf(endpoint: RunEndpoint, signal: AbortSignal): Promise<{ path: string; version: IperfVersion }>;
   /** Starts iperf3 (argv without the binary) on the host and streams its output. */
   startIperf(endpoint: RunEndpoint, role: "server" | "client", iperf3Path: string, argv: string[], callbacks: ProcessCallbacks): RemoteProcess;
+  /**
+   * Opens the host's firewall for a test where the platform has one and the user opted in;
+   * returns the function that restores it (a no-op when nothing was changed).
+   */
+  openFirewall(endpoint: RunEndpoint): Promise<() => Promise<void>>;
   /** Stops iperf3 processes a previous instance of the app left behind, by pid, if they are still iperf3. */
   stopLeftover(endpoint: RunEndpoint, pids: number[]): Promise<void>;
 };

@@ -1,6 +1,6 @@
 // The runs REST API and its server-sent events, on the lab (real sshd, iperf3, SQLite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requireLabState } from "@/e2e/lab/lab-targets";
+import { labHost, processesInHost, requireLabState } from "@/e2e/lab/lab-targets";
 import { openTestApi, type TestApi } from "@/lib/api/route-testing";
 
 let api: TestApi;
@@ -121,5 +121,19 @@ describe("POST /api/links/:id/runs", () => {
     expect(text).toMatch(/event: status\ndata: \{"status":"cancelled"\}/);
     const samples = await api.json("GET", `/api/runs/${started.body.id}/samples`);
     expect(samples.body.samples.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("serves many viewers of one run from one iperf3 stream", async () => {
+    const started = await api.json("POST", `/api/links/${linkIds["ab-1g"]}/runs`, { duration: 3 });
+    const viewers = await Promise.all([1, 2, 3].map(() => api.call("GET", `/api/runs/${started.body.id}/events`)));
+    // iperf3 client processes themselves (not the shells that started them) on alpha, mid-run.
+    const countClients = () => processesInHost(labHost(requireLabState(), "alpha"), " -c ").filter((p) => p.cmdline.split(" ")[0]!.endsWith("iperf3")).length;
+    const clientsDuringRun = new Promise<number>((resolve) => setTimeout(() => resolve(countClients()), 2000));
+    const seen = await Promise.all(viewers.map(readEvents));
+    const sampleIds = seen.map((events) => events.filter((e) => e.event === "sample").map((e) => e.id));
+    expect(sampleIds[0]!.length).toBeGreaterThanOrEqual(3);
+    expect(sampleIds[1]).toEqual(sampleIds[0]);
+    expect(sampleIds[2]).toEqual(sampleIds[0]);
+    expect(await clientsDuringRun).toBe(1);
   });
 });
