@@ -8,6 +8,9 @@ import {
   createIperfParser,
   IperfOptionsSchema,
   IperfOptionError,
+  FLAG_SINCE,
+  isVersionAtLeast,
+  type IperfVersion,
   type IperfOptions,
   type IperfPlatform,
   type IperfResult,
@@ -112,6 +115,15 @@ function summaryColumns(summary: IperfSummary | null, prefix: "" | "reverse"): P
     packets: receiver?.packets ?? null,
     lostPercent: receiver?.lostPercent ?? null,
   };
+}
+
+/**
+ * The one-off server's argv. Where the version has it (3.10+), --idle-timeout makes a
+ * server whose client never came exit by itself, even if Wirespeed is gone by then.
+ */
+export function serverArgvFor(options: IperfOptions, version: IperfVersion, server: Pick<RunEndpoint, "address" | "hostName">, port: number): string[] {
+  const idleTimeoutSeconds = isVersionAtLeast(version, FLAG_SINCE["--idle-timeout"]) ? Math.min(86_400, Math.ceil(timeLimitMs(options) / 1000)) : undefined;
+  return buildServerArgv({ version, bindAddress: server.address, port, oneOff: true, idleTimeoutSeconds, hostName: server.hostName });
 }
 
 function timeLimitMs(options: IperfOptions): number {
@@ -337,7 +349,7 @@ export class RunEngine {
         if (signal.aborted) break;
         port = options.port ?? this.ports.lease(server.hostId, server.hostName, server.portRange, busyPorts);
         leased = options.port === undefined ? { hostId: server.hostId, port } : null;
-        const serverArgv = buildServerArgv({ version: serverIperf.version, bindAddress: server.address, port, oneOff: true, idleTimeoutSeconds: Math.ceil(timeLimitMs(options) / 1000), hostName: server.hostName });
+        const serverArgv = serverArgvFor(options, serverIperf.version, server, port);
         const started = await this.startServer(server, serverIperf.path, serverArgv, serverLog, runId);
         commands.serverCommand = started.process.commandLine;
         if (started.isListening) {
