@@ -27,7 +27,7 @@ export function HostTable({ hosts }: { hosts: HostListItem[] }) {
                 ) : null}
               </td>
               <td className="px-4 py-2 font-mono text-xs">
-                {host.isLocal ? "local" : `${host.username}@${host.address}:${host.sshPort}`}
+                {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
               </td>
               <td className="px-4 py-2">{formatPlatform(host.platform)}</td>
               <td className="px-4 py-2">{host.iperf3Version ?? <span className="text-slate-500 dark:text-slate-400">not checked</span>}</td>

@@ -18,10 +18,10 @@ export function LinkTable({ links }: { links: LinkListItem[] }) {
           {links.map((link) => (
             <tr key={link.id} className="border-t border-slate-200 dark:border-slate-800">
               <td className="px-4 py-2 font-medium">{link.name}</td>
-              <td className="px-4 py-2">{link.aNic.host.name} · <span className="font-mono text-xs">{link.aNic.name}</span></td>
-              <td className="px-4 py-2">{link.bNic.host.name} · <span className="font-mono text-xs">{link.bNic.name}</span></td>
+              <td className="px-4 py-2">{link.a.host.name} · <span className="font-mono text-xs">{link.a.nic.name}</span></td>
+              <td className="px-4 py-2">{link.b.host.name} · <span className="font-mono text-xs">{link.b.nic.name}</span></td>
               <td className="px-4 py-2">{formatLinkSpeed(link.speedMbps)}</td>
-              <td className="px-4 py-2">{link._count.runs}</td>
+              <td className="px-4 py-2">{link.runCount}</td>
             </tr>
           ))}
         </tbody>

@@ -1,26 +1,12 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { listHosts as listInventoryHosts } from "@/lib/inventory/hosts";
 
 export type HostListItem = Awaited<ReturnType<typeof listHosts>>[number];
 
-/** Every host with its NIC count, local machine first, then by name. */
+/** Every host, this machine first, then by name. */
 export async function listHosts() {
-  const hosts = await db.host.findMany({
-    orderBy: [{ name: "asc" }],
-    select: {
-      id: true,
-      name: true,
-      address: true,
-      sshPort: true,
-      username: true,
-      authMethod: true,
-      platform: true,
-      iperf3Version: true,
-      lastSeenAt: true,
-      _count: { select: { nics: true } },
-    },
-  });
+  const hosts = await listInventoryHosts();
   return hosts
-    .map((host) => ({ ...host, isLocal: host.authMethod === "local", nicCount: host._count.nics }))
-    .sort((a, b) => Number(b.isLocal) - Number(a.isLocal));
+    .map((host) => ({ ...host, isLocal: host.authMethod === "local" }))
+    .sort((a, b) => Number(b.isLocal) - Number(a.isLocal) || a.name.localeCompare(b.name));
 }

@@ -1,14 +1,9 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { listLinks as listInventoryLinks, type LinkView } from "@/lib/inventory/links";
 
-export type LinkListItem = Awaited<ReturnType<typeof listLinks>>[number];
-
-const nicSelect = { select: { id: true, name: true, host: { select: { id: true, name: true } } } } as const;
+export type LinkListItem = LinkView;
 
 /** Every link with the hosts and NICs at both ends. */
-export async function listLinks() {
-  return db.link.findMany({
-    orderBy: { name: "asc" },
-    select: { id: true, name: true, speedMbps: true, aNic: nicSelect, bNic: nicSelect, _count: { select: { runs: true } } },
-  });
+export async function listLinks(): Promise<LinkListItem[]> {
+  return listInventoryLinks();
 }
