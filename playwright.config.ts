@@ -31,6 +31,7 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",

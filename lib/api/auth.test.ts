@@ -41,6 +41,15 @@ describe("authorizeApiRequest", () => {
     expect(response.status).toBe(401);
     expect((await response.json()).error.message).toBe("The API is disabled until WIRESPEED_API_TOKEN is set in the server's environment.");
   });
+
+  it("lets the dashboard's own reads through (same-origin GET), but not its writes or other sites' reads", () => {
+    const fromDashboard = (method: string, site: string) =>
+      new Request("http://localhost/api/runs/1/events", { method, headers: { "sec-fetch-site": site } });
+    expect(authorizeApiRequest(fromDashboard("GET", "same-origin"), env)).toBeNull();
+    expect(authorizeApiRequest(fromDashboard("POST", "same-origin"), env)?.status).toBe(401);
+    expect(authorizeApiRequest(fromDashboard("GET", "cross-site"), env)?.status).toBe(401);
+    expect(authorizeApiRequest(fromDashboard("GET", "same-site"), env)?.status).toBe(401);
+  });
 });
 
 describe("withApiAuth", () => {

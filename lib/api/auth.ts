@@ -17,8 +17,19 @@ function tokensMatch(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+/**
+ * A read by the dashboard itself: the browser marks same-origin fetches and EventSource
+ * requests with `Sec-Fetch-Site: same-origin`, which another site cannot make it send.
+ * Until user accounts exist the pages are open to whoever reaches them, so such reads
+ * grant nothing the pages do not; writes still need the token.
+ */
+function isDashboardRead(request: Request): boolean {
+  return request.method === "GET" && request.headers.get("sec-fetch-site") === "same-origin";
+}
+
 /** null when the request may proceed, else the 401 to answer with. The token is read per request. */
 export function authorizeApiRequest(request: Request, env: Record<string, string | undefined> = process.env): Response | null {
+  if (isDashboardRead(request)) return null;
   const expected = env.WIRESPEED_API_TOKEN;
   if (!expected) {
     return unauthorized("The API is disabled until WIRESPEED_API_TOKEN is set in the server's environment.");
