@@ -5,6 +5,7 @@ import { defineConfig, devices } from "@playwright/test";
 // The app under test runs on its own port with its own SQLite file, built and
 // started by the same script users run (`npm start`).
 const port = Number(process.env.WIRESPEED_E2E_PORT ?? 3100);
+export const E2E_API_TOKEN = "wirespeed-e2e-token";
 const dataDir = path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e");
 
 // The config is loaded again in every worker: only the main process starts from an empty database.
@@ -47,6 +48,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { PORT: String(port), WIRESPEED_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    // The API token lets specs set up hosts and links through the REST API when the pages are not what they test.
+    env: { PORT: String(port), WIRESPEED_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", WIRESPEED_API_TOKEN: E2E_API_TOKEN },
   },
 });
