@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_API_TOKEN } from "./e2e/api";
 
 // The app under test runs on its own port with its own SQLite file, built and
 // started by the same script users run (`npm start`).
 const port = Number(process.env.WIRESPEED_E2E_PORT ?? 3100);
-export const E2E_API_TOKEN = "wirespeed-e2e-token";
 const dataDir = path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e");
 
 // The config is loaded again in every worker: only the main process starts from an empty database.
