@@ -5,7 +5,7 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: ["node_modules/**", ".next/**", "lib/generated/**", "data/**", "test-results/**", "playwright-report/**", "e2e/artifacts/**", "next-env.d.ts"],
+    ignores: ["node_modules/**", ".next/**", ".next-*/**", "lib/generated/**", "data/**", "test-results/**", "playwright-report/**", "e2e/artifacts/**", "next-env.d.ts"],
   },
 ];
 

@@ -49,6 +49,13 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     // The API token lets specs set up hosts and links through the REST API when the pages are not what they test.
-    env: { PORT: String(port), WIRESPEED_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", WIRESPEED_API_TOKEN: E2E_API_TOKEN },
+    env: {
+      PORT: String(port),
+      WIRESPEED_DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+      WIRESPEED_API_TOKEN: E2E_API_TOKEN,
+      // A run on another port builds its own copy, so two runs at once do not overwrite each other's build.
+      ...(port === 3100 ? {} : { WIRESPEED_DIST_DIR: `.next-e2e-${port}` }),
+    },
   },
 });

@@ -58,7 +58,8 @@ if (isDev) {
   serve(["dev", "-p", port]);
 } else {
   const sources = ["app", "components", "lib", "agents", "prisma", "public", "instrumentation.ts", "next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
-  if (mtime(".next/BUILD_ID") < newestMtime(sources)) {
+  const distDir = process.env.WIRESPEED_DIST_DIR || ".next";
+  if (mtime(`${distDir}/BUILD_ID`) < newestMtime(sources)) {
     log("building the app (next build)");
     run(bin("next"), ["build"]);
   }
