@@ -125,6 +125,24 @@ describe("runs on the lab", () => {
     expect(port(oneG.serverCommand)).not.toBe(port(twoG5.serverCommand));
   });
 
+  it("skips a port that another program holds on the server host", async () => {
+    const beta = labHost(state, "beta");
+    const betaAddress = state.links.find((l) => l.name === "ab-1g")!.b.address;
+    // Something else (here a plain iperf3 server) already listens on 5201 at beta's ab-1g address.
+    const squatter = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-B", betaAddress, "-p", "5201"], { stdio: "ignore" });
+    try {
+      await waitFor(() => processesInHost(beta, "-p 5201").length > 0, 5000, "the squatter to start");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const run = await runOn("ab-1g", { duration: 2 });
+      expect(run.errorMessage).toBeNull();
+      expect(run.status).toBe("succeeded");
+      expect(run.serverCommand).toMatch(/ -p 5202 /);
+      expect(run.serverOutput).toMatch(/Address already in use/);
+    } finally {
+      squatter.kill();
+    }
+  });
+
   it("queues a second run on a busy link and runs it after the first", async () => {
     const request = parseRunRequest({ duration: 2 });
     const first = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: "a" });
