@@ -1,0 +1,107 @@
+// Latency of live samples, on the lab, through the real engine:
+//  (a) from the engine's startRun call to the first sample event on the bus;
+//  (b) from the moment an interval reaches the engine (a bus listener, which runs synchronously
+//      inside publish(), stamps it) to the moment an SSE client reading openRunEventStream(...)
+//      (the body GET /api/runs/:id/events returns) has decoded the same event, matched by id.
+// R runs of `-i 0.1 -t 3` give hundreds of events. Goal for (b): p95 < 50 ms.
+//   WIRESPEED_LAB_INSTANCE=2 node --import tsx --conditions=react-server bench/latency.bench.ts [--runs 10] [--link ab-1g]
+import { median, ms, percentile, runMain, withLabEngine } from "./lab-bench";
+
+const GOAL_P95_MS = 50;
+
+function readArgs(args: string[]) {
+  const value = (name: string) => {
+    const index = args.indexOf(`--${name}`);
+    return index >= 0 ? args[index + 1] : undefined;
+  };
+  return { runs: Number(value("runs") ?? 10), link: value("link") ?? "ab-1g", seconds: Number(value("seconds") ?? 3), interval: Number(value("interval") ?? 0.1) };
+}
+
+type Decoded = { id: number; event: string; at: number };
+
+/** Reads an SSE body to its end as a browser's EventSource would, stamping each event when it is decoded. */
+async function readSse(body: NonNullable<Response["body"]>, onEvent: (event: Decoded) => void): Promise<void> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let id = Number.NaN;
+      let event = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("id: ")) id = Number(line.slice(4));
+        else if (line.startsWith("event: ")) event = line.slice(7);
+      }
+      if (event) onEvent({ id, event, at: performance.now() });
+    }
+  }
+}
+
+runMain(async () => {
+  const { runs, link, seconds, interval } = readArgs(process.argv.slice(2));
+  await withLabEngine("latency", async ({ engine, bus, db, linkIds, parseRunRequest, openRunEventStream, state }) => {
+    const lab = state.links.find((l) => l.name === link)!;
+    console.log(
+      `latency: ${runs} runs on ${link} (${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -i ${interval} -t ${seconds}; ` +
+        `goal: (b) engine → SSE client p95 < ${GOAL_P95_MS} ms`,
+    );
+    const toFirstSample: number[] = [];
+    const toRunning: number[] = [];
+    const toClient: number[] = [];
+    let missing = 0;
+    const request = parseRunRequest({ duration: seconds, interval });
+    for (let index = 1; index <= runs; index += 1) {
+      const calledAt = performance.now();
+      const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+      const publishedAt = new Map<number, number>();
+      let firstSampleAt: number | null = null;
+      let runningAt: number | null = null;
+      // Subscribed before the SSE stream, so this stamp is taken before the stream enqueues the event.
+      const unsubscribe = bus.subscribe(started.id, 0, (event) => {
+        // "running" comes after iperf3 detection over ssh, long after this subscription: its stamp is live.
+        if (event.type === "status" && (event.data as { status: string }).status === "running") runningAt ??= performance.now();
+        if (event.type !== "sample") return;
+        const now = performance.now();
+        firstSampleAt ??= now;
+        publishedAt.set(event.id, now);
+      });
+      const decodedAt = new Map<number, number>();
+      const viewer = new AbortController();
+      // Wrapped in a Response as the route handler does, and read back through its body as a client would.
+      const reading = readSse(new Response(openRunEventStream(started.id, 0, viewer.signal, bus)).body!, (event) => {
+        if (event.event === "sample") decodedAt.set(event.id, event.at);
+      });
+      await engine.waitForRun(started.id);
+      await reading;
+      unsubscribe?.();
+      const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { _count: { select: { samples: true } } } });
+      if (run.status !== "succeeded") throw new Error(`run ${run.id}: ${run.status}: ${run.errorMessage}`);
+      const delays: number[] = [];
+      for (const [id, at] of publishedAt) {
+        const seen = decodedAt.get(id);
+        if (seen === undefined) missing += 1;
+        else delays.push(seen - at);
+      }
+      toClient.push(...delays);
+      if (firstSampleAt !== null) toFirstSample.push(firstSampleAt - calledAt);
+      if (runningAt !== null) toRunning.push(runningAt - calledAt);
+      console.log(
+        `  run ${index}: ${publishedAt.size} samples published, ${decodedAt.size} read by the SSE client, ${run._count.samples} stored; ` +
+          `startRun → "running" ${runningAt === null ? "none" : ms(runningAt - calledAt)}, → first sample ${firstSampleAt === null ? "none" : ms(firstSampleAt - calledAt)}; ` +
+          `engine → client median ${ms(median(delays))}, max ${ms(Math.max(...delays))}`,
+      );
+    }
+    console.log(`\n(a) startRun → first sample on the bus, ${toFirstSample.length} runs: median ${ms(median(toFirstSample))}, p95 ${ms(percentile(toFirstSample, 95))}, min ${ms(Math.min(...toFirstSample))}, max ${ms(Math.max(...toFirstSample))}`);
+    console.log(`    of which startRun → status "running" (server listening, client started): median ${ms(median(toRunning))}, p95 ${ms(percentile(toRunning, 95))}`);
+    console.log(
+      `(b) engine publish → SSE client decoded, ${toClient.length} events (${missing} never arrived): median ${ms(median(toClient))}, p95 ${ms(percentile(toClient, 95))}, p99 ${ms(percentile(toClient, 99))}, max ${ms(Math.max(...toClient))}`,
+    );
+    const p95 = percentile(toClient, 95);
+    console.log(`verdict: (b) p95 ${ms(p95)} ${p95 < GOAL_P95_MS && missing === 0 ? `< ${GOAL_P95_MS} ms: MET` : `: MISSED (goal < ${GOAL_P95_MS} ms, every event delivered)`}; (a) has no goal`);
+  });
+});
