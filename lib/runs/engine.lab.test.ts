@@ -4,7 +4,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabState } from "@/e2e/lab/lab";
-import { labHost, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/e2e/lab/lab-targets";
+import { labHost, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/e2e/lab/lab-targets";
+import { buildClientArgv, parseIperfVersion } from "@/lib/iperf";
 import { createTestDatabase } from "@/lib/testing/database";
 
 const database = createTestDatabase();
@@ -206,6 +207,43 @@ describe("runs on the lab", () => {
     } finally {
       await db.host.update({ where: { id: hostIds.beta! }, data: { iperf3Path: null } });
     }
+  });
+});
+
+describe("iperf3 without --forceflush (before 3.1.5)", () => {
+  it("streams its intervals live through a pty", async () => {
+    const alpha = labHost(state, "alpha");
+    const beta = labHost(state, "beta");
+    const link = state.links.find((l) => l.name === "ab-1g")!;
+    const version = parseIperfVersion("iperf 3.12")!;
+    const endpoint = (host: typeof alpha, hostId: number, address: string) => ({
+      hostId,
+      hostName: host.name,
+      platform: "linux" as const,
+      target: labTarget(state, host),
+      iperf3Path: null,
+      portRange: { min: 5290, max: 5299 },
+      address,
+      openFirewall: false,
+    });
+    const server = agentRunRemote.startIperf(endpoint(beta, hostIds.beta!, link.b.address), "server", "iperf3", ["-s", "-1", "-B", link.b.address, "-p", "5291"], { onStdoutLine: () => {}, onStderrLine: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // What an old iperf3 gets: no live-output flag at all.
+    const { argv } = buildClientArgv({ options: parseRunRequest({ duration: 3, port: 5291 }).options, version, serverAddress: link.b.address, bindAddress: link.a.address, hostName: "alpha", liveMode: "pty" });
+    expect(argv).not.toContain("--forceflush");
+    const intervalTimes: number[] = [];
+    const client = agentRunRemote.startIperf(endpoint(alpha, hostIds.alpha!, link.a.address), "client", "iperf3", argv, {
+      onStdoutLine: (line) => {
+        if (/\d+\.\d+-\d+\.\d+\s+sec\s.*bits\/sec/.test(line) && !/sender|receiver/.test(line)) intervalTimes.push(Date.now());
+      },
+      onStderrLine: () => {},
+    }, { pty: true });
+    await client.done;
+    const endedAt = Date.now();
+    await server.stop();
+    expect(intervalTimes.length).toBeGreaterThanOrEqual(3);
+    // The first interval came while the test ran, not in a block at the end.
+    expect(endedAt - intervalTimes[0]!).toBeGreaterThan(1500);
   });
 });
 

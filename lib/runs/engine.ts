@@ -350,7 +350,8 @@ export class RunEngine {
         port = options.port ?? this.ports.lease(server.hostId, server.hostName, server.portRange, busyPorts);
         leased = options.port === undefined ? { hostId: server.hostId, port } : null;
         const serverArgv = serverArgvFor(options, serverIperf.version, server, port);
-        const started = await this.startServer(server, serverIperf.path, serverArgv, serverLog, runId);
+        // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends.
+        const started = await this.startServer(server, serverIperf.path, serverArgv, serverLog, runId, !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]));
         commands.serverCommand = started.process.commandLine;
         if (started.isListening) {
           serverProcess = started.process;
@@ -366,7 +367,7 @@ export class RunEngine {
       if (signal.aborted) throw new RunError("cancelled", "Cancelled before the test started.");
       if (!serverProcess) throw new RunError("listener-failed", `No free iperf3 port on ${server.hostName} after ${MAX_PORT_ATTEMPTS} tries.`);
 
-      const { argv: clientArgv } = buildClientArgv({ options: { ...options, port }, version: clientIperf.version, serverAddress: server.address, bindAddress: client.address, hostName: client.hostName });
+      const { argv: clientArgv, liveMode } = buildClientArgv({ options: { ...options, port }, version: clientIperf.version, serverAddress: server.address, bindAddress: client.address, hostName: client.hostName });
       const parser = createIperfParser({ platform: client.platform });
       const handleLine = (line: string) => {
         for (const event of parser.push(line)) {
@@ -385,7 +386,7 @@ export class RunEngine {
           clientLog.add(line);
           handleLine(line);
         },
-      });
+      }, { pty: liveMode === "pty" });
       processes.push(clientProcess);
       commands.clientCommand = clientProcess.commandLine;
       await this.setStatus(runId, "running", { ...commands, startedAt: new Date() });
@@ -454,7 +455,7 @@ export class RunEngine {
   }
 
   /** Starts the server and waits until it listens, exits, or times out. */
-  private async startServer(server: RunEndpoint, iperf3Path: string, argv: string[], log: OutputLog, runId: number) {
+  private async startServer(server: RunEndpoint, iperf3Path: string, argv: string[], log: OutputLog, runId: number, pty: boolean) {
     let errorText = "";
     let markListening = () => {};
     const listening = new Promise<void>((resolve) => (markListening = resolve));
@@ -462,12 +463,14 @@ export class RunEngine {
       onStdoutLine: (line) => {
         log.add(line);
         if (/Server listening on/i.test(line)) markListening();
+        // Under a pty, iperf3's stderr arrives here too.
+        if (pty && /error/i.test(line)) errorText += `${line}\n`;
       },
       onStderrLine: (line) => {
         log.add(line);
         if (/error/i.test(line)) errorText += `${line}\n`;
       },
-    });
+    }, { pty });
     void this.recordPid(runId, "serverPid", process);
     const outcome = await withTimeout(
       Promise.race([listening.then(() => "listening" as const), process.done.then(() => "exited" as const)]),

@@ -20,7 +20,7 @@ export const agentRunRemote: RunRemote = {
     return requireIperf(endpoint.target, await agentFor(endpoint, signal), endpoint.iperf3Path, signal);
   },
 
-  startIperf(endpoint, role, iperf3Path, argv, callbacks: ProcessCallbacks): RemoteProcess {
+  startIperf(endpoint, role, iperf3Path, argv, callbacks: ProcessCallbacks, options = {}): RemoteProcess {
     const agentPromise = agentFor(endpoint);
     const channel = new AbortController();
     let resolvePid: (pid: number | null) => void = () => {};
@@ -29,7 +29,7 @@ export const agentRunRemote: RunRemote = {
 
     const done = agentPromise.then(async (agent) => {
       const input = { iperf3Path, args: argv };
-      const command = role === "server" ? agent.serverCommand(input) : agent.clientCommand(input);
+      const command = { ...(role === "server" ? agent.serverCommand(input) : agent.clientCommand(input)), pty: options.pty };
       let isPidSeen = !agent.printsPid;
       if (!agent.printsPid) resolvePid(null);
       try {

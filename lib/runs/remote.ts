@@ -37,7 +37,15 @@ export type RunRemote = {
   /** The host's iperf3: where it is and which version. Throws an error with `kind` on failure. */
   detectIperf(endpoint: RunEndpoint, signal: AbortSignal): Promise<{ path: string; version: IperfVersion }>;
   /** Starts iperf3 (argv without the binary) on the host and streams its output. */
-  startIperf(endpoint: RunEndpoint, role: "server" | "client", iperf3Path: string, argv: string[], callbacks: ProcessCallbacks): RemoteProcess;
+  startIperf(
+    endpoint: RunEndpoint,
+    role: "server" | "client",
+    iperf3Path: string,
+    argv: string[],
+    callbacks: ProcessCallbacks,
+    /** pty: for iperf3 before 3.1.5, which has no --forceflush and would print everything at the end */
+    options?: { pty?: boolean },
+  ): RemoteProcess;
   /**
    * Opens the host's firewall for a test where the platform has one and the user opted in;
    * returns the function that restores it (a no-op when nothing was changed).

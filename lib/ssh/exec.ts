@@ -1,7 +1,7 @@
 import "server-only";
 import { spawn } from "node:child_process";
 import { SshConnectionLostError, SshError, SshTimeoutError } from "./errors";
-import { createLineSplitter } from "./lines";
+import { createLineSplitter, stripTerminalEscapes } from "./lines";
 import { getConnection, type SshChannel } from "./pool";
 import type { ExecCaptureOptions, ExecCaptureResult, ExecCommand, ExecResult, ExecStreamOptions, HostTarget } from "./types";
 
@@ -111,7 +111,9 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
               { cause: why ?? undefined },
             ),
           );
-        connection.client.exec(commandString, (err, ch) => {
+        // A wide terminal, so that no line of output is folded; "dumb" asks for no escape sequences.
+        const execOptions = command.pty ? { pty: { term: "dumb", cols: 1000, rows: 50 } } : {};
+        connection.client.exec(commandString, execOptions, (err, ch) => {
           if (err) {
             if (connection.isClosed()) return lost(err);
             return life.fail(new SshError("unknown", target.name, `cannot start a command on ${connection.where}: ${err.message}`, { cause: err }));
@@ -121,7 +123,8 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
           if (!command.keepStdinOpen) ch.end();
           if (life.isAborted()) stop();
           unsubscribe = connection.onLost(lost);
-          const stdout = createLineSplitter((line) => options.onStdoutLine?.(line));
+          // Under a pty, stderr arrives merged into stdout, with whatever the terminal adds around it.
+          const stdout = createLineSplitter((line) => options.onStdoutLine?.(command.pty ? stripTerminalEscapes(line) : line));
           const stderr = createLineSplitter((line) => options.onStderrLine?.(line));
           let exitCode: number | null = null;
           let exitSignal: string | null = null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLineSplitter } from "./lines";
+import { createLineSplitter, stripTerminalEscapes } from "./lines";
 
 function split(chunks: (string | Buffer)[]): string[] {
   const lines: string[] = [];
@@ -30,5 +30,15 @@ describe("createLineSplitter", () => {
   it("emits nothing for empty output and no extra line after a final newline", () => {
     expect(split([])).toEqual([]);
     expect(split(["one\n"])).toEqual(["one"]);
+  });
+});
+
+describe("stripTerminalEscapes", () => {
+  it("removes what a pseudo-terminal draws around a line, and keeps the line", () => {
+    const line = "[  4]   0.00-1.00   sec   110 MBytes   923 Mbits/sec";
+    expect(stripTerminalEscapes(`\x1b[2K\x1b[1G${line}\x1b[0m`)).toBe(line);
+    expect(stripTerminalEscapes(`\x1b]0;C:\\Windows\\system32\\cmd.exe\x07${line}`)).toBe(line);
+    expect(stripTerminalEscapes(`\x1b[?25l${line}\x1b[?25h`)).toBe(line);
+    expect(stripTerminalEscapes(line)).toBe(line);
   });
 });

@@ -22,7 +22,11 @@ export type SshChannel = EventEmitter & {
 };
 
 type Ssh2Client = EventEmitter & {
-  exec(command: string, callback: (err: Error | undefined, channel: SshChannel) => void): boolean;
+  exec(
+    command: string,
+    options: { pty?: { term: string; cols: number; rows: number } },
+    callback: (err: Error | undefined, channel: SshChannel) => void,
+  ): boolean;
   end(): void;
   destroy?(): void;
 };

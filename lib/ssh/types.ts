@@ -30,6 +30,11 @@ export type ExecCommand = {
    * or the connection dropped.
    */
   keepStdinOpen?: boolean;
+  /**
+   * Run under a pseudo-terminal: programs that cannot be told to flush (iperf3 before
+   * 3.1.5) then write each line as they print it instead of in blocks at the end.
+   */
+  pty?: boolean;
 };
 
 export type ExecResult = {
