@@ -25,13 +25,14 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
-  outputDir: "test-results/playwright",
+  // Per port, so that two runs at once (say, on two branches of work) do not delete each other's traces.
+  outputDir: port === 3100 ? "test-results/playwright" : `test-results/playwright-${port}`,
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 60_000,
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  reporter: [["list"], ["json", { outputFile: port === 3100 ? "test-results/e2e.json" : `test-results/e2e-${port}.json` }]],
   globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL: `http://localhost:${port}`,

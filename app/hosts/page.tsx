@@ -1,16 +1,39 @@
-import { HostTable } from "@/components/HostTable";
+import Link from "next/link";
+import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
+import { HostList } from "@/components/hosts/HostList";
+import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/hosts/Pagination";
+import { buttonClass } from "@/components/hosts/styles";
 import { listHosts } from "@/lib/queries/hosts";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Hosts" };
 
-export default async function HostsPage() {
+export default async function HostsPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
   const hosts = await listHosts();
+  const { page, pageCount, start } = pageOf((await searchParams).page, hosts.length);
+  const remoteCount = hosts.filter((host) => !host.isLocal).length;
   return (
     <>
-      <PageHeader title="Hosts" description="Machines Wirespeed reaches over SSH, and this machine." />
-      <HostTable hosts={hosts} />
+      <PageHeader
+        title="Hosts"
+        description="Machines Wirespeed reaches over SSH, and this machine."
+        actions={
+          <Link href="/hosts/new" className={buttonClass("primary")}>
+            Add host
+          </Link>
+        }
+      />
+      {hosts.length > 0 ? <HostList hosts={hosts.slice(start, start + LIST_PAGE_SIZE)} /> : null}
+      <Pagination page={page} pageCount={pageCount} itemCount={hosts.length} basePath="/hosts" />
+      {remoteCount === 0 ? (
+        <div className={hosts.length > 0 ? "mt-6" : ""}>
+          <EmptyState title={hosts.length > 0 ? "No other hosts yet" : "No hosts yet"}>
+            A link is measured between two hosts. <Link href="/hosts/new" className="font-medium text-sky-800 underline dark:text-sky-300">Add a host</Link>{" "}
+            with its address and SSH key, confirm its host key, then discover its NICs.
+          </EmptyState>
+        </div>
+      ) : null}
     </>
   );
 }

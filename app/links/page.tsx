@@ -1,20 +1,38 @@
+import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
-import { LinkTable } from "@/components/LinkTable";
 import { PageHeader } from "@/components/PageHeader";
+import { buttonClass } from "@/components/hosts/styles";
+import { LinkList } from "@/components/links/LinkList";
+import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/hosts/Pagination";
 import { listLinks } from "@/lib/queries/links";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Links" };
 
-export default async function LinksPage() {
+export default async function LinksPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
   const links = await listLinks();
+  const { page, pageCount, start } = pageOf((await searchParams).page, links.length);
   return (
     <>
-      <PageHeader title="Links" description="Pairs of NICs whose throughput Wirespeed measures." />
+      <PageHeader
+        title="Links"
+        description="Pairs of NICs whose throughput Wirespeed measures."
+        actions={
+          <Link href="/links/new" className={buttonClass("primary")}>
+            Create link
+          </Link>
+        }
+      />
       {links.length > 0 ? (
-        <LinkTable links={links} />
+        <>
+          <LinkList links={links.slice(start, start + LIST_PAGE_SIZE)} />
+          <Pagination page={page} pageCount={pageCount} itemCount={links.length} basePath="/links" />
+        </>
       ) : (
-        <EmptyState title="No links yet">A link joins a NIC on one host to a NIC on another host.</EmptyState>
+        <EmptyState title="No links yet">
+          A link joins a NIC on one host to a NIC on another host. <Link href="/hosts" className="font-medium text-sky-800 underline dark:text-sky-300">Add two hosts</Link>,
+          discover their NICs, then <Link href="/links/new" className="font-medium text-sky-800 underline dark:text-sky-300">create a link</Link> between them.
+        </EmptyState>
       )}
     </>
   );

@@ -1,5 +1,9 @@
 import "server-only";
-import { listHosts as listInventoryHosts } from "@/lib/inventory/hosts";
+import { db } from "@/lib/db";
+import { isInventoryError } from "@/lib/inventory/errors";
+import { getHost, listHosts as listInventoryHosts } from "@/lib/inventory/hosts";
+import { listNics } from "@/lib/inventory/nics";
+import { activeRunOf } from "@/lib/inventory/prisma-errors";
 
 export type HostListItem = Awaited<ReturnType<typeof listHosts>>[number];
 
@@ -9,4 +13,26 @@ export async function listHosts() {
   return hosts
     .map((host) => ({ ...host, isLocal: host.authMethod === "local" }))
     .sort((a, b) => Number(b.isLocal) - Number(a.isLocal) || a.name.localeCompare(b.name));
+}
+
+export type HostDetail = NonNullable<Awaited<ReturnType<typeof getHostDetail>>>;
+
+/**
+ * One host with its NICs and what deleting it would take along (NICs, links, runs, and
+ * a run that is still active, which makes the delete refuse); null when there is none.
+ */
+export async function getHostDetail({ hostId }: { hostId: number }) {
+  const host = await getHost(hostId).catch((error: unknown) => {
+    if (isInventoryError(error) && (error.kind === "not_found" || error.kind === "invalid")) return null;
+    throw error;
+  });
+  if (!host) return null;
+  const linkWhere = { OR: [{ aNic: { hostId } }, { bNic: { hostId } }] };
+  const [nics, links, runs, activeRun] = await Promise.all([
+    listNics({ hostId }),
+    db.link.count({ where: linkWhere }),
+    db.run.count({ where: { link: linkWhere } }),
+    activeRunOf(db, { link: linkWhere }),
+  ]);
+  return { host: { ...host, isLocal: host.authMethod === "local" }, nics, impact: { nics: nics.length, links, runs, activeRun } };
 }

@@ -1,0 +1,13 @@
+import { PageHeader } from "@/components/PageHeader";
+import { AddHostForm } from "@/components/hosts/AddHostForm";
+
+export const metadata = { title: "Add host" };
+
+export default function NewHostPage() {
+  return (
+    <div className="max-w-3xl">
+      <PageHeader title="Add host" description="Wirespeed logs in over SSH to start iperf3 there and read its NICs." />
+      <AddHostForm />
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { checkHostAction } from "@/lib/actions/check-host";
+import { pinHostKeyAction } from "@/lib/actions/pin-host-key";
+import type { HostCheck } from "@/lib/hosts/check";
+import { formatPlatform } from "@/components/format";
+import { Button, HintText, Notice } from "./ui";
+
+const HOST_KEY_COMMAND = "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub";
+
+/**
+ * "Test connection": the first contact shows the fingerprint the host presents and asks
+ * the user to compare it with the host's own before it is pinned; then the check logs in
+ * and shows platform and iperf3, or what is missing and how to install it.
+ */
+export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test connection" }: { hostId: number; hostName: string; buttonLabel?: string }) {
+  const [check, setCheck] = useState<HostCheck | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [isRejected, setIsRejected] = useState(false);
+  const [isChecking, startCheck] = useTransition();
+  const [isPinning, startPin] = useTransition();
+
+  function runCheck() {
+    setIsRejected(false);
+    startCheck(async () => {
+      const result = await checkHostAction(hostId);
+      if (result.ok) {
+        setCheck(result.value);
+        setFailure(null);
+      } else {
+        setFailure(result.message);
+      }
+    });
+  }
+
+  function pin(fingerprint: string) {
+    startPin(async () => {
+      const result = await pinHostKeyAction({ hostId, fingerprint });
+      if (result.ok) {
+        setCheck(result.value);
+        setFailure(null);
+      } else {
+        setFailure(result.message);
+      }
+    });
+  }
+
+  const needsConfirmation = check && (check.hostKey.status === "unconfirmed" || check.hostKey.status === "mismatch") && check.hostKey.presented;
+
+  return (
+    <div className="space-y-4">
+      <Button type="button" variant={check ? "secondary" : "primary"} onClick={runCheck} isPending={isChecking} pendingLabel="Testing…" disabled={isPinning}>
+        {check ? "Test again" : buttonLabel}
+      </Button>
+      <div aria-live="polite" className="space-y-4">
+        {failure ? (
+          <Notice tone="error" title="The check did not run">
+            <HintText text={failure} />
+          </Notice>
+        ) : null}
+        {check && !check.reachable && check.error ? (
+          <Notice tone="error" title={`${hostName} cannot be reached`} testId="check-error">
+            <p>{check.error.message}</p>
+            {check.error.hint ? (
+              <p className="mt-1">
+                <HintText text={check.error.hint} />
+              </p>
+            ) : null}
+          </Notice>
+        ) : null}
+        {needsConfirmation ? (
+          <FingerprintConfirmation
+            hostName={hostName}
+            presented={check.hostKey.presented!}
+            pinned={check.hostKey.status === "mismatch" ? check.hostKey.pinned : null}
+            isPinning={isPinning}
+            isRejected={isRejected}
+            onConfirm={() => pin(check.hostKey.presented!)}
+            onReject={() => setIsRejected(true)}
+          />
+        ) : null}
+        {check && check.reachable && !needsConfirmation ? <CheckResult check={check} hostName={hostName} /> : null}
+      </div>
+    </div>
+  );
+}
+
+function FingerprintConfirmation({
+  hostName,
+  presented,
+  pinned,
+  isPinning,
+  isRejected,
+  onConfirm,
+  onReject,
+}: {
+  hostName: string;
+  presented: string;
+  pinned: string | null;
+  isPinning: boolean;
+  isRejected: boolean;
+  onConfirm: () => void;
+  onReject: () => void;
+}) {
+  return (
+    <section
+      aria-labelledby="fingerprint-heading"
+      className={`rounded-lg border p-4 ${pinned ? "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950" : "border-amber-300 bg-amber-50 dark:border-amber-700 dark:bg-amber-950"}`}
+    >
+      <h3 id="fingerprint-heading" className="font-semibold">
+        {pinned ? `The host key of ${hostName} has changed` : `Confirm the host key of ${hostName}`}
+      </h3>
+      <p className="mt-2 text-sm">
+        {pinned
+          ? "The host presents another key than the one you trusted. Nothing was sent to it. If it was reinstalled, compare the new key with the host's own before you trust it:"
+          : "Nothing has been sent to the host yet. It presents this key:"}
+      </p>
+      {pinned ? (
+        <p className="mt-2 text-sm">
+          Trusted until now: <code className="font-mono text-xs break-all">{pinned}</code>
+        </p>
+      ) : null}
+      <p className="mt-2 rounded-md bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 dark:bg-slate-900 dark:text-slate-100" data-testid="presented-fingerprint">
+        {presented}
+      </p>
+      <p className="mt-3 text-sm">On the host itself (its console, or a session you already trust), run</p>
+      <pre className="mt-1 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs text-slate-100 dark:bg-black">
+        <code>{HOST_KEY_COMMAND}</code>
+      </pre>
+      <p className="mt-2 text-sm">and check that it prints the same SHA256 fingerprint. Only then trust it: Wirespeed will refuse any other key from now on.</p>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <Button type="button" variant="primary" onClick={onConfirm} isPending={isPinning} pendingLabel="Trusting and checking…">
+          It matches: trust this key
+        </Button>
+        <Button type="button" onClick={onReject} disabled={isPinning}>
+          It does not match
+        </Button>
+      </div>
+      {isRejected ? (
+        <div className="mt-3">
+          <Notice tone="error" title="Do not trust this key">
+            Something other than your host may be answering at this address. Check the address and port in the host&apos;s
+            settings, or the network between here and the host, then test again.
+          </Notice>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function CheckResult({ check, hostName }: { check: HostCheck; hostName: string }) {
+  const isMissingIperf = check.error?.kind === "not-found";
+  return (
+    <section aria-labelledby="check-result-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid="check-result">
+      <h3 id="check-result-heading" className="font-semibold">
+        {check.error ? `${hostName} answered, with a problem` : `${hostName} is ready for tests`}
+      </h3>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-slate-600 dark:text-slate-400">Host key</dt>
+        <dd className="min-w-0 break-all">
+          {check.hostKey.status === "local" ? "this machine (no SSH)" : <>trusted <code className="font-mono text-xs">{check.hostKey.pinned ?? check.hostKey.presented}</code></>}
+        </dd>
+        <dt className="text-slate-600 dark:text-slate-400">Platform</dt>
+        <dd data-testid="check-platform">{check.platform ? `${formatPlatform(check.platform)}${check.os && check.os.toLowerCase() !== formatPlatform(check.platform).toLowerCase() ? ` (${check.os})` : ""}` : "not detected"}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">iperf3</dt>
+        <dd data-testid="check-iperf3">
+          {check.iperf3 ? (
+            <>
+              {check.iperf3.version} <span className="font-mono text-xs text-slate-600 dark:text-slate-400">{check.iperf3.path}</span>
+            </>
+          ) : (
+            <span className="font-medium text-red-700 dark:text-red-300">missing</span>
+          )}
+        </dd>
+      </dl>
+      {check.error ? (
+        <div className="mt-3">
+          <Notice tone={isMissingIperf ? "warning" : "error"} title={isMissingIperf ? "iperf3 is missing" : check.error.message}>
+            {isMissingIperf ? <p>{check.error.message}.</p> : null}
+            {check.error.hint ? (
+              <p className="mt-1">
+                <HintText text={check.error.hint} />
+              </p>
+            ) : null}
+          </Notice>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { apiCall } from "./api";
+import { readLabState, type LabState } from "./lab/lab";
+import { saveScreenshot, VIEWPORTS } from "./screenshots";
+
+test.describe.configure({ mode: "serial" });
+
+type ApiHost = { id: number; name: string };
+type ApiNic = { id: number; name: string; speedMbps: number | null; mtu: number | null; addresses: string[] };
+
+function labState(): LabState {
+  const state = readLabState();
+  if (!state) throw new Error("the lab is not up: e2e/global-setup.ts should have brought it up");
+  return state;
+}
+
+async function screenshotEverywhere(page: Page, name: string) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${name} overflows sideways at ${viewportName} width`).toBeLessThanOrEqual(0);
+      await saveScreenshot(page, `${name}-${viewportName}-${colorScheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize(VIEWPORTS.desktop);
+}
+
+/**
+ * ui-alpha and ui-beta with their NICs discovered. hosts.spec.ts adds them through the form;
+ * when this spec runs alone they are set up through the API the same way.
+ */
+async function ensureLabHosts(request: APIRequestContext): Promise<Record<string, { host: ApiHost; nics: ApiNic[] }>> {
+  const state = labState();
+  const { hosts } = await apiCall<{ hosts: ApiHost[] }>(request, "GET", "/api/hosts");
+  const result: Record<string, { host: ApiHost; nics: ApiNic[] }> = {};
+  for (const [name, labName] of [["ui-alpha", "alpha"], ["ui-beta", "beta"]] as const) {
+    let host = hosts.find((entry) => entry.name === name);
+    if (!host) {
+      const lab = state.hosts.find((entry) => entry.name === labName)!;
+      host = await apiCall<ApiHost>(request, "POST", "/api/hosts", {
+        name,
+        address: lab.sshHost,
+        port: lab.sshPort,
+        username: lab.username,
+        auth: { method: "key", privateKey: fs.readFileSync(state.clientKeyPath, "utf8") },
+        hostKeyFingerprint: lab.hostKeyFingerprint,
+      });
+    }
+    let { nics } = await apiCall<{ nics: ApiNic[] }>(request, "GET", `/api/nics?hostId=${host.id}`);
+    if (!nics.some((nic) => nic.name === "eth1")) ({ nics } = await apiCall<{ nics: ApiNic[] }>(request, "POST", `/api/hosts/${host.id}/discover`));
+    result[name] = { host, nics };
+  }
+  return result;
+}
+
+test("the links page says what to do when there are none", async ({ page }) => {
+  const { links } = await apiCall<{ links: unknown[] }>(page.request, "GET", "/api/links");
+  test.skip(links.length > 0, "another spec created links first");
+  await page.goto("/links");
+  await expect(page.getByRole("heading", { level: 1, name: "Links" })).toBeVisible();
+  await expect(page.getByText("No links yet")).toBeVisible();
+  await expect(page.getByRole("link", { name: "create a link" })).toBeVisible();
+  await screenshotEverywhere(page, "links-empty");
+});
+
+test("create a link between ui-alpha eth1 and ui-beta eth1 from the same-subnet suggestion", async ({ page }) => {
+  test.setTimeout(180_000);
+  const inventory = await ensureLabHosts(page.request);
+  const state = labState();
+  const alphaEth1 = state.hosts.find((host) => host.name === "alpha")!.nics.find((nic) => nic.name === "eth1")!;
+  const subnet = `${alphaEth1.address.replace(/\.\d+$/, ".0")}/${alphaEth1.prefixLength}`;
+  const aNic = inventory["ui-alpha"]!.nics.find((nic) => nic.name === "eth1")!;
+  const bNic = inventory["ui-beta"]!.nics.find((nic) => nic.name === "eth1")!;
+  const slower = Math.min(...[aNic.speedMbps, bNic.speedMbps].filter((speed): speed is number => speed !== null));
+
+  await page.goto("/links");
+  await page.getByRole("link", { name: "Create link" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Create link" })).toBeVisible();
+
+  // The suggestions come first, and the pair on one subnet is among them.
+  const suggestion = page.getByTestId("suggested-pair").filter({ hasText: "ui-alpha eth1" }).filter({ hasText: "ui-beta eth1" });
+  await expect(suggestion).toHaveCount(1);
+  await expect(suggestion).toContainText(`same subnet ${subnet}`);
+  // eth2 pairs sit on another subnet, so eth1 is never suggested with them.
+  await expect(page.getByTestId("suggested-pair").filter({ hasText: "ui-alpha eth1" }).filter({ hasText: "ui-beta eth2" })).toHaveCount(0);
+  await screenshotEverywhere(page, "link-new");
+
+  // Before choosing the suggestion: a pair with different MTUs is flagged before anything is created.
+  await page.getByLabel("A host", { exact: true }).selectOption({ label: "ui-alpha" });
+  await page.getByLabel("A NIC", { exact: true }).selectOption(String(aNic.id));
+  await page.getByLabel("B host", { exact: true }).selectOption({ label: "ui-beta" });
+  const bEth2 = inventory["ui-beta"]!.nics.find((nic) => nic.name === "eth2")!;
+  await page.getByLabel("B NIC", { exact: true }).selectOption(String(bEth2.id));
+  await expect(page.getByTestId("mtu-warning")).toContainText("MTU mismatch 9000/1500");
+  await expect(page.getByText("Not in one subnet")).toBeVisible();
+  await screenshotEverywhere(page, "link-new-mtu-mismatch");
+
+  await suggestion.getByRole("button", { name: /^Use / }).click();
+  await expect(page.getByLabel("A NIC", { exact: true })).toHaveValue(String(aNic.id));
+  await expect(page.getByLabel("B NIC", { exact: true })).toHaveValue(String(bNic.id));
+  await expect(page.getByTestId("mtu-warning")).toHaveCount(0);
+  await expect(page.getByTestId("pair-subnet")).toHaveText(`Both ends are in ${subnet}.`);
+  // The speed starts at the slower NIC's.
+  await expect(page.getByLabel("Nominal speed (Mbit/s)")).toHaveValue(String(slower));
+  await expect(page.getByTestId("speed-default")).toContainText(`Defaults to the slower NIC's speed: ${slower} Mbit/s`);
+  await page.getByLabel("Name").fill("ui-ab-eth1");
+  await screenshotEverywhere(page, "link-new-chosen");
+  await page.getByRole("button", { name: "Create link" }).click();
+  await expect(page).toHaveURL(/\/links\/\d+$/);
+
+  const { links } = await apiCall<{ links: { id: number; name: string; speedMbps: number; a: { nic: { id: number } }; b: { nic: { id: number } } }[] }>(
+    page.request,
+    "GET",
+    "/api/links",
+  );
+  const created = links.find((link) => link.name === "ui-ab-eth1");
+  expect(created).toMatchObject({ speedMbps: slower, a: { nic: { id: aNic.id } }, b: { nic: { id: bNic.id } } });
+  expect(page.url()).toMatch(new RegExp(`/links/${created!.id}$`));
+
+  await page.goto("/links");
+  const row = page.getByTestId(`link-row-${created!.id}`);
+  await expect(row).toContainText("ui-alpha eth1");
+  await expect(row).toContainText("ui-beta eth1");
+  await expect(row.getByRole("link", { name: "ui-ab-eth1" })).toHaveAttribute("href", `/links/${created!.id}`);
+  await expect(row.getByTestId("mtu-mismatch")).toHaveCount(0);
+
+  // The pair is linked now: it is no longer suggested.
+  await page.goto("/links/new");
+  await expect(page.getByTestId("suggested-pair").filter({ hasText: "ui-alpha eth1" }).filter({ hasText: "ui-beta eth1" })).toHaveCount(0);
+});
+
+test("a link with different MTUs at its ends carries a badge in the list", async ({ page }) => {
+  const inventory = await ensureLabHosts(page.request);
+  // alpha eth3 is on a jumbo-frame link, beta eth2 on an MTU 1500 one.
+  const alphaEth3 = inventory["ui-alpha"]!.nics.find((nic) => nic.name === "eth3")!;
+  const betaEth2 = inventory["ui-beta"]!.nics.find((nic) => nic.name === "eth2")!;
+  const link = await apiCall<{ id: number }>(page.request, "POST", "/api/links", { name: "ui-mismatch", aNicId: alphaEth3.id, bNicId: betaEth2.id, speedMbps: 1000 });
+  await page.goto("/links");
+  await expect(page.getByTestId(`link-row-${link.id}`).getByTestId("mtu-mismatch")).toContainText("MTU mismatch 9000/1500");
+  await screenshotEverywhere(page, "links-list");
+});
