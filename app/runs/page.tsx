@@ -1,31 +1,63 @@
+import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
-import { formatBitsPerSecond } from "@/components/format";
-import { listRuns } from "@/lib/queries/runs";
+import { isActiveStatus, STATUS_LABELS } from "@/components/runs/describe";
+import { filterQuery, parseRunFilters, type SearchParams } from "@/components/runs/filters";
+import { Pagination } from "@/components/runs/Pagination";
+import { RefreshWhileActive } from "@/components/runs/RefreshWhileActive";
+import { RunFilterForm } from "@/components/runs/RunFilterForm";
+import { RunsTable } from "@/components/runs/RunsTable";
+import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
+import { listLinks } from "@/lib/queries/links";
+import { listRunRows, RUN_PAGE_SIZE } from "@/lib/queries/runs";
+import { RUN_STATUSES } from "@/lib/runs/serialize";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Runs" };
 
-export default async function RunsPage() {
-  const { runs, total } = await listRuns();
+export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const filters = parseRunFilters(await searchParams);
+  const [table, links] = await Promise.all([
+    listRunRows({ filters: { protocol: filters.protocol, status: filters.status, linkId: filters.linkId }, page: filters.page }),
+    listLinks(),
+  ]);
+  const isFiltered = Boolean(filters.protocol || filters.status || filters.linkId);
+  const base = { protocol: filters.protocol, status: filters.status, linkId: filters.linkId };
   return (
     <>
-      <PageHeader title="Runs" description={`Every iperf3 test, newest first (${total} in all).`} />
-      {runs.length === 0 ? (
-        <EmptyState title="No runs yet">Runs appear here once a test has been started on a link.</EmptyState>
+      <RefreshWhileActive isActive={table.rows.some((row) => isActiveStatus(row.status))} />
+      <PageHeader title="Runs" description={`Every iperf3 test across all links, newest first (${table.total}${isFiltered ? " matching" : " in all"}).`} actions={<RateUnitSwitch />} />
+      {table.total === 0 && !isFiltered ? (
+        <EmptyState title="No runs yet">
+          {links.length > 0 ? (
+            <>
+              Open a link, for example{" "}
+              <Link href={`/links/${links[0]!.id}`} className="font-medium text-sky-700 underline dark:text-sky-300">
+                {links[0]!.name}
+              </Link>
+              , and start a test from its New test form.
+            </>
+          ) : (
+            <>
+              Runs measure links. Add two hosts, then{" "}
+              <Link href="/links" className="font-medium text-sky-700 underline dark:text-sky-300">
+                create a link
+              </Link>{" "}
+              between their NICs and start a test on it.
+            </>
+          )}
+        </EmptyState>
       ) : (
-        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
-          {runs.map((run) => (
-            <li key={run.id} className="flex justify-between px-4 py-2 text-sm">
-              <span>
-                #{run.id} · {run.link.name}
-              </span>
-              <span>
-                {run.status} · {formatBitsPerSecond(run.receivedBitsPerSecond)}
-              </span>
-            </li>
-          ))}
-        </ul>
+        <>
+          <RunFilterForm
+            action="/runs"
+            values={filters}
+            links={links.map((link) => ({ value: String(link.id), label: link.name }))}
+            statuses={RUN_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] ?? status }))}
+          />
+          {table.rows.length > 0 ? <RunsTable rows={table.rows} showLink /> : <EmptyState title="No runs match these filters">Clear the filters to see every run.</EmptyState>}
+          <Pagination page={table.page} pageSize={RUN_PAGE_SIZE} total={table.total} hrefFor={(page) => `/runs${filterQuery({ ...base, page })}`} />
+        </>
       )}
     </>
   );

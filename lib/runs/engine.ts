@@ -91,10 +91,11 @@ function sshHint(kind: string): string {
   }
 }
 
-function summaryColumns(summary: IperfSummary | null, prefix: "" | "reverse"): Prisma.RunUpdateInput {
+function summaryColumns(summary: IperfSummary | null, prefix: "" | "reverse", isInterrupted: boolean): Prisma.RunUpdateInput {
   if (!summary) return {};
   const sender = summary.sender;
-  const receiver = summary.receiver;
+  // A client stopped by a signal prints a receiver line of "0.00 Bytes": it measured nothing, so store none.
+  const receiver = isInterrupted && summary.receiver?.bytes === 0 ? null : summary.receiver;
   if (prefix === "reverse") {
     return {
       reverseSentBytes: sender?.bytes ?? null,
@@ -437,8 +438,8 @@ export class RunEngine {
       runId,
       {
         ...commands,
-        ...summaryColumns(result?.summary ?? null, ""),
-        ...summaryColumns(result?.reverseSummary ?? null, "reverse"),
+        ...summaryColumns(result?.summary ?? null, "", result?.interrupted ?? false),
+        ...summaryColumns(result?.reverseSummary ?? null, "reverse", result?.interrupted ?? false),
         status,
         endedAt: new Date(),
         serverOutput: serverLog.toString(),

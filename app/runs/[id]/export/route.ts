@@ -1,0 +1,57 @@
+import { getRunDetail, iterateRunSamples } from "@/lib/queries/runs";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+// Every sample field, in the order of the samples API; streams as JSON text in one cell.
+const CSV_COLUMNS = ["seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "cwndBytes", "jitterMs", "lostPackets", "packets", "omitted", "streams"] as const;
+
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * GET /runs/:id/export?format=csv|json: every sample of a run (never the thinned chart),
+ * streamed so that a one-hour 0.1 s run does not sit in memory twice.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const raw = (await params).id;
+  const runId = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  const run = Number.isSafeInteger(runId) ? await getRunDetail(runId) : null;
+  if (!run) return new Response(`Run ${raw} does not exist.\n`, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const format = new URL(request.url).searchParams.get("format") === "json" ? "json" : "csv";
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      try {
+        if (format === "csv") {
+          controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\n`));
+          for await (const sample of iterateRunSamples(runId)) {
+            controller.enqueue(encoder.encode(`${CSV_COLUMNS.map((column) => csvCell(sample[column])).join(",")}\n`));
+          }
+        } else {
+          const { output, ...rest } = run;
+          controller.enqueue(encoder.encode(`{"run":${JSON.stringify({ ...rest, output })},"samples":[`));
+          let isFirst = true;
+          for await (const sample of iterateRunSamples(runId)) {
+            controller.enqueue(encoder.encode(`${isFirst ? "" : ","}\n${JSON.stringify(sample)}`));
+            isFirst = false;
+          }
+          controller.enqueue(encoder.encode("\n]}\n"));
+        }
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="wirespeed-run-${runId}.${format}"`,
+      "cache-control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,102 @@
+// Server time of the link page's reads with 10,000 runs and 1,000,000 samples in the database:
+// the runs table (first page, a deep page, a filtered page), the history chart's query, the
+// link's ends and the streams filter, all as app/links/[id]/page.tsx calls them (lib/queries/runs).
+// Goal: under 300 ms for the whole page's reads. No lab needed: the rows are written with SQL.
+//   node --import tsx --conditions=react-server bench/link-page.bench.ts [--runs 10000] [--samples-per-run 100]
+import Database from "better-sqlite3";
+import os from "node:os";
+import path from "node:path";
+
+function readArgs(args: string[]) {
+  const value = (name: string) => {
+    const index = args.indexOf(`--${name}`);
+    return index >= 0 ? args[index + 1] : undefined;
+  };
+  return { runs: Number(value("runs") ?? 10_000), samplesPerRun: Number(value("samples-per-run") ?? 100) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function timed<T>(body: () => Promise<T>, repeat = 7): Promise<{ ms: number; value: T }> {
+  let value = await body(); // warm-up: statement caches, page cache
+  const times: number[] = [];
+  for (let index = 0; index < repeat; index += 1) {
+    const started = performance.now();
+    value = await body();
+    times.push(performance.now() - started);
+  }
+  return { ms: median(times), value };
+}
+
+async function main(): Promise<void> {
+  const { runs, samplesPerRun } = readArgs(process.argv.slice(2));
+  const { createTestDatabase } = await import("../lib/testing/database");
+  const database = createTestDatabase();
+  // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
+  process.env.DATABASE_URL = database.url;
+  try {
+    const { createHost } = await import("../lib/inventory/hosts");
+    const { createNic } = await import("../lib/inventory/nics");
+    const { createLink } = await import("../lib/inventory/links");
+    const hosts = await Promise.all(
+      ["bench-a", "bench-b"].map((name, index) => createHost({ name, address: `198.18.200.${index + 1}`, auth: { method: "password", password: "unused" }, platform: "linux" })),
+    );
+    const nics = await Promise.all(hosts.map((host, index) => createNic({ hostId: host.id, name: "eth1", address: `198.18.200.${index + 1}/24`, speedMbps: 10_000, mtu: 9000 })));
+    const link = await createLink({ name: "bench-10g", aNicId: nics[0]!.id, bNicId: nics[1]!.id });
+
+    const seedStarted = performance.now();
+    const sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
+    const insertRun = sqlite.prepare(
+      `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertSample = sqlite.prepare(`INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted") VALUES (?, ?, ?, ?, 'forward', ?, ?, ?, 0)`);
+    const firstTime = Date.now() - runs * 600_000;
+    sqlite.transaction(() => {
+      for (let index = 0; index < runs; index += 1) {
+        const parallel = [1, 4, 8][index % 3]!;
+        const protocol = index % 10 === 0 ? "udp" : "tcp";
+        const options = { protocol, duration: samplesPerRun, parallel, reverse: index % 4 === 1, bidir: false, interval: 1, zerocopy: false, ...(protocol === "udp" ? { bitrate: 1e10 } : {}) };
+        const time = new Date(firstTime + index * 600_000).toISOString().replace("Z", "+00:00");
+        const bps = 9.0e9 + (index % 50) * 1e7;
+        const runId = Number(insertRun.run(link.id, index % 25 === 0 ? "failed" : "succeeded", index % 2 ? "b" : "a", JSON.stringify(options), time, time, time, bps, bps * 0.999, index % 7).lastInsertRowid);
+        for (let seq = 0; seq < samplesPerRun; seq += 1) insertSample.run(runId, seq, seq, seq + 1, bps / 8, bps, seq % 3);
+      }
+    })();
+    sqlite.close();
+    console.log(`link-page: seeded ${runs.toLocaleString("en")} runs and ${(runs * samplesPerRun).toLocaleString("en")} samples in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    console.log(`link-page: node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+
+    const queries = await import("../lib/queries/runs");
+    const linkId = link.id;
+    const page = () =>
+      Promise.all([
+        queries.getLinkEnds(linkId),
+        queries.listLinkHistory({ linkId }),
+        queries.listRunRows({ filters: { linkId }, page: 1 }),
+        queries.listLinkStreamCounts(linkId),
+      ]);
+    const results = [
+      ["whole link page (ends, history, runs page 1, stream counts)", await timed(page)],
+      ["history query (newest 2,000 points)", await timed(() => queries.listLinkHistory({ linkId }))],
+      ["runs table, page 1", await timed(() => queries.listRunRows({ filters: { linkId }, page: 1 }))],
+      ["runs table, page 300", await timed(() => queries.listRunRows({ filters: { linkId }, page: 300 }))],
+      ["runs table, TCP ×4 b-to-a", await timed(() => queries.listRunRows({ filters: { linkId, protocol: "tcp", parallel: 4, direction: "b-to-a" }, page: 1 }))],
+      ["runs list (/runs), page 1", await timed(() => queries.listRunRows({ page: 1 }))],
+    ] as const;
+    for (const [label, result] of results) console.log(`link-page: ${label}: ${result.ms.toFixed(1)} ms (median of 7)`);
+    const whole = results[0][1].ms;
+    console.log(`link-page: ${whole < 300 ? "PASS" : "MISS"} goal < 300 ms for the page's reads: ${whole.toFixed(1)} ms`);
+    const { db } = await import("../lib/db");
+    await db.$disconnect();
+  } finally {
+    database.remove();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

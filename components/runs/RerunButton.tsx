@@ -1,0 +1,37 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { rerun } from "@/lib/actions/rerun";
+
+/** Repeats a run (same link, options and client side) and opens the new run's page. */
+export function RerunButton({ runId, label = "Run again", className = "" }: { runId: number; label?: string; className?: string }) {
+  const router = useRouter();
+  const [isPending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span className="inline-flex flex-col items-start">
+      <button
+        type="button"
+        disabled={isPending}
+        aria-label={label === "Run again" ? `Run again (run #${runId})` : undefined}
+        onClick={() =>
+          startTransition(async () => {
+            setError(null);
+            const result = await rerun({ runId });
+            if (result.ok) router.push(`/runs/${result.value.id}`);
+            else setError(result.message);
+          })
+        }
+        className={`whitespace-nowrap rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700 ${className}`}
+      >
+        {isPending ? "Starting…" : label}
+      </button>
+      {error ? (
+        <span role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  );
+}

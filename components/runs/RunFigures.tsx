@@ -1,0 +1,124 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { formatBytes, formatNumber, formatPercent, formatRate } from "@/components/units/rate";
+import { useRateUnit } from "@/components/units/useRateUnit";
+import type { RunSummaryJson } from "@/lib/runs/serialize";
+
+function Card({ label, value, detail, testId }: { label: string; value: ReactNode; detail?: ReactNode; testId?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</dt>
+      <dd className="mt-1 text-xl font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+      {detail ? <dd className="text-xs text-slate-600 dark:text-slate-400">{detail}</dd> : null}
+    </div>
+  );
+}
+
+function shareTone(percent: number | null): string {
+  if (percent == null) return "";
+  if (percent < 70) return "text-red-700 dark:text-red-300";
+  if (percent < 90) return "text-amber-700 dark:text-amber-300";
+  return "text-emerald-700 dark:text-emerald-300";
+}
+
+/** The figures of a finished run as cards: sent, received, share of line rate, quality, CPU. */
+export function RunSummaryCards({ summary, protocol, clientHost, serverHost }: { summary: RunSummaryJson; protocol: "tcp" | "udp"; clientHost: string; serverHost: string }) {
+  const [unit] = useRateUnit();
+  const reverse = summary.reverse;
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label="Summary">
+      <Card label="Received" value={formatRate(summary.receivedBitsPerSecond, unit)} detail={formatBytes(summary.receivedBytes)} testId="summary-received" />
+      <Card label="Sent" value={formatRate(summary.sentBitsPerSecond, unit)} detail={formatBytes(summary.sentBytes)} />
+      <Card label="Line rate" value={<span className={shareTone(summary.lineRatePercent)}>{formatPercent(summary.lineRatePercent)}</span>} detail="received ÷ nominal speed" testId="summary-line-rate" />
+      {protocol === "tcp" ? (
+        <Card label="Retransmits" value={summary.retransmits ?? "–"} detail="TCP segments sent again" />
+      ) : (
+        <>
+          <Card label="Jitter" value={summary.jitterMs == null ? "–" : `${formatNumber(summary.jitterMs)} ms`} />
+          <Card label="Loss" value={formatPercent(summary.lostPercent, 2)} detail={summary.lostPackets == null ? undefined : `${summary.lostPackets} of ${summary.packets ?? "?"} datagrams`} />
+        </>
+      )}
+      <Card
+        label="CPU"
+        value={summary.clientCpuPercent == null && summary.serverCpuPercent == null ? "–" : `${formatPercent(summary.clientCpuPercent, 0)} / ${formatPercent(summary.serverCpuPercent, 0)}`}
+        detail={summary.clientCpuPercent == null && summary.serverCpuPercent == null ? "not reported by iperf3" : `${clientHost} (client) / ${serverHost} (server)`}
+      />
+      {reverse ? (
+        <Card label="Reverse received" value={formatRate(reverse.receivedBitsPerSecond, unit)} detail={`${formatPercent(reverse.lineRatePercent)} of line rate · ${reverse.retransmits ?? "–"} retransmits`} />
+      ) : null}
+    </dl>
+  );
+}
+
+export type StreamRow = {
+  id: number;
+  direction: string;
+  bytes: number;
+  bitsPerSecond: number;
+  retransmits: number | null;
+  cwndBytes: number | null;
+  jitterMs: number | null;
+  lostPackets: number | null;
+  packets: number | null;
+};
+
+/** One row per stream, like a per-channel table: its share, its retransmits or its losses. */
+export function StreamTable({ streams, protocol }: { streams: StreamRow[]; protocol: "tcp" | "udp" }) {
+  const [unit] = useRateUnit();
+  const total = streams.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
+  const hasReverse = streams.some((stream) => stream.direction === "reverse");
+  return (
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Per-stream results</caption>
+        <thead className="bg-slate-100 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+          <tr>
+            <th scope="col" className="px-3 py-2">Stream</th>
+            {hasReverse ? <th scope="col" className="px-3 py-2">Direction</th> : null}
+            <th scope="col" className="px-3 py-2 text-right">Transferred</th>
+            <th scope="col" className="px-3 py-2 text-right">Average</th>
+            <th scope="col" className="px-3 py-2 text-right">Share</th>
+            {protocol === "tcp" ? (
+              <>
+                <th scope="col" className="px-3 py-2 text-right">Retransmits</th>
+                <th scope="col" className="px-3 py-2 text-right">Last cwnd</th>
+              </>
+            ) : (
+              <>
+                <th scope="col" className="px-3 py-2 text-right">Jitter</th>
+                <th scope="col" className="px-3 py-2 text-right">Lost</th>
+              </>
+            )}
+          </tr>
+        </thead>
+        <tbody className="tabular-nums">
+          {streams.map((stream, index) => (
+            <tr key={`${stream.direction}:${stream.id}`} className="border-t border-slate-200 dark:border-slate-800">
+              <th scope="row" className="whitespace-nowrap px-3 py-1.5 font-medium">
+                {index + 1} <span className="text-xs font-normal text-slate-500 dark:text-slate-400">[{stream.id}]</span>
+              </th>
+              {hasReverse ? <td className="px-3 py-1.5">{stream.direction}</td> : null}
+              <td className="whitespace-nowrap px-3 py-1.5 text-right">{formatBytes(stream.bytes)}</td>
+              <td className="whitespace-nowrap px-3 py-1.5 text-right">{formatRate(stream.bitsPerSecond, unit)}</td>
+              <td className="whitespace-nowrap px-3 py-1.5 text-right">{total > 0 ? formatPercent((stream.bitsPerSecond / total) * 100) : "–"}</td>
+              {protocol === "tcp" ? (
+                <>
+                  <td className="px-3 py-1.5 text-right">{stream.retransmits ?? "–"}</td>
+                  <td className="whitespace-nowrap px-3 py-1.5 text-right">{formatBytes(stream.cwndBytes)}</td>
+                </>
+              ) : (
+                <>
+                  <td className="whitespace-nowrap px-3 py-1.5 text-right">{stream.jitterMs == null ? "–" : `${formatNumber(stream.jitterMs)} ms`}</td>
+                  <td className="whitespace-nowrap px-3 py-1.5 text-right">{stream.lostPackets == null ? "–" : `${stream.lostPackets} / ${stream.packets ?? "?"}`}</td>
+                </>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

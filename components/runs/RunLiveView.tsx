@@ -1,0 +1,175 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useState, useTransition } from "react";
+import { IntervalChart, IntervalChartLegend } from "@/components/charts/IntervalChart";
+import { downsample, SeriesBuilder, type SampleLike, type SeriesPoint } from "@/components/charts/series";
+import { formatDuration } from "@/components/units/rate";
+import { cancelRun } from "@/lib/actions/cancel-run";
+import { isActiveStatus } from "./describe";
+import { StatusBadge } from "./StatusBadge";
+
+type Series = { points: SeriesPoint[]; streamCount: number; sampleCount: number };
+
+type Props = {
+  runId: number;
+  status: string;
+  queuePosition: number | null;
+  protocol: "tcp" | "udp";
+  isBidir: boolean;
+  durationSeconds: number | null;
+  omitSeconds: number;
+  lineRateBitsPerSecond: number;
+  /** the stored series: drawn as is once the run has ended */
+  series: Series;
+};
+
+// Redraw at most this often: a 0.1 s interval with 32 streams sends 10 events a second.
+const REDRAW_MS = 250;
+
+type Live = Series & { status: string; lastEnd: number };
+
+/** Follows a run over server-sent events while it is active. */
+function useLiveRun(runId: number, isActive: boolean): Live | null {
+  const router = useRouter();
+  const [live, setLive] = useState<Live | null>(null);
+  useEffect(() => {
+    if (!isActive) return;
+    const builder = new SeriesBuilder();
+    // The stream replays every status event first, so the current one arrives at once.
+    let status = "queued";
+    let sampleCount = 0;
+    let lastEnd = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const flush = () => {
+      timer = null;
+      setLive({ points: downsample(builder.points).slice(), streamCount: builder.streamCount, sampleCount, status, lastEnd });
+    };
+    const schedule = () => {
+      timer ??= setTimeout(flush, REDRAW_MS);
+    };
+    // Same-origin GET: the event stream needs no API token. EventSource resumes by itself with Last-Event-ID.
+    const source = new EventSource(`/api/runs/${runId}/events`);
+    source.addEventListener("sample", (event) => {
+      const sample = JSON.parse((event as MessageEvent<string>).data) as SampleLike;
+      builder.add(sample);
+      sampleCount += 1;
+      lastEnd = Math.max(lastEnd, sample.end);
+      schedule();
+    });
+    source.addEventListener("status", (event) => {
+      status = (JSON.parse((event as MessageEvent<string>).data) as { status: string }).status;
+      schedule();
+      if (!isActiveStatus(status)) {
+        source.close();
+        // The page re-renders from the database: summary, per-stream table, outputs.
+        router.refresh();
+      } else if (status === "running") {
+        // The exact commands are known from now on.
+        router.refresh();
+      }
+    });
+    return () => {
+      source.close();
+      if (timer) clearTimeout(timer);
+    };
+  }, [runId, isActive, router]);
+  return isActive ? live : null;
+}
+
+/** The run's chart: live with progress and Cancel while it runs, the stored samples after. */
+export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, durationSeconds, omitSeconds, lineRateBitsPerSecond, series }: Props) {
+  const router = useRouter();
+  const isActive = isActiveStatus(status);
+  const live = useLiveRun(runId, isActive);
+  const [isCancelling, startCancel] = useTransition();
+  const [cancelError, setCancelError] = useState<string | null>(null);
+  const shown = live ?? series;
+  const liveStatus = live?.status ?? status;
+  const totalSeconds = durationSeconds === null ? null : durationSeconds + omitSeconds;
+  const elapsed = live?.lastEnd ?? 0;
+  const percent = totalSeconds ? Math.min(100, (elapsed / totalSeconds) * 100) : null;
+
+  return (
+    <section aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        <h2 id="chart-heading" className="text-lg font-semibold">
+          {isActive ? "Live" : "Intervals"}
+        </h2>
+        <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="sample-count">
+          {shown.sampleCount} interval{shown.sampleCount === 1 ? "" : "s"}
+          {shown.points.length < shown.sampleCount ? ` · drawn as ${shown.points.length} averaged points` : ""}
+        </p>
+      </div>
+      {isActive ? (
+        <div className="mb-4 space-y-2" data-testid="live-progress">
+          <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+            <div className="flex items-center gap-2">
+              <StatusBadge status={liveStatus} queuePosition={queuePosition} />
+              <span className="text-slate-700 dark:text-slate-300">
+                {liveStatus === "queued"
+                  ? queuePosition
+                    ? `Waiting for ${queuePosition === 1 ? "the run before it" : `${queuePosition} runs before it`} on this link`
+                    : "Waiting to start"
+                  : liveStatus === "preparing"
+                    ? "Starting iperf3 on both ends…"
+                    : totalSeconds
+                      ? `${formatDuration(Math.max(0, totalSeconds - elapsed))} left`
+                      : "Sending the byte count…"}
+              </span>
+            </div>
+            <button
+              type="button"
+              disabled={isCancelling}
+              onClick={() =>
+                startCancel(async () => {
+                  setCancelError(null);
+                  const result = await cancelRun({ runId });
+                  if (result.ok) router.refresh();
+                  else setCancelError(result.message);
+                })
+              }
+              className="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950"
+            >
+              {isCancelling ? "Cancelling…" : "Cancel"}
+            </button>
+          </div>
+          {cancelError ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+              {cancelError}
+            </p>
+          ) : null}
+          <div
+            role="progressbar"
+            aria-label="Test progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent === null ? undefined : Math.round(percent)}
+            aria-valuetext={percent === null ? "in progress" : `${Math.round(percent)} %`}
+            className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+          >
+            <div className={`h-full rounded-full bg-sky-600 transition-[width] duration-300 dark:bg-sky-400 ${percent === null ? "w-1/3 animate-pulse" : ""}`} style={percent === null ? undefined : { width: `${percent}%` }} />
+          </div>
+        </div>
+      ) : null}
+      {shown.sampleCount === 0 && !isActive ? (
+        <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          This run recorded no intervals: it ended before iperf3 reported any.
+        </p>
+      ) : (
+        <>
+          <IntervalChart
+            points={shown.points}
+            streamCount={shown.streamCount}
+            protocol={protocol}
+            isBidir={isBidir}
+            lineRateBitsPerSecond={lineRateBitsPerSecond}
+            sampleCount={shown.sampleCount}
+            durationSeconds={isActive && totalSeconds ? totalSeconds : undefined}
+          />
+          <IntervalChartLegend protocol={protocol} isBidir={isBidir} streamCount={shown.streamCount} />
+        </>
+      )}
+    </section>
+  );
+}

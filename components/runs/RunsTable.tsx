@@ -1,0 +1,169 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { LocalTime } from "@/components/units/LocalTime";
+import { formatPercent, formatRate } from "@/components/units/rate";
+import { useRateUnit } from "@/components/units/useRateUnit";
+import type { RunDirection } from "@/lib/runs/request";
+import { describeOptions, isActiveStatus } from "./describe";
+import { RerunButton } from "./RerunButton";
+import { StatusBadge } from "./StatusBadge";
+
+export type RunsTableRow = {
+  id: number;
+  linkId: number;
+  linkName: string;
+  status: string;
+  createdAt: string;
+  options: { protocol: "tcp" | "udp"; parallel: number; duration?: number; bytes?: number };
+  direction: RunDirection;
+  receivedBitsPerSecond: number | null;
+  reverseReceivedBitsPerSecond: number | null;
+  lineRatePercent: number | null;
+  retransmits: number | null;
+  jitterMs: number | null;
+  lostPercent: number | null;
+  errorKind: string | null;
+  queuePosition: number | null;
+};
+
+function shareClass(percent: number | null): string {
+  if (percent == null) return "";
+  if (percent < 70) return "text-red-700 dark:text-red-300";
+  if (percent < 90) return "text-amber-700 dark:text-amber-300";
+  return "";
+}
+
+/**
+ * A page of runs: time, options in short form, result, share of line rate, retransmits,
+ * status, and Run again. With `compareBaseHref` (the page with its filters), rows can be selected to compare.
+ */
+export function RunsTable({ rows, showLink = false, compareBaseHref }: { rows: RunsTableRow[]; showLink?: boolean; compareBaseHref?: string }) {
+  const router = useRouter();
+  const [unit] = useRateUnit();
+  const [selected, setSelected] = useState<number[]>([]);
+  const canCompare = compareBaseHref !== undefined;
+  const compareHref = (ids: number[]) => `${compareBaseHref}${compareBaseHref?.includes("?") ? "&" : "?"}compare=${ids.join(",")}#compare`;
+  const toggle = (id: number) => setSelected((previous) => (previous.includes(id) ? previous.filter((entry) => entry !== id) : [...previous, id]));
+  return (
+    <div>
+      {canCompare ? (
+        <div className="mb-2 flex flex-wrap items-center gap-3 text-sm">
+          <button
+            type="button"
+            disabled={selected.length < 2}
+            onClick={() => router.push(compareHref([...selected].sort((a, b) => a - b)))}
+            className="rounded-md bg-slate-900 px-3 py-1.5 font-medium text-white hover:bg-slate-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:cursor-not-allowed disabled:opacity-40 dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-white"
+          >
+            Compare{selected.length ? ` ${selected.length} runs` : ""}
+          </button>
+          <span className="text-slate-600 dark:text-slate-400">{selected.length < 2 ? "Select two or more runs to compare them." : ""}</span>
+          {selected.length ? (
+            <button type="button" className="text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" onClick={() => setSelected([])}>
+              Clear selection
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {/* Phones: one card per run, since nine columns would leave only the first two in view. */}
+      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white sm:hidden dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+        {rows.map((row) => (
+          <li key={row.id} data-testid={`run-card-${row.id}`} className={`space-y-1.5 px-3 py-2.5 text-sm ${selected.includes(row.id) ? "bg-sky-50 dark:bg-sky-950/50" : ""}`}>
+            <div className="flex items-center justify-between gap-2">
+              <span className="flex items-center gap-2">
+                {canCompare ? (
+                  <input type="checkbox" aria-label={`Select run #${row.id} to compare`} checked={selected.includes(row.id)} onChange={() => toggle(row.id)} className="h-4 w-4 accent-sky-600" />
+                ) : null}
+                <Link href={`/runs/${row.id}`} className="font-medium text-sky-700 hover:underline dark:text-sky-300">
+                  #{row.id}
+                </Link>
+                <span className="text-xs text-slate-600 dark:text-slate-400">
+                  <LocalTime iso={row.createdAt} isRelativeOnly />
+                </span>
+              </span>
+              <StatusBadge status={row.status} queuePosition={row.queuePosition} />
+            </div>
+            <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 tabular-nums">
+              <span className="font-mono text-xs">{describeOptions(row.options, row.direction)}</span>
+              {showLink ? <span className="text-xs">{row.linkName}</span> : null}
+              <span>
+                <span className="font-medium">{formatRate(row.receivedBitsPerSecond, unit)}</span>
+                <span className={`ml-2 text-xs ${shareClass(row.lineRatePercent)}`}>{formatPercent(row.lineRatePercent)}</span>
+              </span>
+            </div>
+            {isActiveStatus(row.status) ? null : (
+              <div className="flex items-center justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
+                <span>{row.options.protocol === "udp" ? `loss ${formatPercent(row.lostPercent, 2)}` : `retransmits ${row.retransmits ?? "–"}`}</span>
+                <RerunButton runId={row.id} />
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="relative hidden overflow-x-auto rounded-lg border border-slate-200 bg-white sm:block dark:border-slate-800 dark:bg-slate-900">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-100 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+            <tr>
+              {canCompare ? (
+                <th scope="col" className="w-8 px-3 py-2">
+                  <span className="sr-only">Select</span>
+                </th>
+              ) : null}
+              <th scope="col" className="px-3 py-2">Run</th>
+              <th scope="col" className="px-3 py-2">Time</th>
+              {showLink ? <th scope="col" className="px-3 py-2">Link</th> : null}
+              <th scope="col" className="px-3 py-2">Options</th>
+              <th scope="col" className="px-3 py-2 text-right">Result</th>
+              <th scope="col" className="px-3 py-2 text-right">Line rate</th>
+              <th scope="col" className="px-3 py-2 text-right">Retr.</th>
+              <th scope="col" className="px-3 py-2">Status</th>
+              <th scope="col" className="px-3 py-2">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="tabular-nums">
+            {rows.map((row) => (
+              <tr key={row.id} data-testid={`run-row-${row.id}`} className={`border-t border-slate-200 dark:border-slate-800 ${selected.includes(row.id) ? "bg-sky-50 dark:bg-sky-950/50" : ""}`}>
+                {canCompare ? (
+                  <td className="px-3 py-1.5">
+                    <input type="checkbox" aria-label={`Select run #${row.id} to compare`} checked={selected.includes(row.id)} onChange={() => toggle(row.id)} className="h-4 w-4 accent-sky-600" />
+                  </td>
+                ) : null}
+                <td className="whitespace-nowrap px-3 py-1.5">
+                  <Link href={`/runs/${row.id}`} className="font-medium text-sky-700 hover:underline dark:text-sky-300">
+                    #{row.id}
+                  </Link>
+                </td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-slate-700 dark:text-slate-300">
+                  <LocalTime iso={row.createdAt} />
+                </td>
+                {showLink ? (
+                  <td className="whitespace-nowrap px-3 py-1.5">
+                    <Link href={`/links/${row.linkId}`} className="hover:underline">
+                      {row.linkName}
+                    </Link>
+                  </td>
+                ) : null}
+                <td className="whitespace-nowrap px-3 py-1.5 font-mono text-xs">{describeOptions({ ...row.options, bytes: row.options.bytes }, row.direction)}</td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-right font-medium">
+                  {formatRate(row.receivedBitsPerSecond, unit)}
+                  {row.reverseReceivedBitsPerSecond != null ? <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">⇄ {formatRate(row.reverseReceivedBitsPerSecond, unit)}</span> : null}
+                </td>
+                <td className={`whitespace-nowrap px-3 py-1.5 text-right ${shareClass(row.lineRatePercent)}`}>{formatPercent(row.lineRatePercent)}</td>
+                <td className="px-3 py-1.5 text-right">{row.options.protocol === "udp" ? (row.lostPercent == null ? "–" : <span title="UDP loss">{formatPercent(row.lostPercent, 2)} lost</span>) : (row.retransmits ?? "–")}</td>
+                <td className="whitespace-nowrap px-3 py-1.5">
+                  <StatusBadge status={row.status} queuePosition={row.queuePosition} />
+                  {row.errorKind && row.status !== "cancelled" ? <span className="ml-1 font-mono text-xs text-red-700 dark:text-red-300">{row.errorKind}</span> : null}
+                </td>
+                <td className="px-3 py-1.5 text-right">{isActiveStatus(row.status) ? null : <RerunButton runId={row.id} />}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+// Words and symbols for runs, shared by tables, charts and headings. Pure.
+import type { IperfOptions } from "@/lib/iperf/options";
+import type { RunDirection } from "@/lib/runs/request";
+
+export const DIRECTION_ARROWS: Record<RunDirection, string> = { "a-to-b": "→", "b-to-a": "←", bidir: "⇄" };
+
+/** `TCP ×4 30s ←`: protocol, streams, length and direction, as the runs table shows them. */
+export function describeOptions(options: Pick<IperfOptions, "protocol" | "parallel" | "duration" | "bytes">, direction: RunDirection): string {
+  const parts = [options.protocol.toUpperCase()];
+  if (options.parallel > 1) parts.push(`×${options.parallel}`);
+  if (options.bytes !== undefined) parts.push(formatByteCount(options.bytes));
+  else parts.push(`${options.duration ?? 10}s`);
+  parts.push(DIRECTION_ARROWS[direction]);
+  return parts.join(" ");
+}
+
+/** Direction in words with the hosts' names: "alpha → beta". */
+export function describeDirection(direction: RunDirection, aName: string, bName: string): string {
+  if (direction === "bidir") return `${aName} ⇄ ${bName}`;
+  return direction === "a-to-b" ? `${aName} → ${bName}` : `${bName} → ${aName}`;
+}
+
+function formatByteCount(bytes: number): string {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let value = bytes;
+  let index = 0;
+  while (value >= 1000 && index < units.length - 1) {
+    value /= 1000;
+    index += 1;
+  }
+  return `${Number(value.toFixed(1))}${units[index]}`;
+}
+
+export const STATUS_LABELS: Record<string, string> = {
+  queued: "Queued",
+  preparing: "Preparing",
+  running: "Running",
+  succeeded: "Succeeded",
+  failed: "Failed",
+  cancelled: "Cancelled",
+  interrupted: "Interrupted",
+};
+
+export function isActiveStatus(status: string): boolean {
+  return status === "queued" || status === "preparing" || status === "running";
+}
+
+/** Series colours that read on white and on slate-950: one per protocol and direction. */
+export const SERIES_COLORS = {
+  "tcp:a-to-b": "#0284c7",
+  "tcp:b-to-a": "#7c3aed",
+  "tcp:bidir": "#0d9488",
+  "udp:a-to-b": "#ea580c",
+  "udp:b-to-a": "#db2777",
+  "udp:bidir": "#ca8a04",
+} as const;
+
+/** Distinct colours for runs compared side by side. */
+export const COMPARE_COLORS = ["#0284c7", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0d9488", "#ca8a04", "#db2777"] as const;

@@ -1,0 +1,307 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { apiCall } from "./api";
+import { readLabState } from "./lab/lab";
+import { saveScreenshot, VIEWPORTS } from "./screenshots";
+
+// Runs from the browser on the real lab: the link page's form, the live chart, the
+// link history, Run again, Cancel, Compare and the CSV export. Hosts and the link are
+// set up through the REST API (the hosts and links pages have their own specs).
+
+test.describe.configure({ mode: "serial" });
+
+type Created = { id: number };
+type RunJson = { id: number; status: string };
+
+let linkId = 0;
+const runIds: number[] = [];
+
+async function registerLab(request: APIRequestContext): Promise<number> {
+  const state = readLabState();
+  if (!state) throw new Error("the lab is not up (e2e/global-setup.ts brings it up)");
+  const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
+  const nicIds: number[] = [];
+  const labLink = state.links.find((link) => link.name === "ab-1g");
+  if (!labLink) throw new Error("the lab has no ab-1g link");
+  for (const [hostName, name] of [
+    [labLink.a.host, "run-alpha"],
+    [labLink.b.host, "run-beta"],
+  ] as const) {
+    const host = state.hosts.find((entry) => entry.name === hostName)!;
+    const created = await apiCall<Created>(request, "POST", "/api/hosts", {
+      name,
+      address: host.sshHost,
+      port: host.sshPort,
+      username: host.username,
+      platform: "linux",
+      auth: { method: "key", privateKey },
+      hostKeyFingerprint: host.hostKeyFingerprint,
+    });
+    // Detects iperf3's version, which the new-test form shows and checks options against.
+    await apiCall(request, "POST", `/api/hosts/${created.id}/check`);
+    const nic = host.nics.find((entry) => entry.link === "ab-1g")!;
+    const createdNic = await apiCall<Created>(request, "POST", "/api/nics", {
+      hostId: created.id,
+      name: nic.name,
+      address: `${nic.address}/${nic.prefixLength}`,
+      mtu: nic.mtu,
+      speedMbps: 1000,
+    });
+    nicIds.push(createdNic.id);
+  }
+  const link = await apiCall<Created>(request, "POST", "/api/links", { name: "run-ab-1g", aNicId: nicIds[0], bNicId: nicIds[1], speedMbps: 1000 });
+  return link.id;
+}
+
+async function waitForStatus(request: APIRequestContext, runId: number, statuses: string[], timeoutMs = 60_000): Promise<RunJson> {
+  let run: RunJson | null = null;
+  await expect
+    .poll(async () => (run = await apiCall<RunJson>(request, "GET", `/api/runs/${runId}`)).status, { timeout: timeoutMs, intervals: [500] })
+    .toMatch(new RegExp(`^(${statuses.join("|")})$`));
+  return run!;
+}
+
+/** The run page's live chart: how many intervals it holds while the progress bar (a live run) is shown; 0 otherwise. */
+async function liveSampleCount(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const chart = document.querySelector<HTMLElement>('[data-testid="interval-chart"]');
+    const isLive = document.querySelector('[data-testid="live-progress"]') !== null;
+    const curves = chart?.querySelectorAll("path.recharts-line-curve").length ?? 0;
+    return isLive && chart && curves > 0 ? Number(chart.dataset.sampleCount ?? 0) : 0;
+  });
+}
+
+function runIdFromUrl(page: Page): number {
+  const match = /\/runs\/(\d+)$/.exec(new URL(page.url()).pathname);
+  if (!match) throw new Error(`not a run page: ${page.url()}`);
+  return Number(match[1]);
+}
+
+test.beforeAll(async ({ request }) => {
+  linkId = await registerLab(request);
+});
+
+test("a test started from the link page draws its intervals live, before it ends", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.goto(`/links/${linkId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "run-ab-1g" })).toBeVisible();
+  await expect(page.getByTestId("link-speed")).toHaveText("1G");
+  await expect(page.getByText("No runs yet")).toBeVisible();
+  const form = page.getByRole("form", { name: "New test" });
+  // The hosts were checked: the form names their iperf3 versions.
+  await expect(form).toContainText(/run-alpha: iperf3 3\.\d+/);
+  await form.getByRole("button", { name: "4 streams 30 s" }).click();
+  await form.getByLabel("Duration (-t, seconds)").fill("8");
+  await form.getByRole("button", { name: "Start test" }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const runId = runIdFromUrl(page);
+  runIds.push(runId);
+  // Points arrive while the run is still running.
+  await expect.poll(() => liveSampleCount(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  const run = await apiCall<RunJson>(request, "GET", `/api/runs/${runId}`);
+  expect(["running", "preparing"]).toContain(run.status);
+  await expect(page.getByRole("progressbar", { name: "Test progress" })).toBeVisible();
+  await expect(page.getByText(/\d+ s left/)).toBeVisible();
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await saveScreenshot(page, "run-live-desktop-light");
+  // When it ends, the page shows the summary from the database.
+  await expect(page.getByTestId("summary-received")).toBeVisible({ timeout: 40_000 });
+  await expect(page.getByTestId("run-status").first()).toHaveAttribute("data-status", "succeeded");
+  await expect(page.getByTestId("summary-received")).toContainText(/(Mbit|Gbit)\/s/);
+  await expect(page.getByRole("table", { name: "Per-stream results" })).toBeVisible();
+  await expect(page.getByTestId("command-client")).toContainText("-P 4");
+  await expect(page.getByTestId("command-server")).toContainText("-s -1");
+});
+
+test("the run is in the link's history, and Run again repeats it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const [firstRun] = runIds;
+  await page.goto(`/links/${linkId}`);
+  await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", "1");
+  await expect(page.getByTestId("history-chart").locator(".recharts-scatter-symbol")).toHaveCount(1);
+  const row = page.getByTestId(`run-row-${firstRun}`);
+  await expect(row).toContainText("TCP ×4 8s →");
+  await expect(row).toContainText("%");
+  await row.getByRole("button", { name: `Run again (run #${firstRun})` }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const secondRun = runIdFromUrl(page);
+  expect(secondRun).not.toBe(firstRun);
+  runIds.push(secondRun);
+  await waitForStatus(request, secondRun, ["succeeded"]);
+  await expect(page.getByTestId("summary-received")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("TCP ×4 8s →")).toBeVisible();
+  await page.goto(`/links/${linkId}`);
+  await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", "2");
+});
+
+test("a 30 s run can be cancelled, and a run queued behind it shows its place", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.goto(`/links/${linkId}`);
+  const form = page.getByRole("form", { name: "New test" });
+  await form.getByRole("button", { name: "4 streams 30 s" }).click();
+  await expect(form.getByLabel("Duration (-t, seconds)")).toHaveValue("30");
+  await form.getByRole("button", { name: "Start test" }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const longRun = runIdFromUrl(page);
+  await expect.poll(() => liveSampleCount(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+
+  // A second run on the same link waits for the first.
+  const queued = await apiCall<RunJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 2 });
+  const runsPage = await page.context().newPage();
+  await runsPage.goto("/runs");
+  await expect(runsPage.getByTestId(`run-row-${queued.id}`)).toContainText("#1 in queue");
+  await runsPage.setViewportSize(VIEWPORTS.desktop);
+  await saveScreenshot(runsPage, "runs-queue-desktop-light");
+  await apiCall(request, "POST", `/api/runs/${queued.id}/cancel`);
+  await runsPage.close();
+
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("run-status").first()).toHaveAttribute("data-status", "cancelled", { timeout: 20_000 });
+  const run = await apiCall<RunJson & { endedAt: string; startedAt: string }>(request, "GET", `/api/runs/${longRun}`);
+  expect(run.status).toBe("cancelled");
+  expect(Date.parse(run.endedAt) - Date.parse(run.startedAt)).toBeLessThan(25_000);
+  // The samples it got are kept and drawn.
+  const { samples } = await apiCall<{ samples: unknown[] }>(request, "GET", `/api/runs/${longRun}/samples`);
+  expect(samples.length).toBeGreaterThan(0);
+  await expect(page.getByTestId("interval-chart")).toHaveAttribute("data-sample-count", String(samples.length));
+});
+
+test("a failed run shows its error kind, message and hint", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await page.goto(`/links/${linkId}`);
+  const form = page.getByRole("form", { name: "New test" });
+  await form.getByLabel("Duration (-t, seconds)").fill("3");
+  await form.getByText("Advanced options").click();
+  await form.getByLabel("Congestion control (-C)").fill("nosuchcc");
+  await form.getByRole("button", { name: "Start test" }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const runId = runIdFromUrl(page);
+  await waitForStatus(request, runId, ["failed"]);
+  const alert = page.getByRole("alert").filter({ hasText: "The run failed" });
+  await expect(alert).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("error-kind")).not.toBeEmpty();
+  await expect(alert).toContainText("What to do");
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await saveScreenshot(page, `run-failed-desktop-${colorScheme}`);
+  }
+});
+
+test("two runs compare side by side, with the difference in %", async ({ page }) => {
+  const [first, second] = runIds;
+  await page.goto(`/links/${linkId}`);
+  const compare = page.getByRole("button", { name: /^Compare/ });
+  await expect(compare).toBeDisabled();
+  await page.getByRole("checkbox", { name: `Select run #${first} to compare` }).check();
+  await page.getByRole("checkbox", { name: `Select run #${second} to compare` }).check();
+  await compare.click();
+  await expect(page).toHaveURL(new RegExp(`compare=${first},${second}`));
+  const section = page.getByTestId("compare");
+  await expect(section.getByRole("heading", { name: "Comparing 2 runs" })).toBeVisible();
+  await expect(section.locator("path.recharts-line-curve")).toHaveCount(2);
+  await expect(page.getByTestId(`compare-received-${first}`)).toContainText("baseline");
+  await expect(page.getByTestId(`compare-received-${second}`)).toContainText(/[+-]?\d+\.\d %/);
+});
+
+test("the CSV export has one row per sample, with every sample field", async ({ page, request }) => {
+  const [runId] = runIds;
+  await page.goto(`/runs/${runId}`);
+  const downloadPromise = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download CSV" }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toBe(`wirespeed-run-${runId}.csv`);
+  const text = fs.readFileSync(await download.path(), "utf8");
+  const lines = text.trimEnd().split("\n");
+  expect(lines[0]).toBe("seq,start,end,direction,bytes,bitsPerSecond,retransmits,cwndBytes,jitterMs,lostPackets,packets,omitted,streams");
+  const { samples } = await apiCall<{ samples: Array<{ seq: number; bitsPerSecond: number }> }>(request, "GET", `/api/runs/${runId}/samples?limit=10000`);
+  expect(lines.length - 1).toBe(samples.length);
+  const firstRow = lines[1]!.split(",");
+  expect(Number(firstRow[0])).toBe(samples[0]!.seq);
+  expect(Number(firstRow[5])).toBe(samples[0]!.bitsPerSecond);
+  // -P 4: the per-stream values come along as JSON in the last column.
+  expect(lines[1]).toContain('"[{""id""');
+  const json = await apiCall<{ samples: unknown[] }>(request, "GET", `/runs/${runId}/export?format=json`);
+  expect(json.samples).toHaveLength(samples.length);
+});
+
+test("the unit switch shows MB/s and is remembered", async ({ page }) => {
+  const [runId] = runIds;
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("summary-received")).toContainText(/bit\/s/);
+  await page.getByText("MB/s", { exact: true }).click();
+  await expect(page.getByTestId("summary-received")).toContainText(/MB\/s/);
+  await page.reload();
+  await expect(page.getByTestId("summary-received")).toContainText(/MB\/s/);
+  await page.getByText("bit/s", { exact: true }).click();
+  await expect(page.getByTestId("summary-received")).toContainText(/bit\/s/);
+});
+
+test("a one-hour 32-stream run at 0.1 s (36,000 intervals) draws without freezing the page", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  // Written straight into the app's database: an hour of lab time is too long for a test.
+  const database = new Database(path.join(path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e"), "wirespeed.db"));
+  const now = new Date().toISOString().replace("Z", "+00:00");
+  const options = { protocol: "tcp", duration: 3600, parallel: 32, reverse: false, bidir: false, interval: 0.1, zerocopy: false };
+  const runId = Number(
+    database
+      .prepare(`INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0)`)
+      .run(linkId, JSON.stringify(options), now, now, now).lastInsertRowid,
+  );
+  const insert = database.prepare(`INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`);
+  database.transaction(() => {
+    for (let seq = 0; seq < 36_000; seq += 1) {
+      const streams = Array.from({ length: 32 }, (_, index) => ({ id: 5 + 2 * index, bytes: 367_000, bitsPerSecond: 2.9e7 + ((seq * 7 + index * 13) % 100) * 2e4, retransmits: 0 }));
+      const total = streams.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
+      insert.run(runId, seq, seq / 10, (seq + 1) / 10, total / 80, total, JSON.stringify(streams));
+    }
+  })();
+  database.close();
+
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.goto(`/runs/${runId}`, { timeout: 60_000 });
+  const chart = page.getByTestId("interval-chart");
+  await expect(chart).toHaveAttribute("data-sample-count", "36000");
+  // Thinned for display: the total and 32 stream lines of at most 600 points each.
+  expect(Number(await chart.getAttribute("data-point-count"))).toBeLessThanOrEqual(600);
+  await expect(chart.locator("path.recharts-line-curve")).toHaveCount(34);
+  // The page still answers at once: a hover redraws the tooltip within a frame or two.
+  const frameMs = await page.evaluate(async () => {
+    const start = performance.now();
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return performance.now() - start;
+  });
+  expect(frameMs).toBeLessThan(500);
+  await chart.hover();
+  await expect(page.getByText(/^at \d+(\.\d)? s/)).toBeVisible();
+  await expect(page.getByRole("table", { name: "Per-stream results" }).getByRole("row")).toHaveCount(33);
+  // The export keeps every sample.
+  const csv = await request.get(`/runs/${runId}/export?format=csv`, { timeout: 60_000 });
+  expect((await csv.text()).trimEnd().split("\n")).toHaveLength(36_001);
+  await saveScreenshot(page, "run-36000-intervals-desktop-light");
+});
+
+for (const colorScheme of ["light", "dark"] as const) {
+  for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+    test(`link, run and runs pages in ${colorScheme} at ${viewportName} width`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      const [first, second] = runIds;
+      for (const [name, path, heading] of [
+        ["link", `/links/${linkId}?compare=${first},${second}`, "run-ab-1g"],
+        ["run", `/runs/${first}`, `Run #${first}`],
+        ["runs", "/runs", "Runs"],
+      ] as const) {
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+        await page.waitForLoadState("networkidle");
+        // Nothing overflows sideways: wide tables scroll inside their own box.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${name} page overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+        await saveScreenshot(page, `${name}-${viewportName}-${colorScheme}`);
+      }
+    });
+  }
+}
