@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { formatBytes, formatNumber, formatPercent, formatRate } from "@/components/units/rate";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import type { RunSummaryJson } from "@/lib/runs/serialize";
+import type { StreamStat } from "@/lib/queries/runs";
 
 function Card({ label, value, detail, testId }: { label: string; value: ReactNode; detail?: ReactNode; testId?: string }) {
   return (
@@ -53,17 +54,7 @@ export function RunSummaryCards({ summary, protocol, clientHost, serverHost }: {
   );
 }
 
-export type StreamRow = {
-  id: number;
-  direction: string;
-  bytes: number;
-  bitsPerSecond: number;
-  retransmits: number | null;
-  cwndBytes: number | null;
-  jitterMs: number | null;
-  lostPackets: number | null;
-  packets: number | null;
-};
+export type StreamRow = StreamStat;
 
 /** One row per stream, like a per-channel table: its share, its retransmits or its losses. */
 export function StreamTable({ streams, protocol }: { streams: StreamRow[]; protocol: "tcp" | "udp" }) {

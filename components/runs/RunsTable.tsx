@@ -6,28 +6,30 @@ import { useState } from "react";
 import { LocalTime } from "@/components/units/LocalTime";
 import { formatPercent, formatRate } from "@/components/units/rate";
 import { useRateUnit } from "@/components/units/useRateUnit";
-import type { RunDirection } from "@/lib/runs/request";
+import type { RunRow } from "@/lib/queries/runs";
 import { describeOptions, isActiveStatus } from "./describe";
 import { RerunButton } from "./RerunButton";
 import { StatusBadge } from "./StatusBadge";
 
-export type RunsTableRow = {
-  id: number;
-  linkId: number;
-  linkName: string;
-  status: string;
-  createdAt: string;
-  options: { protocol: "tcp" | "udp"; parallel: number; duration?: number; bytes?: number };
-  direction: RunDirection;
-  receivedBitsPerSecond: number | null;
-  reverseReceivedBitsPerSecond: number | null;
-  lineRatePercent: number | null;
-  retransmits: number | null;
-  jitterMs: number | null;
-  lostPercent: number | null;
-  errorKind: string | null;
-  queuePosition: number | null;
-};
+/** What a row shows: the table takes a run row of lib/queries as it is. */
+export type RunsTableRow = Pick<
+  RunRow,
+  | "id"
+  | "linkId"
+  | "linkName"
+  | "status"
+  | "createdAt"
+  | "options"
+  | "direction"
+  | "receivedBitsPerSecond"
+  | "reverseReceivedBitsPerSecond"
+  | "lineRatePercent"
+  | "retransmits"
+  | "jitterMs"
+  | "lostPercent"
+  | "errorKind"
+  | "queuePosition"
+>;
 
 function shareClass(percent: number | null): string {
   if (percent == null) return "";
