@@ -1,0 +1,30 @@
+import Link from "next/link";
+
+const RANGES = [
+  ["6h", "6 hours"],
+  ["24h", "24 hours"],
+  ["7d", "7 days"],
+] as const;
+
+/** The timeline's range as links (?range=), so it works without JavaScript and survives a reload. */
+export function RangeSwitch({ current }: { current: string }) {
+  return (
+    <nav aria-label="Timeline range" className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
+      {RANGES.map(([value, label]) => (
+        <Link
+          key={value}
+          href={`/?range=${value}`}
+          scroll={false}
+          aria-current={current === value ? "true" : undefined}
+          className={`px-2.5 py-1 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500 ${
+            current === value
+              ? "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900"
+              : "bg-white text-slate-700 hover:bg-slate-100 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
+          }`}
+        >
+          {label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,180 @@
+import fs from "node:fs";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { apiCall } from "./api";
+import { readLabState } from "./lab/lab";
+import { saveScreenshot, VIEWPORTS } from "./screenshots";
+
+// The overview on the real lab: two links measured through the REST API, then their
+// cards (latest result, share of line rate, bar colour), the timeline and Run again.
+// Names start with ov- so they never clash with the other specs' hosts and links.
+
+test.describe.configure({ mode: "serial" });
+
+type Created = { id: number };
+type RunJson = { id: number; status: string };
+
+// The defaults of WIRESPEED_WARN_PERCENT / WIRESPEED_BAD_PERCENT (the app under test sets neither).
+const WARN_PERCENT = 90;
+const BAD_PERCENT = 70;
+
+/** ov-ab-1g is nominally what the lab shapes it to; ov-ab-2g5 claims 40G on a 2.5G link, so it measures far below its line rate. */
+const LINKS = [
+  { lab: "ab-1g", name: "ov-ab-1g", speedMbps: 1000 },
+  { lab: "ab-2g5", name: "ov-ab-2g5", speedMbps: 40_000 },
+] as const;
+
+const linkIds: Record<string, number> = {};
+const runIds: number[] = [];
+
+async function registerLab(request: APIRequestContext): Promise<void> {
+  const state = readLabState();
+  if (!state) throw new Error("the lab is not up (e2e/global-setup.ts brings it up)");
+  const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
+  const labLinks = LINKS.map((entry) => {
+    const labLink = state.links.find((link) => link.name === entry.lab);
+    if (!labLink) throw new Error(`the lab has no ${entry.lab} link`);
+    return labLink;
+  });
+  const nicIds = new Map<string, number>();
+  for (const [hostName, name] of [
+    [labLinks[0]!.a.host, "ov-alpha"],
+    [labLinks[0]!.b.host, "ov-beta"],
+  ] as const) {
+    const host = state.hosts.find((entry) => entry.name === hostName)!;
+    const created = await apiCall<Created>(request, "POST", "/api/hosts", {
+      name,
+      address: host.sshHost,
+      port: host.sshPort,
+      username: host.username,
+      platform: "linux",
+      auth: { method: "key", privateKey },
+      hostKeyFingerprint: host.hostKeyFingerprint,
+    });
+    await apiCall(request, "POST", `/api/hosts/${created.id}/check`);
+    for (const entry of LINKS) {
+      const nic = host.nics.find((candidate) => candidate.link === entry.lab)!;
+      const createdNic = await apiCall<Created>(request, "POST", "/api/nics", {
+        hostId: created.id,
+        name: nic.name,
+        address: `${nic.address}/${nic.prefixLength}`,
+        mtu: nic.mtu,
+        speedMbps: entry.speedMbps,
+      });
+      nicIds.set(`${name}:${entry.lab}`, createdNic.id);
+    }
+  }
+  for (const entry of LINKS) {
+    const link = await apiCall<Created>(request, "POST", "/api/links", {
+      name: entry.name,
+      aNicId: nicIds.get(`ov-alpha:${entry.lab}`),
+      bNicId: nicIds.get(`ov-beta:${entry.lab}`),
+      speedMbps: entry.speedMbps,
+    });
+    linkIds[entry.name] = link.id;
+  }
+}
+
+async function waitForStatus(request: APIRequestContext, runId: number, statuses: string[], timeoutMs = 60_000): Promise<RunJson> {
+  let run: RunJson | null = null;
+  await expect
+    .poll(async () => (run = await apiCall<RunJson>(request, "GET", `/api/runs/${runId}`)).status, { timeout: timeoutMs, intervals: [500] })
+    .toMatch(new RegExp(`^(${statuses.join("|")})$`));
+  return run!;
+}
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(120_000);
+  await registerLab(request);
+  // One after the other: both links share the two hosts.
+  for (const entry of LINKS) {
+    const run = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds[entry.name]}/runs`, { duration: 3 });
+    runIds.push(run.id);
+    expect((await waitForStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
+  }
+});
+
+test("each link's card shows its latest result, its share of line rate and a bar coloured by the thresholds", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  for (const entry of LINKS) {
+    const card = page.locator(`[data-testid="link-card"][data-link-name="${entry.name}"]`);
+    await expect(card.getByRole("heading", { name: entry.name })).toBeVisible();
+    await expect(card).toContainText("ov-alpha");
+    await expect(card).toContainText("ov-beta");
+    await expect(card.getByTestId("card-speed")).toHaveText(entry.speedMbps === 1000 ? "1G" : "40G");
+    await expect(card).toContainText(/\d+(\.\d+)? (Mbit|Gbit)\/s/);
+    await expect(card).toContainText("TCP 3s →");
+    const percentText = (await card.getByTestId("line-rate-percent").textContent()) ?? "";
+    const percent = Number(/([\d.]+) %/.exec(percentText)?.[1]);
+    expect(percent).toBeGreaterThan(0);
+    const expected = percent < BAD_PERCENT ? "bad" : percent < WARN_PERCENT ? "warn" : "good";
+    const bar = card.getByTestId("line-rate-bar");
+    await expect(bar).toHaveAttribute("data-level", expected);
+    await expect(bar).toHaveClass(expected === "bad" ? /bg-red-/ : expected === "warn" ? /bg-amber-/ : /bg-emerald-/);
+    await expect(card.getByRole("meter", { name: "Share of line rate" })).toBeVisible();
+    await expect(card.getByRole("button", { name: /Run again/ })).toBeVisible();
+  }
+  // 2.5G measured against a claimed 40G: far below the bad threshold, so red.
+  const slow = page.locator('[data-testid="link-card"][data-link-name="ov-ab-2g5"]');
+  await expect(slow.getByTestId("line-rate-bar")).toHaveAttribute("data-level", "bad");
+  await expect(slow.getByTestId("line-rate-bar")).toHaveClass(/bg-red-/);
+  await expect(page.getByText("No links yet")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Hosts" }).getByRole("row").filter({ hasText: "this machine" })).toHaveCount(1);
+});
+
+test("the timeline draws the intervals of both links, and its range switch works", async ({ page }) => {
+  await page.goto("/");
+  const timeline = page.getByRole("region", { name: "Throughput over time" });
+  await expect(timeline.getByTestId("timeline-chart")).toBeVisible();
+  for (const entry of LINKS) {
+    const legend = timeline.locator(`[data-testid="timeline-series"][data-link-name="${entry.name}"]`);
+    // The intervals of a 3 s run plus a zero before and after it.
+    await expect.poll(async () => Number(await legend.getAttribute("data-point-count"))).toBeGreaterThanOrEqual(4);
+  }
+  await expect.poll(() => timeline.locator("path.recharts-area-curve").count()).toBeGreaterThanOrEqual(2);
+  const nav = timeline.getByRole("navigation", { name: "Timeline range" });
+  await expect(nav.getByRole("link", { name: "24 hours" })).toHaveAttribute("aria-current", "true");
+  await nav.getByRole("link", { name: "7 days" }).click();
+  await expect(page).toHaveURL(/\?range=7d$/);
+  await expect(nav.getByRole("link", { name: "7 days" })).toHaveAttribute("aria-current", "true");
+  await expect(timeline.locator('[data-testid="timeline-series"]')).toHaveCount(2);
+});
+
+test("Run again on a card starts a new run of the same test", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await page.goto("/");
+  const card = page.locator('[data-testid="link-card"][data-link-name="ov-ab-1g"]');
+  await card.getByRole("button", { name: /Run again/ }).click();
+  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  const newRunId = Number(/\/runs\/(\d+)$/.exec(new URL(page.url()).pathname)![1]);
+  expect(runIds).not.toContain(newRunId);
+  expect(newRunId).toBeGreaterThan(Math.max(...runIds));
+  const newRun = await apiCall<RunJson & { linkId: number; options: { duration?: number } }>(request, "GET", `/api/runs/${newRunId}`);
+  expect(newRun.linkId).toBe(linkIds["ov-ab-1g"]);
+  expect(newRun.options.duration).toBe(3);
+  // While it runs, the overview shows it live on the card.
+  await page.goto("/");
+  const live = await apiCall<RunJson>(request, "GET", `/api/runs/${newRunId}`);
+  if (live.status !== "succeeded") await expect(card.getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${newRunId}`);
+  await waitForStatus(request, newRunId, ["succeeded"]);
+  runIds.push(newRunId);
+  // The page refreshes itself while a run is active; the card ends up on the new result.
+  await expect(card.getByTestId("card-active-run")).toHaveCount(0, { timeout: 15_000 });
+  await expect(card.getByRole("link", { name: "TCP 3s →" })).toHaveAttribute("href", `/runs/${newRunId}`, { timeout: 15_000 });
+  await expect(card.getByTestId("sparkline")).toHaveAttribute("data-point-count", "2");
+});
+
+for (const colorScheme of ["light", "dark"] as const) {
+  for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+    test(`overview with links at ${viewportName} width, ${colorScheme} theme`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      await page.goto("/");
+      await expect(page.locator("path.recharts-area-curve").first()).toBeVisible();
+      await expect(page.getByTestId("link-card")).toHaveCount(2);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await saveScreenshot(page, `overview-links-${viewportName}-${colorScheme}`);
+    });
+  }
+}
