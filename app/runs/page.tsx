@@ -11,6 +11,7 @@ import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { listLinks } from "@/lib/queries/links";
 import { listRunRows, RUN_PAGE_SIZE } from "@/lib/queries/runs";
 import { RUN_STATUSES } from "@/lib/runs/serialize";
+import { lineRateThresholds } from "@/lib/queries/overview";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Runs" };
@@ -55,7 +56,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             links={links.map((link) => ({ value: String(link.id), label: link.name }))}
             statuses={RUN_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] ?? status }))}
           />
-          {table.rows.length > 0 ? <RunsTable rows={table.rows} showLink /> : <EmptyState title="No runs match these filters">Clear the filters to see every run.</EmptyState>}
+          {table.rows.length > 0 ? <RunsTable rows={table.rows} thresholds={lineRateThresholds()} showLink /> : <EmptyState title="No runs match these filters">Clear the filters to see every run.</EmptyState>}
           <Pagination page={table.page} pageSize={RUN_PAGE_SIZE} total={table.total} hrefFor={(page) => `/runs${filterQuery({ ...base, page })}`} />
         </>
       )}

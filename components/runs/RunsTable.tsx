@@ -6,6 +6,8 @@ import { useState } from "react";
 import { LocalTime } from "@/components/units/LocalTime";
 import { formatPercent, formatRate } from "@/components/units/rate";
 import { useRateUnit } from "@/components/units/useRateUnit";
+import { lineRateLevel } from "@/components/overview/LineRateBar";
+import type { LineRateThresholds } from "@/lib/queries/overview";
 import type { RunRow } from "@/lib/queries/runs";
 import { describeOptions, isActiveStatus } from "./describe";
 import { RerunButton } from "./RerunButton";
@@ -31,18 +33,28 @@ export type RunsTableRow = Pick<
   | "queuePosition"
 >;
 
-function shareClass(percent: number | null): string {
-  if (percent == null) return "";
-  if (percent < 70) return "text-red-700 dark:text-red-300";
-  if (percent < 90) return "text-amber-700 dark:text-amber-300";
-  return "";
+const SHARE_CLASSES = { good: "", warn: "text-amber-700 dark:text-amber-300", bad: "text-red-700 dark:text-red-300" } as const;
+
+// The overview's thresholds (WIRESPEED_WARN_PERCENT / WIRESPEED_BAD_PERCENT), so a share reads the same everywhere.
+function shareClass(percent: number | null, thresholds: LineRateThresholds): string {
+  return percent == null ? "" : SHARE_CLASSES[lineRateLevel(percent, thresholds)];
 }
 
 /**
  * A page of runs: time, options in short form, result, share of line rate, retransmits,
  * status, and Run again. With `compareBaseHref` (the page with its filters), rows can be selected to compare.
  */
-export function RunsTable({ rows, showLink = false, compareBaseHref }: { rows: RunsTableRow[]; showLink?: boolean; compareBaseHref?: string }) {
+export function RunsTable({
+  rows,
+  thresholds,
+  showLink = false,
+  compareBaseHref,
+}: {
+  rows: RunsTableRow[];
+  thresholds: LineRateThresholds;
+  showLink?: boolean;
+  compareBaseHref?: string;
+}) {
   const router = useRouter();
   const [unit] = useRateUnit();
   const [selected, setSelected] = useState<number[]>([]);
@@ -92,7 +104,7 @@ export function RunsTable({ rows, showLink = false, compareBaseHref }: { rows: R
               {showLink ? <span className="text-xs">{row.linkName}</span> : null}
               <span>
                 <span className="font-medium">{formatRate(row.receivedBitsPerSecond, unit)}</span>
-                <span className={`ml-2 text-xs ${shareClass(row.lineRatePercent)}`}>{formatPercent(row.lineRatePercent)}</span>
+                <span className={`ml-2 text-xs ${shareClass(row.lineRatePercent, thresholds)}`}>{formatPercent(row.lineRatePercent)}</span>
               </span>
             </div>
             {isActiveStatus(row.status) ? null : (
@@ -154,7 +166,7 @@ export function RunsTable({ rows, showLink = false, compareBaseHref }: { rows: R
                   {formatRate(row.receivedBitsPerSecond, unit)}
                   {row.reverseReceivedBitsPerSecond != null ? <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">⇄ {formatRate(row.reverseReceivedBitsPerSecond, unit)}</span> : null}
                 </td>
-                <td className={`whitespace-nowrap px-3 py-1.5 text-right ${shareClass(row.lineRatePercent)}`}>{formatPercent(row.lineRatePercent)}</td>
+                <td className={`whitespace-nowrap px-3 py-1.5 text-right ${shareClass(row.lineRatePercent, thresholds)}`}>{formatPercent(row.lineRatePercent)}</td>
                 <td className="px-3 py-1.5 text-right">{row.options.protocol === "udp" ? (row.lostPercent == null ? "–" : <span title="UDP loss">{formatPercent(row.lostPercent, 2)} lost</span>) : (row.retransmits ?? "–")}</td>
                 <td className="whitespace-nowrap px-3 py-1.5">
                   <StatusBadge status={row.status} queuePosition={row.queuePosition} />

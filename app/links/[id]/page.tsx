@@ -13,6 +13,7 @@ import { RunFilterForm } from "@/components/runs/RunFilterForm";
 import { RunsTable } from "@/components/runs/RunsTable";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { getLinkEnds, getRunComparison, listLinkHistory, listLinkStreamCounts, listRunRows, RUN_PAGE_SIZE } from "@/lib/queries/runs";
+import { lineRateThresholds } from "@/lib/queries/overview";
 
 export const dynamic = "force-dynamic";
 
@@ -121,7 +122,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
               hidden={compareIds.length ? { compare: compareIds.join(",") } : {}}
             />
             {table.rows.length > 0 ? (
-              <RunsTable rows={table.rows} compareBaseHref={`${basePath}${filterQuery({ ...tableFilters, page: filters.page })}`} />
+              <RunsTable rows={table.rows} thresholds={lineRateThresholds()} compareBaseHref={`${basePath}${filterQuery({ ...tableFilters, page: filters.page })}`} />
             ) : (
               <EmptyState title="No runs match these filters">Clear the filters to see every run of this link.</EmptyState>
             )}
