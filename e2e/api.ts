@@ -1,4 +1,6 @@
-import type { APIRequestContext } from "@playwright/test";
+import fs from "node:fs";
+import { expect, type APIRequestContext } from "@playwright/test";
+import { readLabState } from "./lab/lab";
 
 /** The app under test runs with this API token (playwright.config.ts), for set-up through the REST API. */
 export const E2E_API_TOKEN = "wirespeed-e2e-token";
@@ -8,4 +10,75 @@ export async function apiCall<T = unknown>(request: APIRequestContext, method: "
   const response = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${E2E_API_TOKEN}` } });
   if (!response.ok()) throw new Error(`${method} ${path} answered ${response.status()}: ${await response.text()}`);
   return (await response.json()) as T;
+}
+
+type Created = { id: number };
+export type RunStatusJson = { id: number; status: string };
+
+/** A lab link to register, under its name in the app and with the nominal speed to record. */
+export type LabLinkSpec = { lab: string; name: string; speedMbps: number };
+
+/**
+ * Registers the two lab hosts of the given lab links as `<prefix>-alpha` and `<prefix>-beta`
+ * (key auth, pinned host key, checked so that their iperf3 version is known), their NICs
+ * on those links, and the links; returns the links' ids by name. Specs that test runs or
+ * the overview set up this way; the hosts and links pages have specs of their own.
+ */
+export async function registerLabLinks(request: APIRequestContext, prefix: string, links: readonly LabLinkSpec[]): Promise<Record<string, number>> {
+  const state = readLabState();
+  if (!state) throw new Error("the lab is not up (e2e/global-setup.ts brings it up)");
+  const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
+  const labLinks = links.map((entry) => {
+    const labLink = state.links.find((link) => link.name === entry.lab);
+    if (!labLink) throw new Error(`the lab has no ${entry.lab} link`);
+    return labLink;
+  });
+  const nicIds = new Map<string, number>();
+  for (const [side, hostName] of [
+    ["a", labLinks[0]!.a.host],
+    ["b", labLinks[0]!.b.host],
+  ] as const) {
+    const host = state.hosts.find((entry) => entry.name === hostName)!;
+    const created = await apiCall<Created>(request, "POST", "/api/hosts", {
+      name: `${prefix}-${hostName}`,
+      address: host.sshHost,
+      port: host.sshPort,
+      username: host.username,
+      platform: "linux",
+      auth: { method: "key", privateKey },
+      hostKeyFingerprint: host.hostKeyFingerprint,
+    });
+    await apiCall(request, "POST", `/api/hosts/${created.id}/check`);
+    for (const entry of links) {
+      const nic = host.nics.find((candidate) => candidate.link === entry.lab)!;
+      const createdNic = await apiCall<Created>(request, "POST", "/api/nics", {
+        hostId: created.id,
+        name: nic.name,
+        address: `${nic.address}/${nic.prefixLength}`,
+        mtu: nic.mtu,
+        speedMbps: entry.speedMbps,
+      });
+      nicIds.set(`${side}:${entry.lab}`, createdNic.id);
+    }
+  }
+  const linkIds: Record<string, number> = {};
+  for (const entry of links) {
+    const link = await apiCall<Created>(request, "POST", "/api/links", {
+      name: entry.name,
+      aNicId: nicIds.get(`a:${entry.lab}`),
+      bNicId: nicIds.get(`b:${entry.lab}`),
+      speedMbps: entry.speedMbps,
+    });
+    linkIds[entry.name] = link.id;
+  }
+  return linkIds;
+}
+
+/** Polls a run until its status is one of `statuses`, and returns it. */
+export async function waitForRunStatus(request: APIRequestContext, runId: number, statuses: string[], timeoutMs = 60_000): Promise<RunStatusJson> {
+  let run: RunStatusJson | null = null;
+  await expect
+    .poll(async () => (run = await apiCall<RunStatusJson>(request, "GET", `/api/runs/${runId}`)).status, { timeout: timeoutMs, intervals: [500] })
+    .toMatch(new RegExp(`^(${statuses.join("|")})$`));
+  return run!;
 }

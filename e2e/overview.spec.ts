@@ -1,7 +1,5 @@
-import fs from "node:fs";
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { apiCall } from "./api";
-import { readLabState } from "./lab/lab";
+import { expect, test } from "@playwright/test";
+import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";
 
 // The overview on the real lab: two links measured through the REST API, then their
@@ -10,8 +8,7 @@ import { saveScreenshot, VIEWPORTS } from "./screenshots";
 
 test.describe.configure({ mode: "serial" });
 
-type Created = { id: number };
-type RunJson = { id: number; status: string };
+type RunJson = RunStatusJson;
 
 // The defaults of WIRESPEED_WARN_PERCENT / WIRESPEED_BAD_PERCENT (the app under test sets neither).
 const WARN_PERCENT = 90;
@@ -26,70 +23,15 @@ const LINKS = [
 const linkIds: Record<string, number> = {};
 const runIds: number[] = [];
 
-async function registerLab(request: APIRequestContext): Promise<void> {
-  const state = readLabState();
-  if (!state) throw new Error("the lab is not up (e2e/global-setup.ts brings it up)");
-  const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
-  const labLinks = LINKS.map((entry) => {
-    const labLink = state.links.find((link) => link.name === entry.lab);
-    if (!labLink) throw new Error(`the lab has no ${entry.lab} link`);
-    return labLink;
-  });
-  const nicIds = new Map<string, number>();
-  for (const [hostName, name] of [
-    [labLinks[0]!.a.host, "ov-alpha"],
-    [labLinks[0]!.b.host, "ov-beta"],
-  ] as const) {
-    const host = state.hosts.find((entry) => entry.name === hostName)!;
-    const created = await apiCall<Created>(request, "POST", "/api/hosts", {
-      name,
-      address: host.sshHost,
-      port: host.sshPort,
-      username: host.username,
-      platform: "linux",
-      auth: { method: "key", privateKey },
-      hostKeyFingerprint: host.hostKeyFingerprint,
-    });
-    await apiCall(request, "POST", `/api/hosts/${created.id}/check`);
-    for (const entry of LINKS) {
-      const nic = host.nics.find((candidate) => candidate.link === entry.lab)!;
-      const createdNic = await apiCall<Created>(request, "POST", "/api/nics", {
-        hostId: created.id,
-        name: nic.name,
-        address: `${nic.address}/${nic.prefixLength}`,
-        mtu: nic.mtu,
-        speedMbps: entry.speedMbps,
-      });
-      nicIds.set(`${name}:${entry.lab}`, createdNic.id);
-    }
-  }
-  for (const entry of LINKS) {
-    const link = await apiCall<Created>(request, "POST", "/api/links", {
-      name: entry.name,
-      aNicId: nicIds.get(`ov-alpha:${entry.lab}`),
-      bNicId: nicIds.get(`ov-beta:${entry.lab}`),
-      speedMbps: entry.speedMbps,
-    });
-    linkIds[entry.name] = link.id;
-  }
-}
-
-async function waitForStatus(request: APIRequestContext, runId: number, statuses: string[], timeoutMs = 60_000): Promise<RunJson> {
-  let run: RunJson | null = null;
-  await expect
-    .poll(async () => (run = await apiCall<RunJson>(request, "GET", `/api/runs/${runId}`)).status, { timeout: timeoutMs, intervals: [500] })
-    .toMatch(new RegExp(`^(${statuses.join("|")})$`));
-  return run!;
-}
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
-  await registerLab(request);
+  Object.assign(linkIds, await registerLabLinks(request, "ov", LINKS));
   // One after the other: both links share the two hosts.
   for (const entry of LINKS) {
     const run = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds[entry.name]}/runs`, { duration: 3 });
     runIds.push(run.id);
-    expect((await waitForStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
+    expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
   }
 });
 
@@ -156,7 +98,7 @@ test("Run again on a card starts a new run of the same test", async ({ page, req
   await page.goto("/");
   const live = await apiCall<RunJson>(request, "GET", `/api/runs/${newRunId}`);
   if (live.status !== "succeeded") await expect(card.getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${newRunId}`);
-  await waitForStatus(request, newRunId, ["succeeded"]);
+  await waitForRunStatus(request, newRunId, ["succeeded"]);
   runIds.push(newRunId);
   // The page refreshes itself while a run is active; the card ends up on the new result.
   await expect(card.getByTestId("card-active-run")).toHaveCount(0, { timeout: 15_000 });

@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { apiCall } from "./api";
-import { readLabState } from "./lab/lab";
+import { expect, test, type Page } from "@playwright/test";
+import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";
 
 // Runs from the browser on the real lab: the link page's form, the live chart, the
@@ -12,56 +11,11 @@ import { saveScreenshot, VIEWPORTS } from "./screenshots";
 
 test.describe.configure({ mode: "serial" });
 
-type Created = { id: number };
-type RunJson = { id: number; status: string };
+type RunJson = RunStatusJson;
 
 let linkId = 0;
 const runIds: number[] = [];
 
-async function registerLab(request: APIRequestContext): Promise<number> {
-  const state = readLabState();
-  if (!state) throw new Error("the lab is not up (e2e/global-setup.ts brings it up)");
-  const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
-  const nicIds: number[] = [];
-  const labLink = state.links.find((link) => link.name === "ab-1g");
-  if (!labLink) throw new Error("the lab has no ab-1g link");
-  for (const [hostName, name] of [
-    [labLink.a.host, "run-alpha"],
-    [labLink.b.host, "run-beta"],
-  ] as const) {
-    const host = state.hosts.find((entry) => entry.name === hostName)!;
-    const created = await apiCall<Created>(request, "POST", "/api/hosts", {
-      name,
-      address: host.sshHost,
-      port: host.sshPort,
-      username: host.username,
-      platform: "linux",
-      auth: { method: "key", privateKey },
-      hostKeyFingerprint: host.hostKeyFingerprint,
-    });
-    // Detects iperf3's version, which the new-test form shows and checks options against.
-    await apiCall(request, "POST", `/api/hosts/${created.id}/check`);
-    const nic = host.nics.find((entry) => entry.link === "ab-1g")!;
-    const createdNic = await apiCall<Created>(request, "POST", "/api/nics", {
-      hostId: created.id,
-      name: nic.name,
-      address: `${nic.address}/${nic.prefixLength}`,
-      mtu: nic.mtu,
-      speedMbps: 1000,
-    });
-    nicIds.push(createdNic.id);
-  }
-  const link = await apiCall<Created>(request, "POST", "/api/links", { name: "run-ab-1g", aNicId: nicIds[0], bNicId: nicIds[1], speedMbps: 1000 });
-  return link.id;
-}
-
-async function waitForStatus(request: APIRequestContext, runId: number, statuses: string[], timeoutMs = 60_000): Promise<RunJson> {
-  let run: RunJson | null = null;
-  await expect
-    .poll(async () => (run = await apiCall<RunJson>(request, "GET", `/api/runs/${runId}`)).status, { timeout: timeoutMs, intervals: [500] })
-    .toMatch(new RegExp(`^(${statuses.join("|")})$`));
-  return run!;
-}
 
 /** The run page's live chart: how many intervals it holds while the progress bar (a live run) is shown; 0 otherwise. */
 async function liveSampleCount(page: Page): Promise<number> {
@@ -80,7 +34,7 @@ function runIdFromUrl(page: Page): number {
 }
 
 test.beforeAll(async ({ request }) => {
-  linkId = await registerLab(request);
+  linkId = (await registerLabLinks(request, "run", [{ lab: "ab-1g", name: "run-ab-1g", speedMbps: 1000 }]))["run-ab-1g"]!;
 });
 
 test("a test started from the link page draws its intervals live, before it ends", async ({ page, request }) => {
@@ -129,7 +83,7 @@ test("the run is in the link's history, and Run again repeats it", async ({ page
   const secondRun = runIdFromUrl(page);
   expect(secondRun).not.toBe(firstRun);
   runIds.push(secondRun);
-  await waitForStatus(request, secondRun, ["succeeded"]);
+  await waitForRunStatus(request, secondRun, ["succeeded"]);
   await expect(page.getByTestId("summary-received")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText("TCP ×4 8s →")).toBeVisible();
   await page.goto(`/links/${linkId}`);
@@ -178,7 +132,7 @@ test("a failed run shows its error kind, message and hint", async ({ page, reque
   await form.getByRole("button", { name: "Start test" }).click();
   await expect(page).toHaveURL(/\/runs\/\d+$/);
   const runId = runIdFromUrl(page);
-  await waitForStatus(request, runId, ["failed"]);
+  await waitForRunStatus(request, runId, ["failed"]);
   const alert = page.getByRole("alert").filter({ hasText: "The run failed" });
   await expect(alert).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("error-kind")).not.toBeEmpty();
