@@ -1,38 +1,12 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { apiCall } from "./api";
-import { readLabState, type LabHost, type LabState } from "./lab/lab";
-import { saveScreenshot, VIEWPORTS } from "./screenshots";
+import type { LabHost } from "./lab/lab";
+import { screenshotEverywhere } from "./screenshots";
+import { labHost, requireLabState } from "./lab/lab-targets";
 
 // Hosts are added through the pages as a user would; names avoid alpha/beta/esx and run-*, which other specs use.
 test.describe.configure({ mode: "serial" });
-
-function labState(): LabState {
-  const state = readLabState();
-  if (!state) throw new Error("the lab is not up: e2e/global-setup.ts should have brought it up");
-  return state;
-}
-
-function labHost(state: LabState, name: string): LabHost {
-  const host = state.hosts.find((entry) => entry.name === name);
-  if (!host) throw new Error(`the lab has no host ${name}`);
-  return host;
-}
-
-/** The page at both widths in both themes; fails when anything overflows sideways. */
-async function screenshotEverywhere(page: Page, name: string) {
-  for (const colorScheme of ["light", "dark"] as const) {
-    for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize(viewport);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, `${name} overflows sideways at ${viewportName} width`).toBeLessThanOrEqual(0);
-      await saveScreenshot(page, `${name}-${viewportName}-${colorScheme}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize(VIEWPORTS.desktop);
-}
 
 /** Fills the add-host form for a lab host with key auth; `useFile` reads the key through the file chooser. */
 async function fillAddHostForm(page: Page, name: string, host: LabHost, keyPath: string, { useFile = false } = {}) {
@@ -46,7 +20,7 @@ async function fillAddHostForm(page: Page, name: string, host: LabHost, keyPath:
 }
 
 async function addLabHostThroughForm(page: Page, name: string, labName: string, { useFile = false, screenshots = false } = {}) {
-  const state = labState();
+  const state = requireLabState();
   const host = labHost(state, labName);
   await page.goto("/hosts");
   await page.getByRole("link", { name: "Add host" }).click();
@@ -79,7 +53,7 @@ async function addLabHostThroughForm(page: Page, name: string, labName: string, 
 }
 
 async function discoverAndSeeEth1(page: Page, labName: string, { screenshots = false } = {}) {
-  const eth1 = labHost(labState(), labName).nics.find((nic) => nic.name === "eth1");
+  const eth1 = labHost(requireLabState(), labName).nics.find((nic) => nic.name === "eth1");
   if (!eth1) throw new Error(`lab host ${labName} has no eth1`);
   await expect(page.getByText("No NICs yet")).toBeVisible();
   if (screenshots) await screenshotEverywhere(page, "host-page-no-nics");
@@ -127,7 +101,7 @@ test("add lab host beta as ui-beta with a key file, then discover its NICs", asy
 });
 
 test("a port out of range is refused with the server's message beside the field", async ({ page }) => {
-  const state = labState();
+  const state = requireLabState();
   await page.goto("/hosts/new");
   await fillAddHostForm(page, "ui-bad-port", labHost(state, "alpha"), state.clientKeyPath);
   await page.getByLabel("SSH port").fill("70000");
@@ -144,7 +118,7 @@ test("a port out of range is refused with the server's message beside the field"
 });
 
 test("delete a host after a confirmation that names its NICs, links and runs", async ({ page }) => {
-  const state = labState();
+  const state = requireLabState();
   const beta = labHost(state, "beta");
   // Set up through the API: what this test is about is the delete dialog.
   const doomed = await apiCall<{ id: number }>(page.request, "POST", "/api/hosts", {

@@ -1,40 +1,20 @@
 import fs from "node:fs";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { apiCall } from "./api";
-import { readLabState, type LabState } from "./lab/lab";
-import { saveScreenshot, VIEWPORTS } from "./screenshots";
+import { screenshotEverywhere } from "./screenshots";
+import { requireLabState } from "./lab/lab-targets";
 
 test.describe.configure({ mode: "serial" });
 
 type ApiHost = { id: number; name: string };
 type ApiNic = { id: number; name: string; speedMbps: number | null; mtu: number | null; addresses: string[] };
 
-function labState(): LabState {
-  const state = readLabState();
-  if (!state) throw new Error("the lab is not up: e2e/global-setup.ts should have brought it up");
-  return state;
-}
-
-async function screenshotEverywhere(page: Page, name: string) {
-  for (const colorScheme of ["light", "dark"] as const) {
-    for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize(viewport);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, `${name} overflows sideways at ${viewportName} width`).toBeLessThanOrEqual(0);
-      await saveScreenshot(page, `${name}-${viewportName}-${colorScheme}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize(VIEWPORTS.desktop);
-}
-
 /**
  * ui-alpha and ui-beta with their NICs discovered. hosts.spec.ts adds them through the form;
  * when this spec runs alone they are set up through the API the same way.
  */
 async function ensureLabHosts(request: APIRequestContext): Promise<Record<string, { host: ApiHost; nics: ApiNic[] }>> {
-  const state = labState();
+  const state = requireLabState();
   const { hosts } = await apiCall<{ hosts: ApiHost[] }>(request, "GET", "/api/hosts");
   const result: Record<string, { host: ApiHost; nics: ApiNic[] }> = {};
   for (const [name, labName] of [["ui-alpha", "alpha"], ["ui-beta", "beta"]] as const) {
@@ -70,7 +50,7 @@ test("the links page says what to do when there are none", async ({ page }) => {
 test("create a link between ui-alpha eth1 and ui-beta eth1 from the same-subnet suggestion", async ({ page }) => {
   test.setTimeout(180_000);
   const inventory = await ensureLabHosts(page.request);
-  const state = labState();
+  const state = requireLabState();
   const alphaEth1 = state.hosts.find((host) => host.name === "alpha")!.nics.find((nic) => nic.name === "eth1")!;
   const subnet = `${alphaEth1.address.replace(/\.\d+$/, ".0")}/${alphaEth1.prefixLength}`;
   const aNic = inventory["ui-alpha"]!.nics.find((nic) => nic.name === "eth1")!;

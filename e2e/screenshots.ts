@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 // Screenshots every spec keeps as artifacts (CI keeps e2e/artifacts), to look at the pages as a person would.
 export const ARTIFACTS_DIR = path.resolve("e2e/artifacts");
@@ -15,4 +15,19 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const file = path.join(ARTIFACTS_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** The page at both widths in both themes; fails when anything overflows sideways. */
+export async function screenshotEverywhere(page: Page, name: string): Promise<void> {
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${name} overflows sideways at ${viewportName} width`).toBeLessThanOrEqual(0);
+      await saveScreenshot(page, `${name}-${viewportName}-${colorScheme}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize(VIEWPORTS.desktop);
 }
