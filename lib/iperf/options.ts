@@ -16,13 +16,24 @@ export const IPERF_LIMITS = {
 } as const;
 
 const CONGESTION_PATTERN = /^[a-z0-9_]{1,16}$/;
-// an IPv4 or IPv6 literal, optionally with a %zone or %device (never a leading "-": argv would read it as an option)
-const ADDRESS_PATTERN = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)(?:%[A-Za-z0-9_.-]{1,32})?$/;
+// the device or zone after % (eth0, vmk1, enp3s0f0.100): never a shell or option character
+const ZONE_PATTERN = /^[A-Za-z0-9_.-]{1,32}$/;
+// the longest IPv6 text zod's pattern takes (39 characters), "%" and a 32-character device
+const MAX_ADDRESS_LENGTH = 39 + 1 + 32;
 // a host name or address for -c: letters, digits, dots, colons, dashes, % zone; never starting with "-"
 const HOST_PATTERN = /^(?!-)[A-Za-z0-9.:_%-]{1,253}$/;
 
+/**
+ * An IPv4 or IPv6 literal, optionally with a %zone or %device: what -B takes. Never a leading "-"
+ * (argv would read it as an option). The length is checked first: a long run of ":" made the
+ * earlier hand-written pattern backtrack for seconds, blocking the server.
+ */
 export function isSafeAddress(text: string): boolean {
-  return ADDRESS_PATTERN.test(text);
+  if (text.length > MAX_ADDRESS_LENGTH) return false;
+  const percent = text.indexOf("%");
+  const address = percent === -1 ? text : text.slice(0, percent);
+  if (percent !== -1 && !ZONE_PATTERN.test(text.slice(percent + 1))) return false;
+  return z.regexes.ipv4.test(address) || z.regexes.ipv6.test(address);
 }
 
 export function isSafeHost(text: string): boolean {
@@ -39,10 +50,15 @@ function booleanField(field: string) {
 }
 
 const L = IPERF_LIMITS;
+const BIND_MESSAGE = "bind must be an IPv4 or IPv6 address (optionally with %device)";
 
-/** Everything a user can ask of one iperf3 test; the REST API uses the same field names. */
+/**
+ * Everything a user can ask of one iperf3 test; the REST API uses the same field names. Strict: an
+ * unknown key (a typo such as "paralel", or an "args" hoping to reach the command line) is a 400
+ * naming it, not silently dropped.
+ */
 export const IperfOptionsSchema = z
-  .object({
+  .strictObject({
     protocol: z.enum(["tcp", "udp"], { error: 'protocol must be "tcp" or "udp"' }).default("tcp"),
     /** seconds (-t); exclusive with bytes; 10 when neither is given */
     duration: integerField("duration", L.duration.min, L.duration.max, " seconds").optional(),
@@ -64,7 +80,7 @@ export const IperfOptionsSchema = z
     zerocopy: booleanField("zerocopy").default(false),
     /** TCP congestion control algorithm (-C), e.g. cubic, bbr */
     congestion: z
-      .string({ error: "congestion must be a string of a-z, 0-9 and _ (1 to 16 characters)" })
+      .string({ error: "congestion must be 1 to 16 characters of a-z, 0-9 and _ (e.g. cubic, bbr)" })
       .regex(CONGESTION_PATTERN, { error: "congestion must be 1 to 16 characters of a-z, 0-9 and _ (e.g. cubic, bbr)" })
       .optional(),
     /** seconds between interval reports (-i) */
@@ -78,8 +94,8 @@ export const IperfOptionsSchema = z
     port: integerField("port", L.port.min, L.port.max).optional(),
     /** local address to bind (-B): an IPv4 or IPv6 literal, optionally with %device */
     bind: z
-      .string({ error: "bind must be an IPv4 or IPv6 address" })
-      .regex(ADDRESS_PATTERN, { error: "bind must be an IPv4 or IPv6 address (optionally with %device)" })
+      .string({ error: BIND_MESSAGE })
+      .refine(isSafeAddress, { error: BIND_MESSAGE })
       .optional(),
   })
   .superRefine((options, context) => {
