@@ -35,9 +35,13 @@ const NAME_PATTERN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ._\-()+:@]*[\p{L}\p{M}\p{
 /** Names of hosts, NICs and links. */
 export const NameSchema = text(NAME_PATTERN, 64, NAME_DESCRIPTION);
 
-export const NotesSchema = z.string({ error: allowed("text of at most 2000 characters") }).max(2000, {
-  error: allowed("text of at most 2000 characters"),
-});
+const NOTES_DESCRIPTION = "text of at most 2000 characters, without control characters other than tab and line breaks";
+// Free text, kept verbatim (any script, emoji, quotes, $ and ;): it is shown escaped and never reaches a shell.
+// NUL and the other control characters have no place in a note and are what a terminal or a log would act on.
+export const NotesSchema = z
+  .string({ error: allowed(NOTES_DESCRIPTION) })
+  .max(2000, { error: allowed(NOTES_DESCRIPTION) })
+  .regex(/^(?:[^\p{Cc}]|[\t\n\r])*$/u, { error: allowed(NOTES_DESCRIPTION) });
 
 export const SpeedMbpsSchema = wholeNumber(1, 1_000_000, "a whole number of Mbit/s from 1 to 1000000");
 
@@ -120,10 +124,12 @@ export const HostAuthSchema = z.discriminatedUnion(
 export type HostAuth = z.output<typeof HostAuthSchema>;
 
 // Absolute path, Unix or Windows; the agents quote it for their shell, this keeps it plain besides.
+// The file name must start with "iperf": the path is run with iperf3's arguments on the host (or on
+// this machine for a "local" host), so it must not name just any program, such as a shell.
 export const Iperf3PathSchema = text(
-  /^(?:\/|[A-Za-z]:[\\/])[\p{L}\p{M}\p{N} ._\-()+/\\]*$/u,
+  /^(?:\/|[A-Za-z]:[\\/])(?:[\p{L}\p{M}\p{N} ._\-()+/\\]*[\\/])?[Ii][Pp][Ee][Rr][Ff][\p{L}\p{M}\p{N} ._\-()+]*$/u,
   512,
-  "an absolute path such as /usr/bin/iperf3 or C:\\iperf3\\iperf3.exe, up to 512 letters, digits, spaces and / \\ . _ - ( ) +",
+  "an absolute path to the iperf3 program, whose file name starts with iperf, such as /usr/bin/iperf3 or C:\\iperf3\\iperf3.exe: up to 512 letters, digits, spaces and / \\ . _ - ( ) +",
 );
 
 export const HostKeyFingerprintSchema = text(
