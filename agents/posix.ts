@@ -6,11 +6,17 @@ import type { AgentPlatform, CommandOutput, DetectResult, ExecCommand, StartComm
 // Words made only of these need no quotes; keeping them bare makes the shown commands readable.
 const SAFE_WORD = /^[A-Za-z0-9_@%+:,./-]+$/;
 
-/** One POSIX sh word that stands for exactly `arg`: single quotes, with `'` written as `'\''`. */
+/**
+ * One POSIX sh word that stands for exactly `arg`: single quotes, with `'` written as `'\''` and `\` as
+ * `'\\'` (escaped, outside the quotes). sh, bash, BusyBox ash and zsh need only the first; the second
+ * keeps the word the same for a login shell whose single quotes give `\` a meaning (fish reads `\'`
+ * there as a quote), so no login shell can be talked out of the quotes by a backslash.
+ * No argv can hold a NUL byte, so it is refused rather than cut.
+ */
 export function posixQuoteArg(arg: string): string {
   if (arg.includes("\0")) throw new Error("an argument cannot contain a NUL byte");
   if (SAFE_WORD.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
+  return `'${arg.replace(/['\\]/g, (ch) => `'\\${ch}'`)}'`;
 }
 
 export function posixQuote(argv: readonly string[]): string {
