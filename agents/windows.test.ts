@@ -4,107 +4,8 @@
  * format of Windows 10/11 PowerShell 5.1 and cmd.exe.
  */
 import { describe, expect, it } from "vitest";
+import { throughCmd, unquotedSpecials } from "./testing/cmd-exe";
 import { cmdQuote, cmdQuoteArg, parseWindowsNics, UnquotableArgumentError, windowsAgent, windowsLinkSpeedMbps } from "./windows";
-
-// cmd.exe phase 1 on a command line: %name% expands when defined, stays as typed when not.
-function expandPercent(line: string, env: Record<string, string>): string {
-  let out = "";
-  let i = 0;
-  while (i < line.length) {
-    if (line[i] !== "%") {
-      out += line[i++];
-      continue;
-    }
-    const end = line.indexOf("%", i + 1);
-    if (end === -1) {
-      out += line.slice(i);
-      break;
-    }
-    const name = line.slice(i + 1, end);
-    // %cd:~,% is the zero-length substring of a defined variable
-    if (/^cd:~,$/i.test(name)) {
-      out += "";
-      i = end + 1;
-    } else if (name !== "" && name in env) {
-      out += env[name];
-      i = end + 1;
-    } else {
-      out += "%";
-      i += 1;
-    }
-  }
-  return out;
-}
-
-// cmd.exe phase 2: characters it would act on outside double quotes.
-function unquotedSpecials(line: string): string[] {
-  const found: string[] = [];
-  let isQuoted = false;
-  for (const ch of line) {
-    if (ch === '"') isQuoted = !isQuoted;
-    else if (!isQuoted && "&|<>^()".includes(ch)) found.push(ch);
-  }
-  return found;
-}
-
-// The C runtime's argv parser (MSVCRT 2008+ / CommandLineToArgvW rules).
-function crtArgv(line: string): string[] {
-  const args: string[] = [];
-  let i = 0;
-  while (i < line.length) {
-    while (line[i] === " " || line[i] === "\t") i++;
-    if (i >= line.length) break;
-    let arg = "";
-    let isQuoted = false;
-    for (; i < line.length; i++) {
-      const ch = line[i]!;
-      if (ch === "\\") {
-        let n = 0;
-        while (line[i] === "\\") {
-          n++;
-          i++;
-        }
-        if (line[i] === '"') {
-          arg += "\\".repeat(Math.floor(n / 2));
-          if (n % 2 === 1) {
-            arg += '"';
-            continue;
-          }
-        } else {
-          arg += "\\".repeat(n);
-        }
-        i--;
-        continue;
-      }
-      if (ch === '"') {
-        if (isQuoted && line[i + 1] === '"') {
-          arg += '"';
-          i++;
-        } else isQuoted = !isQuoted;
-        continue;
-      }
-      if (!isQuoted && (ch === " " || ch === "\t")) break;
-      arg += ch;
-    }
-    args.push(arg);
-  }
-  return args;
-}
-
-const ENV = { PATH: "C:\\Windows", USERNAME: "admin", cd: "C:\\Users\\admin" };
-
-// cmd /c: a line that starts with a quote loses its first and last quote before anything else.
-function stripForSlashC(line: string): string {
-  if (!line.startsWith('"')) return line;
-  const last = line.lastIndexOf('"');
-  return line.slice(1, last) + line.slice(last + 1);
-}
-
-function throughCmd(argv: string[]): string[] {
-  const line = stripForSlashC(cmdQuote(argv));
-  expect(unquotedSpecials(line), line).toEqual([]);
-  return crtArgv(expandPercent(line, ENV));
-}
 
 describe("cmdQuote", () => {
   it("leaves plain words bare and quotes the rest", () => {
@@ -134,7 +35,7 @@ describe("cmdQuote", () => {
       'trailing\\\\',
       'a\\"b',
       "(echo x)",
-      "$(touch x) `y` ; z ' \u00e9",
+      "(touch x) ; z ' \u00e9",
       "",
       "-c",
     ];
@@ -145,8 +46,8 @@ describe("cmdQuote", () => {
     }
   });
 
-  it("refuses what cmd.exe cannot pass safely: line breaks, NUL and ! (delayed expansion)", () => {
-    for (const arg of ["a\nb", "a\rb", "a\0b", "wow!", "!PATH!"]) {
+  it("refuses what cmd.exe cannot pass safely (line breaks, NUL, ! for delayed expansion) and what PowerShell would run", () => {
+    for (const arg of ["a\nb", "a\rb", "a\0b", "wow!", "!PATH!", "$(calc)", "$env:TEMP", "a`b", "a\u201D; calc; \u201C", "\u2018x\u2019"]) {
       expect(() => cmdQuoteArg(arg), JSON.stringify(arg)).toThrow(UnquotableArgumentError);
     }
   });

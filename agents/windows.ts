@@ -10,6 +10,12 @@ export const WINDOWS_IPERF3_PATH = "C:\\iperf3\\iperf3.exe";
 // (`,` `;` `=` are separators to cmd, so they are quoted.)
 const SAFE_WORD = /^[A-Za-z0-9_\-+.:/\\@]+$/;
 
+// $ (variables, subexpressions), ` (escape) and ‘ ’ ‚ ‛ “ ” „ (PowerShell's other quote characters).
+const POWERSHELL_ACTIVE = /[$`\u2018-\u201E]/;
+
+/** cmd.exe refuses longer command lines ("The command line is too long"). */
+export const CMD_MAX_LINE = 8191;
+
 /** Thrown for an argument that cmd.exe cannot pass through unchanged whatever its settings. */
 export class UnquotableArgumentError extends Error {
   constructor(message: string) {
@@ -28,6 +34,12 @@ export function cmdQuoteArg(arg: string): string {
   if (/[\r\n\0]/.test(arg)) throw new UnquotableArgumentError("cmd.exe cannot pass a line break or NUL inside an argument");
   // With delayed expansion on (a registry setting), `!x!` expands even in quotes and no escape works both ways.
   if (arg.includes("!")) throw new UnquotableArgumentError('cmd.exe may expand "!" (delayed expansion): remove it from the argument');
+  // OpenSSH's DefaultShell may be set to PowerShell, which reads this same line: inside "..." it runs
+  // $(...), takes ` as an escape and ends the string at a typographic quote. None of these is needed in
+  // anything Wirespeed passes, so they are refused rather than trusted to cmd.exe being the shell.
+  if (POWERSHELL_ACTIVE.test(arg)) {
+    throw new UnquotableArgumentError("a Windows argument cannot contain $, ` or typographic quotes (PowerShell would read them as code)");
+  }
   if (arg !== "" && SAFE_WORD.test(arg)) return arg;
   let out = '"';
   let backslashes = 0;
@@ -52,8 +64,12 @@ export function cmdQuoteArg(arg: string): string {
  * quote gets one more pair around it, because cmd /c strips the first and the last quote of such a line.
  */
 export function cmdQuote(argv: readonly string[]): string {
-  const line = argv.map(cmdQuoteArg).join(" ");
-  return line.startsWith('"') ? `"${line}"` : line;
+  const words = argv.map(cmdQuoteArg).join(" ");
+  const line = words.startsWith('"') ? `"${words}"` : words;
+  if (line.length > CMD_MAX_LINE) {
+    throw new UnquotableArgumentError(`the command line would be ${line.length} characters; cmd.exe takes at most ${CMD_MAX_LINE}`);
+  }
+  return line;
 }
 
 export function cmdCommand(argv: readonly string[]): ExecCommand {
