@@ -6,26 +6,37 @@ export type SearchParams = Record<string, string | string[] | undefined>;
 
 export type RunFilterValues = { protocol?: "tcp" | "udp"; direction?: RunDirection; parallel?: number; status?: RunStatus; linkId?: number; page: number };
 
+// Prisma's Int is 32-bit: a larger id cannot exist, and passing one to a query throws.
+const MAX_ID = 2_147_483_647;
+
 function single(params: SearchParams, key: string): string | undefined {
   const value = params[key];
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * A whole number in plain decimal within [min, max], else undefined. Number() alone would take
+ * "1e12", "0x10", " 5 " and "" (as 0), and an id beyond 32 bits made the page's query throw.
+ */
+function wholeNumber(text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined || !/^[0-9]{1,10}$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= min && value <= max ? value : undefined;
+}
+
+function oneOf<T extends string>(text: string | undefined, allowed: readonly T[]): T | undefined {
+  return (allowed as readonly string[]).includes(text ?? "") ? (text as T) : undefined;
+}
+
 /** Reads filters from search params, ignoring values that are not allowed (a stale link still opens). */
 export function parseRunFilters(params: SearchParams): RunFilterValues {
-  const protocol = single(params, "protocol");
-  const direction = single(params, "direction");
-  const parallel = Number(single(params, "streams"));
-  const status = single(params, "status");
-  const linkId = Number(single(params, "link"));
-  const page = Number(single(params, "page"));
   return {
-    protocol: protocol === "tcp" || protocol === "udp" ? protocol : undefined,
-    direction: (RUN_DIRECTIONS as readonly string[]).includes(direction ?? "") ? (direction as RunDirection) : undefined,
-    parallel: Number.isInteger(parallel) && parallel >= 1 && parallel <= 128 ? parallel : undefined,
-    status: (RUN_STATUSES as readonly string[]).includes(status ?? "") ? (status as RunStatus) : undefined,
-    linkId: Number.isInteger(linkId) && linkId >= 1 ? linkId : undefined,
-    page: Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
+    protocol: oneOf(single(params, "protocol"), ["tcp", "udp"] as const),
+    direction: oneOf(single(params, "direction"), RUN_DIRECTIONS),
+    parallel: wholeNumber(single(params, "streams"), 1, 128),
+    status: oneOf(single(params, "status"), RUN_STATUSES),
+    linkId: wholeNumber(single(params, "link"), 1, MAX_ID),
+    page: wholeNumber(single(params, "page"), 1, 1_000_000) ?? 1,
   };
 }
 
