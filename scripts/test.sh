@@ -22,6 +22,7 @@ declare -A providers=(
   [/usr/bin/chromium]=chromium
   [ip]=iproute2
   [tc]=iproute2
+  [docker-compose]=docker-compose
 )
 missing=()
 for cmd in "${!providers[@]}"; do
