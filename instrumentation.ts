@@ -1,8 +1,22 @@
 // Runs once when the server starts, before it serves a request.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // The key of the host credentials first: a short WIRESPEED_SECRET or an unsafe key file stops the server here.
+  const { prepareHostSecrets } = await import("@/lib/inventory/secrets");
+  try {
+    const { messages } = await prepareHostSecrets();
+    for (const message of messages) console.log(`[wirespeed] ${message}`);
+  } catch (error) {
+    if (!(error instanceof Error && error.name === "SecretKeyConfigError")) throw error;
+    console.error(`[wirespeed] cannot start: ${error.message}`);
+    process.exit(1);
+  }
   const { ensureLocalHost } = await import("@/lib/bootstrap");
   await ensureLocalHost();
+  // WIRESPEED_ADMIN_PASSWORD seeds the first admin; without it, the first visitor creates one at /setup.
+  const { seedAdminFromEnv } = await import("@/lib/auth/users");
+  const admin = await seedAdminFromEnv();
+  if (admin) console.log(`[wirespeed] created the admin account "${admin.username}" from WIRESPEED_ADMIN_PASSWORD`);
   // Runs a previous instance left in progress are marked interrupted and their iperf3 stopped.
   const { runEngine } = await import("@/lib/runs");
   const interrupted = await runEngine.recoverInterruptedRuns();

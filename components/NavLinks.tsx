@@ -10,15 +10,20 @@ const NAV_ITEMS = [
   { href: "/runs", label: "Runs" },
 ] as const;
 
+const ADMIN_ITEMS = [
+  { href: "/users", label: "Users" },
+  { href: "/audit", label: "Audit" },
+] as const;
+
 function isActive(pathname: string, href: string): boolean {
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
 }
 
-export function NavLinks() {
+export function NavLinks({ isAdmin = false }: { isAdmin?: boolean }) {
   const pathname = usePathname();
   return (
-    <ul className="flex gap-1 text-sm">
-      {NAV_ITEMS.map((item) => {
+    <ul className="flex flex-wrap gap-1 text-sm">
+      {[...NAV_ITEMS, ...(isAdmin ? ADMIN_ITEMS : [])].map((item) => {
         const active = isActive(pathname, item.href);
         return (
           <li key={item.href}>

@@ -5,11 +5,13 @@ import { HostList } from "@/components/hosts/HostList";
 import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/hosts/Pagination";
 import { buttonClass } from "@/components/hosts/styles";
 import { listHosts } from "@/lib/queries/hosts";
+import { requirePage } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Hosts" };
 
 export default async function HostsPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
+  await requirePage("read");
   const hosts = await listHosts();
   const { page, pageCount, start } = pageOf((await searchParams).page, hosts.length);
   const remoteCount = hosts.filter((host) => !host.isLocal).length;

@@ -5,11 +5,13 @@ import { buttonClass } from "@/components/hosts/styles";
 import { LinkList } from "@/components/links/LinkList";
 import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/hosts/Pagination";
 import { listLinks } from "@/lib/queries/links";
+import { requirePage } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Links" };
 
 export default async function LinksPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
+  await requirePage("read");
   const links = await listLinks();
   const { page, pageCount, start } = pageOf((await searchParams).page, links.length);
   return (

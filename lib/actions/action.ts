@@ -1,19 +1,31 @@
 import "server-only";
+import { withPrincipal } from "@/lib/auth/context";
+import { isAuthError } from "@/lib/auth/errors";
+import { authorize, currentSessionPrincipal } from "@/lib/auth/guard";
+import type { Principal } from "@/lib/auth/principal";
+import type { Permission } from "@/lib/auth/roles";
 import { isInventoryError, type FieldError } from "@/lib/inventory/errors";
 
 /** What every server action answers: the value, or the fields that were wrong and a message. */
 export type ActionResult<T> = { ok: true; value: T } | { ok: false; message: string; errors: FieldError[] };
 
 /**
- * The one wrapper of server actions: the permission check goes here when user
- * accounts arrive, and every known error (validation, not found, conflict, a host
- * that failed) becomes `{ ok: false }` with messages written for the user. Anything
- * else is a bug: only its first line is logged, and the user gets a generic message.
+ * The one wrapper of server actions: the signed-in user must hold `permission` (the
+ * check of lib/auth/guard.ts, the same as pages' and the API's), the body runs as that
+ * user (the audit log names them), and every known error (not allowed, validation, not
+ * found, conflict, a host that failed) becomes `{ ok: false }` with messages written for
+ * the user. Anything else is a bug: only its first line is logged, and the user gets a
+ * generic message.
+ *
+ * `permission: null` is for the actions that come before an account: sign-in and first set-up.
  */
-export async function runAction<T>(name: string, body: () => Promise<T>): Promise<ActionResult<T>> {
+export async function runAction<T>(name: string, permission: Permission | null, body: (principal: Principal | null) => Promise<T>): Promise<ActionResult<T>> {
   try {
-    return { ok: true, value: await body() };
+    if (permission === null) return { ok: true, value: await body(null) };
+    const principal = authorize(await currentSessionPrincipal(), permission);
+    return { ok: true, value: await withPrincipal(principal, () => body(principal)) };
   } catch (error) {
+    if (isAuthError(error)) return { ok: false, message: error.message, errors: [] };
     if (isInventoryError(error)) return { ok: false, message: error.message, errors: error.fields };
     if (error instanceof Error && typeof (error as { kind?: unknown }).kind === "string") {
       const hint = (error as { hint?: unknown }).hint;

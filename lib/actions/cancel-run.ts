@@ -10,7 +10,7 @@ const CancelRunSchema = z.object({ runId: z.number().int().min(1).max(2_147_483_
 
 /** Stops a run (both ends' iperf3; the samples so far are kept) or takes it out of the queue. */
 export async function cancelRun(input: z.input<typeof CancelRunSchema>) {
-  return runAction("cancelRun", async () => {
+  return runAction("cancelRun", "run", async () => {
     const parsed = CancelRunSchema.safeParse(input);
     if (!parsed.success) throw new InventoryError("invalid", "No run to cancel was given.");
     const status = await runEngine.cancelRun(parsed.data.runId);

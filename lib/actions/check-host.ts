@@ -10,7 +10,7 @@ const CheckHostInputSchema = IdSchema;
 
 /** Reachability, host key, platform and iperf3; on first contact only the presented fingerprint. */
 export async function checkHostAction(hostId: unknown): Promise<ActionResult<HostCheck>> {
-  return runAction("check-host", async () => {
+  return runAction("check-host", "inventory", async () => {
     const id = parseInput(CheckHostInputSchema, hostId, "hostId");
     const check = await checkHost(id);
     revalidatePath("/hosts");

@@ -11,7 +11,7 @@ const CreateHostInputSchema = HostCreateSchema;
 
 /** Records a new host; its secret is sealed by createHost and never comes back. */
 export async function createHostAction(input: unknown): Promise<ActionResult<{ id: number; name: string }>> {
-  return runAction("create-host", async () => {
+  return runAction("create-host", "credentials", async () => {
     const host = await createHost(parseInput(CreateHostInputSchema, input));
     revalidatePath("/hosts");
     revalidatePath("/");

@@ -11,7 +11,7 @@ const CreateLinkInputSchema = LinkCreateSchema;
 
 /** Records a link between two NICs; answers its id for the link page. */
 export async function createLinkAction(input: unknown): Promise<ActionResult<{ id: number; name: string }>> {
-  return runAction("create-link", async () => {
+  return runAction("create-link", "inventory", async () => {
     const link = await createLink(parseInput(CreateLinkInputSchema, input));
     revalidatePath("/links");
     revalidatePath("/");

@@ -10,7 +10,7 @@ const DeleteHostInputSchema = IdSchema;
 
 /** Deletes the host with its NICs, their links and runs; refused while one of those runs is active. */
 export async function deleteHostAction(hostId: unknown): Promise<ActionResult<DeletedCounts>> {
-  return runAction("delete-host", async () => {
+  return runAction("delete-host", "credentials", async () => {
     const id = parseInput(DeleteHostInputSchema, hostId, "hostId");
     const deleted = await deleteHost(id);
     revalidatePath("/hosts");

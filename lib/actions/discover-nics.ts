@@ -19,7 +19,7 @@ const SSH_HINTS: Record<string, string> = {
 
 /** Reads the host's NICs over SSH and records them by name; answers how many it found. */
 export async function discoverNicsAction(hostId: unknown): Promise<ActionResult<{ count: number; names: string[] }>> {
-  return runAction("discover-nics", async () => {
+  return runAction("discover-nics", "inventory", async () => {
     const id = parseInput(DiscoverNicsInputSchema, hostId, "hostId");
     try {
       const nics = await discoverNics(id);

@@ -12,7 +12,7 @@ const PinHostKeyInputSchema = z.strictObject({ hostId: IdSchema, fingerprint: Ho
 
 /** Trusts the fingerprint the user compared with the host's own, then checks again (now logging in). */
 export async function pinHostKeyAction(input: unknown): Promise<ActionResult<HostCheck>> {
-  return runAction("pin-host-key", async () => {
+  return runAction("pin-host-key", "credentials", async () => {
     const { hostId, fingerprint } = parseInput(PinHostKeyInputSchema, input);
     await updateHost(hostId, { hostKeyFingerprint: fingerprint });
     const check = await checkHost(hostId);

@@ -15,7 +15,7 @@ const StartRunSchema = z.object({
 
 /** Starts (or queues) a test on a link with the new-test form's options. */
 export async function startRun(input: z.input<typeof StartRunSchema>) {
-  return runAction("startRun", async () => {
+  return runAction("startRun", "run", async () => {
     const parsed = StartRunSchema.safeParse(input);
     if (!parsed.success) throw new InventoryError("invalid", "The form did not send a link and options.");
     const { options, clientSide } = parseRunRequest(parsed.data.request);

@@ -11,7 +11,7 @@ const UpdateHostInputSchema = HostUpdateSchema;
 
 /** Changes the fields given; `auth` replaces method and secret together. */
 export async function updateHostAction(hostId: unknown, changes: unknown): Promise<ActionResult<{ id: number }>> {
-  return runAction("update-host", async () => {
+  return runAction("update-host", "inventory", async () => {
     const id = parseInput(IdSchema, hostId, "hostId");
     await updateHost(id, parseInput(UpdateHostInputSchema, changes));
     revalidatePath("/hosts");

@@ -1,74 +1,233 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { authorizeApiRequest, withApiAuth } from "@/lib/api/auth";
+import { withApiAuth } from "@/lib/api/auth";
 import { ApiError } from "@/lib/api/errors";
-import { TEST_API_TOKEN, openTestApi, type TestApi } from "@/lib/api/route-testing";
+import { SAMPLE_KEYS, TEST_API_TOKEN, openTestApi, type TestApi } from "@/lib/api/route-testing";
 import { InventoryError } from "@/lib/inventory/errors";
 
-function request(authorization?: string): Request {
-  return new Request("http://localhost/api/hosts", { headers: authorization === undefined ? {} : { authorization } });
+// The REST API's permission check, on a real database with real users, sessions and tokens.
+
+let api: TestApi;
+const tokens: Record<"admin" | "operator" | "viewer", string> = { admin: "", operator: "", viewer: "" };
+let viewerId = 0;
+let hostId = 0;
+let nicAId = 0;
+let linkId = 0;
+let runId = 0;
+
+async function userWithToken(username: string, role: "admin" | "operator" | "viewer") {
+  const { createUser } = await import("@/lib/auth/users");
+  const { createApiToken } = await import("@/lib/auth/tokens");
+  const user = await createUser({ username, password: "correct horse battery", role });
+  return { user, token: (await createApiToken(user.id, `${username}'s script`)).token };
 }
 
-describe("authorizeApiRequest", () => {
-  const env = { WIRESPEED_API_TOKEN: "s3cret-token" };
+beforeAll(async () => {
+  api = await openTestApi();
+  for (const role of ["admin", "operator", "viewer"] as const) {
+    const { user, token } = await userWithToken(`${role}1`, role);
+    tokens[role] = token;
+    if (role === "viewer") viewerId = user.id;
+  }
+  const host = await api.json("POST", "/api/hosts", { name: "nas1", address: "198.18.0.9", username: "root", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh } });
+  hostId = host.body.id;
+  const second = await api.json("POST", "/api/hosts", { name: "nas2", address: "198.18.0.10", username: "root", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh } });
+  nicAId = (await api.json("POST", "/api/nics", { hostId, name: "eth0", address: "198.18.0.9/24" })).body.id;
+  const nicB = (await api.json("POST", "/api/nics", { hostId: second.body.id, name: "eth0", address: "198.18.0.10/24" })).body.id;
+  linkId = (await api.json("POST", "/api/links", { name: "nas1-nas2", aNicId: nicAId, bNicId: nicB, speedMbps: 1000 })).body.id;
+  // A finished run to read, written directly: no test is started against these made-up hosts.
+  runId = (await api.db.run.create({ data: { linkId, status: "succeeded", options: { protocol: "tcp" } } })).id;
+}, 60_000);
 
-  it("lets the right bearer token through, whatever the scheme's case", () => {
-    expect(authorizeApiRequest(request("Bearer s3cret-token"), env)).toBeNull();
-    expect(authorizeApiRequest(request("bearer s3cret-token"), env)).toBeNull();
+afterAll(async () => {
+  await api?.close();
+});
+
+function bearer(role: keyof typeof tokens) {
+  return { token: tokens[role] };
+}
+
+describe("bearer tokens", () => {
+  it("lets WIRESPEED_API_TOKEN act as an admin, whatever the scheme's case", async () => {
+    expect((await api.call("GET", "/api/hosts", undefined, { headers: { authorization: `bearer ${TEST_API_TOKEN}` }, token: null })).status).toBe(200);
   });
 
   it.each([
-    ["no header", undefined, /Missing Authorization header/],
-    ["a wrong token", "Bearer s3cret-tokem", /token is wrong/],
-    ["a prefix of the token", "Bearer s3cret", /token is wrong/],
-    ["the token with more after it", "Bearer s3cret-token2", /token is wrong/],
-    ["Basic auth", "Basic czNjcmV0LXRva2Vu", /must be Bearer/],
-    ["the bare token", "s3cret-token", /must be Bearer/],
-    ["an empty bearer", "Bearer ", /must be Bearer/],
-  ])("answers 401 for %s", async (_what, header, message) => {
-    const response = authorizeApiRequest(request(header), env)!;
+    ["no header and no cookie", null, undefined, /Sign in first/],
+    ["a wrong token", "wst_wrong", undefined, /token is wrong, revoked/],
+    ["a prefix of the env token", TEST_API_TOKEN.slice(0, 10), undefined, /token is wrong/],
+    ["Basic auth", null, "Basic czNjcmV0LXRva2Vu", /must be Bearer/],
+    ["an empty bearer", null, "Bearer ", /must be Bearer/],
+  ])("answers 401 for %s", async (_what, token, header, message) => {
+    const response = await api.call("GET", "/api/hosts", undefined, { token, headers: header ? { authorization: header } : {} });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe('Bearer realm="wirespeed"');
     const body = await response.json();
     expect(body).toEqual({ error: { code: "unauthorized", message: expect.stringMatching(message) } });
-    expect(JSON.stringify(body)).not.toContain("s3cret-token");
   });
 
-  it.each([
-    ["unset", {}],
-    ["empty", { WIRESPEED_API_TOKEN: "" }],
-  ])("answers 401 saying the API is disabled when the token is %s, even to a matching header", async (_what, unset) => {
-    const response = authorizeApiRequest(request("Bearer "), unset)!;
-    expect(response.status).toBe(401);
-    expect((await response.json()).error.message).toBe("The API is disabled until WIRESPEED_API_TOKEN is set in the server's environment.");
+  it("refuses WIRESPEED_API_TOKEN when the variable is unset: it is an admin token only when set", async () => {
+    const saved = process.env.WIRESPEED_API_TOKEN;
+    delete process.env.WIRESPEED_API_TOKEN;
+    try {
+      expect((await api.call("GET", "/api/hosts")).status).toBe(401);
+      expect((await api.call("GET", "/api/hosts", undefined, bearer("viewer"))).status).toBe(200);
+    } finally {
+      process.env.WIRESPEED_API_TOKEN = saved;
+    }
   });
 
-  it("lets the dashboard's own reads through (same-origin GET), but not its writes or other sites' reads", () => {
-    const fromDashboard = (method: string, site: string) =>
-      new Request("http://localhost/api/runs/1/events", { method, headers: { "sec-fetch-site": site } });
-    expect(authorizeApiRequest(fromDashboard("GET", "same-origin"), env)).toBeNull();
-    expect(authorizeApiRequest(fromDashboard("POST", "same-origin"), env)?.status).toBe(401);
-    expect(authorizeApiRequest(fromDashboard("GET", "cross-site"), env)?.status).toBe(401);
-    expect(authorizeApiRequest(fromDashboard("GET", "same-site"), env)?.status).toBe(401);
+  it("stores tokens hashed: the database holds no token in clear", async () => {
+    const rows = await api.db.apiToken.findMany();
+    const stored = JSON.stringify(rows);
+    for (const token of Object.values(tokens)) expect(stored).not.toContain(token.slice(4));
+    expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.tokenHash))).toBe(true);
+  });
+
+  it("stops a revoked token at once, and a disabled user's tokens", async () => {
+    const { createApiToken, revokeApiToken } = await import("@/lib/auth/tokens");
+    const { updateUser } = await import("@/lib/auth/users");
+    const { token, view } = await createApiToken(viewerId, "short-lived");
+    expect((await api.call("GET", "/api/links", undefined, { token })).status).toBe(200);
+    await revokeApiToken(view.id, { userId: viewerId, name: "viewer1", role: "viewer", via: "session" });
+    const refused = await api.json("GET", "/api/links", undefined, { token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.message).toMatch(/revoked/);
+
+    const other = await userWithToken("leaver", "operator");
+    expect((await api.call("GET", "/api/links", undefined, { token: other.token })).status).toBe(200);
+    await updateUser(other.user.id, { disabled: true }, { userId: null, name: "WIRESPEED_API_TOKEN", role: "admin", via: "env-token" });
+    expect((await api.call("GET", "/api/links", undefined, { token: other.token })).status).toBe(401);
+  });
+});
+
+// Every mutation of the API with a body that would succeed for an admin, and the permission it needs.
+const MUTATIONS: Array<{ what: string; method: string; path: () => string; body?: () => unknown; needs: "run" | "inventory" | "credentials" }> = [
+  { what: "add a host", method: "POST", path: () => "/api/hosts", body: () => ({ name: "new", address: "198.18.0.20", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh } }), needs: "credentials" },
+  { what: "edit a host's notes", method: "PATCH", path: () => `/api/hosts/${hostId}`, body: () => ({ notes: "rack 2" }), needs: "inventory" },
+  { what: "set a host's credentials", method: "PATCH", path: () => `/api/hosts/${hostId}`, body: () => ({ auth: { method: "password", password: "hunter22" } }), needs: "credentials" },
+  { what: "pin a host key", method: "PATCH", path: () => `/api/hosts/${hostId}`, body: () => ({ hostKeyFingerprint: `SHA256:${"A".repeat(43)}` }), needs: "credentials" },
+  { what: "delete a host", method: "DELETE", path: () => `/api/hosts/${hostId}`, needs: "credentials" },
+  { what: "check a host", method: "POST", path: () => `/api/hosts/${hostId}/check`, needs: "inventory" },
+  { what: "discover NICs", method: "POST", path: () => `/api/hosts/${hostId}/discover`, needs: "inventory" },
+  { what: "add a NIC", method: "POST", path: () => "/api/nics", body: () => ({ hostId, name: "eth9" }), needs: "inventory" },
+  { what: "edit a NIC", method: "PATCH", path: () => `/api/nics/${nicAId}`, body: () => ({ mtu: 9000 }), needs: "inventory" },
+  { what: "delete a NIC", method: "DELETE", path: () => `/api/nics/${nicAId}`, needs: "inventory" },
+  { what: "add a link", method: "POST", path: () => "/api/links", body: () => ({ name: "x", aNicId: nicAId, bNicId: nicAId }), needs: "inventory" },
+  { what: "edit a link", method: "PATCH", path: () => `/api/links/${linkId}`, body: () => ({ notes: "x" }), needs: "inventory" },
+  { what: "delete a link", method: "DELETE", path: () => `/api/links/${linkId}`, needs: "inventory" },
+  { what: "start a run", method: "POST", path: () => `/api/links/${linkId}/runs`, body: () => ({ duration: 5 }), needs: "run" },
+  { what: "cancel a run", method: "POST", path: () => `/api/runs/${runId}/cancel`, needs: "run" },
+  { what: "re-run a run", method: "POST", path: () => `/api/runs/${runId}/rerun`, needs: "run" },
+];
+
+const READS = [() => "/api/hosts", () => `/api/hosts/${hostId}`, () => "/api/nics", () => `/api/nics/${nicAId}`, () => "/api/links", () => `/api/links/${linkId}`, () => `/api/links/${linkId}/runs`, () => `/api/runs/${runId}`, () => `/api/runs/${runId}/samples`];
+
+async function snapshot() {
+  const [hosts, nics, links, runs] = await Promise.all([api.db.host.findMany(), api.db.nic.findMany(), api.db.link.findMany(), api.db.run.findMany()]);
+  return JSON.stringify({ hosts, nics, links, runs });
+}
+
+describe("roles", () => {
+  it("lets a viewer read every resource", async () => {
+    for (const path of READS) {
+      const response = await api.call("GET", path(), undefined, bearer("viewer"));
+      expect(response.status, path()).toBe(200);
+    }
+  });
+
+  it("answers 403 to every mutation by a viewer, and changes nothing", async () => {
+    const before = await snapshot();
+    for (const mutation of MUTATIONS) {
+      const response = await api.json(mutation.method, mutation.path(), mutation.body?.(), bearer("viewer"));
+      expect(response.status, mutation.what).toBe(403);
+      expect(response.body.error.code).toBe("forbidden");
+      expect(response.body.error.message).toMatch(/^Your role \(viewer\) does not allow /);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("answers 403 to an operator for credentials only, and changes nothing then", async () => {
+    const before = await snapshot();
+    for (const mutation of MUTATIONS.filter((entry) => entry.needs === "credentials")) {
+      const response = await api.json(mutation.method, mutation.path(), mutation.body?.(), bearer("operator"));
+      expect(response.status, mutation.what).toBe(403);
+      expect(response.body.error.message).toMatch(/credentials|adding or deleting hosts/);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("lets an operator edit a host's settings and the audit log names them", async () => {
+    const response = await api.json("PATCH", `/api/hosts/${hostId}`, { notes: "under the desk" }, bearer("operator"));
+    expect(response.status).toBe(200);
+    const event = await api.db.auditEvent.findFirst({ where: { action: "host.update" }, orderBy: { id: "desc" } });
+    expect(event).toMatchObject({ actorName: "operator1", target: "host", targetId: hostId, detail: "nas1: notes" });
+  });
+
+  it("records who added hosts: the environment's token by its variable's name", async () => {
+    const created = await api.db.auditEvent.findFirst({ where: { action: "host.create", targetId: hostId } });
+    expect(created?.actorName).toBe("WIRESPEED_API_TOKEN");
+    expect(created?.detail).toContain("root@198.18.0.9:22");
+  });
+
+  it("never returns a secret to any role", async () => {
+    for (const role of ["admin", "operator", "viewer"] as const) {
+      const text = (await api.json("GET", `/api/hosts/${hostId}`, undefined, bearer(role))).text;
+      expect(text).not.toContain("OPENSSH PRIVATE KEY");
+      expect(text).not.toContain("b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW");
+    }
+  });
+});
+
+describe("session cookies", () => {
+  let cookie = "";
+  beforeAll(async () => {
+    const { createSession } = await import("@/lib/auth/sessions");
+    cookie = `wirespeed_session=${(await createSession(viewerId)).token}`;
+  });
+
+  it("authenticate the dashboard's reads, the event stream's included", async () => {
+    expect((await api.call("GET", "/api/links", undefined, { token: null, headers: { cookie } })).status).toBe(200);
+    const events = await api.call("GET", `/api/runs/${runId}/events`, undefined, { token: null, headers: { cookie } });
+    expect(events.status).toBe(200);
+    await events.body?.cancel();
+    expect((await api.call("GET", `/api/runs/${runId}/events`, undefined, { token: null })).status).toBe(401);
+  });
+
+  it("refuse a change that another site could have made the browser send", async () => {
+    const response = await api.json("PATCH", `/api/hosts/${hostId}`, { notes: "x" }, { token: null, headers: { cookie, "sec-fetch-site": "cross-site" } });
+    expect(response.status).toBe(403);
+    expect(response.body.error.message).toMatch(/own pages/);
+  });
+
+  it("still apply the role to a same-origin change", async () => {
+    const response = await api.json("PATCH", `/api/hosts/${hostId}`, { notes: "x" }, { token: null, headers: { cookie, "sec-fetch-site": "same-origin" } });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe("forbidden");
+  });
+
+  it("ignore an unknown or expired session", async () => {
+    expect((await api.call("GET", "/api/links", undefined, { token: null, headers: { cookie: "wirespeed_session=wss_nothing" } })).status).toBe(401);
+    const { createSession } = await import("@/lib/auth/sessions");
+    const { token } = await createSession(viewerId);
+    await api.db.session.updateMany({ where: {}, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await api.call("GET", "/api/links", undefined, { token: null, headers: { cookie: `wirespeed_session=${token}` } })).status).toBe(401);
   });
 });
 
 describe("withApiAuth", () => {
-  const saved = process.env.WIRESPEED_API_TOKEN;
   afterEach(() => {
-    process.env.WIRESPEED_API_TOKEN = saved;
     vi.restoreAllMocks();
   });
+  const asAdmin = (method = "GET") => new Request("http://localhost/api/hosts", { method, headers: { authorization: `Bearer ${TEST_API_TOKEN}` } });
 
   it("does not call the handler when unauthorized", async () => {
-    process.env.WIRESPEED_API_TOKEN = "abc";
     const handler = vi.fn(async () => new Response("ok"));
-    const response = await withApiAuth(handler)(request("Bearer nope"), {});
+    const response = await withApiAuth("read", handler)(new Request("http://localhost/api/hosts", { headers: { authorization: "Bearer nope" } }), {});
     expect(response.status).toBe(401);
     expect(handler).not.toHaveBeenCalled();
   });
 
   it("turns ApiError and InventoryError into their statuses", async () => {
-    process.env.WIRESPEED_API_TOKEN = "abc";
     const cases: Array<[Error, number, string]> = [
       [new ApiError(400, "invalid", "port must be …", [{ field: "port", message: "must be …" }]), 400, "invalid"],
       [new InventoryError("invalid", "x", [{ field: "name", message: "y" }]), 400, "invalid"],
@@ -76,81 +235,24 @@ describe("withApiAuth", () => {
       [new InventoryError("conflict", "taken"), 409, "conflict"],
     ];
     for (const [error, status, code] of cases) {
-      const response = await withApiAuth(async () => {
+      const response = await withApiAuth("read", async () => {
         throw error;
-      })(request("Bearer abc"), {});
+      })(asAdmin(), {});
       expect(response.status).toBe(status);
       expect((await response.json()).error.code).toBe(code);
     }
   });
 
   it("answers a generic 500 to anything else and logs only the first line of it", async () => {
-    process.env.WIRESPEED_API_TOKEN = "abc";
     const logged: string[] = [];
     vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
-    const response = await withApiAuth(async () => {
+    const response = await withApiAuth("inventory", async () => {
       throw new Error("Invalid `prisma.host.create()` invocation:\n  secret: PRIVATE-KEY-MATERIAL");
-    })(new Request("http://localhost/api/hosts", { method: "POST", headers: { authorization: "Bearer abc" } }), {});
+    })(asAdmin("POST"), {});
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ error: { code: "internal", message: "Internal error: see the server log." } });
     expect(logged).toEqual(["POST /api/hosts: unexpected Error: Invalid `prisma.host.create()` invocation:"]);
     expect(logged.join("\n") + text).not.toContain("PRIVATE-KEY-MATERIAL");
-  });
-});
-
-describe("every inventory endpoint requires the token", () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await openTestApi();
-  }, 60_000);
-  afterAll(async () => {
-    process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
-    await api?.close();
-  });
-
-  const endpoints: Array<[string, string]> = [
-    ["GET", "/api/hosts"],
-    ["POST", "/api/hosts"],
-    ["GET", "/api/hosts/1"],
-    ["PATCH", "/api/hosts/1"],
-    ["DELETE", "/api/hosts/1"],
-    ["GET", "/api/nics"],
-    ["POST", "/api/nics"],
-    ["GET", "/api/nics/1"],
-    ["PATCH", "/api/nics/1"],
-    ["DELETE", "/api/nics/1"],
-    ["GET", "/api/links"],
-    ["POST", "/api/links"],
-    ["GET", "/api/links/1"],
-    ["PATCH", "/api/links/1"],
-    ["DELETE", "/api/links/1"],
-  ];
-
-  it.each(endpoints)("%s %s: 401 without a token, with a wrong one and when the API is disabled; through with the right one", async (method, path) => {
-    process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
-    const body = method === "POST" || method === "PATCH" ? {} : undefined;
-    const none = await api.json(method, path, body, { token: null });
-    expect(none.status).toBe(401);
-    expect(none.body.error.code).toBe("unauthorized");
-    const wrong = await api.json(method, path, body, { token: `${TEST_API_TOKEN}x` });
-    expect(wrong.status).toBe(401);
-    const right = await api.json(method, path, body);
-    expect(right.status).not.toBe(401);
-    // A POST or PATCH of {} is invalid, an unknown id is 404: the handler ran.
-    expect([200, 400, 404]).toContain(right.status);
-    process.env.WIRESPEED_API_TOKEN = "";
-    const disabled = await api.json(method, path, body);
-    expect(disabled.status).toBe(401);
-    expect(disabled.body.error.message).toMatch(/disabled until WIRESPEED_API_TOKEN is set/);
-    delete process.env.WIRESPEED_API_TOKEN;
-    expect((await api.json(method, path, body)).status).toBe(401);
-  });
-
-  it("lists with the right token", async () => {
-    process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
-    const { status, body } = await api.json("GET", "/api/hosts");
-    expect(status).toBe(200);
-    expect(body).toEqual({ hosts: [] });
   });
 });

@@ -1,60 +1,42 @@
-import { createHash, timingSafeEqual } from "node:crypto";
-import { errorResponse, jsonError } from "@/lib/api/errors";
+import { AuthError } from "@/lib/auth/errors";
+import { withPrincipal } from "@/lib/auth/context";
+import { authorize, principalOfRequest, PUBLIC_VIEWER, publicOverviewEnabled } from "@/lib/auth/guard";
+import type { Principal } from "@/lib/auth/principal";
+import type { Permission } from "@/lib/auth/roles";
+import { errorResponse } from "@/lib/api/errors";
 
-// The one permission check of the REST API. User accounts replace the body of
-// `authorizeApiRequest` (and nothing in the route files) when they arrive.
+// The REST API's side of the one permission check (lib/auth/guard.ts): every route
+// handler, server-sent event streams included, is wrapped here with the permission it needs.
 
-const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="wirespeed"' };
+export type ApiAuthOptions = {
+  /** Readable without an account when WIRESPEED_PUBLIC_OVERVIEW=1 (the overview's data only). */
+  public?: boolean;
+};
 
-function unauthorized(message: string): Response {
-  return jsonError(401, "unauthorized", message, [], CHALLENGE);
-}
-
-/** Equal in constant time: both sides are hashed first, so the buffers are the same length and the token's length leaks nothing. */
-function tokensMatch(given: string, expected: string): boolean {
-  const a = createHash("sha256").update(given, "utf8").digest();
-  const b = createHash("sha256").update(expected, "utf8").digest();
-  return timingSafeEqual(a, b);
-}
-
-/**
- * A read by the dashboard itself: the browser marks same-origin fetches and EventSource
- * requests with `Sec-Fetch-Site: same-origin`, which another site cannot make it send.
- * Until user accounts exist the pages are open to whoever reaches them, so such reads
- * grant nothing the pages do not; writes still need the token.
- */
-function isDashboardRead(request: Request): boolean {
-  return request.method === "GET" && request.headers.get("sec-fetch-site") === "same-origin";
-}
-
-/** null when the request may proceed, else the 401 to answer with. The token is read per request. */
-export function authorizeApiRequest(request: Request, env: Record<string, string | undefined> = process.env): Response | null {
-  if (isDashboardRead(request)) return null;
-  const expected = env.WIRESPEED_API_TOKEN;
-  if (!expected) {
-    return unauthorized("The API is disabled until WIRESPEED_API_TOKEN is set in the server's environment.");
-  }
-  const header = request.headers.get("authorization");
-  if (!header) return unauthorized("Missing Authorization header: send Authorization: Bearer <WIRESPEED_API_TOKEN>.");
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  if (!match) return unauthorized("The Authorization header must be Bearer <WIRESPEED_API_TOKEN>.");
-  if (!tokensMatch(match[1]!, expected)) return unauthorized("The bearer token is wrong.");
-  return null;
+/** The request's principal if it may proceed with `permission`; throws AuthError otherwise. */
+export async function authorizeApiRequest(request: Request, permission: Permission, options: ApiAuthOptions = {}): Promise<Principal> {
+  const principal = await principalOfRequest(request);
+  if (!principal && options.public && permission === "read" && publicOverviewEnabled()) return PUBLIC_VIEWER;
+  return authorize(principal, permission);
 }
 
 /**
- * Wraps a route handler: answers 401 unless the request is authorized, and turns whatever
- * the handler throws (ApiError, InventoryError, anything else) into the API's JSON error.
+ * Wraps a route handler: answers 401/403 unless the request's principal holds
+ * `permission`, runs the handler as that principal (the audit log names it), and turns
+ * whatever the handler throws (ApiError, InventoryError, AuthError, anything else) into
+ * the API's JSON error.
  */
 export function withApiAuth<Context>(
-  handler: (request: Request, context: Context) => Response | Promise<Response>,
+  permission: Permission,
+  handler: (request: Request, context: Context, principal: Principal) => Response | Promise<Response>,
+  options: ApiAuthOptions = {},
 ): (request: Request, context: Context) => Promise<Response> {
   return async (request, context) => {
-    const denied = authorizeApiRequest(request);
-    if (denied) return denied;
     try {
-      return await handler(request, context);
+      const principal = await authorizeApiRequest(request, permission, options);
+      return await withPrincipal(principal, () => handler(request, context, principal));
     } catch (error) {
+      if (error instanceof AuthError) return errorResponse(error);
       return errorResponse(error, `${request.method} ${new URL(request.url).pathname}`);
     }
   };

@@ -1,6 +1,7 @@
+import { isAuthError } from "@/lib/auth/errors";
 import { describeFieldErrors, isInventoryError, type FieldError } from "@/lib/inventory/errors";
 
-export type ApiErrorCode = "unauthorized" | "invalid" | "not_found" | "conflict" | "payload_too_large" | "host_error" | "internal";
+export type ApiErrorCode = "unauthorized" | "forbidden" | "rate_limited" | "invalid" | "not_found" | "conflict" | "payload_too_large" | "host_error" | "internal";
 
 /** The one error shape of the API: `{ "error": { "code", "message", "fields"? } }`. */
 export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; fields?: FieldError[]; kind?: string; hint?: string } };
@@ -45,6 +46,12 @@ function isHostError(error: unknown): error is Error & { kind: string; hint?: st
  */
 export function errorResponse(error: unknown, context = "api"): Response {
   if (error instanceof ApiError) return jsonError(error.status, error.code, error.message, error.fields);
+  if (isAuthError(error)) {
+    const headers: Record<string, string> = {};
+    if (error.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="wirespeed"';
+    if (error.retryAfter) headers["Retry-After"] = String(error.retryAfter);
+    return jsonError(error.status, error.code, error.message, [], headers);
+  }
   if (isInventoryError(error)) return jsonError(STATUS_OF_KIND[error.kind], error.kind, error.message, error.fields);
   if (isHostError(error)) {
     // The host, not the request, failed (unreachable, wrong key, no iperf3): 502 with what to do.

@@ -7,6 +7,7 @@ import { listNics, type NicView } from "@/lib/inventory/nics";
 import { execCapture } from "@/lib/ssh";
 import { resolveAgent } from "./remote";
 import { hostTarget } from "./target";
+import { recordAudit } from "@/lib/auth/audit";
 
 const DISCOVER_TIMEOUT_MS = 30_000;
 
@@ -48,5 +49,6 @@ export async function discoverNics(hostId: number): Promise<NicView[]> {
     ),
   );
   await db.host.update({ where: { id: hostId }, data: { platform: agent.platform, lastSeenAt: new Date() } });
+  await recordAudit("nic.discover", "host", hostId, `${host.name}: ${found.map((nic) => nic.name).join(", ") || "no NICs"}`);
   return listNics({ hostId });
 }

@@ -4,6 +4,8 @@ import { InventoryError, invalidInput, parseInput } from "@/lib/inventory/errors
 import { activeRunOf, isUniqueViolation, isRecordMissing } from "@/lib/inventory/prisma-errors";
 import { HostCreateSchema, HostUpdateSchema, IdSchema, checkPortRange, type HostAuth } from "@/lib/inventory/schemas";
 import { sealSecret } from "@/lib/inventory/secrets";
+import { authorizeCurrent } from "@/lib/auth/guard";
+import { recordAudit } from "@/lib/auth/audit";
 
 /** A host as the API and the pages see it: the secret is reduced to `hasSecret`. */
 export type HostView = {
@@ -172,6 +174,7 @@ export async function createHost(input: unknown): Promise<HostView> {
       },
       select: hostSelect,
     });
+    await recordAudit("host.create", "host", row.id, `${row.name} (${data.username}@${data.address}:${data.port}, ${authMethod})`);
     return toHostView(row, secret !== null);
   } catch (error) {
     // Another request created the same name between the check and the insert.
@@ -184,8 +187,10 @@ export async function createHost(input: unknown): Promise<HostView> {
 export async function updateHost(id: number, input: unknown): Promise<HostView> {
   const hostId = parseInput(IdSchema, id, "id");
   const data = parseInput(HostUpdateSchema, input);
-  const existing = await db.host.findUnique({ where: { id: hostId }, select: { id: true, iperfPortMin: true, iperfPortMax: true } });
+  const existing = await db.host.findUnique({ where: { id: hostId }, select: { id: true, name: true, iperfPortMin: true, iperfPortMax: true } });
   if (!existing) throw hostNotFound(hostId);
+  // Credentials and the trusted host key are an admin's, even inside an operator's edit.
+  if (data.auth !== undefined || data.hostKeyFingerprint !== undefined) authorizeCurrent("credentials");
   const rangeProblem = checkPortRange(data.iperfPortMin ?? existing.iperfPortMin, data.iperfPortMax ?? existing.iperfPortMax);
   if (rangeProblem) throw invalidInput([{ field: "iperfPortMax", message: rangeProblem }]);
   if (data.name !== undefined) {
@@ -218,6 +223,12 @@ export async function updateHost(id: number, input: unknown): Promise<HostView> 
     if (isRecordMissing(error)) throw hostNotFound(hostId);
     throw error;
   }
+  const changed = Object.keys(data).map((key) => (key === "auth" ? "credentials" : key));
+  if (data.hostKeyFingerprint !== undefined) {
+    await recordAudit("host.trust", "host", hostId, `${existing.name}: host key ${data.hostKeyFingerprint ?? "unpinned"}`);
+  }
+  const others = changed.filter((key) => key !== "hostKeyFingerprint");
+  if (others.length > 0) await recordAudit("host.update", "host", hostId, `${existing.name}: ${others.join(", ")}`);
   return getHost(hostId);
 }
 
@@ -230,7 +241,7 @@ export type DeletedCounts = { hosts: number; nics: number; links: number; runs: 
 export async function deleteHost(id: number): Promise<DeletedCounts> {
   const hostId = parseInput(IdSchema, id, "id");
   return db.$transaction(async (tx) => {
-    const host = await tx.host.findUnique({ where: { id: hostId }, select: { id: true } });
+    const host = await tx.host.findUnique({ where: { id: hostId }, select: { id: true, name: true } });
     if (!host) throw hostNotFound(hostId);
     const linkWhere = { OR: [{ aNic: { hostId } }, { bNic: { hostId } }] };
     const active = await activeRunOf(tx, { link: linkWhere });
@@ -248,6 +259,9 @@ export async function deleteHost(id: number): Promise<DeletedCounts> {
       if (isRecordMissing(error)) throw hostNotFound(hostId);
       throw error;
     }
-    return { hosts: 1, nics, links, runs };
+    return { counts: { hosts: 1, nics, links, runs }, name: host.name };
+  }).then(async ({ counts, name }) => {
+    await recordAudit("host.delete", "host", hostId, `${name} with ${counts.nics} NIC(s), ${counts.links} link(s), ${counts.runs} run(s)`);
+    return counts;
   });
 }

@@ -5,6 +5,7 @@ import type { DeletedCounts } from "@/lib/inventory/hosts";
 import { addressesOf } from "@/lib/inventory/nics";
 import { activeRunOf, isRecordMissing } from "@/lib/inventory/prisma-errors";
 import { IdSchema, LinkCreateSchema, LinkUpdateSchema } from "@/lib/inventory/schemas";
+import { recordAudit } from "@/lib/auth/audit";
 
 export type LinkEndView = {
   host: { id: number; name: string };
@@ -155,6 +156,7 @@ export async function createLink(input: unknown): Promise<LinkView> {
     data: { name: data.name, aNicId: a.id, bNicId: b.id, speedMbps: data.speedMbps ?? defaultSpeedOf(a, b), notes: data.notes },
     select: linkSelect,
   });
+  await recordAudit("link.create", "link", row.id, row.name);
   return toLinkView(row);
 }
 
@@ -184,6 +186,7 @@ export async function updateLink(id: number, input: unknown): Promise<LinkView> 
       data: { name: data.name, aNicId: isRewired ? aNicId : undefined, bNicId: isRewired ? bNicId : undefined, speedMbps, notes: data.notes },
       select: linkSelect,
     });
+    await recordAudit("link.update", "link", linkId, `${row.name}: ${Object.keys(data).join(", ")}`);
     return toLinkView(row);
   } catch (error) {
     if (isRecordMissing(error)) throw linkNotFound(linkId);
@@ -195,7 +198,7 @@ export async function updateLink(id: number, input: unknown): Promise<LinkView> 
 export async function deleteLink(id: number): Promise<DeletedCounts> {
   const linkId = parseInput(IdSchema, id, "id");
   return db.$transaction(async (tx) => {
-    const link = await tx.link.findUnique({ where: { id: linkId }, select: { id: true } });
+    const link = await tx.link.findUnique({ where: { id: linkId }, select: { id: true, name: true } });
     if (!link) throw linkNotFound(linkId);
     const active = await activeRunOf(tx, { linkId });
     if (active) {
@@ -208,6 +211,9 @@ export async function deleteLink(id: number): Promise<DeletedCounts> {
       if (isRecordMissing(error)) throw linkNotFound(linkId);
       throw error;
     }
-    return { hosts: 0, nics: 0, links: 1, runs };
+    return { counts: { hosts: 0, nics: 0, links: 1, runs }, name: link.name };
+  }).then(async ({ counts, name }) => {
+    await recordAudit("link.delete", "link", linkId, `${name} with ${counts.runs} run(s)`);
+    return counts;
   });
 }

@@ -4,6 +4,7 @@ import { InventoryError, parseInput } from "@/lib/inventory/errors";
 import type { DeletedCounts } from "@/lib/inventory/hosts";
 import { activeRunOf, isRecordMissing, isUniqueViolation } from "@/lib/inventory/prisma-errors";
 import { IdSchema, NicCreateSchema, NicUpdateSchema } from "@/lib/inventory/schemas";
+import { recordAudit } from "@/lib/auth/audit";
 
 export type NicView = {
   id: number;
@@ -141,6 +142,7 @@ export async function createNic(input: unknown): Promise<NicView> {
       },
       select: nicSelect,
     });
+    await recordAudit("nic.create", "nic", row.id, `${host.name} ${row.name}`);
     return toNicView(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(data.name, host.name);
@@ -174,6 +176,7 @@ export async function updateNic(id: number, input: unknown): Promise<NicView> {
       },
       select: nicSelect,
     });
+    await recordAudit("nic.update", "nic", nicId, `${existing.host.name} ${row.name}: ${Object.keys(data).join(", ")}`);
     return toNicView(row);
   } catch (error) {
     if (isUniqueViolation(error) && data.name !== undefined) throw nameTaken(data.name, existing.host.name);
@@ -186,7 +189,7 @@ export async function updateNic(id: number, input: unknown): Promise<NicView> {
 export async function deleteNic(id: number): Promise<DeletedCounts> {
   const nicId = parseInput(IdSchema, id, "id");
   return db.$transaction(async (tx) => {
-    const nic = await tx.nic.findUnique({ where: { id: nicId }, select: { id: true } });
+    const nic = await tx.nic.findUnique({ where: { id: nicId }, select: { id: true, name: true, host: { select: { name: true } } } });
     if (!nic) throw nicNotFound(nicId);
     const linkWhere = { OR: [{ aNicId: nicId }, { bNicId: nicId }] };
     const active = await activeRunOf(tx, { link: linkWhere });
@@ -200,6 +203,9 @@ export async function deleteNic(id: number): Promise<DeletedCounts> {
       if (isRecordMissing(error)) throw nicNotFound(nicId);
       throw error;
     }
-    return { hosts: 0, nics: 1, links, runs };
+    return { counts: { hosts: 0, nics: 1, links, runs }, name: `${nic.host.name} ${nic.name}` };
+  }).then(async ({ counts, name }) => {
+    await recordAudit("nic.delete", "nic", nicId, `${name} with ${counts.links} link(s), ${counts.runs} run(s)`);
+    return counts;
   });
 }

@@ -26,6 +26,7 @@ import type { ClientSide } from "./request";
 import { SampleWriter } from "./samples";
 import { withTimeout } from "./timers";
 import { isTerminalStatus, runJson, type RunStatus } from "./serialize";
+import { recordAudit } from "@/lib/auth/audit";
 
 // The run engine: queued → preparing → running → succeeded | failed | cancelled | interrupted.
 // One run per link at a time; iperf3 ports leased per host; samples persisted in
@@ -162,6 +163,7 @@ export class RunEngine {
         groupId: input.groupId ?? null,
       },
     });
+    await recordAudit("run.start", "run", run.id, `${link.name}, client on ${input.clientSide}: ${JSON.stringify(input.options)}`);
     this.bus.begin(run.id);
     this.bus.publish(run.id, "status", { status: "queued" });
     let resolve = () => {};
@@ -187,6 +189,7 @@ export class RunEngine {
     const run = await db.run.findUnique({ where: { id: runId }, select: { status: true, linkId: true } });
     if (!run) throw new RunError("not-found", `Run ${runId} does not exist.`);
     if (isTerminalStatus(run.status)) return run.status as RunStatus;
+    await recordAudit("run.cancel", "run", runId, `was ${run.status}`);
     const controller = this.controllers.get(runId);
     if (run.status === "queued" && this.queue.position(run.linkId, runId) !== 0) {
       // Never started: it leaves the queue and ends here.

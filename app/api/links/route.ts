@@ -6,10 +6,10 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** Every link with both ends and `mtuMismatch`. */
-export const GET = withApiAuth(async () => Response.json({ links: await listLinks() }));
+export const GET = withApiAuth("read", async () => Response.json({ links: await listLinks() }));
 
 /** Records a link; `speedMbps` defaults to the slower NIC's speed. */
-export const POST = withApiAuth(async (request: Request) => {
+export const POST = withApiAuth("inventory", async (request: Request) => {
   const link = await createLink(await readJsonBody(request));
   return Response.json(link, { status: 201, headers: { Location: `/api/links/${link.id}` } });
 });

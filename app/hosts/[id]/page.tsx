@@ -10,6 +10,7 @@ import { HostConnectionPanel } from "@/components/hosts/HostConnectionPanel";
 import { HostStatusBadge, LastSeen } from "@/components/hosts/HostStatus";
 import { NicTable } from "@/components/hosts/NicTable";
 import { getHostDetail } from "@/lib/queries/hosts";
+import { requirePage } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +21,7 @@ function hostIdOf(text: string): number | null {
 }
 
 export async function generateMetadata({ params }: Params) {
+  await requirePage("read");
   const id = hostIdOf((await params).id);
   const detail = id ? await loadHostDetail(id) : null;
   return { title: detail ? detail.host.name : "Host" };
@@ -31,6 +33,7 @@ const loadHostDetail = cache((hostId: number) => getHostDetail({ hostId }));
 const SECTION = "rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900";
 
 export default async function HostPage({ params }: Params) {
+  await requirePage("read");
   const id = hostIdOf((await params).id);
   const detail = id ? await loadHostDetail(id) : null;
   if (!detail) notFound();

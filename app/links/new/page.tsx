@@ -3,11 +3,13 @@ import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
 import { CreateLinkForm } from "@/components/links/CreateLinkForm";
 import { listLinkableNics } from "@/lib/queries/links";
+import { requirePage } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Create link" };
 
 export default async function NewLinkPage() {
+  await requirePage("inventory");
   const nics = await listLinkableNics();
   const hostCount = new Set(nics.map((nic) => nic.host.id)).size;
   return (

@@ -7,14 +7,14 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withApiAuth(async (_request: Request, { params }: Context) => Response.json(await getHost(await idFromParams(params))));
+export const GET = withApiAuth("read", async (_request: Request, { params }: Context) => Response.json(await getHost(await idFromParams(params))));
 
-export const PATCH = withApiAuth(async (request: Request, { params }: Context) => {
+export const PATCH = withApiAuth("inventory", async (request: Request, { params }: Context) => {
   const id = await idFromParams(params);
   return Response.json(await updateHost(id, await readJsonBody(request)));
 });
 
 /** Deletes the host with its NICs, links and runs; answers what went. */
-export const DELETE = withApiAuth(async (_request: Request, { params }: Context) =>
+export const DELETE = withApiAuth("credentials", async (_request: Request, { params }: Context) =>
   Response.json({ deleted: await deleteHost(await idFromParams(params)) }),
 );

@@ -7,14 +7,14 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withApiAuth(async (_request: Request, { params }: Context) => Response.json(await getNic(await idFromParams(params))));
+export const GET = withApiAuth("read", async (_request: Request, { params }: Context) => Response.json(await getNic(await idFromParams(params))));
 
-export const PATCH = withApiAuth(async (request: Request, { params }: Context) => {
+export const PATCH = withApiAuth("inventory", async (request: Request, { params }: Context) => {
   const id = await idFromParams(params);
   return Response.json(await updateNic(id, await readJsonBody(request)));
 });
 
 /** Deletes the NIC with its links and their runs; answers what went. */
-export const DELETE = withApiAuth(async (_request: Request, { params }: Context) =>
+export const DELETE = withApiAuth("inventory", async (_request: Request, { params }: Context) =>
   Response.json({ deleted: await deleteNic(await idFromParams(params)) }),
 );

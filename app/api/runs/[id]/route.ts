@@ -7,7 +7,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** GET /api/runs/:id: status, options, commands, summary, error and both raw outputs. */
-export const GET = withApiAuth(async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = withApiAuth("read", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
   const run = await getRunDetail(id);
   if (!run) throw new ApiError(404, "not_found", `Run ${id} does not exist.`);

@@ -1,3 +1,4 @@
+import { withApiAuth } from "@/lib/api/auth";
 import { getRunDetail, iterateRunSamples } from "@/lib/queries/runs";
 
 export const runtime = "nodejs";
@@ -16,7 +17,7 @@ function csvCell(value: unknown): string {
  * GET /runs/:id/export?format=csv|json: every sample of a run (never the thinned chart),
  * streamed so that a one-hour 0.1 s run does not sit in memory twice.
  */
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const raw = (await params).id;
   const runId = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
   const run = Number.isSafeInteger(runId) ? await getRunDetail(runId) : null;
@@ -54,4 +55,4 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       "cache-control": "no-store",
     },
   });
-}
+});

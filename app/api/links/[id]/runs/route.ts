@@ -18,14 +18,14 @@ async function requireLink(id: number): Promise<void> {
 }
 
 /** GET /api/links/:id/runs: the link's runs, newest first, `?page=&pageSize=`. */
-export const GET = withApiAuth(async (request: Request, { params }: Context) => {
+export const GET = withApiAuth("read", async (request: Request, { params }: Context) => {
   const linkId = await idFromParams(params);
   await requireLink(linkId);
   return Response.json(await listLinkRuns({ linkId, ...pageParams(request) }));
 });
 
 /** POST /api/links/:id/runs: starts (or queues) a test on the link; 202 with the run. */
-export const POST = withApiAuth(async (request: Request, { params }: Context) => {
+export const POST = withApiAuth("run", async (request: Request, { params }: Context) => {
   const linkId = await idFromParams(params);
   const runRequest = parseRunRequest(await readJsonBody(request));
   await requireLink(linkId);

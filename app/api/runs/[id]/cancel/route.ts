@@ -8,7 +8,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** POST /api/runs/:id/cancel: stops both ends; the samples so far are kept. Answers the run as it ended. */
-export const POST = withApiAuth(async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const POST = withApiAuth("run", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
   if (!(await getRunDetail(id))) throw new ApiError(404, "not_found", `Run ${id} does not exist.`);
   await runEngine.cancelRun(id);

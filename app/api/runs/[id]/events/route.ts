@@ -8,7 +8,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** GET /api/runs/:id/events: the run's server-sent events; resumes after Last-Event-ID. */
-export const GET = withApiAuth(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const runId = await idFromParams(params);
   const exists = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
   if (!exists) throw new ApiError(404, "not_found", `Run ${runId} does not exist.`);

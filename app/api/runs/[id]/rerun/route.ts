@@ -8,7 +8,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** POST /api/runs/:id/rerun: the same link and options again, as a new run; 202 with it. */
-export const POST = withApiAuth(async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const POST = withApiAuth("run", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
   const exists = await db.run.findUnique({ where: { id }, select: { id: true } });
   if (!exists) throw new ApiError(404, "not_found", `Run ${id} does not exist.`);

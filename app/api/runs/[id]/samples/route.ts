@@ -9,7 +9,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** GET /api/runs/:id/samples: every interval in order; `?after=<seq>&limit=` pages through long runs. */
-export const GET = withApiAuth(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const runId = await idFromParams(params);
   const url = new URL(request.url);
   const after = queryInteger(url, "after", { min: 0, max: 2_147_483_647, fallback: 0 });

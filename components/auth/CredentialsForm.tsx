@@ -1,0 +1,62 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition, type FormEvent } from "react";
+import { Button, Notice, TextField } from "@/components/hosts/ui";
+import type { ActionResult } from "@/lib/actions/action";
+
+type Props = {
+  mode: "sign-in" | "set-up";
+  action: (input: { username: string; password: string; next?: string }) => Promise<ActionResult<{ next: string }>>;
+  next?: string;
+};
+
+/** The sign-in form, and the first admin's set-up form (which asks for the password twice). */
+export function CredentialsForm({ mode, action, next }: Props) {
+  const router = useRouter();
+  const [message, setMessage] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [isPending, startTransition] = useTransition();
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const username = String(form.get("username") ?? "");
+    const password = String(form.get("password") ?? "");
+    if (mode === "set-up" && password !== String(form.get("confirm") ?? "")) {
+      setFieldErrors({ confirm: "does not match the password" });
+      setMessage(null);
+      return;
+    }
+    startTransition(async () => {
+      const result = await action({ username, password, next });
+      if (result.ok) {
+        router.replace(result.value.next);
+        router.refresh();
+        return;
+      }
+      setMessage(result.message);
+      setFieldErrors(Object.fromEntries(result.errors.map((error) => [error.field, error.message])));
+    });
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      {message ? <Notice tone="error" testId="auth-error">{message}</Notice> : null}
+      <TextField label="Username" name="username" autoComplete="username" required maxLength={64} error={fieldErrors.username} autoFocus />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete={mode === "set-up" ? "new-password" : "current-password"}
+        required
+        error={fieldErrors.password}
+        hint={mode === "set-up" ? "At least 10 characters." : undefined}
+      />
+      {mode === "set-up" ? <TextField label="Password again" name="confirm" type="password" autoComplete="new-password" required error={fieldErrors.confirm} /> : null}
+      <Button type="submit" variant="primary" isPending={isPending} pendingLabel={mode === "set-up" ? "Creating…" : "Signing in…"} className="w-full">
+        {mode === "set-up" ? "Create admin account" : "Sign in"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,145 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition, type FormEvent } from "react";
+import { RelativeTime } from "@/components/hosts/RelativeTime";
+import { Button, Notice, SelectField, TextField } from "@/components/hosts/ui";
+import { createUserAction, deleteUserAction, updateUserAction } from "@/lib/actions/auth";
+import type { ActionResult } from "@/lib/actions/action";
+import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
+import type { UserView } from "@/lib/auth/users";
+
+/** The admin's list of accounts: create, change role, reset password, disable, delete. */
+export function UserManager({ users, selfId }: { users: UserView[]; selfId: number | null }) {
+  const router = useRouter();
+  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [resetting, setResetting] = useState<number | null>(null);
+  const [isPending, startTransition] = useTransition();
+
+  function apply(promise: () => Promise<ActionResult<unknown>>, success: string, after?: () => void) {
+    startTransition(async () => {
+      const result = await promise();
+      if (result.ok) {
+        setMessage({ tone: "success", text: success });
+        setFieldErrors({});
+        after?.();
+      } else {
+        setMessage({ tone: "error", text: result.message });
+        setFieldErrors(Object.fromEntries(result.errors.map((error) => [error.field, error.message])));
+      }
+      router.refresh();
+    });
+  }
+
+  function create(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const input = { username: String(data.get("username") ?? ""), password: String(data.get("password") ?? ""), role: String(data.get("role") ?? "") };
+    apply(() => createUserAction(input), `Created ${input.username}.`, () => form.reset());
+  }
+
+  function resetPassword(event: FormEvent<HTMLFormElement>, user: UserView) {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get("password") ?? "");
+    apply(() => updateUserAction(user.id, { password }), `New password set for ${user.username}; their sessions ended.`, () => setResetting(null));
+  }
+
+  return (
+    <div className="space-y-6">
+      {message ? <Notice tone={message.tone} testId="users-message">{message.text}</Notice> : null}
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
+            <tr>
+              <th className="py-2 pr-4">User</th>
+              <th className="py-2 pr-4">Role</th>
+              <th className="py-2 pr-4">Last sign-in</th>
+              <th className="py-2 pr-4">Status</th>
+              <th className="py-2"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {users.map((user) => (
+              <tr key={user.id} data-testid={`user-${user.username}`} className="align-top">
+                <td className="py-2 pr-4 font-medium">
+                  {user.username}
+                  {user.id === selfId ? <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span> : null}
+                </td>
+                <td className="py-2 pr-4">
+                  <label className="sr-only" htmlFor={`role-${user.id}`}>Role of {user.username}</label>
+                  <select
+                    id={`role-${user.id}`}
+                    value={user.role}
+                    disabled={isPending}
+                    onChange={(event) => apply(() => updateUserAction(user.id, { role: event.target.value }), `${user.username} is now ${event.target.value}.`)}
+                    className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
+                  >
+                    {ROLES.map((role) => (
+                      <option key={role} value={role}>{role}</option>
+                    ))}
+                  </select>
+                </td>
+                <td className="py-2 pr-4"><RelativeTime date={user.lastLoginAt} /></td>
+                <td className="py-2 pr-4">{user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : "active"}</td>
+                <td className="py-2">
+                  <div className="flex flex-wrap justify-end gap-2">
+                    <Button type="button" disabled={isPending} onClick={() => setResetting(resetting === user.id ? null : user.id)}>
+                      Reset password
+                    </Button>
+                    {user.id === selfId ? null : (
+                      <>
+                        <Button
+                          type="button"
+                          disabled={isPending}
+                          onClick={() => apply(() => updateUserAction(user.id, { disabled: !user.disabled }), `${user.username} ${user.disabled ? "enabled" : "disabled"}.`)}
+                        >
+                          {user.disabled ? "Enable" : "Disable"}
+                        </Button>
+                        <Button
+                          type="button"
+                          variant="danger"
+                          disabled={isPending}
+                          onClick={() => {
+                            if (window.confirm(`Delete ${user.username}? Their sessions and API tokens are deleted with the account; the audit log keeps their name.`)) {
+                              apply(() => deleteUserAction(user.id), `Deleted ${user.username}.`);
+                            }
+                          }}
+                        >
+                          Delete
+                        </Button>
+                      </>
+                    )}
+                  </div>
+                  {resetting === user.id ? (
+                    <form onSubmit={(event) => resetPassword(event, user)} className="mt-2 flex flex-wrap items-end justify-end gap-2">
+                      <TextField label={`New password for ${user.username}`} name="password" type="password" autoComplete="new-password" error={fieldErrors.password} />
+                      <Button type="submit" variant="primary" isPending={isPending}>Set password</Button>
+                    </form>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <form onSubmit={create} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="new-user-heading">
+        <h2 id="new-user-heading" className="mb-3 font-semibold">Add a user</h2>
+        <div className="grid gap-3 sm:grid-cols-3">
+          <TextField label="Username" name="username" autoComplete="off" maxLength={64} error={fieldErrors.username} />
+          <TextField label="Password" name="password" type="password" autoComplete="new-password" error={resetting === null ? fieldErrors.password : undefined} hint="At least 10 characters; tell it to them yourself." />
+          <SelectField label="Role" name="role" defaultValue="viewer" error={fieldErrors.role}>
+            {ROLES.map((role) => (
+              <option key={role} value={role}>{role}: {ROLE_DESCRIPTIONS[role]}</option>
+            ))}
+          </SelectField>
+        </div>
+        <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Adding…" className="mt-3">
+          Add user
+        </Button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import "server-only";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { AuthError, forbidden } from "./errors";
+import { currentPrincipal } from "./context";
+import type { Principal } from "./principal";
+import { can, type Permission } from "./roles";
+import { principalOfSession, SESSION_COOKIE } from "./sessions";
+import { principalOfApiToken } from "./tokens";
+import { countUsers } from "./users";
+
+// The one permission check. Pages (requirePage), server actions (runAction), route
+// handlers and server-sent event streams (withApiAuth) each find the principal of the
+// request their own way, then all call `authorize` with the permission they need.
+
+/** The principal if it holds the permission; else a 401 (nobody signed in) or 403 AuthError. */
+export function authorize(principal: Principal | null, permission: Permission): Principal {
+  if (!principal) throw new AuthError(401, "Sign in first: this needs an account.");
+  if (!can(principal.role, permission)) throw forbidden(principal.role, permission);
+  return principal;
+}
+
+/** For checks below the wrapper (say, a host update that also changes credentials): the request's principal must hold `permission` too. */
+export function authorizeCurrent(permission: Permission): void {
+  const principal = currentPrincipal();
+  // Outside a request (start-up, the CLI, tests of lib/) the system acts, and may.
+  if (principal) authorize(principal, permission);
+}
+
+/** The read-only public overview (WIRESPEED_PUBLIC_OVERVIEW=1): who a visitor without an account is there. */
+export const PUBLIC_VIEWER: Principal = { userId: null, name: "public", role: "viewer", via: "public" };
+
+export function publicOverviewEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  return env.WIRESPEED_PUBLIC_OVERVIEW === "1";
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash("sha256").update(given, "utf8").digest();
+  const b = createHash("sha256").update(expected, "utf8").digest();
+  return timingSafeEqual(a, b);
+}
+
+const ENV_TOKEN_ADMIN: Principal = { userId: null, name: "WIRESPEED_API_TOKEN", role: "admin", via: "env-token" };
+
+/**
+ * The principal of a bearer token: a user's API token, or WIRESPEED_API_TOKEN (an admin)
+ * when that is set. A wrong token is a 401 even when a session cookie is also sent.
+ */
+export async function principalOfBearer(header: string, env: Record<string, string | undefined> = process.env): Promise<Principal> {
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (!match) throw new AuthError(401, "The Authorization header must be Bearer <token>.");
+  const token = match[1]!;
+  const expected = env.WIRESPEED_API_TOKEN;
+  if (expected && sameSecret(token, expected)) return ENV_TOKEN_ADMIN;
+  const principal = await principalOfApiToken(token);
+  if (!principal) throw new AuthError(401, "The bearer token is wrong, revoked, or its user is disabled.");
+  return principal;
+}
+
+function cookieOf(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return undefined;
+}
+
+/** A request's principal from its bearer token or its session cookie; null when it carries neither. */
+export async function principalOfRequest(request: Request): Promise<Principal | null> {
+  const authorization = request.headers.get("authorization");
+  if (authorization) return principalOfBearer(authorization);
+  const session = await principalOfSession(cookieOf(request.headers.get("cookie"), SESSION_COOKIE));
+  if (!session) return null;
+  // A cookie rides along on any request the browser makes, another site's too: writes
+  // made with one must come from the app's own pages.
+  if (request.method !== "GET" && request.method !== "HEAD" && !fromOwnPages(request)) {
+    throw new AuthError(403, "A cookie-authenticated change must come from Wirespeed's own pages: use a bearer token from scripts.");
+  }
+  return session;
+}
+
+function fromOwnPages(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site) return site === "same-origin";
+  const origin = request.headers.get("origin");
+  if (!origin) return false;
+  try {
+    return new URL(origin).host === (request.headers.get("x-forwarded-host") ?? request.headers.get("host"));
+  } catch {
+    return false;
+  }
+}
+
+/** The signed-in user of the page or server action being served (from its cookie), or null. */
+export async function currentSessionPrincipal(): Promise<Principal | null> {
+  const jar = await cookies();
+  return principalOfSession(jar.get(SESSION_COOKIE)?.value);
+}
+
+/**
+ * The check at the top of every page: sends visitors without a session to /setup (no
+ * account exists yet) or /login, and signed-in users without the permission to /forbidden.
+ * `allowPublic`: the page is the overview, which WIRESPEED_PUBLIC_OVERVIEW opens to all.
+ */
+export async function requirePage(permission: Permission, options: { allowPublic?: boolean } = {}): Promise<Principal> {
+  const principal = await currentSessionPrincipal();
+  if (!principal) {
+    if (options.allowPublic && permission === "read" && publicOverviewEnabled()) return PUBLIC_VIEWER;
+    if ((await countUsers()) === 0) redirect("/setup");
+    const path = (await headers()).get("x-wirespeed-path");
+    redirect(path && path.startsWith("/") && !path.startsWith("//") ? `/login?next=${encodeURIComponent(path)}` : "/login");
+  }
+  try {
+    return authorize(principal, permission);
+  } catch {
+    redirect(`/forbidden?need=${permission}`);
+  }
+}

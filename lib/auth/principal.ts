@@ -1,0 +1,18 @@
+import type { Role } from "./roles";
+
+/** Who is asking: a signed-in user, an API token's user, the environment's admin token, or an anonymous public visitor. */
+export type Principal = {
+  userId: number | null;
+  name: string;
+  role: Role;
+  via: "session" | "token" | "env-token" | "public";
+  /** The session's or token's row, so that signing out or revoking can find it. */
+  credentialId?: number;
+};
+
+/** What the browser may know of the principal: no ids of credentials. */
+export type Viewer = { name: string; role: Role; via: Principal["via"] };
+
+export function viewerOf(principal: Principal): Viewer {
+  return { name: principal.name, role: principal.role, via: principal.via };
+}

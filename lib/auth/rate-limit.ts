@@ -1,0 +1,34 @@
+// Failed sign-ins are counted per key (the username, and the client's address when a
+// trusted proxy gives it) in a sliding window, in memory: a restart forgets them,
+// which costs an attacker a restart they cannot cause.
+
+export type RateLimiter = {
+  /** Milliseconds to wait when the key is over its limit, else 0. */
+  blockedFor: (key: string, now?: number) => number;
+  fail: (key: string, now?: number) => void;
+  reset: (key: string) => void;
+};
+
+export function createRateLimiter(limit: number, windowMs: number): RateLimiter {
+  const failures = new Map<string, number[]>();
+  const recent = (key: string, now: number) => {
+    const kept = (failures.get(key) ?? []).filter((at) => now - at < windowMs);
+    if (kept.length) failures.set(key, kept);
+    else failures.delete(key);
+    return kept;
+  };
+  return {
+    blockedFor(key, now = Date.now()) {
+      const times = recent(key, now);
+      return times.length >= limit ? windowMs - (now - times[times.length - limit]!) : 0;
+    },
+    fail(key, now = Date.now()) {
+      const times = recent(key, now);
+      times.push(now);
+      failures.set(key, times.slice(-limit * 2));
+    },
+    reset(key) {
+      failures.delete(key);
+    },
+  };
+}
