@@ -1,10 +1,11 @@
 // The Wirespeed command line: `npm run --silent wirespeed -- <command> ...`.
 // A thin dispatcher: each command is one function in COMMANDS; add new ones there.
-import { createReadStream } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import { resolveDatabaseFile, resolveDatabaseUrl } from "../lib/config";
 import { createIperfParser, type IperfPlatform } from "../lib/iperf";
 
 export type CommandIo = { stdin: Readable; stdout: Writable; stderr: Writable };
@@ -54,11 +55,49 @@ async function runParse(args: string[], io: CommandIo): Promise<number> {
   return 0;
 }
 
+async function runRotateSecret(args: string[], io: CommandIo): Promise<number> {
+  if (args.length > 0) return usageError(io, `rotate-secret takes no arguments (got "${args[0]}")`);
+  const databaseFile = resolveDatabaseFile();
+  if (!existsSync(databaseFile)) {
+    io.stderr.write(`wirespeed rotate-secret: there is no database at ${databaseFile}: set WIRESPEED_DATA_DIR or DATABASE_URL as the app has them\n`);
+    return 1;
+  }
+  // Loaded here, not at the top: `parse` needs neither Prisma nor the database.
+  const [{ PrismaClient }, { PrismaBetterSQLite3 }, { rotateSecretKey }, { SecretKeyConfigError }, { ResealAbortedError }] = await Promise.all([
+    import("../lib/generated/prisma/client"),
+    import("@prisma/adapter-better-sqlite3"),
+    import("../lib/secrets/rotate"),
+    import("../lib/secrets/keys"),
+    import("../lib/secrets/reseal"),
+  ]);
+  const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: resolveDatabaseUrl() }) });
+  try {
+    const result = await rotateSecretKey(client, process.env);
+    io.stdout.write(`re-encrypted ${result.resealed} host secret(s) under the new key (key id ${result.keyId})\n`);
+    for (const note of result.notes) io.stdout.write(`${note}\n`);
+    return 0;
+  } catch (error) {
+    // These messages name the variable, file or host and never contain a secret.
+    if (error instanceof SecretKeyConfigError || error instanceof ResealAbortedError) {
+      io.stderr.write(`wirespeed rotate-secret: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await client.$disconnect();
+  }
+}
+
 const COMMANDS: Record<string, Command> = {
   parse: {
     usage: "parse FILE|- [--stderr FILE] [--platform linux|esxi|windows|macos|freebsd] [--compact]",
     summary: "print iperf3 output (text, -J or --json-stream) as normalized JSON",
     run: runParse,
+  },
+  "rotate-secret": {
+    usage: "rotate-secret",
+    summary: "re-encrypt every stored host credential under a new key (stop the app first; see README, Secrets)",
+    run: runRotateSecret,
   },
 };
 
