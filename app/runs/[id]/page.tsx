@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { CopyButton } from "@/components/runs/CopyButton";
 import { describeDirection, describeOptions, isActiveStatus } from "@/components/runs/describe";
 import { RerunButton } from "@/components/runs/RerunButton";
@@ -9,7 +10,7 @@ import { StatusBadge } from "@/components/runs/StatusBadge";
 import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { IperfOptionsSchema } from "@/lib/iperf/options";
-import { getLinkEnds, getRunDetail, getRunQueuePosition, getRunSeries } from "@/lib/queries/runs";
+import { getLinkEnds, getRunDetail, getRunQueuePosition, getRunSeries, getRunStreamStats } from "@/lib/queries/runs";
 import { directionOf } from "@/lib/runs/request";
 
 export const dynamic = "force-dynamic";
@@ -23,6 +24,20 @@ function runIdOf(raw: string): number | null {
 export async function generateMetadata({ params }: Params) {
   const { id } = await params;
   return { title: `Run #${id}` };
+}
+
+/** The per-stream table reads every stream value of the run: it streams in after the rest of the page. */
+async function RunStreams({ runId, protocol }: { runId: number; protocol: "tcp" | "udp" }) {
+  const streams = await getRunStreamStats({ runId, isFinished: true });
+  return <StreamTable streams={streams} protocol={protocol} />;
+}
+
+function StreamsPlaceholder() {
+  return (
+    <div role="status" className="h-40 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800">
+      <span className="sr-only">Loading the per-stream results</span>
+    </div>
+  );
 }
 
 export default async function RunPage({ params }: Params) {
@@ -105,10 +120,12 @@ export default async function RunPage({ params }: Params) {
         />
       </div>
 
-      {!isActive && series.streams.length > 1 ? (
+      {!isActive && series.streamCount > 1 ? (
         <section aria-labelledby="streams-heading" className="mb-6">
           <h2 id="streams-heading" className="mb-3 text-lg font-semibold">Streams</h2>
-          <StreamTable streams={series.streams} protocol={options.protocol} />
+          <Suspense fallback={<StreamsPlaceholder />}>
+            <RunStreams runId={run.id} protocol={options.protocol} />
+          </Suspense>
         </section>
       ) : null}
 
