@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_API_TOKEN } from "./e2e/api";
+import { E2E_ADMIN, E2E_API_TOKEN, adminStorageState, distDirFor, serverLogFor } from "./e2e/api";
 
 // The app under test runs on its own port with its own SQLite file, built and
 // started by the same script users run (`npm start`).
@@ -9,7 +9,11 @@ const port = Number(process.env.WIRESPEED_E2E_PORT ?? 3100);
 const dataDir = path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e");
 
 // The config is loaded again in every worker: only the main process starts from an empty database.
-if (!process.env.TEST_WORKER_INDEX) fs.rmSync(dataDir, { recursive: true, force: true });
+if (!process.env.TEST_WORKER_INDEX) {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync("test-results", { recursive: true });
+  fs.writeFileSync(serverLogFor(port), "");
+}
 
 // Debian's Chromium: Playwright cannot download its own browser here.
 const chromiumArgs = [
@@ -40,9 +44,18 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } } }],
+  projects: [
+    // Signs in as the admin the server was seeded with and keeps the cookie for the other specs.
+    { name: "sign-in", testMatch: "auth.setup.ts", use: { launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } } },
+    {
+      name: "chromium",
+      dependencies: ["sign-in"],
+      use: { ...devices["Desktop Chrome"], storageState: adminStorageState(port), launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } },
+    },
+  ],
   webServer: {
-    command: "node scripts/start.mjs",
+    // The log is also kept in a file: e2e/accounts.spec.ts checks that no secret ever reaches it.
+    command: `node scripts/start.mjs 2>&1 | tee -a ${serverLogFor(port)}`,
     url: `http://localhost:${port}/api/health`,
     // A fresh clone builds the app first (about a minute on 2 cores).
     timeout: 600_000,
@@ -55,8 +68,11 @@ export default defineConfig({
       WIRESPEED_DATA_DIR: dataDir,
       NEXT_TELEMETRY_DISABLED: "1",
       WIRESPEED_API_TOKEN: E2E_API_TOKEN,
+      // The first admin, seeded at start as a deployment would (the set-up page is tested on a server of its own).
+      WIRESPEED_ADMIN_USER: E2E_ADMIN.username,
+      WIRESPEED_ADMIN_PASSWORD: E2E_ADMIN.password,
       // A run on another port builds its own copy, so two runs at once do not overwrite each other's build.
-      ...(port === 3100 ? {} : { WIRESPEED_DIST_DIR: `.next-e2e-${port}` }),
+      ...(port === 3100 ? {} : { WIRESPEED_DIST_DIR: distDirFor(port) }),
     },
   },
 });

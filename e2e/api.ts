@@ -5,6 +5,24 @@ import { readLabState } from "./lab/lab";
 /** The app under test runs with this API token (playwright.config.ts), for set-up through the REST API. */
 export const E2E_API_TOKEN = "wirespeed-e2e-token";
 
+/** The admin the app under test is seeded with (WIRESPEED_ADMIN_PASSWORD in playwright.config.ts). */
+export const E2E_ADMIN = { username: "admin", password: "e2e admin password" } as const;
+
+/** The build folder of the app under test on `port` (a run on another port builds its own copy). */
+export function distDirFor(port: number): string {
+  return port === 3100 ? ".next" : `.next-e2e-${port}`;
+}
+
+/** The app under test's log (stdout and stderr), which the accounts spec searches for secrets. */
+export function serverLogFor(port: number): string {
+  return `test-results/server-${port}.log`;
+}
+
+/** Where e2e/auth.setup.ts keeps the admin's signed-in browser state, per port. */
+export function adminStorageState(port: number): string {
+  return `test-results/.auth/admin-${port}.json`;
+}
+
 /** A REST call as a script would make it; throws with the answer when the status is not 2xx. */
 export async function apiCall<T = unknown>(request: APIRequestContext, method: "GET" | "POST" | "PATCH" | "DELETE", path: string, data?: unknown): Promise<T> {
   const response = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${E2E_API_TOKEN}` } });

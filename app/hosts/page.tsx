@@ -6,12 +6,13 @@ import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/hosts/Paginatio
 import { buttonClass } from "@/components/hosts/styles";
 import { listHosts } from "@/lib/queries/hosts";
 import { requirePage } from "@/lib/auth/guard";
+import { can } from "@/lib/auth/roles";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Hosts" };
 
 export default async function HostsPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
-  await requirePage("read");
+  const principal = await requirePage("read");
   const hosts = await listHosts();
   const { page, pageCount, start } = pageOf((await searchParams).page, hosts.length);
   const remoteCount = hosts.filter((host) => !host.isLocal).length;
@@ -21,9 +22,11 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
         title="Hosts"
         description="Machines Wirespeed reaches over SSH, and this machine."
         actions={
-          <Link href="/hosts/new" className={buttonClass("primary")}>
-            Add host
-          </Link>
+          can(principal.role, "credentials") ? (
+            <Link href="/hosts/new" className={buttonClass("primary")}>
+              Add host
+            </Link>
+          ) : null
         }
       />
       {hosts.length > 0 ? <HostList hosts={hosts.slice(start, start + LIST_PAGE_SIZE)} /> : null}

@@ -6,12 +6,13 @@ import { LinkList } from "@/components/links/LinkList";
 import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/hosts/Pagination";
 import { listLinks } from "@/lib/queries/links";
 import { requirePage } from "@/lib/auth/guard";
+import { can } from "@/lib/auth/roles";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Links" };
 
 export default async function LinksPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
-  await requirePage("read");
+  const principal = await requirePage("read");
   const links = await listLinks();
   const { page, pageCount, start } = pageOf((await searchParams).page, links.length);
   return (
@@ -20,9 +21,11 @@ export default async function LinksPage({ searchParams }: { searchParams: Promis
         title="Links"
         description="Pairs of NICs whose throughput Wirespeed measures."
         actions={
-          <Link href="/links/new" className={buttonClass("primary")}>
-            Create link
-          </Link>
+          can(principal.role, "inventory") ? (
+            <Link href="/links/new" className={buttonClass("primary")}>
+              Create link
+            </Link>
+          ) : null
         }
       />
       {links.length > 0 ? (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, useTransition, type FormEvent } from "react";
+import { useCan } from "@/components/auth/ViewerContext";
 import { updateHostAction } from "@/lib/actions/update-host";
 import type { HostDetail } from "@/lib/queries/hosts";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
@@ -27,6 +28,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
   const [portMax, setPortMax] = useState(String(host.iperfPortMax));
   const [openFirewall, setOpenFirewall] = useState(host.openFirewall);
   const [isChangingCredentials, setIsChangingCredentials] = useState(false);
+  const canSetCredentials = useCan("credentials");
   const [credentials, setCredentials] = useState<Credentials>({ ...EMPTY_CREDENTIALS, method: host.authMethod as Credentials["method"] });
   const [errors, setErrors] = useState<FieldErrors>([]);
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
@@ -104,6 +106,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
         </label>
       ) : null}
       <TextAreaField label="Notes" rows={3} value={notes} onChange={(e) => setNotes(e.target.value)} error={fieldError(errors, "notes")} />
+      {canSetCredentials ? (
       <div className="rounded-md border border-slate-200 p-4 dark:border-slate-700">
         <label className="flex items-center gap-3 text-sm font-medium">
           <input
@@ -124,6 +127,9 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           </div>
         ) : null}
       </div>
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-400">Credentials are set by an admin.</p>
+      )}
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Saving…">
           Save changes

@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import { checkHostAction } from "@/lib/actions/check-host";
 import { pinHostKeyAction } from "@/lib/actions/pin-host-key";
 import type { HostCheck } from "@/lib/hosts/check";
+import { useCan } from "@/components/auth/ViewerContext";
 import { formatPlatform } from "@/components/format";
 import { Button, HintText, Notice } from "./ui";
 
@@ -103,6 +104,7 @@ function FingerprintConfirmation({
   onConfirm: () => void;
   onReject: () => void;
 }) {
+  const canTrust = useCan("credentials");
   return (
     <section
       aria-labelledby="fingerprint-heading"
@@ -130,9 +132,13 @@ function FingerprintConfirmation({
       </pre>
       <p className="mt-2 text-sm">and check that it prints the same SHA256 fingerprint. Only then trust it: Wirespeed will refuse any other key from now on.</p>
       <div className="mt-4 flex flex-wrap gap-2">
-        <Button type="button" variant="primary" onClick={onConfirm} isPending={isPinning} pendingLabel="Trusting and checking…">
-          It matches: trust this key
-        </Button>
+        {canTrust ? (
+          <Button type="button" variant="primary" onClick={onConfirm} isPending={isPinning} pendingLabel="Trusting and checking…">
+            It matches: trust this key
+          </Button>
+        ) : (
+          <p className="text-sm">Only an admin can trust a host key: ask one to check it.</p>
+        )}
         <Button type="button" onClick={onReject} disabled={isPinning}>
           It does not match
         </Button>

@@ -11,6 +11,7 @@ import { HostStatusBadge, LastSeen } from "@/components/hosts/HostStatus";
 import { NicTable } from "@/components/hosts/NicTable";
 import { getHostDetail } from "@/lib/queries/hosts";
 import { requirePage } from "@/lib/auth/guard";
+import { can } from "@/lib/auth/roles";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +34,9 @@ const loadHostDetail = cache((hostId: number) => getHostDetail({ hostId }));
 const SECTION = "rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900";
 
 export default async function HostPage({ params }: Params) {
-  await requirePage("read");
+  const principal = await requirePage("read");
+  const mayEdit = can(principal.role, "inventory");
+  const mayDelete = can(principal.role, "credentials");
   const id = hostIdOf((await params).id);
   const detail = id ? await loadHostDetail(id) : null;
   if (!detail) notFound();
@@ -76,6 +79,7 @@ export default async function HostPage({ params }: Params) {
         ))}
       </dl>
 
+      {mayEdit ? (
       <section aria-labelledby="connection-heading" className={`${SECTION} mb-8`}>
         <h2 id="connection-heading" className="mb-1 text-lg font-semibold">Connection</h2>
         <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
@@ -85,14 +89,17 @@ export default async function HostPage({ params }: Params) {
         </p>
         <HostConnectionPanel hostId={host.id} hostName={host.name} buttonLabel="Check connection" />
       </section>
+      ) : null}
 
       <section aria-labelledby="nics-heading" className="mb-8">
         <h2 id="nics-heading" className="mb-3 text-lg font-semibold">
           NICs <span className="text-sm font-normal text-slate-600 dark:text-slate-400">({nics.length})</span>
         </h2>
-        <div className="mb-4">
-          <DiscoverNicsButton hostId={host.id} variant={nics.length === 0 ? "primary" : "secondary"} />
-        </div>
+        {mayEdit ? (
+          <div className="mb-4">
+            <DiscoverNicsButton hostId={host.id} variant={nics.length === 0 ? "primary" : "secondary"} />
+          </div>
+        ) : null}
         {nics.length > 0 ? (
           <NicTable nics={nics} />
         ) : (
@@ -109,16 +116,20 @@ export default async function HostPage({ params }: Params) {
         ) : null}
       </section>
 
-      <section aria-labelledby="edit-heading" className={`${SECTION} mb-8`}>
-        <h2 id="edit-heading" className="mb-4 text-lg font-semibold">Settings</h2>
-        <EditHostForm host={host} />
-      </section>
+      {mayEdit ? (
+        <section aria-labelledby="edit-heading" className={`${SECTION} mb-8`}>
+          <h2 id="edit-heading" className="mb-4 text-lg font-semibold">Settings</h2>
+          <EditHostForm host={host} />
+        </section>
+      ) : null}
 
+      {mayDelete ? (
       <section aria-labelledby="danger-heading" className="rounded-lg border border-red-200 p-4 sm:p-6 dark:border-red-900">
         <h2 id="danger-heading" className="mb-1 text-lg font-semibold">Delete</h2>
         <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">Removes the host with its NICs, their links and the history of those links.</p>
         <DeleteHostButton hostId={host.id} hostName={host.name} impact={impact} />
       </section>
+      ) : null}
     </>
   );
 }
