@@ -162,6 +162,8 @@ export const HostCreateSchema = z
     notes: NotesSchema.default(""),
   })
   .superRefine((host, context) => {
+    // zod runs this even when a bound itself was refused: then that bound's own error says it all.
+    if (!PortSchema.safeParse(host.iperfPortMin).success || !PortSchema.safeParse(host.iperfPortMax).success) return;
     const problem = checkPortRange(host.iperfPortMin, host.iperfPortMax);
     if (problem) context.addIssue({ code: "custom", path: ["iperfPortMax"], message: problem });
   });
