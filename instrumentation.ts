@@ -2,15 +2,8 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // The key of the host credentials first: a short WIRESPEED_SECRET or an unsafe key file stops the server here.
-  const { prepareHostSecrets } = await import("@/lib/inventory/secrets");
-  try {
-    const { messages } = await prepareHostSecrets();
-    for (const message of messages) console.log(`[wirespeed] ${message}`);
-  } catch (error) {
-    if (!(error instanceof Error && error.name === "SecretKeyConfigError")) throw error;
-    console.error(`[wirespeed] cannot start: ${error.message}`);
-    process.exit(1);
-  }
+  const { startHostSecrets } = await import("@/lib/inventory/secrets");
+  await startHostSecrets();
   const { ensureLocalHost } = await import("@/lib/bootstrap");
   await ensureLocalHost();
   // WIRESPEED_ADMIN_PASSWORD seeds the first admin; without it, the first visitor creates one at /setup.

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { type Keyring, envelopeKeyId, envelopeKind, openText, sealText } from "@/lib/secrets/envelope";
-import { type LoadedKeys, loadKeys } from "@/lib/secrets/keys";
+import { type LoadedKeys, SecretKeyConfigError, loadKeys } from "@/lib/secrets/keys";
 import { resealHostSecrets, scrubFreedPages } from "@/lib/secrets/reseal";
 
 /**
@@ -84,4 +84,16 @@ export async function prepareHostSecrets(): Promise<PreparedSecrets> {
     );
   }
   return { migrated, messages };
+}
+
+/** `prepareHostSecrets` for instrumentation.ts: logs what it did; an unusable key ends the process, naming the variable or file. */
+export async function startHostSecrets(): Promise<void> {
+  try {
+    const { messages } = await prepareHostSecrets();
+    for (const message of messages) console.log(`[wirespeed] ${message}`);
+  } catch (error) {
+    if (!(error instanceof SecretKeyConfigError)) throw error;
+    console.error(`[wirespeed] cannot start: ${error.message}`);
+    process.exit(1);
+  }
 }

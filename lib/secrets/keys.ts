@@ -33,7 +33,8 @@ export type KeyFilePaths = { current: string; next: string; old: string };
 
 /** The key file lives beside the database, in the data folder: `<data dir>/secret.key`. */
 export function resolveKeyFilePaths(env: ConfigEnv = process.env): KeyFilePaths {
-  const current = path.join(path.dirname(resolveDatabaseFile(env)), KEY_FILE_NAME);
+  // turbopackIgnore: a run-time path, not a file the server bundle should trace.
+  const current = path.join(/*turbopackIgnore: true*/ path.dirname(resolveDatabaseFile(env)), KEY_FILE_NAME);
   return { current, next: `${current}.new`, old: `${current}.old` };
 }
 
@@ -178,7 +179,7 @@ export function loadKeys(env: ConfigEnv = process.env): LoadedKeys {
   }
   const paths = resolveKeyFilePaths(env);
   const { key: current, isCreated } = readOrCreateKeyFile(paths.current);
-  const leftovers = [paths.next, paths.old].filter((file) => fs.existsSync(file)).map(readKeyFile);
+  const leftovers = [paths.next, paths.old].filter((file) => fs.existsSync(/*turbopackIgnore: true*/ file)).map(readKeyFile);
   return {
     keyring: { current, all: uniqueKeys([current, ...leftovers]) },
     source: { kind: "file", paths, isCreated, hasInterruptedRotation: leftovers.length > 0 },
