@@ -19,6 +19,7 @@ WORKDIR /app
 # from outside the npm registry. The data dir is a throwaway database for the build only.
 ENV NEXT_TELEMETRY_DISABLED=1 \
     CHECKPOINT_DISABLE=1 \
+    npm_config_update_notifier=false \
     npm_config_build_from_source=true \
     WIRESPEED_DATA_DIR=/tmp/wirespeed-build
 
@@ -51,9 +52,11 @@ WORKDIR /app
 COPY --from=build /app ./
 RUN mkdir -p .next/cache && chown wirespeed:wirespeed .next/cache
 
+# no usage reports and no update checks: the container talks only to the hosts it measures
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     CHECKPOINT_DISABLE=1 \
+    npm_config_update_notifier=false \
     WIRESPEED_DATA_DIR=/data \
     PORT=3000
 
