@@ -156,6 +156,9 @@ describe("backupDatabase", () => {
     const folder = fs.mkdtempSync(path.join(database.dataDir, "into-"));
     const intoFolder = await backupDatabase({ databaseFile, destination: folder, now });
     expect(intoFolder.file).toBe(path.join(folder, "wirespeed-20261130T053012Z.db"));
+    // a trailing slash means a folder, even one that is not there: never a file named like the folder
+    await expect(backupDatabase({ databaseFile, destination: `${folder}/missing/` })).rejects.toThrow(`The folder ${folder}/missing does not exist`);
+    expect(fs.existsSync(path.join(folder, "missing"))).toBe(false);
     await expect(backupDatabase({ databaseFile, destination: path.join(folder, "no", "such", "x.db") })).rejects.toThrow(
       `The folder ${path.join(folder, "no", "such")} does not exist`,
     );

@@ -76,6 +76,7 @@ function resolveDestination(options: BackupOptions): string {
     // not there yet: a file name
   }
   if (isFolder) return path.join(destination, name);
+  if (/[\\/]$/.test(options.destination)) throw new BackupError(`The folder ${destination} does not exist: create it first, or give another destination.`);
   if (!fs.existsSync(path.dirname(destination))) {
     throw new BackupError(`The folder ${path.dirname(destination)} does not exist: create it first, or give another destination.`);
   }
