@@ -1,15 +1,13 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
-import { isActiveStatus, STATUS_LABELS } from "@/components/runs/describe";
-import { filterQuery, parseRunFilters, type SearchParams } from "@/components/runs/filters";
-import { Pagination } from "@/components/runs/Pagination";
-import { RefreshWhileActive } from "@/components/runs/RefreshWhileActive";
-import { RunFilterForm } from "@/components/runs/RunFilterForm";
-import { RunsTable } from "@/components/runs/RunsTable";
+import { STATUS_LABELS } from "@/components/runs/describe";
+import { parseRunFilters, runTableQuery, type SearchParams } from "@/components/runs/filters";
+import { RunTablePanel } from "@/components/runs/RunTablePanel";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
+import { requirePage } from "@/lib/auth/guard";
 import { listLinks } from "@/lib/queries/links";
-import { listRunRows, RUN_PAGE_SIZE } from "@/lib/queries/runs";
+import { listRunRows } from "@/lib/queries/runs";
 import { RUN_STATUSES } from "@/lib/runs/serialize";
 import { lineRateThresholds } from "@/lib/queries/overview";
 
@@ -17,49 +15,41 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Runs" };
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const filters = parseRunFilters(await searchParams);
-  const [table, links] = await Promise.all([
-    listRunRows({ filters: { protocol: filters.protocol, status: filters.status, linkId: filters.linkId }, page: filters.page }),
-    listLinks(),
-  ]);
-  const isFiltered = Boolean(filters.protocol || filters.status || filters.linkId);
-  const base = { protocol: filters.protocol, status: filters.status, linkId: filters.linkId };
+  await requirePage("read");
+  // The first page is rendered here, then kept current in the browser (RunTablePanel).
+  const query = runTableQuery(parseRunFilters(await searchParams));
+  const [table, links] = await Promise.all([listRunRows({ filters: query, page: query.page }), listLinks()]);
   return (
     <>
-      <RefreshWhileActive isActive={table.rows.some((row) => isActiveStatus(row.status))} />
-      <PageHeader title="Runs" description={`Every iperf3 test across all links, newest first (${table.total}${isFiltered ? " matching" : " in all"}).`} actions={<RateUnitSwitch />} />
-      {table.total === 0 && !isFiltered ? (
-        <EmptyState title="No runs yet">
-          {links.length > 0 ? (
-            <>
-              Open a link, for example{" "}
-              <Link href={`/links/${links[0]!.id}`} className="font-medium text-sky-700 underline dark:text-sky-300">
-                {links[0]!.name}
-              </Link>
-              , and start a test from its New test form.
-            </>
-          ) : (
-            <>
-              Runs measure links. Add two hosts, then{" "}
-              <Link href="/links" className="font-medium text-sky-700 underline dark:text-sky-300">
-                create a link
-              </Link>{" "}
-              between their NICs and start a test on it.
-            </>
-          )}
-        </EmptyState>
-      ) : (
-        <>
-          <RunFilterForm
-            action="/runs"
-            values={filters}
-            links={links.map((link) => ({ value: String(link.id), label: link.name }))}
-            statuses={RUN_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] ?? status }))}
-          />
-          {table.rows.length > 0 ? <RunsTable rows={table.rows} thresholds={lineRateThresholds()} showLink /> : <EmptyState title="No runs match these filters">Clear the filters to see every run.</EmptyState>}
-          <Pagination page={table.page} pageSize={RUN_PAGE_SIZE} total={table.total} hrefFor={(page) => `/runs${filterQuery({ ...base, page })}`} />
-        </>
-      )}
+      <PageHeader title="Runs" description="Every iperf3 test across all links, newest first." actions={<RateUnitSwitch />} />
+      <RunTablePanel
+        initial={table}
+        thresholds={lineRateThresholds()}
+        links={links.map((link) => ({ value: String(link.id), label: link.name }))}
+        statuses={RUN_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] ?? status }))}
+        noMatch="Clear the filters to see every run."
+        emptyState={
+          <EmptyState title="No runs yet">
+            {links.length > 0 ? (
+              <>
+                Open a link, for example{" "}
+                <Link href={`/links/${links[0]!.id}`} className="font-medium text-sky-700 underline dark:text-sky-300">
+                  {links[0]!.name}
+                </Link>
+                , and start a test from its New test form.
+              </>
+            ) : (
+              <>
+                Runs measure links. Add two hosts, then{" "}
+                <Link href="/links" className="font-medium text-sky-700 underline dark:text-sky-300">
+                  create a link
+                </Link>{" "}
+                between their NICs and start a test on it.
+              </>
+            )}
+          </EmptyState>
+        }
+      />
     </>
   );
 }

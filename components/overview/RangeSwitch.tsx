@@ -1,4 +1,6 @@
-import Link from "next/link";
+"use client";
+
+import type { TimelineRange } from "@/lib/queries/overview";
 
 const RANGES = [
   ["6h", "6 hours"],
@@ -6,15 +8,19 @@ const RANGES = [
   ["7d", "7 days"],
 ] as const;
 
-/** The timeline's range as links (?range=), so it works without JavaScript and survives a reload. */
-export function RangeSwitch({ current }: { current: string }) {
+/** The timeline's range as links (?range=), so it works without JavaScript and survives a reload; `onSelect` switches it in place. */
+export function RangeSwitch({ current, onSelect }: { current: string; onSelect?: (range: TimelineRange) => void }) {
   return (
     <nav aria-label="Timeline range" className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
       {RANGES.map(([value, label]) => (
-        <Link
+        <a
           key={value}
           href={`/?range=${value}`}
-          scroll={false}
+          onClick={(event) => {
+            if (!onSelect || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+            event.preventDefault();
+            onSelect(value);
+          }}
           aria-current={current === value ? "true" : undefined}
           className={`px-2.5 py-1 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-sky-500 ${
             current === value
@@ -23,7 +29,7 @@ export function RangeSwitch({ current }: { current: string }) {
           }`}
         >
           {label}
-        </Link>
+        </a>
       ))}
     </nav>
   );

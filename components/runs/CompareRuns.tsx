@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatNumber, formatPercent, formatRate, rateScale } from "@/components/units/rate";
@@ -33,8 +34,13 @@ function difference(value: number | null, baseline: number | null): number | nul
 }
 
 /** Two or more runs side by side: their interval curves overlaid, their figures with the difference to the first, in %. */
-export function CompareRuns({ runs, lineRateBitsPerSecond, closeHref }: { runs: ComparedRun[]; lineRateBitsPerSecond: number; closeHref: string }) {
+export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun[]; lineRateBitsPerSecond: number }) {
   const [unit] = useRateUnit();
+  // Closing keeps the table's filters and page as they are now (they change in place, without the server).
+  const pathname = usePathname();
+  const remaining = new URLSearchParams(useSearchParams().toString());
+  remaining.delete("compare");
+  const closeHref = `${pathname}${remaining.size ? `?${remaining.toString()}` : ""}`;
   const peak = Math.max(lineRateBitsPerSecond, ...runs.flatMap((entry) => entry.points.map((point) => point.bps ?? 0)));
   const scale = rateScale(peak, unit);
   const maxT = Math.max(1, ...runs.flatMap((entry) => entry.points.map((point) => point.t)));

@@ -1,7 +1,9 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type ReactNode } from "react";
+import { invalidateRunViews } from "@/components/queries";
 import { startRun } from "@/lib/actions/start-run";
 import { FLAG_SINCE, type IperfFlag } from "@/lib/iperf/argv";
 import { isVersionAtLeast, parseIperfVersion } from "@/lib/iperf/version";
@@ -167,6 +169,7 @@ function Field({ id, label, hint, error, disabledReason, children }: { id: strin
  */
 export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speedMbps: number; a: End; b: End }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const formId = useId();
   const [state, setState] = useState<FormState>(DEFAULTS);
   const [preset, setPreset] = useState<string>("quick");
@@ -197,6 +200,7 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
       setMessage(null);
       const result = await startRun({ linkId, request: requestBody(state) });
       if (result.ok) {
+        void invalidateRunViews(queryClient);
         router.push(`/runs/${result.value.id}`);
         return;
       }

@@ -1,12 +1,15 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { invalidateRunViews } from "@/components/queries";
 import { rerun } from "@/lib/actions/rerun";
 
 /** Repeats a run (same link, options and client side) and opens the new run's page. */
 export function RerunButton({ runId, label = "Run again", className = "" }: { runId: number; label?: string; className?: string }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const [isPending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   return (
@@ -19,8 +22,11 @@ export function RerunButton({ runId, label = "Run again", className = "" }: { ru
           startTransition(async () => {
             setError(null);
             const result = await rerun({ runId });
-            if (result.ok) router.push(`/runs/${result.value.id}`);
-            else setError(result.message);
+            if (result.ok) {
+              // Lists, history and the overview show the new run when they are next on screen.
+              void invalidateRunViews(queryClient);
+              router.push(`/runs/${result.value.id}`);
+            } else setError(result.message);
           })
         }
         className={`whitespace-nowrap rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700 ${className}`}

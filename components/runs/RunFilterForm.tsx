@@ -1,8 +1,6 @@
 "use client";
 
-import Form from "next/form";
-import Link from "next/link";
-import type { RunFilterValues } from "./filters";
+import { parseRunFilters, type RunFilterValues } from "./filters";
 
 const selectClass =
   "mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100";
@@ -10,12 +8,14 @@ const selectClass =
 type Option = { value: string; label: string };
 
 /**
- * Filters of a runs table as a GET form: the URL holds them, so a filtered view can be
- * shared. A change applies at once; the Apply button is there for keyboards without JS.
+ * Filters of a runs table. A change applies at once through `onChange` (the table keeps
+ * them in the URL, so a filtered view can be shared); without JavaScript the form is a GET
+ * form to `action` and the Apply button submits it.
  */
 export function RunFilterForm({
   action,
   values,
+  onChange,
   directions,
   streamChoices,
   statuses,
@@ -24,6 +24,7 @@ export function RunFilterForm({
 }: {
   action: string;
   values: RunFilterValues;
+  onChange: (values: RunFilterValues) => void;
   directions?: Option[];
   streamChoices?: number[];
   statuses?: Option[];
@@ -31,16 +32,35 @@ export function RunFilterForm({
   hidden?: Record<string, string>;
 }) {
   const isFiltered = Boolean(values.protocol || values.direction || values.parallel || values.status || values.linkId);
-  const submitOnChange = (event: React.ChangeEvent<HTMLSelectElement>) => event.currentTarget.form?.requestSubmit();
+  // The form's fields are the URL's parameters: parsing them as the page parses its URL gives the new filters (from page 1).
+  const applyForm = (form: HTMLFormElement | null) => {
+    if (!form) return;
+    const entries: Record<string, string> = {};
+    new FormData(form).forEach((value, key) => {
+      if (typeof value === "string") entries[key] = value;
+    });
+    onChange(parseRunFilters(entries));
+  };
+  const applyOnChange = (event: React.ChangeEvent<HTMLSelectElement>) => applyForm(event.currentTarget.form);
+  const clearHref = `${action}${hidden.compare ? `?compare=${hidden.compare}` : ""}`;
   return (
-    <Form action={action} scroll={false} className="mb-3 flex flex-wrap items-end gap-3" aria-label="Filter runs">
+    <form
+      action={action}
+      method="get"
+      onSubmit={(event) => {
+        event.preventDefault();
+        applyForm(event.currentTarget);
+      }}
+      className="mb-3 flex flex-wrap items-end gap-3"
+      aria-label="Filter runs"
+    >
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {links ? (
         <label className="text-sm font-medium">
           Link
-          <select name="link" defaultValue={values.linkId ? String(values.linkId) : ""} onChange={submitOnChange} className={selectClass}>
+          <select name="link" value={values.linkId ? String(values.linkId) : ""} onChange={applyOnChange} className={selectClass}>
             <option value="">All links</option>
             {links.map((link) => (
               <option key={link.value} value={link.value}>
@@ -53,7 +73,7 @@ export function RunFilterForm({
       {statuses ? (
         <label className="text-sm font-medium">
           Status
-          <select name="status" defaultValue={values.status ?? ""} onChange={submitOnChange} className={selectClass}>
+          <select name="status" value={values.status ?? ""} onChange={applyOnChange} className={selectClass}>
             <option value="">Any status</option>
             {statuses.map((status) => (
               <option key={status.value} value={status.value}>
@@ -65,7 +85,7 @@ export function RunFilterForm({
       ) : null}
       <label className="text-sm font-medium">
         Protocol
-        <select name="protocol" defaultValue={values.protocol ?? ""} onChange={submitOnChange} className={selectClass}>
+        <select name="protocol" value={values.protocol ?? ""} onChange={applyOnChange} className={selectClass}>
           <option value="">TCP and UDP</option>
           <option value="tcp">TCP</option>
           <option value="udp">UDP</option>
@@ -74,7 +94,7 @@ export function RunFilterForm({
       {directions ? (
         <label className="text-sm font-medium">
           Direction
-          <select name="direction" defaultValue={values.direction ?? ""} onChange={submitOnChange} className={selectClass}>
+          <select name="direction" value={values.direction ?? ""} onChange={applyOnChange} className={selectClass}>
             <option value="">Any direction</option>
             {directions.map((direction) => (
               <option key={direction.value} value={direction.value}>
@@ -87,7 +107,7 @@ export function RunFilterForm({
       {streamChoices ? (
         <label className="text-sm font-medium">
           Streams
-          <select name="streams" defaultValue={values.parallel ? String(values.parallel) : ""} onChange={submitOnChange} className={selectClass}>
+          <select name="streams" value={values.parallel ? String(values.parallel) : ""} onChange={applyOnChange} className={selectClass}>
             <option value="">Any number</option>
             {streamChoices.map((count) => (
               <option key={count} value={String(count)}>
@@ -101,10 +121,17 @@ export function RunFilterForm({
         Apply
       </button>
       {isFiltered ? (
-        <Link href={`${action}${hidden.compare ? `?compare=${hidden.compare}` : ""}`} scroll={false} className="py-1.5 text-sm text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white">
+        <a
+          href={clearHref}
+          onClick={(event) => {
+            event.preventDefault();
+            onChange({ page: 1 });
+          }}
+          className="py-1.5 text-sm text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white"
+        >
           Clear filters
-        </Link>
+        </a>
       ) : null}
-    </Form>
+    </form>
   );
 }

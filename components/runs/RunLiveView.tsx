@@ -1,9 +1,11 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { IntervalChart, IntervalChartLegend } from "@/components/charts/IntervalChart";
 import { downsample, SeriesBuilder, type SampleLike, type SeriesPoint } from "@/components/charts/series";
+import { invalidateRunViews } from "@/components/queries";
 import { formatDuration } from "@/components/units/rate";
 import { cancelRun } from "@/lib/actions/cancel-run";
 import { isActiveStatus } from "./describe";
@@ -32,6 +34,7 @@ type Live = Series & { status: string; lastEnd: number };
 /** Follows a run over server-sent events while it is active. */
 function useLiveRun(runId: number, isActive: boolean): Live | null {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const [live, setLive] = useState<Live | null>(null);
   useEffect(() => {
     if (!isActive) return;
@@ -64,6 +67,8 @@ function useLiveRun(runId: number, isActive: boolean): Live | null {
         source.close();
         // The page re-renders from the database: summary, per-stream table, outputs.
         router.refresh();
+        // The run's result belongs in the lists, the link's history and the overview now.
+        void invalidateRunViews(queryClient);
       } else if (status === "running") {
         // The exact commands are known from now on.
         router.refresh();
@@ -73,13 +78,14 @@ function useLiveRun(runId: number, isActive: boolean): Live | null {
       source.close();
       if (timer) clearTimeout(timer);
     };
-  }, [runId, isActive, router]);
+  }, [runId, isActive, router, queryClient]);
   return isActive ? live : null;
 }
 
 /** The run's chart: live with progress and Cancel while it runs, the stored samples after. */
 export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, durationSeconds, omitSeconds, lineRateBitsPerSecond, series }: Props) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const isActive = isActiveStatus(status);
   const live = useLiveRun(runId, isActive);
   const [isCancelling, startCancel] = useTransition();
@@ -125,8 +131,10 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
                 startCancel(async () => {
                   setCancelError(null);
                   const result = await cancelRun({ runId });
-                  if (result.ok) router.refresh();
-                  else setCancelError(result.message);
+                  if (result.ok) {
+                    void invalidateRunViews(queryClient);
+                    router.refresh();
+                  } else setCancelError(result.message);
                 })
               }
               className="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950"

@@ -53,3 +53,14 @@ export function filterQuery(values: Partial<RunFilterValues> & { compare?: strin
   const text = params.toString();
   return text ? `?${text}` : "";
 }
+
+/**
+ * What a run table asks for: a link page's table fixes its link and offers protocol, direction
+ * and streams; the runs list offers link, status and protocol. The server's first render and
+ * the browser's later reads take the URL through this one function, so they ask the same.
+ */
+export function runTableQuery(filters: RunFilterValues, linkId?: number): RunFilterValues {
+  return linkId === undefined
+    ? { protocol: filters.protocol, status: filters.status, linkId: filters.linkId, page: filters.page }
+    : { protocol: filters.protocol, direction: filters.direction, parallel: filters.parallel, linkId, page: filters.page };
+}

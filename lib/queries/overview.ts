@@ -173,3 +173,16 @@ function thin<T extends { start: number; end: number; bitsPerSecond: number }>(s
   }
   return result;
 }
+
+// ---------------------------------------------------------------- the whole overview
+
+/**
+ * Everything the overview shows but the hosts table: the counts, every link's card and the
+ * timeline of `range`. The page renders it first and `GET /api/overview` answers it after,
+ * so both read it the same way.
+ */
+export async function getOverview({ range, now = new Date() }: { range: TimelineRange; now?: Date }) {
+  const [counts, links, timeline] = await Promise.all([getOverviewCounts(), listOverviewLinks(), getTimeline(range, now)]);
+  return { range, counts, links, timeline };
+}
+export type Overview = Awaited<ReturnType<typeof getOverview>>;

@@ -160,8 +160,10 @@ export async function listRunRows({ filters = {}, page = 1, pageSize = RUN_PAGE_
     : [];
   const byId = new Map(runs.map((run) => [run.id, run]));
   const rows = ids.map((id) => byId.get(id)).filter((run) => run !== undefined).map(toRunRow);
-  return { rows, total: Number(countRows[0]?.total ?? 0), page, pageSize };
+  return { runs: rows, total: Number(countRows[0]?.total ?? 0), page, pageSize };
 }
+/** One page of a run table, as pages render it and `GET /api/runs` answers it. */
+export type RunRowsPage = Awaited<ReturnType<typeof listRunRows>>;
 
 export type LinkHistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; status: RunStatus };
 
@@ -187,6 +189,24 @@ export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number
     };
   });
 }
+
+/** Runs of a link (or of every link) that are queued, preparing or running now. */
+export async function countActiveRuns({ linkId }: { linkId?: number } = {}): Promise<number> {
+  return db.run.count({ where: { ...(linkId === undefined ? {} : { linkId }), status: { in: ["queued", "preparing", "running"] } } });
+}
+
+/**
+ * A link's history chart as pages render it and `GET /api/links/:id/history` answers it,
+ * with how many of its runs are active, so that a page knows to keep asking. The count is
+ * read first: a run that ends between the two reads is then counted, and its point comes
+ * with the next read, rather than missed by a page that stops asking.
+ */
+export async function getLinkHistory({ linkId }: { linkId: number }) {
+  const activeRunCount = await countActiveRuns({ linkId });
+  const points = await listLinkHistory({ linkId });
+  return { linkId, activeRunCount, points };
+}
+export type LinkHistory = Awaited<ReturnType<typeof getLinkHistory>>;
 
 /** A link's name, speed and both ends with their hosts' iperf3 versions (the new-test form's hints). */
 export async function getLinkEnds(linkId: number) {

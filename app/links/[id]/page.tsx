@@ -1,18 +1,13 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { EmptyState } from "@/components/EmptyState";
 import { formatLinkSpeed } from "@/components/format";
-import { LinkHistoryChart } from "@/components/charts/LinkHistoryChart";
 import { CompareRuns } from "@/components/runs/CompareRuns";
-import { isActiveStatus } from "@/components/runs/describe";
-import { filterQuery, parseRunFilters, type SearchParams } from "@/components/runs/filters";
+import { parseRunFilters, runTableQuery, type SearchParams } from "@/components/runs/filters";
+import { LinkActivity } from "@/components/runs/LinkActivity";
 import { NewTestForm } from "@/components/runs/NewTestForm";
-import { Pagination } from "@/components/runs/Pagination";
-import { RefreshWhileActive } from "@/components/runs/RefreshWhileActive";
-import { RunFilterForm } from "@/components/runs/RunFilterForm";
-import { RunsTable } from "@/components/runs/RunsTable";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
-import { getLinkEnds, getRunComparison, listLinkHistory, listLinkStreamCounts, listRunRows, RUN_PAGE_SIZE } from "@/lib/queries/runs";
+import { requirePage } from "@/lib/auth/guard";
+import { getLinkEnds, getLinkHistory, getRunComparison, listLinkStreamCounts, listRunRows } from "@/lib/queries/runs";
 import { lineRateThresholds } from "@/lib/queries/overview";
 
 export const dynamic = "force-dynamic";
@@ -31,35 +26,33 @@ function compareIdsOf(params: SearchParams): number[] {
 }
 
 export async function generateMetadata({ params }: Props) {
+  await requirePage("read");
   const linkId = linkIdOf((await params).id);
   const ends = linkId === null ? null : await getLinkEnds(linkId);
   return { title: ends ? ends.name : "Link" };
 }
 
 export default async function LinkPage({ params, searchParams }: Props) {
+  await requirePage("read");
   const linkId = linkIdOf((await params).id);
   if (linkId === null) notFound();
   const query = await searchParams;
-  const filters = parseRunFilters(query);
+  // The history and the runs table are rendered here first, then kept current in the browser (LinkActivity).
+  const tableQuery = runTableQuery(parseRunFilters(query), linkId);
   const compareIds = compareIdsOf(query);
   const [ends, history, table, streamCounts, comparison] = await Promise.all([
     getLinkEnds(linkId),
-    listLinkHistory({ linkId }),
-    listRunRows({ filters: { ...filters, linkId, status: undefined }, page: filters.page }),
+    getLinkHistory({ linkId }),
+    listRunRows({ filters: tableQuery, page: tableQuery.page }),
     listLinkStreamCounts(linkId),
     compareIds.length >= 2 ? getRunComparison({ ids: compareIds, linkId }) : Promise.resolve([]),
   ]);
   if (!ends) notFound();
   const { a, b } = ends;
-  const basePath = `/links/${linkId}`;
-  const tableFilters = { protocol: filters.protocol, direction: filters.direction, parallel: filters.parallel };
-  const hasActive = table.rows.some((row) => isActiveStatus(row.status));
-  const isFiltered = Boolean(filters.protocol || filters.direction || filters.parallel);
   const mtuMismatch = a.mtu !== null && b.mtu !== null && a.mtu !== b.mtu;
 
   return (
     <>
-      <RefreshWhileActive isActive={hasActive} />
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
         <Link href="/links" className="hover:underline">Links</Link>
       </nav>
@@ -93,45 +86,18 @@ export default async function LinkPage({ params, searchParams }: Props) {
         <NewTestForm linkId={linkId} speedMbps={ends.speedMbps} a={a} b={b} />
       </section>
 
-      {comparison.length >= 2 ? <CompareRuns runs={comparison} lineRateBitsPerSecond={ends.speedMbps * 1e6} closeHref={`${basePath}${filterQuery({ ...tableFilters, page: filters.page })}`} /> : null}
+      {comparison.length >= 2 ? <CompareRuns runs={comparison} lineRateBitsPerSecond={ends.speedMbps * 1e6} /> : null}
 
-      <section aria-labelledby="history-heading" className="mb-8">
-        <h2 id="history-heading" className="mb-3 text-lg font-semibold">History</h2>
-        {history.length > 0 ? (
-          <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-            <LinkHistoryChart points={history} lineRateBitsPerSecond={ends.speedMbps * 1e6} aName={a.hostName} bName={b.hostName} />
-          </div>
-        ) : (
-          <EmptyState title="No results yet">Start a test above: each finished run becomes a point here, so you can see whether a new card, jumbo frames or more streams helped.</EmptyState>
-        )}
-      </section>
-
-      <section aria-labelledby="runs-heading">
-        <h2 id="runs-heading" className="mb-3 text-lg font-semibold">Runs</h2>
-        {table.total > 0 || isFiltered ? (
-          <>
-            <RunFilterForm
-              action={basePath}
-              values={filters}
-              directions={[
-                { value: "a-to-b", label: `${a.hostName} → ${b.hostName}` },
-                { value: "b-to-a", label: `${b.hostName} → ${a.hostName}` },
-                { value: "bidir", label: "Both ways" },
-              ]}
-              streamChoices={streamCounts}
-              hidden={compareIds.length ? { compare: compareIds.join(",") } : {}}
-            />
-            {table.rows.length > 0 ? (
-              <RunsTable rows={table.rows} thresholds={lineRateThresholds()} compareBaseHref={`${basePath}${filterQuery({ ...tableFilters, page: filters.page })}`} />
-            ) : (
-              <EmptyState title="No runs match these filters">Clear the filters to see every run of this link.</EmptyState>
-            )}
-            <Pagination page={table.page} pageSize={RUN_PAGE_SIZE} total={table.total} hrefFor={(page) => `${basePath}${filterQuery({ ...tableFilters, page, compare: compareIds.join(",") })}`} />
-          </>
-        ) : (
-          <EmptyState title="No runs yet">Pick a preset in the New test form and start it: the run opens with a live chart.</EmptyState>
-        )}
-      </section>
+      <LinkActivity
+        linkId={linkId}
+        initialHistory={history}
+        initialRuns={table}
+        lineRateBitsPerSecond={ends.speedMbps * 1e6}
+        aName={a.hostName}
+        bName={b.hostName}
+        thresholds={lineRateThresholds()}
+        streamChoices={streamCounts}
+      />
     </>
   );
 }

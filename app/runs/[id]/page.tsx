@@ -9,6 +9,7 @@ import { RunSummaryCards, StreamTable } from "@/components/runs/RunFigures";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
+import { requirePage } from "@/lib/auth/guard";
 import { IperfOptionsSchema } from "@/lib/iperf/options";
 import { getLinkEnds, getRunDetail, getRunQueuePosition, getRunSeries, getRunStreamStats } from "@/lib/queries/runs";
 import { directionOf } from "@/lib/runs/request";
@@ -41,6 +42,7 @@ function StreamsPlaceholder() {
 }
 
 export default async function RunPage({ params }: Params) {
+  await requirePage("read");
   const runId = runIdOf((await params).id);
   if (runId === null) notFound();
   const run = await getRunDetail(runId);

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/lib/api/route-testing";
+
+// GET /api/links/:id/history: the link page's history chart, and whether to keep asking.
+
+let api: TestApi;
+let get: (path: string, token?: string | null) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let linkId = 0;
+let otherLinkId = 0;
+
+async function addRun(link: number, status: string, minute: number, options: Record<string, unknown> = {}, received: number | null = 9e8): Promise<number> {
+  const run = await api.db.run.create({
+    data: {
+      linkId: link,
+      status,
+      clientSide: "a",
+      createdAt: new Date(Date.UTC(2026, 10, 1, 12, minute)),
+      options: { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 10, ...options },
+      receivedBitsPerSecond: received,
+    },
+  });
+  return run.id;
+}
+
+beforeAll(async () => {
+  api = await openTestApi();
+  const { GET } = await import("./route");
+  get = async (path, token = TEST_API_TOKEN) => {
+    const id = /^\/api\/links\/([^/]+)\/history$/.exec(path)![1]!;
+    const response = await GET(new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }), { params: Promise.resolve({ id }) });
+    return { status: response.status, body: await response.json() };
+  };
+  const hosts = [];
+  for (const name of ["hist-a", "hist-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  const links = [];
+  for (const index of [1, 2]) {
+    const nics = [];
+    for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 1000 })).body.id);
+    links.push((await api.json("POST", "/api/links", { name: `hist-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id);
+  }
+  [linkId, otherLinkId] = links;
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+});
+
+describe("GET /api/links/:id/history", () => {
+  it("answers an empty history for a link without runs", async () => {
+    expect(await get(`/api/links/${linkId}/history`)).toEqual({ status: 200, body: { linkId, activeRunCount: 0, points: [] } });
+  });
+
+  it("has one point per succeeded run, oldest first, by protocol and direction; failed runs and other links stay out", async () => {
+    const first = await addRun(linkId, "succeeded", 1, { parallel: 4 }, 9.4e8);
+    await addRun(linkId, "failed", 2, {}, null);
+    const second = await addRun(linkId, "succeeded", 3, { protocol: "udp", reverse: true, bitrate: 1e9 }, 9.9e8);
+    await addRun(otherLinkId, "succeeded", 4);
+    const { status, body } = await get(`/api/links/${linkId}/history`);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      linkId,
+      activeRunCount: 0,
+      points: [
+        { id: first, time: "2026-11-01T12:01:00.000Z", receivedBitsPerSecond: 9.4e8, protocol: "tcp", direction: "a-to-b", parallel: 4, status: "succeeded" },
+        { id: second, time: "2026-11-01T12:03:00.000Z", receivedBitsPerSecond: 9.9e8, protocol: "udp", direction: "b-to-a", parallel: 1, status: "succeeded" },
+      ],
+    });
+  });
+
+  it("counts the link's queued, preparing and running runs, so that a page keeps asking while one is active", async () => {
+    const running = await addRun(linkId, "running", 5, {}, null);
+    await addRun(linkId, "queued", 6, {}, null);
+    await addRun(otherLinkId, "running", 7, {}, null);
+    expect((await get(`/api/links/${linkId}/history`)).body.activeRunCount).toBe(2);
+    await api.db.run.update({ where: { id: running }, data: { status: "succeeded", receivedBitsPerSecond: 9.5e8 } });
+    const { body } = await get(`/api/links/${linkId}/history`);
+    expect(body.activeRunCount).toBe(1);
+    expect(body.points.at(-1)).toMatchObject({ id: running, receivedBitsPerSecond: 9.5e8 });
+  });
+
+  it("answers 404 for a link that does not exist, 400 for an id that cannot be one, 401 without a token", async () => {
+    const missing = await get("/api/links/999999/history");
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatchObject({ code: "not_found", message: "Link 999999 does not exist." });
+    const bad = await get("/api/links/abc/history");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toEqual([{ field: "id", message: expect.stringMatching(/whole number from 1 to 2147483647/) }]);
+    expect((await get(`/api/links/${linkId}/history`, null)).status).toBe(401);
+  });
+});

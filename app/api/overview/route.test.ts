@@ -1,0 +1,104 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/lib/api/route-testing";
+
+// GET /api/overview: the overview's counts, link cards and timeline, which the page
+// renders first and then asks for again while a run is active.
+
+let api: TestApi;
+let get: (path: string, token?: string | null) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let linkId = 0;
+const runIds: number[] = [];
+
+beforeAll(async () => {
+  api = await openTestApi();
+  const { GET } = await import("./route");
+  get = async (path, token = TEST_API_TOKEN) => {
+    const response = await GET(new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }), { params: Promise.resolve({}) });
+    return { status: response.status, body: await response.json() };
+  };
+  const hosts = [];
+  for (const name of ["ov-api-a", "ov-api-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  const nics = [];
+  for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth1", speedMbps: 1000 })).body.id);
+  linkId = (await api.json("POST", "/api/links", { name: "ov-api-1g", aNicId: nics[0], bNicId: nics[1] })).body.id;
+  // Two finished runs an hour and two days ago, each with three 1 s intervals, and one running now.
+  const now = Date.now();
+  for (const [startedAgo, status, received] of [
+    [2 * 24 * 3600_000, "succeeded", 9.1e8],
+    [3600_000, "succeeded", 9.4e8],
+    [5_000, "running", null],
+  ] as const) {
+    const startedAt = new Date(now - startedAgo);
+    const run = await api.db.run.create({
+      data: {
+        linkId,
+        status,
+        clientSide: "a",
+        createdAt: startedAt,
+        startedAt,
+        endedAt: status === "running" ? null : new Date(startedAt.getTime() + 3000),
+        options: { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 3 },
+        receivedBitsPerSecond: received,
+      },
+    });
+    runIds.push(run.id);
+    await api.db.sample.createMany({
+      data: [0, 1, 2].map((seq) => ({ runId: run.id, seq, start: seq, end: seq + 1, bytes: 1.1e8, bitsPerSecond: 9e8 + seq * 1e7 })),
+    });
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+});
+
+afterEach(() => {
+  delete process.env.WIRESPEED_PUBLIC_OVERVIEW;
+});
+
+describe("GET /api/overview", () => {
+  it("answers the counts, each link's card and the last 24 hours' timeline by default", async () => {
+    const { status, body } = await get("/api/overview");
+    expect(status).toBe(200);
+    expect(body.range).toBe("24h");
+    expect(body.counts).toEqual({ hosts: expect.any(Number), links: 1, runs: 3 });
+    expect(body.links).toHaveLength(1);
+    expect(body.links[0]).toMatchObject({
+      id: linkId,
+      name: "ov-api-1g",
+      speedMbps: 1000,
+      a: { hostName: "ov-api-a", nicName: "eth1" },
+      b: { hostName: "ov-api-b", nicName: "eth1" },
+      latest: { id: runIds[1], receivedBitsPerSecond: 9.4e8, lineRatePercent: 94, summary: "TCP 3s →" },
+      last: { id: runIds[2], status: "running" },
+      active: { id: runIds[2], status: "running" },
+      sparkline: [9.1e8, 9.4e8],
+    });
+    // The run of two days ago is outside the range; the running one draws its intervals so far.
+    expect(body.timeline.runs.map((run: { runId: number }) => run.runId)).toEqual([runIds[1], runIds[2]]);
+    expect(body.timeline.runs[0].points).toHaveLength(5);
+    expect(body.timeline.to - body.timeline.from).toBe(24 * 3600_000);
+  });
+
+  it("widens the timeline with ?range=7d", async () => {
+    const { body } = await get("/api/overview?range=7d");
+    expect(body.range).toBe("7d");
+    expect(body.timeline.runs.map((run: { runId: number }) => run.runId)).toEqual(runIds);
+    expect(body.timeline.to - body.timeline.from).toBe(7 * 24 * 3600_000);
+  });
+
+  it("answers 400 naming range and what it allows, or a parameter it does not know", async () => {
+    const bad = await get("/api/overview?range=1y");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toEqual([{ field: "range", message: "must be one of 6h, 24h, 7d" }]);
+    expect((await get("/api/overview?page=2")).body.error.fields).toEqual([{ field: "page", message: "is not a known query parameter (allowed: range)" }]);
+  });
+
+  it("wants a token, unless the overview is public (WIRESPEED_PUBLIC_OVERVIEW=1)", async () => {
+    expect((await get("/api/overview", null)).status).toBe(401);
+    process.env.WIRESPEED_PUBLIC_OVERVIEW = "1";
+    const open = await get("/api/overview", null);
+    expect(open.status).toBe(200);
+    expect(open.body.links[0].name).toBe("ov-api-1g");
+  });
+});

@@ -1,0 +1,125 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { EmptyState } from "@/components/EmptyState";
+import { apiPaths, fetchApi, queryKeys, refetchEvery, type Overview } from "@/components/queries";
+import { COMPARE_COLORS } from "@/components/runs/describe";
+import { QueryError } from "@/components/runs/QueryError";
+import { useUrlState } from "@/components/runs/useUrlState";
+import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
+import type { LineRateThresholds, TimelineRange } from "@/lib/queries/overview";
+import { LinkCard } from "./LinkCard";
+import { RangeSwitch } from "./RangeSwitch";
+import { Timeline } from "./Timeline";
+import type { TimelineSeries } from "./TimelineChart";
+
+const RANGES: readonly TimelineRange[] = ["6h", "24h", "7d"];
+
+function rangeOf(value: string | null): TimelineRange {
+  return RANGES.find((range) => range === value) ?? "24h";
+}
+
+/**
+ * The overview's counts, timeline and link cards, kept current from `GET /api/overview`:
+ * the server's render is the first data, then it asks again every few seconds while a link
+ * has a run queued or running (so its card and the timeline follow it live), and rarely
+ * otherwise. The timeline's range is in the URL (?range=) and switches without the server's page.
+ */
+export function OverviewBoard({ initial, thresholds }: { initial: Overview; thresholds: LineRateThresholds }) {
+  const { params, set } = useUrlState();
+  const urlRange = rangeOf(params.get("range"));
+  // The chosen range shows at once, before the router has taken the new URL; a new URL (Back, Forward) wins.
+  const [state, setState] = useState({ seenUrlRange: urlRange, range: urlRange });
+  let range = state.range;
+  if (state.seenUrlRange !== urlRange) {
+    range = urlRange;
+    setState({ seenUrlRange: urlRange, range });
+  }
+  const result = useQuery({
+    queryKey: queryKeys.overviewOf(range),
+    queryFn: ({ signal }) => fetchApi<Overview>(apiPaths.overview(range), { signal }),
+    initialData: range === initial.range ? initial : undefined,
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => refetchEvery(Boolean(query.state.data?.links.some((link) => link.active !== null))),
+  });
+  const { counts, links, timeline } = result.data ?? initial;
+  const selectRange = (next: TimelineRange) => {
+    setState((previous) => ({ ...previous, range: next }));
+    set(new URLSearchParams({ range: next }));
+  };
+
+  // One colour per link, stable across the cards and the timeline (by position in the list).
+  const colorOf = new Map(links.map((link, index) => [link.id, COMPARE_COLORS[index % COMPARE_COLORS.length]!]));
+  const series: TimelineSeries[] = links
+    .map((link) => ({
+      linkId: link.id,
+      name: link.name,
+      color: colorOf.get(link.id)!,
+      points: timeline.runs.filter((run) => run.linkId === link.id).flatMap((run) => run.points),
+    }))
+    .filter((entry) => entry.points.length > 0);
+
+  return (
+    <div data-testid="overview-board" data-updated-at={result.dataUpdatedAt}>
+      {result.isError ? <QueryError what="the overview" error={result.error} onRetry={() => void result.refetch()} /> : null}
+      <dl className="mb-6 grid grid-cols-3 gap-3">
+        {[
+          { label: "Hosts", value: counts.hosts, href: "/hosts" },
+          { label: "Links", value: counts.links, href: "/links" },
+          { label: "Runs", value: counts.runs, href: "/runs" },
+        ].map((item) => (
+          <Link
+            key={item.label}
+            href={item.href}
+            className="rounded-lg border border-slate-200 bg-white p-3 hover:border-sky-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 sm:p-4 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
+          >
+            <dt className="text-sm text-slate-600 dark:text-slate-400">{item.label}</dt>
+            <dd className="text-2xl font-semibold" data-testid={`count-${item.label.toLowerCase()}`}>{item.value}</dd>
+          </Link>
+        ))}
+      </dl>
+      {links.length > 0 ? (
+        <section aria-labelledby="timeline-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+            <h2 id="timeline-heading" className="text-lg font-semibold">Throughput over time</h2>
+            <div className="flex flex-wrap items-center gap-3">
+              <RangeSwitch current={range} onSelect={selectRange} />
+              <RateUnitSwitch />
+            </div>
+          </div>
+          <div aria-busy={result.isPlaceholderData} className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+            {series.length > 0 ? (
+              <Timeline series={series} from={timeline.from} to={timeline.to} />
+            ) : (
+              <EmptyState title="No tests in this period">
+                Open a link below and run a test, or choose a longer period: each test shows here as its throughput over time.
+              </EmptyState>
+            )}
+          </div>
+        </section>
+      ) : null}
+      <section aria-labelledby="links-heading" className="mb-8">
+        <h2 id="links-heading" className="mb-3 text-lg font-semibold">Links</h2>
+        {links.length > 0 ? (
+          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+            {links.map((link) => (
+              <LinkCard key={link.id} link={link} color={colorOf.get(link.id)!} thresholds={thresholds} />
+            ))}
+          </div>
+        ) : (
+          <EmptyState title="No links yet">
+            A link joins a NIC on one host to a NIC on another.{" "}
+            {counts.hosts < 2 ? (
+              <>
+                <Link href="/hosts/new" className="font-medium text-sky-700 underline dark:text-sky-300">Add a host</Link> (a second machine to test against), discover its NICs, then{" "}
+              </>
+            ) : null}
+            <Link href="/links/new" className="font-medium text-sky-700 underline dark:text-sky-300">create a link</Link> between two NICs and run a test on it.
+          </EmptyState>
+        )}
+      </section>
+    </div>
+  );
+}
