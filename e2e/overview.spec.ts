@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
+import { watchLive } from "./live";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";
 
 // The overview on the real lab: two links measured through the REST API, then their
@@ -104,6 +105,58 @@ test("Run again on a card starts a new run of the same test", async ({ page, req
   await expect(card.getByTestId("card-active-run")).toHaveCount(0, { timeout: 15_000 });
   await expect(card.getByRole("link", { name: "TCP 3s →" })).toHaveAttribute("href", `/runs/${newRunId}`, { timeout: 15_000 });
   await expect(card.getByTestId("sparkline")).toHaveAttribute("data-point-count", "2");
+});
+
+test("cards follow runs started elsewhere, live and to their result, without the page loading again", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const cardOf = (name: string) => page.locator(`[data-testid="link-card"][data-link-name="${name}"]`);
+  // A run the page opens on: while it is active the overview asks the API every few seconds.
+  const first = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds["ov-ab-1g"]}/runs`, { duration: 6 });
+  await page.goto("/");
+  await expect(cardOf("ov-ab-1g").getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${first.id}`);
+  const live = await watchLive(page, "/api/");
+  const runsBefore = Number(await page.getByTestId("count-runs").textContent());
+  const timeline = page.getByRole("region", { name: "Throughput over time" });
+  const slowSeries = timeline.locator('[data-testid="timeline-series"][data-link-name="ov-ab-2g5"]');
+  const slowPointsBefore = Number(await slowSeries.getAttribute("data-point-count"));
+
+  // Started through the API after the page loaded: its card shows it without a reload.
+  const second = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds["ov-ab-2g5"]}/runs`, { duration: 2 });
+  await expect(cardOf("ov-ab-2g5").getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${second.id}`, { timeout: 10_000 });
+  await expect(page.getByTestId("count-runs")).toHaveText(String(runsBefore + 1));
+  for (const run of [first, second]) expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
+  runIds.push(first.id, second.id);
+
+  // Both end on the card as the latest result, and drop out of "active".
+  await expect(cardOf("ov-ab-1g").getByRole("link", { name: "TCP 6s →" })).toHaveAttribute("href", `/runs/${first.id}`, { timeout: 10_000 });
+  await expect(cardOf("ov-ab-2g5").getByRole("link", { name: "TCP 2s →" })).toHaveAttribute("href", `/runs/${second.id}`, { timeout: 10_000 });
+  await expect(page.getByTestId("card-active-run")).toHaveCount(0);
+  // The timeline draws the new run's intervals too.
+  await expect.poll(async () => Number(await slowSeries.getAttribute("data-point-count"))).toBeGreaterThan(slowPointsBefore);
+  expect(live.apiRequests.filter((path) => path === "/api/overview?range=24h").length).toBeGreaterThanOrEqual(2);
+  await live.expectSameDocument();
+
+  // With nothing active it stops asking every few seconds.
+  const settled = live.apiRequests.length;
+  await page.waitForTimeout(5_000);
+  expect(live.apiRequests.length).toBe(settled);
+});
+
+test("the timeline's range switches in place, and Back goes to the range before", async ({ page }) => {
+  await page.goto("/");
+  const timeline = page.getByRole("region", { name: "Throughput over time" });
+  const nav = timeline.getByRole("navigation", { name: "Timeline range" });
+  // The chart is drawn in the browser only: once it is there, the page is hydrated and the switch works in place.
+  await expect(timeline.getByTestId("timeline-chart")).toBeVisible();
+  const live = await watchLive(page, "/api/");
+  await nav.getByRole("link", { name: "6 hours" }).click();
+  await expect(page).toHaveURL(/\/\?range=6h$/);
+  await expect(nav.getByRole("link", { name: "6 hours" })).toHaveAttribute("aria-current", "true");
+  await expect.poll(() => live.apiRequests).toContain("/api/overview?range=6h");
+  await page.goBack();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(nav.getByRole("link", { name: "24 hours" })).toHaveAttribute("aria-current", "true");
+  await live.expectSameDocument();
 });
 
 for (const colorScheme of ["light", "dark"] as const) {

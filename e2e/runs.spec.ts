@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
 import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
+import { watchLive } from "./live";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";
 
 // Runs from the browser on the real lab: the link page's form, the live chart, the
@@ -158,6 +159,62 @@ test("two runs compare side by side, with the difference in %", async ({ page })
   await expect(section.locator("path.recharts-line-curve")).toHaveCount(2);
   await expect(page.getByTestId(`compare-received-${first}`)).toContainText("baseline");
   await expect(page.getByTestId(`compare-received-${second}`)).toContainText(/[+-]?\d+\.\d %/);
+});
+
+test("the link page's table and history follow runs started through the API, without the page loading again", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.goto(`/links/${linkId}`);
+  const pointsBefore = Number(await page.getByTestId("history-chart").getAttribute("data-point-count"));
+  // One run the page opens on: while it is active the page asks the API every few seconds.
+  const first = await apiCall<RunJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 5 });
+  await page.goto(`/links/${linkId}`);
+  await expect(page.getByTestId(`run-row-${first.id}`)).toBeVisible();
+  const live = await watchLive(page, "/api/");
+
+  // A second one, started after the page loaded, waits behind the first: it appears in the table with its place.
+  const second = await apiCall<RunJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 2 });
+  await expect(page.getByTestId(`run-row-${second.id}`)).toContainText("#1 in queue", { timeout: 10_000 });
+  for (const run of [first, second]) expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
+  for (const run of [first, second]) await expect(page.getByTestId(`run-row-${run.id}`).getByTestId("run-status")).toHaveAttribute("data-status", "succeeded", { timeout: 10_000 });
+  await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", String(pointsBefore + 2), { timeout: 10_000 });
+  expect(live.apiRequests.some((path) => path.startsWith(`/api/runs?linkId=${linkId}`))).toBe(true);
+  expect(live.apiRequests).toContain(`/api/links/${linkId}/history`);
+  await live.expectSameDocument();
+
+  // Filters change the URL and the rows in place; Back brings the unfiltered table back.
+  const filters = page.getByRole("form", { name: "Filter runs" });
+  await filters.getByLabel("Protocol").selectOption("udp");
+  await expect(page).toHaveURL(new RegExp(`/links/${linkId}\\?protocol=udp$`));
+  await expect(page.getByText("No runs match these filters")).toBeVisible();
+  expect(live.apiRequests).toContain(`/api/runs?linkId=${linkId}&protocol=udp`);
+  await filters.getByLabel("Streams").selectOption("4");
+  await expect(page).toHaveURL(new RegExp(`/links/${linkId}\\?protocol=udp&streams=4$`));
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(new RegExp(`/links/${linkId}$`));
+  await expect(page.getByTestId(`run-row-${second.id}`)).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`streams=4$`));
+  await expect(filters.getByLabel("Streams")).toHaveValue("4");
+  await expect(filters.getByLabel("Protocol")).toHaveValue("udp");
+  await live.expectSameDocument();
+  // A reload opens the same filtered view, rendered by the server.
+  await page.reload();
+  await expect(filters.getByLabel("Streams")).toHaveValue("4");
+  await expect(page.getByText("No runs match these filters")).toBeVisible();
+});
+
+test("the runs list follows a run to its result without the page loading again", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const run = await apiCall<RunJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 5 });
+  await page.goto("/runs");
+  const status = page.getByTestId(`run-row-${run.id}`).getByTestId("run-status");
+  await expect(status).toHaveAttribute("data-status", /^(queued|preparing|running)$/);
+  const live = await watchLive(page, "/api/");
+  await waitForRunStatus(request, run.id, ["succeeded"]);
+  await expect(status).toHaveAttribute("data-status", "succeeded", { timeout: 10_000 });
+  await expect(page.getByTestId(`run-row-${run.id}`)).toContainText("%");
+  expect(live.apiRequests).toContain("/api/runs");
+  await live.expectSameDocument();
 });
 
 test("the CSV export has one row per sample, with every sample field", async ({ page, request }) => {
