@@ -92,6 +92,9 @@ test("every dashboard page loads under the policy with no violation, a live run 
     ["/links/new", "Create link"],
     [`/links/${linkId}`, "sec-ab-1g"],
     ["/runs", "Runs"],
+    ["/account", "Your account"],
+    ["/users", "Users"],
+    ["/audit", "Audit log"],
   ];
   for (const [path, heading] of pages) {
     const response = await page.goto(path);
