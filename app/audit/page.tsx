@@ -24,7 +24,23 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       {events.length === 0 ? (
         <EmptyState title="Nothing recorded yet">Changes to the inventory, users and runs appear here as they happen.</EmptyState>
       ) : (
-        <div className="overflow-x-auto">
+        <>
+        <ul className="divide-y divide-slate-200 text-sm sm:hidden dark:divide-slate-800" aria-label="Audit events">
+          {events.map((event) => (
+            <li key={event.id} className="py-2">
+              <p className="flex flex-wrap justify-between gap-x-3">
+                <span className="font-mono text-xs">
+                  {event.action}
+                  {event.targetId !== null ? ` #${event.targetId}` : ""}
+                </span>
+                <span className="font-medium">{event.actorName}</span>
+              </p>
+              <p className="text-xs text-slate-600 dark:text-slate-400"><LocalTime iso={event.at} /></p>
+              {event.detail ? <p className="mt-1 break-all">{event.detail}</p> : null}
+            </li>
+          ))}
+        </ul>
+        <div className="hidden overflow-x-auto sm:block">
           <table className="w-full text-left text-sm" data-testid="audit-table">
             <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
               <tr>
@@ -49,6 +65,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </tbody>
           </table>
         </div>
+        </>
       )}
       <Pagination page={page} pageCount={pageCount} itemCount={total} basePath="/audit" />
     </>

@@ -5,7 +5,11 @@ import type { Principal } from "./principal";
 // The principal of the request being served, for code far below the wrapper that needs
 // it: the audit log (who did it) and the credential check inside host updates.
 
-const storage = new AsyncLocalStorage<Principal>();
+// On globalThis: the server loads this module more than once (instrumentation and each
+// route bundle), and the run engine, created at start, must see the principal that a
+// route handler set.
+const holder = globalThis as typeof globalThis & { wirespeedPrincipalStorage?: AsyncLocalStorage<Principal> };
+const storage = (holder.wirespeedPrincipalStorage ??= new AsyncLocalStorage<Principal>());
 
 export function withPrincipal<T>(principal: Principal, body: () => T): T {
   return storage.run(principal, body);

@@ -109,7 +109,8 @@ export async function requirePage(permission: Permission, options: { allowPublic
     if (options.allowPublic && permission === "read" && publicOverviewEnabled()) return PUBLIC_VIEWER;
     if ((await countUsers()) === 0) redirect("/setup");
     const path = (await headers()).get("x-wirespeed-path");
-    redirect(path && path.startsWith("/") && !path.startsWith("//") ? `/login?next=${encodeURIComponent(path)}` : "/login");
+    // Back to the page asked for after signing in (the overview is where sign-in goes anyway).
+    redirect(path && path !== "/" && path.startsWith("/") && !path.startsWith("//") ? `/login?next=${encodeURIComponent(path)}` : "/login");
   }
   try {
     return authorize(principal, permission);
