@@ -41,8 +41,10 @@ export function checkNodeVersion() {
 export function ensureDependencies() {
   if (mtime("node_modules/.package-lock.json") >= mtime("package-lock.json")) return;
   log("installing npm dependencies (npm ci)");
-  // Native modules (better-sqlite3) compile with node-gyp instead of fetching prebuilt binaries from outside the npm registry.
-  run("npm", ["ci", "--no-audit", "--no-fund"], { "prebuild-install_buildFromSource": "true" });
+  // Native modules (better-sqlite3) compile with node-gyp instead of fetching prebuilt binaries from outside the npm
+  // registry. prebuild-install reads npm's build_from_source setting; its own `prebuild-install_buildFromSource`
+  // variable would not survive the sh (dash) that npm runs install scripts with, which drops names with a hyphen.
+  run("npm", ["ci", "--no-audit", "--no-fund"], { npm_config_build_from_source: "true" });
 }
 
 /** The Prisma client, regenerated when the schema is newer. */

@@ -23,6 +23,8 @@ declare -A providers=(
   [ip]=iproute2
   [tc]=iproute2
   [docker-compose]=docker-compose
+  [/bin/busybox]=busybox
+  [unshare]=util-linux
 )
 missing=()
 for cmd in "${!providers[@]}"; do
