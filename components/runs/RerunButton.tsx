@@ -4,14 +4,18 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { invalidateRunViews } from "@/components/queries";
+import { useCan } from "@/components/auth/ViewerContext";
 import { rerun } from "@/lib/actions/rerun";
 
 /** Repeats a run (same link, options and client side) and opens the new run's page. */
 export function RerunButton({ runId, label = "Run again", className = "" }: { runId: number; label?: string; className?: string }) {
   const router = useRouter();
   const queryClient = useQueryClient();
+  const mayRun = useCan("run");
   const [isPending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  // Viewers start nothing: the button is not shown to them (the server refuses them anyway).
+  if (!mayRun) return null;
   return (
     <span className="inline-flex flex-col items-start">
       <button

@@ -10,6 +10,7 @@ import { formatDuration } from "@/components/units/rate";
 import { cancelRun } from "@/lib/actions/cancel-run";
 import { isActiveStatus } from "./describe";
 import { StatusBadge } from "./StatusBadge";
+import { useCan } from "@/components/auth/ViewerContext";
 
 type Series = { points: SeriesPoint[]; streamCount: number; sampleCount: number };
 
@@ -89,6 +90,7 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
   const isActive = isActiveStatus(status);
   const live = useLiveRun(runId, isActive);
   const [isCancelling, startCancel] = useTransition();
+  const mayCancel = useCan("run");
   const [cancelError, setCancelError] = useState<string | null>(null);
   const shown = live ?? series;
   const liveStatus = live?.status ?? status;
@@ -124,6 +126,7 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
                       : "Sending the byte count…"}
               </span>
             </div>
+            {mayCancel ? (
             <button
               type="button"
               disabled={isCancelling}
@@ -141,6 +144,7 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
             >
               {isCancelling ? "Cancelling…" : "Cancel"}
             </button>
+            ) : null}
           </div>
           {cancelError ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-300">

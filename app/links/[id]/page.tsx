@@ -9,6 +9,7 @@ import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
 import { getLinkEnds, getLinkHistory, getRunComparison, listLinkStreamCounts, listRunRows } from "@/lib/queries/runs";
 import { lineRateThresholds } from "@/lib/queries/overview";
+import { IfCan } from "@/components/auth/ViewerContext";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +22,12 @@ function linkIdOf(raw: string): number | null {
 /** `compare=3,7,9`: at most eight distinct run ids. */
 function compareIdsOf(params: SearchParams): number[] {
   const raw = Array.isArray(params.compare) ? params.compare[0] : params.compare;
-  const ids = (raw ?? "").split(",").map(Number).filter((id) => Number.isInteger(id) && id >= 1);
+  // Plain decimal ids within 32 bits only: `1e20` or `0x10` never reach the query.
+  const ids = (raw ?? "")
+    .split(",")
+    .filter((part) => /^[1-9]\d{0,9}$/.test(part))
+    .map(Number)
+    .filter((id) => id <= 2_147_483_647);
   return [...new Set(ids)].slice(0, 8);
 }
 
@@ -83,7 +89,9 @@ export default async function LinkPage({ params, searchParams }: Props) {
 
       <section aria-labelledby="new-test-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
         <h2 id="new-test-heading" className="mb-3 text-lg font-semibold">New test</h2>
-        <NewTestForm linkId={linkId} speedMbps={ends.speedMbps} a={a} b={b} />
+        <IfCan permission="run" otherwise={<p className="text-sm text-slate-600 dark:text-slate-400">Starting tests needs the operator or admin role.</p>}>
+          <NewTestForm linkId={linkId} speedMbps={ends.speedMbps} a={a} b={b} />
+        </IfCan>
       </section>
 
       {comparison.length >= 2 ? <CompareRuns runs={comparison} lineRateBitsPerSecond={ends.speedMbps * 1e6} /> : null}
