@@ -37,10 +37,13 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
     range = urlRange;
     setState({ seenUrlRange: urlRange, range });
   }
+  const [renderedAt] = useState(() => Date.now());
   const result = useQuery({
     queryKey: queryKeys.overviewOf(range),
     queryFn: ({ signal }) => fetchApi<Overview>(apiPaths.overview(range), { signal }),
     initialData: range === initial.range ? initial : undefined,
+    // As old as the page: back on it after the cache let it go, it is asked for again at once.
+    initialDataUpdatedAt: renderedAt,
     placeholderData: keepPreviousData,
     refetchInterval: (query) => refetchEvery(Boolean(query.state.data?.links.some((link) => link.active !== null))),
   });

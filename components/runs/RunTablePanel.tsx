@@ -68,11 +68,14 @@ export function RunTablePanel({
   const query = runTableQuery(filters, linkId);
   // The server rendered the table for the URL the page opened with: that page only is initialData.
   const [initialKey] = useState(() => queryKeys.runList(query)[2]);
+  const [renderedAt] = useState(() => Date.now());
   const queryKey = queryKeys.runList(query);
   const result = useQuery({
     queryKey,
     queryFn: ({ signal }) => fetchApi<RunRowsPage>(apiPaths.runList(query), { signal }),
     initialData: queryKey[2] === initialKey ? initial : undefined,
+    // As old as the page: back on it after the cache let it go, it is asked for again at once.
+    initialDataUpdatedAt: renderedAt,
     placeholderData: keepPreviousData,
     refetchInterval: (current) => refetchEvery(isLinkActive || Boolean(current.state.data?.runs.some((row) => isActiveStatus(row.status)))),
   });
