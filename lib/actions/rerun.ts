@@ -2,18 +2,18 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { InventoryError } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/inventory/errors";
+import { IdSchema } from "@/lib/inventory/schemas";
 import { runEngine } from "@/lib/runs";
 import { runAction } from "./action";
 
-const RerunSchema = z.object({ runId: z.number().int().min(1).max(2_147_483_647) });
+const RerunSchema = z.strictObject({ runId: IdSchema });
 
 /** The same link, options and client side as an earlier run, as a new run. */
 export async function rerun(input: z.input<typeof RerunSchema>) {
   return runAction("rerun", "run", async () => {
-    const parsed = RerunSchema.safeParse(input);
-    if (!parsed.success) throw new InventoryError("invalid", "No run to repeat was given.");
-    const run = await runEngine.rerun(parsed.data.runId);
+    const { runId } = parseInput(RerunSchema, input);
+    const run = await runEngine.rerun(runId);
     revalidatePath(`/links/${run.linkId}`);
     revalidatePath("/runs");
     return { id: run.id };
