@@ -178,6 +178,8 @@ describe("the control: what a field allows reaches the hosts quoted, and runs", 
     // Unquoted, sh would stop at "(x)" with a syntax error: the run got through only as one quoted word.
     expect(run.body.status, run.text.slice(0, 500)).toBe("succeeded");
     expect(run.body.summary.receivedBitsPerSecond).toBeGreaterThan(0);
+    // The stored command (alpha runs the client) is the line a user could paste into its shell: the path quoted.
+    expect(run.body.commands.client).toContain(`'${oddPath}'`);
     expect(startRunSpy).toHaveBeenCalledTimes(1);
     expect(fs.existsSync(MARKER)).toBe(false);
     expect((await send("PATCH", `/api/hosts/${alphaId}`, { iperf3Path: null })).status).toBe(200);

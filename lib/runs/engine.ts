@@ -319,6 +319,8 @@ export class RunEngine {
     let result: IperfResult | null = null;
     let failure: unknown = null;
     const commands: { serverCommand?: string; clientCommand?: string; serverIperfVersion?: string; clientIperfVersion?: string } = {};
+    // The command line is quoted for the host's shell once its agent is known: read again at the end.
+    let startedClient: RemoteProcess | null = null;
 
     try {
       await this.setStatus(runId, "preparing");
@@ -393,6 +395,7 @@ export class RunEngine {
       }, { pty: liveMode === "pty" });
       processes.push(clientProcess);
       commands.clientCommand = clientProcess.commandLine;
+      startedClient = clientProcess;
       await this.setStatus(runId, "running", { ...commands, startedAt: new Date() });
       void this.recordPid(runId, "clientPid", clientProcess);
 
@@ -441,6 +444,7 @@ export class RunEngine {
       runId,
       {
         ...commands,
+        ...(startedClient ? { clientCommand: startedClient.commandLine } : {}),
         ...summaryColumns(result?.summary ?? null, "", result?.interrupted ?? false),
         ...summaryColumns(result?.reverseSummary ?? null, "reverse", result?.interrupted ?? false),
         status,

@@ -54,7 +54,17 @@ export const agentRunRemote: RunRemote = {
       }
     });
     // The line a user would type: the iperf3 command itself, quoted for that host's shell.
-    void agentPromise.then((agent) => (commandLine = agent.quote([iperf3Path, ...argv])), () => undefined);
+    // An argument the shell cannot quote fails the start itself (in the agent's command); here it only keeps the plain line.
+    void agentPromise.then(
+      (agent) => {
+        try {
+          commandLine = agent.quote([iperf3Path, ...argv]);
+        } catch {
+          // keep the unquoted line for display
+        }
+      },
+      () => undefined,
+    );
 
     const process: RemoteProcess = {
       get commandLine() {
