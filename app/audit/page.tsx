@@ -3,12 +3,17 @@ import { PageHeader } from "@/components/PageHeader";
 import { Pagination } from "@/components/hosts/Pagination";
 import { LocalTime } from "@/components/units/LocalTime";
 import { requirePage } from "@/lib/auth/guard";
-import { listAuditEvents } from "@/lib/auth/audit";
+import { listAuditEvents, type AuditEventView } from "@/lib/auth/audit";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Audit log" };
 
 const PER_PAGE = 100;
+
+/** `host.update #3`: the action and the id of what it changed. */
+function whatOf(event: AuditEventView): string {
+  return event.targetId !== null ? `${event.action} #${event.targetId}` : event.action;
+}
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
   await requirePage("users");
@@ -29,10 +34,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           {events.map((event) => (
             <li key={event.id} className="py-2">
               <p className="flex flex-wrap justify-between gap-x-3">
-                <span className="font-mono text-xs">
-                  {event.action}
-                  {event.targetId !== null ? ` #${event.targetId}` : ""}
-                </span>
+                <span className="font-mono text-xs">{whatOf(event)}</span>
                 <span className="font-medium">{event.actorName}</span>
               </p>
               <p className="text-xs text-slate-600 dark:text-slate-400"><LocalTime iso={event.at} /></p>
@@ -55,10 +57,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <tr key={event.id} className="align-top">
                   <td className="py-2 pr-4 whitespace-nowrap"><LocalTime iso={event.at} /></td>
                   <td className="py-2 pr-4">{event.actorName}</td>
-                  <td className="py-2 pr-4 font-mono text-xs whitespace-nowrap">
-                    {event.action}
-                    {event.targetId !== null ? ` #${event.targetId}` : ""}
-                  </td>
+                  <td className="py-2 pr-4 font-mono text-xs whitespace-nowrap">{whatOf(event)}</td>
                   <td className="py-2 break-all">{event.detail}</td>
                 </tr>
               ))}
