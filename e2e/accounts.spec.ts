@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, distDirFor, registerLabLinks, serverLogFor } from "./api";
+import { apiCall, distDirFor, registerLabLinks, serverLogFor, waitForRunStatus } from "./api";
 import { readLabState } from "./lab/lab";
 import { screenshotEverywhere } from "./screenshots";
 
@@ -20,6 +20,16 @@ const SIGNED_OUT = { storageState: { cookies: [], origins: [] } };
 let linkId = 0;
 let hostId = 0;
 let runId = 0;
+let hostIds: number[] = [];
+
+// The other specs share this database and count hosts, links and runs: whatever this spec
+// registered goes again (deleting its hosts deletes their NICs, link and runs).
+test.afterAll(async ({ playwright }, testInfo) => {
+  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+  if (runId) await waitForRunStatus(request, runId, ["succeeded", "failed", "cancelled", "interrupted"]);
+  for (const id of hostIds) await apiCall(request, "DELETE", `/api/hosts/${id}`);
+  await request.dispose();
+});
 
 async function attemptSignIn(page: Page, username: string, password: string) {
   await page.goto("/login");
@@ -40,8 +50,9 @@ function portOf(baseURL: string | undefined): number {
 test("an admin adds an operator, a viewer and a third user on the Users page", async ({ page, request }) => {
   const links = await registerLabLinks(request, "acct", [{ lab: "ab-1g", name: "acct-1g", speedMbps: 1000 }]);
   linkId = links["acct-1g"]!;
-  const link = await apiCall<{ a: { host: { id: number } } }>(request, "GET", `/api/links/${linkId}`);
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(request, "GET", `/api/links/${linkId}`);
   hostId = link.a.host.id;
+  hostIds = [link.a.host.id, link.b.host.id];
   runId = (await apiCall<{ id: number }>(request, "POST", `/api/links/${linkId}/runs`, { duration: 1 })).id;
 
   await page.goto("/users");
