@@ -3,6 +3,7 @@ import { HostTable } from "@/components/HostTable";
 import { PageHeader } from "@/components/PageHeader";
 import { OverviewBoard } from "@/components/overview/OverviewBoard";
 import { requirePage } from "@/lib/auth/guard";
+import { can } from "@/lib/auth/roles";
 import { listHosts } from "@/lib/queries/hosts";
 import { getOverview, lineRateThresholds, parseTimelineRange } from "@/lib/queries/overview";
 
@@ -24,7 +25,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <section aria-labelledby="hosts-heading">
         <div className="mb-3 flex items-center justify-between gap-2">
           <h2 id="hosts-heading" className="text-lg font-semibold">Hosts</h2>
-          <Link href="/hosts/new" className="rounded text-sm font-medium text-sky-700 underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-sky-300">Add host</Link>
+          {can(principal.role, "credentials") ? (
+            <Link href="/hosts/new" className="rounded text-sm font-medium text-sky-700 underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-sky-300">Add host</Link>
+          ) : null}
         </div>
         <HostTable hosts={hosts} />
       </section>
