@@ -28,6 +28,14 @@ describe("createRateLimiter", () => {
     limiter.reset("k");
     expect(limiter.blockedFor("k", 1002)).toBe(0);
   });
+
+  it("forgets expired keys once it remembers more than 10,000, so new usernames cannot grow it for ever", () => {
+    const limiter = createRateLimiter(5, 1000);
+    for (let index = 0; index <= 10_000; index++) limiter.fail(`user:${index}`, 0);
+    expect(limiter.keyCount()).toBe(10_001);
+    limiter.fail("user:late", 1001);
+    expect(limiter.keyCount()).toBe(1);
+  });
 });
 
 describe("accounts", () => {
