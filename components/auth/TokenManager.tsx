@@ -77,9 +77,9 @@ export function TokenManager({ tokens, canCreate, showOwner = false }: { tokens:
               <tr>
                 <th className="py-2 pr-4">Name</th>
                 {showOwner ? <th className="py-2 pr-4">User</th> : null}
-                <th className="py-2 pr-4">Starts with</th>
-                <th className="py-2 pr-4">Created</th>
-                <th className="py-2 pr-4">Last used</th>
+                <th className="hidden py-2 pr-4 sm:table-cell">Starts with</th>
+                <th className="hidden py-2 pr-4 sm:table-cell">Created</th>
+                <th className="hidden py-2 pr-4 sm:table-cell">Last used</th>
                 <th className="py-2 pr-4">Status</th>
                 <th className="py-2"><span className="sr-only">Actions</span></th>
               </tr>
@@ -87,11 +87,11 @@ export function TokenManager({ tokens, canCreate, showOwner = false }: { tokens:
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
               {tokens.map((token) => (
                 <tr key={token.id} data-testid={`token-${token.id}`}>
-                  <td className="py-2 pr-4 font-medium break-all">{token.name}</td>
+                  <td className="py-2 pr-4 font-medium break-words">{token.name}</td>
                   {showOwner ? <td className="py-2 pr-4">{token.username}</td> : null}
-                  <td className="py-2 pr-4 font-mono text-xs">{token.prefix}…</td>
-                  <td className="py-2 pr-4"><RelativeTime date={token.createdAt} /></td>
-                  <td className="py-2 pr-4"><RelativeTime date={token.lastUsedAt} /></td>
+                  <td className="hidden py-2 pr-4 font-mono text-xs sm:table-cell">{token.prefix}…</td>
+                  <td className="hidden py-2 pr-4 sm:table-cell"><RelativeTime date={token.createdAt} /></td>
+                  <td className="hidden py-2 pr-4 sm:table-cell"><RelativeTime date={token.lastUsedAt} /></td>
                   <td className="py-2 pr-4">{token.revokedAt ? <span className="text-red-700 dark:text-red-300">revoked</span> : "active"}</td>
                   <td className="py-2 text-right">
                     {token.revokedAt ? null : (
