@@ -51,7 +51,7 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
       {message ? <Notice tone={message.tone} testId="users-message">{message.text}</Notice> : null}
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm">
-          <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
+          <thead className="hidden text-xs text-slate-600 uppercase sm:table-header-group dark:text-slate-400">
             <tr>
               <th className="py-2 pr-4">User</th>
               <th className="py-2 pr-4">Role</th>
@@ -62,12 +62,12 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
           </thead>
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {users.map((user) => (
-              <tr key={user.id} data-testid={`user-${user.username}`} className="align-top">
-                <td className="py-2 pr-4 font-medium">
+              <tr key={user.id} data-testid={`user-${user.username}`} className="block py-2 align-top sm:table-row sm:py-0">
+                <td className="block py-1 pr-4 font-medium sm:table-cell sm:py-2">
                   {user.username}
                   {user.id === selfId ? <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span> : null}
                 </td>
-                <td className="py-2 pr-4">
+                <td className="block py-1 pr-4 sm:table-cell sm:py-2">
                   <label className="sr-only" htmlFor={`role-${user.id}`}>Role of {user.username}</label>
                   <select
                     id={`role-${user.id}`}
@@ -81,10 +81,10 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
                     ))}
                   </select>
                 </td>
-                <td className="py-2 pr-4"><RelativeTime date={user.lastLoginAt} /></td>
-                <td className="py-2 pr-4">{user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : "active"}</td>
-                <td className="py-2">
-                  <div className="flex flex-wrap justify-end gap-2">
+                <td className="hidden py-2 pr-4 sm:table-cell"><RelativeTime date={user.lastLoginAt} /></td>
+                <td className="block py-1 pr-4 sm:table-cell sm:py-2">{user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : "active"}</td>
+                <td className="block py-1 sm:table-cell sm:py-2">
+                  <div className="flex flex-wrap gap-2 sm:justify-end">
                     <Button type="button" disabled={isPending} onClick={() => setResetting(resetting === user.id ? null : user.id)}>
                       Reset password
                     </Button>
