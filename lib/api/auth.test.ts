@@ -207,6 +207,7 @@ describe("session cookies", () => {
 
   it("ignore an unknown or expired session", async () => {
     expect((await api.call("GET", "/api/links", undefined, { token: null, headers: { cookie: "wirespeed_session=wss_nothing" } })).status).toBe(401);
+    expect((await api.call("GET", "/api/links", undefined, { token: null, headers: { cookie: "wirespeed_session=%E0%A4%A" } })).status).toBe(401);
     const { createSession } = await import("@/lib/auth/sessions");
     const { token } = await createSession(viewerId);
     await api.db.session.updateMany({ where: {}, data: { expiresAt: new Date(Date.now() - 1000) } });

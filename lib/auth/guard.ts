@@ -61,7 +61,12 @@ export async function principalOfBearer(header: string, env: Record<string, stri
 function cookieOf(header: string | null, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join("="));
+    } catch {
+      return undefined; // a malformed %-escape: no session, not a server error
+    }
   }
   return undefined;
 }
