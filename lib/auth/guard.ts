@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { AuthError, forbidden } from "./errors";
 import { currentPrincipal } from "./context";
 import type { Principal } from "./principal";
@@ -97,11 +98,14 @@ function fromOwnPages(request: Request): boolean {
   }
 }
 
-/** The signed-in user of the page or server action being served (from its cookie), or null. */
-export async function currentSessionPrincipal(): Promise<Principal | null> {
+/**
+ * The signed-in user of the page or server action being served (from its cookie), or null.
+ * Read once per request: the layout, `generateMetadata` and the page all ask.
+ */
+export const currentSessionPrincipal = cache(async (): Promise<Principal | null> => {
   const jar = await cookies();
   return principalOfSession(jar.get(SESSION_COOKIE)?.value);
-}
+});
 
 /**
  * The check at the top of every page: sends visitors without a session to /setup (no
