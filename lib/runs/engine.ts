@@ -7,7 +7,6 @@ import {
   classifyIperfError,
   createIperfParser,
   IperfOptionsSchema,
-  IperfOptionError,
   FLAG_SINCE,
   isVersionAtLeast,
   type IperfVersion,
@@ -16,9 +15,9 @@ import {
   type IperfResult,
   type IperfSummary,
 } from "@/lib/iperf";
-import { HostKeyNotConfirmedError, hostTarget } from "@/lib/hosts/target";
+import { hostTarget } from "@/lib/hosts/target";
 import { runEventBus, type RunEventBus } from "./bus";
-import { RunError, type RunFailure } from "./errors";
+import { RunError, runFailureOf, type RunFailure } from "./errors";
 import { LinkQueue } from "./link-queue";
 import { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
@@ -60,35 +59,6 @@ class OutputLog {
   }
   toString(): string {
     return this.text;
-  }
-}
-
-function errorOf(error: unknown, platform: IperfPlatform): RunFailure {
-  if (error instanceof RunError) return { kind: error.kind, message: error.message, hint: error.hint };
-  if (error instanceof IperfOptionError) return { kind: "parameter", message: error.message, hint: "Choose options this host's iperf3 supports, or upgrade iperf3 there." };
-  const { kind, hint } = (error ?? {}) as { kind?: unknown; hint?: unknown };
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof HostKeyNotConfirmedError) {
-    return { kind: "host-key", message, hint: "Test the connection on the host's page and confirm the fingerprint it shows." };
-  }
-  if (typeof kind === "string") return { kind, message, hint: typeof hint === "string" ? hint : sshHint(kind) };
-  return classifyIperfError(message, platform);
-}
-
-function sshHint(kind: string): string {
-  switch (kind) {
-    case "host-key":
-      return "The host presented another SSH host key than the one pinned. If it was reinstalled, re-pin its key on the host's page.";
-    case "auth":
-      return "Check the host's user name and credentials.";
-    case "unreachable":
-      return "Check that the host is up, that sshd runs there and that its address and SSH port are right.";
-    case "timeout":
-      return "The host did not answer in time: check the network path and that sshd runs.";
-    case "connection-lost":
-      return "The SSH connection dropped during the run; the samples received so far are kept.";
-    default:
-      return "";
   }
 }
 
@@ -430,7 +400,7 @@ export class RunEngine {
       status = "cancelled";
     } else if (failure) {
       status = "failed";
-      error = errorOf(failure, platform);
+      error = runFailureOf(failure, platform);
     } else if (result?.error) {
       status = "failed";
       error = result.error;
