@@ -1,6 +1,6 @@
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
-import { Pagination } from "@/components/hosts/Pagination";
+import { Pagination } from "@/components/ui/Pagination";
 import { LocalTime } from "@/components/units/LocalTime";
 import { requirePage } from "@/lib/auth/guard";
 import { listAuditEvents, type AuditEventView } from "@/lib/auth/audit";

@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, Notice } from "@/components/hosts/ui";
+import { Button, Notice } from "@/components/ui/ui";
 
 // A failed read (database gone, a bug) shows what happened and a way to try again, not a blank page.
 export default function HostsError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {

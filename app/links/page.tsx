@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
-import { buttonClass } from "@/components/hosts/styles";
+import { buttonClass } from "@/components/ui/styles";
 import { LinkList } from "@/components/links/LinkList";
-import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/hosts/Pagination";
+import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
 import { listLinks } from "@/lib/queries/links";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";

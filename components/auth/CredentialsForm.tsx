@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
-import { Button, Notice, TextField } from "@/components/hosts/ui";
+import { Button, Notice, TextField } from "@/components/ui/ui";
 import type { ActionResult } from "@/lib/actions/action";
 
 type Props = {

@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
 import { CopyButton } from "@/components/runs/CopyButton";
-import { RelativeTime } from "@/components/hosts/RelativeTime";
-import { Button, Notice, TextField } from "@/components/hosts/ui";
+import { RelativeTime } from "@/components/ui/RelativeTime";
+import { Button, Notice, TextField } from "@/components/ui/ui";
 import { createTokenAction, revokeTokenAction } from "@/lib/actions/auth";
 import type { ApiTokenView } from "@/lib/auth/tokens";
 

@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
-import { RelativeTime } from "@/components/hosts/RelativeTime";
-import { Button, Notice, SelectField, TextField } from "@/components/hosts/ui";
+import { RelativeTime } from "@/components/ui/RelativeTime";
+import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { createUserAction, deleteUserAction, updateUserAction } from "@/lib/actions/auth";
 import type { ActionResult } from "@/lib/actions/action";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";

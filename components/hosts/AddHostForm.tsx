@@ -6,7 +6,7 @@ import { createHostAction } from "@/lib/actions/create-host";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
 import { unplacedErrors, wholeNumberOrText } from "./fields";
 import { HostConnectionPanel } from "./HostConnectionPanel";
-import { Button, buttonClass, fieldError, Notice, TextField } from "./ui";
+import { Button, buttonClass, fieldError, Notice, TextField } from "@/components/ui/ui";
 
 type FieldErrors = { field: string; message: string }[];
 

@@ -2,7 +2,7 @@
 
 import { useId, useState, type ChangeEvent } from "react";
 import { MAX_PRIVATE_KEY_BYTES } from "@/lib/inventory/schemas";
-import { fieldError, FOCUS_RING, TextAreaField, TextField } from "./ui";
+import { fieldError, FOCUS_RING, TextAreaField, TextField } from "@/components/ui/ui";
 
 export type AuthMethodChoice = "key" | "password" | "local";
 export type Credentials = { method: AuthMethodChoice; privateKey: string; passphrase: string; password: string };

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import { deleteHostAction } from "@/lib/actions/delete-host";
-import { Button, Notice } from "./ui";
+import { Button, Notice } from "@/components/ui/ui";
 
 type Impact = { nics: number; links: number; runs: number; activeRun: { id: number; status: string } | null };
 

@@ -2,7 +2,7 @@
 
 import { useState, useTransition } from "react";
 import { discoverNicsAction } from "@/lib/actions/discover-nics";
-import { Button, HintText, Notice } from "./ui";
+import { Button, HintText, Notice } from "@/components/ui/ui";
 
 /** Reads the host's NICs over SSH; says how many it found, or why it could not. */
 export function DiscoverNicsButton({ hostId, variant = "secondary" }: { hostId: number; variant?: "primary" | "secondary" }) {

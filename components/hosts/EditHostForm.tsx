@@ -6,7 +6,7 @@ import { updateHostAction } from "@/lib/actions/update-host";
 import type { HostDetail } from "@/lib/queries/hosts";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
 import { unplacedErrors, wholeNumberOrText } from "./fields";
-import { Button, fieldError, FOCUS_RING, Notice, TextAreaField, TextField } from "./ui";
+import { Button, fieldError, FOCUS_RING, Notice, TextAreaField, TextField } from "@/components/ui/ui";
 
 type FieldErrors = { field: string; message: string }[];
 type EditableHost = Omit<HostDetail["host"], "lastSeenAt" | "createdAt" | "updatedAt">;

@@ -6,7 +6,7 @@ import { pinHostKeyAction } from "@/lib/actions/pin-host-key";
 import type { HostCheck } from "@/lib/hosts/check";
 import { useCan } from "@/components/auth/ViewerContext";
 import { formatPlatform } from "@/components/format";
-import { Button, HintText, Notice } from "./ui";
+import { Button, HintText, Notice } from "@/components/ui/ui";
 
 const HOST_KEY_COMMAND = "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub";
 

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { formatPlatform } from "@/components/format";
 import type { HostListItem } from "@/lib/queries/hosts";
 import { HostStatusBadge, LastSeen } from "./HostStatus";
-import { FOCUS_RING } from "./styles";
+import { FOCUS_RING } from "@/components/ui/styles";
 
 const TH = "px-4 py-2 font-semibold";
 

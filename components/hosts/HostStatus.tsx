@@ -1,4 +1,4 @@
-import { RelativeTime } from "./RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 
 type HostStatusInput = { isLocal: boolean; hostKeyFingerprint: string | null; lastSeenAt: Date | null; iperf3Version: string | null };
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition, type FormEvent } from "react";
 import { formatLinkSpeed } from "@/components/format";
-import { Button, buttonClass, fieldError, Notice, SelectField, TextAreaField, TextField } from "@/components/hosts/ui";
+import { Button, buttonClass, fieldError, Notice, SelectField, TextAreaField, TextField } from "@/components/ui/ui";
 import { createLinkAction } from "@/lib/actions/create-link";
 import type { LinkableNic } from "@/lib/queries/links";
 import { MtuMismatchBadge } from "./LinkList";

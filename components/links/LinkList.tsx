@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatLinkSpeed } from "@/components/format";
-import { FOCUS_RING } from "@/components/hosts/styles";
+import { FOCUS_RING } from "@/components/ui/styles";
 import type { LinkListItem } from "@/lib/queries/links";
 
 const TH = "px-4 py-2 font-semibold";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { RelativeTime } from "@/components/hosts/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { formatLinkSpeed } from "@/components/format";
 import { RerunButton } from "@/components/runs/RerunButton";
 import { StatusBadge } from "@/components/runs/StatusBadge";

@@ -2,7 +2,7 @@
 
 import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
-// Small form kit shared by the host and link pages (components/links imports it too).
+// The form kit of every page: buttons, fields, notices and hint text.
 
 import { buttonClass, FOCUS_RING, type ButtonVariant } from "./styles";
 
