@@ -2,7 +2,7 @@ import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
 import { HostList } from "@/components/hosts/HostList";
-import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
+import { listPageHref, Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
 import { buttonClass } from "@/components/ui/styles";
 import { listHosts } from "@/lib/queries/hosts";
 import { requirePage } from "@/lib/auth/guard";
@@ -14,7 +14,7 @@ export const metadata = { title: "Hosts" };
 export default async function HostsPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
   const principal = await requirePage("read");
   const hosts = await listHosts();
-  const { page, pageCount, start } = pageOf((await searchParams).page, hosts.length);
+  const { page, start } = pageOf((await searchParams).page, hosts.length);
   const remoteCount = hosts.filter((host) => !host.isLocal).length;
   return (
     <>
@@ -30,7 +30,7 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
         }
       />
       {hosts.length > 0 ? <HostList hosts={hosts.slice(start, start + LIST_PAGE_SIZE)} /> : null}
-      <Pagination page={page} pageCount={pageCount} itemCount={hosts.length} basePath="/hosts" />
+      <Pagination page={page} pageSize={LIST_PAGE_SIZE} total={hosts.length} hrefFor={listPageHref("/hosts")} />
       {remoteCount === 0 ? (
         <div className={hosts.length > 0 ? "mt-6" : ""}>
           <EmptyState title={hosts.length > 0 ? "No other hosts yet" : "No hosts yet"}>

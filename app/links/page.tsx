@@ -3,7 +3,7 @@ import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
 import { buttonClass } from "@/components/ui/styles";
 import { LinkList } from "@/components/links/LinkList";
-import { Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
+import { listPageHref, Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
 import { listLinks } from "@/lib/queries/links";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
@@ -14,7 +14,7 @@ export const metadata = { title: "Links" };
 export default async function LinksPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
   const principal = await requirePage("read");
   const links = await listLinks();
-  const { page, pageCount, start } = pageOf((await searchParams).page, links.length);
+  const { page, start } = pageOf((await searchParams).page, links.length);
   return (
     <>
       <PageHeader
@@ -31,7 +31,7 @@ export default async function LinksPage({ searchParams }: { searchParams: Promis
       {links.length > 0 ? (
         <>
           <LinkList links={links.slice(start, start + LIST_PAGE_SIZE)} />
-          <Pagination page={page} pageCount={pageCount} itemCount={links.length} basePath="/links" />
+          <Pagination page={page} pageSize={LIST_PAGE_SIZE} total={links.length} hrefFor={listPageHref("/links")} />
         </>
       ) : (
         <EmptyState title="No links yet">

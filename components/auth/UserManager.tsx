@@ -3,11 +3,14 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
 import { RelativeTime } from "@/components/ui/RelativeTime";
+import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { createUserAction, deleteUserAction, updateUserAction } from "@/lib/actions/auth";
 import type { ActionResult } from "@/lib/actions/action";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import type { UserView } from "@/lib/auth/users";
+
+const COLUMNS = [{ header: "User" }, { header: "Role" }, { header: "Last sign-in" }, { header: "Status" }, { header: <span className="sr-only">Actions</span> }];
 
 /** The admin's list of accounts: create, change role, reset password, disable, delete. */
 export function UserManager({ users, selfId }: { users: UserView[]; selfId: number | null }) {
@@ -49,81 +52,75 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
   return (
     <div className="space-y-6">
       {message ? <Notice tone={message.tone} testId="users-message">{message.text}</Notice> : null}
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <thead className="hidden text-xs text-slate-600 uppercase sm:table-header-group dark:text-slate-400">
-            <tr>
-              <th className="py-2 pr-4">User</th>
-              <th className="py-2 pr-4">Role</th>
-              <th className="py-2 pr-4">Last sign-in</th>
-              <th className="py-2 pr-4">Status</th>
-              <th className="py-2"><span className="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {users.map((user) => (
-              <tr key={user.id} data-testid={`user-${user.username}`} className="block py-2 align-top sm:table-row sm:py-0">
-                <td className="block py-1 pr-4 font-medium sm:table-cell sm:py-2">
-                  {user.username}
-                  {user.id === selfId ? <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span> : null}
-                </td>
-                <td className="block py-1 pr-4 sm:table-cell sm:py-2">
-                  <label className="sr-only" htmlFor={`role-${user.id}`}>Role of {user.username}</label>
-                  <select
-                    id={`role-${user.id}`}
-                    value={user.role}
-                    disabled={isPending}
-                    onChange={(event) => apply(() => updateUserAction(user.id, { role: event.target.value }), `${user.username} is now ${event.target.value}.`)}
-                    className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
-                  >
-                    {ROLES.map((role) => (
-                      <option key={role} value={role}>{role}</option>
-                    ))}
-                  </select>
-                </td>
-                <td className="hidden py-2 pr-4 sm:table-cell"><RelativeTime date={user.lastLoginAt} /></td>
-                <td className="block py-1 pr-4 sm:table-cell sm:py-2">{user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : "active"}</td>
-                <td className="block py-1 sm:table-cell sm:py-2">
-                  <div className="flex flex-wrap gap-2 sm:justify-end">
-                    <Button type="button" disabled={isPending} onClick={() => setResetting(resetting === user.id ? null : user.id)}>
-                      Reset password
+      <TableOrCards
+        items={users}
+        label="Users"
+        columns={COLUMNS}
+        keyOf={(user) => user.id}
+        rowTestId={(user) => `user-${user.username}`}
+        isStackedWhenNarrow
+        look="plain"
+        row={(user) => (
+          <>
+            <td className="block py-1 pr-4 font-medium sm:table-cell sm:py-2">
+              {user.username}
+              {user.id === selfId ? <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span> : null}
+            </td>
+            <td className="block py-1 pr-4 sm:table-cell sm:py-2">
+              <label className="sr-only" htmlFor={`role-${user.id}`}>Role of {user.username}</label>
+              <select
+                id={`role-${user.id}`}
+                value={user.role}
+                disabled={isPending}
+                onChange={(event) => apply(() => updateUserAction(user.id, { role: event.target.value }), `${user.username} is now ${event.target.value}.`)}
+                className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>{role}</option>
+                ))}
+              </select>
+            </td>
+            <td className="hidden py-2 pr-4 sm:table-cell"><RelativeTime date={user.lastLoginAt} /></td>
+            <td className="block py-1 pr-4 sm:table-cell sm:py-2">{user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : "active"}</td>
+            <td className="block py-1 sm:table-cell sm:py-2">
+              <div className="flex flex-wrap gap-2 sm:justify-end">
+                <Button type="button" disabled={isPending} onClick={() => setResetting(resetting === user.id ? null : user.id)}>
+                  Reset password
+                </Button>
+                {user.id === selfId ? null : (
+                  <>
+                    <Button
+                      type="button"
+                      disabled={isPending}
+                      onClick={() => apply(() => updateUserAction(user.id, { disabled: !user.disabled }), `${user.username} ${user.disabled ? "enabled" : "disabled"}.`)}
+                    >
+                      {user.disabled ? "Enable" : "Disable"}
                     </Button>
-                    {user.id === selfId ? null : (
-                      <>
-                        <Button
-                          type="button"
-                          disabled={isPending}
-                          onClick={() => apply(() => updateUserAction(user.id, { disabled: !user.disabled }), `${user.username} ${user.disabled ? "enabled" : "disabled"}.`)}
-                        >
-                          {user.disabled ? "Enable" : "Disable"}
-                        </Button>
-                        <Button
-                          type="button"
-                          variant="danger"
-                          disabled={isPending}
-                          onClick={() => {
-                            if (window.confirm(`Delete ${user.username}? Their sessions and API tokens are deleted with the account; the audit log keeps their name.`)) {
-                              apply(() => deleteUserAction(user.id), `Deleted ${user.username}.`);
-                            }
-                          }}
-                        >
-                          Delete
-                        </Button>
-                      </>
-                    )}
-                  </div>
-                  {resetting === user.id ? (
-                    <form onSubmit={(event) => resetPassword(event, user)} className="mt-2 flex flex-wrap items-end justify-end gap-2">
-                      <TextField label={`New password for ${user.username}`} name="password" type="password" autoComplete="new-password" error={fieldErrors.password} />
-                      <Button type="submit" variant="primary" isPending={isPending}>Set password</Button>
-                    </form>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                    <Button
+                      type="button"
+                      variant="danger"
+                      disabled={isPending}
+                      onClick={() => {
+                        if (window.confirm(`Delete ${user.username}? Their sessions and API tokens are deleted with the account; the audit log keeps their name.`)) {
+                          apply(() => deleteUserAction(user.id), `Deleted ${user.username}.`);
+                        }
+                      }}
+                    >
+                      Delete
+                    </Button>
+                  </>
+                )}
+              </div>
+              {resetting === user.id ? (
+                <form onSubmit={(event) => resetPassword(event, user)} className="mt-2 flex flex-wrap items-end justify-end gap-2">
+                  <TextField label={`New password for ${user.username}`} name="password" type="password" autoComplete="new-password" error={fieldErrors.password} />
+                  <Button type="submit" variant="primary" isPending={isPending}>Set password</Button>
+                </form>
+              ) : null}
+            </td>
+          </>
+        )}
+      />
 
       <form onSubmit={create} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="new-user-heading">
         <h2 id="new-user-heading" className="mb-3 font-semibold">Add a user</h2>

@@ -1,9 +1,8 @@
 import Link from "next/link";
 import { formatLinkSpeed } from "@/components/format";
 import { FOCUS_RING } from "@/components/ui/styles";
+import { TableOrCards } from "@/components/ui/TableOrCards";
 import type { LinkListItem } from "@/lib/queries/links";
-
-const TH = "px-4 py-2 font-semibold";
 
 function LinkEnd({ end }: { end: LinkListItem["a"] }) {
   return (
@@ -30,77 +29,75 @@ export function MtuMismatchBadge({ a, b }: { a: number | null; b: number | null 
   );
 }
 
+const COLUMNS = [{ header: "Name" }, { header: "A end" }, { header: "B end" }, { header: "Speed", className: "text-right" }, { header: "Runs", className: "text-right" }];
+
+function LinkCard({ link }: { link: LinkListItem }) {
+  return (
+    <>
+      <div className="flex items-start justify-between gap-3">
+        <Link href={`/links/${link.id}`} className={`min-w-0 rounded font-medium break-words text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
+          {link.name}
+        </Link>
+        <span className="whitespace-nowrap text-slate-700 dark:text-slate-300">
+          {formatLinkSpeed(link.speedMbps)} · {link.runCount === 1 ? "1 run" : `${link.runCount} runs`}
+        </span>
+      </div>
+      {link.mtuMismatch ? (
+        <div className="mt-1">
+          <MtuMismatchBadge a={link.a.nic.mtu} b={link.b.nic.mtu} />
+        </div>
+      ) : null}
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        <dt className="text-slate-600 dark:text-slate-400">A</dt>
+        <dd className="min-w-0">
+          <LinkEnd end={link.a} />
+        </dd>
+        <dt className="text-slate-600 dark:text-slate-400">B</dt>
+        <dd className="min-w-0">
+          <LinkEnd end={link.b} />
+        </dd>
+      </dl>
+    </>
+  );
+}
+
+function LinkCells({ link }: { link: LinkListItem }) {
+  return (
+    <>
+      <th scope="row" className="px-4 py-2 font-medium">
+        <Link href={`/links/${link.id}`} className={`rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
+          {link.name}
+        </Link>
+        {link.mtuMismatch ? (
+          <div className="mt-1">
+            <MtuMismatchBadge a={link.a.nic.mtu} b={link.b.nic.mtu} />
+          </div>
+        ) : null}
+      </th>
+      <td className="px-4 py-2 whitespace-nowrap">
+        <LinkEnd end={link.a} />
+      </td>
+      <td className="px-4 py-2 whitespace-nowrap">
+        <LinkEnd end={link.b} />
+      </td>
+      <td className="px-4 py-2 text-right tabular-nums">{formatLinkSpeed(link.speedMbps)}</td>
+      <td className="px-4 py-2 text-right tabular-nums">{link.runCount}</td>
+    </>
+  );
+}
+
 /** Every link with both ends, nominal speed, MTU mismatch and run count; the name opens the link page. */
 export function LinkList({ links }: { links: LinkListItem[] }) {
   return (
-    <>
-      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white md:hidden dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900" aria-label="Links">
-        {links.map((link) => (
-          <li key={link.id} className="px-4 py-3 text-sm">
-            <div className="flex items-start justify-between gap-3">
-              <Link href={`/links/${link.id}`} className={`min-w-0 rounded font-medium break-words text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
-                {link.name}
-              </Link>
-              <span className="whitespace-nowrap text-slate-700 dark:text-slate-300">
-                {formatLinkSpeed(link.speedMbps)} · {link.runCount === 1 ? "1 run" : `${link.runCount} runs`}
-              </span>
-            </div>
-            {link.mtuMismatch ? (
-              <div className="mt-1">
-                <MtuMismatchBadge a={link.a.nic.mtu} b={link.b.nic.mtu} />
-              </div>
-            ) : null}
-            <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-              <dt className="text-slate-600 dark:text-slate-400">A</dt>
-              <dd className="min-w-0">
-                <LinkEnd end={link.a} />
-              </dd>
-              <dt className="text-slate-600 dark:text-slate-400">B</dt>
-              <dd className="min-w-0">
-                <LinkEnd end={link.b} />
-              </dd>
-            </dl>
-          </li>
-        ))}
-      </ul>
-      <div className="hidden overflow-x-auto rounded-lg border border-slate-200 bg-white md:block dark:border-slate-800 dark:bg-slate-900">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Links</caption>
-        <thead className="bg-slate-100 text-xs uppercase tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-300">
-          <tr>
-            <th scope="col" className={TH}>Name</th>
-            <th scope="col" className={TH}>A end</th>
-            <th scope="col" className={TH}>B end</th>
-            <th scope="col" className={`${TH} text-right`}>Speed</th>
-            <th scope="col" className={`${TH} text-right`}>Runs</th>
-          </tr>
-        </thead>
-        <tbody>
-          {links.map((link) => (
-            <tr key={link.id} data-testid={`link-row-${link.id}`} className="border-t border-slate-200 align-top dark:border-slate-800">
-              <th scope="row" className="px-4 py-2 font-medium">
-                <Link href={`/links/${link.id}`} className={`rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
-                  {link.name}
-                </Link>
-                {link.mtuMismatch ? (
-                  <div className="mt-1">
-                    <MtuMismatchBadge a={link.a.nic.mtu} b={link.b.nic.mtu} />
-                  </div>
-                ) : null}
-              </th>
-              <td className="px-4 py-2 whitespace-nowrap">
-                <LinkEnd end={link.a} />
-              </td>
-              <td className="px-4 py-2 whitespace-nowrap">
-                <LinkEnd end={link.b} />
-              </td>
-              <td className="px-4 py-2 text-right tabular-nums">{formatLinkSpeed(link.speedMbps)}</td>
-              <td className="px-4 py-2 text-right tabular-nums">{link.runCount}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      </div>
-    </>
+    <TableOrCards
+      items={links}
+      label="Links"
+      columns={COLUMNS}
+      keyOf={(link) => link.id}
+      row={(link) => <LinkCells link={link} />}
+      rowTestId={(link) => `link-row-${link.id}`}
+      card={(link) => <LinkCard link={link} />}
+      breakpoint="md"
+    />
   );
 }

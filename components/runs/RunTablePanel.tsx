@@ -3,11 +3,11 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { EmptyState } from "@/components/EmptyState";
+import { Pagination } from "@/components/ui/Pagination";
 import { apiPaths, fetchApi, queryKeys, refetchEvery, type RunRowsPage } from "@/components/queries";
 import type { LineRateThresholds } from "@/lib/queries/overview";
 import { isActiveStatus } from "./describe";
 import { filterQuery, parseRunFilters, runTableQuery, type RunFilterValues } from "./filters";
-import { Pagination } from "./Pagination";
 import { QueryError } from "./QueryError";
 import { RunFilterForm } from "./RunFilterForm";
 import { RunsTable } from "./RunsTable";
