@@ -4,136 +4,26 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type ReactNode } from "react";
 import { invalidateRunViews } from "@/components/queries";
-import { startRun } from "@/lib/actions/start-run";
-import { FLAG_SINCE, type IperfFlag } from "@/lib/iperf/argv";
-import { isVersionAtLeast, parseIperfVersion } from "@/lib/iperf/version";
-import type { RunDirection } from "@/lib/runs/request";
+import { startRunAction } from "@/lib/actions/start-run";
+import type { RunDirection } from "@/lib/runs/contract";
+import {
+  directionUnavailableReason,
+  formErrorsOf,
+  isGatedOption,
+  NEW_TEST_DEFAULTS,
+  NEW_TEST_PRESETS,
+  newTestRequestBody,
+  presetFields,
+  presetUnavailableReason,
+  unavailableReason,
+  withProtocol,
+  type GatedOption,
+  type NewTestFields,
+  type NewTestPreset,
+  type TestEnd,
+} from "@/lib/runs/test-request";
 
-type End = { hostName: string; nicName: string; iperf3Version: string | null };
-
-type FormState = {
-  protocol: "tcp" | "udp";
-  lengthMode: "time" | "bytes";
-  duration: string;
-  bytes: string;
-  parallel: string;
-  direction: RunDirection;
-  clientSide: "a" | "b";
-  bitrateMbps: string;
-  omit: string;
-  interval: string;
-  window: string;
-  length: string;
-  mss: string;
-  congestion: string;
-  zerocopy: boolean;
-  tos: string;
-  port: string;
-};
-
-const DEFAULTS: FormState = {
-  protocol: "tcp",
-  lengthMode: "time",
-  duration: "10",
-  bytes: "",
-  parallel: "1",
-  direction: "a-to-b",
-  clientSide: "a",
-  bitrateMbps: "",
-  omit: "",
-  interval: "1",
-  window: "",
-  length: "",
-  mss: "",
-  congestion: "",
-  zerocopy: false,
-  tos: "",
-  port: "",
-};
-
-type Preset = { id: string; label: string; description: string; apply: (speedMbps: number) => Partial<FormState> };
-
-const PRESETS: Preset[] = [
-  { id: "quick", label: "Quick TCP 10 s", description: "one stream, 10 seconds", apply: () => ({}) },
-  { id: "parallel", label: "4 streams 30 s", description: "-P 4 -t 30", apply: () => ({ parallel: "4", duration: "30" }) },
-  { id: "reverse", label: "Reverse", description: "data from B to A", apply: () => ({ direction: "b-to-a" }) },
-  { id: "bidir", label: "Bidirectional", description: "both ways at once (--bidir)", apply: () => ({ direction: "bidir" }) },
-  { id: "udp", label: "UDP at line rate", description: "jitter and loss at full speed", apply: (speedMbps) => ({ protocol: "udp", bitrateMbps: String(speedMbps) }) },
-];
-
-/** Which iperf3 flag each field needs, to disable what a host's version lacks. */
-const FIELD_FLAGS: Partial<Record<keyof FormState | "bidir" | "reverse", IperfFlag>> = {
-  bytes: "-n",
-  parallel: "-P",
-  reverse: "-R",
-  bidir: "--bidir",
-  bitrateMbps: "-b",
-  omit: "-O",
-  window: "-w",
-  mss: "-M",
-  length: "-l",
-  zerocopy: "-Z",
-  congestion: "--linux-congestion",
-  interval: "-i",
-  tos: "-S",
-  port: "-p",
-};
-
-/** The reason a field is unavailable, naming the host whose iperf3 is too old; null when both ends have it. */
-function missingReason(field: keyof typeof FIELD_FLAGS, ends: End[]): string | null {
-  const flag = FIELD_FLAGS[field];
-  if (!flag) return null;
-  for (const end of ends) {
-    const version = end.iperf3Version ? parseIperfVersion(`iperf ${end.iperf3Version}`) : null;
-    if (version && !isVersionAtLeast(version, FLAG_SINCE[flag])) {
-      return `needs iperf3 ${FLAG_SINCE[flag].replace(/\.0$/, "")} or newer; ${end.hostName} has ${end.iperf3Version}`;
-    }
-  }
-  return null;
-}
-
-/** "64K" → 65536, "4M" → 4194304: iperf3's own K/M suffixes (binary) for buffer sizes. */
-function parseSize(text: string): number | string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed) return undefined;
-  const match = /^(\d+(?:\.\d+)?)\s*([kKmMgG]?)$/.exec(trimmed);
-  if (!match) return trimmed;
-  const factor = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2]!.toLowerCase() as "" | "k" | "m" | "g"];
-  return Math.round(Number(match[1]) * factor);
-}
-
-function parseNumber(text: string): number | string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed) return undefined;
-  const value = Number(trimmed);
-  // A non-number goes to the server as text, which answers with the field's limits.
-  return Number.isFinite(value) ? value : trimmed;
-}
-
-function requestBody(state: FormState): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    protocol: state.protocol,
-    parallel: parseNumber(state.parallel),
-    direction: state.direction,
-    clientSide: state.clientSide,
-    interval: parseNumber(state.interval),
-    zerocopy: state.zerocopy,
-  };
-  if (state.lengthMode === "bytes") body.bytes = parseSize(state.bytes);
-  else body.duration = parseNumber(state.duration);
-  const bitrate = parseNumber(state.bitrateMbps);
-  body.bitrate = typeof bitrate === "number" ? Math.round(bitrate * 1e6) : bitrate;
-  body.omit = parseNumber(state.omit);
-  body.window = parseSize(state.window);
-  body.length = parseSize(state.length);
-  if (state.protocol === "tcp") {
-    body.mss = parseNumber(state.mss);
-    body.congestion = state.congestion.trim() || undefined;
-  }
-  body.tos = parseNumber(state.tos);
-  body.port = parseNumber(state.port);
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-}
+type End = TestEnd & { nicName: string };
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 dark:disabled:bg-slate-800 dark:disabled:text-slate-400";
@@ -171,51 +61,46 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
   const router = useRouter();
   const queryClient = useQueryClient();
   const formId = useId();
-  const [state, setState] = useState<FormState>(DEFAULTS);
+  const [state, setState] = useState<NewTestFields>(NEW_TEST_DEFAULTS);
   const [preset, setPreset] = useState<string>("quick");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
   const ends = [a, b];
-  const reason = (field: keyof typeof FIELD_FLAGS) => missingReason(field, ends);
-  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
+  const reason = (option: GatedOption) => unavailableReason(option, ends);
+  const set = <K extends keyof NewTestFields>(key: K, value: NewTestFields[K]) => {
     setPreset("");
     setState((previous) => ({ ...previous, [key]: value }));
   };
   const id = (name: string) => `${formId}-${name}`;
-  const described = (name: string) => [errors[name] ? `${id(name)}-error` : null, reason(name as keyof typeof FIELD_FLAGS) ? `${id(name)}-reason` : `${id(name)}-hint`].filter(Boolean).join(" ") || undefined;
+  const described = (name: string) => [errors[name] ? `${id(name)}-error` : null, isGatedOption(name) && reason(name) ? `${id(name)}-reason` : `${id(name)}-hint`].filter(Boolean).join(" ") || undefined;
   const unknownVersions = ends.filter((end) => !end.iperf3Version).map((end) => end.hostName);
-  const bidirReason = reason("bidir");
+  const bidirReason = directionUnavailableReason("bidir", ends);
 
-  const applyPreset = (entry: Preset) => {
+  const applyPreset = (entry: NewTestPreset) => {
     setPreset(entry.id);
     setErrors({});
     setMessage(null);
-    setState({ ...DEFAULTS, ...entry.apply(speedMbps) });
+    setState(presetFields(entry, speedMbps));
   };
 
   const submit = () =>
     startTransition(async () => {
       setErrors({});
       setMessage(null);
-      const result = await startRun({ linkId, request: requestBody(state) });
+      const result = await startRunAction({ linkId, request: newTestRequestBody(state) });
       if (result.ok) {
         void invalidateRunViews(queryClient);
         router.push(`/runs/${result.value.id}`);
         return;
       }
-      const byField: Record<string, string> = {};
-      for (const error of result.errors) {
-        const field = error.field === "bitrate" ? "bitrateMbps" : error.field;
-        byField[field] ??= error.message;
-      }
-      setErrors(byField);
+      setErrors(formErrorsOf(result.errors));
       setMessage(result.errors.length ? "Check the fields marked below." : result.message);
     });
 
   const directionChoices: Array<{ value: RunDirection; label: string; reason: string | null }> = [
-    { value: "a-to-b", label: `${a.hostName} → ${b.hostName}`, reason: null },
-    { value: "b-to-a", label: `${b.hostName} → ${a.hostName}`, reason: reason("reverse") },
+    { value: "a-to-b", label: `${a.hostName} → ${b.hostName}`, reason: directionUnavailableReason("a-to-b", ends) },
+    { value: "b-to-a", label: `${b.hostName} → ${a.hostName}`, reason: directionUnavailableReason("b-to-a", ends) },
     { value: "bidir", label: "Both ways", reason: bidirReason },
   ];
 
@@ -231,8 +116,8 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
       <fieldset>
         <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Preset</legend>
         <div className="mt-2 flex flex-wrap gap-2">
-          {PRESETS.map((entry) => {
-            const presetReason = entry.id === "bidir" ? bidirReason : null;
+          {NEW_TEST_PRESETS.map((entry) => {
+            const presetReason = presetUnavailableReason(entry, speedMbps, ends);
             return (
               <button
                 key={entry.id}
@@ -287,9 +172,8 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
                   value={protocol}
                   checked={state.protocol === protocol}
                   onChange={() => {
-                    set("protocol", protocol);
-                    // UDP without a bitrate would send 1 Mbit/s: start from the line rate.
-                    if (protocol === "udp" && !state.bitrateMbps) setState((previous) => ({ ...previous, protocol, bitrateMbps: String(speedMbps) }));
+                    setPreset("");
+                    setState((previous) => withProtocol(previous, protocol, speedMbps));
                   }}
                   className="h-4 w-4 accent-sky-600"
                 />
