@@ -1,6 +1,6 @@
 // Server time of the link page's reads with 10,000 runs and 1,000,000 samples in the database:
 // the runs table (first page, a deep page, a filtered page), the history chart's query, the
-// link's ends and the streams filter, all as app/links/[id]/page.tsx calls them (lib/queries/runs),
+// link's ends and the streams filter, all as app/links/[id]/page.tsx calls them (lib/queries/links and run-lists),
 // and the overview's read, which GET /api/overview answers every 2 s while a run is active.
 // Goal: under 300 ms for the whole page's reads. No lab needed: the rows are written with SQL.
 //   node --import tsx --conditions=react-server bench/link-page.bench.ts [--runs 10000] [--samples-per-run 100]
@@ -34,7 +34,7 @@ async function timed<T>(body: () => Promise<T>, repeat = 7): Promise<{ ms: numbe
 
 async function main(): Promise<void> {
   const { runs, samplesPerRun } = readArgs(process.argv.slice(2));
-  const { createTestDatabase } = await import("../lib/testing/database");
+  const { createTestDatabase } = await import("../testing/database");
   const database = createTestDatabase();
   // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
   process.env.DATABASE_URL = database.url;
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     console.log(`link-page: seeded ${runs.toLocaleString("en")} runs and ${(runs * samplesPerRun).toLocaleString("en")} samples in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
     console.log(`link-page: node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
 
-    const queries = await import("../lib/queries/runs");
+    const queries = { ...(await import("../lib/queries/links")), ...(await import("../lib/queries/run-lists")) };
     const linkId = link.id;
     const page = () =>
       Promise.all([

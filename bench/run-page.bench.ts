@@ -1,6 +1,6 @@
 // Server time of the run page's reads for a finished one-hour, 32-stream run at 0.1 s intervals
 // (36,000 samples, 1,152,000 per-stream values): the first view (nothing cached) and a later one,
-// as app/runs/[id]/page.tsx calls lib/queries/runs. No lab needed: the rows are written with SQL,
+// as app/runs/[id]/page.tsx calls lib/queries (links, run-lists, run-series). No lab needed: the rows are written with SQL,
 // shaped like the e2e test's (e2e/runs.spec.ts) and like what the engine stores for -P 32 -i 0.1.
 //   node --import tsx --conditions=react-server bench/run-page.bench.ts [--samples 36000] [--streams 32] [--repeat 5]
 import Database from "better-sqlite3";
@@ -61,7 +61,7 @@ function seed(file: string, { samples, streams, count }: { samples: number; stre
 
 async function main(): Promise<void> {
   const { samples, streams, repeat } = readArgs(process.argv.slice(2));
-  const { createTestDatabase } = await import("../lib/testing/database");
+  const { createTestDatabase } = await import("../testing/database");
   const database = createTestDatabase();
   // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
   process.env.DATABASE_URL = database.url;
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     console.log(`run-page: seeded ${runIds.length} runs of ${samples.toLocaleString("en")} samples × ${streams} streams in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
     console.log(`run-page: node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
 
-    const queries = await import("../lib/queries/runs");
+    const queries = { ...(await import("../lib/queries/links")), ...(await import("../lib/queries/run-lists")), ...(await import("../lib/queries/run-series")) };
     // What the run page reads for a finished run (app/runs/[id]/page.tsx): the run, its link's
     // ends and the chart before the first byte of the page; the per-stream table streams in after.
     const shell = async (runId: number) => {

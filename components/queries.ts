@@ -3,13 +3,13 @@
 // `initialData`), then kept current by asking the same-origin REST API.
 import type { QueryClient } from "@tanstack/react-query";
 import type { Overview, TimelineRange } from "@/lib/queries/overview";
-import type { LinkHistory, RunRowsPage } from "@/lib/queries/runs";
-import type { RunFilterValues } from "./runs/filters";
+import type { LinkHistory } from "@/lib/queries/links";
+import type { RunRowsPage } from "@/lib/queries/run-lists";
+import { runListSearch, type RunListQuery } from "@/lib/runs/filters";
 
 export type { Overview, LinkHistory, RunRowsPage };
 
-/** A run table's query: its filters and page (a link page fixes `linkId`). */
-export type RunListQuery = Omit<RunFilterValues, "page"> & { page: number };
+export type { RunListQuery };
 
 /**
  * Every key in one place. Invalidating a prefix (`queryKeys.runs()`, `queryKeys.links()`,
@@ -17,29 +17,15 @@ export type RunListQuery = Omit<RunFilterValues, "page"> & { page: number };
  */
 export const queryKeys = {
   runs: () => ["runs"] as const,
-  runList: (query: RunListQuery) => ["runs", "list", runListParams(query).toString()] as const,
+  runList: (query: RunListQuery) => ["runs", "list", runListSearch(query, "api")] as const,
   links: () => ["links"] as const,
   linkHistory: (linkId: number) => ["links", linkId, "history"] as const,
   overview: () => ["overview"] as const,
   overviewOf: (range: TimelineRange) => ["overview", range] as const,
 };
 
-function runListParams(query: RunListQuery): URLSearchParams {
-  const params = new URLSearchParams();
-  if (query.linkId) params.set("linkId", String(query.linkId));
-  if (query.status) params.set("status", query.status);
-  if (query.protocol) params.set("protocol", query.protocol);
-  if (query.direction) params.set("direction", query.direction);
-  if (query.parallel) params.set("parallel", String(query.parallel));
-  if (query.page > 1) params.set("page", String(query.page));
-  return params;
-}
-
 export const apiPaths = {
-  runList: (query: RunListQuery) => {
-    const params = runListParams(query).toString();
-    return params ? `/api/runs?${params}` : "/api/runs";
-  },
+  runList: (query: RunListQuery) => `/api/runs${runListSearch(query, "api")}`,
   linkHistory: (linkId: number) => `/api/links/${linkId}/history`,
   overview: (range: TimelineRange) => `/api/overview?range=${range}`,
 };

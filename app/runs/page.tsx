@@ -1,23 +1,23 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
-import { STATUS_LABELS } from "@/components/runs/describe";
-import { parseRunFilters, runTableQuery, type SearchParams } from "@/components/runs/filters";
+import { STATUS_LABELS } from "@/lib/runs/describe";
+import { readPageFilters, runTableQuery, type QueryInput } from "@/lib/runs/filters";
 import { RunTablePanel } from "@/components/runs/RunTablePanel";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
 import { listLinks } from "@/lib/queries/links";
-import { listRunRows } from "@/lib/queries/runs";
-import { RUN_STATUSES } from "@/lib/runs/serialize";
+import { listRunRows } from "@/lib/queries/run-lists";
+import { RUN_STATUSES } from "@/lib/runs/contract";
 import { lineRateThresholds } from "@/lib/queries/overview";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Runs" };
 
-export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default async function RunsPage({ searchParams }: { searchParams: Promise<Exclude<QueryInput, URLSearchParams>> }) {
   await requirePage("read");
   // The first page is rendered here, then kept current in the browser (RunTablePanel).
-  const query = runTableQuery(parseRunFilters(await searchParams));
+  const query = runTableQuery(readPageFilters(await searchParams));
   const [table, links] = await Promise.all([listRunRows({ filters: query, page: query.page }), listLinks()]);
   return (
     <>
@@ -26,7 +26,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         initial={table}
         thresholds={lineRateThresholds()}
         links={links.map((link) => ({ value: String(link.id), label: link.name }))}
-        statuses={RUN_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] ?? status }))}
+        statuses={RUN_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }))}
         noMatch="Clear the filters to see every run."
         emptyState={
           <EmptyState title="No runs yet">

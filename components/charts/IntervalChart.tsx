@@ -4,7 +4,7 @@ import { CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer,
 import { formatNumber, formatRate, rateScale } from "@/components/units/rate";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { TooltipBox } from "./ChartTooltip";
-import type { SeriesPoint } from "./series";
+import type { SeriesPoint } from "@/lib/runs/series";
 
 const TOTAL_COLOR = "#0284c7";
 const REVERSE_COLOR = "#db2777";

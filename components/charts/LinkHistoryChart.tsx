@@ -2,10 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
-import { DIRECTION_ARROWS, SERIES_COLORS } from "@/components/runs/describe";
-import { formatNumber, formatRate, rateScale } from "@/components/units/rate";
-import { useRateUnit } from "@/components/units/useRateUnit";
-import type { RunDirection } from "@/lib/runs/request";
+import { SERIES_COLORS } from "@/components/charts/colors";
+import { DIRECTION_ARROWS } from "@/lib/runs/describe";
+import { formatNumber, formatRate } from "@/components/units/rate";
+import type { RunDirection } from "@/lib/runs/contract";
+import { clockAxisProps, formatClockTime, GRID_PROPS, useRateAxis } from "./axes";
 import { TooltipBox } from "./ChartTooltip";
 
 export type HistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; status: string };
@@ -21,17 +22,11 @@ const SERIES_LABELS: Record<keyof typeof SERIES_COLORS, string> = {
   "udp:bidir": "UDP ⇄",
 };
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const secondsFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
-
 /** Each run of a link as a point: received rate over time, coloured by protocol and direction; line rate as a reference line. */
 export function LinkHistoryChart({ points, lineRateBitsPerSecond, aName, bName }: { points: HistoryPoint[]; lineRateBitsPerSecond: number; aName: string; bName: string }) {
   const router = useRouter();
-  const [unit] = useRateUnit();
   const peak = Math.max(lineRateBitsPerSecond, ...points.map((point) => point.receivedBitsPerSecond));
-  const scale = rateScale(peak, unit);
+  const { unit, rateAxis } = useRateAxis(peak, [0, peak * 1.08]);
   const groups = new Map<keyof typeof SERIES_COLORS, PlotPoint[]>();
   for (const point of points) {
     const key = `${point.protocol}:${point.direction}` as keyof typeof SERIES_COLORS;
@@ -41,37 +36,15 @@ export function LinkHistoryChart({ points, lineRateBitsPerSecond, aName, bName }
   }
   const times = points.map((point) => Date.parse(point.time));
   const span = times.length ? Math.max(...times) - Math.min(...times) : 0;
-  // Several days: dates on the axis; within a day: times; within minutes: seconds too.
-  const tickFormat = span > 36 * 3600 * 1000 ? dateFormat : span > 3600 * 1000 ? timeFormat : secondsFormat;
   const padding = Math.max(span * 0.03, 60_000);
   return (
     <div>
       <div className="h-64 w-full text-slate-600 sm:h-72 dark:text-slate-300" data-testid="history-chart" data-point-count={points.length} role="img" aria-label={`Received rate of ${points.length} runs over time`}>
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
-            <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
-            <XAxis
-              dataKey="x"
-              type="number"
-              name="time"
-              scale="time"
-              domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]}
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-              tickFormatter={(value: number) => tickFormat.format(new Date(value))}
-            />
-            <YAxis
-              dataKey="y"
-              type="number"
-              width={56}
-              domain={[0, peak * 1.08]}
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-              tickFormatter={(value: number) => formatNumber(value / scale.divisor)}
-              label={{ value: scale.label, angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12, dx: 4 }}
-            />
+            <CartesianGrid {...GRID_PROPS} />
+            <XAxis {...clockAxisProps(span)} name="time" domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]} />
+            <YAxis {...rateAxis} dataKey="y" type="number" />
             <ReferenceLine y={lineRateBitsPerSecond} stroke="currentColor" strokeDasharray="6 4" strokeOpacity={0.7} label={{ value: `line rate ${formatRate(lineRateBitsPerSecond, unit)}`, position: "insideBottomRight", fill: "currentColor", fontSize: 11 }} />
             {[...groups.entries()].map(([key, data]) => (
               <Scatter
@@ -95,7 +68,7 @@ export function LinkHistoryChart({ points, lineRateBitsPerSecond, aName, bName }
                 if (!point) return null;
                 return (
                   <TooltipBox
-                    title={`Run #${point.id} · ${fullFormat.format(new Date(point.x))}`}
+                    title={`Run #${point.id} · ${formatClockTime(point.x)}`}
                     rows={[
                       { label: `${point.protocol.toUpperCase()}${point.parallel > 1 ? ` ×${point.parallel}` : ""} ${DIRECTION_ARROWS[point.direction]}`, value: formatRate(point.y, unit), color: SERIES_COLORS[`${point.protocol}:${point.direction}`] },
                       { label: "of line rate", value: lineRateBitsPerSecond > 0 ? `${formatNumber((point.y / lineRateBitsPerSecond) * 100)} %` : "–" },

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { EmptyState } from "@/components/EmptyState";
 import { apiPaths, fetchApi, queryKeys, refetchEvery, type Overview } from "@/components/queries";
-import { COMPARE_COLORS } from "@/components/runs/describe";
+import { COMPARE_COLORS } from "@/components/charts/colors";
 import { QueryError } from "@/components/runs/QueryError";
 import { useUrlState } from "@/components/runs/useUrlState";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";

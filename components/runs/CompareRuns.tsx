@@ -3,11 +3,12 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { GRID_PROPS, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
-import { formatNumber, formatPercent, formatRate, rateScale } from "@/components/units/rate";
-import { useRateUnit } from "@/components/units/useRateUnit";
-import type { RunDirection } from "@/lib/runs/request";
-import { COMPARE_COLORS, describeOptions } from "./describe";
+import { formatNumber, formatPercent, formatRate } from "@/components/units/rate";
+import type { RunDirection } from "@/lib/runs/contract";
+import { COMPARE_COLORS } from "@/components/charts/colors";
+import { describeOptions } from "@/lib/runs/describe";
 
 export type ComparedRun = {
   run: {
@@ -35,14 +36,13 @@ function difference(value: number | null, baseline: number | null): number | nul
 
 /** Two or more runs side by side: their interval curves overlaid, their figures with the difference to the first, in %. */
 export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun[]; lineRateBitsPerSecond: number }) {
-  const [unit] = useRateUnit();
   // Closing keeps the table's filters and page as they are now (they change in place, without the server).
   const pathname = usePathname();
   const remaining = new URLSearchParams(useSearchParams().toString());
   remaining.delete("compare");
   const closeHref = `${pathname}${remaining.size ? `?${remaining.toString()}` : ""}`;
   const peak = Math.max(lineRateBitsPerSecond, ...runs.flatMap((entry) => entry.points.map((point) => point.bps ?? 0)));
-  const scale = rateScale(peak, unit);
+  const { unit, rateAxis } = useRateAxis(peak, [0, peak * 1.05]);
   const maxT = Math.max(1, ...runs.flatMap((entry) => entry.points.map((point) => point.t)));
   const allMetrics: Metric[] = [
     { label: "Received", value: (entry) => entry.run.receivedBitsPerSecond, format: (value) => formatRate(value, unit), isHigherBetter: true },
@@ -67,17 +67,9 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
       <div className="h-64 w-full text-slate-600 sm:h-72 dark:text-slate-300" role="img" aria-label={`Interval curves of runs ${runs.map((entry) => `#${entry.run.id}`).join(", ")}`}>
         <ResponsiveContainer width="100%" height="100%">
           <LineChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
-            <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-            <XAxis dataKey="t" type="number" domain={[0, maxT]} allowDuplicatedCategory={false} tick={{ fill: "currentColor", fontSize: 12 }} stroke="currentColor" strokeOpacity={0.4} tickFormatter={(value: number) => `${Number(value.toFixed(1))}s`} />
-            <YAxis
-              width={56}
-              domain={[0, peak * 1.05]}
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-              tickFormatter={(value: number) => formatNumber(value / scale.divisor)}
-              label={{ value: scale.label, angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12, dx: 4 }}
-            />
+            <CartesianGrid {...GRID_PROPS} vertical={false} />
+            <XAxis {...secondsAxisProps(maxT)} allowDuplicatedCategory={false} />
+            <YAxis {...rateAxis} />
             {lineRateBitsPerSecond > 0 ? <ReferenceLine y={lineRateBitsPerSecond} stroke="currentColor" strokeDasharray="6 4" strokeOpacity={0.6} /> : null}
             {runs.map((entry, index) => (
               <Line key={entry.run.id} data={entry.points} dataKey="bps" name={`#${entry.run.id}`} stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />

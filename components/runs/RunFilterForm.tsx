@@ -1,6 +1,6 @@
 "use client";
 
-import { parseRunFilters, type RunFilterValues } from "./filters";
+import { readPageFilters, type RunListQuery } from "@/lib/runs/filters";
 
 const selectClass =
   "mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100";
@@ -23,8 +23,8 @@ export function RunFilterForm({
   hidden = {},
 }: {
   action: string;
-  values: RunFilterValues;
-  onChange: (values: RunFilterValues) => void;
+  values: RunListQuery;
+  onChange: (values: RunListQuery) => void;
   directions?: Option[];
   streamChoices?: number[];
   statuses?: Option[];
@@ -39,7 +39,7 @@ export function RunFilterForm({
     new FormData(form).forEach((value, key) => {
       if (typeof value === "string") entries[key] = value;
     });
-    onChange(parseRunFilters(entries));
+    onChange(readPageFilters(entries));
   };
   const applyOnChange = (event: React.ChangeEvent<HTMLSelectElement>) => applyForm(event.currentTarget.form);
   const clearHref = `${action}${hidden.compare ? `?compare=${hidden.compare}` : ""}`;

@@ -4,11 +4,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { IntervalChart, IntervalChartLegend } from "@/components/charts/IntervalChart";
-import { downsample, SeriesBuilder, type SampleLike, type SeriesPoint } from "@/components/charts/series";
+import { downsample, SeriesBuilder, type SeriesPoint } from "@/lib/runs/series";
+import { isActiveStatus, SampleEventSchema } from "@/lib/runs/contract";
 import { invalidateRunViews } from "@/components/queries";
 import { formatDuration } from "@/components/units/rate";
-import { cancelRun } from "@/lib/actions/cancel-run";
-import { isActiveStatus } from "./describe";
+import { cancelRunAction } from "@/lib/actions/cancel-run";
 import { StatusBadge } from "./StatusBadge";
 import { useCan } from "@/components/auth/ViewerContext";
 
@@ -55,7 +55,10 @@ function useLiveRun(runId: number, isActive: boolean): Live | null {
     // Same-origin GET: the event stream needs no API token. EventSource resumes by itself with Last-Event-ID.
     const source = new EventSource(`/api/runs/${runId}/events`);
     source.addEventListener("sample", (event) => {
-      const sample = JSON.parse((event as MessageEvent<string>).data) as SampleLike;
+      // The one contract of a sample, live or replayed: what does not fit it is not drawn.
+      const parsed = SampleEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+      if (!parsed.success) return;
+      const sample = parsed.data;
       builder.add(sample);
       sampleCount += 1;
       lastEnd = Math.max(lastEnd, sample.end);
@@ -133,7 +136,7 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
               onClick={() =>
                 startCancel(async () => {
                   setCancelError(null);
-                  const result = await cancelRun({ runId });
+                  const result = await cancelRunAction({ runId });
                   if (result.ok) {
                     void invalidateRunViews(queryClient);
                     router.refresh();

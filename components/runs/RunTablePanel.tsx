@@ -6,22 +6,14 @@ import { EmptyState } from "@/components/EmptyState";
 import { Pagination } from "@/components/ui/Pagination";
 import { apiPaths, fetchApi, queryKeys, refetchEvery, type RunRowsPage } from "@/components/queries";
 import type { LineRateThresholds } from "@/lib/queries/overview";
-import { isActiveStatus } from "./describe";
-import { filterQuery, parseRunFilters, runTableQuery, type RunFilterValues } from "./filters";
+import { isActiveStatus } from "@/lib/runs/contract";
+import { readPageFilters, runListSearch, runTableQuery, type RunListQuery } from "@/lib/runs/filters";
 import { QueryError } from "./QueryError";
 import { RunFilterForm } from "./RunFilterForm";
 import { RunsTable } from "./RunsTable";
 import { useUrlState } from "./useUrlState";
 
 type Option = { value: string; label: string };
-
-function filtersOf(params: URLSearchParams): RunFilterValues {
-  const entries: Record<string, string> = {};
-  params.forEach((value, key) => {
-    entries[key] ??= value;
-  });
-  return parseRunFilters(entries);
-}
 
 /**
  * A run table that stays current: filters and page live in the URL, the rows come from
@@ -59,10 +51,10 @@ export function RunTablePanel({
   const urlKey = params.toString();
   // Filters as state too, so that a select shows its new value before the router has taken the
   // new URL; when the URL changes (that one, or Back and Forward), it is the truth again.
-  const [state, setState] = useState(() => ({ seenUrlKey: urlKey, filters: filtersOf(params) }));
+  const [state, setState] = useState(() => ({ seenUrlKey: urlKey, filters: readPageFilters(params) }));
   let filters = state.filters;
   if (state.seenUrlKey !== urlKey) {
-    filters = filtersOf(params);
+    filters = readPageFilters(params);
     setState({ seenUrlKey: urlKey, filters });
   }
   const query = runTableQuery(filters, linkId);
@@ -84,12 +76,12 @@ export function RunTablePanel({
   const basePath = linkId === undefined ? "/runs" : `/links/${linkId}`;
   const compare = params.get("compare") ?? "";
   const tableFilters = linkId === undefined ? { protocol: query.protocol, status: query.status, linkId: query.linkId } : { protocol: query.protocol, direction: query.direction, parallel: query.parallel };
-  const hrefFor = (page: number, withCompare = true) => `${basePath}${filterQuery({ ...tableFilters, page, compare: withCompare ? compare : undefined })}`;
-  const apply = (next: RunFilterValues) => {
+  const hrefFor = (page: number, withCompare = true) => `${basePath}${runListSearch({ ...tableFilters, page }, "page", { compare: withCompare ? compare : undefined })}`;
+  const apply = (next: RunListQuery) => {
     // A link page's link is its path, not a parameter.
     const nextQuery = { ...runTableQuery(next, linkId), linkId: linkId === undefined ? next.linkId : undefined };
     setState((previous) => ({ ...previous, filters: nextQuery }));
-    set(new URLSearchParams(filterQuery({ ...nextQuery, compare })));
+    set(new URLSearchParams(runListSearch(nextQuery, "page", { compare })));
   };
   const isFiltered = Boolean(query.protocol || query.direction || query.parallel || query.status || (linkId === undefined && query.linkId));
 

@@ -8,8 +8,9 @@ import { formatPercent, formatRate } from "@/components/units/rate";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { lineRateLevel } from "@/components/overview/LineRateBar";
 import type { LineRateThresholds } from "@/lib/queries/overview";
-import type { RunRow } from "@/lib/queries/runs";
-import { describeOptions, isActiveStatus } from "./describe";
+import type { RunRow } from "@/lib/queries/run-lists";
+import { isActiveStatus } from "@/lib/runs/contract";
+import { describeOptions } from "@/lib/runs/describe";
 import { RerunButton } from "./RerunButton";
 import { StatusBadge } from "./StatusBadge";
 

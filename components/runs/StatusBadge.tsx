@@ -1,4 +1,4 @@
-import { STATUS_LABELS } from "./describe";
+import { STATUS_LABELS } from "@/lib/runs/describe";
 
 const STATUS_STYLES: Record<string, string> = {
   queued: "bg-slate-100 text-slate-800 ring-slate-300 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600",
@@ -12,7 +12,7 @@ const STATUS_STYLES: Record<string, string> = {
 
 /** A run's status as a coloured pill; queued runs say their place in the queue. */
 export function StatusBadge({ status, queuePosition }: { status: string; queuePosition?: number | null }) {
-  const label = STATUS_LABELS[status] ?? status;
+  const label = (STATUS_LABELS as Record<string, string | undefined>)[status] ?? status;
   const place = status === "queued" && queuePosition != null && queuePosition > 0 ? ` · #${queuePosition} in queue` : "";
   return (
     <span

@@ -1,9 +1,9 @@
 import "server-only";
-import { describeOptions } from "@/components/runs/describe";
+import { describeOptions } from "@/lib/runs/describe";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf";
-import { directionOf } from "@/lib/runs/request";
+import { directionOf } from "@/lib/runs/contract";
 import { lineRatePercent } from "@/lib/runs/serialize";
 import { listLinks } from "./links";
 

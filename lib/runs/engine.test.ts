@@ -1,10 +1,402 @@
-import { describe, expect, it } from "vitest";
-import { parseIperfVersion } from "@/lib/iperf";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseIperfVersion, type IperfVersion } from "@/lib/iperf";
+import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import type { ProcessCallbacks, RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import { parseRunRequest } from "./request";
 
-// engine.ts imports the database client; its pure helpers are tested without one.
-process.env.DATABASE_URL ??= "file:/tmp/wirespeed-engine-unit-unused.db";
-const { serverArgvFor } = await import("./engine");
+// The engine's state machine on a real SQLite file, with a scripted stand-in for the hosts:
+// FakeRunRemote plays iperf3's recorded output instead of starting it over SSH. Real iperf3
+// over real SSH is engine.lab.test.ts; this file covers what a lab cannot stage on demand
+// (a cancel at each step, a server that never listens, a busy port, the app stopping).
+
+const database: TestDatabase = await openTestDatabase();
+const { RunEngine, serverArgvFor } = await import("./engine");
+const { RunEventBus } = await import("./bus");
+
+const FIXTURES = path.resolve(__dirname, "../iperf/fixtures/real");
+const fixtureLines = (name: string) => fs.readFileSync(path.join(FIXTURES, name), "utf8").split("\n");
+const TCP_1 = fixtureLines("tcp-1.client.stdout.txt");
+
+type FakeProcess = {
+  role: "server" | "client";
+  host: string;
+  argv: string[];
+  startedAt: number;
+  isRunning: boolean;
+  emit: (...lines: string[]) => void;
+  emitError: (...lines: string[]) => void;
+  exit: (code?: number) => void;
+  /** what the process does when asked to stop (default: exit at once) */
+  onStop: () => void;
+};
+
+type Behaviour = (process: FakeProcess, port: number) => void;
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** A stand-in for the hosts: each started iperf3 follows `server`/`client`, which tests replace. */
+class FakeRunRemote implements RunRemote {
+  readonly processes: FakeProcess[] = [];
+  readonly leftovers: Array<{ host: string; pids: number[] }> = [];
+  version: IperfVersion = parseIperfVersion("iperf 3.12")!;
+  detect: (signal: AbortSignal) => Promise<void> = async () => {};
+  server: Behaviour = (process, port) => setTimeout(() => process.emit(`Server listening on ${port} (test #1)`), 5);
+  client: Behaviour = (process) => {
+    setTimeout(() => {
+      process.emit(...TCP_1);
+      process.exit(0);
+      // The one-off server ends with its client.
+      for (const server of this.processes) if (server.role === "server" && server.isRunning) server.exit(0);
+    }, 5);
+  };
+
+  async detectIperf(_endpoint: RunEndpoint, signal: AbortSignal) {
+    await this.detect(signal);
+    return { path: "/usr/bin/iperf3", version: this.version };
+  }
+
+  startIperf(endpoint: RunEndpoint, role: "server" | "client", _path: string, argv: string[], callbacks: ProcessCallbacks): RemoteProcess {
+    let finish = (_: { exitCode: number | null }) => {};
+    const done = new Promise<{ exitCode: number | null }>((resolve) => (finish = resolve));
+    const process: FakeProcess = {
+      role,
+      host: endpoint.hostName,
+      argv,
+      startedAt: performance.now(),
+      isRunning: true,
+      emit: (...lines) => lines.forEach((line) => process.isRunning && callbacks.onStdoutLine(line)),
+      emitError: (...lines) => lines.forEach((line) => process.isRunning && callbacks.onStderrLine(line)),
+      exit: (code = 0) => {
+        process.isRunning = false;
+        finish({ exitCode: code });
+      },
+      onStop: () => process.exit(130),
+    };
+    this.processes.push(process);
+    const port = Number(argv[argv.indexOf("-p") + 1]);
+    (role === "server" ? this.server : this.client)(process, port);
+    return {
+      commandLine: `iperf3 ${argv.join(" ")}`,
+      pid: Promise.resolve(1000 + this.processes.length),
+      done,
+      stop: async () => {
+        if (process.isRunning) process.onStop();
+        await done;
+      },
+    };
+  }
+
+  async openFirewall() {
+    return async () => {};
+  }
+
+  async stopLeftover(endpoint: RunEndpoint, pids: number[]) {
+    this.leftovers.push({ host: endpoint.hostName, pids });
+  }
+
+  started(role: "server" | "client"): FakeProcess[] {
+    return this.processes.filter((process) => process.role === role);
+  }
+}
+
+const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
+
+let linkIds: number[] = [];
+let seeded = 0;
+
+async function seedLinks(count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let index = seeded; index < seeded + count; index += 1) {
+    const nics = [];
+    for (const side of ["a", "b"]) {
+      const host = await database.db.host.create({ data: { name: `${side}${index}`, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
+      nics.push(await database.db.nic.create({ data: { hostId: host.id, name: "eth1", addresses: [`198.18.${index}.${side === "a" ? 1 : 2}/24`] } }));
+    }
+    ids.push((await database.db.link.create({ data: { name: `link${index}`, aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })).id);
+  }
+  seeded += count;
+  return ids;
+}
+
+function setUp() {
+  const remote = new FakeRunRemote();
+  const bus = new RunEventBus();
+  const engine = new RunEngine(remote, bus, LIMITS);
+  const statuses = new Map<number, string[]>();
+  const start = async (linkId = linkIds[0]!, body: Record<string, unknown> = { duration: 3 }) => {
+    const run = await engine.startRun({ linkId, ...parseRunRequest(body) });
+    follow(run.id);
+    return run.id;
+  };
+  const follow = (runId: number) => {
+    const seen: string[] = [];
+    statuses.set(runId, seen);
+    bus.subscribe(runId, 0, (event) => {
+      if (event.type === "status") seen.push((event.data as { status: string }).status);
+    });
+  };
+  const stored = (runId: number) => database.db.run.findUniqueOrThrow({ where: { id: runId }, include: { samples: { orderBy: { seq: "asc" } } } });
+  const until = async (condition: () => boolean, what: string) => {
+    for (const deadline = Date.now() + 5_000; !condition(); await tick()) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  };
+  return { remote, bus, engine, start, follow, statuses, stored, until };
+}
+
+beforeAll(async () => {
+  linkIds = await seedLinks(2);
+});
+
+afterEach(async () => {
+  await database.db.sample.deleteMany();
+  await database.db.run.deleteMany();
+});
+
+afterAll(() => database.close());
+
+describe("a run, step by step", () => {
+  it("goes queued → preparing → running → succeeded, storing every interval, the summary and both commands", async () => {
+    const { remote, engine, start, statuses, stored } = setUp();
+    const runId = await start();
+    await engine.waitForRun(runId);
+    expect(statuses.get(runId)).toEqual(["queued", "preparing", "running", "succeeded"]);
+    const run = await stored(runId);
+    expect(run.samples.map((sample) => sample.bitsPerSecond)).toEqual([12.2e9, 15.2e9, 15.3e9]);
+    expect(run.receivedBitsPerSecond).toBe(14.2e9);
+    expect(run.retransmits).toBe(28);
+    expect(run.serverCommand).toMatch(/^iperf3 -s -1 -B 198\.18\.0\.2 -p 5201 /);
+    expect(run.clientCommand).toContain("-c 198.18.0.2 -p 5201");
+    expect(run.clientOutput).toContain("iperf Done.");
+    expect(run.serverOutput).toContain("Server listening on 5201");
+    expect(run.serverIperfVersion).toBe("3.12");
+    expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
+  });
+
+  it("publishes each sample live in the same shape the database replays", async () => {
+    const { bus, engine, start, stored } = setUp();
+    const runId = await start();
+    const live: unknown[] = [];
+    bus.subscribe(runId, 0, (event) => event.type === "sample" && live.push(event.data));
+    await engine.waitForRun(runId);
+    const { samples } = await stored(runId);
+    expect(live).toEqual(samples.map(({ id: _id, runId: _runId, ...sample }) => sample));
+  });
+
+  it("gives the port back when a run ends, so the next run on the host uses it again", async () => {
+    const { remote, engine, start } = setUp();
+    await engine.waitForRun(await start());
+    await engine.waitForRun(await start());
+    expect(remote.started("server").map((process) => process.argv[process.argv.indexOf("-p") + 1])).toEqual(["5201", "5201"]);
+  });
+
+  it("skips a port the host has busy and listens on the next one", async () => {
+    const { remote, engine, start, stored } = setUp();
+    remote.server = (process, port) =>
+      setTimeout(() => {
+        if (port === 5201) {
+          process.emitError("iperf3: error - unable to start listener for connections: Address already in use", "iperf3: exiting");
+          process.exit(1);
+        } else process.emit(`Server listening on ${port} (test #1)`);
+      }, 5);
+    const runId = await start();
+    await engine.waitForRun(runId);
+    const run = await stored(runId);
+    expect(run.status).toBe("succeeded");
+    expect(run.serverCommand).toContain("-p 5202");
+    expect(run.serverOutput).toContain("Address already in use");
+  });
+
+  it("fails with a timeout when the server never listens, and stops it", async () => {
+    const { remote, engine, start, stored } = setUp();
+    remote.server = () => {};
+    const runId = await start();
+    await engine.waitForRun(runId);
+    const run = await stored(runId);
+    expect(run).toMatchObject({ status: "failed", errorKind: "timeout", errorMessage: "The iperf3 server on b0 did not start listening within 0.3 s." });
+    expect(remote.started("client")).toHaveLength(0);
+    expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
+  });
+
+  it("fails with iperf3's own error kind and hint when the client fails", async () => {
+    const { remote, engine, start, stored } = setUp();
+    remote.client = (process) =>
+      setTimeout(() => {
+        process.emitError(...fixtureLines("refused.client.stderr.txt"));
+        process.exit(1);
+      }, 5);
+    const runId = await start();
+    await engine.waitForRun(runId);
+    const run = await stored(runId);
+    expect(run).toMatchObject({ status: "failed", errorKind: "connection-refused" });
+    expect(run.errorHint).not.toBe("");
+    expect(run.clientOutput).toContain("Connection refused");
+  });
+
+  it("fails, keeping what it printed, when the client's output is no iperf3 output", async () => {
+    const { remote, engine, start, stored } = setUp();
+    remote.client = (process) =>
+      setTimeout(() => {
+        process.emit("Segmentation fault (core dumped)");
+        process.exit(139);
+      }, 5);
+    const runId = await start();
+    await engine.waitForRun(runId);
+    const run = await stored(runId);
+    expect(run).toMatchObject({ status: "failed", errorKind: "unknown", errorMessage: "iperf3 ended without a result (exit code 139)." });
+    expect(run.samples).toHaveLength(0);
+    expect(run.receivedBitsPerSecond).toBeNull();
+    expect(run.clientOutput).toBe("Segmentation fault (core dumped)\n");
+  });
+
+  it("fails with a parameter error before any process starts when an end has no address", async () => {
+    const { remote, engine, start, stored } = setUp();
+    const [nicless] = await seedLinks(1);
+    const link = await database.db.link.findUniqueOrThrow({ where: { id: nicless }, select: { bNicId: true } });
+    await database.db.nic.update({ where: { id: link.bNicId }, data: { addresses: [] } });
+    const runId = await start(nicless);
+    await engine.waitForRun(runId);
+    expect(await stored(runId)).toMatchObject({ status: "failed", errorKind: "parameter" });
+    expect(remote.processes).toHaveLength(0);
+  });
+});
+
+describe("cancel", () => {
+  it("while preparing: nothing starts on the hosts", async () => {
+    const { remote, engine, start, stored, statuses, until } = setUp();
+    let isDetecting = false;
+    remote.detect = (signal) =>
+      new Promise((_, reject) => {
+        isDetecting = true;
+        signal.addEventListener("abort", () => reject(new Error("aborted")));
+      });
+    const runId = await start();
+    await until(() => isDetecting, "iperf3 detection");
+    expect(await engine.cancelRun(runId)).toBe("cancelled");
+    expect((await stored(runId)).status).toBe("cancelled");
+    expect(statuses.get(runId)).toEqual(["queued", "preparing", "cancelled"]);
+    expect(remote.processes).toHaveLength(0);
+  });
+
+  it("while the server starts: the server is stopped and no client starts", async () => {
+    const { remote, engine, start, stored, until } = setUp();
+    remote.server = () => {};
+    const runId = await start();
+    await until(() => remote.started("server").length === 1, "the server");
+    expect(await engine.cancelRun(runId)).toBe("cancelled");
+    expect((await stored(runId)).status).toBe("cancelled");
+    expect(remote.started("client")).toHaveLength(0);
+    expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
+  });
+
+  it("while running: the client is stopped, and the intervals so far and its partial output are kept", async () => {
+    const { remote, engine, start, stored, until } = setUp();
+    remote.client = (process) => {
+      setTimeout(() => process.emit(...TCP_1.slice(0, 4)), 5);
+      process.onStop = () => {
+        process.emit("iperf3: interrupt - the client has terminated");
+        process.exit(1);
+      };
+    };
+    const runId = await start();
+    await until(() => remote.started("client")[0]?.isRunning === true, "the client");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await engine.cancelRun(runId)).toBe("cancelled");
+    const run = await stored(runId);
+    expect(run.status).toBe("cancelled");
+    expect(run.samples).toHaveLength(1);
+    expect(run.clientOutput).toContain("interrupt - the client has terminated");
+    expect(run.endedAt).not.toBeNull();
+    expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
+  });
+
+  it("while queued behind another run of its link: it never starts, and the first run is untouched", async () => {
+    const { remote, engine, start, stored, statuses } = setUp();
+    const first = await start();
+    const second = await start();
+    expect(engine.queuePosition(linkIds[0]!, second)).toBe(1);
+    expect(await engine.cancelRun(second)).toBe("cancelled");
+    expect(statuses.get(second)).toEqual(["queued", "cancelled"]);
+    await engine.waitForRun(first);
+    expect((await stored(first)).status).toBe("succeeded");
+    expect(remote.started("client")).toHaveLength(1);
+  });
+
+  it("of a run that has ended answers its final status and changes nothing", async () => {
+    const { engine, start, stored } = setUp();
+    const runId = await start();
+    await engine.waitForRun(runId);
+    expect(await engine.cancelRun(runId)).toBe("succeeded");
+    expect((await stored(runId)).status).toBe("succeeded");
+  });
+});
+
+describe("the app stopping", () => {
+  it("marks the runs it left active as interrupted, keeps their samples, and stops their iperf3 by pid", async () => {
+    const { remote, engine } = setUp();
+    const run = await database.db.run.create({ data: { linkId: linkIds[0]!, status: "running", clientSide: "b", options: { protocol: "tcp" }, serverPid: 111, clientPid: 222 } });
+    await database.db.sample.create({ data: { runId: run.id, seq: 0, start: 0, end: 1, bytes: 1, bitsPerSecond: 8 } });
+    const queued = await database.db.run.create({ data: { linkId: linkIds[1]!, status: "queued", clientSide: "a", options: {} } });
+    expect(await engine.recoverInterruptedRuns()).toBe(2);
+    const after = await database.db.run.findMany({ where: { id: { in: [run.id, queued.id] } }, include: { _count: { select: { samples: true } } }, orderBy: { id: "asc" } });
+    expect(after.map((row) => [row.status, row.errorKind, row._count.samples])).toEqual([
+      ["interrupted", "interrupted", 1],
+      ["interrupted", "interrupted", 0],
+    ]);
+    // Client on b: the server ran on a0, the client on b0.
+    expect(remote.leftovers).toEqual([
+      { host: "a0", pids: [111] },
+      { host: "b0", pids: [222] },
+    ]);
+  });
+});
+
+describe("runs together", () => {
+  it("starts every server before any client, then the clients at once", async () => {
+    const { remote, engine, follow, stored } = setUp();
+    const runs = await engine.startRunsTogether(linkIds.map((linkId) => ({ linkId, ...parseRunRequest({ duration: 3 }) })));
+    runs.forEach((run) => follow(run.id));
+    await Promise.all(runs.map((run) => engine.waitForRun(run.id)));
+    expect(remote.processes.map((process) => process.role)).toEqual(["server", "server", "client", "client"]);
+    const [first, second] = remote.started("client").map((process) => process.startedAt);
+    expect(Math.abs(first! - second!)).toBeLessThan(50);
+    for (const run of runs) expect((await stored(run.id)).status).toBe("succeeded");
+  });
+
+  it("stops the others before their clients start when one cannot start its server", async () => {
+    const { remote, engine, stored } = setUp();
+    remote.server = (process, port) =>
+      setTimeout(() => {
+        if (process.host === "b1") {
+          process.emitError("iperf3: error - unable to start listener for connections: Operation not permitted", "iperf3: exiting");
+          process.exit(1);
+        } else process.emit(`Server listening on ${port} (test #1)`);
+      }, 5);
+    const runs = await engine.startRunsTogether(linkIds.map((linkId) => ({ linkId, ...parseRunRequest({ duration: 3 }) })));
+    await Promise.all(runs.map((run) => engine.waitForRun(run.id)));
+    expect(remote.started("client")).toHaveLength(0);
+    const [ok, broken] = await Promise.all(runs.map((run) => stored(run.id)));
+    expect(broken).toMatchObject({ status: "failed", errorKind: "listener-failed" });
+    expect(ok).toMatchObject({ status: "failed", errorKind: "unknown", errorMessage: `Run #${broken!.id}, which had to run at the same time, could not start.` });
+    expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
+  });
+
+  it("waits until every link is free, and shares one link's turn between runs on it", async () => {
+    const { remote, engine, start, stored } = setUp();
+    const alone = await start(linkIds[1]!);
+    const runs = await engine.startRunsTogether([
+      { linkId: linkIds[0]!, ...parseRunRequest({ duration: 3 }) },
+      { linkId: linkIds[1]!, ...parseRunRequest({ duration: 3 }) },
+      { linkId: linkIds[1]!, ...parseRunRequest({ duration: 3, clientSide: "b" }) },
+    ]);
+    expect(runs.map((run) => engine.queuePosition(run.linkId, run.id))).toEqual([0, 1, 1]);
+    await Promise.all(runs.map((run) => engine.waitForRun(run.id)));
+    expect((await stored(alone)).endedAt!.getTime()).toBeLessThanOrEqual((await stored(runs[0]!.id)).startedAt!.getTime());
+    // Two runs on one link at once: two servers on distinct ports of its hosts.
+    const ports = remote.started("server").slice(1).map((process) => `${process.host}:${process.argv[process.argv.indexOf("-p") + 1]}`);
+    expect(new Set(ports).size).toBe(ports.length);
+  });
+});
 
 const server = { address: "10.0.0.40", hostName: "esx1" };
 

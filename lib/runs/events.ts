@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { runEventBus, type RunEvent, type RunEventBus } from "./bus";
-import { isTerminalStatus, runJson } from "./serialize";
+import { isFinalStatus, sampleEventFromRow } from "./contract";
+import { runJson } from "./serialize";
 
 // Server-sent events of one run: `status`, `sample`, `summary`, `error`. Live runs
 // are served from the in-process bus (one SSH stream, any number of viewers);
@@ -22,22 +23,6 @@ export function resumePoint(request: Request): number {
   return value;
 }
 
-export type SampleEventData = {
-  seq: number;
-  start: number;
-  end: number;
-  direction: string;
-  bytes: number;
-  bitsPerSecond: number;
-  retransmits: number | null;
-  cwndBytes: number | null;
-  jitterMs: number | null;
-  lostPackets: number | null;
-  packets: number | null;
-  omitted: boolean;
-  streams: unknown;
-};
-
 /** Replays a run that is not live from the database, then ends the stream. */
 async function replayFromDatabase(runId: number, after: number, send: (event: RunEvent) => void): Promise<void> {
   const run = await db.run.findUnique({ where: { id: runId }, include: { link: { select: { id: true, name: true, speedMbps: true } } } });
@@ -53,7 +38,7 @@ async function replayFromDatabase(runId: number, after: number, send: (event: Ru
     });
     for (const sample of samples) {
       count = sample.seq + 1;
-      send({ id: count, type: "sample", data: sample satisfies SampleEventData });
+      send({ id: count, type: "sample", data: sampleEventFromRow(sample) });
     }
     if (samples.length < SAMPLE_PAGE) break;
   }
@@ -84,7 +69,7 @@ export function openRunEventStream(runId: number, after: number, signal: AbortSi
       const send = (event: RunEvent) => {
         if (isClosed) return;
         controller.enqueue(formatSse(event));
-        if (event.type === "status" && isTerminalStatus((event.data as { status: string }).status)) close();
+        if (event.type === "status" && isFinalStatus((event.data as { status: string }).status)) close();
       };
       const heartbeat = setInterval(() => {
         // A comment line keeps proxies from closing an idle stream (a queued run can wait long).

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isInventoryError } from "@/lib/inventory/errors";
-import { directionFlags, directionOf, parseRunRequest } from "./request";
+import { AppError } from "@/lib/errors";
+import { parseRunRequest } from "./request";
+import { directionFlags, directionOf } from "./contract";
 
 function fieldsOf(body: unknown): Record<string, string> {
   try {
     parseRunRequest(body);
   } catch (error) {
-    if (isInventoryError(error)) return Object.fromEntries(error.fields.map((f) => [f.field, f.message]));
+    if (error instanceof AppError) return Object.fromEntries(error.fields.map((f) => [f.field, f.message]));
     throw error;
   }
   throw new Error("expected a validation error");

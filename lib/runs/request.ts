@@ -1,35 +1,17 @@
 import { z } from "zod";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf";
-import { fieldErrorsFromZod, invalidInput, type FieldError } from "@/lib/inventory/errors";
+import { CLIENT_SIDES, directionFlags, RUN_DIRECTIONS, type ClientSide, type RunDirection } from "./contract";
+import { fieldErrorsFromZod, invalidInput, type FieldError } from "@/lib/errors";
 
-// What a user asks of a run on a link. Data flows from the iperf3 client to the
-// server unless reversed, so `direction` (which way over the link) and
-// `clientSide` (which end runs the client) together give -R or --bidir.
-
-export const RUN_DIRECTIONS = ["a-to-b", "b-to-a", "bidir"] as const;
-export type RunDirection = (typeof RUN_DIRECTIONS)[number];
-export type ClientSide = "a" | "b";
+// What a user asks of a run on a link: the iperf3 options, and `direction` and `clientSide`
+// (lib/runs/contract.ts), which together give -R or --bidir.
 
 const RunPlacementSchema = z.object({
   direction: z.enum(RUN_DIRECTIONS, { error: 'direction must be "a-to-b", "b-to-a" or "bidir"' }).default("a-to-b"),
-  clientSide: z.enum(["a", "b"], { error: 'clientSide must be "a" or "b"' }).default("a"),
+  clientSide: z.enum(CLIENT_SIDES, { error: 'clientSide must be "a" or "b"' }).default("a"),
 });
 
 export type RunRequest = { options: IperfOptions; clientSide: ClientSide; direction: RunDirection };
-
-/** -R and --bidir from the direction over the link and the side that runs the client. */
-export function directionFlags(direction: RunDirection, clientSide: ClientSide): { reverse: boolean; bidir: boolean } {
-  if (direction === "bidir") return { reverse: false, bidir: true };
-  const clientSends = (direction === "a-to-b") === (clientSide === "a");
-  return { reverse: !clientSends, bidir: false };
-}
-
-/** The direction over the link of a stored run, from its flags and client side. */
-export function directionOf(options: { reverse?: boolean; bidir?: boolean }, clientSide: ClientSide): RunDirection {
-  if (options.bidir) return "bidir";
-  const clientSends = !options.reverse;
-  return (clientSide === "a") === clientSends ? "a-to-b" : "b-to-a";
-}
 
 /** iperf3's own messages already start with the field's name: do not say it twice. */
 function withoutRepeatedField(fields: FieldError[]): FieldError[] {

@@ -1,16 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { IperfInterval } from "@/lib/iperf";
-import { createTestDatabase } from "@/lib/testing/database";
+import { openTestDatabase } from "@/testing/database";
 
-const database = createTestDatabase();
-process.env.DATABASE_URL = database.url;
-const { db } = await import("@/lib/db");
+const database = await openTestDatabase();
+const { db } = database;
 const { SampleWriter, toSampleRow } = await import("./samples");
 
-afterAll(async () => {
-  await db.$disconnect();
-  database.remove();
-});
+afterAll(() => database.close());
 
 function interval(start: number, streams = 1): IperfInterval {
   return {
@@ -54,7 +50,7 @@ describe("SampleWriter", () => {
         await db.sample.createMany({ data: rows });
       },
     });
-    for (let i = 0; i < 10; i += 1) expect(writer.add(interval(i, 2))).toBe(i);
+    for (let i = 0; i < 10; i += 1) expect(writer.add(interval(i, 2)).seq).toBe(i);
     await writer.close();
     expect(batches).toEqual([4, 4, 2]);
     const stored = await db.sample.findMany({ where: { runId }, orderBy: { seq: "asc" } });

@@ -2,27 +2,15 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { IperfInterval } from "@/lib/iperf";
+import { sampleEventOf, type SampleEvent } from "./contract";
 
-/** One parsed interval as a Sample row; per-stream values are kept only when there are several streams. */
+/** One parsed interval as a Sample row: the sample event of the run contract, under its run. */
 export function toSampleRow(runId: number, seq: number, interval: IperfInterval): Prisma.SampleCreateManyInput {
-  const cwnds = interval.streams.map((stream) => stream.cwndBytes).filter((cwnd): cwnd is number => cwnd !== undefined);
-  return {
-    runId,
-    seq,
-    start: interval.start,
-    end: interval.end,
-    direction: interval.direction ?? "forward",
-    bytes: interval.bytes,
-    bitsPerSecond: interval.bitsPerSecond,
-    retransmits: interval.retransmits ?? null,
-    // The interval's window is the sum of its streams' windows, as iperf3 reports per stream.
-    cwndBytes: cwnds.length > 0 ? cwnds.reduce((sum, cwnd) => sum + cwnd, 0) : null,
-    jitterMs: interval.jitterMs ?? null,
-    lostPackets: interval.lostPackets ?? null,
-    packets: interval.packets ?? null,
-    omitted: interval.omitted,
-    streams: interval.streams.length > 1 ? (interval.streams as Prisma.InputJsonValue) : undefined,
-  };
+  return sampleRowOf(runId, sampleEventOf(seq, interval));
+}
+
+function sampleRowOf(runId: number, sample: SampleEvent): Prisma.SampleCreateManyInput {
+  return { runId, ...sample, streams: sample.streams ? (sample.streams as Prisma.InputJsonValue) : undefined };
 }
 
 type WriteRows = (rows: Prisma.SampleCreateManyInput[]) => Promise<unknown>;
@@ -44,14 +32,14 @@ export class SampleWriter {
     private readonly options: { flushMs?: number; maxBatch?: number; write?: WriteRows } = {},
   ) {}
 
-  /** Queues one interval; returns its sequence number. */
-  add(interval: IperfInterval): number {
-    const seq = this.nextSeq;
+  /** Queues one interval; returns it as the run's next sample event, to publish as is. */
+  add(interval: IperfInterval): SampleEvent {
+    const sample = sampleEventOf(this.nextSeq, interval);
     this.nextSeq += 1;
-    this.pending.push(toSampleRow(this.runId, seq, interval));
+    this.pending.push(sampleRowOf(this.runId, sample));
     if (this.pending.length >= (this.options.maxBatch ?? 500)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs ?? 250);
-    return seq;
+    return sample;
   }
 
   get count(): number {

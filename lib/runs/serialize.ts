@@ -1,13 +1,7 @@
 // The one JSON shape of a run, shared by the REST API, the SSE stream and pages.
 import type { Run } from "@/lib/generated/prisma/client";
 
-export const TERMINAL_STATUSES = ["succeeded", "failed", "cancelled", "interrupted"] as const;
-export const RUN_STATUSES = ["queued", "preparing", "running", ...TERMINAL_STATUSES] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-export function isTerminalStatus(status: string): boolean {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status);
-}
+import type { RunStatus } from "./contract";
 
 /** Received rate as a share of the link's nominal rate, rounded to 0.1 %. */
 export function lineRatePercent(bitsPerSecond: number | null, speedMbps: number): number | null {

@@ -2,18 +2,21 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatLinkSpeed } from "@/components/format";
 import { CompareRuns } from "@/components/runs/CompareRuns";
-import { parseRunFilters, runTableQuery, type SearchParams } from "@/components/runs/filters";
+import { readPageFilters, runTableQuery, type QueryInput } from "@/lib/runs/filters";
 import { LinkActivity } from "@/components/runs/LinkActivity";
 import { NewTestForm } from "@/components/runs/NewTestForm";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
-import { getLinkEnds, getLinkHistory, getRunComparison, listLinkStreamCounts, listRunRows } from "@/lib/queries/runs";
+import { getLinkEnds, getLinkHistory, listLinkStreamCounts } from "@/lib/queries/links";
+import { getRunComparison } from "@/lib/queries/run-series";
+import { listRunRows } from "@/lib/queries/run-lists";
 import { lineRateThresholds } from "@/lib/queries/overview";
 import { IfCan } from "@/components/auth/ViewerContext";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
+type SearchParams = Exclude<QueryInput, URLSearchParams>;
 
 function linkIdOf(raw: string): number | null {
   return /^\d{1,10}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
@@ -44,7 +47,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
   if (linkId === null) notFound();
   const query = await searchParams;
   // The history and the runs table are rendered here first, then kept current in the browser (LinkActivity).
-  const tableQuery = runTableQuery(parseRunFilters(query), linkId);
+  const tableQuery = runTableQuery(readPageFilters(query), linkId);
   const compareIds = compareIdsOf(query);
   const [ends, history, table, streamCounts, comparison] = await Promise.all([
     getLinkEnds(linkId),

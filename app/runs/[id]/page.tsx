@@ -2,7 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { CopyButton } from "@/components/runs/CopyButton";
-import { describeDirection, describeOptions, isActiveStatus } from "@/components/runs/describe";
+import { clientSideOf, directionOf, isActiveStatus, parseStoredOptions } from "@/lib/runs/contract";
+import { describeDirection, describeOptions } from "@/lib/runs/describe";
 import { RerunButton } from "@/components/runs/RerunButton";
 import { RunLiveView } from "@/components/runs/RunLiveView";
 import { RunSummaryCards, StreamTable } from "@/components/runs/RunFigures";
@@ -10,9 +11,10 @@ import { StatusBadge } from "@/components/runs/StatusBadge";
 import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
-import { IperfOptionsSchema } from "@/lib/iperf/options";
-import { getLinkEnds, getRunDetail, getRunQueuePosition, getRunSeries, getRunStreamStats } from "@/lib/queries/runs";
-import { directionOf } from "@/lib/runs/request";
+import { getLinkEnds } from "@/lib/queries/links";
+import { getRunDetail } from "@/lib/queries/run-lists";
+import { queuePositionOf } from "@/lib/runs";
+import { getRunSeries, getRunStreamStats } from "@/lib/queries/run-series";
 
 export const dynamic = "force-dynamic";
 
@@ -50,11 +52,12 @@ export default async function RunPage({ params }: Params) {
   const isActive = isActiveStatus(run.status);
   const [ends, series] = await Promise.all([getLinkEnds(run.linkId), getRunSeries({ runId, isFinished: !isActive })]);
   if (!ends) notFound();
-  const options = IperfOptionsSchema.parse(run.options);
-  const clientSide = run.clientSide === "b" ? "b" : "a";
+  // An old run whose options a later schema refuses still opens.
+  const options = parseStoredOptions(run.options);
+  const clientSide = clientSideOf(run.clientSide);
   const direction = directionOf(options, clientSide);
   const [clientEnd, serverEnd] = clientSide === "a" ? [ends.a, ends.b] : [ends.b, ends.a];
-  const queuePosition = run.status === "queued" ? getRunQueuePosition(run.linkId, run.id) : null;
+  const queuePosition = queuePositionOf(run);
   const speedMbps = ends.speedMbps;
 
   return (

@@ -1,5 +1,6 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { getRunDetail, iterateRunSamples } from "@/lib/queries/runs";
+import { getRunDetail } from "@/lib/queries/run-lists";
+import { iterateRunSamples } from "@/lib/queries/run-series";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

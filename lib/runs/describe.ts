@@ -1,6 +1,6 @@
 // Words and symbols for runs, shared by tables, charts and headings. Pure.
 import type { IperfOptions } from "@/lib/iperf/options";
-import type { RunDirection } from "@/lib/runs/request";
+import type { RunDirection, RunStatus } from "./contract";
 
 export const DIRECTION_ARROWS: Record<RunDirection, string> = { "a-to-b": "→", "b-to-a": "←", bidir: "⇄" };
 
@@ -31,7 +31,7 @@ function formatByteCount(bytes: number): string {
   return `${Number(value.toFixed(1))}${units[index]}`;
 }
 
-export const STATUS_LABELS: Record<string, string> = {
+export const STATUS_LABELS: Record<RunStatus, string> = {
   queued: "Queued",
   preparing: "Preparing",
   running: "Running",
@@ -40,20 +40,3 @@ export const STATUS_LABELS: Record<string, string> = {
   cancelled: "Cancelled",
   interrupted: "Interrupted",
 };
-
-export function isActiveStatus(status: string): boolean {
-  return status === "queued" || status === "preparing" || status === "running";
-}
-
-/** Series colours that read on white and on slate-950: one per protocol and direction. */
-export const SERIES_COLORS = {
-  "tcp:a-to-b": "#0284c7",
-  "tcp:b-to-a": "#7c3aed",
-  "tcp:bidir": "#0d9488",
-  "udp:a-to-b": "#ea580c",
-  "udp:b-to-a": "#db2777",
-  "udp:bidir": "#ca8a04",
-} as const;
-
-/** Distinct colours for runs compared side by side. */
-export const COMPARE_COLORS = ["#0284c7", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0d9488", "#ca8a04", "#db2777"] as const;

@@ -1,18 +1,6 @@
 // Turns run samples into chart points and thins them for display. Pure: used by the
 // server (finished runs) and the browser (live runs). Exports keep every sample.
-
-export type SampleLike = {
-  start: number;
-  end: number;
-  direction?: string | null;
-  bitsPerSecond: number;
-  retransmits?: number | null;
-  jitterMs?: number | null;
-  lostPackets?: number | null;
-  packets?: number | null;
-  omitted?: boolean;
-  streams?: unknown;
-};
+import type { SampleEvent } from "./contract";
 
 /** One interval on the chart: both directions of a bidirectional run share it. `s<i>`: stream i's bits/s. */
 export type SeriesPoint = {
@@ -31,14 +19,8 @@ export const MAX_STREAM_LINES = 32;
 /** Points drawn per line: enough for any screen width, few enough for SVG to stay fast. */
 export const DISPLAY_POINTS = 600;
 
-type StreamValue = { id: number; bitsPerSecond: number };
-
-function streamValues(streams: unknown): StreamValue[] {
-  if (!Array.isArray(streams)) return [];
-  return streams.filter(
-    (value): value is StreamValue => typeof value === "object" && value !== null && typeof (value as StreamValue).id === "number" && typeof (value as StreamValue).bitsPerSecond === "number",
-  );
-}
+/** What the chart reads of a sample event. */
+export type ChartSample = Pick<SampleEvent, "end" | "direction" | "bitsPerSecond" | "retransmits" | "jitterMs" | "lostPackets" | "packets" | "omitted" | "streams">;
 
 /** Builds points incrementally; stream ids (iperf3's socket numbers) become indexes 0, 1, 2 … */
 export class SeriesBuilder {
@@ -49,7 +31,7 @@ export class SeriesBuilder {
     return Math.min(this.streamIndex.size, MAX_STREAM_LINES);
   }
 
-  add(sample: SampleLike): void {
+  add(sample: ChartSample): void {
     const isReverse = sample.direction === "reverse";
     const last = this.points.at(-1);
     // The second direction of a --bidir interval joins the point of its first direction.
@@ -61,7 +43,7 @@ export class SeriesBuilder {
     if (isReverse) point.reverseBps = sample.bitsPerSecond;
     else {
       point.bps = sample.bitsPerSecond;
-      for (const stream of streamValues(sample.streams)) {
+      for (const stream of sample.streams ?? []) {
         let index = this.streamIndex.get(stream.id);
         if (index === undefined) {
           index = this.streamIndex.size;
@@ -76,7 +58,7 @@ export class SeriesBuilder {
   }
 }
 
-export function buildSeries(samples: Iterable<SampleLike>): { points: SeriesPoint[]; streamCount: number } {
+export function buildSeries(samples: Iterable<ChartSample>): { points: SeriesPoint[]; streamCount: number } {
   const builder = new SeriesBuilder();
   for (const sample of samples) builder.add(sample);
   return { points: builder.points, streamCount: builder.streamCount };

@@ -1,40 +1,45 @@
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildSeries, downsample, type SampleLike, type SeriesPoint } from "@/components/charts/series";
-import { createTestDatabase } from "@/lib/testing/database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleEventFromRow, type SampleEvent } from "@/lib/runs/contract";
+import { buildSeries as buildEventSeries, downsample, type SeriesPoint } from "@/lib/runs/series";
+import { openTestDatabase, type TestDatabase } from "@/testing/database";
 
 // The run page's reads on a real, migrated SQLite file: the chart points SQL thins must be
 // what the browser's downsample makes of the same samples, and the per-stream totals exact.
 
-type Queries = typeof import("./runs");
+type Queries = typeof import("./run-series") & typeof import("./run-lists");
 
 let queries: Queries;
 let sqlite: Database.Database;
 let linkId = 0;
-let database: ReturnType<typeof createTestDatabase>;
+let database: TestDatabase;
 
 beforeAll(async () => {
-  database = createTestDatabase();
-  vi.resetModules();
-  process.env.DATABASE_URL = database.url;
-  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
+  database = await openTestDatabase();
   sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
   const now = new Date().toISOString();
   const hostIds = ["q-a", "q-b"].map((name) => Number(sqlite.prepare(`INSERT INTO "Host" ("name", "address", "authMethod", "updatedAt") VALUES (?, '198.18.9.1', 'local', ?)`).run(name, now).lastInsertRowid));
   const nicIds = hostIds.map((hostId) => Number(sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now).lastInsertRowid));
   linkId = Number(sqlite.prepare(`INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('q-link', ?, ?, 1000, ?)`).run(nicIds[0], nicIds[1], now).lastInsertRowid);
-  queries = await import("./runs");
+  queries = { ...(await import("./run-series")), ...(await import("./run-lists")) };
 }, 60_000);
 
 afterAll(async () => {
   sqlite?.close();
-  const { db } = await import("@/lib/db");
-  await db.$disconnect();
-  database?.remove();
+  await database?.close();
 });
 
-type Sample = SampleLike & { bytes: number; streams?: Array<{ id: number; bytes: number; bitsPerSecond: number; retransmits?: number; cwndBytes?: number }> };
+type Sample = Partial<Omit<SampleEvent, "streams">> & Pick<SampleEvent, "start" | "end" | "bytes" | "bitsPerSecond"> & { streams?: NonNullable<SampleEvent["streams"]> };
+
+/** The browser's series of the same samples, as the live stream would send them. */
+function buildSeries(samples: Sample[]) {
+  return buildEventSeries(
+    samples.map((sample, seq) =>
+      sampleEventFromRow({ seq, direction: "forward", retransmits: null, cwndBytes: null, jitterMs: null, lostPackets: null, packets: null, omitted: false, ...sample, streams: sample.streams ?? null }),
+    ),
+  );
+}
 
 /** Stores a finished run with these samples (seq in order) and returns its id. */
 function storeRun(samples: Sample[], options: Record<string, unknown> = {}): number {

@@ -1,0 +1,411 @@
+import "server-only";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { hostTarget } from "@/lib/hosts/target";
+import {
+  buildClientArgv,
+  buildServerArgv,
+  classifyIperfError,
+  createIperfParser,
+  FLAG_SINCE,
+  isVersionAtLeast,
+  type IperfOptions,
+  type IperfParser,
+  type IperfPlatform,
+  type IperfResult,
+  type IperfSummary,
+  type IperfVersion,
+} from "@/lib/iperf";
+import type { RunEventBus } from "./bus";
+import { parseStoredOptions, type RunStatus } from "./contract";
+import { RunError, runFailureOf, type RunFailure } from "./errors";
+import type { PortLeases } from "./ports";
+import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
+import { SampleWriter } from "./samples";
+import { runJson } from "./serialize";
+import { withTimeout } from "./timers";
+
+// One run carried out, step by step: resolve its endpoints, prepare both hosts, lease a
+// port and start the server, start the client, stream and store its intervals, finish.
+// Each step is a method, so that several runs can take the steps together (the engine's
+// `executeTogether`: every server first, then every client at once). Whatever happens,
+// `close()` stops what was started, and `finish()` keeps the samples so far, both raw
+// outputs and the exact commands with the run.
+
+/** How long the engine waits for each host; tests shorten them. */
+export type ExecutionLimits = {
+  serverStartMs: number;
+  /** after the client exits, the one-off server prints its summary and exits too */
+  serverExitGraceMs: number;
+  /** beyond duration + omit: connection set-up, the summary exchange, a slow host */
+  runMarginMs: number;
+};
+export const DEFAULT_LIMITS: ExecutionLimits = { serverStartMs: 10_000, serverExitGraceMs: 5_000, runMarginMs: 30_000 };
+// A run by byte count has no duration: it may take this long before it is stopped.
+const BYTES_RUN_LIMIT_MS = 60 * 60 * 1000;
+const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
+export const MAX_PORT_ATTEMPTS = 5;
+
+/** What a run's steps need from the engine that runs them. */
+export type ExecutionDeps = { remote: RunRemote; ports: PortLeases; bus: RunEventBus; limits: ExecutionLimits };
+
+/** Raw output kept with the run, capped so that a runaway process cannot fill the database. */
+class OutputLog {
+  private text = "";
+  private isTruncated = false;
+  add(line: string): void {
+    if (this.isTruncated) return;
+    if (this.text.length + line.length + 1 > MAX_RAW_OUTPUT_CHARS) {
+      this.isTruncated = true;
+      this.text += "[output truncated by Wirespeed]\n";
+      return;
+    }
+    this.text += `${line}\n`;
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+function summaryColumns(summary: IperfSummary | null, prefix: "" | "reverse", isInterrupted: boolean): Prisma.RunUpdateInput {
+  if (!summary) return {};
+  const sender = summary.sender;
+  // A client stopped by a signal prints a receiver line of "0.00 Bytes": it measured nothing, so store none.
+  const receiver = isInterrupted && summary.receiver?.bytes === 0 ? null : summary.receiver;
+  if (prefix === "reverse") {
+    return {
+      reverseSentBytes: sender?.bytes ?? null,
+      reverseSentBitsPerSecond: sender?.bitsPerSecond ?? null,
+      reverseReceivedBytes: receiver?.bytes ?? null,
+      reverseReceivedBitsPerSecond: receiver?.bitsPerSecond ?? null,
+      reverseRetransmits: sender?.retransmits ?? null,
+    };
+  }
+  return {
+    sentBytes: sender?.bytes ?? null,
+    sentBitsPerSecond: sender?.bitsPerSecond ?? null,
+    receivedBytes: receiver?.bytes ?? null,
+    receivedBitsPerSecond: receiver?.bitsPerSecond ?? null,
+    retransmits: sender?.retransmits ?? null,
+    jitterMs: receiver?.jitterMs ?? null,
+    lostPackets: receiver?.lostPackets ?? null,
+    packets: receiver?.packets ?? null,
+    lostPercent: receiver?.lostPercent ?? null,
+  };
+}
+
+function timeLimitMs(options: IperfOptions, marginMs = DEFAULT_LIMITS.runMarginMs): number {
+  if (options.bytes !== undefined) return BYTES_RUN_LIMIT_MS;
+  return ((options.duration ?? 10) + (options.omit ?? 0)) * 1000 + marginMs;
+}
+
+/**
+ * The one-off server's argv. Where the version has it (3.10+), --idle-timeout makes a
+ * server whose client never came exit by itself, even if Wirespeed is gone by then.
+ */
+export function serverArgvFor(options: IperfOptions, version: IperfVersion, server: Pick<RunEndpoint, "address" | "hostName">, port: number): string[] {
+  const idleTimeoutSeconds = isVersionAtLeast(version, FLAG_SINCE["--idle-timeout"]) ? Math.min(86_400, Math.ceil(timeLimitMs(options) / 1000)) : undefined;
+  return buildServerArgv({ version, bindAddress: server.address, port, oneOff: true, idleTimeoutSeconds, hostName: server.hostName });
+}
+
+function nicAddress(addresses: unknown): string | null {
+  const first = Array.isArray(addresses) ? addresses.find((value) => typeof value === "string") : undefined;
+  return typeof first === "string" ? first.replace(/\/\d+$/, "") : null;
+}
+
+export type RunEndpoints = { client: RunEndpoint; server: RunEndpoint };
+
+/** Both ends of a stored run: the client on its `clientSide` of the link, the server on the other. */
+export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
+  const run = await db.run.findUniqueOrThrow({
+    where: { id: runId },
+    select: {
+      clientSide: true,
+      link: {
+        select: {
+          aNic: { select: { addresses: true, name: true, host: { omit: { secret: false } } } },
+          bNic: { select: { addresses: true, name: true, host: { omit: { secret: false } } } },
+        },
+      },
+    },
+  });
+  const [clientNic, serverNic] = run.clientSide === "b" ? [run.link.bNic, run.link.aNic] : [run.link.aNic, run.link.bNic];
+  const endpoint = (nic: typeof clientNic): RunEndpoint => {
+    const host = nic.host;
+    const address = nicAddress(nic.addresses);
+    if (!address) throw new RunError("parameter", `NIC ${nic.name} of ${host.name} has no address: add one, or discover the host's NICs.`);
+    return {
+      hostId: host.id,
+      hostName: host.name,
+      platform: host.platform as IperfPlatform,
+      target: hostTarget(host),
+      iperf3Path: host.iperf3Path,
+      portRange: { min: host.iperfPortMin, max: host.iperfPortMax },
+      address,
+      openFirewall: host.openFirewall,
+    };
+  };
+  return { client: endpoint(clientNic), server: endpoint(serverNic) };
+}
+
+type Detected = { path: string; version: IperfVersion };
+
+export class RunExecution {
+  private readonly writer: SampleWriter;
+  private readonly serverLog = new OutputLog();
+  private readonly clientLog = new OutputLog();
+  private readonly processes: RemoteProcess[] = [];
+  private readonly restoreFirewalls: Array<() => Promise<void>> = [];
+  private readonly commands: { serverCommand?: string; clientCommand?: string; serverIperfVersion?: string; clientIperfVersion?: string } = {};
+  private platform: IperfPlatform = "unknown";
+  private options: IperfOptions | null = null;
+  private endpoints: RunEndpoints | null = null;
+  private iperf: { client: Detected; server: Detected } | null = null;
+  private leased: { hostId: number; port: number } | null = null;
+  private port = 0;
+  private server: RemoteProcess | null = null;
+  private client: { process: RemoteProcess; parser: IperfParser } | null = null;
+  private result: IperfResult | null = null;
+  private clientExitCode: number | null = null;
+  /** The first thing that went wrong; the steps after it are skipped. */
+  failure: unknown = null;
+
+  constructor(
+    readonly runId: number,
+    private readonly deps: ExecutionDeps,
+    private readonly signal: AbortSignal,
+  ) {
+    this.writer = new SampleWriter(runId);
+  }
+
+  get hasFailed(): boolean {
+    return this.failure !== null || this.signal.aborted;
+  }
+
+  /** Runs one step unless an earlier one failed or the run was cancelled; a step's error is kept, not thrown. */
+  async step(name: "resolve" | "prepare" | "startServer" | "startClient" | "stream", body?: () => Promise<void>): Promise<void> {
+    if (this.hasFailed) return;
+    try {
+      await (body ?? this[name].bind(this))();
+    } catch (error) {
+      this.failure ??= error;
+    }
+  }
+
+  /** Step 1: the run's options and both ends. */
+  async resolve(): Promise<void> {
+    await this.setStatus("preparing");
+    const run = await db.run.findUniqueOrThrow({ where: { id: this.runId }, select: { options: true } });
+    this.options = parseStoredOptions(run.options);
+    this.endpoints = await loadRunEndpoints(this.runId);
+    this.platform = this.endpoints.client.platform;
+  }
+
+  /** Step 2: iperf3 found on both hosts (and recorded), opted-in firewalls opened. */
+  async prepare(): Promise<void> {
+    const { client, server } = this.requireEndpoints();
+    const [clientIperf, serverIperf] = await Promise.all([this.deps.remote.detectIperf(client, this.signal), this.deps.remote.detectIperf(server, this.signal)]);
+    this.iperf = { client: clientIperf, server: serverIperf };
+    await Promise.all(
+      ([
+        [client, clientIperf],
+        [server, serverIperf],
+      ] as const).map(([endpoint, iperf]) =>
+        db.host.update({ where: { id: endpoint.hostId }, data: { iperf3Path: iperf.path, iperf3Version: iperf.version.raw, lastSeenAt: new Date() } }),
+      ),
+    );
+    this.commands.clientIperfVersion = clientIperf.version.raw;
+    this.commands.serverIperfVersion = serverIperf.version.raw;
+    // Opted-in firewalls (ESXi) open for the test; `close()` restores them whatever happens.
+    for (const endpoint of [server, client]) this.restoreFirewalls.push(await this.deps.remote.openFirewall(endpoint));
+  }
+
+  /** Step 3: the server on a free port, listening. A port found busy on the host is skipped. */
+  async startServer(): Promise<void> {
+    const { server } = this.requireEndpoints();
+    const options = this.requireOptions();
+    const serverIperf = this.requireIperf().server;
+    const busyPorts = new Set<number>();
+    for (let attempt = 0; attempt < MAX_PORT_ATTEMPTS; attempt += 1) {
+      if (this.signal.aborted) return;
+      this.port = options.port ?? this.deps.ports.lease(server.hostId, server.hostName, server.portRange, busyPorts);
+      this.leased = options.port === undefined ? { hostId: server.hostId, port: this.port } : null;
+      // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends.
+      const started = await this.startListening(server, serverIperf.path, serverArgvFor(options, serverIperf.version, server, this.port), !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]));
+      this.commands.serverCommand = started.process.commandLine;
+      if (started.isListening) {
+        this.server = started.process;
+        this.processes.push(started.process);
+        return;
+      }
+      const error = classifyIperfError(started.errorText || "the iperf3 server exited before listening", server.platform);
+      if (error.kind !== "listener-failed" || options.port !== undefined || !/in use/i.test(error.message)) throw new RunError(error.kind, error.message, error.hint);
+      busyPorts.add(this.port);
+      this.releasePort();
+    }
+    throw new RunError("listener-failed", `No free iperf3 port on ${server.hostName} after ${MAX_PORT_ATTEMPTS} tries.`);
+  }
+
+  /** Step 4: the client, its intervals parsed, stored and published as they arrive. */
+  async startClient(): Promise<void> {
+    const { client, server } = this.requireEndpoints();
+    const clientIperf = this.requireIperf().client;
+    const { argv, liveMode } = buildClientArgv({ options: { ...this.requireOptions(), port: this.port }, version: clientIperf.version, serverAddress: server.address, bindAddress: client.address, hostName: client.hostName });
+    const parser = createIperfParser({ platform: client.platform });
+    const onLine = (line: string) => {
+      this.clientLog.add(line);
+      for (const event of parser.push(line)) {
+        if (event.type === "interval") this.deps.bus.publish(this.runId, "sample", this.writer.add(event.interval));
+      }
+    };
+    const process = this.deps.remote.startIperf(client, "client", clientIperf.path, argv, { onStdoutLine: onLine, onStderrLine: onLine }, { pty: liveMode === "pty" });
+    this.processes.push(process);
+    this.client = { process, parser };
+    this.commands.clientCommand = process.commandLine;
+    await this.setStatus("running", { ...this.commands, startedAt: new Date() });
+    void this.recordPid("clientPid", process);
+  }
+
+  /** Step 5: until the client exits (or is cancelled, or overruns), then the server's summary. */
+  async stream(): Promise<void> {
+    const client = this.client;
+    const server = this.server;
+    if (!client || !server) throw new RunError("unknown", "The test was not started.");
+    const limit = timeLimitMs(this.requireOptions(), this.deps.limits.runMarginMs);
+    const onAbort = () => void client.process.stop();
+    this.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      ({ exitCode: this.clientExitCode } = await withTimeout(client.process.done, limit, () => new RunError("timeout", `The test did not end within ${Math.round(limit / 1000)} s.`, "The link or a host stalled; the samples so far are kept.")));
+    } finally {
+      this.signal.removeEventListener("abort", onAbort);
+    }
+    this.result = client.parser.end();
+    await withTimeout(server.done, this.deps.limits.serverExitGraceMs, () => new Error("server still running")).catch(() => server.stop());
+  }
+
+  /** Whatever happened: nothing of ours stays running on either host, ports and firewalls are given back. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.processes.map((process) => process.stop()));
+    this.releasePort();
+    const restored = await Promise.allSettled(this.restoreFirewalls.map((restore) => restore()));
+    for (const outcome of restored) {
+      if (outcome.status === "rejected") {
+        this.failure ??= new RunError("unknown", `Could not restore a host's firewall: ${String(outcome.reason?.message ?? outcome.reason).split("\n")[0]}`, "Check the firewall state of the ESXi host by hand (esxcli network firewall get).");
+      }
+    }
+  }
+
+  /** Step 6: the outcome stored with every sample so far, the viewers told, the live stream closed. */
+  async finish(): Promise<void> {
+    let writeError: unknown = null;
+    await this.writer.close().catch((error: unknown) => (writeError = error));
+    const { status, error } = this.outcome(writeError);
+    const interrupted = this.result?.interrupted ?? false;
+    await finishRun(
+      this.deps.bus,
+      this.runId,
+      {
+        ...this.commands,
+        // The command line is quoted for the host's shell once its agent is known: read again at the end.
+        ...(this.client ? { clientCommand: this.client.process.commandLine } : {}),
+        ...summaryColumns(this.result?.summary ?? null, "", interrupted),
+        ...summaryColumns(this.result?.reverseSummary ?? null, "reverse", interrupted),
+        status,
+        endedAt: new Date(),
+        serverOutput: this.serverLog.toString(),
+        clientOutput: this.clientLog.toString(),
+      },
+      error,
+    );
+  }
+
+  private outcome(writeError: unknown): { status: RunStatus; error: RunFailure | null } {
+    if (this.signal.aborted) return { status: "cancelled", error: null };
+    if (this.failure) return { status: "failed", error: runFailureOf(this.failure, this.platform) };
+    if (this.result?.error) return { status: "failed", error: this.result.error };
+    if (!this.result?.summary) {
+      // iperf3 always ends a test with a summary or an error: without either, it did not run as iperf3.
+      const code = this.clientExitCode === null ? "" : ` (exit code ${this.clientExitCode})`;
+      return { status: "failed", error: { kind: "unknown", message: `iperf3 ended without a result${code}.`, hint: "See the client's output below: the program may not be iperf3, or it crashed." } };
+    }
+    if (writeError) {
+      const message = writeError instanceof Error ? writeError.message.split("\n")[0] : String(writeError);
+      return { status: "failed", error: { kind: "unknown", message: `Could not store the samples: ${message}`, hint: "Check the disk of the Wirespeed server." } };
+    }
+    return { status: "succeeded", error: null };
+  }
+
+  private releasePort(): void {
+    if (this.leased) this.deps.ports.release(this.leased.hostId, this.leased.port);
+    this.leased = null;
+  }
+
+  private requireOptions(): IperfOptions {
+    if (!this.options) throw new RunError("unknown", "The run's options were not read.");
+    return this.options;
+  }
+
+  private requireEndpoints(): RunEndpoints {
+    if (!this.endpoints) throw new RunError("unknown", "The run's hosts were not read.");
+    return this.endpoints;
+  }
+
+  private requireIperf(): { client: Detected; server: Detected } {
+    if (!this.iperf) throw new RunError("unknown", "iperf3 was not found on the run's hosts.");
+    return this.iperf;
+  }
+
+  private async setStatus(status: RunStatus, data: Prisma.RunUpdateInput = {}): Promise<void> {
+    await db.run.update({ where: { id: this.runId }, data: { status, ...data } });
+    this.deps.bus.publish(this.runId, "status", { status });
+  }
+
+  /** Remembers a process id so that a restarted app can stop what this one left running. */
+  private async recordPid(column: "serverPid" | "clientPid", process: RemoteProcess): Promise<void> {
+    const pid = await process.pid.catch(() => null);
+    if (pid) await db.run.update({ where: { id: this.runId }, data: { [column]: pid } }).catch(() => undefined);
+  }
+
+  /** Starts the server and waits until it listens, exits, or times out. */
+  private async startListening(server: RunEndpoint, iperf3Path: string, argv: string[], pty: boolean) {
+    let errorText = "";
+    let markListening = () => {};
+    const listening = new Promise<void>((resolve) => (markListening = resolve));
+    const process = this.deps.remote.startIperf(server, "server", iperf3Path, argv, {
+      onStdoutLine: (line) => {
+        this.serverLog.add(line);
+        if (/Server listening on/i.test(line)) markListening();
+        // Under a pty, iperf3's stderr arrives here too.
+        if (pty && /error/i.test(line)) errorText += `${line}\n`;
+      },
+      onStderrLine: (line) => {
+        this.serverLog.add(line);
+        if (/error/i.test(line)) errorText += `${line}\n`;
+      },
+    }, { pty });
+    void this.recordPid("serverPid", process);
+    const outcome = await withTimeout(
+      Promise.race([listening.then(() => "listening" as const), process.done.then(() => "exited" as const)]),
+      this.deps.limits.serverStartMs,
+      () => new RunError("timeout", `The iperf3 server on ${server.hostName} did not start listening within ${this.deps.limits.serverStartMs / 1000} s.`),
+    ).catch(async (error: unknown) => {
+      await process.stop();
+      throw error;
+    });
+    return { process, isListening: outcome === "listening", errorText: errorText.trim() };
+  }
+}
+
+/** Ends a run: stores what is known, tells the viewers, and closes its live stream. */
+export async function finishRun(bus: RunEventBus, runId: number, data: Omit<Prisma.RunUpdateInput, "status"> & { status: RunStatus }, error: RunFailure | null): Promise<void> {
+  const run = await db.run.update({
+    where: { id: runId },
+    data: { ...data, ...(error ? { errorKind: error.kind, errorMessage: error.message, errorHint: error.hint } : {}) },
+    include: { link: { select: { id: true, name: true, speedMbps: true } } },
+  });
+  const json = runJson(run, run.link);
+  if (json.summary) bus.publish(runId, "summary", json.summary);
+  if (json.error) bus.publish(runId, "error", json.error);
+  bus.publish(runId, "status", { status: json.status });
+  bus.end(runId);
+}
