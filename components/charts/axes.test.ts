@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { rateScale } from "@/components/units/rate";
+import { clockAxisProps, clockTickFormat, clockTicks, formatSecondsTick, rateAxisProps, secondsAxisProps } from "./axes";
+
+const HOUR = 3600 * 1000;
+
+describe("clockTickFormat", () => {
+  it("writes seconds within an hour, times within a day and a half, weekdays within a week, dates beyond", () => {
+    const options = (spanMs: number) => clockTickFormat(spanMs).resolvedOptions();
+    expect(options(10 * 60 * 1000)).toMatchObject({ hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    expect(options(6 * HOUR)).toMatchObject({ hour: "2-digit", minute: "2-digit" });
+    expect(options(6 * HOUR).second).toBeUndefined();
+    expect(options(24 * HOUR).second).toBeUndefined();
+    expect(options(7 * 24 * HOUR)).toMatchObject({ weekday: "short", day: "numeric" });
+    expect(options(30 * 24 * HOUR)).toMatchObject({ month: "short", day: "numeric" });
+  });
+});
+
+describe("clockTicks", () => {
+  const from = new Date(2026, 0, 5, 10, 30).getTime();
+  const hoursOf = (ticks: number[]) => ticks.map((tick) => new Date(tick).getHours());
+
+  it("puts a tick on every whole hour of 6 hours", () => {
+    expect(hoursOf(clockTicks(from, from + 6 * HOUR))).toEqual([11, 12, 13, 14, 15, 16]);
+  });
+
+  it("every 4 hours over a day", () => {
+    expect(hoursOf(clockTicks(from, from + 24 * HOUR))).toEqual([12, 16, 20, 0, 4, 8]);
+  });
+
+  it("on each midnight over a week", () => {
+    const ticks = clockTicks(from, from + 7 * 24 * HOUR);
+    expect(ticks.map((tick) => new Date(tick).getDate())).toEqual([6, 7, 8, 9, 10, 11, 12]);
+    expect(hoursOf(ticks).every((hour) => hour === 0)).toBe(true);
+  });
+});
+
+describe("axis props", () => {
+  it("scales the rate axis to the peak, in the viewer's unit", () => {
+    const bits = rateAxisProps(rateScale(2.5e9, "bits"), [0, 2.7e9]);
+    expect(bits).toMatchObject({ width: 56, domain: [0, 2.7e9], label: { value: "Gbit/s" } });
+    expect((bits.tickFormatter as (value: number, index: number) => string)(1.25e9, 0)).toBe("1.25");
+    const bytes = rateAxisProps(rateScale(2.5e9, "bytes"), [0, "auto"]);
+    expect(bytes.label).toMatchObject({ value: "MB/s" });
+    expect((bytes.tickFormatter as (value: number, index: number) => string)(1.25e9, 0)).toBe("156");
+  });
+
+  it("draws the clock axis on x in milliseconds", () => {
+    expect(clockAxisProps(HOUR)).toMatchObject({ dataKey: "x", type: "number", scale: "time" });
+  });
+
+  it("counts seconds into a run on t", () => {
+    expect(secondsAxisProps(30)).toMatchObject({ dataKey: "t", type: "number", domain: [0, 30] });
+    expect(formatSecondsTick(2.5)).toBe("2.5s");
+    expect(formatSecondsTick(10)).toBe("10s");
+    expect(formatSecondsTick(0.30000000000000004)).toBe("0.3s");
+  });
+});

@@ -1,0 +1,86 @@
+import type { CartesianGridProps, XAxisProps, YAxisProps } from "recharts";
+import { formatNumber, rateScale, type RateUnit } from "@/components/units/rate";
+import { useRateUnit } from "@/components/units/useRateUnit";
+
+// The axes of the time charts (link history, overview timeline, compared runs), set up once:
+// props to spread on Recharts' own <XAxis>/<YAxis>, which must stay direct children of the chart.
+
+/** Ticks, axis line and labels in the text colour, so both themes read them. */
+const AXIS_STYLE = { tick: { fill: "currentColor", fontSize: 12 }, stroke: "currentColor", strokeOpacity: 0.4 } satisfies Partial<XAxisProps & YAxisProps>;
+
+export const GRID_PROPS = { stroke: "currentColor", strokeOpacity: 0.15 } satisfies CartesianGridProps;
+
+type RateScale = ReturnType<typeof rateScale>;
+
+/** The rate axis: values in the viewer's unit, scaled to the chart's peak, the unit written along it. */
+export function rateAxisProps(scale: RateScale, domain: YAxisProps["domain"]): YAxisProps {
+  return {
+    ...AXIS_STYLE,
+    width: 56,
+    domain,
+    tickFormatter: (value: number) => formatNumber(value / scale.divisor),
+    label: { value: scale.label, angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12, dx: 4 },
+  };
+}
+
+/** The viewer's rate unit and a rate axis scaled to `peak` (bit/s). */
+export function useRateAxis(peak: number, domain: YAxisProps["domain"]): { unit: RateUnit; rateAxis: YAxisProps } {
+  const [unit] = useRateUnit();
+  return { unit, rateAxis: rateAxisProps(rateScale(peak, unit), domain) };
+}
+
+const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+const WEEKDAY_FORMAT = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric" });
+const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const SECONDS_FORMAT = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const FULL_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+
+const HOUR = 3600 * 1000;
+const DAY = 24 * HOUR;
+
+/** The tick label for a span: dates over a week, weekdays over a day and a half, times over an hour, else seconds too. */
+export function clockTickFormat(spanMs: number): Intl.DateTimeFormat {
+  if (spanMs > 8 * DAY) return DATE_FORMAT;
+  if (spanMs > 36 * HOUR) return WEEKDAY_FORMAT;
+  if (spanMs > HOUR) return TIME_FORMAT;
+  return SECONDS_FORMAT;
+}
+
+/** A wall-clock axis over `spanMs` (x: milliseconds since the epoch); the chart sets the domain. */
+export function clockAxisProps(spanMs: number): XAxisProps {
+  const format = clockTickFormat(spanMs);
+  return { ...AXIS_STYLE, dataKey: "x", type: "number", scale: "time", tickFormatter: (value: number) => format.format(new Date(value)) };
+}
+
+/** A moment in full, for a tooltip: "Mar 3, 2026, 14:05:30". */
+export function formatClockTime(ms: number): string {
+  return FULL_FORMAT.format(new Date(ms));
+}
+
+/** Ticks on whole local hours (every hour up to 8 h, then every 4) or local midnights (over 36 h). */
+export function clockTicks(from: number, to: number): number[] {
+  const span = to - from;
+  const ticks: number[] = [];
+  if (span > 36 * HOUR) {
+    const day = new Date(from);
+    day.setHours(24, 0, 0, 0);
+    for (; day.getTime() <= to; day.setDate(day.getDate() + 1)) ticks.push(day.getTime());
+    return ticks;
+  }
+  const stepHours = span > 8 * HOUR ? 4 : 1;
+  const tick = new Date(from);
+  tick.setMinutes(0, 0, 0);
+  tick.setHours(Math.ceil((tick.getHours() + (tick.getTime() < from ? 1 : 0)) / stepHours) * stepHours);
+  for (; tick.getTime() <= to; tick.setHours(tick.getHours() + stepHours)) ticks.push(tick.getTime());
+  return ticks;
+}
+
+/** "2.5s": seconds into a run, to a tenth. */
+export function formatSecondsTick(value: number): string {
+  return `${Number(value.toFixed(1))}s`;
+}
+
+/** The axis of seconds into a run (t), from 0 to `end`. */
+export function secondsAxisProps(end: number): XAxisProps {
+  return { ...AXIS_STYLE, dataKey: "t", type: "number", domain: [0, end], tickFormatter: formatSecondsTick };
+}
