@@ -58,7 +58,7 @@ class FakeRunRemote implements RunRemote {
   }
 
   startIperf(endpoint: RunEndpoint, role: "server" | "client", _path: string, argv: string[], callbacks: ProcessCallbacks): RemoteProcess {
-    let finish = (_: { exitCode: number | null }) => {};
+    let finish: (outcome: { exitCode: number | null }) => void = () => {};
     const done = new Promise<{ exitCode: number | null }>((resolve) => (finish = resolve));
     const process: FakeProcess = {
       role,
@@ -180,7 +180,7 @@ describe("a run, step by step", () => {
     bus.subscribe(runId, 0, (event) => event.type === "sample" && live.push(event.data));
     await engine.waitForRun(runId);
     const { samples } = await stored(runId);
-    expect(live).toEqual(samples.map(({ id: _id, runId: _runId, ...sample }) => sample));
+    expect(live).toEqual(samples.map((sample) => Object.fromEntries(Object.entries(sample).filter(([key]) => key !== "id" && key !== "runId"))));
   });
 
   it("gives the port back when a run ends, so the next run on the host uses it again", async () => {
