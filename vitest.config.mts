@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{lib,agents,scripts,components,app,bench}/**/*.test.ts", "e2e/lab/**/*.unit.test.ts"],
+          include: ["{lib,agents,scripts,components,app,bench,testing}/**/*.test.ts", "e2e/lab/**/*.unit.test.ts"],
           exclude: ["**/*.lab.test.ts", "node_modules/**"],
           environment: "node",
         },

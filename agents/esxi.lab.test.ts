@@ -4,8 +4,9 @@
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { labHost, labTarget, processesInHost, requireLabState, waitFor } from "@/e2e/lab/lab-targets";
-import { readLabState, type LabHost, type LabState } from "@/e2e/lab/lab";
+import { labHost, labTarget, processesInHost, requireLabState, waitFor } from "@/testing/lab-targets";
+import { readLabState } from "@/e2e/lab/lab";
+import type { LabHost, LabState } from "@/testing/lab-state";
 import { buildClientArgv, buildServerArgv, classifyIperfError, parseIperfVersion, type IperfVersion } from "@/lib/iperf";
 import { closeAll, execCapture, execStream, stopProcess, type HostTarget } from "@/lib/ssh";
 import { detectPlatform, esxiAgent, ESXI_IPERF3_PATH, linuxAgent, parsePidLine, PLATFORM_PROBE } from "@/agents";

@@ -5,8 +5,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { labHost, labLink, labTarget, processesInHost, requireLabState, waitFor } from "@/e2e/lab/lab-targets";
-import type { LabHost, LabState } from "@/e2e/lab/lab";
+import { labHost, labLink, labTarget, processesInHost, requireLabState, waitFor } from "@/testing/lab-targets";
+import type { LabHost, LabState } from "@/testing/lab-state";
 import { buildClientArgv, buildServerArgv, parseIperfVersion, type IperfVersion } from "@/lib/iperf";
 import { closeAll, execCapture, execStream, stopProcess, type HostTarget } from "@/lib/ssh";
 import { detectPlatform, linuxAgent, parsePidLine, PLATFORM_PROBE } from "@/agents";

@@ -2,7 +2,7 @@
  * Every platform's quoting against hostile arguments. POSIX agents (Linux, macOS, FreeBSD, ESXi) go
  * through real shells here (dash as sh, bash, BusyBox ash as on ESXi): `printf '%s\n'` of the quoted
  * argv must print back exactly each argument, on its own line, and nothing may run. Windows goes
- * through the model of cmd.exe and the C runtime in ./testing/cmd-exe (no Windows host here).
+ * through the model of cmd.exe and the C runtime in testing/cmd-exe.ts (no Windows host here).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -10,7 +10,7 @@ import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { parsePidLine } from "./process";
 import { AGENTS, UnquotableArgumentError } from "./index";
-import { throughCmd } from "./testing/cmd-exe";
+import { throughCmd } from "@/testing/cmd-exe";
 import type { AgentPlatform } from "./types";
 
 // Where a hostile argument would leave a file if any shell ever ran it.

@@ -4,7 +4,7 @@
  * format of Windows 10/11 PowerShell 5.1 and cmd.exe.
  */
 import { describe, expect, it } from "vitest";
-import { throughCmd, unquotedSpecials } from "./testing/cmd-exe";
+import { throughCmd, unquotedSpecials } from "@/testing/cmd-exe";
 import { cmdQuote, cmdQuoteArg, parseWindowsNics, UnquotableArgumentError, windowsAgent, windowsLinkSpeedMbps } from "./windows";
 
 describe("cmdQuote", () => {

@@ -4,7 +4,7 @@
 // Everything is torn down in a finally, whatever the benchmark does.
 import { spawn, spawnSync } from "node:child_process";
 import os from "node:os";
-import type { LabLink, LabState } from "../e2e/lab/lab";
+import type { LabLink, LabState } from "../testing/lab-state";
 
 // Instance 0 belongs to the test suite and whoever runs it: the benchmarks keep out of its way.
 process.env.WIRESPEED_LAB_INSTANCE ??= "2";
@@ -23,7 +23,7 @@ export type BenchContext = {
 /** Brings the lab up, runs the benchmark, and always brings the lab down again. */
 export async function withLabEngine(name: string, body: (context: BenchContext) => Promise<void>): Promise<void> {
   const { labUp, labDown, labInstance } = await import("../e2e/lab/lab");
-  const { createTestDatabase } = await import("../lib/testing/database");
+  const { createTestDatabase } = await import("../testing/database");
   const instance = labInstance();
   if (instance === 0) throw new Error("run the benchmarks on a lab instance of their own: WIRESPEED_LAB_INSTANCE=2");
   const database = createTestDatabase();
@@ -39,7 +39,7 @@ export async function withLabEngine(name: string, body: (context: BenchContext) 
     const { db } = await import("../lib/db");
     disconnect = () => db.$disconnect();
     ({ closeAll } = await import("../lib/ssh"));
-    const { seedLabInventory } = await import("../lib/testing/lab-inventory");
+    const { seedLabInventory } = await import("../testing/lab-inventory");
     const { RunEngine } = await import("../lib/runs/engine");
     const { agentRunRemote } = await import("../lib/runs/remote-agents");
     const { RunEventBus } = await import("../lib/runs/bus");

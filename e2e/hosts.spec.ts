@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { apiCall } from "./api";
-import type { LabHost } from "./lab/lab";
+import type { LabHost } from "../testing/lab-state";
 import { screenshotEverywhere } from "./screenshots";
-import { labHost, requireLabState } from "./lab/lab-targets";
+import { labHost, requireLabState } from "../testing/lab-targets";
 
 // Hosts are added through the pages as a user would; names avoid alpha/beta/esx and run-*, which other specs use.
 test.describe.configure({ mode: "serial" });

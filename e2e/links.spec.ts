@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { apiCall } from "./api";
 import { screenshotEverywhere } from "./screenshots";
-import { requireLabState } from "./lab/lab-targets";
+import { requireLabState } from "../testing/lab-targets";
 
 test.describe.configure({ mode: "serial" });
 

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupDatabase, backupFileName, keyCopyPath } from "./backup";
-import { createTestDatabase } from "./testing/database";
+import { createTestDatabase } from "@/testing/database";
 
 const BETTER_SQLITE3 = require.resolve("better-sqlite3");
 

@@ -1,21 +1,12 @@
 import os from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "@/lib/testing/database";
+import { afterAll, describe, expect, it } from "vitest";
+import { openTestDatabase } from "@/testing/database";
 
-const database = createTestDatabase();
-process.env.DATABASE_URL = database.url;
-
-const { db } = await import("@/lib/db");
+const database = await openTestDatabase();
+const { db } = database;
 const { ensureLocalHost, platformOf } = await import("./bootstrap");
 
-beforeAll(async () => {
-  await db.host.deleteMany();
-});
-
-afterAll(async () => {
-  await db.$disconnect();
-  database.remove();
-});
+afterAll(() => database.close());
 
 describe("ensureLocalHost", () => {
   it("records this machine once, with the local transport and its real name", async () => {
@@ -27,7 +18,7 @@ describe("ensureLocalHost", () => {
   });
 
   it("keeps its hands off a host the user already named like this machine", async () => {
-    await db.host.deleteMany();
+    await database.reset();
     await db.host.create({ data: { name: os.hostname(), address: "198.18.0.9", authMethod: "key" } });
     await ensureLocalHost();
     const local = await db.host.findFirstOrThrow({ where: { authMethod: "local" } });

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../lib/testing/database";
+import { createTestDatabase } from "../testing/database";
 import { runBackup } from "./backup";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

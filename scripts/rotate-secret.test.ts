@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "../lib/generated/prisma/client";
 import { type SecretKey, openText, sealText } from "../lib/secrets/envelope";
 import { loadKeys, readKeyFile } from "../lib/secrets/keys";
-import { createTestDatabase } from "../lib/testing/database";
+import { createTestDatabase } from "../testing/database";
 import { runWirespeed } from "./wirespeed";
 
 // `wirespeed rotate-secret` as a user runs it: it reads the data folder from the

@@ -6,7 +6,8 @@
 import { createHash } from "node:crypto";
 import { NodeSSH } from "node-ssh";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readLabState, type LabHost, type LabLink, type LabState } from "./lab";
+import type { LabHost, LabLink, LabState } from "../../testing/lab-state";
+import { readLabState } from "./lab";
 
 /** SHA256 of the raw key blob, base64 without padding: what `ssh-keygen -lf` prints. */
 function sshFingerprint(key: Buffer): string {

@@ -14,56 +14,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-
-// ---------------------------------------------------------------- types
-
-export const LAB_RATES = ["1gbit", "2.5gbit", "5gbit", "10gbit"] as const;
-export type LabRate = (typeof LAB_RATES)[number];
-
-export const LAB_FLAVORS = ["linux", "esxi"] as const;
-export type LabFlavor = (typeof LAB_FLAVORS)[number];
-/** flavor "esxi": the host's sshd runs every command in BusyBox ash with an ESXi stand-in mounted (esxi-standin/). */
-export type LabTopologyHost = { name: string; flavor?: LabFlavor };
-export type LabTopologyLink = { name: string; a: string; b: string; rate: LabRate | null; mtu: number };
-export type LabTopology = { hosts: LabTopologyHost[]; links: LabTopologyLink[] };
-
-export type LabNic = {
-  name: string;
-  address: string;
-  prefixLength: number;
-  mtu: number;
-  mac: string;
-  /** The link's shaped rate in Mb/s; null when unshaped or for mgmt0. */
-  speedMbps: number | null;
-  /** The link's name; null for the management NIC mgmt0. */
-  link: string | null;
-};
-
-export type LabHost = {
-  name: string;
-  flavor: LabFlavor;
-  netns: string;
-  sshHost: string;
-  sshPort: number;
-  username: string;
-  hostKeyFingerprint: string;
-  hostKeyPath: string;
-  sshdPidFile: string;
-  nics: LabNic[];
-};
-
-export type LabLinkEnd = { host: string; nic: string; address: string };
-export type LabLink = { name: string; rateMbps: number | null; mtu: number; a: LabLinkEnd; b: LabLinkEnd };
-
-export type LabState = {
-  /** WIRESPEED_LAB_INSTANCE this lab was built with */
-  instance: number;
-  dir: string;
-  clientKeyPath: string;
-  clientPublicKey: string;
-  hosts: LabHost[];
-  links: LabLink[];
-};
+import { LAB_FLAVORS, LAB_RATES, type LabFlavor, type LabHost, type LabLink, type LabLinkEnd, type LabRate, type LabState, type LabTopology, type LabTopologyHost, type LabTopologyLink } from "../../testing/lab-state";
 
 // ---------------------------------------------------------------- constants
 

@@ -3,7 +3,8 @@
  * *.lab.test.ts and tears it down after the last. Missing prerequisites fail the
  * run with the list: a lab test that silently skips proves nothing.
  */
-import { labDown, labUp, type LabState } from "./lab";
+import type { LabState } from "../../testing/lab-state";
+import { labDown, labUp } from "./lab";
 
 export function describeLab(state: LabState): string {
   const links = state.links.map((l) => `${l.name} ${l.rateMbps === null ? "unshaped" : `${l.rateMbps} Mb/s`}`);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { withApiAuth } from "@/lib/api/auth";
 import { ApiError } from "@/lib/api/errors";
-import { SAMPLE_KEYS, TEST_API_TOKEN, openTestApi, type TestApi } from "@/lib/api/route-testing";
+import { SAMPLE_KEYS, TEST_API_TOKEN, openTestApi, type TestApi } from "@/testing/test-api";
 import { InventoryError } from "@/lib/inventory/errors";
 
 // The REST API's permission check, on a real database with real users, sessions and tokens.

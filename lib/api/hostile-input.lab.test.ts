@@ -11,11 +11,11 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
-import type { LabState } from "@/e2e/lab/lab";
-import { labHost, processesInHost, requireLabState } from "@/e2e/lab/lab-targets";
-import { HOST_FIELDS, LINK_FIELDS, MARKER, NIC_FIELDS, RUN_FIELDS, bodyWith, expand, expectRefused, type Answer } from "@/lib/api/hostile-values";
-import { openTestApi, type TestApi } from "@/lib/api/route-testing";
-import type { LabInventory } from "@/lib/testing/lab-inventory";
+import type { LabState } from "@/testing/lab-state";
+import { labHost, processesInHost, requireLabState } from "@/testing/lab-targets";
+import { HOST_FIELDS, LINK_FIELDS, MARKER, NIC_FIELDS, RUN_FIELDS, bodyWith, expand, expectRefused, type Answer } from "@/testing/hostile-values";
+import { openTestApi, type TestApi } from "@/testing/test-api";
+import type { LabInventory } from "@/testing/lab-inventory";
 
 let api: TestApi;
 let state: LabState;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   fs.rmSync(MARKER, { force: true });
   state = requireLabState();
   api = await openTestApi();
-  const { seedLabInventory } = await import("@/lib/testing/lab-inventory");
+  const { seedLabInventory } = await import("@/testing/lab-inventory");
   inventory = await seedLabInventory(state);
   const { runEngine } = await import("@/lib/runs");
   // A spy that calls through: the control run at the end really runs.

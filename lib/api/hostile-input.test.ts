@@ -25,8 +25,8 @@ import {
   expectRefused,
   type Answer,
   type FieldSpec,
-} from "@/lib/api/hostile-values";
-import { SAMPLE_KEYS, openTestApi, type TestApi } from "@/lib/api/route-testing";
+} from "@/testing/hostile-values";
+import { SAMPLE_KEYS, openTestApi, type TestApi } from "@/testing/test-api";
 import { InventoryError, parseInput } from "@/lib/inventory/errors";
 import { HostCreateSchema, HostUpdateSchema, IdSchema, LinkCreateSchema, NicCreateSchema, NicUpdateSchema, LinkUpdateSchema } from "@/lib/inventory/schemas";
 import { parseRunRequest } from "@/lib/runs/request";

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase } from "@/lib/testing/database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { createRateLimiter } from "./rate-limit";
 import { can, PERMISSIONS, ROLES } from "./roles";
 
@@ -39,7 +39,7 @@ describe("createRateLimiter", () => {
 });
 
 describe("accounts", () => {
-  const database = createTestDatabase();
+  let database: TestDatabase;
   let users: typeof import("./users");
   let login: typeof import("./login");
   let sessions: typeof import("./sessions");
@@ -47,18 +47,13 @@ describe("accounts", () => {
   const system = { userId: null, name: "WIRESPEED_API_TOKEN", role: "admin", via: "env-token" } as const;
 
   beforeAll(async () => {
-    vi.resetModules();
-    process.env.DATABASE_URL = database.url;
-    (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
+    database = await openTestDatabase();
+    ({ db } = database);
     users = await import("./users");
     login = await import("./login");
     sessions = await import("./sessions");
-    db = (await import("@/lib/db")).db;
   });
-  afterAll(async () => {
-    await db.$disconnect();
-    database.remove();
-  });
+  afterAll(() => database?.close());
 
   it("seeds nothing without WIRESPEED_ADMIN_PASSWORD, and names the variable when its value is too short", async () => {
     expect(await users.seedAdminFromEnv({})).toBeNull();

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase } from "@/lib/testing/database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase, type TestDatabase } from "@/testing/database";
 
 // The inventory functions called directly, as server actions will call them.
-let database: ReturnType<typeof createTestDatabase>;
+let database: TestDatabase;
 let inventory: {
   hosts: typeof import("@/lib/inventory/hosts");
   nics: typeof import("@/lib/inventory/nics");
@@ -11,22 +11,11 @@ let inventory: {
 };
 
 beforeAll(async () => {
-  database = createTestDatabase();
-  vi.resetModules();
-  process.env.DATABASE_URL = database.url;
-  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
-  const [hosts, nics, links, { db }] = await Promise.all([
-    import("@/lib/inventory/hosts"),
-    import("@/lib/inventory/nics"),
-    import("@/lib/inventory/links"),
-    import("@/lib/db"),
-  ]);
-  inventory = { hosts, nics, links, db };
+  database = await openTestDatabase();
+  const [hosts, nics, links] = await Promise.all([import("@/lib/inventory/hosts"), import("@/lib/inventory/nics"), import("@/lib/inventory/links")]);
+  inventory = { hosts, nics, links, db: database.db };
 }, 60_000);
-afterAll(async () => {
-  await inventory?.db.$disconnect();
-  database?.remove();
-});
+afterAll(() => database?.close());
 
 describe("inventory functions", () => {
   it("create, read, update and delete without HTTP", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SAMPLE_KEYS } from "@/lib/api/route-testing";
+import { SAMPLE_KEYS } from "@/testing/test-api";
 import { describeFieldErrors, fieldErrorsFromZod, parseInput } from "@/lib/inventory/errors";
 import {
   HostCreateSchema,

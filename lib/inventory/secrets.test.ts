@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { envelopeKeyId, secretKeyFromPassphrase } from "@/lib/secrets/envelope";
-import { createTestDatabase } from "@/lib/testing/database";
+import { openTestDatabase, type TestDatabase } from "@/testing/database";
 
 // The app's view: sealSecret/openSecret with the key from the environment, and the
 // start-up step that encrypts the plain-JSON secrets of older databases.
@@ -10,23 +10,19 @@ type SecretsModule = typeof import("@/lib/inventory/secrets");
 type Db = typeof import("@/lib/db").db;
 
 const SECRET_VALUE = "wirespeed unit tests: a secret of 32+ characters";
-let database: ReturnType<typeof createTestDatabase>;
+let database: TestDatabase;
 let secrets: SecretsModule;
 let db: Db;
 
 beforeAll(async () => {
-  database = createTestDatabase();
-  vi.resetModules();
-  process.env.DATABASE_URL = database.url;
   process.env.WIRESPEED_SECRET = SECRET_VALUE;
   delete process.env.WIRESPEED_SECRET_OLD;
-  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
+  database = await openTestDatabase();
+  ({ db } = database);
   secrets = await import("@/lib/inventory/secrets");
-  ({ db } = await import("@/lib/db"));
 }, 60_000);
 afterAll(async () => {
-  await db?.$disconnect();
-  database?.remove();
+  await database?.close();
   delete process.env.WIRESPEED_SECRET;
 });
 

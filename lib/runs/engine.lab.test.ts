@@ -3,15 +3,14 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabState } from "@/e2e/lab/lab";
-import { labHost, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/e2e/lab/lab-targets";
+import type { LabState } from "@/testing/lab-state";
+import { labHost, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/testing/lab-targets";
 import { buildClientArgv, parseIperfVersion } from "@/lib/iperf";
-import { createTestDatabase } from "@/lib/testing/database";
+import { openTestDatabase } from "@/testing/database";
 
-const database = createTestDatabase();
-process.env.DATABASE_URL = database.url;
-const { db } = await import("@/lib/db");
-const { seedLabInventory } = await import("@/lib/testing/lab-inventory");
+const database = await openTestDatabase();
+const { db } = database;
+const { seedLabInventory } = await import("@/testing/lab-inventory");
 const { RunEngine } = await import("./engine");
 const { agentRunRemote } = await import("./remote-agents");
 const { RunEventBus } = await import("./bus");
@@ -56,8 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeAll();
-  await db.$disconnect();
-  database.remove();
+  await database.close();
 });
 
 describe("runs on the lab", () => {
@@ -329,7 +327,7 @@ describe("faults on the lab", () => {
 
   it("marks a run interrupted and stops its iperf3 when the app died mid-run", async () => {
     // A separate app process starts a long run and is killed without warning.
-    const script = path.resolve(__dirname, "testing/start-run-and-wait.ts");
+    const script = path.resolve(__dirname, "../../testing/start-run-and-wait.ts");
     // One process (node with tsx as loader, not the tsx CLI, which would fork a child that survives the kill).
     const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script, String(linkIds["ab-1g"])], {
       env: { ...process.env, DATABASE_URL: database.url },

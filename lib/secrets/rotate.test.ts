@@ -7,7 +7,7 @@ import { type Keyring, type SecretKey, SecretOpenError, envelopeKeyId, generateS
 import { loadKeys, readKeyFile, resolveKeyFilePaths, writeKeyFileExclusive } from "@/lib/secrets/keys";
 import { ResealAbortedError } from "@/lib/secrets/reseal";
 import { rotateSecretKey } from "@/lib/secrets/rotate";
-import { createTestDatabase } from "@/lib/testing/database";
+import { createTestDatabase } from "@/testing/database";
 
 let database: ReturnType<typeof createTestDatabase>;
 let client: PrismaClient;

@@ -7,8 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { labHost, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/e2e/lab/lab-targets";
-import type { LabHost, LabState } from "@/e2e/lab/lab";
+import { labHost, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/testing/lab-targets";
+import type { LabHost, LabState } from "@/testing/lab-state";
 import { pidFirstCommand, posixCommand } from "@/agents/posix";
 import {
   closeAll,

@@ -1,27 +1,25 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { createTestDatabase } from "@/lib/testing/database";
+import { afterEach, describe, expect, it } from "vitest";
+import { connectAppDatabase, openTestDatabase } from "@/testing/database";
 
 // Each case loads the route with its own database: the Prisma client is made once per module load.
 async function loadRoute(databaseUrl: string) {
-  vi.resetModules();
-  process.env.DATABASE_URL = databaseUrl;
-  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
+  await connectAppDatabase(databaseUrl);
   return import("./route");
 }
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
 describe("GET /api/health", () => {
   it("answers ok on a migrated database", async () => {
-    const database = createTestDatabase();
-    cleanups.push(database.remove);
-    const { GET } = await loadRoute(database.url);
+    const database = await openTestDatabase();
+    cleanups.push(database.close);
+    const { GET } = await import("./route");
     const response = await GET();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, db: "ok" });

@@ -1,9 +1,9 @@
 // Host check and NIC discovery through the REST API, on the lab (real sshd).
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabState } from "@/e2e/lab/lab";
-import { labHost, requireLabState } from "@/e2e/lab/lab-targets";
-import { openTestApi, type TestApi } from "@/lib/api/route-testing";
+import type { LabState } from "@/testing/lab-state";
+import { labHost, requireLabState } from "@/testing/lab-targets";
+import { openTestApi, type TestApi } from "@/testing/test-api";
 
 let api: TestApi;
 let state: LabState;

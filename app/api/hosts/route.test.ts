@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { HOSTILE_MARKER, HOSTILE_STRINGS, SAMPLE_KEYS, openTestApi, type TestApi } from "@/lib/api/route-testing";
+import { HOSTILE_MARKER, HOSTILE_STRINGS, SAMPLE_KEYS, openTestApi, type TestApi } from "@/testing/test-api";
 import { openSecret } from "@/lib/inventory/secrets";
 
 let api: TestApi;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, type TestApi } from "@/lib/api/route-testing";
+import { openTestApi, type TestApi } from "@/testing/test-api";
 import { openSecret } from "@/lib/inventory/secrets";
 
 // A real private key goes in through the REST API; no line of it may come back out in a

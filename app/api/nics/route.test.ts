@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOSTILE_MARKER, HOSTILE_STRINGS, openTestApi, type TestApi } from "@/lib/api/route-testing";
+import { HOSTILE_MARKER, HOSTILE_STRINGS, openTestApi, type TestApi } from "@/testing/test-api";
 
 let api: TestApi;
 let hostId: number;

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/lib/api/route-testing";
+import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 
 // GET /api/overview: the overview's counts, link cards and timeline, which the page
 // renders first and then asks for again while a run is active.

@@ -1,7 +1,7 @@
 // The runs REST API and its server-sent events, on the lab (real sshd, iperf3, SQLite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { labHost, processesInHost, requireLabState } from "@/e2e/lab/lab-targets";
-import { openTestApi, type TestApi } from "@/lib/api/route-testing";
+import { labHost, processesInHost, requireLabState } from "@/testing/lab-targets";
+import { openTestApi, type TestApi } from "@/testing/test-api";
 
 let api: TestApi;
 let linkIds: Record<string, number>;
@@ -30,7 +30,7 @@ async function readEvents(response: Response): Promise<SseEvent[]> {
 
 beforeAll(async () => {
   api = await openTestApi();
-  const { seedLabInventory } = await import("@/lib/testing/lab-inventory");
+  const { seedLabInventory } = await import("@/testing/lab-inventory");
   ({ linkIds } = await seedLabInventory(requireLabState()));
 });
 

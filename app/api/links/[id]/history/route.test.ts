@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/lib/api/route-testing";
+import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 
 // GET /api/links/:id/history: the link page's history chart, and whether to keep asking.
 

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import type { LabState } from "@/e2e/lab/lab";
+import type { LabState } from "@/testing/lab-state";
 import { createHost } from "@/lib/inventory/hosts";
 import { createLink } from "@/lib/inventory/links";
 import { createNic } from "@/lib/inventory/nics";

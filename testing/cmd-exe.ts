@@ -1,10 +1,11 @@
 /**
- * A model of how a Windows host reads the command line Wirespeed sends over SSH (no Windows host here):
- * Win32-OpenSSH runs `cmd.exe /c LINE`, cmd expands %VAR% and acts on & | < > ^ ( ) outside double
- * quotes, then the program splits what is left by the C runtime's rules. Test support only.
+ * A stand-in for cmd.exe (no Windows host here), not cmd.exe itself: a model of how a Windows host
+ * reads the command line Wirespeed sends over SSH. Win32-OpenSSH runs `cmd.exe /c LINE`, cmd expands
+ * %VAR% and acts on & | < > ^ ( ) outside double quotes, then the program splits what is left by the
+ * C runtime's rules. Test support only: what it proves holds as far as the model is faithful.
  */
 import { expect } from "vitest";
-import { cmdQuote } from "../windows";
+import { cmdQuote } from "@/agents/windows";
 
 // cmd.exe phase 1 on a command line: %name% expands when defined, stays as typed when not.
 export function expandPercent(line: string, env: Record<string, string>): string {

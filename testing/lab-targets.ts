@@ -1,13 +1,14 @@
 /**
- * Helpers for lab tests that drive lib/ssh and agents/: lab hosts as HostTargets, and looking at the
+ * For lab tests that drive lib/ssh and agents/: lab hosts as HostTargets, and looking at the
  * processes of one lab host (its network namespace) from the outside.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import type { HostTarget } from "../../lib/ssh/types";
-import { readLabState, type LabHost, type LabLink, type LabState } from "./lab";
+import type { HostTarget } from "../lib/ssh/types";
+import { readLabState } from "../e2e/lab/lab";
+import type { LabHost, LabLink, LabState } from "./lab-state";
 
 export function requireLabState(): LabState {
   const state = readLabState();

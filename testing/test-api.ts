@@ -1,5 +1,4 @@
-import { vi } from "vitest";
-import { createTestDatabase } from "@/lib/testing/database";
+import { openTestDatabase } from "@/testing/database";
 
 // Test support only (imported by *.test.ts): the REST routes (inventory and runs) on a fresh migrated database,
 // called as Next.js calls them, with a Request and a `{ params }` promise.
@@ -28,19 +27,15 @@ export type TestApi = {
 
 /** Loads every inventory route against its own database; WIRESPEED_API_TOKEN is set to TEST_API_TOKEN. */
 export async function openTestApi(): Promise<TestApi> {
-  const database = createTestDatabase();
-  vi.resetModules();
-  process.env.DATABASE_URL = database.url;
   process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
-  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
-  const [hosts, host, nics, nic, links, link, { db }] = await Promise.all([
+  const database = await openTestDatabase();
+  const [hosts, host, nics, nic, links, link] = await Promise.all([
     import("@/app/api/hosts/route"),
     import("@/app/api/hosts/[id]/route"),
     import("@/app/api/nics/route"),
     import("@/app/api/nics/[id]/route"),
     import("@/app/api/links/route"),
     import("@/app/api/links/[id]/route"),
-    import("@/lib/db"),
   ]);
   const [hostCheck, hostDiscover, linkRuns, run, runSamples, runCancel, runRerun, runEvents] = await Promise.all([
     import("@/app/api/hosts/[id]/check/route"),
@@ -90,11 +85,8 @@ export async function openTestApi(): Promise<TestApi> {
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : null, text };
     },
-    db,
-    async close() {
-      await db.$disconnect();
-      database.remove();
-    },
+    db: database.db,
+    close: database.close,
   };
 }
 

@@ -1,9 +1,9 @@
 // Test support: an app process that starts a 60 s run on a link, reports its id
 // and sample count, and waits to be killed (the engine's crash-recovery test).
 // Run with `node --import tsx --conditions=react-server` so that "server-only" imports resolve.
-import { runEventBus } from "../bus";
-import { runEngine } from "../index";
-import { parseRunRequest } from "../request";
+import { runEventBus } from "@/lib/runs/bus";
+import { runEngine } from "@/lib/runs/index";
+import { parseRunRequest } from "@/lib/runs/request";
 
 async function main(): Promise<void> {
   const linkId = Number(process.argv[2]);

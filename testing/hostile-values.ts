@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { SAMPLE_KEYS } from "@/lib/api/route-testing";
+import { SAMPLE_KEYS } from "@/testing/test-api";
 
 /** Where a hostile value would leave a file if any shell ever ran it (one per test file). */
 export const MARKER = `/tmp/ws-hostile-${randomBytes(6).toString("hex")}`;

@@ -1,0 +1,80 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+type Db = typeof import("@/lib/db").db;
+
+const ROOT = path.resolve(__dirname, "..");
+
+/**
+ * A real, migrated SQLite file in a temporary folder, with no client opened on it: for code that
+ * brings its own (scripts, backups, benchmarks). Tests of app code use `openTestDatabase`.
+ */
+export function createTestDatabase(): { dataDir: string; url: string; remove: () => void } {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-test-"));
+  const url = `file:${path.join(dataDir, "wirespeed.db")}`;
+  execFileSync(path.join(ROOT, "node_modules/.bin/prisma"), ["migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: "pipe",
+  });
+  return { dataDir, url, remove: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+/**
+ * Points `@/lib/db` at `url`: a fresh module registry, DATABASE_URL set and the client kept on
+ * globalThis dropped, so the next import of any app module opens its one client on this database.
+ */
+export async function connectAppDatabase(url: string): Promise<Db> {
+  // Loaded here, not at the top: benchmarks (tsx, no vitest) import createTestDatabase from this file.
+  const { vi } = await import("vitest");
+  vi.resetModules();
+  process.env.DATABASE_URL = url;
+  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
+  return (await import("@/lib/db")).db;
+}
+
+export type TestDatabase = {
+  /** The app's client (`@/lib/db`), on this database. */
+  db: Db;
+  /** `file:` URL of the SQLite file, for a child process or a second client. */
+  url: string;
+  /** The temporary folder holding the file (WIRESPEED_DATA_DIR for code that wants one). */
+  dataDir: string;
+  /** Empties every table (ids start again at 1); the schema stays. */
+  reset: () => Promise<void>;
+  /** Disconnects the client and removes the folder. */
+  close: () => Promise<void>;
+};
+
+/**
+ * A migrated database for one test file, with `@/lib/db` on it. Import the modules under test
+ * after it (`await import(...)`): they then share its client.
+ *
+ *   const database = await openTestDatabase();
+ *   const { SampleWriter } = await import("@/lib/runs/samples");
+ *   afterEach(() => database.reset());
+ *   afterAll(() => database.close());
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const file = createTestDatabase();
+  const db = await connectAppDatabase(file.url);
+  return {
+    db,
+    url: file.url,
+    dataDir: file.dataDir,
+    async reset() {
+      const rows = await db.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name <> '_prisma_migrations'`);
+      const names = rows.map((row) => row.name);
+      // sqlite_sequence holds the last id of each table: emptied too, so ids start again at 1.
+      const tables = names.filter((name) => !name.startsWith("sqlite_") || name === "sqlite_sequence");
+      // Foreign keys are checked at commit, so the order of the deletes does not matter.
+      await db.$transaction([db.$executeRawUnsafe("PRAGMA defer_foreign_keys = ON"), ...tables.map((name) => db.$executeRawUnsafe(`DELETE FROM "${name}"`))]);
+    },
+    async close() {
+      await db.$disconnect();
+      file.remove();
+    },
+  };
+}
