@@ -17,7 +17,7 @@ export type { RunListQuery };
  */
 export const queryKeys = {
   runs: () => ["runs"] as const,
-  runList: (query: RunListQuery) => ["runs", "list", runListSearch(query, "api")] as const,
+  runList: (query: RunListQuery) => ["runs", "list", runListSearch(query, "api").slice(1)] as const,
   links: () => ["links"] as const,
   linkHistory: (linkId: number) => ["links", linkId, "history"] as const,
   overview: () => ["overview"] as const,

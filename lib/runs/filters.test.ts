@@ -30,8 +30,8 @@ describe("readPageFilters (the dashboard's URLs)", () => {
         page: 1,
       });
     }
-    expect(parseRunFilters({ streams: "129", page: "1000001" })).toMatchObject({ parallel: undefined, page: 1 });
-    expect(parseRunFilters({ protocol: "TCP", status: "Running" })).toMatchObject({ protocol: undefined, status: undefined });
+    expect(parseRunFilters({ streams: "129", page: "1000001" })).toEqual({ page: 1 });
+    expect(parseRunFilters({ protocol: "TCP", status: "Running" })).toEqual({ page: 1 });
   });
 
   it("writes back only what it read", () => {
