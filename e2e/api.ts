@@ -32,6 +32,43 @@ export async function apiCall<T = unknown>(request: APIRequestContext, method: "
 
 type Created = { id: number };
 export type RunStatusJson = { id: number; status: string };
+export type ApiHost = { id: number; name: string };
+export type ApiNic = { id: number; name: string; speedMbps: number | null; mtu: number | null; addresses: string[] };
+
+/**
+ * Deletes every host but this machine, and with them their NICs, links and runs: a spec whose
+ * pages start from an empty inventory makes it so, whatever the specs before it left.
+ */
+export async function clearInventory(request: APIRequestContext): Promise<void> {
+  const { hosts } = await apiCall<{ hosts: Array<ApiHost & { authMethod: string }> }>(request, "GET", "/api/hosts");
+  for (const host of hosts) if (host.authMethod !== "local") await apiCall(request, "DELETE", `/api/hosts/${host.id}`);
+}
+
+/**
+ * Registers lab hosts under the given names (key auth, pinned host key) and discovers their
+ * NICs, as a user does before creating a link; returns each host with its NICs, by name.
+ */
+export async function registerLabHosts(request: APIRequestContext, names: Record<string, string>): Promise<Record<string, { host: ApiHost; nics: ApiNic[] }>> {
+  const state = readLabState();
+  if (!state) throw new Error("the lab is not up (e2e/global-setup.ts brings it up)");
+  const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
+  const result: Record<string, { host: ApiHost; nics: ApiNic[] }> = {};
+  for (const [name, labName] of Object.entries(names)) {
+    const lab = state.hosts.find((entry) => entry.name === labName);
+    if (!lab) throw new Error(`the lab has no host ${labName}`);
+    const host = await apiCall<ApiHost>(request, "POST", "/api/hosts", {
+      name,
+      address: lab.sshHost,
+      port: lab.sshPort,
+      username: lab.username,
+      auth: { method: "key", privateKey },
+      hostKeyFingerprint: lab.hostKeyFingerprint,
+    });
+    const { nics } = await apiCall<{ nics: ApiNic[] }>(request, "POST", `/api/hosts/${host.id}/discover`);
+    result[name] = { host, nics };
+  }
+  return result;
+}
 
 /** A lab link to register, under its name in the app and with the nominal speed to record. */
 export type LabLinkSpec = { lab: string; name: string; speedMbps: number };

@@ -1,7 +1,13 @@
 import os from "node:os";
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
+import { clearInventory } from "./api";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";
+
+// The first screen of a fresh install: this machine and nothing else, whatever the specs before this one left.
+test.beforeAll(async ({ request }) => {
+  await clearInventory(request);
+});
 
 test("the health check reports a usable database", async ({ request }) => {
   const response = await request.get("/api/health");

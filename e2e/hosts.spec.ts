@@ -1,12 +1,17 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall } from "./api";
+import { apiCall, clearInventory } from "./api";
 import type { LabHost } from "../testing/lab-state";
 import { screenshotEverywhere } from "./screenshots";
 import { labHost, requireLabState } from "../testing/lab-targets";
 
 // Hosts are added through the pages as a user would; names avoid alpha/beta/esx and run-*, which other specs use.
 test.describe.configure({ mode: "serial" });
+
+// The list starts empty whatever the specs before this one left: its empty state is the first thing shown.
+test.beforeAll(async ({ request }) => {
+  await clearInventory(request);
+});
 
 /** Fills the add-host form for a lab host with key auth; `useFile` reads the key through the file chooser. */
 async function fillAddHostForm(page: Page, name: string, host: LabHost, keyPath: string, { useFile = false } = {}) {

@@ -1,45 +1,25 @@
-import fs from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { apiCall } from "./api";
+import { apiCall, clearInventory, registerLabHosts, type ApiHost, type ApiNic } from "./api";
 import { screenshotEverywhere } from "./screenshots";
 import { requireLabState } from "../testing/lab-targets";
 
+// The spec makes what it needs, whatever the specs before it left: no host but this machine, then
+// ui-alpha and ui-beta with their NICs discovered, through the API (hosts.spec.ts adds them through the form).
 test.describe.configure({ mode: "serial" });
 
-type ApiHost = { id: number; name: string };
-type ApiNic = { id: number; name: string; speedMbps: number | null; mtu: number | null; addresses: string[] };
+test.beforeAll(async ({ request }) => {
+  await clearInventory(request);
+});
 
-/**
- * ui-alpha and ui-beta with their NICs discovered. hosts.spec.ts adds them through the form;
- * when this spec runs alone they are set up through the API the same way.
- */
-async function ensureLabHosts(request: APIRequestContext): Promise<Record<string, { host: ApiHost; nics: ApiNic[] }>> {
-  const state = requireLabState();
-  const { hosts } = await apiCall<{ hosts: ApiHost[] }>(request, "GET", "/api/hosts");
-  const result: Record<string, { host: ApiHost; nics: ApiNic[] }> = {};
-  for (const [name, labName] of [["ui-alpha", "alpha"], ["ui-beta", "beta"]] as const) {
-    let host = hosts.find((entry) => entry.name === name);
-    if (!host) {
-      const lab = state.hosts.find((entry) => entry.name === labName)!;
-      host = await apiCall<ApiHost>(request, "POST", "/api/hosts", {
-        name,
-        address: lab.sshHost,
-        port: lab.sshPort,
-        username: lab.username,
-        auth: { method: "key", privateKey: fs.readFileSync(state.clientKeyPath, "utf8") },
-        hostKeyFingerprint: lab.hostKeyFingerprint,
-      });
-    }
-    let { nics } = await apiCall<{ nics: ApiNic[] }>(request, "GET", `/api/nics?hostId=${host.id}`);
-    if (!nics.some((nic) => nic.name === "eth1")) ({ nics } = await apiCall<{ nics: ApiNic[] }>(request, "POST", `/api/hosts/${host.id}/discover`));
-    result[name] = { host, nics };
-  }
-  return result;
+let labHosts: Record<string, { host: ApiHost; nics: ApiNic[] }> | null = null;
+
+/** ui-alpha and ui-beta, registered by the first test that needs them. */
+async function uiHosts(request: APIRequestContext): Promise<Record<string, { host: ApiHost; nics: ApiNic[] }>> {
+  labHosts ??= await registerLabHosts(request, { "ui-alpha": "alpha", "ui-beta": "beta" });
+  return labHosts;
 }
 
 test("the links page says what to do when there are none", async ({ page }) => {
-  const { links } = await apiCall<{ links: unknown[] }>(page.request, "GET", "/api/links");
-  test.skip(links.length > 0, "another spec created links first");
   await page.goto("/links");
   await expect(page.getByRole("heading", { level: 1, name: "Links" })).toBeVisible();
   await expect(page.getByText("No links yet")).toBeVisible();
@@ -49,7 +29,7 @@ test("the links page says what to do when there are none", async ({ page }) => {
 
 test("create a link between ui-alpha eth1 and ui-beta eth1 from the same-subnet suggestion", async ({ page }) => {
   test.setTimeout(180_000);
-  const inventory = await ensureLabHosts(page.request);
+  const inventory = await uiHosts(page.request);
   const state = requireLabState();
   const alphaEth1 = state.hosts.find((host) => host.name === "alpha")!.nics.find((nic) => nic.name === "eth1")!;
   const subnet = `${alphaEth1.address.replace(/\.\d+$/, ".0")}/${alphaEth1.prefixLength}`;
@@ -114,7 +94,7 @@ test("create a link between ui-alpha eth1 and ui-beta eth1 from the same-subnet 
 });
 
 test("a link with different MTUs at its ends carries a badge in the list", async ({ page }) => {
-  const inventory = await ensureLabHosts(page.request);
+  const inventory = await uiHosts(page.request);
   // alpha eth3 is on a jumbo-frame link, beta eth2 on an MTU 1500 one.
   const alphaEth3 = inventory["ui-alpha"]!.nics.find((nic) => nic.name === "eth3")!;
   const betaEth2 = inventory["ui-beta"]!.nics.find((nic) => nic.name === "eth2")!;

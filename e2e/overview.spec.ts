@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
+import { apiCall, clearInventory, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { watchLive } from "./live";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";
 
@@ -27,6 +27,8 @@ const runIds: number[] = [];
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
+  // The timeline counts every link's runs: only this spec's are on it, whatever the specs before it left.
+  await clearInventory(request);
   Object.assign(linkIds, await registerLabLinks(request, "ov", LINKS));
   // One after the other: both links share the two hosts.
   for (const entry of LINKS) {
