@@ -91,7 +91,7 @@ describe("accounts", () => {
     await expect(blocked).rejects.toMatchObject({ status: 429, code: "rate_limited" });
     await expect(login.signIn({ username: "target", password: "target's password" }, "")).rejects.toThrow(/Too many failed sign-ins: try again in 15 minutes/);
     // Other users are not locked out by it.
-    await expect(login.signIn({ username: "root.admin", password: "first admin password" }, "")).resolves.toBeTruthy();
+    await expect(login.signIn({ username: "root.admin", password: "first admin password" }, "")).resolves.toMatchObject({ principal: { name: "Root.Admin", role: "admin" } });
     const failures = await db.auditEvent.count({ where: { action: "session.login-failed" } });
     expect(failures).toBeGreaterThanOrEqual(7);
   });
@@ -117,7 +117,7 @@ describe("accounts", () => {
   it("ends a user's sessions when their password changes or they are disabled", async () => {
     const user = await users.createUser({ username: "alice", password: "alice's password", role: "operator" });
     const { token } = await sessions.createSession(user.id);
-    expect(await sessions.principalOfSession(token)).not.toBeNull();
+    expect(await sessions.principalOfSession(token)).toMatchObject({ userId: user.id, name: "alice", role: "operator", via: "session" });
     await users.updateUser(user.id, { password: "a new password" }, system);
     expect(await sessions.principalOfSession(token)).toBeNull();
     const again = await sessions.createSession(user.id);

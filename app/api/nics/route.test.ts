@@ -128,8 +128,10 @@ describe("GET /api/nics", () => {
     expect(all.status).toBe(200);
     expect(all.body.nics.map((nic: { id: number }) => nic.id)).toContain(mine.body.id);
     const filtered = await api.json("GET", `/api/nics?hostId=${otherHostId}`);
-    expect(filtered.body.nics.length).toBeGreaterThan(0);
-    expect(filtered.body.nics.every((nic: { hostId: number }) => nic.hostId === otherHostId)).toBe(true);
+    const idsOf = (nics: Array<{ id: number }>) => nics.map((nic) => nic.id).sort((a, b) => a - b);
+    // exactly that host's NICs of the full list, the new one among them
+    expect(idsOf(filtered.body.nics)).toEqual(idsOf(all.body.nics.filter((nic: { hostId: number }) => nic.hostId === otherHostId)));
+    expect(idsOf(filtered.body.nics)).toContain(mine.body.id);
     expect(filtered.body.nics.length).toBeLessThan(all.body.nics.length);
   });
 
