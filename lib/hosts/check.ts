@@ -1,8 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { InventoryError } from "@/lib/inventory/errors";
-import { connectHost, isSshError } from "@/lib/ssh";
-import { readHostKey } from "@/lib/ssh/host-key";
+import { connectHost, isSshError, readHostKey } from "@/lib/ssh";
 import { detectHost, resolveAgent } from "./remote";
 import { hostTarget } from "./target";
 import { installHint } from "@/lib/iperf";

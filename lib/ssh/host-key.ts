@@ -1,34 +1,58 @@
-import "server-only";
-import { NodeSSH, type Config } from "node-ssh";
-import { classifyConnectError } from "./errors";
+// Pure: the one decision on the host key a server presents. It runs during key exchange, before any
+// credential is sent, for every SSH connection Wirespeed opens (lib/ssh/connect.ts).
+import { HostKeyMismatchError, SshError } from "./errors";
 import { sshFingerprint } from "./fingerprint";
-import { DEFAULT_CONNECT_TIMEOUT_MS, describeTarget } from "./pool";
 import type { HostTarget } from "./types";
 
 /**
- * The host key a host presents, read during key exchange and then refused, so that
- * no credential is ever sent to a host whose key the user has not confirmed yet.
+ * - `pinned`: only the target's pinned key goes on to authentication; a target with none is refused.
+ * - `read`: any key is read and refused, so the handshake stops before authentication (first contact).
  */
-export async function readHostKey(target: HostTarget, timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): Promise<string> {
-  let presented: string | null = null;
-  const ssh = new NodeSSH();
-  const config: Config = {
-    host: target.address,
-    port: target.port,
-    username: target.username,
-    readyTimeout: timeoutMs,
-    hostVerifier: (keyBlob: Buffer) => {
-      presented = sshFingerprint(keyBlob);
-      return false;
-    },
-  } as Config;
-  try {
-    await ssh.connect(config);
-  } catch (error) {
-    if (presented !== null) return presented;
-    throw classifyConnectError(error, { host: target.name, where: describeTarget(target), timeoutMs, pinned: null, presented: null });
-  } finally {
-    ssh.dispose();
+export type HostKeyPolicy = "pinned" | "read";
+
+type KeyHolder = Pick<HostTarget, "name" | "pinnedFingerprint">;
+
+/** Why a presented key (`SHA256:...`) is refused, or null when the connection may authenticate. */
+export function hostKeyRefusal(target: KeyHolder, policy: HostKeyPolicy, presented: string): SshError | null {
+  if (policy === "read") {
+    return new SshError("host-key", target.name, `the host key of ${target.name} was read; the connection stopped before authentication`);
   }
-  throw new Error(`the SSH handshake with ${describeTarget(target)} ended without a host key`);
+  if (target.pinnedFingerprint === null) {
+    return new SshError(
+      "host-key",
+      target.name,
+      `the host key of ${target.name} is not pinned: check the host and confirm its fingerprint before connecting`,
+    );
+  }
+  if (presented !== target.pinnedFingerprint) return new HostKeyMismatchError(target.name, target.pinnedFingerprint, presented);
+  return null;
+}
+
+/** ssh2's `hostVerifier` for one handshake, which remembers the key presented and why it was refused. */
+export type HostKeyVerifier = {
+  readonly policy: HostKeyPolicy;
+  verify(keyBlob: Buffer): boolean;
+  /** the presented key's fingerprint, once the server sent it */
+  readonly presented: string | null;
+  /** set when verify refused the key; the connection then fails with this error */
+  readonly refusal: SshError | null;
+};
+
+export function hostKeyVerifier(target: KeyHolder, policy: HostKeyPolicy): HostKeyVerifier {
+  let presented: string | null = null;
+  let refusal: SshError | null = null;
+  return {
+    policy,
+    verify(keyBlob) {
+      presented = sshFingerprint(keyBlob);
+      refusal = hostKeyRefusal(target, policy, presented);
+      return refusal === null;
+    },
+    get presented() {
+      return presented;
+    },
+    get refusal() {
+      return refusal;
+    },
+  };
 }

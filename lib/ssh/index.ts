@@ -1,6 +1,7 @@
 import "server-only";
-// lib/ssh: pooled SSH connections with pinned host keys, streaming exec, and the local transport.
+// lib/ssh: pooled SSH connections with pinned host keys, first-contact key reads, streaming exec, and the local transport.
 export type {
+  CommandOutput,
   ExecCaptureOptions,
   ExecCaptureResult,
   ExecCommand,
@@ -8,6 +9,8 @@ export type {
   ExecStreamOptions,
   HostAuth,
   HostTarget,
+  ProcessControl,
+  StopSignal,
 } from "./types";
 export { sshFingerprint, fingerprintOfPublicKeyLine, isSshFingerprint } from "./fingerprint";
 export {
@@ -22,7 +25,8 @@ export {
 export type { SshErrorKind } from "./errors";
 export { createLineSplitter } from "./lines";
 export type { LineSplitter } from "./lines";
-export { connectHost, getConnection, closeHost, closeAll, poolSize, DEFAULT_CONNECT_TIMEOUT_MS } from "./pool";
+export { connectHost, getConnection, closeHost, closeAll, poolSize } from "./pool";
+export { DEFAULT_CONNECT_TIMEOUT_MS, readHostKey } from "./connect";
 export { execStream, execCapture } from "./exec";
 export { stopProcess } from "./stop";
 export type { StopProcessResult } from "./stop";

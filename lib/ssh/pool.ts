@@ -1,15 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { EventEmitter } from "node:events";
-import { NodeSSH, type Config } from "node-ssh";
-import { classifyConnectError, SshError } from "./errors";
-import { sshFingerprint } from "./fingerprint";
+import { connectSsh, DEFAULT_CONNECT_TIMEOUT_MS, describeTarget } from "./connect";
 import type { HostTarget } from "./types";
-
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-// A silent peer is noticed after 3 missed keep-alives (30 s) instead of never.
-const KEEPALIVE_INTERVAL_MS = 10_000;
-const KEEPALIVE_COUNT_MAX = 3;
 
 /** The part of ssh2's ClientChannel we use (@types/ssh2 is not installed, so we spell it out). */
 export type SshChannel = EventEmitter & {
@@ -54,65 +47,9 @@ function poolKey(target: HostTarget): string {
   return JSON.stringify([target.name, target.address, target.port, target.username, target.pinnedFingerprint, credentials]);
 }
 
-export function describeTarget(target: HostTarget): string {
-  const host = target.address.includes(":") ? `[${target.address}]` : target.address;
-  return `${target.name} (${host}:${target.port})`;
-}
-
-function authConfig(target: HostTarget): Partial<Config> {
-  const { auth } = target;
-  switch (auth.method) {
-    case "key":
-      // By value: the key never touches the disk.
-      return auth.passphrase === undefined ? { privateKey: auth.privateKey } : { privateKey: auth.privateKey, passphrase: auth.passphrase };
-    case "password":
-      // Many servers (and Windows) only offer keyboard-interactive for passwords.
-      return { password: auth.password, tryKeyboard: true };
-    case "local":
-      throw new Error(`${target.name} uses the local transport; it has no SSH connection`);
-  }
-}
-
 async function open(target: HostTarget, key: string, timeoutMs: number, forget: () => void): Promise<SshConnection> {
-  const where = describeTarget(target);
-  let presented: string | null = null;
-  const ssh = new NodeSSH();
-  const config: Config = {
-    host: target.address,
-    port: target.port,
-    username: target.username,
-    readyTimeout: timeoutMs,
-    keepaliveInterval: KEEPALIVE_INTERVAL_MS,
-    keepaliveCountMax: KEEPALIVE_COUNT_MAX,
-    // Runs during key exchange, before any credential is sent: a mismatch never reaches authentication.
-    hostVerifier: (keyBlob: Buffer) => {
-      presented = sshFingerprint(keyBlob);
-      return target.pinnedFingerprint === null || presented === target.pinnedFingerprint;
-    },
-    ...authConfig(target),
-  } as Config;
-
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    // readyTimeout covers the handshake; this outer timer also covers a connect that never settles.
-    await Promise.race([
-      ssh.connect(config),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error("timed out"), { level: "client-timeout" })), timeoutMs + 2000);
-      }),
-    ]);
-  } catch (err) {
-    ssh.dispose();
-    throw classifyConnectError(err, { host: target.name, where, timeoutMs, pinned: target.pinnedFingerprint, presented });
-  } finally {
-    clearTimeout(timer);
-  }
-
-  const client = ssh.connection as unknown as Ssh2Client | null;
-  if (!client || presented === null) {
-    ssh.dispose();
-    throw new SshError("unknown", target.name, `SSH connection to ${where} closed during the handshake`);
-  }
+  const { ssh, fingerprint } = await connectSsh(target, timeoutMs);
+  const client = ssh.connection as unknown as Ssh2Client;
   let closed = false;
   let lostError: Error | null = null;
   const listeners = new Set<(why: Error | null) => void>();
@@ -129,11 +66,10 @@ async function open(target: HostTarget, key: string, timeoutMs: number, forget: 
   client.on("end", () => lose(null));
   client.on("close", () => lose(null));
 
-  const fingerprint = presented as string;
   const result: SshConnection = {
     key,
     hostName: target.name,
-    where,
+    where: describeTarget(target),
     fingerprint,
     client,
     isClosed: () => closed,
@@ -150,9 +86,8 @@ async function open(target: HostTarget, key: string, timeoutMs: number, forget: 
 }
 
 /**
- * The pooled connection to a host, opened on first use. With `pinnedFingerprint: null` any host key
- * is accepted and reported in `fingerprint`; with a pinned one, another key is refused with
- * HostKeyMismatchError before authentication.
+ * The pooled connection to a host, opened on first use. Only the pinned host key is accepted: another
+ * key (HostKeyMismatchError) or none pinned is refused before authentication (see connect.ts).
  */
 export function getConnection(target: HostTarget, options: { connectTimeoutMs?: number } = {}): Promise<SshConnection> {
   const key = poolKey(target);
@@ -169,16 +104,13 @@ export function getConnection(target: HostTarget, options: { connectTimeoutMs?: 
 }
 
 /**
- * Connects (or reuses the connection) and reports the host key. On first contact (no pinned key)
- * the caller shows `fingerprint` to the user to confirm; nothing is stored here.
+ * Connects (or reuses the connection) to a host with a pinned key and reports the key it presented.
+ * On first contact (no pinned key) read the key with readHostKey instead, for the user to confirm.
  */
-export async function connectHost(
-  target: HostTarget,
-  options: { connectTimeoutMs?: number } = {},
-): Promise<{ fingerprint: string; isFirstContact: boolean }> {
+export async function connectHost(target: HostTarget, options: { connectTimeoutMs?: number } = {}): Promise<{ fingerprint: string }> {
   if (target.auth.method === "local") throw new Error(`${target.name} uses the local transport; it has no host key`);
   const connection = await getConnection(target, options);
-  return { fingerprint: connection.fingerprint, isFirstContact: target.pinnedFingerprint === null };
+  return { fingerprint: connection.fingerprint };
 }
 
 /** Closes the pooled connection to one host (e.g. after re-pinning or deleting it). */

@@ -17,6 +17,7 @@ import {
   execStream,
   HostKeyMismatchError,
   poolSize,
+  readHostKey,
   SshError,
   type HostTarget,
 } from "@/lib/ssh";
@@ -46,9 +47,15 @@ async function caught(promise: Promise<unknown>): Promise<SshError> {
 }
 
 describe("connecting", () => {
-  it("accepts any key on first contact and reports the fingerprint ssh-keygen printed for the lab", async () => {
-    const result = await connectHost(labTarget(state, alpha, { pinnedFingerprint: null }));
-    expect(result).toEqual({ fingerprint: alpha.hostKeyFingerprint, isFirstContact: true });
+  it("reads the key on first contact, without logging in: the fingerprint ssh-keygen printed for the lab", async () => {
+    expect(await readHostKey(labTarget(state, alpha, { pinnedFingerprint: null }))).toBe(alpha.hostKeyFingerprint);
+    expect(poolSize()).toBe(0);
+  });
+
+  it("does not log in to a host whose key is not pinned", async () => {
+    const err = await caught(connectHost(labTarget(state, alpha, { pinnedFingerprint: null })));
+    expect(err.kind).toBe("host-key");
+    expect(err.message).toMatch(/host key of alpha is not pinned/);
   });
 
   it("connects with the pinned key and key auth, and reuses one connection per host", async () => {

@@ -1,7 +1,6 @@
 import "server-only";
-import type { PlatformAgent, StopSignal } from "@/agents/types";
 import { execCapture } from "./exec";
-import type { HostTarget } from "./types";
+import type { HostTarget, ProcessControl, StopSignal } from "./types";
 
 const DEFAULT_GRACE_MS = 3000;
 const POLL_MS = 100;
@@ -15,11 +14,12 @@ export type StopProcessResult = {
 
 /**
  * Stops a remote process by PID over its own exec: INT (iperf3 prints a summary), then TERM,
- * then KILL, each followed by up to graceMs of polling. Windows agents force-kill at every step.
+ * then KILL, each followed by up to graceMs of polling. `agent` is the host's platform agent, whose
+ * commands say how (Windows' force-kills at every step).
  */
 export async function stopProcess(
   target: HostTarget,
-  agent: Pick<PlatformAgent, "stopCommand" | "isRunningCommand" | "parseIsRunning">,
+  agent: ProcessControl,
   pid: number,
   options: { graceMs?: number; signals?: readonly StopSignal[] } = {},
 ): Promise<StopProcessResult> {

@@ -1,4 +1,4 @@
-// Pure types shared by lib/ssh and agents/: no I/O here, so agents can import them.
+// Pure types of lib/ssh: no I/O here, so agents/ can import them. lib/ssh never imports agents/.
 
 export type HostAuth =
   | { method: "key"; privateKey: string; passphrase?: string }
@@ -64,3 +64,16 @@ export type ExecCaptureOptions = Omit<ExecStreamOptions, "onStdoutLine" | "onStd
 };
 
 export type ExecCaptureResult = ExecResult & { stdout: string; stderr: string; truncated: boolean };
+
+/** What a finished command printed, as execCapture returns it. */
+export type CommandOutput = { exitCode: number | null; stdout: string; stderr: string };
+
+export type StopSignal = "INT" | "TERM" | "KILL";
+
+/** What stopProcess needs of a platform: how to signal a PID and how to ask whether it still runs. */
+export type ProcessControl = {
+  stopCommand(pid: number, signal: StopSignal): ExecCommand;
+  /** a command whose output says whether the process still runs (see parseIsRunning) */
+  isRunningCommand(pid: number): ExecCommand;
+  parseIsRunning(output: CommandOutput, pid: number): boolean;
+};
