@@ -1,10 +1,9 @@
 import "server-only";
 import { withPrincipal } from "@/lib/auth/context";
-import { isAuthError } from "@/lib/auth/errors";
 import { authorize, currentSessionPrincipal } from "@/lib/auth/guard";
 import type { Principal } from "@/lib/auth/principal";
 import type { Permission } from "@/lib/auth/roles";
-import { isInventoryError, type FieldError } from "@/lib/inventory/errors";
+import { AppError, type FieldError } from "@/lib/errors";
 
 /** What every server action answers: the value, or the fields that were wrong and a message. */
 export type ActionResult<T> = { ok: true; value: T } | { ok: false; message: string; errors: FieldError[] };
@@ -25,14 +24,20 @@ export async function runAction<T>(name: string, permission: Permission | null, 
     const principal = authorize(await currentSessionPrincipal(), permission);
     return { ok: true, value: await withPrincipal(principal, () => body(principal)) };
   } catch (error) {
-    if (isAuthError(error)) return { ok: false, message: error.message, errors: [] };
-    if (isInventoryError(error)) return { ok: false, message: error.message, errors: error.fields };
-    if (error instanceof Error && typeof (error as { kind?: unknown }).kind === "string") {
-      const hint = (error as { hint?: unknown }).hint;
-      return { ok: false, message: typeof hint === "string" && hint ? `${error.message}. ${hint}` : error.message, errors: [] };
-    }
-    const firstLine = error instanceof Error ? (error.message.split("\n").find((line) => line.trim()) ?? "").slice(0, 200) : String(error);
-    console.error(`action ${name}: unexpected error: ${firstLine}`);
-    return { ok: false, message: "Something went wrong on the server: see its log.", errors: [] };
+    return actionFailureOf(error, name);
   }
+}
+
+/**
+ * The answer of a server action that threw: an AppError's message (and hint, after it) and
+ * fields, whatever its kind. Anything else is a bug whose text may hold request data: only
+ * its first line is logged, under the action's name.
+ */
+export function actionFailureOf(error: unknown, name: string): ActionResult<never> {
+  if (error instanceof AppError) {
+    return { ok: false, message: error.hint ? `${error.message}. ${error.hint}` : error.message, errors: error.fields };
+  }
+  const firstLine = error instanceof Error ? (error.message.split("\n").find((line) => line.trim()) ?? "").slice(0, 200) : String(error);
+  console.error(`action ${name}: unexpected error: ${firstLine}`);
+  return { ok: false, message: "Something went wrong on the server: see its log.", errors: [] };
 }

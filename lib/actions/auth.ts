@@ -9,7 +9,7 @@ import { clientAddress, signIn } from "@/lib/auth/login";
 import { createSession, deleteSession, isSecureRequest, SESSION_COOKIE, sessionCookieOptions } from "@/lib/auth/sessions";
 import { createApiToken, revokeApiToken } from "@/lib/auth/tokens";
 import { createFirstAdmin, createUser, deleteUser, updateUser } from "@/lib/auth/users";
-import { parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 
 // Sign-in, first set-up, sign-out, users and API tokens. Each goes through runAction

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { runAction, type ActionResult } from "@/lib/actions/action";
 import { checkHost, type HostCheck } from "@/lib/hosts/check";
-import { parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 
 const CheckHostInputSchema = IdSchema;

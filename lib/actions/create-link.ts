@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { runAction, type ActionResult } from "@/lib/actions/action";
-import { parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
 import { createLink } from "@/lib/inventory/links";
 import { LinkCreateSchema } from "@/lib/inventory/schemas";
 

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { runAction, type ActionResult } from "@/lib/actions/action";
 import { discoverNics } from "@/lib/hosts/discover";
-import { parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 
 const DiscoverNicsInputSchema = IdSchema;

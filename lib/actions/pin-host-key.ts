@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runAction, type ActionResult } from "@/lib/actions/action";
 import { checkHost, type HostCheck } from "@/lib/hosts/check";
-import { parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
 import { updateHost } from "@/lib/inventory/hosts";
 import { HostKeyFingerprintSchema, IdSchema } from "@/lib/inventory/schemas";
 

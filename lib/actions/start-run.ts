@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import { runEngine } from "@/lib/runs";
 import { parseRunRequest } from "@/lib/runs/request";

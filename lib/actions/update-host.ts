@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { runAction, type ActionResult } from "@/lib/actions/action";
-import { parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
 import { updateHost } from "@/lib/inventory/hosts";
 import { HostUpdateSchema, IdSchema } from "@/lib/inventory/schemas";
 

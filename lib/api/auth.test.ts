@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { withApiAuth } from "@/lib/api/auth";
-import { ApiError } from "@/lib/api/errors";
 import { SAMPLE_KEYS, TEST_API_TOKEN, openTestApi, type TestApi } from "@/testing/test-api";
+import { AppError } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
 
 // The REST API's permission check, on a real database with real users, sessions and tokens.
@@ -228,11 +228,11 @@ describe("withApiAuth", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  it("turns ApiError and InventoryError into their statuses", async () => {
+  it("turns AppError and InventoryError into their statuses", async () => {
     const cases: Array<[Error, number, string]> = [
-      [new ApiError(400, "invalid", "port must be …", [{ field: "port", message: "must be …" }]), 400, "invalid"],
+      [new AppError("invalid", "port must be …", { fields: [{ field: "port", message: "must be …" }] }), 400, "invalid"],
       [new InventoryError("invalid", "x", [{ field: "name", message: "y" }]), 400, "invalid"],
-      [new InventoryError("not_found", "no host has id 3"), 404, "not_found"],
+      [new InventoryError("not-found", "no host has id 3"), 404, "not_found"],
       [new InventoryError("conflict", "taken"), 409, "conflict"],
     ];
     for (const [error, status, code] of cases) {

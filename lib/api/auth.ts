@@ -1,4 +1,3 @@
-import { AuthError } from "@/lib/auth/errors";
 import { withPrincipal } from "@/lib/auth/context";
 import { authorize, principalOfRequest, PUBLIC_VIEWER, publicOverviewEnabled } from "@/lib/auth/guard";
 import type { Principal } from "@/lib/auth/principal";
@@ -23,8 +22,8 @@ export async function authorizeApiRequest(request: Request, permission: Permissi
 /**
  * Wraps a route handler: answers 401/403 unless the request's principal holds
  * `permission`, runs the handler as that principal (the audit log names it), and turns
- * whatever the handler throws (ApiError, InventoryError, AuthError, anything else) into
- * the API's JSON error.
+ * whatever the handler throws (an AppError, or anything else as a 500) into the API's
+ * JSON error.
  */
 export function withApiAuth<Context>(
   permission: Permission,
@@ -36,7 +35,6 @@ export function withApiAuth<Context>(
       const principal = await authorizeApiRequest(request, permission, options);
       return await withPrincipal(principal, () => handler(request, context, principal));
     } catch (error) {
-      if (error instanceof AuthError) return errorResponse(error);
       return errorResponse(error, `${request.method} ${new URL(request.url).pathname}`);
     }
   };

@@ -27,7 +27,7 @@ import {
   type FieldSpec,
 } from "@/testing/hostile-values";
 import { SAMPLE_KEYS, openTestApi, type TestApi } from "@/testing/test-api";
-import { InventoryError, parseInput } from "@/lib/inventory/errors";
+import { AppError, parseInput } from "@/lib/errors";
 import { HostCreateSchema, HostUpdateSchema, IdSchema, LinkCreateSchema, NicCreateSchema, NicUpdateSchema, LinkUpdateSchema } from "@/lib/inventory/schemas";
 import { parseRunRequest } from "@/lib/runs/request";
 
@@ -399,8 +399,8 @@ describe("server actions' validation (the schemas and parsers they share with th
     } catch (error) {
       thrown = error;
     }
-    expect(thrown, `${field} = ${label}`).toBeInstanceOf(InventoryError);
-    const error = thrown as InventoryError;
+    expect(thrown, `${field} = ${label}`).toBeInstanceOf(AppError);
+    const error = thrown as AppError;
     expect(error.kind).toBe("invalid");
     expect(error.fields.length, `${field} = ${label}`).toBeGreaterThan(0);
     for (const entry of error.fields) expect(entry.field === field || entry.field.startsWith(`${field}.`), `${field} = ${label}: ${entry.field}`).toBe(true);

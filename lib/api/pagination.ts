@@ -1,4 +1,4 @@
-import { invalidRequest } from "@/lib/api/errors";
+import { invalidInput } from "@/lib/errors";
 
 /** A whole number from the query string within [min, max], or the default when absent; else a 400 naming it. */
 export function queryInteger(url: URL, field: string, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
@@ -8,7 +8,7 @@ export function queryInteger(url: URL, field: string, { min, max, fallback }: { 
     const value = Number(raw);
     if (value >= min && value <= max) return value;
   }
-  throw invalidRequest([{ field, message: `must be a whole number from ${min} to ${max}` }]);
+  throw invalidInput([{ field, message: `must be a whole number from ${min} to ${max}` }]);
 }
 
 /** `?page=` (from 1) and `?pageSize=` (1-500, default 50). */

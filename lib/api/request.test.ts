@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { MAX_BODY_BYTES, idFromParams, parseId, readJsonBody } from "@/lib/api/request";
 
 function post(body: BodyInit | null, headers: Record<string, string> = {}): Request {
   return new Request("http://localhost/api/hosts", { method: "POST", body, headers });
 }
 
-async function thrown(promise: Promise<unknown>): Promise<ApiError> {
+async function thrown(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => undefined,
     (reason: unknown) => reason,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
 }
 
 describe("readJsonBody", () => {
@@ -28,14 +28,14 @@ describe("readJsonBody", () => {
     ["malformed JSON", '{"password": "hunter2"', "is not valid JSON: send a JSON object"],
   ])("answers 400 naming the body for %s, without quoting it", async (_what, body, message) => {
     const error = await thrown(readJsonBody(post(body)));
-    expect(error).toMatchObject({ status: 400, code: "invalid", fields: [{ field: "body", message }] });
+    expect(error).toMatchObject({ status: 400, kind: "invalid", fields: [{ field: "body", message }] });
     expect(error.message).toBe(`body ${message}`);
     expect(error.message).not.toContain("hunter2");
   });
 
   it("answers 413 for a body over the limit, declared or not", async () => {
     const big = `{"notes":"${"n".repeat(MAX_BODY_BYTES)}"}`;
-    expect(await thrown(readJsonBody(post(big)))).toMatchObject({ status: 413, code: "payload_too_large" });
+    expect(await thrown(readJsonBody(post(big)))).toMatchObject({ status: 413, kind: "payload-too-large" });
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         for (let i = 0; i < 100; i += 1) controller.enqueue(new TextEncoder().encode("x".repeat(1024)));

@@ -1,4 +1,4 @@
-import { ApiError, invalidRequest } from "@/lib/api/errors";
+import { AppError, invalidInput } from "@/lib/errors";
 import { MAX_ID } from "@/lib/inventory/schemas";
 
 /** Largest request body read: a 16 KiB key plus every other field fits many times over. */
@@ -29,18 +29,18 @@ export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES):
     }
   }
   const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") throw invalidRequest([{ field: "body", message: "is empty: send a JSON object" }]);
+  if (text.trim() === "") throw invalidInput([{ field: "body", message: "is empty: send a JSON object" }]);
   try {
     return JSON.parse(text);
   } catch {
-    throw invalidRequest([{ field: "body", message: "is not valid JSON: send a JSON object" }]);
+    throw invalidInput([{ field: "body", message: "is not valid JSON: send a JSON object" }]);
   }
 }
 
-function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, "payload_too_large", `The request body must be at most ${maxBytes} bytes.`, [
-    { field: "body", message: `must be at most ${maxBytes} bytes` },
-  ]);
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload-too-large", `The request body must be at most ${maxBytes} bytes.`, {
+    fields: [{ field: "body", message: `must be at most ${maxBytes} bytes` }],
+  });
 }
 
 /** An id from the path or the query string: 1 to 2147483647 in plain decimal, else a 400 naming `field`. */
@@ -49,7 +49,7 @@ export function parseId(value: string | null | undefined, field = "id"): number 
     const id = Number(value);
     if (id <= MAX_ID) return id;
   }
-  throw invalidRequest([{ field, message: `must be a whole number from 1 to ${MAX_ID} (an id)` }]);
+  throw invalidInput([{ field, message: `must be a whole number from 1 to ${MAX_ID} (an id)` }]);
 }
 
 /** `id` of a dynamic route segment such as `/api/hosts/[id]`. */

@@ -88,7 +88,7 @@ describe("accounts", () => {
       await expect(login.signIn({ username: "target", password: `guess ${attempt}` }, "")).rejects.toMatchObject({ status: 401 });
     }
     const blocked = login.signIn({ username: "TARGET", password: "target's password" }, "");
-    await expect(blocked).rejects.toMatchObject({ status: 429, code: "rate_limited" });
+    await expect(blocked).rejects.toMatchObject({ status: 429, kind: "rate-limited" });
     await expect(login.signIn({ username: "target", password: "target's password" }, "")).rejects.toThrow(/Too many failed sign-ins: try again in 15 minutes/);
     // Other users are not locked out by it.
     await expect(login.signIn({ username: "root.admin", password: "first admin password" }, "")).resolves.toMatchObject({ principal: { name: "Root.Admin", role: "admin" } });

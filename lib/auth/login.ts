@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
 import { recordAudit } from "./audit";
 import { AuthError } from "./errors";
 import { verifyAgainstNothing, verifyPassword } from "./password";

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { InventoryError, parseInput } from "@/lib/inventory/errors";
+import { AppError, parseInput } from "@/lib/errors";
+import { InventoryError } from "@/lib/inventory/errors";
 import { isUniqueViolation } from "@/lib/inventory/prisma-errors";
 import { recordAudit } from "./audit";
 import { hashPassword } from "./password";
@@ -81,11 +82,11 @@ export async function seedAdminFromEnv(env: Record<string, string | undefined> =
   try {
     return await createFirstAdmin({ username: env.WIRESPEED_ADMIN_USER || "admin", password });
   } catch (error) {
-    if (error instanceof InventoryError && error.kind === "invalid") {
+    if (error instanceof AppError && error.kind === "invalid") {
       // Name the variable, never its value.
       throw new Error(`WIRESPEED_ADMIN_PASSWORD / WIRESPEED_ADMIN_USER: ${error.message}`);
     }
-    if (error instanceof InventoryError && error.kind === "conflict") return null;
+    if (error instanceof AppError && error.kind === "conflict") return null;
     throw error;
   }
 }
@@ -98,7 +99,7 @@ async function otherActiveAdmins(id: number): Promise<number> {
 export async function updateUser(id: number, input: unknown, by: Principal): Promise<UserView> {
   const changes = parseInput(UserUpdateSchema, input);
   const current = await db.user.findUnique({ where: { id }, select });
-  if (!current) throw new InventoryError("not_found", `User ${id} does not exist.`);
+  if (!current) throw new InventoryError("not-found", `User ${id} does not exist.`);
   const losesAdmin = current.role === "admin" && ((changes.role && changes.role !== "admin") || changes.disabled === true);
   if (losesAdmin && (await otherActiveAdmins(id)) === 0) {
     throw new InventoryError("conflict", `${current.username} is the last active admin: make another admin first.`, [
@@ -126,7 +127,7 @@ export async function updateUser(id: number, input: unknown, by: Principal): Pro
 
 export async function deleteUser(id: number, by: Principal): Promise<void> {
   const current = await db.user.findUnique({ where: { id }, select });
-  if (!current) throw new InventoryError("not_found", `User ${id} does not exist.`);
+  if (!current) throw new InventoryError("not-found", `User ${id} does not exist.`);
   if (by.userId === id) throw new InventoryError("conflict", "You cannot delete your own account.");
   if (current.role === "admin" && !current.disabledAt && (await otherActiveAdmins(id)) === 0) {
     throw new InventoryError("conflict", `${current.username} is the last active admin: make another admin first.`);

@@ -30,7 +30,7 @@ const SSH_HINTS: Record<string, string> = {
 
 async function loadHost(id: number) {
   const host = await db.host.findUnique({ where: { id }, omit: { secret: false } });
-  if (!host) throw new InventoryError("not_found", `no host has id ${id}`);
+  if (!host) throw new InventoryError("not-found", `no host has id ${id}`);
   return host;
 }
 

@@ -31,7 +31,7 @@ export function nicColumns(nic: DiscoveredNic): Omit<Prisma.NicUncheckedCreateIn
  */
 export async function discoverNics(hostId: number): Promise<NicView[]> {
   const host = await db.host.findUnique({ where: { id: hostId }, omit: { secret: false } });
-  if (!host) throw new InventoryError("not_found", `no host has id ${hostId}`);
+  if (!host) throw new InventoryError("not-found", `no host has id ${hostId}`);
   const target = hostTarget(host);
   const agent = await resolveAgent(target, host.platform);
   const output = await execCapture(target, agent.discoverNicsCommand(), { timeoutMs: DISCOVER_TIMEOUT_MS });

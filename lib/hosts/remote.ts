@@ -1,6 +1,7 @@
 import "server-only";
 import { detectPlatform, getAgent, PLATFORM_PROBE, type AgentPlatform, type DetectResult, type PlatformAgent } from "@/agents";
 import { installHint } from "@/lib/iperf";
+import { AppError } from "@/lib/errors";
 import { execCapture } from "@/lib/ssh";
 import type { HostTarget } from "@/lib/ssh/types";
 
@@ -9,22 +10,18 @@ import type { HostTarget } from "@/lib/ssh/types";
 const PROBE_TIMEOUT_MS = 20_000;
 
 /** Thrown when a host answers but is of no platform Wirespeed knows. */
-export class UnknownPlatformError extends Error {
-  readonly kind = "unknown";
+export class UnknownPlatformError extends AppError {
   constructor(hostName: string, answer: string) {
-    super(`could not tell the platform of ${hostName}: it answered ${JSON.stringify(answer.trim().slice(0, 80))}; set the host's platform by hand`);
+    super("unknown", `could not tell the platform of ${hostName}: it answered ${JSON.stringify(answer.trim().slice(0, 80))}; set the host's platform by hand`);
     this.name = "UnknownPlatformError";
   }
 }
 
 /** iperf3 is not where it was looked for. */
-export class IperfNotFoundError extends Error {
-  readonly kind = "not-found";
-  readonly hint: string;
+export class IperfNotFoundError extends AppError {
   constructor(hostName: string, platform: AgentPlatform, path: string | null) {
-    super(`iperf3 was not found on ${hostName}${path ? ` at ${path}` : ""}`);
+    super("not-found", `iperf3 was not found on ${hostName}${path ? ` at ${path}` : ""}`, { hint: installHint(platform) });
     this.name = "IperfNotFoundError";
-    this.hint = installHint(platform);
   }
 }
 

@@ -1,13 +1,15 @@
 import "server-only";
+import { AppError } from "@/lib/errors";
 import type { Host } from "@/lib/generated/prisma/client";
 import { openSecret } from "@/lib/inventory/secrets";
 import type { HostAuth, HostTarget } from "@/lib/ssh/types";
 
 /** A host key not yet confirmed by a user: nothing but the check may connect. */
-export class HostKeyNotConfirmedError extends Error {
-  readonly kind = "host-key";
+export class HostKeyNotConfirmedError extends AppError {
   constructor(hostName: string) {
-    super(`the SSH host key of ${hostName} is not confirmed yet: check the host, compare the fingerprint it shows with the host's own, and pin it`);
+    super("host-key", `the SSH host key of ${hostName} is not confirmed yet: check the host, compare the fingerprint it shows with the host's own, and pin it`, {
+      hint: "Test the connection on the host's page and confirm the fingerprint it shows.",
+    });
     this.name = "HostKeyNotConfirmedError";
   }
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { InventoryError, invalidInput, parseInput } from "@/lib/inventory/errors";
+import { invalidInput, parseInput } from "@/lib/errors";
+import { InventoryError } from "@/lib/inventory/errors";
 import { activeRunOf, isUniqueViolation, isRecordMissing } from "@/lib/inventory/prisma-errors";
 import { HostCreateSchema, HostUpdateSchema, IdSchema, checkPortRange, type HostAuth } from "@/lib/inventory/schemas";
 import { sealSecret } from "@/lib/inventory/secrets";
@@ -110,7 +111,7 @@ async function viewsOf(rows: HostRow[]): Promise<HostView[]> {
 }
 
 function hostNotFound(id: number): InventoryError {
-  return new InventoryError("not_found", `no host has id ${id}`);
+  return new InventoryError("not-found", `no host has id ${id}`);
 }
 
 function nameTaken(name: string): InventoryError {
@@ -140,7 +141,7 @@ export async function listHosts(): Promise<HostView[]> {
   return viewsOf(rows);
 }
 
-/** One host; `not_found` when there is none with that id. */
+/** One host; `not-found` when there is none with that id. */
 export async function getHost(id: number): Promise<HostView> {
   const hostId = parseInput(IdSchema, id, "id");
   const row = await db.host.findUnique({ where: { id: hostId }, select: hostSelect });

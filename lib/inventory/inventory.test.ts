@@ -35,14 +35,14 @@ describe("inventory functions", () => {
     expect(await links.listLinks()).toEqual([]);
   });
 
-  it("throw InventoryErrors with kind and fields, for server actions to return as { errors }", async () => {
+  it("throw AppErrors with kind and fields, for server actions to return as { errors }", async () => {
     const { hosts } = inventory;
     await expect(hosts.createHost({ name: "", address: "x", auth: { method: "local" } })).rejects.toMatchObject({
-      name: "InventoryError",
+      name: "AppError",
       kind: "invalid",
       fields: [{ field: "name", message: expect.any(String) }],
     });
-    await expect(hosts.getHost(123456)).rejects.toMatchObject({ kind: "not_found", message: "no host has id 123456" });
+    await expect(hosts.getHost(123456)).rejects.toMatchObject({ name: "InventoryError", kind: "not-found", message: "no host has id 123456" });
     await expect(hosts.getHost(0)).rejects.toMatchObject({ kind: "invalid", fields: [{ field: "id", message: expect.stringMatching(/whole number/) }] });
   });
 });

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { InventoryError, invalidInput, parseInput } from "@/lib/inventory/errors";
+import { invalidInput, parseInput } from "@/lib/errors";
+import { InventoryError } from "@/lib/inventory/errors";
 import type { DeletedCounts } from "@/lib/inventory/hosts";
 import { addressesOf } from "@/lib/inventory/nics";
 import { activeRunOf, isRecordMissing } from "@/lib/inventory/prisma-errors";
@@ -78,13 +79,13 @@ function toLinkView(row: LinkRow): LinkView {
 }
 
 function linkNotFound(id: number): InventoryError {
-  return new InventoryError("not_found", `no link has id ${id}`);
+  return new InventoryError("not-found", `no link has id ${id}`);
 }
 
 type EndNic = { id: number; hostId: number; speedMbps: number | null; host: { name: string } };
 
 /**
- * Loads and checks the two NICs of a link: both exist (`not_found`), they differ and sit on two
+ * Loads and checks the two NICs of a link: both exist (`not-found`), they differ and sit on two
  * different hosts (`invalid`), and no other link already joins them (`conflict`).
  */
 async function checkEnds(aNicId: number, bNicId: number, exceptLinkId?: number): Promise<[EndNic, EndNic]> {
@@ -100,7 +101,7 @@ async function checkEnds(aNicId: number, bNicId: number, exceptLinkId?: number):
     ...(a ? [] : [{ field: "aNicId", message: `names no NIC (${aNicId})` }]),
     ...(b ? [] : [{ field: "bNicId", message: `names no NIC (${bNicId})` }]),
   ];
-  if (!a || !b) throw new InventoryError("not_found", missing.map((entry) => `${entry.field} ${entry.message}`).join("; "), missing);
+  if (!a || !b) throw new InventoryError("not-found", missing.map((entry) => `${entry.field} ${entry.message}`).join("; "), missing);
   if (a.hostId === b.hostId) {
     throw invalidInput([
       { field: "bNicId", message: `must be a NIC on another host than aNicId: both are on host ${a.host.name}, and a link joins two hosts` },

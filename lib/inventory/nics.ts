@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { InventoryError, parseInput } from "@/lib/inventory/errors";
+import { parseInput } from "@/lib/errors";
+import { InventoryError } from "@/lib/inventory/errors";
 import type { DeletedCounts } from "@/lib/inventory/hosts";
 import { activeRunOf, isRecordMissing, isUniqueViolation } from "@/lib/inventory/prisma-errors";
 import { IdSchema, NicCreateSchema, NicUpdateSchema } from "@/lib/inventory/schemas";
@@ -77,7 +78,7 @@ function toNicView(row: NicRow): NicView {
 }
 
 function nicNotFound(id: number): InventoryError {
-  return new InventoryError("not_found", `no NIC has id ${id}`);
+  return new InventoryError("not-found", `no NIC has id ${id}`);
 }
 
 function nameTaken(name: string, hostName: string): InventoryError {
@@ -93,14 +94,14 @@ function addressListOf(data: { address?: string | null; addresses?: string[] }):
   return data.address === null ? [] : [data.address];
 }
 
-/** Every NIC, or those of one host (`not_found` when that host does not exist), by host then name. */
+/** Every NIC, or those of one host (`not-found` when that host does not exist), by host then name. */
 export async function listNics(options: { hostId?: number } = {}): Promise<NicView[]> {
   let where = {};
   if (options.hostId !== undefined) {
     const hostId = parseInput(IdSchema, options.hostId, "hostId");
     const host = await db.host.findUnique({ where: { id: hostId }, select: { id: true } });
     if (!host) {
-      throw new InventoryError("not_found", `no host has id ${hostId}`, [{ field: "hostId", message: `names no host (${hostId})` }]);
+      throw new InventoryError("not-found", `no host has id ${hostId}`, [{ field: "hostId", message: `names no host (${hostId})` }]);
     }
     where = { hostId };
   }
@@ -120,7 +121,7 @@ export async function createNic(input: unknown): Promise<NicView> {
   const data = parseInput(NicCreateSchema, input);
   const host = await db.host.findUnique({ where: { id: data.hostId }, select: { id: true, name: true } });
   if (!host) {
-    throw new InventoryError("not_found", `hostId: no host has id ${data.hostId}`, [
+    throw new InventoryError("not-found", `hostId: no host has id ${data.hostId}`, [
       { field: "hostId", message: `names no host (${data.hostId})` },
     ]);
   }

@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors";
 import { IperfOptionsSchema, isSafeAddress, isSafeHost, type IperfOptions, type IperfOptionsInput } from "./options";
 import { isVersionAtLeast, type IperfVersion } from "./version";
 
@@ -36,10 +37,10 @@ export type IperfFlag = keyof typeof FLAG_SINCE;
 export type IperfLiveMode = "json-stream" | "forceflush" | "pty";
 
 /** An option the remote iperf3 lacks, or an argument that is not safe to pass. */
-export class IperfOptionError extends Error {
+export class IperfOptionError extends AppError {
   readonly field: string;
   constructor(field: string, message: string) {
-    super(message);
+    super("parameter", message, { hint: "Choose options this host's iperf3 supports, or upgrade iperf3 there." });
     this.name = "IperfOptionError";
     this.field = field;
   }

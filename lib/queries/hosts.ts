@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { isInventoryError } from "@/lib/inventory/errors";
+import { AppError } from "@/lib/errors";
 import { getHost, listHosts as listInventoryHosts } from "@/lib/inventory/hosts";
 import { listNics } from "@/lib/inventory/nics";
 import { activeRunOf } from "@/lib/inventory/prisma-errors";
@@ -23,7 +23,7 @@ export type HostDetail = NonNullable<Awaited<ReturnType<typeof getHostDetail>>>;
  */
 export async function getHostDetail({ hostId }: { hostId: number }) {
   const host = await getHost(hostId).catch((error: unknown) => {
-    if (isInventoryError(error) && (error.kind === "not_found" || error.kind === "invalid")) return null;
+    if (error instanceof AppError && (error.kind === "not-found" || error.kind === "invalid")) return null;
     throw error;
   });
   if (!host) return null;

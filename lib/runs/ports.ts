@@ -1,12 +1,14 @@
+import { AppError } from "@/lib/errors";
+
 // iperf3 serves one test per process, so concurrent runs to one host need one
 // port each. Ports are leased from the host's range (default 5201-5299).
 
 export type PortRange = { min: number; max: number };
 
-export class PortExhaustedError extends Error {
-  readonly kind = "ports-exhausted";
+export class PortExhaustedError extends AppError {
   constructor(hostName: string, range: PortRange) {
-    super(`every iperf3 port of ${hostName} (${range.min}-${range.max}) is in use or busy; widen the host's port range or wait for a run to end`);
+    super("ports-exhausted", `every iperf3 port of ${hostName} (${range.min}-${range.max}) is in use or busy; widen the host's port range or wait for a run to end`);
+    this.name = "PortExhaustedError";
   }
 }
 

@@ -14,6 +14,7 @@
 //
 // Plain module (no "server-only"): the wirespeed command line (rotate-secret) uses it too.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, scryptSync } from "node:crypto";
+import { AppError } from "../errors";
 
 export const ENVELOPE_VERSION = 0x01;
 const KEY_ID_BYTES = 8;
@@ -31,13 +32,15 @@ export type Keyring = { readonly current: SecretKey; readonly all: readonly Secr
 export type SecretOpenFailure = "key-mismatch" | "tampered" | "malformed";
 
 /** A stored secret that cannot be opened; `kind` says why. The message never quotes the secret. */
-export class SecretOpenError extends Error {
+export class SecretOpenError extends AppError {
+  declare readonly kind: SecretOpenFailure;
+
   constructor(
-    readonly kind: SecretOpenFailure,
+    kind: SecretOpenFailure,
     message: string,
     readonly keyId?: string,
   ) {
-    super(message);
+    super(kind, message);
     this.name = "SecretOpenError";
   }
 }

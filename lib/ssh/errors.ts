@@ -1,15 +1,16 @@
+import { AppError } from "@/lib/errors";
+
 // Pure: one error class per way an SSH operation fails, each with a stable `kind` for the engine and the API.
 
 export type SshErrorKind = "host-key" | "auth" | "unreachable" | "timeout" | "connection-lost" | "unknown";
 
-export class SshError extends Error {
-  readonly kind: SshErrorKind;
+export class SshError extends AppError {
+  declare readonly kind: SshErrorKind;
   /** the host's name as the user knows it */
   readonly host: string;
   constructor(kind: SshErrorKind, host: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(kind, message, { cause: options?.cause });
     this.name = "SshError";
-    this.kind = kind;
     this.host = host;
   }
 }

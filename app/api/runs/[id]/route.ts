@@ -1,7 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { ApiError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { idFromParams } from "@/lib/api/request";
-import { getRunDetail } from "@/lib/queries/runs";
+import { getRunDetail } from "@/lib/queries/run-lists";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -10,6 +10,6 @@ export const dynamic = "force-dynamic";
 export const GET = withApiAuth("read", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
   const run = await getRunDetail(id);
-  if (!run) throw new ApiError(404, "not_found", `Run ${id} does not exist.`);
+  if (!run) throw new AppError("not-found", `Run ${id} does not exist.`);
   return Response.json(run);
 });

@@ -1,7 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { ApiError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { idFromParams } from "@/lib/api/request";
-import { getLinkEnds, getLinkHistory } from "@/lib/queries/runs";
+import { getLinkEnds, getLinkHistory } from "@/lib/queries/links";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -14,6 +14,6 @@ type Context = { params: Promise<{ id: string }> };
  */
 export const GET = withApiAuth("read", async (_request: Request, { params }: Context) => {
   const linkId = await idFromParams(params);
-  if (!(await getLinkEnds(linkId))) throw new ApiError(404, "not_found", `Link ${linkId} does not exist.`);
+  if (!(await getLinkEnds(linkId))) throw new AppError("not-found", `Link ${linkId} does not exist.`);
   return Response.json(await getLinkHistory({ linkId }));
 });

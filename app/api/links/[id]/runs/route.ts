@@ -1,9 +1,9 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { ApiError } from "@/lib/api/errors";
 import { pageParams } from "@/lib/api/pagination";
 import { idFromParams, readJsonBody } from "@/lib/api/request";
 import { db } from "@/lib/db";
-import { listLinkRuns } from "@/lib/queries/runs";
+import { AppError } from "@/lib/errors";
+import { listLinkRuns } from "@/lib/queries/run-lists";
 import { runEngine } from "@/lib/runs";
 import { parseRunRequest } from "@/lib/runs/request";
 
@@ -14,7 +14,7 @@ type Context = { params: Promise<{ id: string }> };
 
 async function requireLink(id: number): Promise<void> {
   const link = await db.link.findUnique({ where: { id }, select: { id: true } });
-  if (!link) throw new ApiError(404, "not_found", `Link ${id} does not exist.`);
+  if (!link) throw new AppError("not-found", `Link ${id} does not exist.`);
 }
 
 /** GET /api/links/:id/runs: the link's runs, newest first, `?page=&pageSize=`. */

@@ -1,7 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { ApiError } from "@/lib/api/errors";
 import { idFromParams } from "@/lib/api/request";
-import { getRunDetail } from "@/lib/queries/runs";
+import { AppError } from "@/lib/errors";
+import { getRunDetail } from "@/lib/queries/run-lists";
 import { runEngine } from "@/lib/runs";
 
 export const runtime = "nodejs";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 /** POST /api/runs/:id/cancel: stops both ends; the samples so far are kept. Answers the run as it ended. */
 export const POST = withApiAuth("run", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
-  if (!(await getRunDetail(id))) throw new ApiError(404, "not_found", `Run ${id} does not exist.`);
+  if (!(await getRunDetail(id))) throw new AppError("not-found", `Run ${id} does not exist.`);
   await runEngine.cancelRun(id);
   return Response.json(await getRunDetail(id));
 });

@@ -1,5 +1,5 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { ApiError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { idFromParams } from "@/lib/api/request";
 import { db } from "@/lib/db";
 import { openRunEventStream, resumePoint } from "@/lib/runs/events";
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const runId = await idFromParams(params);
   const exists = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
-  if (!exists) throw new ApiError(404, "not_found", `Run ${runId} does not exist.`);
+  if (!exists) throw new AppError("not-found", `Run ${runId} does not exist.`);
   const body = openRunEventStream(runId, resumePoint(request), request.signal);
   return new Response(body, {
     headers: {

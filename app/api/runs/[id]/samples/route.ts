@@ -1,9 +1,9 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { ApiError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { queryInteger } from "@/lib/api/pagination";
 import { idFromParams } from "@/lib/api/request";
 import { db } from "@/lib/db";
-import { listRunSamples } from "@/lib/queries/runs";
+import { listRunSamples } from "@/lib/queries/run-series";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -15,7 +15,7 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   const after = queryInteger(url, "after", { min: 0, max: 2_147_483_647, fallback: 0 });
   const limit = queryInteger(url, "limit", { min: 1, max: 10_000, fallback: 1000 });
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
-  if (!run) throw new ApiError(404, "not_found", `Run ${runId} does not exist.`);
+  if (!run) throw new AppError("not-found", `Run ${runId} does not exist.`);
   const samples = await listRunSamples({ runId, after, limit });
   const next = samples.length === limit ? samples.at(-1)!.seq + 1 : null;
   return Response.json({ samples, next });
