@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { signOutAction } from "@/lib/actions/auth";
+import { signOutAction } from "@/lib/actions/sign-out";
 
 export function SignOutButton() {
   const router = useRouter();

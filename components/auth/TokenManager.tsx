@@ -5,7 +5,8 @@ import { useState, useTransition, type FormEvent } from "react";
 import { CopyButton } from "@/components/runs/CopyButton";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Button, Notice, TextField } from "@/components/ui/ui";
-import { createTokenAction, revokeTokenAction } from "@/lib/actions/auth";
+import { createTokenAction } from "@/lib/actions/create-token";
+import { revokeTokenAction } from "@/lib/actions/revoke-token";
 import type { ApiTokenView } from "@/lib/auth/tokens";
 
 /**
@@ -24,7 +25,7 @@ export function TokenManager({ tokens, canCreate, showOwner = false }: { tokens:
     const form = event.currentTarget;
     const name = String(new FormData(form).get("name") ?? "");
     startTransition(async () => {
-      const result = await createTokenAction(name);
+      const result = await createTokenAction({ name });
       if (result.ok) {
         setCreated(result.value.token);
         setMessage(null);
@@ -40,7 +41,7 @@ export function TokenManager({ tokens, canCreate, showOwner = false }: { tokens:
 
   function revoke(id: number) {
     startTransition(async () => {
-      const result = await revokeTokenAction(id);
+      const result = await revokeTokenAction({ tokenId: id });
       setMessage(result.ok ? null : result.message);
       router.refresh();
     });

@@ -5,7 +5,9 @@ import { useState, useTransition, type FormEvent } from "react";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
-import { createUserAction, deleteUserAction, updateUserAction } from "@/lib/actions/auth";
+import { createUserAction } from "@/lib/actions/create-user";
+import { deleteUserAction } from "@/lib/actions/delete-user";
+import { updateUserAction } from "@/lib/actions/update-user";
 import type { ActionResult } from "@/lib/actions/action";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import type { UserView } from "@/lib/auth/users";
@@ -46,7 +48,7 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
   function resetPassword(event: FormEvent<HTMLFormElement>, user: UserView) {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
-    apply(() => updateUserAction(user.id, { password }), `New password set for ${user.username}; their sessions ended.`, () => setResetting(null));
+    apply(() => updateUserAction({ userId: user.id, password }), `New password set for ${user.username}; their sessions ended.`, () => setResetting(null));
   }
 
   return (
@@ -72,7 +74,7 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
                 id={`role-${user.id}`}
                 value={user.role}
                 disabled={isPending}
-                onChange={(event) => apply(() => updateUserAction(user.id, { role: event.target.value }), `${user.username} is now ${event.target.value}.`)}
+                onChange={(event) => apply(() => updateUserAction({ userId: user.id, role: event.target.value }), `${user.username} is now ${event.target.value}.`)}
                 className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
               >
                 {ROLES.map((role) => (
@@ -92,7 +94,7 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
                     <Button
                       type="button"
                       disabled={isPending}
-                      onClick={() => apply(() => updateUserAction(user.id, { disabled: !user.disabled }), `${user.username} ${user.disabled ? "enabled" : "disabled"}.`)}
+                      onClick={() => apply(() => updateUserAction({ userId: user.id, disabled: !user.disabled }), `${user.username} ${user.disabled ? "enabled" : "disabled"}.`)}
                     >
                       {user.disabled ? "Enable" : "Disable"}
                     </Button>
@@ -102,7 +104,7 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
                       disabled={isPending}
                       onClick={() => {
                         if (window.confirm(`Delete ${user.username}? Their sessions and API tokens are deleted with the account; the audit log keeps their name.`)) {
-                          apply(() => deleteUserAction(user.id), `Deleted ${user.username}.`);
+                          apply(() => deleteUserAction({ userId: user.id }), `Deleted ${user.username}.`);
                         }
                       }}
                     >

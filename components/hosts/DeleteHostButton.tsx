@@ -20,7 +20,7 @@ export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number;
 
   function remove() {
     startTransition(async () => {
-      const result = await deleteHostAction(hostId);
+      const result = await deleteHostAction({ hostId });
       if (result.ok) {
         dialogRef.current?.close();
         router.push("/hosts");

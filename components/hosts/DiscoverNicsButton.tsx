@@ -11,7 +11,7 @@ export function DiscoverNicsButton({ hostId, variant = "secondary" }: { hostId: 
 
   function discover() {
     startTransition(async () => {
-      const result = await discoverNicsAction(hostId);
+      const result = await discoverNicsAction({ hostId });
       setOutcome(result.ok ? { ok: true, ...result.value } : { ok: false, message: result.message });
     });
   }

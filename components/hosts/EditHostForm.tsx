@@ -37,7 +37,8 @@ export function EditHostForm({ host }: { host: EditableHost }) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     startTransition(async () => {
-      const result = await updateHostAction(host.id, {
+      const result = await updateHostAction({
+        hostId: host.id,
         name: name.trim(),
         address: address.trim(),
         port: wholeNumberOrText(port),

@@ -25,7 +25,7 @@ export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test conn
   function runCheck() {
     setIsRejected(false);
     startCheck(async () => {
-      const result = await checkHostAction(hostId);
+      const result = await checkHostAction({ hostId });
       if (result.ok) {
         setCheck(result.value);
         setFailure(null);

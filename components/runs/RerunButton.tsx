@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { invalidateRunViews } from "@/components/queries";
 import { useCan } from "@/components/auth/ViewerContext";
-import { rerun } from "@/lib/actions/rerun";
+import { rerunRunAction } from "@/lib/actions/rerun-run";
 
 /** Repeats a run (same link, options and client side) and opens the new run's page. */
 export function RerunButton({ runId, label = "Run again", className = "" }: { runId: number; label?: string; className?: string }) {
@@ -25,7 +25,7 @@ export function RerunButton({ runId, label = "Run again", className = "" }: { ru
         onClick={() =>
           startTransition(async () => {
             setError(null);
-            const result = await rerun({ runId });
+            const result = await rerunRunAction({ runId });
             if (result.ok) {
               // Lists, history and the overview show the new run when they are next on screen.
               void invalidateRunViews(queryClient);

@@ -1,8 +1,10 @@
 import "server-only";
+import { cookies, headers } from "next/headers";
 import { withPrincipal } from "@/lib/auth/context";
 import { authorize, currentSessionPrincipal } from "@/lib/auth/guard";
 import type { Principal } from "@/lib/auth/principal";
 import type { Permission } from "@/lib/auth/roles";
+import { isSecureRequest, SESSION_COOKIE, sessionCookieOptions } from "@/lib/auth/sessions";
 import { AppError, type FieldError } from "@/lib/errors";
 
 /** What every server action answers: the value, or the fields that were wrong and a message. */
@@ -40,4 +42,10 @@ export function actionFailureOf(error: unknown, name: string): ActionResult<neve
   const firstLine = error instanceof Error ? (error.message.split("\n").find((line) => line.trim()) ?? "").slice(0, 200) : String(error);
   console.error(`action ${name}: unexpected error: ${firstLine}`);
   return { ok: false, message: "Something went wrong on the server: see its log.", errors: [] };
+}
+
+/** The session cookie of a new session (sign-in, first set-up): Secure when the request came over HTTPS. */
+export async function setSessionCookie(token: string, expiresAt: Date): Promise<void> {
+  const secure = isSecureRequest(await headers());
+  (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions(secure, expiresAt));
 }

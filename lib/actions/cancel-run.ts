@@ -2,16 +2,16 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { runAction } from "@/lib/actions/action";
 import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import { runEngine } from "@/lib/runs";
-import { runAction } from "./action";
 
 const CancelRunSchema = z.strictObject({ runId: IdSchema });
 
 /** Stops a run (both ends' iperf3; the samples so far are kept) or takes it out of the queue. */
-export async function cancelRun(input: z.input<typeof CancelRunSchema>) {
-  return runAction("cancelRun", "run", async () => {
+export async function cancelRunAction(input: z.input<typeof CancelRunSchema>) {
+  return runAction("cancel-run", "run", async () => {
     const { runId } = parseInput(CancelRunSchema, input);
     const status = await runEngine.cancelRun(runId);
     revalidatePath(`/runs/${runId}`);

@@ -1,15 +1,16 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { runAction, type ActionResult } from "@/lib/actions/action";
+import { AppError, parseInput, type AppErrorKind } from "@/lib/errors";
 import { discoverNics } from "@/lib/hosts/discover";
-import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 
-const DiscoverNicsInputSchema = IdSchema;
+const DiscoverNicsSchema = z.strictObject({ hostId: IdSchema });
 
 // SSH errors carry a kind but no hint of their own: say what to do about each.
-const SSH_HINTS: Record<string, string> = {
+const SSH_HINTS: Partial<Record<AppErrorKind, string>> = {
   "host-key": "Check the connection first and confirm the host's key fingerprint.",
   auth: "Check the user name and the key or password (Edit host, new credentials).",
   unreachable: "Check that the host is up, that sshd runs there, and its address and SSH port.",
@@ -18,20 +19,19 @@ const SSH_HINTS: Record<string, string> = {
 };
 
 /** Reads the host's NICs over SSH and records them by name; answers how many it found. */
-export async function discoverNicsAction(hostId: unknown): Promise<ActionResult<{ count: number; names: string[] }>> {
+export async function discoverNicsAction(input: z.input<typeof DiscoverNicsSchema>): Promise<ActionResult<{ count: number; names: string[] }>> {
   return runAction("discover-nics", "inventory", async () => {
-    const id = parseInput(DiscoverNicsInputSchema, hostId, "hostId");
+    const { hostId } = parseInput(DiscoverNicsSchema, input);
     try {
-      const nics = await discoverNics(id);
+      const nics = await discoverNics(hostId);
       return { count: nics.length, names: nics.map((nic) => nic.name) };
     } catch (error) {
-      const kind = (error as { kind?: unknown }).kind;
-      if (error instanceof Error && typeof kind === "string" && !("hint" in error) && SSH_HINTS[kind]) {
-        Object.assign(error, { hint: SSH_HINTS[kind] });
+      if (error instanceof AppError && !error.hint && SSH_HINTS[error.kind]) {
+        throw new AppError(error.kind, error.message, { hint: SSH_HINTS[error.kind], cause: error });
       }
       throw error;
     } finally {
-      revalidatePath(`/hosts/${id}`);
+      revalidatePath(`/hosts/${hostId}`);
       revalidatePath("/hosts");
       revalidatePath("/links/new");
     }

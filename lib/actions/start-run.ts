@@ -2,11 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { runAction } from "@/lib/actions/action";
 import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import { runEngine } from "@/lib/runs";
 import { parseRunRequest } from "@/lib/runs/request";
-import { runAction } from "./action";
 
 // The link comes from the page; the options are checked by parseRunRequest, the same as the REST API's.
 const StartRunSchema = z.strictObject({
@@ -15,8 +15,8 @@ const StartRunSchema = z.strictObject({
 });
 
 /** Starts (or queues) a test on a link with the new-test form's options. */
-export async function startRun(input: z.input<typeof StartRunSchema>) {
-  return runAction("startRun", "run", async () => {
+export async function startRunAction(input: z.input<typeof StartRunSchema>) {
+  return runAction("start-run", "run", async () => {
     const { linkId, request } = parseInput(StartRunSchema, input);
     const { options, clientSide } = parseRunRequest(request);
     const run = await runEngine.startRun({ linkId, options, clientSide });

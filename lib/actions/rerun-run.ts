@@ -2,17 +2,17 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { runAction } from "@/lib/actions/action";
 import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import { runEngine } from "@/lib/runs";
-import { runAction } from "./action";
 
-const RerunSchema = z.strictObject({ runId: IdSchema });
+const RerunRunSchema = z.strictObject({ runId: IdSchema });
 
 /** The same link, options and client side as an earlier run, as a new run. */
-export async function rerun(input: z.input<typeof RerunSchema>) {
-  return runAction("rerun", "run", async () => {
-    const { runId } = parseInput(RerunSchema, input);
+export async function rerunRunAction(input: z.input<typeof RerunRunSchema>) {
+  return runAction("rerun-run", "run", async () => {
+    const { runId } = parseInput(RerunRunSchema, input);
     const run = await runEngine.rerun(runId);
     revalidatePath(`/links/${run.linkId}`);
     revalidatePath("/runs");
