@@ -12,15 +12,12 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-async function requireLink(id: number): Promise<void> {
-  const link = await db.link.findUnique({ where: { id }, select: { id: true } });
-  if (!link) throw new AppError("not-found", `Link ${id} does not exist.`);
-}
-
 /** GET /api/links/:id/runs: the link's runs, newest first, `?page=&pageSize=`. */
 export const GET = withApiAuth("read", async (request: Request, { params }: Context) => {
   const linkId = await idFromParams(params);
-  await requireLink(linkId);
+  const link = await db.link.findUnique({ where: { id: linkId }, select: { id: true } });
+  // A link without runs and no link at all both list nothing: only the row tells them apart.
+  if (!link) throw new AppError("not-found", `Link ${linkId} does not exist.`);
   return Response.json(await listLinkRuns({ linkId, ...pageParams(request) }));
 });
 
@@ -28,7 +25,6 @@ export const GET = withApiAuth("read", async (request: Request, { params }: Cont
 export const POST = withApiAuth("run", async (request: Request, { params }: Context) => {
   const linkId = await idFromParams(params);
   const runRequest = parseRunRequest(await readJsonBody(request));
-  await requireLink(linkId);
   const run = await runEngine.startRun({ linkId, options: runRequest.options, clientSide: runRequest.clientSide });
   return Response.json(run, { status: 202, headers: { Location: `/api/runs/${run.id}` } });
 });

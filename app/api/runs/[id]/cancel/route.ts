@@ -1,6 +1,5 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { idFromParams } from "@/lib/api/request";
-import { AppError } from "@/lib/errors";
 import { getRunDetail } from "@/lib/queries/run-lists";
 import { runEngine } from "@/lib/runs";
 
@@ -10,7 +9,6 @@ export const dynamic = "force-dynamic";
 /** POST /api/runs/:id/cancel: stops both ends; the samples so far are kept. Answers the run as it ended. */
 export const POST = withApiAuth("run", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
-  if (!(await getRunDetail(id))) throw new AppError("not-found", `Run ${id} does not exist.`);
   await runEngine.cancelRun(id);
   return Response.json(await getRunDetail(id));
 });

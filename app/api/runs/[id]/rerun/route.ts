@@ -1,7 +1,5 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { idFromParams } from "@/lib/api/request";
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
 import { runEngine } from "@/lib/runs";
 
 export const runtime = "nodejs";
@@ -10,8 +8,6 @@ export const dynamic = "force-dynamic";
 /** POST /api/runs/:id/rerun: the same link and options again, as a new run; 202 with it. */
 export const POST = withApiAuth("run", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
-  const exists = await db.run.findUnique({ where: { id }, select: { id: true } });
-  if (!exists) throw new AppError("not-found", `Run ${id} does not exist.`);
   const run = await runEngine.rerun(id);
   return Response.json(run, { status: 202, headers: { Location: `/api/runs/${run.id}` } });
 });
