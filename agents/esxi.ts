@@ -13,8 +13,9 @@ import {
 } from "./posix";
 import type { CommandOutput, DiscoveredNic, ExecCommand, FirewallControl, PlatformAgent, StartCommandInput } from "./types";
 import { netmaskToPrefix } from "./ifconfig";
+import { ESXI_IPERF3_PATH } from "@/lib/platforms";
 
-export const ESXI_IPERF3_PATH = "/usr/lib/vmware/vsan/bin/iperf3";
+export { ESXI_IPERF3_PATH };
 
 // The bundled iperf3 refuses to listen ("Operation not permitted") unless it runs from a copy; the copy
 // lives on a RAM disk and is gone after a reboot, so it is made on demand, then run like every start.
@@ -162,6 +163,7 @@ export const esxiFirewall: FirewallControl = {
 
 export const esxiAgent: PlatformAgent = {
   platform: "esxi",
+  probeAnswer: /^VMkernel\b/m,
   defaultIperf3Path: ESXI_IPERF3_PATH,
   quote: posixQuote,
   command: posixCommand,
@@ -175,6 +177,7 @@ export const esxiAgent: PlatformAgent = {
   stopCommand: posixStopCommand,
   isRunningCommand: posixIsRunningCommand,
   parseIsRunning: posixParseIsRunning,
+  // BusyBox ps has no `-p`: no programNameCommand, a recorded PID is trusted.
   discoverNicsCommand: () => shScript(DISCOVER_SCRIPT),
   parseNics: parseEsxiNics,
   firewall: esxiFirewall,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AGENTS, agentInstallHint, detectPlatform, getAgent, PLATFORM_PROBE, PLATFORMS } from "./index";
+import { PLATFORMS } from "@/lib/platforms";
+import { AGENTS, detectPlatform, getAgent, PLATFORM_PROBE } from "./index";
 
 describe("detectPlatform", () => {
   it("tells the platform from `uname -s` or cmd's `ver`", () => {
@@ -20,22 +21,30 @@ describe("detectPlatform", () => {
 });
 
 describe("AGENTS", () => {
-  it("has one agent of the same shape per platform", () => {
-    expect(PLATFORMS.sort()).toEqual(["esxi", "freebsd", "linux", "macos", "windows"]);
+  it("has exactly one agent per platform of lib/platforms.ts, under its own name", () => {
+    expect(Object.keys(AGENTS).sort()).toEqual([...PLATFORMS].sort());
+    for (const [platform, agent] of Object.entries(AGENTS)) expect(agent.platform).toBe(platform);
+  });
+
+  it("has agents of the same shape", () => {
+    expect([...PLATFORMS].sort()).toEqual(["esxi", "freebsd", "linux", "macos", "windows"]);
     for (const platform of PLATFORMS) {
       const agent = getAgent(platform);
-      expect(agent.platform).toBe(platform);
       for (const member of ["quote", "command", "detectCommands", "parseDetect", "serverCommand", "clientCommand", "stopCommand", "isRunningCommand", "parseIsRunning", "discoverNicsCommand", "parseNics"] as const) {
         expect(typeof agent[member], `${platform}.${member}`).toBe("function");
       }
       expect(agent.defaultIperf3Path).not.toBe("");
+      // A stateful (g or y) pattern would answer differently on every other call.
+      expect(agent.probeAnswer.global || agent.probeAnswer.sticky, `${platform}.probeAnswer`).toBe(false);
     }
     expect(AGENTS.esxi.firewall).toBeDefined();
     expect(AGENTS.linux.firewall).toBeUndefined();
   });
 
-  it("hands out lib/iperf's install hint per platform", () => {
-    expect(agentInstallHint("esxi")).toContain("/usr/lib/vmware/vsan/bin/iperf3");
-    expect(agentInstallHint(null)).toMatch(/install iperf3/i);
+  it("names a PID's program where ps can (POSIX but BusyBox), so a leftover PID is stopped only if it is iperf3", () => {
+    const withProgramName = PLATFORMS.filter((platform) => getAgent(platform).programNameCommand !== undefined);
+    expect(withProgramName.sort()).toEqual(["freebsd", "linux", "macos"]);
+    const command = AGENTS.linux.programNameCommand!(4242);
+    expect(command.argv).toEqual(["ps", "-p", "4242", "-o", "comm="]);
   });
 });

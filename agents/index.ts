@@ -1,21 +1,21 @@
-// Platform → agent, and telling the platform from the probe's output. Adding a platform: its own file,
-// plus one entry in AGENTS and one rule in detectPlatform.
-import { installHint } from "@/lib/iperf";
+// The registry of platform agents, and telling the platform from the probe's output. Adding a platform:
+// its own file and its line in AGENTS, after its name in lib/platforms.ts (see README.md).
+import type { Platform } from "@/lib/platforms";
 import { esxiAgent } from "./esxi";
 import { freebsdAgent } from "./freebsd";
 import { linuxAgent } from "./linux";
 import { macosAgent } from "./macos";
-import type { AgentPlatform, ExecCommand, PlatformAgent } from "./types";
+import type { ExecCommand, PlatformAgent } from "./types";
 import { windowsAgent } from "./windows";
 
 export type {
-  AgentPlatform,
   CommandOutput,
   DetectResult,
   DiscoveredNic,
   ExecCommand,
   FirewallControl,
   NicAddress,
+  Platform,
   PlatformAgent,
   StartCommandInput,
   StopSignal,
@@ -26,7 +26,8 @@ export { cmdQuote, cmdQuoteArg, UnquotableArgumentError, WINDOWS_IPERF3_PATH } f
 export { ESXI_IPERF3_PATH } from "./esxi";
 export { esxiAgent, freebsdAgent, linuxAgent, macosAgent, windowsAgent };
 
-export const AGENTS: Readonly<Record<AgentPlatform, PlatformAgent>> = {
+/** One agent per platform of lib/platforms.ts: the compiler refuses a missing or an extra one. */
+export const AGENTS: Readonly<Record<Platform, PlatformAgent>> = {
   linux: linuxAgent,
   esxi: esxiAgent,
   windows: windowsAgent,
@@ -34,9 +35,7 @@ export const AGENTS: Readonly<Record<AgentPlatform, PlatformAgent>> = {
   freebsd: freebsdAgent,
 };
 
-export const PLATFORMS = Object.keys(AGENTS) as AgentPlatform[];
-
-export function getAgent(platform: AgentPlatform): PlatformAgent {
+export function getAgent(platform: Platform): PlatformAgent {
   return AGENTS[platform];
 }
 
@@ -47,17 +46,7 @@ export function getAgent(platform: AgentPlatform): PlatformAgent {
 export const PLATFORM_PROBE: ExecCommand = { argv: ["uname", "-s"], quote: () => "uname -s || ver" };
 
 /** The platform from the probe's output (`uname -s` or `ver`), or null when it is none we know. */
-export function detectPlatform(output: string): AgentPlatform | null {
+export function detectPlatform(output: string): Platform | null {
   const text = output.trim();
-  if (/^VMkernel\b/m.test(text)) return "esxi";
-  if (/^Linux\b/m.test(text)) return "linux";
-  if (/^Darwin\b/m.test(text)) return "macos";
-  if (/^FreeBSD\b/m.test(text)) return "freebsd";
-  if (/Microsoft Windows \[Version/i.test(text)) return "windows";
-  return null;
-}
-
-/** The install hint lib/iperf gives for this platform's `not-found`. */
-export function agentInstallHint(platform: AgentPlatform | null): string {
-  return installHint(platform ?? "unknown");
+  return Object.values(AGENTS).find((agent) => agent.probeAnswer.test(text))?.platform ?? null;
 }

@@ -5,6 +5,7 @@ import {
   posixIsRunningCommand,
   posixParseDetect,
   posixParseIsRunning,
+  posixProgramNameCommand,
   posixQuote,
   posixStartCommand,
   posixStopCommand,
@@ -108,6 +109,7 @@ export function parseLinuxNics(output: string): DiscoveredNic[] {
 
 export const linuxAgent: PlatformAgent = {
   platform: "linux",
+  probeAnswer: /^Linux\b/m,
   defaultIperf3Path: "iperf3",
   quote: posixQuote,
   command: posixCommand,
@@ -119,6 +121,7 @@ export const linuxAgent: PlatformAgent = {
   stopCommand: posixStopCommand,
   isRunningCommand: posixIsRunningCommand,
   parseIsRunning: posixParseIsRunning,
+  programNameCommand: posixProgramNameCommand,
   discoverNicsCommand: () => shScript(DISCOVER_SCRIPT),
   parseNics: parseLinuxNics,
 };

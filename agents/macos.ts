@@ -11,6 +11,7 @@ const HOMEBREW_PATHS = ["/opt/homebrew/bin/iperf3", "/usr/local/bin/iperf3"];
 export const macosAgent: PlatformAgent = {
   ...linuxAgent,
   platform: "macos",
+  probeAnswer: /^Darwin\b/m,
   detectCommands: (iperf3Path?: string) => posixDetectCommands(iperf3Path === undefined ? ["iperf3", ...HOMEBREW_PATHS] : [iperf3Path]),
   parseDetect: (outputs) => posixParseDetect("macos", outputs),
   discoverNicsCommand: () => posixCommand(["ifconfig", "-a"]),

@@ -1,7 +1,7 @@
 // Pure helpers for every platform whose login shell is POSIX sh (Linux, macOS, FreeBSD, ESXi's BusyBox ash).
 import { parseIperfVersion } from "@/lib/iperf";
 import { checkPid } from "./process";
-import type { AgentPlatform, CommandOutput, DetectResult, ExecCommand, StartCommandInput, StopSignal } from "./types";
+import type { CommandOutput, DetectResult, ExecCommand, Platform, StartCommandInput, StopSignal } from "./types";
 
 // Words made only of these need no quotes; keeping them bare makes the shown commands readable.
 const SAFE_WORD = /^[A-Za-z0-9_@%+:,./-]+$/;
@@ -76,6 +76,11 @@ export function posixParseIsRunning(output: CommandOutput): boolean {
   return output.exitCode === 0;
 }
 
+/** The program a PID runs, as `ps -p` names it (procps and BSD ps; BusyBox ps has no `-p`). */
+export function posixProgramNameCommand(pid: number): ExecCommand {
+  return posixCommand(["ps", "-p", checkPid(pid), "-o", "comm="]);
+}
+
 // One round trip: the OS name, the first candidate that resolves to an iperf3, and its version text.
 const DETECT_SCRIPT = [
   'printf "wirespeed-os %s\\n" "$(uname -s)"',
@@ -91,7 +96,7 @@ export function posixDetectCommands(candidates: readonly string[]): ExecCommand[
   return [shScript(DETECT_SCRIPT, candidates)];
 }
 
-export function posixParseDetect(platform: AgentPlatform, outputs: readonly CommandOutput[]): DetectResult {
+export function posixParseDetect(platform: Platform, outputs: readonly CommandOutput[]): DetectResult {
   const text = outputs[0]?.stdout ?? "";
   const lines = text.split("\n");
   const value = (tag: string) => {

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parsePidLine } from "./process";
 import { AGENTS, UnquotableArgumentError } from "./index";
 import { throughCmd } from "@/testing/cmd-exe";
-import type { AgentPlatform } from "./types";
+import type { Platform } from "./types";
 
 // Where a hostile argument would leave a file if any shell ever ran it.
 const MARKER = `/tmp/ws-hostile-quoting-${randomBytes(6).toString("hex")}`;
@@ -49,7 +49,7 @@ const HOSTILE: ReadonlyArray<readonly [label: string, value: string]> = [
   ["10 kB of single quotes", "'".repeat(10 * 1024)],
 ];
 
-const POSIX_PLATFORMS: AgentPlatform[] = ["linux", "macos", "freebsd", "esxi"];
+const POSIX_PLATFORMS: Platform[] = ["linux", "macos", "freebsd", "esxi"];
 
 // sh on Debian is dash; ESXi's shell is BusyBox ash.
 const SHELLS = [

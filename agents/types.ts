@@ -1,16 +1,13 @@
 // Pure types of the platform agents: what the engine needs to know to run iperf3 on one kind of host.
+// The dependency goes one way: agents/ imports lib/ssh's pure types, lib/ssh never imports agents/.
 import type { IperfVersion } from "@/lib/iperf";
-import type { ExecCommand } from "@/lib/ssh/types";
+import type { Platform } from "@/lib/platforms";
+import type { CommandOutput, ExecCommand, ProcessControl, StopSignal } from "@/lib/ssh/types";
 
-export type { ExecCommand };
-
-export type AgentPlatform = "linux" | "esxi" | "windows" | "macos" | "freebsd";
-
-/** What a finished command printed, as execCapture returns it. */
-export type CommandOutput = { exitCode: number | null; stdout: string; stderr: string };
+export type { CommandOutput, ExecCommand, Platform, StopSignal };
 
 export type DetectResult = {
-  platform: AgentPlatform;
+  platform: Platform;
   /** what the OS says it is (`uname -s`, `ver`) */
   os: string;
   /** the iperf3 that will run, or null when there is none */
@@ -39,8 +36,6 @@ export type DiscoveredNic = {
   description: string | null;
 };
 
-export type StopSignal = "INT" | "TERM" | "KILL";
-
 export type StartCommandInput = {
   /** from detect, or the host's configured path */
   iperf3Path: string;
@@ -57,10 +52,13 @@ export type FirewallControl = {
 
 /**
  * One platform. Every member is pure: it builds commands (argv plus this platform's quoting) or
- * parses what they printed; lib/ssh runs them. A new platform is a new file of this shape.
+ * parses what they printed; lib/ssh runs them. A new platform is a new file of this shape
+ * (see README.md). stopCommand, isRunningCommand and parseIsRunning are what lib/ssh's stopProcess uses.
  */
-export type PlatformAgent = {
-  platform: AgentPlatform;
+export type PlatformAgent = ProcessControl & {
+  platform: Platform;
+  /** what PLATFORM_PROBE (`uname -s || ver`) prints on this platform */
+  probeAnswer: RegExp;
   /** where iperf3 is when the host does not say */
   defaultIperf3Path: string;
   /** argv → one command string that this platform's login shell turns back into exactly argv */
@@ -75,10 +73,11 @@ export type PlatformAgent = {
   /** a one-shot iperf3 server, long-running: keep its channel open until it exits */
   serverCommand(input: StartCommandInput): ExecCommand;
   clientCommand(input: StartCommandInput): ExecCommand;
-  stopCommand(pid: number, signal: StopSignal): ExecCommand;
-  /** a command whose output says whether the process still runs (see parseIsRunning) */
-  isRunningCommand(pid: number): ExecCommand;
-  parseIsRunning(output: CommandOutput, pid: number): boolean;
+  /**
+   * Present where the platform's `ps` can name a PID's program: a PID recorded before a restart may
+   * belong to another program by now, and is stopped only if this prints iperf3.
+   */
+  programNameCommand?(pid: number): ExecCommand;
   discoverNicsCommand(): ExecCommand;
   parseNics(output: string): DiscoveredNic[];
   /** present where the platform's firewall blocks iperf3 by default and can be opened per test */

@@ -186,6 +186,8 @@ export const WINDOWS_HAS_TCP_INFO = false;
 
 export const windowsAgent: PlatformAgent = {
   platform: "windows",
+  // cmd.exe fails `uname -s` and runs `ver`, which prints an empty line, then this.
+  probeAnswer: /Microsoft Windows \[Version/i,
   defaultIperf3Path: WINDOWS_IPERF3_PATH,
   quote: cmdQuote,
   command: cmdCommand,

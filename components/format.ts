@@ -20,15 +20,4 @@ export function formatBitsPerSecond(bitsPerSecond: number | null | undefined): s
   return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
 }
 
-const PLATFORM_LABELS: Record<string, string> = {
-  linux: "Linux",
-  esxi: "ESXi",
-  windows: "Windows",
-  macos: "macOS",
-  freebsd: "FreeBSD / TrueNAS",
-  unknown: "Unknown",
-};
-
-export function formatPlatform(platform: string): string {
-  return PLATFORM_LABELS[platform] ?? platform;
-}
+export { platformLabel as formatPlatform } from "@/lib/platforms";

@@ -1,10 +1,11 @@
 import os from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
+import { platformOfNode } from "@/lib/platforms";
 import { openTestDatabase } from "@/testing/database";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { ensureLocalHost, platformOf } = await import("./bootstrap");
+const { ensureLocalHost } = await import("./bootstrap");
 
 afterAll(() => database.close());
 
@@ -14,7 +15,7 @@ describe("ensureLocalHost", () => {
     await ensureLocalHost();
     const hosts = await db.host.findMany();
     expect(hosts).toHaveLength(1);
-    expect(hosts[0]).toMatchObject({ name: os.hostname(), authMethod: "local", platform: platformOf(process.platform) });
+    expect(hosts[0]).toMatchObject({ name: os.hostname(), authMethod: "local", platform: platformOfNode(process.platform) });
   });
 
   it("keeps its hands off a host the user already named like this machine", async () => {
@@ -24,15 +25,5 @@ describe("ensureLocalHost", () => {
     const local = await db.host.findFirstOrThrow({ where: { authMethod: "local" } });
     expect(local.name).toBe(`${os.hostname()} (local)`);
     expect(await db.host.count()).toBe(2);
-  });
-});
-
-describe("platformOf", () => {
-  it("maps Node's platform names to Wirespeed's", () => {
-    expect(platformOf("linux")).toBe("linux");
-    expect(platformOf("darwin")).toBe("macos");
-    expect(platformOf("win32")).toBe("windows");
-    expect(platformOf("freebsd")).toBe("freebsd");
-    expect(platformOf("aix")).toBe("unknown");
   });
 });

@@ -1,22 +1,7 @@
 import "server-only";
 import os from "node:os";
 import { db } from "@/lib/db";
-
-/** The platform names Wirespeed uses, from Node's. */
-export function platformOf(nodePlatform: NodeJS.Platform): "linux" | "macos" | "windows" | "freebsd" | "unknown" {
-  switch (nodePlatform) {
-    case "linux":
-      return "linux";
-    case "darwin":
-      return "macos";
-    case "win32":
-      return "windows";
-    case "freebsd":
-      return "freebsd";
-    default:
-      return "unknown";
-  }
-}
+import { platformOfNode } from "@/lib/platforms";
 
 /**
  * Records the machine Wirespeed runs on as a host with the local transport, once:
@@ -35,7 +20,7 @@ export async function ensureLocalHost(): Promise<void> {
         sshPort: 22,
         username: os.userInfo().username,
         authMethod: "local",
-        platform: platformOf(process.platform),
+        platform: platformOfNode(process.platform),
         notes: "The machine Wirespeed runs on: commands run here directly, without SSH.",
       },
     });

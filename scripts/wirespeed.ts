@@ -7,11 +7,10 @@ import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { resolveDatabaseFile, resolveDatabaseUrl } from "../lib/config";
 import { createIperfParser, type IperfPlatform } from "../lib/iperf";
+import { HOST_PLATFORMS, PLATFORMS } from "../lib/platforms";
 
 export type CommandIo = { stdin: Readable; stdout: Writable; stderr: Writable };
 type Command = { usage: string; summary: string; run: (args: string[], io: CommandIo) => Promise<number> };
-
-const PLATFORMS: IperfPlatform[] = ["linux", "esxi", "windows", "macos", "freebsd", "unknown"];
 
 async function feedLines(input: Readable, onLine: (line: string) => void): Promise<void> {
   // line by line: a long log is never held in memory as a whole
@@ -34,7 +33,7 @@ async function runParse(args: string[], io: CommandIo): Promise<number> {
   }
   if (file === undefined) return usageError(io, "parse needs a FILE, or - for stdin");
   if (stderrFile === "" || (args.includes("--stderr") && stderrFile === undefined)) return usageError(io, "--stderr needs a FILE");
-  if (!PLATFORMS.includes(platform)) return usageError(io, `--platform must be one of ${PLATFORMS.join(", ")}`);
+  if (!HOST_PLATFORMS.includes(platform)) return usageError(io, `--platform must be one of ${HOST_PLATFORMS.join(", ")}`);
   for (const path of [file, stderrFile]) {
     if (path === undefined || path === "-") continue;
     try {
@@ -90,7 +89,7 @@ async function runRotateSecret(args: string[], io: CommandIo): Promise<number> {
 
 const COMMANDS: Record<string, Command> = {
   parse: {
-    usage: "parse FILE|- [--stderr FILE] [--platform linux|esxi|windows|macos|freebsd] [--compact]",
+    usage: `parse FILE|- [--stderr FILE] [--platform ${PLATFORMS.join("|")}] [--compact]`,
     summary: "print iperf3 output (text, -J or --json-stream) as normalized JSON",
     run: runParse,
   },

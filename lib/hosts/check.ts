@@ -1,10 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { InventoryError } from "@/lib/inventory/errors";
+import { installHint } from "@/lib/platforms";
 import { connectHost, isSshError, readHostKey } from "@/lib/ssh";
 import { detectHost, resolveAgent } from "./remote";
 import { hostTarget } from "./target";
-import { installHint } from "@/lib/iperf";
 
 export type HostKeyStatus = "pinned" | "unconfirmed" | "mismatch" | "local";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { detectPlatform, getAgent, PLATFORM_PROBE, type AgentPlatform, type DetectResult, type PlatformAgent } from "@/agents";
-import { installHint } from "@/lib/iperf";
+import { detectPlatform, getAgent, PLATFORM_PROBE, type DetectResult, type PlatformAgent } from "@/agents";
+import { installHint, isPlatform, type Platform } from "@/lib/platforms";
 import { AppError } from "@/lib/errors";
 import { execCapture } from "@/lib/ssh";
 import type { HostTarget } from "@/lib/ssh/types";
@@ -19,7 +19,7 @@ export class UnknownPlatformError extends AppError {
 
 /** iperf3 is not where it was looked for. */
 export class IperfNotFoundError extends AppError {
-  constructor(hostName: string, platform: AgentPlatform, path: string | null) {
+  constructor(hostName: string, platform: Platform, path: string | null) {
     super("not-found", `iperf3 was not found on ${hostName}${path ? ` at ${path}` : ""}`, { hint: installHint(platform) });
     this.name = "IperfNotFoundError";
   }
@@ -27,7 +27,7 @@ export class IperfNotFoundError extends AppError {
 
 /** The host's agent: from its stored platform, or asked over the connection when unknown. */
 export async function resolveAgent(target: HostTarget, platform: string, signal?: AbortSignal): Promise<PlatformAgent> {
-  if (platform !== "unknown") return getAgent(platform as AgentPlatform);
+  if (isPlatform(platform)) return getAgent(platform);
   const probe = await execCapture(target, PLATFORM_PROBE, { signal, timeoutMs: PROBE_TIMEOUT_MS });
   const detected = detectPlatform(`${probe.stdout}\n${probe.stderr}`);
   if (!detected) throw new UnknownPlatformError(target.name, probe.stdout || probe.stderr);

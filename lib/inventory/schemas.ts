@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HOST_PLATFORMS } from "@/lib/platforms";
 
 // Plain module (no "server-only", no node: imports): forms may import these schemas for
 // client-side checks, and the route handlers and server actions check with the same ones.
@@ -47,9 +48,8 @@ export const SpeedMbpsSchema = wholeNumber(1, 1_000_000, "a whole number of Mbit
 
 // ---- hosts ------------------------------------------------------------------------
 
-export const PLATFORMS = ["linux", "esxi", "windows", "macos", "freebsd", "unknown"] as const;
-export type Platform = (typeof PLATFORMS)[number];
-export const PlatformSchema = z.enum(PLATFORMS, { error: allowed(`one of ${PLATFORMS.join(", ")}`) });
+/** A host's platform: one Wirespeed has an agent for (lib/platforms.ts), or "unknown" until it is detected. */
+export const PlatformSchema = z.enum(HOST_PLATFORMS, { error: allowed(`one of ${HOST_PLATFORMS.join(", ")}`) });
 
 export const AUTH_METHODS = ["key", "password", "local"] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];

@@ -1,26 +1,8 @@
+import { ESXI_IPERF3_PATH, installHint, type HostPlatform } from "../platforms";
 import type { IperfError, IperfErrorKind } from "./model";
 
-export type IperfPlatform = "linux" | "esxi" | "windows" | "macos" | "freebsd" | "unknown";
-
-const ESXI_IPERF = "/usr/lib/vmware/vsan/bin/iperf3";
-
-/** How to get iperf3 onto a host of this platform, for the `not-found` hint. */
-export function installHint(platform: IperfPlatform): string {
-  switch (platform) {
-    case "linux":
-      return "Install iperf3 from the distribution: `sudo apt install iperf3` (Debian, Ubuntu), `sudo dnf install iperf3` (Fedora, RHEL), `sudo pacman -S iperf3` (Arch) or `apk add iperf3` (Alpine).";
-    case "esxi":
-      return `ESXi ships iperf3 at ${ESXI_IPERF}, which is not on PATH: use that path. To run it as a server, copy it first (\`cp ${ESXI_IPERF} ${ESXI_IPERF}.copy\`); the copy is gone after a reboot.`;
-    case "windows":
-      return "Download iperf3 for Windows (https://iperf.fr/iperf-download.php or https://github.com/ar51an/iperf3-win-builds), unpack iperf3.exe (and cygwin1.dll, for the Cygwin builds) into a folder on the PATH of the SSH user, then reconnect.";
-    case "macos":
-      return "Install iperf3 with Homebrew: `brew install iperf3` (it lands in /opt/homebrew/bin, which a non-login SSH shell may not have on PATH).";
-    case "freebsd":
-      return "Install iperf3 with `pkg install iperf3`.";
-    case "unknown":
-      return "iperf3 is not installed on this host or not on the PATH of the SSH user: install iperf3 (package `iperf3` on most systems) or give its full path.";
-  }
-}
+/** The platform of the host that printed a message: it picks the install hint of a `not-found`. */
+export type IperfPlatform = HostPlatform;
 
 const HINTS: Record<Exclude<IperfErrorKind, "not-found" | "listener-failed">, string> = {
   "connection-refused":
@@ -36,7 +18,7 @@ const HINTS: Record<Exclude<IperfErrorKind, "not-found" | "listener-failed">, st
   unknown: "iperf3 failed; the message above is its own.",
 };
 
-const ESXI_LISTENER_HINT = `ESXi refuses to let its bundled iperf3 listen: copy it and run the copy (\`cp ${ESXI_IPERF} ${ESXI_IPERF}.copy\`, then \`${ESXI_IPERF}.copy -s ...\`); the copy lives on a RAM disk and is gone after a reboot.`;
+const ESXI_LISTENER_HINT = `ESXi refuses to let its bundled iperf3 listen: copy it and run the copy (\`cp ${ESXI_IPERF3_PATH} ${ESXI_IPERF3_PATH}.copy\`, then \`${ESXI_IPERF3_PATH}.copy -s ...\`); the copy lives on a RAM disk and is gone after a reboot.`;
 const ADDRESS_IN_USE_HINT =
   "Another process already listens on that port (often an iperf3 server left running): pick another port or stop that process.";
 const LISTENER_HINT = "iperf3 could not listen on that address and port: check that the address belongs to this host.";

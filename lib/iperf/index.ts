@@ -8,7 +8,7 @@ export { buildClientArgv, buildServerArgv, chooseLiveMode, IperfOptionError, FLA
 export type { BuildClientArgvInput, BuildServerArgvInput, IperfFlag, IperfLiveMode } from "./argv";
 export { createIperfParser, parseIperfOutput } from "./parser";
 export type { IperfParser, IperfParserOptions } from "./parser";
-export { classifyIperfError, installHint, isErrorLine, isNoiseLine } from "./errors";
+export { classifyIperfError, isErrorLine, isNoiseLine } from "./errors";
 export type { IperfPlatform } from "./errors";
 export {
   IperfResultSchema,

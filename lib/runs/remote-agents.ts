@@ -111,10 +111,10 @@ export const agentRunRemote: RunRemote = {
   async stopLeftover(endpoint, pids) {
     const agent = await agentFor(endpoint);
     for (const pid of pids) {
-      if (["linux", "macos", "freebsd"].includes(agent.platform)) {
-        // A pid from before a restart may belong to another program by now: only iperf3 is stopped.
-        // (BusyBox ps on ESXi and Windows have no `-p`: there the pid is trusted.)
-        const name = await execCapture(endpoint.target, agent.command(["ps", "-p", String(pid), "-o", "comm="]), { timeoutMs: PS_TIMEOUT_MS });
+      // A pid from before a restart may belong to another program by now: only iperf3 is stopped
+      // (where the platform cannot name a pid's program, the pid is trusted).
+      if (agent.programNameCommand) {
+        const name = await execCapture(endpoint.target, agent.programNameCommand(pid), { timeoutMs: PS_TIMEOUT_MS });
         if (!name.stdout.includes("iperf3")) continue;
       }
       await stopProcess(endpoint.target, agent, pid, { signals: ["TERM", "KILL"] });
