@@ -23,6 +23,8 @@ export default defineConfig({
           include: ["{lib,agents,scripts,components,app,bench,testing}/**/*.test.ts", "e2e/lab/**/*.unit.test.ts"],
           exclude: ["**/*.lab.test.ts", "node_modules/**"],
           environment: "node",
+          // Some tests spawn shells, derive scrypt keys or migrate a database: seconds on a busy 2-core machine.
+          testTimeout: 20_000,
         },
       },
       {

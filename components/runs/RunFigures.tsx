@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { formatBytes, formatNumber, formatPercent, formatRate } from "@/components/units/rate";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import type { RunSummaryJson } from "@/lib/runs/serialize";
-import type { StreamStat } from "@/lib/queries/runs";
+import type { StreamStat } from "@/lib/queries/run-series";
 
 function Card({ label, value, detail, testId }: { label: string; value: ReactNode; detail?: ReactNode; testId?: string }) {
   return (
