@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabState } from "@/testing/lab-state";
-import { labHost, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/testing/lab-targets";
+import { labHost, labLink, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/testing/lab-targets";
 import { buildClientArgv, parseIperfVersion } from "@/lib/iperf";
 import { openTestDatabase } from "@/testing/database";
 
@@ -68,8 +68,11 @@ describe("runs on the lab", () => {
     expect(run.samples.length).toBeGreaterThanOrEqual(4);
     expect(run.samples[0]!.bitsPerSecond).toBeGreaterThan(0.5e9);
     // The command a user can paste to reproduce the test by hand, bound to the link's NICs.
-    expect(run.clientCommand).toMatch(/^\S*iperf3 -c 198\.18\.0\.2 -p \d+ -t 4 -B 198\.18\.0\.1 --forceflush$/);
-    expect(run.serverCommand).toMatch(/^\S*iperf3 -s -1 -B 198\.18\.0\.2 -p \d+/);
+    const { a, b } = labLink(state, "ab-1g");
+    const iperf3 = expect.stringMatching(/^\S*iperf3$/);
+    const port = expect.stringMatching(/^\d+$/);
+    expect(run.clientCommand?.split(" ")).toEqual([iperf3, "-c", b.address, "-p", port, "-t", "4", "-B", a.address, "--forceflush"]);
+    expect(run.serverCommand?.split(" ").slice(0, 7)).toEqual([iperf3, "-s", "-1", "-B", b.address, "-p", port]);
     expect(run.serverIperfVersion).toMatch(/^3\./);
     expect(run.clientOutput).toMatch(/receiver/);
     expect(run.serverOutput).toMatch(/Server listening/);
@@ -353,7 +356,7 @@ describe("faults on the lab", () => {
   it("stops the iperf3 a stale run recorded, and leaves another program with a reused pid alone", async () => {
     const beta = labHost(state, "beta");
     // An iperf3 server left behind on beta, and an unrelated program whose pid a stale run also names.
-    const leftover = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-1", "-B", "198.18.0.2", "-p", "5298"], { stdio: "ignore" });
+    const leftover = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-1", "-B", labLink(state, "ab-1g").b.address, "-p", "5298"], { stdio: "ignore" });
     const bystander = spawn("ip", ["netns", "exec", beta.netns, "sleep", "30"], { stdio: "ignore" });
     try {
       await waitFor(() => iperfProcessesIn("beta").length === 1 && processesInHost(beta, "sleep 30").length === 1, 5000, "the leftover processes");

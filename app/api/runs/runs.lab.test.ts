@@ -1,6 +1,6 @@
 // The runs REST API and its server-sent events, on the lab (real sshd, iperf3, SQLite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { labHost, processesInHost, requireLabState } from "@/testing/lab-targets";
+import { labHost, labLink, processesInHost, requireLabState } from "@/testing/lab-targets";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 
 let api: TestApi;
@@ -75,7 +75,7 @@ describe("POST /api/links/:id/runs", () => {
     expect(run.body.status).toBe("succeeded");
     expect(run.body.summary.lineRatePercent).toBeGreaterThan(95);
     expect(run.body.summary.receivedBitsPerSecond).toBeGreaterThan(0.95e9);
-    expect(run.body.commands.client).toContain("-c 198.18.0.2");
+    expect(run.body.commands.client).toContain(`-c ${labLink(requireLabState(), "ab-1g").b.address} `);
     expect(run.body.output.client).toContain("receiver");
 
     const page = await api.json("GET", `/api/runs/${runId}/samples?limit=2`);
