@@ -128,7 +128,14 @@ describe("POST /api/links/:id/runs", () => {
     const viewers = await Promise.all([1, 2, 3].map(() => api.call("GET", `/api/runs/${started.body.id}/events`)));
     // iperf3 client processes themselves (not the shells that started them) on alpha, mid-run.
     const countClients = () => processesInHost(labHost(requireLabState(), "alpha"), " -c ").filter((p) => p.cmdline.split(" ")[0]!.endsWith("iperf3")).length;
-    const clientsDuringRun = new Promise<number>((resolve) => setTimeout(() => resolve(countClients()), 2000));
+    // Counted once the run is running (its client started), however long the hosts took to prepare.
+    const clientsDuringRun = (async () => {
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        if ((await api.json("GET", `/api/runs/${started.body.id}`)).body.status === "running") break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return countClients();
+    })();
     const seen = await Promise.all(viewers.map(readEvents));
     const sampleIds = seen.map((events) => events.filter((e) => e.event === "sample").map((e) => e.id));
     expect(sampleIds[0]!.length).toBeGreaterThanOrEqual(3);
