@@ -128,19 +128,16 @@ describe("POST /api/links/:id/runs", () => {
     const viewers = await Promise.all([1, 2, 3].map(() => api.call("GET", `/api/runs/${started.body.id}/events`)));
     // iperf3 client processes themselves (not the shells that started them) on alpha, mid-run.
     const countClients = () => processesInHost(labHost(requireLabState(), "alpha"), " -c ").filter((p) => p.cmdline.split(" ")[0]!.endsWith("iperf3")).length;
-    // Counted once the run is running (its client started), however long the hosts took to prepare.
-    const clientsDuringRun = (async () => {
-      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
-        if ((await api.json("GET", `/api/runs/${started.body.id}`)).body.status === "running") break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      return countClients();
-    })();
-    const seen = await Promise.all(viewers.map(readEvents));
+    // Counted every 100 ms until the viewers' streams end: "running" is set as the SSH command is sent,
+    // and on a loaded machine iperf3 itself appears a second or more later.
+    let mostClients = 0;
+    const counter = setInterval(() => (mostClients = Math.max(mostClients, countClients())), 100);
+    const seen = await Promise.all(viewers.map(readEvents)).finally(() => clearInterval(counter));
     const sampleIds = seen.map((events) => events.filter((e) => e.event === "sample").map((e) => e.id));
     expect(sampleIds[0]!.length).toBeGreaterThanOrEqual(3);
     expect(sampleIds[1]).toEqual(sampleIds[0]);
     expect(sampleIds[2]).toEqual(sampleIds[0]);
-    expect(await clientsDuringRun).toBe(1);
+    // one client for the three viewers, and seen at least once
+    expect(mostClients).toBe(1);
   });
 });
