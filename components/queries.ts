@@ -22,12 +22,16 @@ export const queryKeys = {
   linkHistory: (linkId: number) => ["links", linkId, "history"] as const,
   overview: () => ["overview"] as const,
   overviewOf: (range: TimelineRange) => ["overview", range] as const,
+  experiments: () => ["experiments"] as const,
+  experiment: (id: number) => ["experiments", id] as const,
 };
 
 export const apiPaths = {
   runList: (query: RunListQuery) => `/api/runs${runListSearch(query, "api")}`,
   linkHistory: (linkId: number) => `/api/links/${linkId}/history`,
   overview: (range: TimelineRange) => `/api/overview?range=${range}`,
+  experiment: (id: number) => `/api/experiments/${id}`,
+  experimentEvents: (id: number) => `/api/experiments/${id}/events`,
 };
 
 /** How often a view asks again while a run in it is queued, preparing or running. */
