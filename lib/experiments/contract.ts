@@ -1,0 +1,269 @@
+// The experiment contract: what the planner, the runner, the REST API, the SSE stream
+// and the pages agree an experiment is. Pure: no I/O, safe in the browser.
+//
+// An experiment is a plan of ordinary runs carried out step by step (one step: the run
+// or runs that go together) and turned into one answer. Each kind (lib/experiments/kinds/)
+// says which steps it takes, what its result is, and how to say the answer in a sentence.
+import type { IperfOptions } from "@/lib/iperf/options";
+import type { ClientSide, RunDirection, RunStatus } from "@/lib/runs/contract";
+
+// ---------------------------------------------------------------- kinds and statuses
+
+export const EXPERIMENT_KINDS = ["sweep", "matrix", "concurrent", "channels", "udp-ceiling"] as const;
+export type ExperimentKind = (typeof EXPERIMENT_KINDS)[number];
+
+export const ACTIVE_EXPERIMENT_STATUSES = ["queued", "running"] as const;
+export const FINAL_EXPERIMENT_STATUSES = ["succeeded", "failed", "cancelled", "interrupted"] as const;
+export const EXPERIMENT_STATUSES = [...ACTIVE_EXPERIMENT_STATUSES, ...FINAL_EXPERIMENT_STATUSES] as const;
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+
+export function isActiveExperimentStatus(status: string): boolean {
+  return (ACTIVE_EXPERIMENT_STATUSES as readonly string[]).includes(status);
+}
+
+/** A step not begun yet is "pending"; the others are the status of its runs taken together. */
+export const STEP_STATUSES = ["pending", "running", "succeeded", "failed", "cancelled", "interrupted"] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+// ---------------------------------------------------------------- limits
+
+/** No plan may hold more runs than this (a sweep of 8 values × 8 repeats is 64). */
+export const MAX_PLAN_RUNS = 64;
+export const MAX_SWEEP_REPEATS = 10;
+export const MAX_SWEEP_VALUES = 32;
+export const CHANNELS = { min: 2, max: 16 } as const;
+export const DEFAULT_KNEE_PERCENT = 95;
+export const DEFAULT_LOSS_PERCENT = 0.1;
+/** A concurrent experiment's aggregate below this share of the links alone is a shared bottleneck. */
+export const SHARED_BOTTLENECK_PERCENT = 90;
+/** Two directions that differ by more than this are asymmetric. */
+export const ASYMMETRY_PERCENT = 10;
+
+// ---------------------------------------------------------------- the request (= the stored plan)
+
+/** The options a sweep may step through; `bitrate` is the UDP one. */
+export const SWEEP_FACTORS = ["parallel", "length", "window", "mss", "congestion", "zerocopy", "bitrate"] as const;
+export type SweepFactor = (typeof SWEEP_FACTORS)[number];
+export type SweepValue = number | string | boolean;
+
+/**
+ * The base options of every run of the plan, as `POST /api/links/:id/runs` takes them:
+ * the iperf3 options plus `direction` and `clientSide` (never `reverse` or `bidir`).
+ */
+export type BaseRunOptions = Record<string, unknown> & { direction?: RunDirection; clientSide?: ClientSide };
+
+type PlanCommon = { name: string; linkIds: number[]; options: BaseRunOptions };
+
+/**
+ * A validated experiment request, as `POST /api/experiments` takes it once defaults are
+ * filled in: stored as is, so that "Run again" repeats exactly the same plan.
+ */
+export type ExperimentPlan =
+  | (PlanCommon & { kind: "sweep"; factor: SweepFactor; values: SweepValue[]; repeats: number; kneePercent: number })
+  | (PlanCommon & { kind: "matrix"; directions: RunDirection[]; protocols: ("tcp" | "udp")[]; clientSides: ClientSide[] })
+  | (PlanCommon & { kind: "concurrent"; baseline: boolean })
+  | (PlanCommon & { kind: "channels"; channels: number; affinity: boolean })
+  | (PlanCommon & {
+      kind: "udp-ceiling";
+      lossPercent: number;
+      /** bits/s the search starts above; null: 1% of high */
+      low: number | null;
+      /** bits/s tried first; null: the link's line rate */
+      high: number | null;
+    });
+
+export type PlanOf<K extends ExperimentKind> = Extract<ExperimentPlan, { kind: K }>;
+
+// ---------------------------------------------------------------- steps
+
+/** What a step sets, to tell its rows apart: the value of a sweep, the cell of a matrix, … */
+export type StepTags = {
+  value?: SweepValue;
+  repeat?: number;
+  direction?: RunDirection;
+  protocol?: "tcp" | "udp";
+  clientSide?: ClientSide;
+  /** concurrent: a link measured by itself first, or all links together */
+  phase?: "alone" | "together";
+  /** udp-ceiling: the bitrate tried, bits/s */
+  bitrate?: number;
+};
+
+/** One run a step starts. */
+export type StepRunSpec = { linkId: number; options: IperfOptions; clientSide: ClientSide; channel?: number };
+
+/** A step the plan takes next: its runs start together (every server, then every client). */
+export type StepSpec = { label: string; tags: StepTags; runs: StepRunSpec[] };
+
+/** What a finished run gave, as the kinds read it (rates in bits/s). */
+export type RunOutcome = {
+  runId: number;
+  linkId: number;
+  channel: number | null;
+  port: number | null;
+  status: RunStatus;
+  streams: number;
+  sentBitsPerSecond: number | null;
+  receivedBitsPerSecond: number | null;
+  reverseReceivedBitsPerSecond: number | null;
+  retransmits: number | null;
+  jitterMs: number | null;
+  lostPercent: number | null;
+  clientCpuPercent: number | null;
+  serverCpuPercent: number | null;
+  /** start time of the client (ms since the epoch), for the skew between runs of one step */
+  startedAtMs: number | null;
+  /** the measured intervals (forward direction, warm-up left out): end time in s and rate */
+  intervals: { end: number; bitsPerSecond: number }[];
+};
+
+/** A step that has ended, with its runs. */
+export type StepOutcome = { index: number; label: string; tags: StepTags; status: StepStatus; runs: RunOutcome[] };
+
+/** What the kinds know of each link of the plan. */
+export type PlanLink = {
+  id: number;
+  name: string;
+  speedMbps: number;
+  /** the iperf3 port range of the hosts at the two ends (channels need one port each) */
+  portRanges: { a: { min: number; max: number }; b: { min: number; max: number } };
+};
+
+// ---------------------------------------------------------------- results (every rate in bits/s)
+
+export type SweepRow = {
+  value: SweepValue;
+  runIds: number[];
+  receivedBitsPerSecond: number | null;
+  minBitsPerSecond: number | null;
+  maxBitsPerSecond: number | null;
+  lineRatePercent: number | null;
+  retransmits: number | null;
+  clientCpuPercent: number | null;
+  serverCpuPercent: number | null;
+};
+export type SweepResult = { factor: SweepFactor; rows: SweepRow[]; knee: { value: SweepValue; receivedBitsPerSecond: number } | null };
+
+export type MatrixRow = {
+  direction: RunDirection;
+  protocol: "tcp" | "udp";
+  clientSide: ClientSide;
+  runId: number;
+  receivedBitsPerSecond: number | null;
+  sentBitsPerSecond: number | null;
+  reverseReceivedBitsPerSecond: number | null;
+  retransmits: number | null;
+  jitterMs: number | null;
+  lostPercent: number | null;
+};
+export type MatrixResult = { rows: MatrixRow[]; asymmetry: { slower: RunDirection; percent: number } | null };
+
+export type ConcurrentRow = { linkId: number; runIds: number[]; aloneBitsPerSecond: number | null; togetherBitsPerSecond: number | null };
+export type ConcurrentResult = {
+  rows: ConcurrentRow[];
+  aggregateBitsPerSecond: number | null;
+  lineRateSumBitsPerSecond: number;
+  aggregatePercentOfLineRates: number | null;
+  aggregatePercentOfAlone: number | null;
+  sharedBottleneck: boolean;
+  /** spread of the clients' start times, ms */
+  startSkewMs: number | null;
+};
+
+export type ChannelRow = {
+  channel: number;
+  port: number | null;
+  runId: number;
+  sentBitsPerSecond: number | null;
+  receivedBitsPerSecond: number | null;
+  retransmits: number | null;
+  streams: number;
+  jitterMs: number | null;
+  lostPercent: number | null;
+};
+export type ChannelsResult = {
+  rows: ChannelRow[];
+  /** jitter: the channels' mean; loss: their mean weighted by the rate sent (UDP) */
+  sum: { sentBitsPerSecond: number | null; receivedBitsPerSecond: number | null; retransmits: number | null; jitterMs: number | null; lostPercent: number | null };
+  /** the channels' rates added up per interval, over the intervals every channel reported */
+  intervals: { end: number; bitsPerSecond: number }[];
+};
+
+export type UdpCeilingStep = { bitrate: number; runId: number; receivedBitsPerSecond: number | null; lostPercent: number | null; jitterMs: number | null };
+/** `bitsPerSecond`: the highest bitrate tried whose loss stayed within lossPercent; the rest are that step's figures. */
+export type UdpCeilingResult = {
+  bitsPerSecond: number | null;
+  receivedBitsPerSecond: number | null;
+  lostPercent: number | null;
+  jitterMs: number | null;
+  steps: UdpCeilingStep[];
+};
+
+export type ResultOf<K extends ExperimentKind> = {
+  sweep: SweepResult;
+  matrix: MatrixResult;
+  concurrent: ConcurrentResult;
+  channels: ChannelsResult;
+  "udp-ceiling": UdpCeilingResult;
+}[K];
+export type ExperimentResult = ResultOf<ExperimentKind>;
+
+// ---------------------------------------------------------------- the result as a table
+
+/** How a column's numbers read and compare: compare computes the difference in % of numeric columns. */
+export type ColumnFormat = "text" | "bitsPerSecond" | "percent" | "count" | "ms" | "runs";
+export type TableColumn = { key: string; label: string; format: ColumnFormat };
+export type TableCell = string | number | boolean | null | number[];
+/** `key` tells rows apart across experiments of one kind (compare pairs rows by it). */
+export type TableRow = { key: string; cells: Record<string, TableCell>; isSum?: boolean };
+export type ResultTable = { columns: TableColumn[]; rows: TableRow[] };
+
+// ---------------------------------------------------------------- the experiment as the API sends it
+
+export type ExperimentStepJson = { index: number; label: string; tags: StepTags; runIds: number[]; status: StepStatus };
+
+export type ExperimentJson = {
+  id: number;
+  kind: ExperimentKind;
+  name: string;
+  status: ExperimentStatus;
+  plan: ExperimentPlan;
+  links: { id: number; name: string; speedMbps: number }[];
+  /** the steps so far and, for kinds whose steps are known in advance, the pending ones */
+  steps: ExperimentStepJson[];
+  /** how many steps the plan takes (at most, for a search such as udp-ceiling) */
+  plannedSteps: number;
+  /** seconds the remaining steps should take, while it runs */
+  estimatedSecondsLeft: number | null;
+  result: ExperimentResult | null;
+  answer: string | null;
+  table: ResultTable | null;
+  error: { message: string } | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+};
+
+// ---------------------------------------------------------------- live events (SSE)
+
+/**
+ * `GET /api/experiments/:id/events`: `status` {status}, `step` (ExperimentStepJson),
+ * `sample` (a run's sample event plus its `runId`, `linkId` and `channel`), `row` (a TableRow
+ * of the result as it fills in). A viewer that needs the whole state reads `GET /api/experiments/:id`.
+ */
+export type ExperimentEventType = "status" | "step" | "sample" | "row";
+
+/** One experiment in a list (`GET /api/experiments`, the experiments page, a link page). */
+export type ExperimentListItem = {
+  id: number;
+  kind: ExperimentKind;
+  name: string;
+  status: ExperimentStatus;
+  links: { id: number; name: string }[];
+  answer: string | null;
+  stepsDone: number;
+  plannedSteps: number;
+  createdAt: string;
+  endedAt: string | null;
+};
+export type ExperimentListPage = { experiments: ExperimentListItem[]; total: number; page: number; pageSize: number };

@@ -1,0 +1,42 @@
+// Run and step outcomes as the runner hands them to the kinds, for the kinds' unit tests:
+// every figure not given is "not measured".
+import type { PlanLink, RunOutcome, StepOutcome, StepSpec } from "../contract";
+
+let nextRunId = 1;
+
+export function runOutcome(figures: Partial<RunOutcome> = {}): RunOutcome {
+  return {
+    runId: nextRunId++,
+    linkId: 1,
+    channel: null,
+    port: null,
+    status: "succeeded",
+    streams: 1,
+    sentBitsPerSecond: null,
+    receivedBitsPerSecond: null,
+    reverseReceivedBitsPerSecond: null,
+    retransmits: null,
+    jitterMs: null,
+    lostPercent: null,
+    clientCpuPercent: null,
+    serverCpuPercent: null,
+    startedAtMs: null,
+    intervals: [],
+    ...figures,
+  };
+}
+
+/** A step as it ended, from the spec the kind gave and what each of its runs measured. */
+export function stepOutcome(index: number, spec: StepSpec, runs: Partial<RunOutcome>[]): StepOutcome {
+  return {
+    index,
+    label: spec.label,
+    tags: spec.tags,
+    status: "succeeded",
+    runs: runs.map((figures, position) => runOutcome({ linkId: spec.runs[position]?.linkId ?? 1, channel: spec.runs[position]?.channel ?? null, ...figures })),
+  };
+}
+
+export function planLink(id: number, speedMbps: number, name = `link ${id}`): PlanLink {
+  return { id, name, speedMbps, portRanges: { a: { min: 5201, max: 5299 }, b: { min: 5201, max: 5299 } } };
+}
