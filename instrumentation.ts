@@ -14,4 +14,8 @@ export async function register() {
   const { runEngine } = await import("@/lib/runs");
   const interrupted = await runEngine.recoverInterruptedRuns();
   if (interrupted > 0) console.log(`[wirespeed] marked ${interrupted} unfinished run(s) as interrupted`);
+  // Then the experiments they belonged to: the steps that finished are kept.
+  const { experimentRunner } = await import("@/lib/experiments");
+  const stopped = await experimentRunner.recoverInterrupted();
+  if (stopped > 0) console.log(`[wirespeed] marked ${stopped} unfinished experiment(s) as interrupted`);
 }

@@ -32,8 +32,8 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
   const host = await db.host.create({ data: { name: "h", address: "198.18.0.1" } });
   const [a, b] = await Promise.all(["eth1", "eth2"].map((name) => db.nic.create({ data: { hostId: host.id, name } })));
   const link = await db.link.create({ data: { name: "l", aNicId: a!.id, bNicId: b!.id, speedMbps: 1000 } });
-  const group = await db.runGroup.create({ data: { kind: "sweep" } });
-  const run = await db.run.create({ data: { linkId: link.id, groupId: group.id, options: { protocol: "tcp" } } });
+  const experiment = await db.experiment.create({ data: { kind: "sweep", plan: {} } });
+  const run = await db.run.create({ data: { linkId: link.id, experimentId: experiment.id, options: { protocol: "tcp" } } });
   await db.sample.create({ data: { runId: run.id, seq: 0, start: 0, end: 1, direction: "forward", bytes: 1, bitsPerSecond: 8 } });
   const user = await db.user.create({ data: { username: "u", usernameKey: "u", passwordHash: "x", role: "admin" } });
   await db.session.create({ data: { userId: user.id, tokenHash: "s", expiresAt: new Date(Date.now() + 60_000) } });

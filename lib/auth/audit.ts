@@ -12,11 +12,12 @@ export type AuditAction =
   | "nic.create" | "nic.update" | "nic.delete" | "nic.discover"
   | "link.create" | "link.update" | "link.delete"
   | "run.start" | "run.cancel"
+  | "experiment.start" | "experiment.cancel"
   | "user.create" | "user.update" | "user.delete" | "user.setup"
   | "token.create" | "token.revoke"
   | "session.login" | "session.logout" | "session.login-failed";
 
-export type AuditTarget = "host" | "nic" | "link" | "run" | "user" | "token" | "session";
+export type AuditTarget = "host" | "nic" | "link" | "run" | "experiment" | "user" | "token" | "session";
 
 export async function recordAudit(action: AuditAction, target: AuditTarget, targetId: number | null, detail = "", actor: Principal | null = currentPrincipal()): Promise<void> {
   await db.auditEvent.create({

@@ -9,14 +9,14 @@ export type RunEventType = "status" | "sample" | "summary" | "error";
  * `id` is the number of samples published before and including this event, so a
  * client resuming with Last-Event-ID = n needs exactly the samples with seq >= n.
  */
-export type RunEvent = { id: number; type: RunEventType; data: unknown };
+export type BusEvent<Type extends string> = { id: number; type: Type; data: unknown };
+export type RunEvent = BusEvent<RunEventType>;
 
-type Listener = (event: RunEvent) => void;
+type ActiveRun<Type extends string> = { events: BusEvent<Type>[]; sampleCount: number; listeners: Set<(event: BusEvent<Type>) => void> };
 
-type ActiveRun = { events: RunEvent[]; sampleCount: number; listeners: Set<Listener> };
-
-export class RunEventBus {
-  private readonly runs = new Map<number, ActiveRun>();
+/** Events of things that run for a while (a run, an experiment), by id; "sample" events are counted. */
+export class EventBus<Type extends string> {
+  private readonly runs = new Map<number, ActiveRun<Type>>();
 
   /** Starts keeping history for a run; publishing to a run not begun is an error. */
   begin(runId: number): void {
@@ -27,11 +27,11 @@ export class RunEventBus {
     return this.runs.has(runId);
   }
 
-  publish(runId: number, type: RunEventType, data: unknown): RunEvent {
+  publish(runId: number, type: Type, data: unknown): BusEvent<Type> {
     const run = this.runs.get(runId);
     if (!run) throw new Error(`run ${runId} is not active on the event bus`);
     if (type === "sample") run.sampleCount += 1;
-    const event: RunEvent = { id: run.sampleCount, type, data };
+    const event: BusEvent<Type> = { id: run.sampleCount, type, data };
     run.events.push(event);
     for (const listener of run.listeners) {
       try {
@@ -48,7 +48,7 @@ export class RunEventBus {
    * every status/summary/error so that it knows the current state), then follows live.
    * Returns null when the run is not active: the caller reads the database instead.
    */
-  subscribe(runId: number, afterSampleCount: number, listener: Listener): (() => void) | null {
+  subscribe(runId: number, afterSampleCount: number, listener: (event: BusEvent<Type>) => void): (() => void) | null {
     const run = this.runs.get(runId);
     if (!run) return null;
     for (const event of run.events) {
@@ -67,6 +67,8 @@ export class RunEventBus {
     return this.runs.get(runId)?.listeners.size ?? 0;
   }
 }
+
+export class RunEventBus extends EventBus<RunEventType> {}
 
 // One bus per server process, kept on globalThis so that dev-mode reloads share it.
 const globalForBus = globalThis as unknown as { wirespeedRunBus?: RunEventBus };

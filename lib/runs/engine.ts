@@ -5,13 +5,13 @@ import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf";
 import { recordAudit } from "@/lib/auth/audit";
 import { fieldErrorsFromZod, invalidInput } from "@/lib/errors";
 import { runEventBus, type RunEventBus } from "./bus";
-import { ACTIVE_RUN_STATUSES, isFinalStatus, type ClientSide, type RunStatus } from "./contract";
+import { ACTIVE_RUN_STATUSES, clientSideOf, isFinalStatus, type ClientSide, type RunStatus } from "./contract";
 import { RunError } from "./errors";
 import { DEFAULT_LIMITS, finishRun, loadRunEndpoints, RunExecution, type ExecutionLimits } from "./execution";
 import { LinkQueue } from "./link-queue";
 import { PortLeases } from "./ports";
 import type { RunRemote } from "./remote";
-import { runJson } from "./serialize";
+import { runJson, type RunJson } from "./serialize";
 
 export { serverArgvFor } from "./execution";
 
@@ -20,9 +20,24 @@ export { serverArgvFor } from "./execution";
 // per host. The steps of a run are lib/runs/execution.ts; the engine decides when they run,
 // for one run or for several together, and how a run is cancelled or recovered.
 
-export type StartRunInput = { linkId: number; options: IperfOptions; clientSide: ClientSide; groupId?: number | null };
+export type StartRunInput = {
+  linkId: number;
+  options: IperfOptions;
+  clientSide: ClientSide;
+  /** the experiment and step the run belongs to (lib/experiments), and its channel there */
+  experimentId?: number | null;
+  stepId?: number | null;
+  channel?: number | null;
+};
 
-type Pending = { linkId: number; controller: AbortController; promise: Promise<void>; resolve: () => void; together: number[] };
+/** `held`: the run belongs to a hold on its links (an experiment), so it never waits in their queues. */
+type Pending = { linkId: number; controller: AbortController; promise: Promise<void>; resolve: () => void; together: number[]; held: boolean };
+
+/**
+ * Links held for a series of runs (an experiment): no other run starts on them until it is
+ * released. `ready` resolves once every link is free and held.
+ */
+export type LinkHold = { ready: Promise<void>; release: () => void };
 
 export class RunEngine {
   private readonly queue = new LinkQueue();
@@ -47,23 +62,8 @@ export class RunEngine {
    * then every client at once. Runs on one link share its turn in the queue.
    */
   async startRunsTogether(inputs: StartRunInput[]) {
-    const links = await db.link.findMany({ where: { id: { in: inputs.map((input) => input.linkId) } }, select: { id: true, name: true, speedMbps: true } });
-    const linkOf = new Map(links.map((link) => [link.id, link]));
-    const missing = inputs.find((input) => !linkOf.has(input.linkId));
-    if (missing) throw new RunError("not-found", `Link ${missing.linkId} does not exist.`);
-    const runs = await db.$transaction(
-      inputs.map((input) => db.run.create({ data: { linkId: input.linkId, clientSide: input.clientSide, options: input.options as Prisma.InputJsonValue, groupId: input.groupId ?? null } })),
-    );
+    const { runs, links } = await this.recordRuns(inputs, false);
     const runIds = runs.map((run) => run.id);
-    for (const [index, run] of runs.entries()) {
-      const input = inputs[index]!;
-      await recordAudit("run.start", "run", run.id, `${linkOf.get(input.linkId)!.name}, client on ${input.clientSide}: ${JSON.stringify(input.options)}`);
-      this.bus.begin(run.id);
-      this.bus.publish(run.id, "status", { status: "queued" });
-      let resolve = () => {};
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.pending.set(run.id, { linkId: input.linkId, controller: new AbortController(), promise, resolve, together: runIds });
-    }
     // The first run on each link holds the link's place in its queue for all of them.
     const holders = [...new Map(runs.map((run) => [run.linkId, run.id])).entries()];
     let waitingFor = holders.length;
@@ -77,7 +77,90 @@ export class RunEngine {
         });
       });
     }
-    return runs.map((run) => runJson(run, linkOf.get(run.linkId)!));
+    return runs.map((run) => runJson(run, links.get(run.linkId)!));
+  }
+
+  /**
+   * Takes each link's turn in its queue for `holderId` (an experiment), in the queues' order:
+   * runs asked for later wait until `release()`. The runs of the hold go through `runHeld`.
+   */
+  holdLinks(linkIds: number[], holderId: number): LinkHold {
+    const key = -holderId;
+    let held = 0;
+    let markReady = () => {};
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    const unique = [...new Set(linkIds)];
+    for (const linkId of unique) {
+      this.queue.enqueue(linkId, key, () => {
+        held += 1;
+        if (held === unique.length) markReady();
+      });
+    }
+    let isReleased = false;
+    return {
+      ready,
+      release: () => {
+        if (isReleased) return;
+        isReleased = true;
+        for (const linkId of unique) this.queue.done(linkId, key);
+      },
+    };
+  }
+
+  /**
+   * Records runs on links the caller holds (`holdLinks`) and carries them out together at once,
+   * without queueing. `onRecorded` sees the runs before their first step (to follow their events).
+   * Resolves when they have all ended.
+   */
+  async runHeld(inputs: StartRunInput[], onRecorded: (runs: RunJson[]) => void = () => {}): Promise<RunJson[]> {
+    const { runs, links } = await this.recordRuns(inputs, true);
+    const runIds = runs.map((run) => run.id);
+    const recorded = runs.map((run) => runJson(run, links.get(run.linkId)!));
+    onRecorded(recorded);
+    try {
+      await this.executeTogether(runIds);
+    } finally {
+      for (const runId of runIds) this.forget(runId);
+    }
+    return recorded;
+  }
+
+  /** Cancels the runs of a hold that are still going (an experiment cancelled mid-step). */
+  async cancelHeld(runIds: number[]): Promise<void> {
+    await Promise.all(runIds.filter((runId) => this.pending.get(runId)?.held).map((runId) => this.cancelRun(runId)));
+  }
+
+  /** Records runs, each queued with an open live stream, tied to the runs it must run with. */
+  private async recordRuns(inputs: StartRunInput[], held: boolean) {
+    const found = await db.link.findMany({ where: { id: { in: inputs.map((input) => input.linkId) } }, select: { id: true, name: true, speedMbps: true } });
+    const links = new Map(found.map((link) => [link.id, link]));
+    const missing = inputs.find((input) => !links.has(input.linkId));
+    if (missing) throw new RunError("not-found", `Link ${missing.linkId} does not exist.`);
+    const runs = await db.$transaction(
+      inputs.map((input) =>
+        db.run.create({
+          data: {
+            linkId: input.linkId,
+            clientSide: input.clientSide,
+            options: input.options as Prisma.InputJsonValue,
+            experimentId: input.experimentId ?? null,
+            stepId: input.stepId ?? null,
+            channel: input.channel ?? null,
+          },
+        }),
+      ),
+    );
+    const runIds = runs.map((run) => run.id);
+    for (const [index, run] of runs.entries()) {
+      const input = inputs[index]!;
+      await recordAudit("run.start", "run", run.id, `${links.get(input.linkId)!.name}, client on ${input.clientSide}: ${JSON.stringify(input.options)}`);
+      this.bus.begin(run.id);
+      this.bus.publish(run.id, "status", { status: "queued" });
+      let resolve = () => {};
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.pending.set(run.id, { linkId: input.linkId, controller: new AbortController(), promise, resolve, together: runIds, held });
+    }
+    return { runs, links };
   }
 
   /**
@@ -117,7 +200,7 @@ export class RunEngine {
     // A run again must pass today's schema: an old run whose options it refuses says which.
     const parsed = IperfOptionsSchema.safeParse(previous.options);
     if (!parsed.success) throw invalidInput(fieldErrorsFromZod(parsed.error, "options"));
-    return this.startRun({ linkId: previous.linkId, options: parsed.data, clientSide: previous.clientSide === "b" ? "b" : "a" });
+    return this.startRun({ linkId: previous.linkId, options: parsed.data, clientSide: clientSideOf(previous.clientSide) });
   }
 
   /** Stops a run: both ends' iperf3 are stopped and the samples so far are kept. */
@@ -151,6 +234,7 @@ export class RunEngine {
   private hasStarted(runId: number): boolean {
     const pending = this.pending.get(runId);
     if (!pending) return false;
+    if (pending.held) return true;
     return pending.together.every((id) => {
       const other = this.pending.get(id);
       return !other || this.queuePosition(other.linkId, id) === 0;

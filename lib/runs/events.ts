@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { runEventBus, type RunEvent, type RunEventBus } from "./bus";
+import { runEventBus, type BusEvent, type EventBus, type RunEvent, type RunEventBus } from "./bus";
 import { isFinalStatus, sampleEventFromRow } from "./contract";
 import { runJson } from "./serialize";
 
@@ -12,7 +12,7 @@ const encoder = new TextEncoder();
 const SAMPLE_PAGE = 1000;
 const HEARTBEAT_MS = 15_000;
 
-export function formatSse(event: RunEvent): Uint8Array {
+export function formatSse(event: BusEvent<string>): Uint8Array {
   return encoder.encode(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
 }
 
@@ -52,6 +52,29 @@ async function replayFromDatabase(runId: number, after: number, send: (event: Ru
  * final status, or when the client goes away (`signal`).
  */
 export function openRunEventStream(runId: number, after: number, signal: AbortSignal, bus: RunEventBus = runEventBus): ReadableStream<Uint8Array> {
+  return openEventStream({ bus, id: runId, after, signal, replay: (send) => replayFromDatabase(runId, after, send), isFinal: isFinalStatus });
+}
+
+/**
+ * An SSE body that follows `bus` for `id` (replaying what the viewer missed), or, when the
+ * bus no longer has it, replays the stored state with `replay`. It closes after a `status`
+ * event whose status `isFinal`, or when the client goes away (`signal`).
+ */
+export function openEventStream<Type extends string>({
+  bus,
+  id,
+  after,
+  signal,
+  replay,
+  isFinal,
+}: {
+  bus: EventBus<Type>;
+  id: number;
+  after: number;
+  signal: AbortSignal;
+  replay: (send: (event: BusEvent<Type>) => void) => Promise<void>;
+  isFinal: (status: string) => boolean;
+}): ReadableStream<Uint8Array> {
   let cleanup = () => {};
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -66,16 +89,16 @@ export function openRunEventStream(runId: number, after: number, signal: AbortSi
           // Already closed by the client.
         }
       };
-      const send = (event: RunEvent) => {
+      const send = (event: BusEvent<Type>) => {
         if (isClosed) return;
         controller.enqueue(formatSse(event));
-        if (event.type === "status" && isFinalStatus((event.data as { status: string }).status)) close();
+        if (event.type === "status" && isFinal((event.data as { status: string }).status)) close();
       };
       const heartbeat = setInterval(() => {
         // A comment line keeps proxies from closing an idle stream (a queued run can wait long).
         if (!isClosed) controller.enqueue(encoder.encode(": keep-alive\n\n"));
       }, HEARTBEAT_MS);
-      const unsubscribe = bus.subscribe(runId, after, send);
+      const unsubscribe = bus.subscribe(id, after, send);
       cleanup = () => {
         clearInterval(heartbeat);
         unsubscribe?.();
@@ -83,7 +106,7 @@ export function openRunEventStream(runId: number, after: number, signal: AbortSi
       };
       signal.addEventListener("abort", close);
       if (!unsubscribe) {
-        replayFromDatabase(runId, after, send).then(close, (error: unknown) => {
+        replay(send).then(close, (error: unknown) => {
           if (!isClosed) controller.error(error);
           cleanup();
         });

@@ -262,7 +262,7 @@ export class RunExecution {
     this.processes.push(process);
     this.client = { process, parser };
     this.commands.clientCommand = process.commandLine;
-    await this.setStatus("running", { ...this.commands, startedAt: new Date() });
+    await this.setStatus("running", { ...this.commands, port: this.port, startedAt: new Date() });
     void this.recordPid("clientPid", process);
   }
 

@@ -1,0 +1,15 @@
+import { withApiAuth } from "@/lib/api/auth";
+import { idFromParams } from "@/lib/api/request";
+import { AppError } from "@/lib/errors";
+import { getExperiment } from "@/lib/queries/experiments";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** GET /api/experiments/:id: plan, steps, result (rates in bits/s) and the answer. */
+export const GET = withApiAuth("read", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const id = await idFromParams(params);
+  const experiment = await getExperiment(id);
+  if (!experiment) throw new AppError("not-found", `Experiment ${id} does not exist.`);
+  return Response.json(experiment);
+});

@@ -1,0 +1,21 @@
+import { withApiAuth } from "@/lib/api/auth";
+import { pageParams, queryInteger } from "@/lib/api/pagination";
+import { readJsonBody } from "@/lib/api/request";
+import { experimentRunner } from "@/lib/experiments";
+import { listExperiments } from "@/lib/queries/experiments";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** GET /api/experiments: newest first, `?linkId=` those that use a link, `?page=&pageSize=`. */
+export const GET = withApiAuth("read", async (request: Request) => {
+  const url = new URL(request.url);
+  const linkId = url.searchParams.has("linkId") ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 }) : undefined;
+  return Response.json(await listExperiments({ linkId, ...pageParams(request) }));
+});
+
+/** POST /api/experiments: `{ kind, name?, linkIds, options, ...fields of the kind }`; 202 with the experiment. */
+export const POST = withApiAuth("run", async (request: Request) => {
+  const experiment = await experimentRunner.start(await readJsonBody(request));
+  return Response.json(experiment, { status: 202, headers: { Location: `/api/experiments/${experiment.id}` } });
+});

@@ -1,0 +1,208 @@
+import "server-only";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { recordAudit } from "@/lib/auth/audit";
+import { AppError } from "@/lib/errors";
+import { getExperiment, loadPlanLinks, loadStepOutcomes } from "@/lib/queries/experiments";
+import { runEventBus, type RunEventBus } from "@/lib/runs/bus";
+import type { RunEngine, LinkHold } from "@/lib/runs/engine";
+import type { RunJson } from "@/lib/runs/serialize";
+import { experimentEventBus, type ExperimentEventBus } from "./bus";
+import { isActiveExperimentStatus, type ExperimentJson, type ExperimentPlan, type ExperimentStatus, type PlanLink, type StepOutcome, type StepStatus, type TableRow } from "./contract";
+import { planKind } from "./kinds";
+import { checkPlan, parseExperimentRequest } from "./plan";
+
+// Carries out experiments: holds the plan's links (no other run starts on them meanwhile),
+// asks the kind for each next step, runs the step's runs together through the run engine,
+// and after each step stores the result so far, so a cancel or a restart keeps every
+// finished step. Viewers follow on the experiment bus: status, step, sample, row.
+
+type Active = { controller: AbortController; hold: LinkHold | null; currentRunIds: number[]; done: Promise<void> };
+
+export class ExperimentRunner {
+  private readonly active = new Map<number, Active>();
+
+  constructor(
+    private readonly engine: RunEngine,
+    private readonly bus: ExperimentEventBus = experimentEventBus,
+    private readonly runBus: RunEventBus = runEventBus,
+  ) {}
+
+  /** Validates a `POST /api/experiments` body, records the experiment and starts it; 400 names each bad field. */
+  async start(body: unknown): Promise<ExperimentJson> {
+    return this.startPlan(parseExperimentRequest(body));
+  }
+
+  /** Repeats an experiment's whole plan as a new experiment (checked against today's rules and links). */
+  async rerun(experimentId: number): Promise<ExperimentJson> {
+    const previous = await db.experiment.findUnique({ where: { id: experimentId }, select: { plan: true } });
+    if (!previous) throw new AppError("not-found", `Experiment ${experimentId} does not exist.`);
+    return this.start(previous.plan);
+  }
+
+  private async startPlan(plan: ExperimentPlan): Promise<ExperimentJson> {
+    const links = await loadPlanLinks(plan.linkIds);
+    checkPlan(plan, links);
+    const experiment = await db.experiment.create({
+      data: {
+        kind: plan.kind,
+        name: plan.name,
+        plan: plan as unknown as Prisma.InputJsonValue,
+        links: { create: plan.linkIds.map((linkId, position) => ({ linkId, position })) },
+      },
+    });
+    await recordAudit("experiment.start", "experiment", experiment.id, `${plan.kind} "${plan.name}" on ${links.map((link) => link.name).join(", ")}`);
+    this.bus.begin(experiment.id);
+    this.bus.publish(experiment.id, "status", { status: "queued" });
+    const controller = new AbortController();
+    const entry: Active = { controller, hold: null, currentRunIds: [], done: Promise.resolve() };
+    this.active.set(experiment.id, entry);
+    entry.done = this.execute(experiment.id, plan, links, entry)
+      .catch(async (error: unknown) => {
+        const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+        console.error(`experiment ${experiment.id}: ${message}`);
+        await this.end(experiment.id, "failed", `The experiment stopped on an internal error: ${message}`).catch(() => undefined);
+      })
+      .finally(() => {
+        entry.hold?.release();
+        this.active.delete(experiment.id);
+        this.bus.end(experiment.id);
+      });
+    return (await getExperiment(experiment.id))!;
+  }
+
+  private async execute(experimentId: number, plan: ExperimentPlan, links: PlanLink[], entry: Active): Promise<void> {
+    const { signal } = entry.controller;
+    const kind = planKind(plan);
+    const { base } = checkPlan(plan, links);
+    // A concurrent experiment waits until every one of its links is free, and keeps them.
+    entry.hold = this.engine.holdLinks(plan.linkIds, experimentId);
+    await Promise.race([entry.hold.ready, abortedOf(signal)]);
+    if (signal.aborted) return this.end(experimentId, "cancelled", null);
+    await db.experiment.update({ where: { id: experimentId }, data: { status: "running", startedAt: new Date() } });
+    this.bus.publish(experimentId, "status", { status: "running" });
+
+    const done: StepOutcome[] = [];
+    let rows: TableRow[] = [];
+    let failure: string | null = null;
+    for (;;) {
+      if (signal.aborted) break;
+      const spec = kind.nextStep(base, links, done);
+      if (!spec) break;
+      const index = done.length;
+      const step = await db.experimentStep.create({ data: { experimentId, index, label: spec.label, tags: spec.tags as Prisma.InputJsonValue } });
+      this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: [], status: "running" });
+      const runs = await this.engine.runHeld(
+        spec.runs.map((run) => ({ linkId: run.linkId, options: run.options, clientSide: run.clientSide, channel: run.channel ?? null, experimentId, stepId: step.id })),
+        (recorded) => this.follow(experimentId, entry, recorded),
+      );
+      entry.currentRunIds = [];
+      const stepStatus = await this.endStep(step.id, runs.map((run) => run.id));
+      this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: runs.map((run) => run.id), status: stepStatus });
+      const outcome = (await loadStepOutcomes(experimentId)).find((candidate) => candidate.index === index);
+      if (outcome) done.push(outcome);
+      rows = await this.storeResult(experimentId, plan, links, done, rows);
+      if (stepStatus === "failed") {
+        failure = await this.failureOf(index, spec.label, runs.map((run) => run.id));
+        break;
+      }
+      if (stepStatus !== "succeeded") break;
+    }
+    if (signal.aborted) return this.end(experimentId, "cancelled", null);
+    return this.end(experimentId, failure ? "failed" : "succeeded", failure);
+  }
+
+  /** Forwards the samples of a step's runs to the experiment's viewers, tagged with the run. */
+  private follow(experimentId: number, entry: Active, runs: RunJson[]): void {
+    entry.currentRunIds = runs.map((run) => run.id);
+    for (const run of runs) {
+      // The run's live stream ends with the run: nothing to unsubscribe.
+      this.runBus.subscribe(run.id, 0, (event) => {
+        if (event.type === "sample") this.bus.publish(experimentId, "sample", { ...(event.data as object), runId: run.id, linkId: run.linkId, channel: run.channel });
+      });
+    }
+  }
+
+  /** A step's status from its runs: every run succeeded, or the worst of what happened. */
+  private async endStep(stepId: number, runIds: number[]): Promise<StepStatus> {
+    const runs = await db.run.findMany({ where: { id: { in: runIds } }, select: { status: true } });
+    const statuses = runs.map((run) => run.status);
+    const status: StepStatus = statuses.includes("cancelled")
+      ? "cancelled"
+      : statuses.includes("interrupted")
+        ? "interrupted"
+        : statuses.includes("failed") || statuses.length === 0
+          ? "failed"
+          : "succeeded";
+    await db.experimentStep.update({ where: { id: stepId }, data: { status, endedAt: new Date() } });
+    return status;
+  }
+
+  /** The result so far, stored; the table rows that are new or changed go to the viewers. */
+  private async storeResult(experimentId: number, plan: ExperimentPlan, links: PlanLink[], done: StepOutcome[], previous: TableRow[]): Promise<TableRow[]> {
+    const kind = planKind(plan);
+    const result = kind.result(links, done);
+    const answer = kind.answer(links, result);
+    await db.experiment.update({ where: { id: experimentId }, data: { result: result as unknown as Prisma.InputJsonValue, answer } });
+    const rows = kind.table(links, result).rows;
+    const before = new Map(previous.map((row) => [row.key, JSON.stringify(row)]));
+    for (const row of rows) {
+      if (before.get(row.key) !== JSON.stringify(row)) this.bus.publish(experimentId, "row", row);
+    }
+    return rows;
+  }
+
+  private async failureOf(index: number, label: string, runIds: number[]): Promise<string> {
+    const failed = await db.run.findFirst({ where: { id: { in: runIds }, status: "failed" }, select: { id: true, errorMessage: true } });
+    const reason = failed ? `run #${failed.id}: ${failed.errorMessage ?? "failed"}` : "its runs failed";
+    return `Step ${index + 1} (${label}) failed, ${reason}. The steps before it are kept.`;
+  }
+
+  private async end(experimentId: number, status: ExperimentStatus, errorMessage: string | null): Promise<void> {
+    await db.experiment.update({ where: { id: experimentId }, data: { status, endedAt: new Date(), errorMessage } });
+    this.bus.publish(experimentId, "status", { status });
+  }
+
+  /** Stops the current step (its runs keep their samples) and drops the rest. Answers the experiment as it ended. */
+  async cancel(experimentId: number): Promise<ExperimentJson> {
+    const experiment = await db.experiment.findUnique({ where: { id: experimentId }, select: { status: true } });
+    if (!experiment) throw new AppError("not-found", `Experiment ${experimentId} does not exist.`);
+    const entry = this.active.get(experimentId);
+    if (entry && isActiveExperimentStatus(experiment.status)) {
+      await recordAudit("experiment.cancel", "experiment", experimentId, `was ${experiment.status}`);
+      entry.controller.abort();
+      await this.engine.cancelHeld(entry.currentRunIds);
+      await entry.done;
+    }
+    return (await getExperiment(experimentId))!;
+  }
+
+  /** Waits until an experiment has ended (for tests and benchmarks). */
+  async waitFor(experimentId: number): Promise<void> {
+    await this.active.get(experimentId)?.done;
+  }
+
+  /**
+   * At start-up, after the runs were recovered: experiments a previous instance left queued or
+   * running are marked interrupted; the steps that finished, and the result from them, stay.
+   */
+  async recoverInterrupted(): Promise<number> {
+    const stale = await db.experiment.findMany({ where: { status: { in: ["queued", "running"] } }, select: { id: true } });
+    for (const { id } of stale) {
+      if (this.active.has(id)) continue;
+      await db.experimentStep.updateMany({ where: { experimentId: id, status: "running" }, data: { status: "interrupted", endedAt: new Date() } });
+      await db.experiment.update({
+        where: { id },
+        data: { status: "interrupted", endedAt: new Date(), errorMessage: "Wirespeed stopped while this experiment was in progress. The steps that finished are kept; run it again for the rest." },
+      });
+    }
+    return stale.length;
+  }
+}
+
+function abortedOf(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}

@@ -1,0 +1,241 @@
+import "server-only";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { planKind } from "@/lib/experiments/kinds";
+import { baseRequestOf } from "@/lib/experiments/plan";
+import { parseStoredOptions, type RunStatus } from "@/lib/runs/contract";
+import {
+  EXPERIMENT_KINDS,
+  isActiveExperimentStatus,
+  type ExperimentJson,
+  type ExperimentKind,
+  type ExperimentListPage,
+  type ExperimentPlan,
+  type ExperimentResult,
+  type ExperimentStatus,
+  type ExperimentStepJson,
+  type PlanLink,
+  type RunOutcome,
+  type StepOutcome,
+  type StepStatus,
+  type StepTags,
+} from "@/lib/experiments/contract";
+
+// Reads of experiments: the JSON the API and pages share, lists, and what the kinds need
+// to compute a result (the plan's links, the finished steps with their runs' figures).
+
+// Beyond iperf3's own time: reaching both hosts, starting the server, the summary exchange.
+const STEP_OVERHEAD_SECONDS = 3;
+
+/** The plan's links as the kinds see them, in the plan's order; links that do not exist are left out. */
+export async function loadPlanLinks(linkIds: number[]): Promise<PlanLink[]> {
+  const nicHost = { select: { host: { select: { iperfPortMin: true, iperfPortMax: true } } } } as const;
+  const links = await db.link.findMany({
+    where: { id: { in: linkIds } },
+    select: { id: true, name: true, speedMbps: true, aNic: nicHost, bNic: nicHost },
+  });
+  const byId = new Map(links.map((link) => [link.id, link]));
+  return linkIds.flatMap((id) => {
+    const link = byId.get(id);
+    if (!link) return [];
+    const range = (nic: typeof link.aNic) => ({ min: nic.host.iperfPortMin, max: nic.host.iperfPortMax });
+    return [{ id: link.id, name: link.name, speedMbps: link.speedMbps, portRanges: { a: range(link.aNic), b: range(link.bNic) } }];
+  });
+}
+
+const outcomeRunSelect = {
+  id: true,
+  linkId: true,
+  channel: true,
+  port: true,
+  status: true,
+  options: true,
+  sentBitsPerSecond: true,
+  receivedBitsPerSecond: true,
+  reverseReceivedBitsPerSecond: true,
+  retransmits: true,
+  jitterMs: true,
+  lostPercent: true,
+  clientCpuPercent: true,
+  serverCpuPercent: true,
+  startedAt: true,
+} satisfies Prisma.RunSelect;
+
+/** The steps of an experiment that have ended (or, with `includeRunning`, all of them), with their runs' figures. */
+export async function loadStepOutcomes(experimentId: number, { includeRunning = false } = {}): Promise<StepOutcome[]> {
+  const steps = await db.experimentStep.findMany({
+    where: { experimentId, ...(includeRunning ? {} : { status: { not: "running" } }) },
+    orderBy: { index: "asc" },
+    select: { id: true, index: true, label: true, tags: true, status: true, runs: { select: outcomeRunSelect, orderBy: { id: "asc" } } },
+  });
+  const runIds = steps.flatMap((step) => step.runs.map((run) => run.id));
+  const intervals = await loadForwardIntervals(runIds);
+  return steps.map((step) => ({
+    index: step.index,
+    label: step.label,
+    tags: step.tags as StepTags,
+    status: step.status as StepStatus,
+    runs: step.runs.map((run): RunOutcome => ({
+      runId: run.id,
+      linkId: run.linkId,
+      channel: run.channel,
+      port: run.port,
+      status: run.status as RunStatus,
+      streams: parseStoredOptions(run.options).parallel,
+      sentBitsPerSecond: run.sentBitsPerSecond,
+      receivedBitsPerSecond: run.receivedBitsPerSecond,
+      reverseReceivedBitsPerSecond: run.reverseReceivedBitsPerSecond,
+      retransmits: run.retransmits,
+      jitterMs: run.jitterMs,
+      lostPercent: run.lostPercent,
+      clientCpuPercent: run.clientCpuPercent,
+      serverCpuPercent: run.serverCpuPercent,
+      startedAtMs: run.startedAt?.getTime() ?? null,
+      intervals: intervals.get(run.id) ?? [],
+    })),
+  }));
+}
+
+/** The measured intervals of runs: the forward direction, warm-up (-O) left out. */
+async function loadForwardIntervals(runIds: number[]): Promise<Map<number, { end: number; bitsPerSecond: number }[]>> {
+  const byRun = new Map<number, { end: number; bitsPerSecond: number }[]>();
+  if (runIds.length === 0) return byRun;
+  const rows = await db.sample.findMany({
+    where: { runId: { in: runIds }, omitted: false, direction: "forward" },
+    orderBy: [{ runId: "asc" }, { seq: "asc" }],
+    select: { runId: true, end: true, bitsPerSecond: true },
+  });
+  for (const row of rows) {
+    const list = byRun.get(row.runId) ?? [];
+    list.push({ end: row.end, bitsPerSecond: row.bitsPerSecond });
+    byRun.set(row.runId, list);
+  }
+  return byRun;
+}
+
+const experimentInclude = {
+  links: { orderBy: { position: "asc" }, select: { link: { select: { id: true, name: true, speedMbps: true } } } },
+  steps: { orderBy: { index: "asc" }, select: { index: true, label: true, tags: true, status: true, startedAt: true, endedAt: true, runs: { select: { id: true }, orderBy: { id: "asc" } } } },
+} satisfies Prisma.ExperimentInclude;
+
+type ExperimentRow = Prisma.ExperimentGetPayload<{ include: typeof experimentInclude }>;
+
+function kindOfRow(kind: string): ExperimentKind {
+  return (EXPERIMENT_KINDS as readonly string[]).includes(kind) ? (kind as ExperimentKind) : "sweep";
+}
+
+/** The seconds one step's runs take: iperf3's time plus the set-up around it. */
+function stepSeconds(plan: ExperimentPlan): number {
+  const options = plan.options as { duration?: unknown; omit?: unknown; bytes?: unknown };
+  const duration = typeof options.duration === "number" ? options.duration : plan.kind === "udp-ceiling" ? 3 : 10;
+  const omit = typeof options.omit === "number" ? options.omit : 0;
+  return duration + omit + STEP_OVERHEAD_SECONDS;
+}
+
+/** The one JSON shape of an experiment, from its row and the kinds' view of its plan. */
+export function toExperimentJson(row: ExperimentRow, links: PlanLink[]): ExperimentJson {
+  const plan = row.plan as ExperimentPlan;
+  const kind = kindOfRow(row.kind);
+  const status = row.status as ExperimentStatus;
+  const done: ExperimentStepJson[] = row.steps.map((step) => ({
+    index: step.index,
+    label: step.label,
+    tags: step.tags as StepTags,
+    runIds: step.runs.map((run) => run.id),
+    status: step.status as StepStatus,
+  }));
+  let plannedSteps = done.length;
+  let pending: ExperimentStepJson[] = [];
+  try {
+    const base = baseRequestOf(plan);
+    plannedSteps = Math.max(done.length, planKind(plan).maxSteps(links));
+    const all = planKind(plan).steps(base, links);
+    if (all && isActiveExperimentStatus(status)) {
+      pending = all.slice(done.length).map((spec, offset) => ({ index: done.length + offset, label: spec.label, tags: spec.tags, runIds: [], status: "pending" }));
+    }
+  } catch {
+    // A plan that today's rules refuse (an old experiment) still shows what it did.
+  }
+  const result = (row.result as ExperimentResult | null) ?? null;
+  let table = null;
+  try {
+    table = result ? planKind(plan).table(links, result) : null;
+  } catch {
+    table = null;
+  }
+  const ended = row.steps.filter((step) => step.endedAt);
+  const measured = ended.reduce((sum, step) => sum + (step.endedAt!.getTime() - step.startedAt.getTime()) / 1000, 0);
+  const perStep = ended.length > 0 ? measured / ended.length : stepSeconds(plan);
+  const estimatedSecondsLeft = isActiveExperimentStatus(status) ? Math.max(0, Math.round((plannedSteps - ended.length) * perStep)) : null;
+  return {
+    id: row.id,
+    kind,
+    name: row.name,
+    status,
+    plan,
+    links: row.links.map(({ link }) => link),
+    steps: [...done, ...pending],
+    plannedSteps,
+    estimatedSecondsLeft,
+    result,
+    answer: row.answer,
+    table,
+    error: row.errorMessage ? { message: row.errorMessage } : null,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    endedAt: row.endedAt?.toISOString() ?? null,
+  };
+}
+
+export async function getExperiment(id: number): Promise<ExperimentJson | null> {
+  const row = await db.experiment.findUnique({ where: { id }, include: experimentInclude });
+  if (!row) return null;
+  const plan = row.plan as ExperimentPlan;
+  return toExperimentJson(row, await loadPlanLinks(Array.isArray(plan.linkIds) ? plan.linkIds : row.links.map(({ link }) => link.id)));
+}
+
+/** Experiments, newest first; `linkId` keeps those that use that link. */
+export async function listExperiments({ linkId, page = 1, pageSize = 50 }: { linkId?: number; page?: number; pageSize?: number } = {}): Promise<ExperimentListPage> {
+  const where: Prisma.ExperimentWhereInput = linkId === undefined ? {} : { links: { some: { linkId } } };
+  const [total, rows] = await Promise.all([
+    db.experiment.count({ where }),
+    db.experiment.findMany({
+      where,
+      orderBy: { id: "desc" },
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      include: {
+        links: { orderBy: { position: "asc" }, select: { link: { select: { id: true, name: true } } } },
+        _count: { select: { steps: { where: { status: { not: "running" } } } } },
+      },
+    }),
+  ]);
+  const planLinks = new Map((await loadPlanLinks([...new Set(rows.flatMap((row) => row.links.map(({ link }) => link.id)))])).map((link) => [link.id, link]));
+  return {
+    experiments: rows.map((row) => {
+      const plan = row.plan as ExperimentPlan;
+      let plannedSteps = row._count.steps;
+      try {
+        const links = row.links.flatMap(({ link }) => planLinks.get(link.id) ?? []);
+        plannedSteps = Math.max(plannedSteps, planKind(plan).maxSteps(links));
+      } catch {
+        // An old plan: the steps it took.
+      }
+      return {
+        id: row.id,
+        kind: kindOfRow(row.kind),
+        name: row.name,
+        status: row.status as ExperimentStatus,
+        links: row.links.map(({ link }) => link),
+        answer: row.answer,
+        stepsDone: row._count.steps,
+        plannedSteps,
+        createdAt: row.createdAt.toISOString(),
+        endedAt: row.endedAt?.toISOString() ?? null,
+      };
+    }),
+    total,
+    page,
+    pageSize,
+  };
+}
