@@ -462,6 +462,137 @@ describe("real 3.12 outputs", () => {
   });
 });
 
+// Lines iperf3 prints only with -V (3.0-3.21). Without them a -V output must read exactly as the
+// same output without -V: the same intervals, summaries, streams and direction.
+const VERBOSE_ONLY_LINES = [
+  /^iperf 3\.\d+/,
+  /^Linux \S+ /,
+  /^Control connection MSS \d+$/,
+  /^Setting UDP block size to \d+$/,
+  /^Time: /,
+  /^\s+Cookie: \S+$/,
+  /^\s+TCP MSS: \d+/,
+  /^\s+Target Bitrate: \d+$/,
+  /^Starting Test: protocol: /,
+  /^Test Complete\. Summary Results:$/,
+  /^CPU Utilization: /,
+  /^(snd|rcv)_tcp_congestion \S+$/,
+  /^\[\s*(\d+|SUM)\] \((sender|receiver) statistics not available\)$/,
+];
+/** Outputs of an iperf3 that ran with -V, by the command the manifest records for that side. */
+const verboseFiles = entries.filter((entry) => / -V\b/.test(entry.command) && entry.file.includes(".stdout.")).map((entry) => entry.file);
+
+/** The CPU line as printed, split on spaces: `CPU Utilization: local/sender 26.4% (…), remote/receiver 34.4% (…)`. */
+function printedCpu(text: string): { local: number; remote: number } | null {
+  const line = text.split("\n").find((candidate) => candidate.startsWith("CPU Utilization: "));
+  if (line === undefined) return null;
+  const tokens = line.split(/\s+/);
+  return { local: Number.parseFloat(tokens[3]!), remote: Number.parseFloat(tokens[6]!) };
+}
+
+describe("-V output: the CPU line, and nothing else changes", () => {
+  it("has real -V output of the client (tcp, udp, -P 2, -R, --bidir) and the server, and 3.1.x samples", () => {
+    for (const mode of ["verbose-tcp", "verbose-tcp-2", "verbose-tcp-reverse", "verbose-tcp-bidir-2", "verbose-udp", "verbose-udp-reverse", "verbose-udp-bidir"]) {
+      expect(verboseFiles, mode).toContain(`real/${mode}.client.stdout.txt`);
+    }
+    expect(verboseFiles).toContain("real/verbose-server-tcp-reverse.server.stdout.txt");
+    expect(verboseFiles.filter((file) => file.startsWith("hand-written/3.1.3-verbose-"))).toHaveLength(3);
+  });
+
+  it.each(verboseFiles)("%s reads as the same output without its -V lines", (file) => {
+    const lines = read(file).split("\n");
+    const plain = lines.filter((line) => !VERBOSE_ONLY_LINES.some((pattern) => pattern.test(line)));
+    expect(plain.length, "-V lines found").toBeLessThan(lines.length - 3);
+    const { version, cpu, ...verbose } = parseIperfOutput(lines.join("\n"));
+    const { version: plainVersion, cpu: plainCpu, ...withoutVerbose } = parseIperfOutput(plain.join("\n"));
+    expect(verbose).toEqual(withoutVerbose);
+    expect(verbose.intervals.length).toBeGreaterThanOrEqual(3);
+    // only -V names the version and the CPU in text
+    expect(version).toBe(read(file).match(/^iperf (3\.[\d.]+)/)?.[1]);
+    expect(plainVersion).toBeUndefined();
+    expect(plainCpu).toBeNull();
+    expect(cpu === null).toBe(printedCpu(read(file)) === null);
+  });
+
+  it("knows every -V line it drops: each pattern matches a real or sampled output", () => {
+    const texts = verboseFiles.map(read).join("\n").split("\n");
+    for (const pattern of VERBOSE_ONLY_LINES) expect(texts.some((line) => pattern.test(line)), String(pattern)).toBe(true);
+  });
+
+  it.each(verboseFiles)("%s has the CPU figures of its CPU line, client and server by role", (file) => {
+    const result = parseFixture(file);
+    const printed = printedCpu(read(file));
+    if (printed === null) {
+      expect(result.cpu).toBeNull();
+      return;
+    }
+    // a server never learns the client's figure: iperf3 prints 0.0 for it
+    if (result.role === "server") expect(result.cpu).toEqual({ clientPercent: null, serverPercent: printed.local });
+    else expect(result.cpu).toEqual({ clientPercent: printed.local, serverPercent: printed.remote });
+    expect(result.cpu?.serverPercent).toBeGreaterThan(0);
+  });
+
+  it("reads the real 3.12 CPU lines", () => {
+    // CPU Utilization: local/sender 26.4% (1.7%u/24.8%s), remote/receiver 34.4% (2.6%u/31.9%s)
+    expect(parseFixture("real/verbose-tcp.client.stdout.txt").cpu).toEqual({ clientPercent: 26.4, serverPercent: 34.4 });
+    expect(parseFixture("real/verbose-udp.client.stdout.txt").cpu).toEqual({ clientPercent: 4.2, serverPercent: 1.3 });
+    // --bidir prints the line twice, with the same figures
+    expect(parseFixture("real/verbose-tcp-bidir-2.client.stdout.txt").cpu).toEqual({ clientPercent: 69.3, serverPercent: 47.8 });
+    // local/sender 36.7% of the server that sent for -R
+    expect(parseFixture("real/verbose-server-tcp-reverse.server.stdout.txt").cpu).toEqual({ clientPercent: null, serverPercent: 36.7 });
+  });
+
+  it("finds no CPU line in a receiving (-R) 3.12 client: from 3.7 iperf3 prints it only for the streams it sends", () => {
+    for (const file of ["real/verbose-tcp-reverse.client.stdout.txt", "real/verbose-udp-reverse.client.stdout.txt"]) {
+      expect(read(file), file).not.toContain("CPU Utilization");
+      expect(parseFixture(file).cpu, file).toBeNull();
+      expect(parseFixture(file).summary?.receiver, file).not.toBeNull();
+    }
+  });
+
+  it("reads 3.1.x -V: the CPU line of a -R client too, and the untagged UDP summary after Test Complete", () => {
+    expect(parseFixture("hand-written/3.1.3-verbose-tcp.client.stdout.txt").cpu).toEqual({ clientPercent: 3.1, serverPercent: 11.6 });
+    // local/receiver 9.8%: local is the client whichever way the data goes
+    expect(parseFixture("hand-written/3.1.3-verbose-tcp-reverse.client.stdout.txt")).toMatchObject({ direction: "reverse", cpu: { clientPercent: 9.8, serverPercent: 2.7 } });
+    const verbose = parseFixture("hand-written/3.1.3-verbose-udp.client.stdout.txt");
+    const plain = parseFixture("hand-written/3.1.3-udp.client.stdout.txt");
+    expect(verbose.intervals).toEqual(plain.intervals);
+    expect(verbose.summary).toEqual(plain.summary);
+    expect(verbose.cpu).toEqual({ clientPercent: 12.4, serverPercent: 6.3 });
+  });
+});
+
+describe("CPU of -J and --json-stream output", () => {
+  type CpuDocument = { end: { cpu_utilization_percent: { host_total: number; remote_total: number } } };
+  it.each(["real/json-tcp", "real/json-udp", "real/json-bidir", "real/json-tcp-4"])("%s: host_total is this end, remote_total the other", (name) => {
+    const client = (JSON.parse(read(`${name}.client.stdout.txt`)) as CpuDocument).end.cpu_utilization_percent;
+    const server = (JSON.parse(read(`${name}.server.stdout.txt`)) as CpuDocument).end.cpu_utilization_percent;
+    expect(parseFixture(`${name}.client.stdout.txt`).cpu).toEqual({ clientPercent: client.host_total, serverPercent: client.remote_total });
+    // the server prints remote_total 0: it never learns the client's figure
+    expect(server.remote_total).toBe(0);
+    expect(parseFixture(`${name}.server.stdout.txt`).cpu).toEqual({ clientPercent: null, serverPercent: server.host_total });
+  });
+
+  it("keeps no server figure for an interrupted client: the results were never exchanged", () => {
+    const document = JSON.parse(read("real/interrupted-json.client.stdout.txt")) as CpuDocument;
+    expect(document.end.cpu_utilization_percent.remote_total).toBe(0);
+    expect(parseFixture("real/interrupted-json.client.stdout.txt").cpu).toEqual({ clientPercent: document.end.cpu_utilization_percent.host_total, serverPercent: null });
+  });
+
+  it("reads the end event of --json-stream", () => {
+    // "cpu_utilization_percent":{"host_total":96.3332674803782,…,"remote_total":41.783133060125955,…}
+    expect(parseFixture("hand-written/3.17-json-stream-tcp.client.stdout.txt").cpu).toEqual({ clientPercent: 96.3332674803782, serverPercent: 41.783133060125955 });
+    expect(parseFixture("hand-written/3.17-json-stream-udp.client.stdout.txt").cpu).toEqual({ clientPercent: 5.47126112290904, serverPercent: 1.0342338330974823 });
+    expect(parseFixture("hand-written/3.17-json-stream-refused.client.stdout.txt").cpu).toBeNull();
+  });
+
+  it("has no CPU in text without -V", () => {
+    for (const file of ["real/tcp-1.client.stdout.txt", "real/udp-1.server.stdout.txt", "seed/000-windows-n1000M.client.stdout.txt"]) {
+      expect(parseFixture(file).cpu, file).toBeNull();
+    }
+  });
+});
+
 describe("each error kind, from real output", () => {
   it.each([
     ["real/refused.client.stderr.txt", "connection-refused"],

@@ -19,6 +19,7 @@ export {
   IperfErrorSchema,
   IperfErrorKindSchema,
   IperfFlowSchema,
+  IperfCpuSchema,
 } from "./model";
 export type {
   IperfResult,
@@ -35,5 +36,6 @@ export type {
   IperfProtocol,
   IperfDirection,
   IperfStartInfo,
+  IperfCpu,
 } from "./model";
 export { parseBytes, parseRate, formatBytes, formatRate, printedUncertainty, bytesUnitFactor, rateUnitFactor } from "./units";

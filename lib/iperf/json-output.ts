@@ -2,6 +2,7 @@
 // JSON numbers are exact, so they are kept as they are.
 import { classifyIperfError } from "./errors";
 import type {
+  IperfCpuReading,
   IperfDirection,
   IperfError,
   IperfFlow,
@@ -173,9 +174,19 @@ export function summariesFromJsonEnd(
   return { summary, reverseSummary };
 }
 
+/** `end.cpu_utilization_percent`: `host_total` is this end, `remote_total` the other. */
+export function cpuFromJsonEnd(end: unknown): IperfCpuReading | null {
+  if (!isObject(end) || !isObject(end.cpu_utilization_percent)) return null;
+  const localPercent = numberOf(end.cpu_utilization_percent, "host_total");
+  const remotePercent = numberOf(end.cpu_utilization_percent, "remote_total");
+  if (localPercent === undefined || remotePercent === undefined) return null;
+  return { localPercent, remotePercent };
+}
+
 export type JsonDocumentResult = JsonSummaries & {
   start: IperfStartInfo;
   intervals: IperfInterval[];
+  cpu: IperfCpuReading | null;
   error: IperfError | null;
 };
 
@@ -192,5 +203,5 @@ export function readJsonDocument(document: unknown): JsonDocumentResult {
   const intervals = rawIntervals.flatMap((interval) => intervalsFromJson(interval, start.role));
   const summaries = summariesFromJsonEnd(root.end, start.role, start.protocol ?? "tcp", start.direction ?? "normal");
   const error = typeof root.error === "string" ? classifyIperfError(root.error) : null;
-  return { start, intervals, ...summaries, error };
+  return { start, intervals, ...summaries, cpu: cpuFromJsonEnd(root.end), error };
 }

@@ -86,6 +86,19 @@ export const IperfSummarySchema = z.object({
 });
 export type IperfSummary = z.infer<typeof IperfSummarySchema>;
 
+/**
+ * CPU use of the iperf3 process on each end over the whole test (user + system time over wall
+ * time, so percent of one core: a multi-threaded iperf3, 3.16+, can pass 100). The client is the
+ * host that ran `iperf3 -c`, whichever way the data went. An end is null when this output does not
+ * know it: a server never learns the client's figure (iperf3 prints 0), and a client learns the
+ * server's only in the exchange of results that an interrupted or failed test never reaches.
+ */
+export const IperfCpuSchema = z.object({
+  clientPercent: z.number().nullable(),
+  serverPercent: z.number().nullable(),
+});
+export type IperfCpu = z.infer<typeof IperfCpuSchema>;
+
 export const IperfResultSchema = z.object({
   format: z.enum(["text", "json", "json-stream"]),
   /** e.g. "3.12", when the output names it (JSON does, text does not) */
@@ -101,6 +114,8 @@ export const IperfResultSchema = z.object({
   /** the reverse (server → client) direction of a bidirectional run */
   reverseSummary: IperfSummarySchema.nullable(),
   interrupted: z.boolean(),
+  /** text with -V (the "CPU Utilization" line), -J and --json-stream; null when the output has none */
+  cpu: IperfCpuSchema.nullable(),
   error: IperfErrorSchema.nullable(),
 });
 export type IperfResult = z.infer<typeof IperfResultSchema>;
@@ -119,6 +134,9 @@ export type IperfStartInfo = {
   remoteHost?: string;
   remotePort?: number;
 };
+
+/** The CPU figures as one end reports them: its own ("local", `host_total`) and the other end's. */
+export type IperfCpuReading = { localPercent: number; remotePercent: number };
 
 /** What the streaming parser reports as lines arrive. */
 export type IperfEvent =

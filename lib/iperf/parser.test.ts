@@ -176,6 +176,32 @@ describe("text lines", () => {
     expect(parseIperfOutput(`iperf 3.12\nLinux vm 6.1.0 x86_64\n${fixture("real/tcp-1.client.stdout.txt")}`).version).toBe("3.12");
   });
 
+  it("reads the -V CPU line in collapsed whitespace, CRLF, after a -T title and a --timestamps stamp", () => {
+    const text = fixture("real/verbose-tcp.client.stdout.txt");
+    const variants = [
+      text.split("\n").map((line) => line.replace(/\s+/g, " ")),
+      text.split("\n").map((line) => `${line}\r`),
+      text.split("\n").map((line) => `nas1:  ${line}`),
+      text.split("\n").map((line) => `Mon Nov 30 19:38:14 2026 ${line}`),
+    ];
+    for (const lines of variants) {
+      const result = parseIperfOutput(lines.join("\n"));
+      // CPU Utilization: local/sender 26.4% (1.7%u/24.8%s), remote/receiver 34.4% (2.6%u/31.9%s)
+      expect(result.cpu, lines[0]).toEqual({ clientPercent: 26.4, serverPercent: 34.4 });
+      expect(result.summary, lines[0]).toEqual(parseIperfOutput(text).summary);
+    }
+  });
+
+  it("keeps the client's own CPU but not the server's when the client was interrupted", () => {
+    const lines = fixture("real/interrupted-tcp.client.stdout.txt").split("\n");
+    // what a -V client prints after SIGINT: the server's figures never came
+    const at = lines.findIndex((line) => line.endsWith("receiver")) + 1;
+    lines.splice(at, 0, "CPU Utilization: local/sender 48.2% (1.9%u/46.3%s), remote/receiver 0.0% (0.0%u/0.0%s)");
+    const result = parseIperfOutput(lines.join("\n"));
+    expect(result.interrupted).toBe(true);
+    expect(result.cpu).toEqual({ clientPercent: 48.2, serverPercent: null });
+  });
+
   it("knows a server is the sender of a -R test from its Retr header", () => {
     const result = parseIperfOutput(fixture("real/tcp-reverse.server.stdout.txt"));
     expect(result.direction).toBe("reverse");

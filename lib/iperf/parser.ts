@@ -1,13 +1,16 @@
 // One parser for every output of iperf3: it detects the format from the first lines (text,
 // a `-J` document, `--json-stream` events) and reports events as lines arrive.
 import { classifyIperfError, isErrorLine, isNoiseLine, type IperfPlatform } from "./errors";
-import { intervalsFromJson, readJsonDocument, startInfoFromJson, summariesFromJsonEnd } from "./json-output";
+import { cpuFromJsonEnd, intervalsFromJson, readJsonDocument, startInfoFromJson, summariesFromJsonEnd } from "./json-output";
 import type {
+  IperfCpu,
+  IperfCpuReading,
   IperfError,
   IperfEvent,
   IperfFormat,
   IperfInterval,
   IperfResult,
+  IperfRole,
   IperfStartInfo,
   IperfSummary,
 } from "./model";
@@ -40,6 +43,17 @@ const NO_EVENTS = Object.freeze([]) as unknown as IperfEvent[];
 // a -J document is one object; 64 MiB is far more than a day of intervals at -i 1
 const MAX_JSON_DOCUMENT_CHARS = 64 * 1024 * 1024;
 
+/**
+ * This end's "local" and "remote" → the client's and the server's. A server never learns the
+ * client's figure (iperf3 prints 0 for it); a client gets the server's only in the final exchange
+ * of results, which an interrupted or failed test never reaches (it prints 0 then too).
+ */
+function cpuOf(reading: IperfCpuReading | null, role: IperfRole, hasEndedNormally: boolean): IperfCpu | null {
+  if (reading === null) return null;
+  if (role === "server") return { clientPercent: null, serverPercent: reading.localPercent };
+  return { clientPercent: reading.localPercent, serverPercent: hasEndedNormally ? reading.remotePercent : null };
+}
+
 export function createIperfParser(options: IperfParserOptions = {}): IperfParser {
   const keepIntervals = options.keepIntervals ?? false;
   const platform = options.platform ?? "unknown";
@@ -57,6 +71,7 @@ export function createIperfParser(options: IperfParserOptions = {}): IperfParser
   let jsonStart: IperfStartInfo | undefined;
   let jsonSummary: IperfSummary | null = null;
   let jsonReverseSummary: IperfSummary | null = null;
+  let jsonCpu: IperfCpuReading | null = null;
   let jsonLines: string[] = [];
   let jsonChars = 0;
 
@@ -129,6 +144,7 @@ export function createIperfParser(options: IperfParserOptions = {}): IperfParser
     for (const interval of read.intervals) record(events, { type: "interval", interval });
     jsonSummary = read.summary;
     jsonReverseSummary = read.reverseSummary;
+    jsonCpu = read.cpu;
     if (read.error) setError(read.error.message, events);
     emitSummary(events);
   }
@@ -160,6 +176,7 @@ export function createIperfParser(options: IperfParserOptions = {}): IperfParser
       const read = summariesFromJsonEnd(data, start.role, start.protocol ?? "tcp", start.direction ?? "normal");
       jsonSummary = read.summary;
       jsonReverseSummary = read.reverseSummary;
+      jsonCpu = cpuFromJsonEnd(data);
       emitSummary(events);
     } else if (event === "error") {
       setError(typeof data === "string" ? data : JSON.stringify(data), events);
@@ -256,6 +273,8 @@ export function createIperfParser(options: IperfParserOptions = {}): IperfParser
     isEnded = true;
     const start = startOf();
     const { summary, reverseSummary } = summariesOf();
+    const interrupted = isInterrupted();
+    const cpuReading = format === "json" || format === "json-stream" ? jsonCpu : text.cpu();
     endResult = {
       format: format ?? "text",
       ...(start.version !== undefined ? { version: start.version } : {}),
@@ -266,7 +285,8 @@ export function createIperfParser(options: IperfParserOptions = {}): IperfParser
       intervals,
       summary,
       reverseSummary,
-      interrupted: isInterrupted(),
+      interrupted,
+      cpu: cpuOf(cpuReading, start.role, !interrupted && error === null),
       error,
     };
     return endResult;

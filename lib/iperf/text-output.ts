@@ -1,6 +1,7 @@
 // Reads iperf3's human-readable output (3.0 … 3.21, client and server side) one line at a time.
 // State is a handful of fields plus the stream lines of the interval being read: constant memory.
 import type {
+  IperfCpuReading,
   IperfDirection,
   IperfEvent,
   IperfFlow,
@@ -18,6 +19,8 @@ const UDP_SENDER_TAIL = /^\s*(\d+)\b/;
 const CONNECTING_LINE = /Connecting to host (\S+?),? port (\d+)/;
 const CONNECTED_LINE = /\[\s*\d+\]\s*local .* connected (?:to|with) /;
 const SENT_DATAGRAMS_LINE = /\[\s*\d+\]\s*Sent (\d+) datagrams/;
+// -V (3.0.1+): "CPU Utilization: local/sender 5.2% (0.3%u/4.9%s), remote/receiver 10.1% (0.5%u/9.6%s)"
+const CPU_LINE = /CPU Utilization:\s*local\/\w+\s+(\d+(?:\.\d+)?)%.*?remote\/\w+\s+(\d+(?:\.\d+)?)%/;
 
 // Every object below is created with all its fields, absent ones undefined (JSON.stringify drops
 // them): one hidden class per type keeps a million-line log fast.
@@ -342,6 +345,8 @@ export type TextReader = {
   finish(events: IperfEvent[]): void;
   startInfo(): IperfStartInfo;
   summaries(): { summary: IperfSummary | null; reverseSummary: IperfSummary | null };
+  /** the first "CPU Utilization" line (-V; --bidir prints it twice, the same figures) */
+  cpu(): IperfCpuReading | null;
   /** the output ended with "iperf Done." */
   isDone(): boolean;
 };
@@ -361,6 +366,7 @@ export function createTextReader(): TextReader {
   let isInSummary = false;
   let hasSenderIntervals = false;
   let sentDatagrams: number | undefined;
+  let cpu: IperfCpuReading | null = null;
   let pending: PendingInterval | null = null;
   // keys of the last interval emitted per flow: iperf3 repeats the last interval when a test is cut short
   let lastForwardStart = -1;
@@ -531,6 +537,8 @@ export function createTextReader(): TextReader {
       if (!isInSummary) emitStart(events);
       return;
     }
+    // -V prints this between the separator and the summary header: the separator still starts the summary
+    if (line.includes("Test Complete")) return;
     lastLineWasSeparator = false;
     if (line.includes("connected to") || line.includes("connected with")) {
       if (CONNECTED_LINE.test(line)) connectedCount += 1;
@@ -557,6 +565,11 @@ export function createTextReader(): TextReader {
     if (line.includes("iperf Done")) {
       flushPending(events);
       isDone = true;
+      return;
+    }
+    if (line.includes("CPU Utilization")) {
+      const match = CPU_LINE.exec(line);
+      if (match && cpu === null) cpu = { localPercent: Number(match[1]), remotePercent: Number(match[2]) };
       return;
     }
     if (line.includes("datagrams")) {
@@ -599,6 +612,7 @@ export function createTextReader(): TextReader {
     finish: flushPending,
     startInfo,
     summaries,
+    cpu: () => cpu,
     isDone: () => isDone,
   };
 }
