@@ -7,20 +7,20 @@ const v313 = versionFromString("3.1.3");
 const v317 = versionFromString("3.17.1");
 
 describe("buildClientArgv", () => {
-  it("builds a default TCP test with --forceflush on 3.12", () => {
+  it("builds a default TCP test with -V (for the CPU line) and --forceflush on 3.12", () => {
     expect(buildClientArgv({ options: {}, version: v312, serverAddress: "198.18.0.2", hostName: "nas1" })).toEqual({
-      argv: ["-c", "198.18.0.2", "-t", "10", "--forceflush"],
+      argv: ["-c", "198.18.0.2", "-t", "10", "-V", "--forceflush"],
       liveMode: "forceflush",
     });
   });
 
-  it("uses --json-stream from 3.17 and a pty before 3.1.5", () => {
+  it("uses --json-stream (CPU in its end event, no -V) from 3.17 and a pty (with -V) before 3.1.5", () => {
     expect(buildClientArgv({ options: {}, version: v317, serverAddress: "10.0.0.40", hostName: "h" })).toEqual({
       argv: ["-c", "10.0.0.40", "-t", "10", "--json-stream"],
       liveMode: "json-stream",
     });
     expect(buildClientArgv({ options: {}, version: v313, serverAddress: "10.0.0.40", hostName: "h" })).toEqual({
-      argv: ["-c", "10.0.0.40", "-t", "10"],
+      argv: ["-c", "10.0.0.40", "-t", "10", "-V"],
       liveMode: "pty",
     });
     expect(chooseLiveMode(versionFromString("3.1.5"))).toBe("forceflush");
@@ -53,7 +53,7 @@ describe("buildClientArgv", () => {
     expect(argv).toEqual([
       "-c", "198.18.0.2", "-p", "5301", "-n", "1048576000", "-P", "4", "--bidir", "-b", "2500000000",
       "-O", "2", "-w", "4194304", "-M", "8948", "-l", "131072", "-Z", "-C", "bbr", "-i", "0.5", "-S", "16",
-      "-B", "198.18.0.1", "--forceflush",
+      "-B", "198.18.0.1", "-V", "--forceflush",
     ]);
   });
 
@@ -64,7 +64,7 @@ describe("buildClientArgv", () => {
       serverAddress: "::1",
       hostName: "h",
     });
-    expect(argv).toEqual(["-c", "::1", "-u", "-t", "3", "-R", "-b", "0", "--forceflush"]);
+    expect(argv).toEqual(["-c", "::1", "-u", "-t", "3", "-R", "-b", "0", "-V", "--forceflush"]);
   });
 
   it("refuses UDP without a bitrate through the schema", () => {
@@ -117,10 +117,11 @@ describe("buildClientArgv", () => {
     );
   });
 
-  it("lets the caller force a pty", () => {
+  it("lets the caller force a pty, whose text then needs -V for the CPU line", () => {
     const { argv, liveMode } = buildClientArgv({ options: {}, version: v317, serverAddress: "a", hostName: "h", liveMode: "pty" });
     expect(liveMode).toBe("pty");
     expect(argv).not.toContain("--json-stream");
+    expect(argv).toContain("-V");
   });
 });
 

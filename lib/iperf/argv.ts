@@ -16,6 +16,7 @@ export const FLAG_SINCE = {
   "-O": "3.0.0",
   "-Z": "3.0.0",
   "-S": "3.0.0",
+  "-V": "3.0.0",
   "-w": "3.0.1",
   "-M": "3.0.1",
   "-l": "3.0.1",
@@ -116,6 +117,8 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
   if (bind !== undefined) addBind(argv, bind, version, hostName);
 
   const liveMode = input.liveMode ?? chooseLiveMode(version);
+  // text prints the CPU use of both ends only with -V; the JSON `end` event always has it
+  if (liveMode !== "json-stream") add("-V", "liveMode");
   if (liveMode === "json-stream") add("--json-stream", "liveMode");
   if (liveMode === "forceflush") add("--forceflush", "liveMode");
   return { argv, liveMode };
