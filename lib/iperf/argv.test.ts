@@ -123,6 +123,40 @@ describe("buildClientArgv", () => {
     expect(argv).not.toContain("--json-stream");
     expect(argv).toContain("-V");
   });
+
+  it("passes -A n or n,m as one argv item, after -Z", () => {
+    const build = (affinity: string) =>
+      buildClientArgv({ options: { affinity, zerocopy: true }, version: v312, serverAddress: "198.18.0.2", hostName: "nas1", platform: "linux", server: { platform: "freebsd", hostName: "truenas" } }).argv;
+    expect(build("2")).toEqual(["-c", "198.18.0.2", "-t", "10", "-Z", "-A", "2", "-V", "--forceflush"]);
+    expect(build("0,1023")).toEqual(["-c", "198.18.0.2", "-t", "10", "-Z", "-A", "0,1023", "-V", "--forceflush"]);
+  });
+
+  it("refuses -A on an end whose iperf3 cannot pin itself to a core, naming the host", () => {
+    const build = (affinity: string, platform: "linux" | "macos" | "windows", server: { platform: "linux" | "macos" | "windows"; version?: typeof v312 }, version = v312) =>
+      buildClientArgv({ options: { affinity }, version, serverAddress: "10.0.0.40", hostName: "client1", platform, server: { ...server, hostName: "server1" } });
+    expect(() => build("2", "macos", { platform: "linux" })).toThrow(IperfOptionError);
+    expect(() => build("2", "macos", { platform: "linux" })).toThrow(
+      "-A (CPU affinity) is not available on host client1 (macOS): iperf3 pins itself to a core on Linux, FreeBSD and Windows (3.4+) only",
+    );
+    // the server's core only matters when m is given
+    expect(() => build("2", "linux", { platform: "macos" })).not.toThrow();
+    expect(() => build("2,3", "linux", { platform: "macos" })).toThrow("-A n,m (the server's core m) is not available on host server1 (macOS)");
+    expect(() => build("2", "windows", { platform: "linux" }, v313)).toThrow("-A (CPU affinity) needs iperf3 3.4 or newer on Windows; host client1 has 3.1.3");
+    expect(() => build("2,3", "linux", { platform: "windows", version: v313 })).toThrow("host server1 has 3.1.3");
+    expect(() => build("2,3", "windows", { platform: "windows", version: v317 }, v317)).not.toThrow();
+    const refusal = (() => {
+      try {
+        build("2", "macos", { platform: "linux" });
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(refusal).toMatchObject({ field: "affinity", kind: "parameter" });
+    // unknown platforms are left to iperf3, which says "not implemented" where it cannot
+    expect(() => buildClientArgv({ options: { affinity: "1,1" }, version: v312, serverAddress: "a", hostName: "h" })).not.toThrow();
+    expect(() => buildClientArgv({ options: { affinity: "1" }, version: v312, serverAddress: "a", hostName: "h", platform: "esxi" })).not.toThrow();
+  });
 });
 
 describe("buildServerArgv", () => {

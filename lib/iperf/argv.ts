@@ -1,4 +1,6 @@
 import { AppError } from "@/lib/errors";
+import { platformLabel } from "../platforms";
+import type { IperfPlatform } from "./errors";
 import { IperfOptionsSchema, isSafeAddress, isSafeHost, type IperfOptions, type IperfOptionsInput } from "./options";
 import { isVersionAtLeast, type IperfVersion } from "./version";
 
@@ -17,6 +19,7 @@ export const FLAG_SINCE = {
   "-Z": "3.0.0",
   "-S": "3.0.0",
   "-V": "3.0.0",
+  "-A": "3.0.0",
   "-w": "3.0.1",
   "-M": "3.0.1",
   "-l": "3.0.1",
@@ -33,6 +36,10 @@ export const FLAG_SINCE = {
 } as const;
 
 export type IperfFlag = keyof typeof FLAG_SINCE;
+
+// iperf3 pins itself to a core with sched_setaffinity (Linux), cpuset_setaffinity (FreeBSD) or, from
+// 3.4, SetProcessAffinityMask (Windows); macOS has none of them. Other platforms are left to iperf3.
+const AFFINITY_ON_WINDOWS_SINCE = "3.4.0";
 
 /** How the caller gets intervals while the test runs over SSH, where stdout is block-buffered. */
 export type IperfLiveMode = "json-stream" | "forceflush" | "pty";
@@ -76,6 +83,10 @@ export type BuildClientArgvInput = {
   hostName: string;
   /** force a live mode, e.g. "pty" when the caller reads the text output through a pty anyway */
   liveMode?: IperfLiveMode;
+  /** the client host's platform, for options some platforms lack (-A); not checked when absent */
+  platform?: IperfPlatform;
+  /** the server host, for the server's core of -A n,m; not checked when absent */
+  server?: { platform: IperfPlatform; hostName: string; version?: IperfVersion };
 };
 
 /** argv for the client side (without the iperf3 binary); never a shell string. */
@@ -107,6 +118,11 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
   if (options.mss !== undefined) add("-M", "mss", String(options.mss));
   if (options.length !== undefined) add("-l", "length", String(options.length));
   if (options.zerocopy) add("-Z", "zerocopy");
+  if (options.affinity !== undefined) {
+    requireAffinity("client", input.platform, version, hostName);
+    if (options.affinity.includes(",") && input.server) requireAffinity("server", input.server.platform, input.server.version, input.server.hostName);
+    add("-A", "affinity", options.affinity);
+  }
   if (options.congestion !== undefined) {
     // 3.0.x spelled -C as --linux-congestion
     if (isVersionAtLeast(version, FLAG_SINCE["-C"])) add("-C", "congestion", options.congestion);
@@ -122,6 +138,20 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
   if (liveMode === "json-stream") add("--json-stream", "liveMode");
   if (liveMode === "forceflush") add("--forceflush", "liveMode");
   return { argv, liveMode };
+}
+
+/** -A on an end whose iperf3 cannot pin itself to a core: refused before the run, naming the host. */
+function requireAffinity(end: "client" | "server", platform: IperfPlatform | undefined, version: IperfVersion | undefined, hostName: string): void {
+  const core = end === "client" ? "-A (CPU affinity)" : "-A n,m (the server's core m)";
+  if (platform === "macos") {
+    throw new IperfOptionError(
+      "affinity",
+      `${core} is not available on host ${hostName} (${platformLabel(platform)}): iperf3 pins itself to a core on Linux, FreeBSD and Windows (3.4+) only`,
+    );
+  }
+  if (platform === "windows" && version !== undefined && !isVersionAtLeast(version, AFFINITY_ON_WINDOWS_SINCE)) {
+    throw new IperfOptionError("affinity", `${core} needs iperf3 3.4 or newer on Windows; host ${hostName} has ${version.raw}`);
+  }
 }
 
 function addBind(argv: string[], bind: string, version: IperfVersion, hostName: string): void {

@@ -80,6 +80,20 @@ describe("IperfOptionsSchema", () => {
     }
   });
 
+  it("takes affinity as -A does: a client core, or client and server cores", () => {
+    for (const good of ["0", "2", "2,3", "1023", "0,1023", "1023,0"]) {
+      expect(IperfOptionsSchema.parse({ affinity: good }).affinity, good).toBe(good);
+    }
+    expect(IperfOptionsSchema.parse({}).affinity).toBeUndefined();
+    const message = 'affinity must be "n" or "n,m": the CPU core of the client (n) and of the server (m), whole numbers from 0 to 1023 without leading zeros, e.g. "2" or "2,3"';
+    // 010 would be core 8 to iperf3 (strtol base 0), 0x10 core 16
+    for (const bad of [2, "1024", "2,1024", "-1", "2,", ",3", "2,3,4", "02", "010", "0x10", "2 ,3", " 2", "2;reboot", "$(id)", "-A", "", "99999", "1.5"]) {
+      expect(errorsOf({ affinity: bad }), JSON.stringify(bad)).toEqual([message]);
+    }
+    const parsed = IperfOptionsSchema.safeParse({ affinity: "4096" });
+    expect(parsed.error?.issues.map((issue) => issue.path.join("."))).toEqual(["affinity"]);
+  });
+
   it("refuses combinations iperf3 cannot run", () => {
     expect(errorsOf({ duration: 5, bytes: 1000 })).toEqual(["bytes and duration exclude each other: give one"]);
     expect(errorsOf({ reverse: true, bidir: true })).toEqual(["bidir and reverse exclude each other: give one"]);

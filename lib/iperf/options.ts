@@ -13,6 +13,8 @@ export const IPERF_LIMITS = {
   interval: { min: 0.1, max: 60 },
   tos: { min: 0, max: 255 },
   port: { min: 1, max: 65_535 },
+  /** a CPU core for -A: Linux's CPU_SETSIZE is 1024 */
+  affinityCore: { min: 0, max: 1023 },
 } as const;
 
 const CONGESTION_PATTERN = /^[a-z0-9_]{1,16}$/;
@@ -20,6 +22,8 @@ const CONGESTION_PATTERN = /^[a-z0-9_]{1,16}$/;
 const ZONE_PATTERN = /^[A-Za-z0-9_.-]{1,32}$/;
 // the longest IPv6 text zod's pattern takes (39 characters), "%" and a 32-character device
 const MAX_ADDRESS_LENGTH = 39 + 1 + 32;
+// -A n or n,m. No leading zeros: iperf3 reads n with strtol base 0, so "010" would be core 8
+const AFFINITY_PATTERN = /^(0|[1-9]\d{0,3})(?:,(0|[1-9]\d{0,3}))?$/;
 // a host name or address for -c: letters, digits, dots, colons, dashes, % zone; never starting with "-"
 const HOST_PATTERN = /^(?!-)[A-Za-z0-9.:_%-]{1,253}$/;
 
@@ -40,6 +44,13 @@ export function isSafeHost(text: string): boolean {
   return HOST_PATTERN.test(text);
 }
 
+/** "n" or "n,m" with every core from 0 to 1023: what -A takes. */
+export function isAffinity(text: string): boolean {
+  const match = AFFINITY_PATTERN.exec(text);
+  if (match === null) return false;
+  return [match[1], match[2]].every((core) => core === undefined || Number(core) <= IPERF_LIMITS.affinityCore.max);
+}
+
 function integerField(field: string, min: number, max: number, unit = "") {
   const allowed = `${field} must be a whole number from ${min} to ${max}${unit}`;
   return z.number({ error: allowed }).int({ error: allowed }).min(min, { error: allowed }).max(max, { error: allowed });
@@ -51,6 +62,7 @@ function booleanField(field: string) {
 
 const L = IPERF_LIMITS;
 const BIND_MESSAGE = "bind must be an IPv4 or IPv6 address (optionally with %device)";
+const AFFINITY_MESSAGE = `affinity must be "n" or "n,m": the CPU core of the client (n) and of the server (m), whole numbers from ${L.affinityCore.min} to ${L.affinityCore.max} without leading zeros, e.g. "2" or "2,3"`;
 
 /**
  * Everything a user can ask of one iperf3 test; the REST API uses the same field names. Strict: an
@@ -96,6 +108,11 @@ export const IperfOptionsSchema = z
     bind: z
       .string({ error: BIND_MESSAGE })
       .refine(isSafeAddress, { error: BIND_MESSAGE })
+      .optional(),
+    /** pins iperf3 to a CPU core (-A n[,m]): n on the client, m on the server for this test */
+    affinity: z
+      .string({ error: AFFINITY_MESSAGE })
+      .refine(isAffinity, { error: AFFINITY_MESSAGE })
       .optional(),
   })
   .superRefine((options, context) => {
