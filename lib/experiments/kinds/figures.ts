@@ -51,9 +51,11 @@ export function formatBitRate(bitsPerSecond: number): string {
   return `${Number(value.toPrecision(3))} ${units[unit]}`;
 }
 
-/** A percent in a sentence: whole numbers ("71%"), one decimal below 10 ("0.1%"). */
+/** A percent in a sentence: whole numbers ("71%"), one decimal below 10 ("0.1%") and short of 100 ("99.5%"). */
 export function formatPercentWord(percent: number): string {
-  return `${Math.abs(percent) < 10 ? Number(percent.toFixed(1)) : Math.round(percent)}%`;
+  const whole = Math.round(percent);
+  if (Math.abs(percent) < 10 || (whole === 100 && percent < 100)) return `${Number(percent.toFixed(1))}%`;
+  return `${whole}%`;
 }
 
 /** 262144 → "256 KiB", 1048576 → "1 MiB", 1500 → "1500 bytes": sizes as iperf3's -w and -l take them. */

@@ -170,7 +170,7 @@ export const sweepKind: KindDefinition<"sweep"> = {
     const best = Math.max(...present(result.rows.map((row) => row.receivedBitsPerSecond)));
     const subject = describeSweepValue(factor, knee.value);
     const reach = verb(factor, knee.value, "reaches", "reach");
-    const percent = Math.min(99, Math.round((knee.receivedBitsPerSecond / best) * 100));
+    const percent = (knee.receivedBitsPerSecond / best) * 100;
     const kneeWords =
       knee.receivedBitsPerSecond >= best
         ? `${subject} ${reach} the best (${formatBitRate(best)})`
