@@ -29,7 +29,7 @@ describe("channels steps", () => {
   it("pins channel i to core i-1 on both ends with affinity", () => {
     const plan = channelsPlan({ channels: 3, affinity: true });
     const runs = channelsKind.steps(plan, baseRequestOf(plan), [link100g])![0]!.runs;
-    expect(runs.map((run) => (run.options as Record<string, unknown>).affinity)).toEqual(["0,0", "1,1", "2,2"]);
+    expect(runs.map((run) => run.options.affinity)).toEqual(["0,0", "1,1", "2,2"]);
   });
 
   it("takes 2 to 16 channels, and no fixed port", () => {

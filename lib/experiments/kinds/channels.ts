@@ -3,7 +3,7 @@
 // added up (a table per channel with a sum row).
 import { z } from "zod";
 import type { FieldError } from "@/lib/errors";
-import type { IperfOptions } from "@/lib/iperf/options";
+import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf/options";
 import type { RunRequest } from "@/lib/runs/request";
 import { CHANNELS, type ChannelRow, type ChannelsResult, type PlanOf, type RunOutcome, type StepSpec } from "../contract";
 import { exactlyOneLink, formatBitRate, formatPercentWord, lineRateOf, linkOf, mean, otherSide, percentOf, present, sum, wholeNumber } from "./figures";
@@ -16,12 +16,10 @@ const ChannelsFieldsSchema = z.strictObject({
 
 /**
  * Channel `channel`'s options: the base, pinned with -A to core channel-1 on both ends when
- * asked. Not re-parsed: `affinity` is checked where the argv is built, against the host's iperf3.
+ * asked (whether the hosts' iperf3 can is checked where the argv is built).
  */
 export function channelOptions(base: RunRequest, channel: number, affinity: boolean): IperfOptions {
-  if (!affinity) return base.options;
-  const pinned = { ...base.options, affinity: `${channel - 1},${channel - 1}` };
-  return pinned;
+  return affinity ? IperfOptionsSchema.parse({ ...base.options, affinity: `${channel - 1},${channel - 1}` }) : base.options;
 }
 
 function channelSteps(plan: PlanOf<"channels">, base: RunRequest): StepSpec[] {
