@@ -25,6 +25,11 @@ function shareTone(percent: number | null): string {
   return "text-emerald-700 dark:text-emerald-300";
 }
 
+/** iperf3 prints one decimal: keep it where it tells something (4.2 %), not on a busy core (87 %). */
+function formatCpu(percent: number | null): string {
+  return formatPercent(percent, percent != null && percent < 10 ? 1 : 0);
+}
+
 /** The figures of a finished run as cards: sent, received, share of line rate, quality, CPU. */
 export function RunSummaryCards({ summary, protocol, clientHost, serverHost }: { summary: RunSummaryJson; protocol: "tcp" | "udp"; clientHost: string; serverHost: string }) {
   const [unit] = useRateUnit();
@@ -44,8 +49,9 @@ export function RunSummaryCards({ summary, protocol, clientHost, serverHost }: {
       )}
       <Card
         label="CPU"
-        value={summary.clientCpuPercent == null && summary.serverCpuPercent == null ? "–" : `${formatPercent(summary.clientCpuPercent, 0)} / ${formatPercent(summary.serverCpuPercent, 0)}`}
-        detail={summary.clientCpuPercent == null && summary.serverCpuPercent == null ? "not reported by iperf3" : `${clientHost} (client) / ${serverHost} (server)`}
+        value={summary.clientCpuPercent == null && summary.serverCpuPercent == null ? "–" : `${formatCpu(summary.clientCpuPercent)} / ${formatCpu(summary.serverCpuPercent)}`}
+        detail={summary.clientCpuPercent == null && summary.serverCpuPercent == null ? "not reported by iperf3" : `iperf3 on ${clientHost} (client) / ${serverHost} (server), % of one core`}
+        testId="summary-cpu"
       />
       {reverse ? (
         <Card label="Reverse received" value={formatRate(reverse.receivedBitsPerSecond, unit)} detail={`${formatPercent(reverse.lineRatePercent)} of line rate · ${reverse.retransmits ?? "–"} retransmits`} />

@@ -9,6 +9,7 @@ import {
   createIperfParser,
   FLAG_SINCE,
   isVersionAtLeast,
+  type IperfCpu,
   type IperfOptions,
   type IperfParser,
   type IperfPlatform,
@@ -92,6 +93,11 @@ function summaryColumns(summary: IperfSummary | null, prefix: "" | "reverse", is
     packets: receiver?.packets ?? null,
     lostPercent: receiver?.lostPercent ?? null,
   };
+}
+
+/** The CPU use of the host that ran the client and of the server's, as the client's output gave them. */
+function cpuColumns(cpu: IperfCpu | null): Prisma.RunUpdateInput {
+  return { clientCpuPercent: cpu?.clientPercent ?? null, serverCpuPercent: cpu?.serverPercent ?? null };
 }
 
 function timeLimitMs(options: IperfOptions, marginMs = DEFAULT_LIMITS.runMarginMs): number {
@@ -310,6 +316,7 @@ export class RunExecution {
         ...(this.client ? { clientCommand: this.client.process.commandLine } : {}),
         ...summaryColumns(this.result?.summary ?? null, "", interrupted),
         ...summaryColumns(this.result?.reverseSummary ?? null, "reverse", interrupted),
+        ...cpuColumns(this.result?.cpu ?? null),
         status,
         endedAt: new Date(),
         serverOutput: this.serverLog.toString(),

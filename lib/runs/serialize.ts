@@ -20,6 +20,7 @@ export type RunSummaryJson = {
   packets: number | null;
   lostPercent: number | null;
   lineRatePercent: number | null;
+  /** iperf3's CPU use, % of one core, on the host that ran the client and on the server's; null where iperf3 gave none */
   clientCpuPercent: number | null;
   serverCpuPercent: number | null;
   reverse: {
