@@ -102,7 +102,7 @@ describe("parseExperimentRequest", () => {
       { field: "repeat", message: "is not a field of a sweep experiment; it takes kind, name, linkIds, options, factor, values, repeats, kneePercent" },
     ]);
     expect(refusal(() => parseExperimentRequest({ kind: "concurrent", linkIds: [1, 2], channels: 4 }))).toEqual([
-      { field: "channels", message: "is not a field of a links together experiment; it takes kind, name, linkIds, options, baseline" },
+      { field: "channels", message: "is not a field of a concurrent experiment; it takes kind, name, linkIds, options, baseline" },
     ]);
   });
 

@@ -90,7 +90,7 @@ function checkAgainst(plan: ExperimentPlan, base: RunRequest, links: PlanLink[])
 /** A field the body has that neither the request nor its kind knows. */
 function unknownFieldMessage(kind: ExperimentKind, schema: z.ZodType): string {
   const own = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
-  return `is not a field of a ${kindOf(kind).title.toLowerCase()} experiment; it takes ${[...COMMON_FIELDS, ...own].join(", ")}`;
+  return `is not a field of a ${kind} experiment; it takes ${[...COMMON_FIELDS, ...own].join(", ")}`;
 }
 
 /**

@@ -45,7 +45,7 @@ export function aggregateOf(runs: readonly RunOutcome[]): number | null {
 
 export const concurrentKind: KindDefinition<"concurrent"> = {
   kind: "concurrent",
-  title: "Links together",
+  title: "Concurrent",
   defaultName: (plan) => (plan.baseline ? "Links together, each alone first" : "Links together"),
   fieldsSchema: ConcurrentFieldsSchema,
   baseOptions: (plan) => plan.options,

@@ -104,9 +104,9 @@ export function linkOf(links: readonly PlanLink[], id: number | undefined): Plan
 }
 
 /** Kinds that measure one link: any other count is a 400 naming `linkIds`. */
-export function exactlyOneLink(linkIds: readonly number[], kindTitle: string): FieldError[] {
+export function exactlyOneLink(linkIds: readonly number[], kindWords: string): FieldError[] {
   if (linkIds.length === 1) return [];
-  return [{ field: "linkIds", message: `a ${kindTitle.toLowerCase()} measures one link: give exactly one (${linkIds.length} given)` }];
+  return [{ field: "linkIds", message: `a ${kindWords} measures one link: give exactly one (${linkIds.length} given)` }];
 }
 
 /** Every run of the steps done, in order. */
