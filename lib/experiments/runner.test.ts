@@ -205,7 +205,7 @@ describe("an experiment that does not go to plan", () => {
   it("after a restart, marks an experiment left running interrupted and keeps its finished steps", async () => {
     const { runner } = setUp();
     const experiment = await db.experiment.create({
-      data: { kind: "sweep", name: "left over", status: "running", plan: sweep([1, 2]), steps: { create: [{ index: 0, label: "1 stream", status: "succeeded", endedAt: new Date() }, { index: 1, label: "2 streams" }] } },
+      data: { kind: "sweep", name: "left over", status: "running", plan: sweep([1, 2]) as never, steps: { create: [{ index: 0, label: "1 stream", status: "succeeded", endedAt: new Date() }, { index: 1, label: "2 streams" }] } },
     });
     expect(await runner.recoverInterrupted()).toBe(1);
     const stored = await db.experiment.findUniqueOrThrow({ where: { id: experiment.id }, include: { steps: { orderBy: { index: "asc" } } } });

@@ -47,8 +47,11 @@ const BYTES_RUN_LIMIT_MS = 60 * 60 * 1000;
 const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
 export const MAX_PORT_ATTEMPTS = 5;
 
+/** iperf3 as found on each host (by host id), shared by the runs of one experiment so that its steps detect it once. */
+export type IperfCache = Map<number, Promise<{ path: string; version: IperfVersion }>>;
+
 /** What a run's steps need from the engine that runs them. */
-export type ExecutionDeps = { remote: RunRemote; ports: PortLeases; bus: RunEventBus; limits: ExecutionLimits };
+export type ExecutionDeps = { remote: RunRemote; ports: PortLeases; bus: RunEventBus; limits: ExecutionLimits; iperfCache?: IperfCache };
 
 /** Raw output kept with the run, capped so that a runaway process cannot fill the database. */
 class OutputLog {
@@ -210,16 +213,28 @@ export class RunExecution {
   /** Step 2: iperf3 found on both hosts (and recorded), opted-in firewalls opened. */
   async prepare(): Promise<void> {
     const { client, server } = this.requireEndpoints();
-    const [clientIperf, serverIperf] = await Promise.all([this.deps.remote.detectIperf(client, this.signal), this.deps.remote.detectIperf(server, this.signal)]);
+    const cache = this.deps.iperfCache;
+    const isCached = cache !== undefined && cache.has(client.hostId) && cache.has(server.hostId);
+    const detect = (endpoint: RunEndpoint) => {
+      if (!cache) return this.deps.remote.detectIperf(endpoint, this.signal);
+      const found = cache.get(endpoint.hostId) ?? this.deps.remote.detectIperf(endpoint, this.signal);
+      // A failed detection is not kept: the next step tries again.
+      cache.set(endpoint.hostId, found);
+      found.catch(() => cache.delete(endpoint.hostId));
+      return found;
+    };
+    const [clientIperf, serverIperf] = await Promise.all([detect(client), detect(server)]);
     this.iperf = { client: clientIperf, server: serverIperf };
-    await Promise.all(
-      ([
-        [client, clientIperf],
-        [server, serverIperf],
-      ] as const).map(([endpoint, iperf]) =>
-        db.host.update({ where: { id: endpoint.hostId }, data: { iperf3Path: iperf.path, iperf3Version: iperf.version.raw, lastSeenAt: new Date() } }),
-      ),
-    );
+    if (!isCached) {
+      await Promise.all(
+        ([
+          [client, clientIperf],
+          [server, serverIperf],
+        ] as const).map(([endpoint, iperf]) =>
+          db.host.update({ where: { id: endpoint.hostId }, data: { iperf3Path: iperf.path, iperf3Version: iperf.version.raw, lastSeenAt: new Date() } }),
+        ),
+      );
+    }
     this.commands.clientIperfVersion = clientIperf.version.raw;
     this.commands.serverIperfVersion = serverIperf.version.raw;
     // Opted-in firewalls (ESXi) open for the test; `close()` restores them whatever happens.

@@ -66,6 +66,11 @@ export const agentRunRemote: RunRemote = {
       () => undefined,
     );
 
+    let hasExited = false;
+    void done.then(
+      () => (hasExited = true),
+      () => (hasExited = true),
+    );
     const process: RemoteProcess = {
       get commandLine() {
         return commandLine;
@@ -73,6 +78,8 @@ export const agentRunRemote: RunRemote = {
       pid,
       done,
       async stop() {
+        // A process that has exited needs no kill over SSH (a round trip between the steps of an experiment).
+        if (hasExited) return;
         const agent = await agentPromise.catch(() => null);
         const known = await valueWithin(pid, 2000, null);
         if (agent && known) {
