@@ -8,6 +8,7 @@ const NAV_ITEMS = [
   { href: "/hosts", label: "Hosts" },
   { href: "/links", label: "Links" },
   { href: "/runs", label: "Runs" },
+  { href: "/experiments", label: "Experiments" },
 ] as const;
 
 const ADMIN_ITEMS = [
