@@ -11,8 +11,22 @@ export const LAB_FLAVORS = ["linux", "esxi"] as const;
 export type LabFlavor = (typeof LAB_FLAVORS)[number];
 /** flavor "esxi": the host's sshd runs every command in BusyBox ash with an ESXi stand-in mounted (esxi-standin/). */
 export type LabTopologyHost = { name: string; flavor?: LabFlavor };
-export type LabTopologyLink = { name: string; a: string; b: string; rate: LabRate | null; mtu: number };
-export type LabTopology = { hosts: LabTopologyHost[]; links: LabTopologyLink[] };
+/**
+ * flowCapMbit: each TCP flow is held to this many Mbit/s below the link's rate (a u32 hash of the
+ * ephemeral port into htb classes). bottleneck: the link's egress also passes that shared ifb.
+ */
+export type LabTopologyLink = {
+  name: string;
+  a: string;
+  b: string;
+  rate: LabRate | null;
+  mtu: number;
+  flowCapMbit?: number;
+  bottleneck?: string;
+};
+/** A rate that every link naming it shares, on top of each link's own: "1.2gbit", "800mbit". */
+export type LabTopologyBottleneck = { name: string; rate: string };
+export type LabTopology = { hosts: LabTopologyHost[]; links: LabTopologyLink[]; bottlenecks: LabTopologyBottleneck[] };
 
 export type LabNic = {
   name: string;
@@ -40,7 +54,23 @@ export type LabHost = {
 };
 
 export type LabLinkEnd = { host: string; nic: string; address: string };
-export type LabLink = { name: string; rateMbps: number | null; mtu: number; a: LabLinkEnd; b: LabLinkEnd };
+export type LabLink = {
+  name: string;
+  rateMbps: number | null;
+  mtu: number;
+  a: LabLinkEnd;
+  b: LabLinkEnd;
+  /** Each TCP flow's cap in Mb/s, in both directions; null when one flow may fill the link. */
+  flowCapMbps: number | null;
+  /** The name of the bottleneck (state.bottlenecks) this link shares with others; null when it has none. */
+  bottleneck: string | null;
+};
+
+/**
+ * One ifb device of the same name in the a host's and in the b host's namespace; every link of the
+ * bottleneck redirects its egress there, so both directions share `rateMbps`.
+ */
+export type LabBottleneck = { name: string; rateMbps: number; ifb: string; a: string; b: string; links: string[] };
 
 export type LabState = {
   /** WIRESPEED_LAB_INSTANCE this lab was built with */
@@ -50,4 +80,5 @@ export type LabState = {
   clientPublicKey: string;
   hosts: LabHost[];
   links: LabLink[];
+  bottlenecks: LabBottleneck[];
 };

@@ -1,7 +1,8 @@
 /**
  * The Wirespeed test lab: network namespaces as hosts (each with its own sshd),
- * veth pairs as links (shaped by tc tbf), all of it on 198.18.0.0/15 and
- * reachable only from this machine. See e2e/lab/README.md.
+ * veth pairs as links (shaped by tc tbf, or htb for a per-flow cap or a shared ifb
+ * bottleneck), all of it on 198.18.0.0/15 and reachable only from this machine.
+ * See e2e/lab/README.md.
  *
  *   tsx e2e/lab/lab.ts up [topology.json]   # prints the LabState JSON
  *   tsx e2e/lab/lab.ts down
@@ -14,7 +15,21 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { LAB_FLAVORS, LAB_RATES, type LabFlavor, type LabHost, type LabLink, type LabLinkEnd, type LabRate, type LabState, type LabTopology, type LabTopologyHost, type LabTopologyLink } from "../../testing/lab-state";
+import {
+  LAB_FLAVORS,
+  LAB_RATES,
+  type LabBottleneck,
+  type LabFlavor,
+  type LabHost,
+  type LabLink,
+  type LabLinkEnd,
+  type LabRate,
+  type LabState,
+  type LabTopology,
+  type LabTopologyBottleneck,
+  type LabTopologyHost,
+  type LabTopologyLink,
+} from "../../testing/lab-state";
 
 // ---------------------------------------------------------------- constants
 
@@ -37,6 +52,10 @@ const MAX_HOSTS = INSTANCE_BLOCK;
 const MAX_LINKS = INSTANCE_BLOCK;
 const MTU_MIN = 576;
 const MTU_MAX = 9216;
+// A bottleneck's ifb is named ifb<k> in its hosts' namespaces; a handful is all a test needs.
+const MAX_BOTTLENECKS = 8;
+const BOTTLENECK_RATE_RE = /^(?:0|[1-9]\d*)(?:\.\d+)?[mg]bit$/;
+const BOTTLENECK_MBPS_MAX = 10_000;
 const INSTALL_HINT = "apt-get install -y iperf3 openssh-server iproute2";
 // Marks a directory as ours, so `down` never deletes a directory it did not make.
 const MARKER = ".wirespeed-lab";
@@ -128,21 +147,91 @@ export function checkLabPrerequisites(): string[] {
 
 // ---------------------------------------------------------------- topology
 
-/** Mb/s for a tc rate; tc's "gbit" is 10^9 bit/s. */
-export function rateToMbps(rate: LabRate): number {
-  return Math.round(Number.parseFloat(rate) * 1000);
+/** Mb/s for a tc rate ("1gbit", "2.5gbit", "800mbit"); tc's "gbit" is 10^9 bit/s, "mbit" 10^6. */
+export function rateToMbps(rate: string): number {
+  const value = Number.parseFloat(rate);
+  return Math.round(rate.endsWith("mbit") ? value : value * 1000);
 }
 
 /**
- * tbf parameters for a rate. burst = 8 ms of traffic (1 MB at 1gbit): it must hold
- * at least one 64 KiB GSO skb, and a few more absorb softirq wake-up jitter (64 KiB
- * gave 0.89 Gbit/s here, 1 MB gives the TCP ceiling). latency 10 ms bounds the queue.
+ * Bytes a shaper may send at once: 8 ms of traffic (1 MB at 1gbit). It must hold at least
+ * one 64 KiB GSO skb, and a few more absorb softirq wake-up jitter (64 KiB gave 0.89 Gbit/s
+ * here, 1 MB gives the TCP ceiling).
  */
-export function tbfParameters(rate: LabRate): { rate: string; burstBytes: number; latency: string } {
-  const bytesPerSecond = (rateToMbps(rate) * 1_000_000) / 8;
-  const burstBytes = Math.max(256 * 1024, Math.round(bytesPerSecond * 0.008));
-  return { rate, burstBytes, latency: "10ms" };
+export function burstBytes(rateMbps: number): number {
+  return Math.max(256 * 1024, Math.round(((rateMbps * 1_000_000) / 8) * 0.008));
 }
+
+/** tbf parameters for a rate: burst as burstBytes(), and latency 10 ms bounds the queue. */
+export function tbfParameters(rate: string): { rate: string; burstBytes: number; latency: string } {
+  return { rate, burstBytes: burstBytes(rateToMbps(rate)), latency: "10ms" };
+}
+
+// 256 buckets, the most a u32 hash table holds: 4 flows on random ports share one 2.3% of the time.
+export const FLOW_CAP_BUCKETS = 256;
+// Bits 1-8 of the port: Linux hands out odd ephemeral ports to bind() (iperf3 -B) and even ones to
+// connect(), so bit 0 never varies among one client's streams.
+const FLOW_PORT_HASH_MASK = (FLOW_CAP_BUCKETS - 1) << 1;
+// htb moves at most this much per class per round; above a 64 KiB GSO skb, and equal for every class, so flows share fairly.
+const HTB_QUANTUM = 65536;
+const hex = (n: number) => n.toString(16);
+const flowClassId = (bucket: number) => `1:${hex(0x100 + bucket)}`;
+
+/**
+ * tc -batch lines that cap each TCP flow leaving `dev` at capMbps under the link's rateMbps:
+ * an htb parent at the link's rate, one class per hash bucket that borrows from it up to the
+ * cap, and a u32 hash of the flow's ephemeral port into the buckets. The ephemeral port is
+ * the source port of a client's packets and the destination port of a server's (iperf3 -R
+ * sends from the server), told apart by the port's top bit: ephemeral ports are 32768-60999,
+ * iperf3 server ports 5201-5299. So a flow lands in the same bucket in either direction.
+ * Offset 20 is the TCP header after an IPv4 header without options, which Linux never adds.
+ */
+export function flowCapTcBatch(dev: string, rateMbps: number, capMbps: number): string[] {
+  const rate = `${rateMbps}mbit`;
+  const burst = burstBytes(rateMbps);
+  const capBurst = burstBytes(capMbps);
+  // A bucket class is guaranteed only its share of the parent: above that it borrows, so the parent caps the sum.
+  const shareMbps = Math.max(1, Math.floor(rateMbps / (FLOW_CAP_BUCKETS + 1)));
+  const lines = [
+    `qdisc add dev ${dev} root handle 1: htb default 2`,
+    `class add dev ${dev} parent 1: classid 1:1 htb rate ${rate} ceil ${rate} burst ${burst} cburst ${burst} quantum ${HTB_QUANTUM}`,
+    // Whatever is not TCP (ARP, ICMP) goes here, still under the link's rate.
+    `class add dev ${dev} parent 1:1 classid 1:2 htb rate ${shareMbps}mbit ceil ${rate} burst ${burst} cburst ${burst} quantum ${HTB_QUANTUM}`,
+  ];
+  for (let bucket = 0; bucket < FLOW_CAP_BUCKETS; bucket++) {
+    lines.push(
+      `class add dev ${dev} parent 1:1 classid ${flowClassId(bucket)} htb rate ${shareMbps}mbit ceil ${capMbps}mbit burst ${capBurst} cburst ${capBurst} quantum ${HTB_QUANTUM}`,
+    );
+  }
+  lines.push(`filter add dev ${dev} parent 1: prio 1 handle 2: protocol ip u32 divisor ${FLOW_CAP_BUCKETS}`);
+  for (let bucket = 0; bucket < FLOW_CAP_BUCKETS; bucket++) {
+    lines.push(`filter add dev ${dev} parent 1: prio 1 protocol ip u32 ht 2:${hex(bucket)}: match u32 0 0 flowid ${flowClassId(bucket)}`);
+  }
+  const sourcePortMask = `0x${hex(FLOW_PORT_HASH_MASK << 16).padStart(8, "0")}`;
+  const destinationPortMask = `0x${hex(FLOW_PORT_HASH_MASK).padStart(8, "0")}`;
+  lines.push(
+    `filter add dev ${dev} parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff match u16 0x8000 0x8000 at 20 hashkey mask ${sourcePortMask} at 20 link 2:`,
+    `filter add dev ${dev} parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask ${destinationPortMask} at 20 link 2:`,
+  );
+  return lines;
+}
+
+/**
+ * tc -batch lines that shape `dev` at the link's rate and send all of its egress through the
+ * bottleneck's ifb first. The ifb hands each packet back to dev's egress marked as classified,
+ * so it skips the filter and lands in the default class: the shared rate, then the link's own.
+ */
+export function bottleneckTcBatch(dev: string, rateMbps: number, ifb: string): string[] {
+  const rate = `${rateMbps}mbit`;
+  const burst = burstBytes(rateMbps);
+  return [
+    `qdisc add dev ${dev} root handle 1: htb default 1`,
+    `class add dev ${dev} parent 1: classid 1:1 htb rate ${rate} ceil ${rate} burst ${burst} cburst ${burst} quantum ${HTB_QUANTUM}`,
+    `filter add dev ${dev} parent 1: prio 1 protocol all u32 match u32 0 0 action mirred egress redirect dev ${ifb}`,
+  ];
+}
+
+export const bottleneckIfbName = (bottleneckIndex: number) => `ifb${bottleneckIndex}`;
 
 const NAME_RE = /^[a-z][a-z0-9-]*$/;
 
@@ -164,7 +253,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function parseTopology(value: unknown): LabTopology {
   const problems: string[] = [];
   if (!isObject(value)) throw new Error("invalid lab topology: expected an object { hosts: [...], links: [...] }");
-  checkKeys("topology", value, ["hosts", "links"], problems);
+  checkKeys("topology", value, ["hosts", "links", "bottlenecks"], problems);
 
   const hosts: LabTopologyHost[] = [];
   if (!Array.isArray(value.hosts) || value.hosts.length === 0) {
@@ -194,6 +283,30 @@ export function parseTopology(value: unknown): LabTopology {
     });
   }
 
+  const bottlenecks: LabTopologyBottleneck[] = [];
+  if (value.bottlenecks !== undefined && !Array.isArray(value.bottlenecks)) {
+    problems.push(`topology.bottlenecks: expected an array, got ${describe(value.bottlenecks)}`);
+  } else if (Array.isArray(value.bottlenecks) && value.bottlenecks.length > MAX_BOTTLENECKS) {
+    problems.push(`topology.bottlenecks: at most ${MAX_BOTTLENECKS} bottlenecks, got ${value.bottlenecks.length}`);
+  } else {
+    (value.bottlenecks ?? []).forEach((bottleneck: unknown, k: number) => {
+      const where = `bottlenecks[${k}]`;
+      if (!isObject(bottleneck)) return void problems.push(`${where}: expected an object { name, rate }`);
+      checkKeys(where, bottleneck, ["name", "rate"], problems);
+      const before = problems.length;
+      const { name, rate } = bottleneck;
+      if (typeof name !== "string" || !NAME_RE.test(name) || name.length > 64) {
+        problems.push(`${where}.name: expected lowercase letters, digits and "-" (at most 64), got ${describe(name)}`);
+      } else if (bottlenecks.some((b) => b.name === name)) {
+        problems.push(`${where}.name: duplicate bottleneck "${name}"`);
+      }
+      if (typeof rate !== "string" || !BOTTLENECK_RATE_RE.test(rate) || rateToMbps(rate) < 1 || rateToMbps(rate) > BOTTLENECK_MBPS_MAX) {
+        problems.push(`${where}.rate: expected a tc rate from "1mbit" to "10gbit", such as "1.2gbit" or "800mbit", got ${describe(rate)}`);
+      }
+      if (problems.length === before) bottlenecks.push({ name: name as string, rate: rate as string });
+    });
+  }
+
   const links: LabTopologyLink[] = [];
   const hostNames = new Set(hosts.map((h) => h.name));
   if (value.links !== undefined && !Array.isArray(value.links)) {
@@ -204,9 +317,9 @@ export function parseTopology(value: unknown): LabTopology {
     (value.links ?? []).forEach((link: unknown, j: number) => {
       const where = `links[${j}]`;
       if (!isObject(link)) return void problems.push(`${where}: expected an object { name, a, b, rate, mtu }`);
-      checkKeys(where, link, ["name", "a", "b", "rate", "mtu"], problems);
+      checkKeys(where, link, ["name", "a", "b", "rate", "mtu", "flowCapMbit", "bottleneck"], problems);
       const before = problems.length;
-      const { name, a, b, rate, mtu } = link;
+      const { name, a, b, rate, mtu, flowCapMbit, bottleneck } = link;
       if (typeof name !== "string" || !NAME_RE.test(name) || name.length > 64) {
         problems.push(`${where}.name: expected lowercase letters, digits and "-" (at most 64), got ${describe(name)}`);
       } else if (links.some((l) => l.name === name)) {
@@ -223,14 +336,57 @@ export function parseTopology(value: unknown): LabTopology {
       if (typeof mtu !== "number" || !Number.isInteger(mtu) || mtu < MTU_MIN || mtu > MTU_MAX) {
         problems.push(`${where}.mtu: expected an integer from ${MTU_MIN} to ${MTU_MAX}, got ${describe(mtu)}`);
       }
+      const rateMbps = typeof rate === "string" && LAB_RATES.includes(rate as LabRate) ? rateToMbps(rate) : null;
+      if (flowCapMbit !== undefined) {
+        if (rate === null) {
+          problems.push(`${where}.flowCapMbit: needs a shaped link (rate is null): the cap is a share of the link's rate`);
+        } else if (typeof flowCapMbit !== "number" || !Number.isInteger(flowCapMbit) || flowCapMbit < 1 || (rateMbps !== null && flowCapMbit >= rateMbps)) {
+          const below = rateMbps === null ? "the link's rate" : `${rateMbps}, the link's rate`;
+          problems.push(`${where}.flowCapMbit: expected an integer number of Mbit/s from 1 to below ${below}, got ${describe(flowCapMbit)}`);
+        }
+      }
+      if (bottleneck !== undefined) {
+        if (typeof bottleneck !== "string" || !bottlenecks.some((k) => k.name === bottleneck)) {
+          const known = bottlenecks.length === 0 ? "topology.bottlenecks names none" : `known: ${bottlenecks.map((k) => `"${k.name}"`).join(", ")}`;
+          problems.push(`${where}.bottleneck: expected the name of one of topology.bottlenecks (${known}), got ${describe(bottleneck)}`);
+        } else if (rate === null) {
+          problems.push(`${where}.bottleneck: needs a shaped link (rate is null): the link's htb takes the packets back from the ifb`);
+        }
+        if (flowCapMbit !== undefined) {
+          problems.push(`${where}: has both flowCapMbit and bottleneck; a link takes one or the other (packets back from the ifb skip the flow hash)`);
+        }
+      }
       if (problems.length === before) {
-        links.push({ name: name as string, a: a as string, b: b as string, rate: rate as LabRate | null, mtu: mtu as number });
+        links.push({
+          name: name as string,
+          a: a as string,
+          b: b as string,
+          rate: rate as LabRate | null,
+          mtu: mtu as number,
+          ...(flowCapMbit === undefined ? {} : { flowCapMbit: flowCapMbit as number }),
+          ...(bottleneck === undefined ? {} : { bottleneck: bottleneck as string }),
+        });
       }
     });
   }
 
+  // A bottleneck's ifb lives in the namespaces of its links' a and b hosts, one each: so they must be the same hosts.
+  bottlenecks.forEach((bottleneck, k) => {
+    const where = `bottlenecks[${k}]`;
+    const members = links.filter((l) => l.bottleneck === bottleneck.name);
+    const first = members[0];
+    if (!first) return void problems.push(`${where}: no link names "${bottleneck.name}" in its "bottleneck" field`);
+    const stray = members.find((l) => l.a !== first.a || l.b !== first.b);
+    if (stray) {
+      problems.push(
+        `${where}: every link of "${bottleneck.name}" must join the same a host to the same b host (its ifb lives in those two namespaces); ` +
+          `"${first.name}" joins ${first.a} to ${first.b} but "${stray.name}" joins ${stray.a} to ${stray.b}`,
+      );
+    }
+  });
+
   if (problems.length > 0) throw new Error(`invalid lab topology:\n  - ${problems.join("\n  - ")}`);
-  return { hosts, links };
+  return { hosts, links, bottlenecks };
 }
 
 export function loadTopology(topologyPath: string): LabTopology {
@@ -266,9 +422,9 @@ export const mgmtVethName = (host: string, instance: number = labInstance()) => 
 
 // ---------------------------------------------------------------- process helpers
 
-function run(file: string, args: string[]): string {
+function run(file: string, args: string[], input?: string): string {
   try {
-    return execFileSync(bin(file), args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync(bin(file), args, { encoding: "utf8", stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], input });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
     const detail = (e.stderr ?? "").trim() || e.message;
@@ -284,6 +440,8 @@ function tryRun(file: string, args: string[]): string | null {
 
 const ip = (...args: string[]) => run("ip", args);
 const ipn = (ns: string, ...args: string[]) => run("ip", ["-n", ns, ...args]);
+// Hundreds of tc commands per device (a flow cap's classes and filters) in one process, fed on stdin.
+const tcBatch = (ns: string, lines: string[]) => run("tc", ["-n", ns, "-batch", "-"], `${lines.join("\n")}\n`);
 
 function listLabNetns(): string[] {
   const out = tryRun("ip", ["-j", "netns", "list"]);
@@ -548,6 +706,21 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
     });
   }
 
+  // The ifbs come first: a link's filter can only redirect into a device that exists.
+  const bottlenecks: LabBottleneck[] = topology.bottlenecks.map((bottleneck, k) => {
+    const members = topology.links.filter((l) => l.bottleneck === bottleneck.name);
+    const { a, b } = members[0]!;
+    const ifb = bottleneckIfbName(k);
+    const tbf = tbfParameters(bottleneck.rate);
+    // Both directions share the rate: a's egress passes the ifb in a's namespace, b's the one in b's.
+    for (const ns of [netnsName(a), netnsName(b)]) {
+      ipn(ns, "link", "add", ifb, "type", "ifb");
+      ipn(ns, "link", "set", "dev", ifb, "mtu", String(Math.max(...members.map((l) => l.mtu))), "up");
+      run("tc", ["-n", ns, "qdisc", "add", "dev", ifb, "root", "tbf", "rate", tbf.rate, "burst", String(tbf.burstBytes), "latency", tbf.latency]);
+    }
+    return { name: bottleneck.name, rateMbps: rateToMbps(bottleneck.rate), ifb, a, b, links: members.map((l) => l.name) };
+  });
+
   const links: LabLink[] = [];
   for (const [j, link] of topology.links.entries()) {
     const nic = linkNicName(j);
@@ -562,8 +735,13 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
       ipn(ns, "link", "set", "dev", nic, "mtu", String(link.mtu));
       ipn(ns, "addr", "add", `${address}/${PREFIX_LENGTH}`, "dev", nic);
       ipn(ns, "link", "set", "dev", nic, "up");
-      if (link.rate !== null) {
-        // Both directions are shaped: each end's egress is the other end's ingress.
+      // Both directions are shaped: each end's egress is the other end's ingress.
+      const bottleneck = bottlenecks.find((k) => k.name === link.bottleneck);
+      if (speedMbps !== null && link.flowCapMbit !== undefined) {
+        tcBatch(ns, flowCapTcBatch(nic, speedMbps, link.flowCapMbit));
+      } else if (speedMbps !== null && bottleneck) {
+        tcBatch(ns, bottleneckTcBatch(nic, speedMbps, bottleneck.ifb));
+      } else if (link.rate !== null) {
         const tbf = tbfParameters(link.rate);
         run("tc", ["-n", ns, "qdisc", "add", "dev", nic, "root", "tbf", "rate", tbf.rate, "burst", String(tbf.burstBytes), "latency", tbf.latency]);
       }
@@ -572,7 +750,15 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
       host?.nics.push({ name: nic, address, prefixLength: PREFIX_LENGTH, mtu, mac, speedMbps, link: link.name });
       ends.push({ host: hostName, nic, address });
     }
-    links.push({ name: link.name, rateMbps: speedMbps, mtu: link.mtu, a: ends[0]!, b: ends[1]! });
+    links.push({
+      name: link.name,
+      rateMbps: speedMbps,
+      mtu: link.mtu,
+      a: ends[0]!,
+      b: ends[1]!,
+      flowCapMbps: link.flowCapMbit ?? null,
+      bottleneck: link.bottleneck ?? null,
+    });
   }
 
   await Promise.all(
@@ -586,7 +772,7 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
     }),
   );
 
-  const state: LabState = { instance: labInstance(), dir, clientKeyPath, clientPublicKey, hosts, links };
+  const state: LabState = { instance: labInstance(), dir, clientKeyPath, clientPublicKey, hosts, links, bottlenecks };
   fs.writeFileSync(labStatePath(), `${JSON.stringify(state, null, 2)}\n`);
   return state;
 }

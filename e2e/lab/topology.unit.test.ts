@@ -5,7 +5,10 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   DEFAULT_TOPOLOGY_PATH,
+  FLOW_CAP_BUCKETS,
   HOST_NAME_MAX,
+  bottleneckTcBatch,
+  flowCapTcBatch,
   labDir,
   labInstance,
   linkAddress,
@@ -26,16 +29,22 @@ const twoHosts = [{ name: "alpha" }, { name: "beta" }];
 const link = (over: Record<string, unknown> = {}) => ({ name: "ab-1g", a: "alpha", b: "beta", rate: "1gbit", mtu: 1500, ...over });
 
 describe("parseTopology", () => {
-  it("accepts the default topology: alpha and beta joined by ab-1g, ab-2g5 and ab-fast, and the ESXi stand-in", () => {
+  it("accepts the default topology: alpha and beta, the ESXi stand-in, and gamma and delta for the shared bottleneck", () => {
     const topology = loadTopology(DEFAULT_TOPOLOGY_PATH);
-    expect(topology.hosts.map((h) => h.name)).toEqual(["alpha", "beta", "esx"]);
+    expect(topology.hosts.map((h) => h.name)).toEqual(["alpha", "beta", "esx", "gamma", "delta"]);
     expect(topology.hosts[2]).toMatchObject({ flavor: "esxi" });
     expect(topology.links).toEqual([
       { name: "ab-1g", a: "alpha", b: "beta", rate: "1gbit", mtu: 9000 },
       { name: "ab-2g5", a: "alpha", b: "beta", rate: "2.5gbit", mtu: 1500 },
       { name: "ab-fast", a: "alpha", b: "beta", rate: null, mtu: 9000 },
       { name: "a-esx", a: "alpha", b: "esx", rate: "1gbit", mtu: 9000 },
+      { name: "ab-flowcap", a: "alpha", b: "beta", rate: "1gbit", mtu: 9000, flowCapMbit: 300 },
+      { name: "gd-shared-1", a: "gamma", b: "delta", rate: "1gbit", mtu: 9000, bottleneck: "gd-shared" },
+      { name: "gd-shared-2", a: "gamma", b: "delta", rate: "1gbit", mtu: 9000, bottleneck: "gd-shared" },
+      { name: "gd-indep-1", a: "gamma", b: "delta", rate: "1gbit", mtu: 9000 },
+      { name: "gd-indep-2", a: "gamma", b: "delta", rate: "1gbit", mtu: 9000 },
     ]);
+    expect(topology.bottlenecks).toEqual([{ name: "gd-shared", rate: "1.2gbit" }]);
   });
 
   it("accepts an optional host flavor and rejects unknown ones", () => {
@@ -95,6 +104,84 @@ describe("parseTopology", () => {
     expect(message).toContain("links[1].mtu: expected an integer from 576 to 9216, got 20000");
     expect(message).toContain('links[2]: unknown field "mut"');
     expect(message).toContain('topology: unknown field "extra"');
+  });
+
+  it("accepts a flow cap below a shaped link's rate, and rejects one on an unshaped link, at or above the rate, or not a whole number", () => {
+    expect(parseTopology({ hosts: twoHosts, links: [link({ flowCapMbit: 300 })] }).links[0]).toMatchObject({ flowCapMbit: 300 });
+    expect(parseTopology({ hosts: twoHosts, links: [link({ flowCapMbit: 999 })] }).links[0]).toMatchObject({ flowCapMbit: 999 });
+    expect(() => parseTopology({ hosts: twoHosts, links: [link({ rate: null, flowCapMbit: 300 })] })).toThrow(
+      /links\[0\]\.flowCapMbit: needs a shaped link \(rate is null\)/,
+    );
+    for (const bad of [1000, 2500, 0, -300, 300.5, "300", null]) {
+      expect(() => parseTopology({ hosts: twoHosts, links: [link({ flowCapMbit: bad })] })).toThrow(
+        /links\[0\]\.flowCapMbit: expected an integer number of Mbit\/s from 1 to below 1000, the link's rate, got/,
+      );
+    }
+  });
+
+  const bottleneckLinks = (over: Record<string, unknown> = {}) => [
+    link({ name: "s1", bottleneck: "shared" }),
+    link({ name: "s2", bottleneck: "shared", ...over }),
+  ];
+
+  it("accepts links that share a bottleneck between the same two hosts", () => {
+    const topology = parseTopology({ hosts: twoHosts, links: bottleneckLinks(), bottlenecks: [{ name: "shared", rate: "1.2gbit" }] });
+    expect(topology.bottlenecks).toEqual([{ name: "shared", rate: "1.2gbit" }]);
+    expect(topology.links.map((l) => l.bottleneck)).toEqual(["shared", "shared"]);
+    expect(parseTopology({ hosts: twoHosts, links: bottleneckLinks(), bottlenecks: [{ name: "shared", rate: "800mbit" }] }).bottlenecks[0]!.rate).toBe("800mbit");
+    expect(parseTopology({ hosts: twoHosts }).bottlenecks).toEqual([]);
+  });
+
+  it("rejects a bottleneck rate tc would not read as a rate from 1mbit to 10gbit", () => {
+    for (const rate of ["fast", "1.2 gbit", "1.2Gbit", "0mbit", "20gbit", "1.2", 1200, null, "01gbit"]) {
+      expect(() => parseTopology({ hosts: twoHosts, links: bottleneckLinks(), bottlenecks: [{ name: "shared", rate }] })).toThrow(
+        /bottlenecks\[0\]\.rate: expected a tc rate from "1mbit" to "10gbit"/,
+      );
+    }
+  });
+
+  it("rejects a link naming an unknown bottleneck, a bottleneck on an unshaped link, and a link with both a flow cap and a bottleneck", () => {
+    const bottlenecks = [{ name: "shared", rate: "1.2gbit" }];
+    expect(() => parseTopology({ hosts: twoHosts, links: bottleneckLinks({ bottleneck: "shard" }), bottlenecks })).toThrow(
+      /links\[1\]\.bottleneck: expected the name of one of topology\.bottlenecks \(known: "shared"\), got "shard"/,
+    );
+    expect(() => parseTopology({ hosts: twoHosts, links: [link({ bottleneck: "shared" })] })).toThrow(/topology\.bottlenecks names none/);
+    expect(() => parseTopology({ hosts: twoHosts, links: bottleneckLinks({ rate: null }), bottlenecks })).toThrow(
+      /links\[1\]\.bottleneck: needs a shaped link \(rate is null\)/,
+    );
+    expect(() => parseTopology({ hosts: twoHosts, links: bottleneckLinks({ flowCapMbit: 300 }), bottlenecks })).toThrow(
+      /links\[1\]: has both flowCapMbit and bottleneck/,
+    );
+  });
+
+  it("rejects a bottleneck no link uses, duplicates, unknown fields, and links of one bottleneck between different hosts", () => {
+    const threeHosts = [...twoHosts, { name: "gamma" }];
+    const problems = (topology: unknown) => {
+      try {
+        parseTopology(topology);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return "";
+    };
+    const message = problems({
+      hosts: threeHosts,
+      links: bottleneckLinks({ b: "gamma" }),
+      bottlenecks: [
+        { name: "shared", rate: "1.2gbit" },
+        { name: "idle", rate: "1gbit" },
+        { name: "shared", rate: "1gbit" },
+        { name: "x", rate: "1gbit", burst: 5 },
+      ],
+    });
+    expect(message).toContain('bottlenecks[0]: every link of "shared" must join the same a host to the same b host');
+    expect(message).toContain('"s1" joins alpha to beta but "s2" joins alpha to gamma');
+    expect(message).toContain('bottlenecks[1]: no link names "idle" in its "bottleneck" field');
+    expect(message).toContain('bottlenecks[2].name: duplicate bottleneck "shared"');
+    expect(message).toContain('bottlenecks[3]: unknown field "burst"');
+    expect(problems({ hosts: twoHosts, bottlenecks: {} })).toContain("topology.bottlenecks: expected an array");
+    const nine = Array.from({ length: 9 }, (_, k) => ({ name: `b${k}`, rate: "1gbit" }));
+    expect(problems({ hosts: twoHosts, bottlenecks: nine })).toContain("topology.bottlenecks: at most 8 bottlenecks");
   });
 
   it("rejects an empty or malformed document", () => {
@@ -169,6 +256,7 @@ describe("lab instance", () => {
 describe("tbf parameters", () => {
   it("converts rates to Mb/s", () => {
     expect(["1gbit", "2.5gbit", "5gbit", "10gbit"].map((r) => rateToMbps(r as "1gbit"))).toEqual([1000, 2500, 5000, 10000]);
+    expect([rateToMbps("1.2gbit"), rateToMbps("800mbit")]).toEqual([1200, 800]);
   });
 
   it("never lets the burst be smaller than a 64 KiB GSO packet", () => {
@@ -176,5 +264,44 @@ describe("tbf parameters", () => {
       expect(tbfParameters(rate).burstBytes).toBeGreaterThanOrEqual(64 * 1024);
     }
     expect(tbfParameters("1gbit")).toEqual({ rate: "1gbit", burstBytes: 1_000_000, latency: "10ms" });
+  });
+});
+
+describe("flow cap", () => {
+  const lines = flowCapTcBatch("eth5", 1000, 300);
+
+  it("puts one class per hash bucket under a parent at the link's rate, each borrowing up to the cap", () => {
+    expect(lines[0]).toBe("qdisc add dev eth5 root handle 1: htb default 2");
+    expect(lines[1]).toMatch(/^class add dev eth5 parent 1: classid 1:1 htb rate 1000mbit ceil 1000mbit /);
+    const bucketClasses = lines.filter((l) => / classid 1:1[0-9a-f]{2} /.test(l));
+    expect(bucketClasses).toHaveLength(FLOW_CAP_BUCKETS);
+    for (const line of bucketClasses) expect(line).toMatch(/parent 1:1 classid 1:1[0-9a-f]{2} htb rate 3mbit ceil 300mbit /);
+    // Guaranteed rates within the parent's: above them every class borrows, so the parent holds the sum to the link's rate.
+    expect(3 * (FLOW_CAP_BUCKETS + 1)).toBeLessThanOrEqual(1000);
+  });
+
+  it("sends every bucket of the hash table to a class of its own", () => {
+    const buckets = lines.filter((l) => l.includes(" ht 2:"));
+    expect(buckets).toHaveLength(FLOW_CAP_BUCKETS);
+    expect(new Set(buckets.map((l) => l.split("flowid ")[1])).size).toBe(FLOW_CAP_BUCKETS);
+    expect(buckets[0]).toBe("filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 2:0: match u32 0 0 flowid 1:100");
+    expect(buckets[255]).toBe("filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 2:ff: match u32 0 0 flowid 1:1ff");
+  });
+
+  it("hashes bits 1-8 of the ephemeral port: the source port when it is one (top bit set), else the destination port", () => {
+    expect(lines).toContain(
+      "filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff match u16 0x8000 0x8000 at 20 hashkey mask 0x01fe0000 at 20 link 2:",
+    );
+    expect(lines.at(-1)).toBe("filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x000001fe at 20 link 2:");
+  });
+});
+
+describe("shared bottleneck", () => {
+  it("shapes the link at its own rate and redirects all of its egress into the bottleneck's ifb", () => {
+    expect(bottleneckTcBatch("eth6", 1000, "ifb0")).toEqual([
+      "qdisc add dev eth6 root handle 1: htb default 1",
+      "class add dev eth6 parent 1: classid 1:1 htb rate 1000mbit ceil 1000mbit burst 1000000 cburst 1000000 quantum 65536",
+      "filter add dev eth6 parent 1: prio 1 protocol all u32 match u32 0 0 action mirred egress redirect dev ifb0",
+    ]);
   });
 });
