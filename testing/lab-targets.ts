@@ -8,7 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import type { HostTarget } from "../lib/ssh/types";
 import { readLabState } from "../e2e/lab/lab";
-import type { LabHost, LabLink, LabState } from "./lab-state";
+import type { LabBottleneck, LabHost, LabLink, LabState } from "./lab-state";
 
 export function requireLabState(): LabState {
   const state = readLabState();
@@ -112,4 +112,37 @@ function sshdCommand(host: LabHost, hostDir: string): string[] {
   const recorded = path.join(hostDir, "sshd.argv.json");
   if (fs.existsSync(recorded)) return JSON.parse(fs.readFileSync(recorded, "utf8")) as string[];
   return ["/usr/sbin/sshd", "-f", path.join(hostDir, "sshd_config"), "-E", path.join(hostDir, "sshd.log")];
+}
+
+/** The first link on which each TCP flow is capped below the link's rate (topology field flowCapMbit). */
+export function flowCappedLink(state: LabState): LabLink {
+  const found = state.links.find((l) => l.flowCapMbps !== null);
+  if (!found) throw new Error('lab has no flow-capped link: the default topology (e2e/lab/topology.json) has one with "flowCapMbit"');
+  return found;
+}
+
+/** The first bottleneck that two or more links share, and those links. */
+export function sharedBottleneckLinks(state: LabState): { bottleneck: LabBottleneck; links: LabLink[] } {
+  for (const bottleneck of state.bottlenecks) {
+    const links = state.links.filter((l) => l.bottleneck === bottleneck.name);
+    if (links.length >= 2) return { bottleneck, links };
+  }
+  throw new Error('lab has no bottleneck shared by two links: the default topology (e2e/lab/topology.json) has one in "bottlenecks"');
+}
+
+/**
+ * `count` links that do not slow each other down: between the same two hosts, shaped to the same
+ * rate and MTU, with no flow cap and no shared bottleneck. The first such group in topology order.
+ */
+export function independentLinks(state: LabState, count = 2): LabLink[] {
+  const groups = new Map<string, LabLink[]>();
+  for (const link of state.links) {
+    if (link.rateMbps === null || link.flowCapMbps !== null || link.bottleneck !== null) continue;
+    const key = `${link.a.host}>${link.b.host} ${link.rateMbps} ${link.mtu}`;
+    const group = groups.get(key) ?? [];
+    group.push(link);
+    if (group.length === count) return group;
+    groups.set(key, group);
+  }
+  throw new Error(`lab has no ${count} independent links (same hosts, rate and MTU, no flow cap, no bottleneck): the default topology (e2e/lab/topology.json) has them`);
 }
