@@ -53,10 +53,11 @@ describe("udp-ceiling steps", () => {
     expect(done.map((step) => step.tags.bitrate)).toEqual([1e9]);
   });
 
-  it("bisects until the best passing and lowest failing rates are within 2%, in at most 8 steps", () => {
+  it("tries just below what a failing step received, then bisects, until the bounds are within 2%", () => {
     const done = search(ceilingPlan(), 949e6);
     const bitrates = done.map((step) => step.tags.bitrate!);
-    expect(bitrates).toEqual([1e9, 505e6, 752.5e6, 876.25e6, 938.125e6, 969.063e6, 953.594e6]);
+    // 1 Gbit/s delivers 949 Mbit/s: 2% below that passes, and the gap to 1 Gbit/s is then bisected.
+    expect(bitrates).toEqual([1e9, 930.02e6, 965.01e6, 947.515e6]);
     expect(bitrates.length).toBeLessThanOrEqual(8);
     const passing = bitrates.filter((bitrate) => bitrate <= 949e6);
     const failing = bitrates.filter((bitrate) => bitrate > 949e6);
@@ -66,6 +67,12 @@ describe("udp-ceiling steps", () => {
     // within 10% of the line rate, as the lab asks of a 1 Gbit/s link
     expect(result.bitsPerSecond).toBeGreaterThan(0.9e9);
     expect(result.bitsPerSecond).toBeLessThanOrEqual(949e6);
+  });
+
+  it("bisects from the midpoint when what a failing step received is no better", () => {
+    // A link that loses at any rate above 3 Mbit/s while delivering little: the midpoints lead.
+    const done = search(ceilingPlan({ low: 0, high: 1e9 }), 3e6);
+    expect(done.map((step) => step.tags.bitrate!).slice(0, 3)).toEqual([1e9, 5e8, 2.5e8]);
   });
 
   it("ends at 8 steps even when the tolerance is not reached", () => {

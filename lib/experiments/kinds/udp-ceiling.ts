@@ -1,7 +1,8 @@
 // UDP ceiling: the highest UDP bitrate whose loss stays at or below lossPercent. It tries
-// `high` first (the line rate by default); if that loses too much, it bisects between the
-// best passing rate and the lowest failing one, with short runs, until they are within
-// UDP_CEILING.tolerance of each other or UDP_CEILING.maxSteps steps are done.
+// `high` first (the line rate by default); if that loses too much, it tries just below what the
+// failing step received (a link delivers its ceiling while it drops the rest), else bisects
+// between the best passing rate and the lowest failing one, with short runs, until they are
+// within UDP_CEILING.tolerance of each other or UDP_CEILING.maxSteps steps are done.
 import { z } from "zod";
 import type { FieldError } from "@/lib/errors";
 import { IPERF_LIMITS, IperfOptionsSchema } from "@/lib/iperf/options";
@@ -35,10 +36,12 @@ export function ceilingBounds(plan: PlanOf<"udp-ceiling">, links: readonly PlanL
   return { low: plan.low ?? Math.round(high * UDP_CEILING.defaultLowShare), high };
 }
 
-type Tried = { bitrate: number; lostPercent: number | null };
+type Tried = { bitrate: number; lostPercent: number | null; receivedBitsPerSecond: number | null };
 
 function triedOf(done: readonly StepOutcome[]): Tried[] {
-  return done.flatMap((step) => (step.tags.bitrate === undefined ? [] : [{ bitrate: step.tags.bitrate, lostPercent: step.runs[0]?.lostPercent ?? null }]));
+  return done.flatMap((step) =>
+    step.tags.bitrate === undefined ? [] : [{ bitrate: step.tags.bitrate, lostPercent: step.runs[0]?.lostPercent ?? null, receivedBitsPerSecond: step.runs[0]?.receivedBitsPerSecond ?? null }],
+  );
 }
 
 /** The bitrate to try next, or null when the search is over. */
@@ -54,8 +57,14 @@ export function nextCeilingBitrate(lossPercent: number, bounds: { low: number; h
   if (failingAbove.length === 0) return null;
   const lowestFailing = Math.min(...failingAbove);
   if (lowestFailing - best <= UDP_CEILING.tolerance * lowestFailing) return null;
+  // A link that drops what it cannot carry still delivers its rate: just below what the lowest
+  // failing step received is the likely ceiling, and far closer than the midpoint when `low` is far off.
+  const received = tried.find((step) => step.bitrate === lowestFailing)?.receivedBitsPerSecond ?? null;
+  const hint = received === null ? null : received * (1 - UDP_CEILING.tolerance);
+  const midpoint = (best + lowestFailing) / 2;
+  const target = hint !== null && hint > midpoint && hint < lowestFailing && !tried.some((step) => Math.abs(step.bitrate - hint) < 1000) ? hint : midpoint;
   // Whole kbit/s: readable in labels, and fine enough for any link that has a ceiling worth finding.
-  const next = Math.round((best + lowestFailing) / 2 / 1000) * 1000;
+  const next = Math.round(target / 1000) * 1000;
   return next > best && next < lowestFailing ? next : null;
 }
 
