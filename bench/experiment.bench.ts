@@ -4,7 +4,7 @@
 //      interval: the first sample of a test cannot come sooner). Goal: median < 1.5 s.
 //  (b) the start skew of a concurrent experiment's clients: the spread of the clients' start
 //      times (as the engine records them) and of the runs' first samples. Goal: < 200 ms.
-//   WIRESPEED_LAB_INSTANCE=6 node --import tsx --conditions=react-server bench/experiment.bench.ts [--values 1,2,3,4,5,6,7,8] [--seconds 2] [--interval 0.5] [--pairs 5]
+//   WIRESPEED_LAB_INSTANCE=6 node --require ./testing/server-only.cjs --import tsx bench/experiment.bench.ts [--values 1,2,3,4,5,6,7,8] [--seconds 2] [--interval 0.5] [--pairs 5]
 import { median, ms, runMain, withLabEngine } from "./lab-bench";
 
 const GOAL_GAP_MS = 1500;

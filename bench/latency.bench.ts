@@ -4,7 +4,7 @@
 //      inside publish(), stamps it) to the moment an SSE client reading openRunEventStream(...)
 //      (the body GET /api/runs/:id/events returns) has decoded the same event, matched by id.
 // R runs of `-i 0.1 -t 3` give hundreds of events. Goal for (b): p95 < 50 ms.
-//   WIRESPEED_LAB_INSTANCE=2 node --import tsx --conditions=react-server bench/latency.bench.ts [--runs 10] [--link ab-1g]
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/latency.bench.ts [--runs 10] [--link ab-1g]
 import { median, ms, percentile, runMain, withLabEngine } from "./lab-bench";
 
 const GOAL_P95_MS = 50;

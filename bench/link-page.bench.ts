@@ -3,7 +3,7 @@
 // link's ends and the streams filter, all as app/links/[id]/page.tsx calls them (lib/queries/links and run-lists),
 // and the overview's read, which GET /api/overview answers every 2 s while a run is active.
 // Goal: under 300 ms for the whole page's reads. No lab needed: the rows are written with SQL.
-//   node --import tsx --conditions=react-server bench/link-page.bench.ts [--runs 10000] [--samples-per-run 100]
+//   node --require ./testing/server-only.cjs --import tsx bench/link-page.bench.ts [--runs 10000] [--samples-per-run 100]
 import Database from "better-sqlite3";
 import os from "node:os";
 import path from "node:path";

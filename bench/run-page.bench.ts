@@ -2,7 +2,7 @@
 // (36,000 samples, 1,152,000 per-stream values): the first view (nothing cached) and a later one,
 // as app/runs/[id]/page.tsx calls lib/queries (links, run-lists, run-series). No lab needed: the rows are written with SQL,
 // shaped like the e2e test's (e2e/runs.spec.ts) and like what the engine stores for -P 32 -i 0.1.
-//   node --import tsx --conditions=react-server bench/run-page.bench.ts [--samples 36000] [--streams 32] [--repeat 5]
+//   node --require ./testing/server-only.cjs --import tsx bench/run-page.bench.ts [--samples 36000] [--streams 32] [--repeat 5]
 import Database from "better-sqlite3";
 import os from "node:os";
 import path from "node:path";

@@ -3,7 +3,7 @@
 // browser tabs on GET /api/runs/:id/events) watch. Prints the Sample rows stored for the run, rows
 // per second, the sample events each viewer got (both must equal the rows stored) and the peak RSS
 // of this process (engine, SQLite, ssh and both viewers).
-//   WIRESPEED_LAB_INSTANCE=2 node --import tsx --conditions=react-server bench/samples.bench.ts [--parallel 32] [--interval 0.1] [--seconds 10] [--link ab-fast]
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/samples.bench.ts [--parallel 32] [--interval 0.1] [--seconds 10] [--link ab-fast]
 import { runMain, withLabEngine } from "./lab-bench";
 
 function readArgs(args: string[]) {

@@ -2,7 +2,7 @@
 // (a) a run through the real engine (ssh, agents, parser, SQLite) and (b) the same iperf3 test
 // typed by hand over `ssh` (`iperf3 -s -1` on b, `iperf3 -c ... -J` on a). Prints each pair,
 // the medians and the ratio of medians. Goal: Wirespeed / by hand ≥ 0.98.
-//   WIRESPEED_LAB_INSTANCE=2 node --import tsx --conditions=react-server bench/throughput.bench.ts [--n 5] [--seconds 5] [--links ab-2g5,ab-fast] [--control]
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/throughput.bench.ts [--n 5] [--seconds 5] [--links ab-2g5,ab-fast] [--control]
 // --control replaces the Wirespeed side by a second by-hand run (an A/A test): the spread of its
 // ratio is the noise floor of the machine, against which the 0.98 goal can be judged.
 import os from "node:os";
