@@ -47,6 +47,13 @@ export async function openTestApi(): Promise<TestApi> {
     import("@/app/api/runs/[id]/rerun/route"),
     import("@/app/api/runs/[id]/events/route"),
   ]);
+  const [experiments, experiment, experimentCancel, experimentRerun, experimentEvents] = await Promise.all([
+    import("@/app/api/experiments/route"),
+    import("@/app/api/experiments/[id]/route"),
+    import("@/app/api/experiments/[id]/cancel/route"),
+    import("@/app/api/experiments/[id]/rerun/route"),
+    import("@/app/api/experiments/[id]/events/route"),
+  ]);
   const routes: Array<{ pattern: RegExp; module: RouteModule }> = [
     { pattern: /^\/api\/hosts$/, module: hosts },
     { pattern: /^\/api\/hosts\/(?<id>[^/]+)$/, module: host },
@@ -62,6 +69,11 @@ export async function openTestApi(): Promise<TestApi> {
     { pattern: /^\/api\/runs\/(?<id>[^/]+)\/cancel$/, module: runCancel },
     { pattern: /^\/api\/runs\/(?<id>[^/]+)\/rerun$/, module: runRerun },
     { pattern: /^\/api\/runs\/(?<id>[^/]+)\/events$/, module: runEvents },
+    { pattern: /^\/api\/experiments$/, module: experiments },
+    { pattern: /^\/api\/experiments\/(?<id>[^/]+)$/, module: experiment },
+    { pattern: /^\/api\/experiments\/(?<id>[^/]+)\/cancel$/, module: experimentCancel },
+    { pattern: /^\/api\/experiments\/(?<id>[^/]+)\/rerun$/, module: experimentRerun },
+    { pattern: /^\/api\/experiments\/(?<id>[^/]+)\/events$/, module: experimentEvents },
   ];
 
   async function call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {

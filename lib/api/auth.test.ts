@@ -13,6 +13,7 @@ let hostId = 0;
 let nicAId = 0;
 let linkId = 0;
 let runId = 0;
+let experimentId = 0;
 
 async function userWithToken(username: string, role: "admin" | "operator" | "viewer") {
   const { createUser } = await import("@/lib/auth/users");
@@ -36,6 +37,8 @@ beforeAll(async () => {
   linkId = (await api.json("POST", "/api/links", { name: "nas1-nas2", aNicId: nicAId, bNicId: nicB, speedMbps: 1000 })).body.id;
   // A finished run to read, written directly: no test is started against these made-up hosts.
   runId = (await api.db.run.create({ data: { linkId, status: "succeeded", options: { protocol: "tcp" } } })).id;
+  const plan = { kind: "sweep", name: "streams", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2], repeats: 1, kneePercent: 95 };
+  experimentId = (await api.db.experiment.create({ data: { kind: "sweep", name: "streams", status: "succeeded", plan, links: { create: [{ linkId, position: 0 }] } } })).id;
 }, 60_000);
 
 afterAll(async () => {
@@ -118,13 +121,16 @@ const MUTATIONS: Array<{ what: string; method: string; path: () => string; body?
   { what: "start a run", method: "POST", path: () => `/api/links/${linkId}/runs`, body: () => ({ duration: 5 }), needs: "run" },
   { what: "cancel a run", method: "POST", path: () => `/api/runs/${runId}/cancel`, needs: "run" },
   { what: "re-run a run", method: "POST", path: () => `/api/runs/${runId}/rerun`, needs: "run" },
+  { what: "start an experiment", method: "POST", path: () => "/api/experiments", body: () => ({ kind: "sweep", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2] }), needs: "run" },
+  { what: "cancel an experiment", method: "POST", path: () => `/api/experiments/${experimentId}/cancel`, needs: "run" },
+  { what: "run an experiment again", method: "POST", path: () => `/api/experiments/${experimentId}/rerun`, needs: "run" },
 ];
 
-const READS = [() => "/api/hosts", () => `/api/hosts/${hostId}`, () => "/api/nics", () => `/api/nics/${nicAId}`, () => "/api/links", () => `/api/links/${linkId}`, () => `/api/links/${linkId}/runs`, () => `/api/runs/${runId}`, () => `/api/runs/${runId}/samples`];
+const READS = [() => "/api/hosts", () => `/api/hosts/${hostId}`, () => "/api/nics", () => `/api/nics/${nicAId}`, () => "/api/links", () => `/api/links/${linkId}`, () => `/api/links/${linkId}/runs`, () => `/api/runs/${runId}`, () => `/api/runs/${runId}/samples`, () => "/api/experiments", () => `/api/experiments/${experimentId}`, () => `/api/experiments?linkId=${linkId}`];
 
 async function snapshot() {
-  const [hosts, nics, links, runs] = await Promise.all([api.db.host.findMany(), api.db.nic.findMany(), api.db.link.findMany(), api.db.run.findMany()]);
-  return JSON.stringify({ hosts, nics, links, runs });
+  const [hosts, nics, links, runs, experiments] = await Promise.all([api.db.host.findMany(), api.db.nic.findMany(), api.db.link.findMany(), api.db.run.findMany(), api.db.experiment.findMany()]);
+  return JSON.stringify({ hosts, nics, links, runs, experiments });
 }
 
 describe("roles", () => {
