@@ -1,0 +1,5 @@
+import { PageSkeleton } from "@/components/runs/PageSkeleton";
+
+export default function Loading() {
+  return <PageSkeleton label="Loading this experiment…" />;
+}
