@@ -271,7 +271,17 @@ export class RunExecution {
   async startClient(): Promise<void> {
     const { client, server } = this.requireEndpoints();
     const clientIperf = this.requireIperf().client;
-    const { argv, liveMode } = buildClientArgv({ options: { ...this.requireOptions(), port: this.port }, version: clientIperf.version, serverAddress: server.address, bindAddress: client.address, hostName: client.hostName });
+    const serverIperf = this.requireIperf().server;
+    const { argv, liveMode } = buildClientArgv({
+      options: { ...this.requireOptions(), port: this.port },
+      version: clientIperf.version,
+      serverAddress: server.address,
+      bindAddress: client.address,
+      hostName: client.hostName,
+      // -A: refused with a clear message where a platform cannot pin a core, before anything starts
+      platform: client.platform,
+      server: { platform: server.platform, hostName: server.hostName, version: serverIperf.version },
+    });
     const parser = createIperfParser({ platform: client.platform });
     const onLine = (line: string) => {
       this.clientLog.add(line);
