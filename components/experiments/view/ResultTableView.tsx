@@ -5,7 +5,7 @@ import { TableOrCards } from "@/components/ui/TableOrCards";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { isNumericColumn } from "@/lib/experiments/compare";
 import type { ResultTable, TableCell, TableColumn, TableRow } from "@/lib/experiments/contract";
-import { formatCell } from "./cells";
+import { columnsWithValues, formatCell } from "./cells";
 
 /** A cell as the page shows it: run ids as links to their runs, the rest as text. */
 export function CellValue({ column, cell }: { column: TableColumn; cell: TableCell | undefined }) {
@@ -24,10 +24,6 @@ export function CellValue({ column, cell }: { column: TableColumn; cell: TableCe
   return <>{formatCell(cell, column.format, unit)}</>;
 }
 
-function hasValue(cell: TableCell | undefined): boolean {
-  return cell !== null && cell !== undefined && cell !== "" && !(Array.isArray(cell) && cell.length === 0);
-}
-
 const SUM_ROW = "font-semibold bg-slate-50 dark:bg-slate-800/60";
 
 /**
@@ -36,7 +32,7 @@ const SUM_ROW = "font-semibold bg-slate-50 dark:bg-slate-800/60";
  */
 export function ResultTableView({ table, label, isFinal }: { table: ResultTable; label: string; isFinal: boolean }) {
   // Once it has ended, a column no row has a value in (CPU, where iperf3 did not report it) only takes room; the exports keep it.
-  const columns = table.columns.filter((column, index) => !isFinal || index === 0 || table.rows.some((row) => hasValue(row.cells[column.key])));
+  const columns = isFinal ? columnsWithValues(table.columns, table.rows) : table.columns;
   const [first, ...rest] = columns;
   if (!first) return null;
   const alignOf = (column: TableColumn) => (isNumericColumn(column) ? "text-right tabular-nums" : "");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatCell, formatDifference } from "./cells";
+import type { TableCell } from "@/lib/experiments/contract";
+import { columnsWithValues, formatCell, formatDifference } from "./cells";
 
 describe("formatCell", () => {
   it("writes rates in the viewer's unit", () => {
@@ -40,3 +41,21 @@ describe("formatDifference", () => {
   });
 });
 
+
+describe("columnsWithValues", () => {
+  it("keeps the first column and those some row has a value in", () => {
+    const columns = [
+      { key: "value", label: "Streams", format: "text" as const },
+      { key: "received", label: "Received", format: "bitsPerSecond" as const },
+      { key: "cpu", label: "Client CPU", format: "percent" as const },
+      { key: "runs", label: "Runs", format: "runs" as const },
+      { key: "note", label: "Note", format: "text" as const },
+    ];
+    const rows: { cells: Record<string, TableCell> }[] = [
+      { cells: { value: null, received: 1e9, cpu: null, runs: [], note: "" } },
+      { cells: { value: "2", received: null, cpu: null, runs: [4] } },
+    ];
+    expect(columnsWithValues(columns, rows).map((column) => column.key)).toEqual(["value", "received", "runs"]);
+    expect(columnsWithValues(columns, []).map((column) => column.key)).toEqual(["value"]);
+  });
+});

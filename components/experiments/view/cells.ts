@@ -1,6 +1,6 @@
 // How a result table's cells read on the page (and in the compare page): the column's format
 // says whether a number is a rate, a percent, a count or milliseconds. Pure.
-import type { ColumnFormat, TableCell } from "@/lib/experiments/contract";
+import type { ColumnFormat, TableCell, TableColumn } from "@/lib/experiments/contract";
 import { formatNumber, formatPercent, formatRate, type RateUnit } from "@/components/units/rate";
 
 /** A cell as text in the viewer's rate unit; "–" where there is no value. Run ids read "#12, #13". */
@@ -33,3 +33,13 @@ export function formatDifference(percent: number | null): string {
   return `${rounded > 0 ? "+" : "−"}${Math.abs(rounded).toFixed(1)} %`;
 }
 
+
+/** Whether a cell holds anything to show. */
+export function hasValue(cell: TableCell | undefined): boolean {
+  return cell !== null && cell !== undefined && cell !== "" && !(Array.isArray(cell) && cell.length === 0);
+}
+
+/** The columns some row has a value in, and always the first (it names the row): CPU that iperf3 did not report only takes room. */
+export function columnsWithValues(columns: readonly TableColumn[], rows: readonly { cells: Record<string, TableCell> }[]): TableColumn[] {
+  return columns.filter((column, index) => index === 0 || rows.some((row) => hasValue(row.cells[column.key])));
+}
