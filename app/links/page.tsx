@@ -30,7 +30,8 @@ export default async function LinksPage({ searchParams }: { searchParams: Promis
       />
       {links.length > 0 ? (
         <>
-          <LinkList links={links.slice(start, start + LIST_PAGE_SIZE)} />
+          {/* Run together needs two links, and a role that starts tests. */}
+          <LinkList links={links.slice(start, start + LIST_PAGE_SIZE)} canRunTogether={can(principal.role, "run") && links.length >= 2} />
           <Pagination page={page} pageSize={LIST_PAGE_SIZE} total={links.length} hrefFor={listPageHref("/links")} />
         </>
       ) : (

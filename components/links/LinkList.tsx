@@ -1,7 +1,12 @@
+"use client";
+
 import Link from "next/link";
+import { useState } from "react";
+import { newExperimentHref } from "@/components/experiments/form/prefill";
 import { formatLinkSpeed } from "@/components/format";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { buttonClass, FOCUS_RING } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
+import { PORTS_AT_ONCE_PRESET_ID } from "@/lib/experiments/presets";
 import type { LinkListItem } from "@/lib/queries/links";
 
 function LinkEnd({ end }: { end: LinkListItem["a"] }) {
@@ -30,14 +35,32 @@ export function MtuMismatchBadge({ a, b }: { a: number | null; b: number | null 
 }
 
 const COLUMNS = [{ header: "Name" }, { header: "A end" }, { header: "B end" }, { header: "Speed", className: "text-right" }, { header: "Runs", className: "text-right" }];
+const SELECT_COLUMN = { header: <span className="sr-only">Select</span>, className: "w-10" };
 
-function LinkCard({ link }: { link: LinkListItem }) {
+type Selection = { isSelected: (id: number) => boolean; toggle: (id: number) => void };
+
+function SelectBox({ link, selection }: { link: LinkListItem; selection: Selection }) {
+  return (
+    <input
+      type="checkbox"
+      aria-label={`Select ${link.name}`}
+      checked={selection.isSelected(link.id)}
+      onChange={() => selection.toggle(link.id)}
+      className="h-4 w-4 shrink-0 accent-sky-600"
+    />
+  );
+}
+
+function LinkCard({ link, selection }: { link: LinkListItem; selection: Selection | null }) {
   return (
     <>
       <div className="flex items-start justify-between gap-3">
-        <Link href={`/links/${link.id}`} className={`min-w-0 rounded font-medium break-words text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
-          {link.name}
-        </Link>
+        <span className="flex min-w-0 items-center gap-2">
+          {selection ? <SelectBox link={link} selection={selection} /> : null}
+          <Link href={`/links/${link.id}`} className={`min-w-0 rounded font-medium break-words text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
+            {link.name}
+          </Link>
+        </span>
         <span className="whitespace-nowrap text-slate-700 dark:text-slate-300">
           {formatLinkSpeed(link.speedMbps)} · {link.runCount === 1 ? "1 run" : `${link.runCount} runs`}
         </span>
@@ -61,9 +84,14 @@ function LinkCard({ link }: { link: LinkListItem }) {
   );
 }
 
-function LinkCells({ link }: { link: LinkListItem }) {
+function LinkCells({ link, selection }: { link: LinkListItem; selection: Selection | null }) {
   return (
     <>
+      {selection ? (
+        <td className="px-4 py-2">
+          <SelectBox link={link} selection={selection} />
+        </td>
+      ) : null}
       <th scope="row" className="px-4 py-2 font-medium">
         <Link href={`/links/${link.id}`} className={`rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
           {link.name}
@@ -86,18 +114,64 @@ function LinkCells({ link }: { link: LinkListItem }) {
   );
 }
 
-/** Every link with both ends, nominal speed, MTU mismatch and run count; the name opens the link page. */
-export function LinkList({ links }: { links: LinkListItem[] }) {
+/** Select two or more links, then open the New experiment form that runs them at the same time. */
+function RunTogetherBar({ linkIds, onClear }: { linkIds: number[]; onClear: () => void }) {
+  const count = linkIds.length;
   return (
-    <TableOrCards
-      items={links}
-      label="Links"
-      columns={COLUMNS}
-      keyOf={(link) => link.id}
-      row={(link) => <LinkCells link={link} />}
-      rowTestId={(link) => `link-row-${link.id}`}
-      card={(link) => <LinkCard link={link} />}
-      breakpoint="md"
-    />
+    <div className="mb-3 flex flex-wrap items-center gap-3 text-sm" data-testid="run-together">
+      {count >= 2 ? (
+        <Link href={newExperimentHref({ presetId: PORTS_AT_ONCE_PRESET_ID, linkIds })} className={buttonClass("primary")}>
+          Run together ({count} links)
+        </Link>
+      ) : (
+        <button type="button" disabled className={buttonClass("primary")}>
+          Run together
+        </button>
+      )}
+      <span className="text-slate-600 dark:text-slate-400">
+        {count >= 2 ? "Each link alone first, then all of them at the same time." : "Select two or more links to measure them at the same time."}
+      </span>
+      {count > 0 ? (
+        <button type="button" onClick={onClear} className={`rounded text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white ${FOCUS_RING}`}>
+          Clear selection
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Every link with both ends, nominal speed, MTU mismatch and run count; the name opens the link page.
+ * With `canRunTogether` (a role that starts tests), links can be selected to run at the same time.
+ */
+export function LinkList({ links, canRunTogether = false }: { links: LinkListItem[]; canRunTogether?: boolean }) {
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
+  const selection: Selection | null = canRunTogether
+    ? {
+        isSelected: (id) => selected.has(id),
+        toggle: (id) =>
+          setSelected((previous) => {
+            const next = new Set(previous);
+            if (!next.delete(id)) next.add(id);
+            return next;
+          }),
+      }
+    : null;
+  // In the list's order, whatever order they were ticked in.
+  const selectedIds = links.filter((link) => selected.has(link.id)).map((link) => link.id);
+  return (
+    <>
+      {selection ? <RunTogetherBar linkIds={selectedIds} onClear={() => setSelected(new Set())} /> : null}
+      <TableOrCards
+        items={links}
+        label="Links"
+        columns={selection ? [SELECT_COLUMN, ...COLUMNS] : COLUMNS}
+        keyOf={(link) => link.id}
+        row={(link) => <LinkCells link={link} selection={selection} />}
+        rowTestId={(link) => `link-row-${link.id}`}
+        card={(link) => <LinkCard link={link} selection={selection} />}
+        breakpoint="md"
+      />
+    </>
   );
 }

@@ -1,12 +1,19 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatLinkSpeed } from "@/components/format";
+import { ExperimentList } from "@/components/experiments/ExperimentList";
+import { ExperimentListRefresh } from "@/components/experiments/ExperimentListRefresh";
+import { newExperimentHref } from "@/components/experiments/form/prefill";
 import { CompareRuns } from "@/components/runs/CompareRuns";
 import { readPageFilters, runTableQuery, type QueryInput } from "@/lib/runs/filters";
 import { LinkActivity } from "@/components/runs/LinkActivity";
 import { NewTestForm } from "@/components/runs/NewTestForm";
+import { buttonClass } from "@/components/ui/styles";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
+import { isActiveExperimentStatus } from "@/lib/experiments/contract";
+import { EVERY_DIRECTION_PRESET_ID, STREAM_SWEEP_PRESET_ID } from "@/lib/experiments/presets";
+import { listExperiments } from "@/lib/queries/experiments";
 import { getLinkEnds, getLinkHistory, listLinkStreamCounts } from "@/lib/queries/links";
 import { getRunComparison } from "@/lib/queries/run-series";
 import { listRunRows } from "@/lib/queries/run-lists";
@@ -14,6 +21,9 @@ import { lineRateThresholds } from "@/lib/queries/overview";
 import { IfCan } from "@/components/auth/ViewerContext";
 
 export const dynamic = "force-dynamic";
+
+/** How many of the link's experiments its page lists; the experiments page has the rest. */
+const LATEST_EXPERIMENTS = 5;
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 type SearchParams = Exclude<QueryInput, URLSearchParams>;
@@ -49,12 +59,13 @@ export default async function LinkPage({ params, searchParams }: Props) {
   // The history and the runs table are rendered here first, then kept current in the browser (LinkActivity).
   const tableQuery = runTableQuery(readPageFilters(query), linkId);
   const compareIds = compareIdsOf(query);
-  const [ends, history, table, streamCounts, comparison] = await Promise.all([
+  const [ends, history, table, streamCounts, comparison, experiments] = await Promise.all([
     getLinkEnds(linkId),
     getLinkHistory({ linkId }),
     listRunRows({ filters: tableQuery, page: tableQuery.page }),
     listLinkStreamCounts(linkId),
     compareIds.length >= 2 ? getRunComparison({ ids: compareIds, linkId }) : Promise.resolve([]),
+    listExperiments({ linkId, pageSize: LATEST_EXPERIMENTS }),
   ]);
   if (!ends) notFound();
   const { a, b } = ends;
@@ -95,6 +106,43 @@ export default async function LinkPage({ params, searchParams }: Props) {
         <IfCan permission="run" otherwise={<p className="text-sm text-slate-600 dark:text-slate-400">Starting tests needs the operator or admin role.</p>}>
           <NewTestForm linkId={linkId} speedMbps={ends.speedMbps} a={a} b={b} />
         </IfCan>
+      </section>
+
+      <section aria-labelledby="experiments-heading" className="mb-8" data-testid="link-experiments">
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+          <h2 id="experiments-heading" className="text-lg font-semibold">Experiments</h2>
+          <IfCan permission="run">
+            <div className="flex flex-wrap gap-2">
+              <Link href={newExperimentHref({ presetId: STREAM_SWEEP_PRESET_ID, linkIds: [linkId] })} className={buttonClass("secondary")}>
+                Sweep streams
+              </Link>
+              <Link href={newExperimentHref({ presetId: EVERY_DIRECTION_PRESET_ID, linkIds: [linkId] })} className={buttonClass("secondary")}>
+                Every direction
+              </Link>
+              <Link href={newExperimentHref({ linkIds: [linkId] })} className={buttonClass("secondary")}>
+                Other experiment…
+              </Link>
+            </div>
+          </IfCan>
+        </div>
+        <ExperimentListRefresh isActive={experiments.experiments.some((experiment) => isActiveExperimentStatus(experiment.status))} />
+        {experiments.total > 0 ? (
+          <>
+            <ExperimentList experiments={experiments.experiments} showLinks={false} />
+            {experiments.total > experiments.experiments.length ? (
+              <p className="mt-2 text-sm">
+                <Link href={`/experiments?link=${linkId}`} className="font-medium text-sky-800 underline dark:text-sky-300">
+                  All {experiments.total} experiments on this link
+                </Link>
+              </p>
+            ) : null}
+          </>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            No experiments on this link yet. An experiment is a series of runs that changes one thing at a time, such as the number of streams or the direction, and
+            gives the answer in one sentence.
+          </p>
+        )}
       </section>
 
       {comparison.length >= 2 ? <CompareRuns runs={comparison} lineRateBitsPerSecond={ends.speedMbps * 1e6} /> : null}
