@@ -1,0 +1,151 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { SelectField, TextField } from "@/components/ui/ui";
+import { CHANNELS, MAX_SWEEP_REPEATS, MAX_SWEEP_VALUES, SHARED_BOTTLENECK_PERCENT, SWEEP_FACTORS, type SweepFactor } from "@/lib/experiments/contract";
+import { SWEEP_FACTOR_LABELS } from "@/lib/experiments/kinds/sweep";
+import { UDP_CEILING } from "@/lib/experiments/kinds/udp-ceiling";
+import { directionUnavailableReason, isGatedOption, unavailableReason, type TestEnd } from "@/lib/runs/test-request";
+import { ChoiceGroup } from "./ChoiceGroup";
+import { sweptFieldOf, type ExperimentFormFields } from "./fields";
+
+type Props = {
+  fields: ExperimentFormFields;
+  onChange: (change: Partial<ExperimentFormFields>) => void;
+  errors: Record<string, string | undefined>;
+  ends: readonly TestEnd[];
+  endNames: { a: string; b: string };
+  /** the first link's speed, once one is chosen */
+  speedMbps: number | null;
+};
+
+const VALUE_HINTS: Record<SweepFactor, string> = {
+  parallel: "Stream counts, e.g. 1, 2, 4, 8",
+  length: "Buffer lengths in bytes, or with K/M: 8K, 32K, 128K",
+  window: "Socket buffers in bytes, or with K/M: 256K, 1M, 4M",
+  mss: "Segment sizes in bytes, e.g. 536, 1460, 8960",
+  congestion: "Algorithms the hosts have, e.g. cubic, bbr, reno",
+  zerocopy: "on, off",
+  bitrate: "Mbit/s, e.g. 100, 500, 1000",
+};
+
+function Checkbox({ label, hint, checked, onChange, error }: { label: string; hint?: ReactNode; checked: boolean; onChange: (checked: boolean) => void; error?: string }) {
+  return (
+    <div>
+      <label className="inline-flex items-start gap-2 text-sm font-medium">
+        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} className="mt-0.5 h-4 w-4 shrink-0 accent-sky-600" />
+        <span>
+          {label}
+          {hint ? <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">{hint}</span> : null}
+        </span>
+      </label>
+      {error ? (
+        <p className="mt-1 text-sm text-red-700 dark:text-red-300" data-testid="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The fields of the experiment's kind: what a sweep steps through, a matrix's cells, the links together, the channels, the UDP search. */
+export function KindFields({ fields, onChange, errors, ends, endNames, speedMbps }: Props) {
+  switch (fields.kind) {
+    case "sweep": {
+      const factorReason = (factor: SweepFactor) => {
+        const option = sweptFieldOf(factor);
+        return isGatedOption(option) ? unavailableReason(option, ends) : null;
+      };
+      return (
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <SelectField label="Option to step through" name="factor" value={fields.factor} onChange={(event) => onChange({ factor: event.target.value as SweepFactor })} error={errors.factor} hint={factorReason(fields.factor) ? `Unavailable: ${factorReason(fields.factor)}` : "Every other option stays as set below"}>
+            {SWEEP_FACTORS.map((factor) => (
+              <option key={factor} value={factor} disabled={Boolean(factorReason(factor))}>
+                {SWEEP_FACTOR_LABELS[factor]}
+              </option>
+            ))}
+          </SelectField>
+          <TextField label="Values" name="values" value={fields.values} onChange={(event) => onChange({ values: event.target.value })} hint={`${VALUE_HINTS[fields.factor]}; up to ${MAX_SWEEP_VALUES}`} error={errors.values} />
+          <TextField label="Runs per value" name="repeats" inputMode="numeric" value={fields.repeats} onChange={(event) => onChange({ repeats: event.target.value })} hint={`1 to ${MAX_SWEEP_REPEATS}: the median is shown, with min and max`} error={errors.repeats} />
+          <TextField label="Knee (% of the best)" name="kneePercent" inputMode="decimal" value={fields.kneePercent} onChange={(event) => onChange({ kneePercent: event.target.value })} hint="The answer is the smallest value whose median reaches this share of the best" error={errors.kneePercent} />
+        </div>
+      );
+    }
+    case "matrix":
+      return (
+        <div className="grid gap-4 sm:grid-cols-3">
+          <ChoiceGroup
+            legend="Directions"
+            multiple
+            choices={[
+              { value: "a-to-b", label: `${endNames.a} → ${endNames.b}`, unavailable: directionUnavailableReason("a-to-b", ends) },
+              { value: "b-to-a", label: `${endNames.b} → ${endNames.a}`, unavailable: directionUnavailableReason("b-to-a", ends) },
+              { value: "bidir", label: "Both ways", unavailable: directionUnavailableReason("bidir", ends) },
+            ]}
+            selected={fields.directions}
+            onChange={(directions) => onChange({ directions })}
+            error={errors.directions}
+          />
+          <ChoiceGroup
+            legend="Protocols"
+            multiple
+            choices={[
+              { value: "tcp", label: "TCP" },
+              { value: "udp", label: "UDP" },
+            ]}
+            selected={fields.protocols}
+            onChange={(protocols) =>
+              // UDP without a bitrate would send 1 Mbit/s: its cells start from the line rate.
+              onChange(protocols.includes("udp") && !fields.base.bitrateMbps && speedMbps !== null ? { protocols, base: { ...fields.base, bitrateMbps: String(speedMbps) } } : { protocols })
+            }
+            error={errors.protocols}
+          />
+          <ChoiceGroup
+            legend="iperf3 client on"
+            multiple
+            choices={[
+              { value: "a", label: endNames.a },
+              { value: "b", label: endNames.b },
+            ]}
+            selected={fields.clientSides}
+            onChange={(clientSides) => onChange({ clientSides })}
+            hint="Both: the roles of the two ends are swapped for a second set of rows"
+            error={errors.clientSides}
+          />
+        </div>
+      );
+    case "concurrent":
+      return (
+        <Checkbox
+          label="Measure each link alone first"
+          hint={`Then the answer compares the links together with the sum of each alone, and flags a shared bottleneck below ${SHARED_BOTTLENECK_PERCENT}%.`}
+          checked={fields.baseline}
+          onChange={(baseline) => onChange({ baseline })}
+          error={errors.baseline}
+        />
+      );
+    case "channels":
+      return (
+        <div className="grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <TextField label="Channels" name="channels" inputMode="numeric" value={fields.channels} onChange={(event) => onChange({ channels: event.target.value })} hint={`${CHANNELS.min} to ${CHANNELS.max} iperf3 pairs at once, each on a port of its own`} error={errors.channels} />
+          <div className="sm:col-span-1 lg:col-span-3 lg:pt-7">
+            <Checkbox
+              label="Pin each channel to its own CPU core (-A)"
+              hint="Where the hosts' iperf3 supports it: channel 1 on core 0, channel 2 on core 1, …"
+              checked={fields.affinity}
+              onChange={(affinity) => onChange({ affinity })}
+              error={errors.affinity}
+            />
+          </div>
+        </div>
+      );
+    case "udp-ceiling":
+      return (
+        <div className="grid gap-4 sm:grid-cols-3">
+          <TextField label="Loss allowed (%)" name="lossPercent" inputMode="decimal" value={fields.lossPercent} onChange={(event) => onChange({ lossPercent: event.target.value })} hint="The highest bitrate that loses at most this share of datagrams" error={errors.lossPercent} />
+          <TextField label="Search from (Mbit/s)" name="low" inputMode="decimal" value={fields.lowMbps} onChange={(event) => onChange({ lowMbps: event.target.value })} hint={`Empty: ${UDP_CEILING.defaultLowShare * 100}% of the top of the search`} error={errors.lowMbps} />
+          <TextField label="Search up to (Mbit/s)" name="high" inputMode="decimal" value={fields.highMbps} placeholder={speedMbps === null ? undefined : String(speedMbps)} onChange={(event) => onChange({ highMbps: event.target.value })} hint={speedMbps === null ? "Empty: the link's line rate" : `Empty: the line rate, ${speedMbps} Mbit/s`} error={errors.highMbps} />
+        </div>
+      );
+  }
+}

@@ -1,0 +1,338 @@
+// What the New experiment form asks for, without React: its fields as typed, the request body
+// they make for POST /api/experiments (lib/experiments/plan.ts parses it), the server's field
+// errors by form field, and what the plan takes (runs, steps, time) as the server counts it.
+// The base run options are the new-test form's own (lib/runs/test-request.ts).
+import { AppError } from "@/lib/errors";
+import {
+  CHANNELS,
+  DEFAULT_KNEE_PERCENT,
+  DEFAULT_LOSS_PERCENT,
+  EXPERIMENT_KINDS,
+  SWEEP_FACTORS,
+  type ExperimentKind,
+  type PlanLink,
+  type SweepFactor,
+  type SweepValue,
+} from "@/lib/experiments/contract";
+import { planKind } from "@/lib/experiments/kinds";
+import { UDP_CEILING } from "@/lib/experiments/kinds/udp-ceiling";
+import { baseRequestOf, parseExperimentRequest } from "@/lib/experiments/plan";
+import { presetById, presetRequestBody, type ExperimentPreset } from "@/lib/experiments/presets";
+import { CLIENT_SIDES, RUN_DIRECTIONS, type ClientSide, type RunDirection } from "@/lib/runs/contract";
+import type { NewExperimentPrefill } from "./prefill";
+import { formErrorsOf, NEW_TEST_DEFAULTS, newTestRequestBody, parseSize, type NewTestFields } from "@/lib/runs/test-request";
+
+export type Protocol = "tcp" | "udp";
+
+/** The form's fields as typed: text, so that what the server refuses comes back with its limits. */
+export type ExperimentFormFields = {
+  kind: ExperimentKind;
+  name: string;
+  /** one link for every kind but concurrent, which takes two or more */
+  linkIds: number[];
+  /** the options every run starts from, as the new-test form has them */
+  base: NewTestFields;
+  factor: SweepFactor;
+  /** the sweep's values, comma- or space-separated; bitrates in Mbit/s, sizes with K/M */
+  values: string;
+  repeats: string;
+  kneePercent: string;
+  directions: RunDirection[];
+  protocols: Protocol[];
+  clientSides: ClientSide[];
+  baseline: boolean;
+  channels: string;
+  affinity: boolean;
+  lossPercent: string;
+  /** the UDP ceiling's search bounds in Mbit/s; empty: the server's defaults */
+  lowMbps: string;
+  highMbps: string;
+};
+
+export const EXPERIMENT_FORM_DEFAULTS: ExperimentFormFields = {
+  kind: "sweep",
+  name: "",
+  linkIds: [],
+  base: NEW_TEST_DEFAULTS,
+  factor: "parallel",
+  values: "1, 2, 4, 8",
+  repeats: "1",
+  kneePercent: String(DEFAULT_KNEE_PERCENT),
+  directions: ["a-to-b", "b-to-a"],
+  protocols: ["tcp"],
+  clientSides: ["a"],
+  baseline: true,
+  channels: String(CHANNELS.min * 2),
+  affinity: false,
+  lossPercent: String(DEFAULT_LOSS_PERCENT),
+  lowMbps: "",
+  highMbps: "",
+};
+
+/** Whether the kind measures two or more links at once; every other kind measures one. */
+export function takesSeveralLinks(kind: ExperimentKind): boolean {
+  return kind === "concurrent";
+}
+
+/** The base fields a kind sets itself, so the form leaves them out: a matrix's cells, a UDP ceiling's protocol and bitrate, a sweep's factor. */
+export function fieldsSetByKind(fields: Pick<ExperimentFormFields, "kind" | "factor" | "protocols">): ReadonlySet<keyof NewTestFields> {
+  switch (fields.kind) {
+    case "matrix":
+      return new Set(["protocol", "direction", "clientSide", ...(fields.protocols.includes("udp") ? [] : (["bitrateMbps"] as const))]);
+    case "udp-ceiling":
+      return new Set(["protocol", "bitrateMbps"]);
+    case "sweep":
+      return new Set([SWEPT_FIELDS[fields.factor]]);
+    default:
+      return new Set();
+  }
+}
+
+// The base field each sweep factor replaces.
+const SWEPT_FIELDS: Record<SweepFactor, keyof NewTestFields> = {
+  parallel: "parallel",
+  length: "length",
+  window: "window",
+  mss: "mss",
+  congestion: "congestion",
+  zerocopy: "zerocopy",
+  bitrate: "bitrateMbps",
+};
+
+/** The base field a sweep's factor replaces: its values come from the sweep. */
+export function sweptFieldOf(factor: SweepFactor): keyof NewTestFields {
+  return SWEPT_FIELDS[factor];
+}
+
+// Where a base field goes in the request body (the form's bitrate is in Mbit/s, the body's in bits/s).
+const BODY_KEYS: Partial<Record<keyof NewTestFields, string>> = { bitrateMbps: "bitrate" };
+
+function numberOrText(text: string): number | string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  const value = Number(trimmed);
+  // A non-number goes to the server as text, which answers with the field's limits.
+  return Number.isFinite(value) ? value : trimmed;
+}
+
+function megabitsToBits(text: string): number | string | undefined {
+  const value = numberOrText(text);
+  return typeof value === "number" ? Math.round(value * 1e6) : value;
+}
+
+const BOOLEAN_WORDS: Record<string, boolean> = { on: true, off: false, true: true, false: false, yes: true, no: false };
+
+/** "1, 2, 4" → [1, 2, 4]; sizes take K/M, bitrates are Mbit/s, zero-copy is on/off; what does not read goes as text for the server to name. */
+export function parseSweepValues(factor: SweepFactor, text: string): SweepValue[] {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  return parts.map((part): SweepValue => {
+    switch (factor) {
+      case "congestion":
+        return part;
+      case "zerocopy":
+        return BOOLEAN_WORDS[part.toLowerCase()] ?? part;
+      case "length":
+      case "window":
+        return parseSize(part) ?? part;
+      case "bitrate":
+        return megabitsToBits(part) ?? part;
+      default:
+        return numberOrText(part) ?? part;
+    }
+  });
+}
+
+/** The values as the form shows them: the inverse of parseSweepValues. */
+export function sweepValuesText(factor: SweepFactor, values: readonly SweepValue[]): string {
+  return values
+    .map((value) => {
+      if (typeof value === "boolean") return value ? "on" : "off";
+      if (factor === "bitrate" && typeof value === "number") return String(value / 1e6);
+      return String(value);
+    })
+    .join(", ");
+}
+
+/** The body of POST /api/experiments (and of startExperimentAction): empty fields left out, Mbit/s as bits/s. */
+export function experimentRequestBody(fields: ExperimentFormFields): Record<string, unknown> {
+  const { kind } = fields;
+  // A matrix's base is TCP (its cells set the protocol); a UDP ceiling's is UDP, which leaves out the TCP-only options.
+  const protocol: Protocol = kind === "udp-ceiling" ? "udp" : kind === "matrix" ? "tcp" : fields.base.protocol;
+  const options = newTestRequestBody({ ...fields.base, protocol });
+  for (const field of fieldsSetByKind(fields)) delete options[BODY_KEYS[field] ?? field];
+  const kindFields: Record<ExperimentKind, Record<string, unknown>> = {
+    sweep: {
+      factor: fields.factor,
+      values: parseSweepValues(fields.factor, fields.values),
+      repeats: numberOrText(fields.repeats),
+      kneePercent: numberOrText(fields.kneePercent),
+    },
+    matrix: { directions: fields.directions, protocols: fields.protocols, clientSides: fields.clientSides },
+    concurrent: { baseline: fields.baseline },
+    channels: { channels: numberOrText(fields.channels), affinity: fields.affinity },
+    "udp-ceiling": { lossPercent: numberOrText(fields.lossPercent), low: megabitsToBits(fields.lowMbps), high: megabitsToBits(fields.highMbps) },
+  };
+  const body: Record<string, unknown> = {
+    kind,
+    name: fields.name.trim() || undefined,
+    linkIds: takesSeveralLinks(kind) ? fields.linkIds : fields.linkIds.slice(0, 1),
+    options,
+    ...kindFields[kind],
+  };
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === "number" || typeof value === "string" ? String(value) : undefined;
+}
+
+function listOf<T extends string>(value: unknown, allowed: readonly T[]): T[] | undefined {
+  return Array.isArray(value) ? value.filter((entry): entry is T => (allowed as readonly unknown[]).includes(entry)) : undefined;
+}
+
+/** Run options as the new-test form types them: the inverse of newTestRequestBody (bits/s back to Mbit/s). */
+export function newTestFieldsOf(options: Record<string, unknown>): NewTestFields {
+  const fields: NewTestFields = { ...NEW_TEST_DEFAULTS };
+  const texts = ["duration", "bytes", "parallel", "omit", "interval", "window", "length", "mss", "congestion", "tos", "port"] as const;
+  for (const key of texts) fields[key] = textOf(options[key]) ?? fields[key];
+  if (options.protocol === "udp") fields.protocol = "udp";
+  if (options.bytes !== undefined) fields.lengthMode = "bytes";
+  if (typeof options.bitrate === "number") fields.bitrateMbps = String(options.bitrate / 1e6);
+  if (typeof options.zerocopy === "boolean") fields.zerocopy = options.zerocopy;
+  const [direction] = listOf([options.direction], RUN_DIRECTIONS) ?? [];
+  const [clientSide] = listOf([options.clientSide], CLIENT_SIDES) ?? [];
+  return { ...fields, direction: direction ?? fields.direction, clientSide: clientSide ?? fields.clientSide };
+}
+
+/** A request body (a preset's, say) as the form's fields; what it leaves out takes the form's defaults. */
+export function formFieldsOfRequest(body: Record<string, unknown>): ExperimentFormFields {
+  const defaults = EXPERIMENT_FORM_DEFAULTS;
+  const [kind = defaults.kind] = listOf([body.kind], EXPERIMENT_KINDS) ?? [];
+  const [factor = defaults.factor] = listOf([body.factor], SWEEP_FACTORS) ?? [];
+  const options = typeof body.options === "object" && body.options !== null ? (body.options as Record<string, unknown>) : {};
+  const base = newTestFieldsOf(options);
+  // A search wants short runs: without a duration, the UDP ceiling's own (as the server would take it).
+  if (kind === "udp-ceiling" && options.duration === undefined && options.bytes === undefined) base.duration = String(UDP_CEILING.defaultDuration);
+  const bitsAsMegabits = (value: unknown) => (typeof value === "number" ? String(value / 1e6) : undefined);
+  return {
+    kind,
+    name: typeof body.name === "string" ? body.name : defaults.name,
+    linkIds: Array.isArray(body.linkIds) ? body.linkIds.filter((id): id is number => typeof id === "number") : defaults.linkIds,
+    base,
+    factor,
+    values: Array.isArray(body.values) ? sweepValuesText(factor, body.values as SweepValue[]) : defaults.values,
+    repeats: textOf(body.repeats) ?? defaults.repeats,
+    kneePercent: textOf(body.kneePercent) ?? defaults.kneePercent,
+    directions: listOf(body.directions, RUN_DIRECTIONS) ?? defaults.directions,
+    protocols: listOf(body.protocols, ["tcp", "udp"] as const) ?? defaults.protocols,
+    clientSides: listOf(body.clientSides, CLIENT_SIDES) ?? defaults.clientSides,
+    baseline: typeof body.baseline === "boolean" ? body.baseline : defaults.baseline,
+    channels: textOf(body.channels) ?? defaults.channels,
+    affinity: typeof body.affinity === "boolean" ? body.affinity : defaults.affinity,
+    lossPercent: textOf(body.lossPercent) ?? defaults.lossPercent,
+    lowMbps: bitsAsMegabits(body.low) ?? defaults.lowMbps,
+    highMbps: bitsAsMegabits(body.high) ?? defaults.highMbps,
+  };
+}
+
+/** A preset on the links chosen, as the form's fields (its line-rate options from the first link). */
+export function formFieldsOfPreset(preset: ExperimentPreset, links: readonly FormLink[]): ExperimentFormFields {
+  return formFieldsOfRequest(presetRequestBody(preset, links));
+}
+
+/** The links of `ids` that exist, in that order. */
+export function linksOf(ids: readonly number[], links: readonly FormLink[]): FormLink[] {
+  return ids.flatMap((id) => links.filter((link) => link.id === id));
+}
+
+/**
+ * The form as an address asks for it (lib/experiments/presets.ts by id, or a kind) on the
+ * links that exist; a kind that measures one link keeps the first.
+ */
+export function initialFormFields(prefill: NewExperimentPrefill, links: readonly FormLink[]): { fields: ExperimentFormFields; presetId: string | null } {
+  const chosen = linksOf(prefill.linkIds, links);
+  const preset = presetById(prefill.presetId);
+  if (preset) return { presetId: preset.id, fields: formFieldsOfPreset(preset, preset.links === 1 ? chosen.slice(0, 1) : chosen) };
+  const kind = prefill.kind ?? (chosen.length >= 2 ? "concurrent" : EXPERIMENT_FORM_DEFAULTS.kind);
+  const linkIds = chosen.map((link) => link.id);
+  return { presetId: null, fields: { ...EXPERIMENT_FORM_DEFAULTS, kind, linkIds: takesSeveralLinks(kind) ? linkIds : linkIds.slice(0, 1) } };
+}
+
+/** Where a server field error shows: `options.bitrate` beside the base bitrate (`base.bitrateMbps`), `values[2]` beside the values. */
+export function formKeyOf(field: string): string {
+  if (field.startsWith("options.")) {
+    const [key] = Object.keys(formErrorsOf([{ field: field.slice("options.".length), message: "" }]));
+    return `base.${key}`;
+  }
+  const top = field.replace(/\[\d+\].*$/, "");
+  return top === "low" || top === "high" ? `${top}Mbps` : top;
+}
+
+/** The message as shown beside its field: one that starts "must …" or "is …" says which field first, as the API names it. */
+export function fieldMessageOf({ field, message }: { field: string; message: string }): string {
+  return /^(must|is|are) /.test(message) ? `${field} ${message}` : message;
+}
+
+/** The server's field errors by form key (`base.parallel`, `values`, `linkIds`, …), the first message of each. */
+export function experimentFormErrorsOf(errors: ReadonlyArray<{ field: string; message: string }>): Record<string, string> {
+  const byKey: Record<string, string> = {};
+  for (const error of errors) byKey[formKeyOf(error.field)] ??= fieldMessageOf(error);
+  return byKey;
+}
+
+/** A link as the form knows it: enough for the plan's counts and for each end's iperf3 version. */
+export type FormLink = {
+  id: number;
+  name: string;
+  speedMbps: number;
+  a: { hostName: string; iperf3Version: string | null; portMin: number; portMax: number };
+  b: { hostName: string; iperf3Version: string | null; portMin: number; portMax: number };
+};
+
+export function planLinkOf(link: FormLink): PlanLink {
+  return {
+    id: link.id,
+    name: link.name,
+    speedMbps: link.speedMbps,
+    portRanges: { a: { min: link.a.portMin, max: link.a.portMax }, b: { min: link.b.portMin, max: link.b.portMax } },
+  };
+}
+
+// Beyond iperf3's own time: reaching both hosts, starting the server, the summary exchange.
+export const STEP_OVERHEAD_SECONDS = 3;
+
+/** What the plan takes: runs and steps at most (a search may stop sooner) and about how long; or why it is too large. */
+export type PlanSize = { runs: number; steps: number; isUpperBound: boolean; seconds: number | null; defaultName: string } | { tooLarge: string };
+
+/**
+ * The plan's size as the server counts it (the kinds' maxRuns and maxSteps), or null while the
+ * fields do not make a plan. The time is each step's iperf3 time, warm-up included, plus the
+ * set-up around it: the runs of one step run at once.
+ */
+export function planSizeOf(fields: ExperimentFormFields, links: readonly FormLink[]): PlanSize | null {
+  try {
+    const plan = parseExperimentRequest(experimentRequestBody(fields));
+    const planLinks = plan.linkIds.flatMap((id) => links.filter((link) => link.id === id).map(planLinkOf));
+    const kind = planKind(plan);
+    const base = baseRequestOf(plan);
+    const steps = kind.maxSteps(planLinks);
+    const { duration, omit = 0 } = base.options;
+    const seconds = duration === undefined ? null : steps * (duration + omit + STEP_OVERHEAD_SECONDS);
+    return { runs: kind.maxRuns(planLinks), steps, isUpperBound: kind.steps(base, planLinks) === null, seconds, defaultName: kind.defaultName() };
+  } catch (error) {
+    // More runs than a plan may hold: the server's own words, with the count.
+    const tooLarge = error instanceof AppError ? error.fields.find((entry) => entry.field === "plan") : undefined;
+    return tooLarge ? { tooLarge: tooLarge.message } : null;
+  }
+}
+
+/** "about 2 min 30 s": whole minutes and seconds, rounded to 5 s. */
+export function formatDuration(seconds: number): string {
+  const rounded = Math.max(5, Math.round(seconds / 5) * 5);
+  const hours = Math.floor(rounded / 3600);
+  const minutes = Math.floor((rounded % 3600) / 60);
+  const rest = rounded % 60;
+  if (hours > 0) return `${hours} h${minutes ? ` ${minutes} min` : ""}`;
+  if (minutes > 0) return `${minutes} min${rest ? ` ${rest} s` : ""}`;
+  return `${rest} s`;
+}
