@@ -112,7 +112,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
         <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
           <h2 id="experiments-heading" className="text-lg font-semibold">Experiments</h2>
           <IfCan permission="run">
-            <div className="flex flex-wrap gap-2">
+            <div role="group" aria-label="Start an experiment" className="flex flex-wrap gap-2">
               <Link href={newExperimentHref({ presetId: STREAM_SWEEP_PRESET_ID, linkIds: [linkId] })} className={buttonClass("secondary")}>
                 Sweep streams
               </Link>
