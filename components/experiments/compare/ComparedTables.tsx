@@ -2,7 +2,7 @@
 
 import { isLowerBetter, isNumericColumn, type ComparedRow, type TableComparison } from "@/lib/experiments/compare";
 import type { TableColumn, TableRow } from "@/lib/experiments/contract";
-import { columnsWithValues, formatDifference } from "@/components/experiments/view/cells";
+import { columnsWithValues, formatDifference, rowTitle, splitNameColumns } from "@/components/experiments/view/cells";
 import { CellValue } from "@/components/experiments/view/ResultTableView";
 
 type Side = { id: number; label: "A" | "B" };
@@ -30,17 +30,16 @@ export function ComparedTables({ comparison, a, b }: { comparison: TableComparis
   if (!first || comparison.rows.length === 0) {
     return <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">Neither experiment has a result row yet.</p>;
   }
+  const { nameColumns, valueColumns } = splitNameColumns([first, ...rest]);
   const alignOf = (column: TableColumn) => (isNumericColumn(column) ? "text-right tabular-nums" : "");
   return (
     <>
       <ul className="space-y-3 md:hidden" aria-label={`Rows of #${a.id} and #${b.id} compared`}>
         {comparison.rows.map((row) => (
           <li key={row.key} className="rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm dark:border-slate-800 dark:bg-slate-900" data-testid={`compare-card-${row.key}`}>
-            <p className={`font-medium ${row.isSum ? "font-semibold" : ""}`}>
-              {first.label}: <CellValue column={first} cell={rowLabel(row, first)} />
-            </p>
+            <p className={`font-medium ${row.isSum ? "font-semibold" : ""}`}>{rowTitle(nameColumns, (row.a ?? row.b)?.cells ?? {})}</p>
             <dl className="mt-1 space-y-0.5 text-xs">
-              {rest.map((column) => (
+              {valueColumns.map((column) => (
                 <div key={column.key} className="flex flex-wrap items-baseline justify-between gap-x-3">
                   <dt className="text-slate-600 dark:text-slate-400">{column.label}</dt>
                   <dd className="text-right tabular-nums">

@@ -32,7 +32,7 @@ export function RateBars({ groups, series, lineRateBitsPerSecond, label, testId 
   // The rate axis of the time charts, turned on its side: its ticks, colours and unit.
   const { stroke, strokeOpacity, tickFormatter } = rateAxisProps(scale, [0, "auto"]);
   const data = groups.map((group) => ({ label: group.label, ...group.values }));
-  const labelWidth = Math.min(170, Math.max(56, ...groups.map((group) => group.label.length * 7.5 + 8)));
+  const labelWidth = Math.min(170, Math.max(56, ...groups.map((group) => group.label.length * 8 + 16)));
   const height = groups.length * (series.length * BAR_HEIGHT + 18) + 48;
   return (
     <div>

@@ -5,7 +5,7 @@ import { TableOrCards } from "@/components/ui/TableOrCards";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { isNumericColumn } from "@/lib/experiments/compare";
 import type { ResultTable, TableCell, TableColumn, TableRow } from "@/lib/experiments/contract";
-import { columnsWithValues, formatCell } from "./cells";
+import { columnsWithValues, formatCell, rowTitle, splitNameColumns } from "./cells";
 
 /** A cell as the page shows it: run ids as links to their runs, the rest as text. */
 export function CellValue({ column, cell }: { column: TableColumn; cell: TableCell | undefined }) {
@@ -35,6 +35,7 @@ export function ResultTableView({ table, label, isFinal }: { table: ResultTable;
   const columns = isFinal ? columnsWithValues(table.columns, table.rows) : table.columns;
   const [first, ...rest] = columns;
   if (!first) return null;
+  const { nameColumns, valueColumns } = splitNameColumns(columns);
   const alignOf = (column: TableColumn) => (isNumericColumn(column) ? "text-right tabular-nums" : "");
   return (
     <TableOrCards<TableRow>
@@ -60,11 +61,9 @@ export function ResultTableView({ table, label, isFinal }: { table: ResultTable;
       cardTestId={(row) => `result-card-${row.key}`}
       card={(row) => (
         <div className={row.isSum ? "font-semibold" : ""}>
-          <p className="font-medium">
-            {first.label}: <CellValue column={first} cell={row.cells[first.key]} />
-          </p>
+          <p className="font-medium">{rowTitle(nameColumns, row.cells)}</p>
           <dl className="mt-1 grid grid-cols-2 gap-x-4 gap-y-0.5 text-xs">
-            {rest.map((column) => (
+            {valueColumns.map((column) => (
               <div key={column.key} className="flex justify-between gap-2">
                 <dt className="text-slate-600 dark:text-slate-400">{column.label}</dt>
                 <dd className="text-right tabular-nums">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TableCell } from "@/lib/experiments/contract";
-import { columnsWithValues, formatCell, formatDifference } from "./cells";
+import { columnsWithValues, formatCell, formatDifference, rowTitle, splitNameColumns } from "./cells";
 
 describe("formatCell", () => {
   it("writes rates in the viewer's unit", () => {
@@ -57,5 +57,28 @@ describe("columnsWithValues", () => {
     ];
     expect(columnsWithValues(columns, rows).map((column) => column.key)).toEqual(["value", "received", "runs"]);
     expect(columnsWithValues(columns, []).map((column) => column.key)).toEqual(["value"]);
+  });
+});
+
+describe("splitNameColumns and rowTitle", () => {
+  const matrix = [
+    { key: "protocol", label: "Protocol", format: "text" as const },
+    { key: "direction", label: "Direction", format: "text" as const },
+    { key: "clientSide", label: "Client on", format: "text" as const },
+    { key: "received", label: "Received", format: "bitsPerSecond" as const },
+    { key: "note", label: "Note", format: "text" as const },
+  ];
+
+  it("takes the leading text columns as the row's name, and at least the first column", () => {
+    const { nameColumns, valueColumns } = splitNameColumns(matrix);
+    expect(nameColumns.map((column) => column.key)).toEqual(["protocol", "direction", "clientSide"]);
+    expect(valueColumns.map((column) => column.key)).toEqual(["received", "note"]);
+    expect(splitNameColumns(matrix.slice(3)).nameColumns.map((column) => column.key)).toEqual(["received"]);
+    expect(splitNameColumns(matrix.slice(0, 2)).valueColumns).toEqual([]);
+  });
+
+  it("names a row by its one name column, or by each with its label", () => {
+    expect(rowTitle(matrix.slice(0, 1), { protocol: "TCP" })).toBe("Protocol: TCP");
+    expect(rowTitle(matrix.slice(0, 3), { protocol: "TCP", direction: "a→b", clientSide: "a" })).toBe("Protocol TCP · Direction a→b · Client on a");
   });
 });

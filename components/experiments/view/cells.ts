@@ -43,3 +43,16 @@ export function hasValue(cell: TableCell | undefined): boolean {
 export function columnsWithValues(columns: readonly TableColumn[], rows: readonly { cells: Record<string, TableCell> }[]): TableColumn[] {
   return columns.filter((column, index) => index === 0 || rows.some((row) => hasValue(row.cells[column.key])));
 }
+
+/** The leading text columns, which name a row (a matrix cell is protocol, direction and client side), and the rest. */
+export function splitNameColumns(columns: readonly TableColumn[]): { nameColumns: TableColumn[]; valueColumns: TableColumn[] } {
+  const firstValue = columns.findIndex((column) => column.format !== "text");
+  const end = firstValue === -1 ? columns.length : Math.max(1, firstValue);
+  return { nameColumns: columns.slice(0, end), valueColumns: columns.slice(end) };
+}
+
+/** A row's name on a card: "Streams: 4", or "Protocol TCP · Direction a→b · Client on a". */
+export function rowTitle(nameColumns: readonly TableColumn[], cells: Record<string, TableCell>): string {
+  if (nameColumns.length === 1) return `${nameColumns[0]!.label}: ${formatCell(cells[nameColumns[0]!.key], "text")}`;
+  return nameColumns.map((column) => `${column.label} ${formatCell(cells[column.key], "text")}`).join(" · ");
+}
