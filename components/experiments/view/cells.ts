@@ -51,8 +51,11 @@ export function splitNameColumns(columns: readonly TableColumn[]): { nameColumns
   return { nameColumns: columns.slice(0, end), valueColumns: columns.slice(end) };
 }
 
-/** A row's name on a card: "Streams: 4", or "Protocol TCP · Direction a→b · Client on a". */
+/** A row's name on a card: "Streams: 4", or "Protocol TCP · Direction a→b · Client on a" (empty ones left out). */
 export function rowTitle(nameColumns: readonly TableColumn[], cells: Record<string, TableCell>): string {
   if (nameColumns.length === 1) return `${nameColumns[0]!.label}: ${formatCell(cells[nameColumns[0]!.key], "text")}`;
-  return nameColumns.map((column) => `${column.label} ${formatCell(cells[column.key], "text")}`).join(" · ");
+  return nameColumns
+    .filter((column) => hasValue(cells[column.key]))
+    .map((column) => `${column.label} ${formatCell(cells[column.key], "text")}`)
+    .join(" · ");
 }
