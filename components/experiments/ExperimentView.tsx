@@ -136,9 +136,7 @@ export function ExperimentView({ initial, kindTitle }: { initial: ExperimentJson
         </h2>
         {hasRows && experiment.table ? (
           <div className="space-y-4">
-            <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-              <KindChart experiment={experiment} />
-            </div>
+            <KindChart experiment={experiment} />
             <ResultTableView table={experiment.table} label={`Results of experiment #${experiment.id}`} isFinal={!isActive} />
           </div>
         ) : (

@@ -9,8 +9,16 @@ import { UdpCeilingChart } from "./UdpCeilingChart";
 
 const LINE_RATE_COLOR = "#94a3b8";
 
-/** The chart that reads each kind's result best: a knee curve, bars per cell, link or channel, the bitrates tried. */
+/** The kind's chart in its card, or nothing while no step measured a rate (a run cancelled before its summary). */
 export function KindChart({ experiment }: { experiment: ExperimentJson }) {
+  const chart = kindChartOf(experiment);
+  return chart ? <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">{chart}</div> : null;
+}
+
+const hasAny = (values: (number | null)[]) => values.some((value) => value !== null);
+
+/** The chart that reads each kind's result best: a knee curve, bars per cell, link or channel, the bitrates tried. */
+function kindChartOf(experiment: ExperimentJson) {
   const { plan, result, links } = experiment;
   if (!result) return null;
   const lineRate = (links[0]?.speedMbps ?? 0) * 1e6;
@@ -18,14 +26,14 @@ export function KindChart({ experiment }: { experiment: ExperimentJson }) {
   switch (plan.kind) {
     case "sweep": {
       const sweep = result as ResultOf<"sweep">;
-      return sweep.rows.length ? <SweepChart result={sweep} lineRateBitsPerSecond={lineRate} kneePercent={plan.kneePercent} /> : null;
+      return hasAny(sweep.rows.map((row) => row.receivedBitsPerSecond)) ? <SweepChart result={sweep} lineRateBitsPerSecond={lineRate} kneePercent={plan.kneePercent} /> : null;
     }
     case "matrix": {
       const { rows } = result as ResultOf<"matrix">;
       const hasBack = rows.some((row) => row.reverseReceivedBitsPerSecond !== null);
       // Short labels, so that they fit beside the bars on a phone: the client side only when it varies.
       const hasBothSides = plan.clientSides.length > 1;
-      return rows.length ? (
+      return hasAny(rows.flatMap((row) => [row.receivedBitsPerSecond, row.reverseReceivedBitsPerSecond])) ? (
         <RateBars
           testId="matrix-chart"
           label={`Received rate of each of the ${rows.length} cells`}
@@ -38,7 +46,7 @@ export function KindChart({ experiment }: { experiment: ExperimentJson }) {
     case "concurrent": {
       const concurrent = result as ResultOf<"concurrent">;
       const aloneSum = concurrent.rows.every((row) => row.aloneBitsPerSecond !== null) ? concurrent.rows.reduce((sum, row) => sum + (row.aloneBitsPerSecond ?? 0), 0) : null;
-      return concurrent.rows.length ? (
+      return hasAny(concurrent.rows.flatMap((row) => [row.aloneBitsPerSecond, row.togetherBitsPerSecond])) ? (
         <RateBars
           testId="concurrent-chart"
           label={`Each link alone and together, and all ${concurrent.rows.length} links summed against their line rates`}
@@ -59,7 +67,7 @@ export function KindChart({ experiment }: { experiment: ExperimentJson }) {
     }
     case "channels": {
       const channels = result as ResultOf<"channels">;
-      return channels.rows.length ? (
+      return hasAny(channels.rows.flatMap((row) => [row.sentBitsPerSecond, row.receivedBitsPerSecond])) ? (
         <RateBars
           testId="channels-chart"
           label={`Sent and received by each of the ${channels.rows.length} channels`}
@@ -73,7 +81,7 @@ export function KindChart({ experiment }: { experiment: ExperimentJson }) {
     }
     case "udp-ceiling": {
       const ceiling = result as ResultOf<"udp-ceiling">;
-      return ceiling.steps.length ? <UdpCeilingChart result={ceiling} lossPercent={plan.lossPercent} lineRateBitsPerSecond={lineRate} /> : null;
+      return hasAny(ceiling.steps.map((step) => step.receivedBitsPerSecond)) ? <UdpCeilingChart result={ceiling} lossPercent={plan.lossPercent} lineRateBitsPerSecond={lineRate} /> : null;
     }
   }
 }
