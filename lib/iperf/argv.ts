@@ -175,6 +175,8 @@ export type BuildServerArgvInput = {
   idleTimeoutSeconds?: number;
   /** --forceflush (3.1.5+, on by default where supported) so the server's intervals arrive live over SSH */
   forceFlush?: boolean;
+  /** -V: the server prints its own CPU use, the only CPU figure of a reverse (-R) test in text mode from 3.7 on */
+  verbose?: boolean;
   /** used in messages only */
   hostName?: string;
 };
@@ -200,6 +202,7 @@ export function buildServerArgv(input: BuildServerArgvInput): string[] {
     requireFlag("--idle-timeout", "idleTimeoutSeconds", version, hostName);
     argv.push("--idle-timeout", String(seconds));
   }
+  if (input.verbose) argv.push("-V");
   if ((input.forceFlush ?? true) && isVersionAtLeast(version, FLAG_SINCE["--forceflush"])) argv.push("--forceflush");
   return argv;
 }

@@ -16,13 +16,17 @@ const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 
 let linkId = 0;
 
 /** A run whose client prints the fixture `name`; the stored row and the summary the bus published. */
-async function runPrinting(name: string, body: Record<string, unknown> = { duration: 3 }) {
+async function runPrinting(name: string, body: Record<string, unknown> = { duration: 3 }, serverPrints: string | null = null) {
   const remote = new FakeRunRemote();
   remote.client = (process) =>
     setTimeout(() => {
       process.emit(...fixtureLines(name));
       process.exit(0);
-      for (const server of remote.started("server")) if (server.isRunning) server.exit(0);
+      for (const server of remote.started("server")) {
+        if (!server.isRunning) continue;
+        if (serverPrints) server.emit(...fixtureLines(serverPrints));
+        server.exit(0);
+      }
     }, 5);
   const bus = new RunEventBus();
   const engine = new RunEngine(remote, bus, LIMITS);
@@ -74,7 +78,14 @@ describe("the CPU use of both ends", () => {
     });
   });
 
-  it("stays null where the client printed none: a receiving (-R) 3.12 client, or no -V", async () => {
+  it("takes the server's own figure from its -V line when a receiving (-R) 3.12 client printed none", async () => {
+    // The sending server: CPU Utilization: local/sender 36.7% (1.2%u/35.5%s), remote/receiver 0.0%
+    const reverse = await runPrinting("verbose-server-tcp-reverse.client.stdout.txt", { direction: "b-to-a", duration: 3 }, "verbose-server-tcp-reverse.server.stdout.txt");
+    expect(reverse.remote.started("server")[0]?.argv).toContain("-V");
+    expect(reverse.stored).toMatchObject({ status: "succeeded", clientCpuPercent: null, serverCpuPercent: 36.7 });
+  });
+
+  it("stays null where neither end printed one: a receiving (-R) 3.12 client without the server's line, or no -V", async () => {
     const reverse = await runPrinting("verbose-tcp-reverse.client.stdout.txt", { direction: "b-to-a", duration: 3 });
     expect(reverse.stored).toMatchObject({ status: "succeeded", clientCpuPercent: null, serverCpuPercent: null });
     expect(reverse.stored.receivedBitsPerSecond).toBe(9.26e9);

@@ -325,7 +325,7 @@ describe("serverArgvFor", () => {
   it("leaves --idle-timeout out for the 3.1.x builds of ESXi and Windows, which lack it", () => {
     const argv = serverArgvFor(parseRunRequest({ duration: 30 }).options, parseIperfVersion("iperf 3.1.3")!, server, 5201);
     // 3.1.3 predates --forceflush (3.1.5) too: only what that version knows.
-    expect(argv).toEqual(["-s", "-1", "-B", "10.0.0.40", "-p", "5201"]);
+    expect(argv).toEqual(["-s", "-1", "-B", "10.0.0.40", "-p", "5201", "-V"]);
   });
 
   it("caps the idle timeout at iperf3's one-day limit", () => {

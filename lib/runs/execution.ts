@@ -114,7 +114,7 @@ function timeLimitMs(options: IperfOptions, marginMs = DEFAULT_LIMITS.runMarginM
  */
 export function serverArgvFor(options: IperfOptions, version: IperfVersion, server: Pick<RunEndpoint, "address" | "hostName">, port: number): string[] {
   const idleTimeoutSeconds = isVersionAtLeast(version, FLAG_SINCE["--idle-timeout"]) ? Math.min(86_400, Math.ceil(timeLimitMs(options) / 1000)) : undefined;
-  return buildServerArgv({ version, bindAddress: server.address, port, oneOff: true, idleTimeoutSeconds, hostName: server.hostName });
+  return buildServerArgv({ version, bindAddress: server.address, port, oneOff: true, idleTimeoutSeconds, verbose: true, hostName: server.hostName });
 }
 
 function nicAddress(addresses: unknown): string | null {
@@ -341,7 +341,7 @@ export class RunExecution {
         ...(this.client ? { clientCommand: this.client.process.commandLine } : {}),
         ...summaryColumns(this.result?.summary ?? null, "", interrupted),
         ...summaryColumns(this.result?.reverseSummary ?? null, "reverse", interrupted),
-        ...cpuColumns(this.result?.cpu ?? null),
+        ...cpuColumns(this.cpu()),
         status,
         endedAt: new Date(),
         serverOutput: this.serverLog.toString(),
@@ -349,6 +349,20 @@ export class RunExecution {
       },
       error,
     );
+  }
+
+  /**
+   * Both ends' CPU use: the client's output has both, except for a reverse test in text mode
+   * (iperf3 3.7+ prints CPU only on the sender), where the server's own -V line gives its part.
+   */
+  private cpu(): IperfCpu | null {
+    const fromClient = this.result?.cpu ?? null;
+    if (fromClient?.serverPercent != null || this.serverLog.toString() === "") return fromClient;
+    const serverParser = createIperfParser({ platform: this.platform });
+    for (const line of this.serverLog.toString().split("\n")) serverParser.push(line);
+    const serverPercent = serverParser.end().cpu?.serverPercent ?? null;
+    if (serverPercent === null) return fromClient;
+    return { clientPercent: fromClient?.clientPercent ?? null, serverPercent };
   }
 
   private outcome(writeError: unknown): { status: RunStatus; error: RunFailure | null } {
