@@ -21,8 +21,10 @@ type SweepJson = {
 
 const VALUES = [1, 2, 4];
 let linkId = 0;
+let hostIds: number[] = [];
 let flowCapMbps: number | null = null;
 const experimentIds: number[] = [];
+const FINAL_STATUSES = /^(succeeded|failed|cancelled|interrupted)$/;
 
 function experimentIdFromUrl(page: Page): number {
   const match = /\/experiments\/(\d+)$/.exec(new URL(page.url()).pathname);
@@ -47,6 +49,19 @@ test.beforeAll(async ({ request }) => {
   flowCapMbps = capped?.flowCapMbps ?? null;
   const lab = capped?.name ?? "ab-1g";
   linkId = (await registerLabLinks(request, "exp", [{ lab, name: `exp-${lab}`, speedMbps: 1000 }]))[`exp-${lab}`]!;
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(request, "GET", `/api/links/${linkId}`);
+  hostIds = [link.a.host.id, link.b.host.id];
+});
+
+// Other specs share this database and count hosts and links: what this one registered goes once its
+// experiments have ended (deleting the hosts deletes their NICs, links, runs and experiments).
+test.afterAll(async ({ playwright }, testInfo) => {
+  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+  for (const id of experimentIds) {
+    await expect.poll(async () => (await apiCall<SweepJson>(request, "GET", `/api/experiments/${id}`)).status, { timeout: 120_000, intervals: [1000] }).toMatch(FINAL_STATUSES);
+  }
+  for (const id of hostIds) await apiCall(request, "DELETE", `/api/hosts/${id}`);
+  await request.dispose();
 });
 
 test("a stream sweep started from the link page fills its table row by row and names the knee", async ({ page, request }) => {
@@ -169,5 +184,5 @@ test("Run again repeats the plan, and Compare puts the two side by side with the
   await expect(page.getByTestId("compare-refused")).toContainText("different kinds");
   // It ends here, so that no spec after this one finds the link busy.
   await apiCall(request, "POST", `/api/experiments/${matrix.id}/cancel`).catch(() => undefined);
-  await expect.poll(async () => (await apiCall<SweepJson>(request, "GET", `/api/experiments/${matrix.id}`)).status, { timeout: 60_000, intervals: [500] }).toMatch(/^(succeeded|failed|cancelled|interrupted)$/);
+  await expect.poll(async () => (await apiCall<SweepJson>(request, "GET", `/api/experiments/${matrix.id}`)).status, { timeout: 60_000, intervals: [500] }).toMatch(FINAL_STATUSES);
 });
