@@ -157,7 +157,7 @@ export class ExperimentRunner {
 
   private async failureOf(index: number, label: string, runIds: number[]): Promise<string> {
     const failed = await db.run.findFirst({ where: { id: { in: runIds }, status: "failed" }, select: { id: true, errorMessage: true } });
-    const reason = failed ? `run #${failed.id}: ${failed.errorMessage ?? "failed"}` : "its runs failed";
+    const reason = failed ? `run #${failed.id}: ${(failed.errorMessage ?? "failed").replace(/\.+$/, "")}` : "its runs failed";
     return `Step ${index + 1} (${label}) failed, ${reason}. The steps before it are kept.`;
   }
 
