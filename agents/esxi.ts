@@ -26,8 +26,8 @@ const COPY_PRELUDE = [
   'set -- "$c" "$@"',
 ];
 
-function esxiServerCommand({ iperf3Path, args }: StartCommandInput): ExecCommand {
-  return pidFirstCommand([iperf3Path, ...args], COPY_PRELUDE);
+function esxiServerCommand({ iperf3Path, args, gated }: StartCommandInput): ExecCommand {
+  return pidFirstCommand([iperf3Path, ...args], COPY_PRELUDE, gated);
 }
 
 /**
@@ -171,6 +171,7 @@ export const esxiAgent: PlatformAgent = {
   detectCommands: (iperf3Path = ESXI_IPERF3_PATH) => posixDetectCommands([iperf3Path]),
   parseDetect: (outputs) => posixParseDetect("esxi", outputs),
   printsPid: true,
+  gatesStart: true,
   serverCommand: esxiServerCommand,
   // The client may run from the original: only listening is refused.
   clientCommand: posixStartCommand,

@@ -116,6 +116,7 @@ export const linuxAgent: PlatformAgent = {
   detectCommands: (iperf3Path = "iperf3") => posixDetectCommands([iperf3Path]),
   parseDetect: (outputs) => posixParseDetect("linux", outputs),
   printsPid: true,
+  gatesStart: true,
   serverCommand: posixStartCommand,
   clientCommand: posixStartCommand,
   stopCommand: posixStopCommand,

@@ -78,6 +78,36 @@ describe("shScript and the start wrapper", () => {
     expect(res.status).toBe(143);
   });
 
+  for (const shell of [["sh", "-c"], ["busybox", "ash", "-c"]]) {
+    it(`gated: says it is ready, starts nothing until a line arrives on stdin, then runs as usual (${shell[0]})`, async () => {
+      const command = pidFirstCommand(["sh", "-c", 'echo "started $1"; exit 3', "inner", "x y"], [], true);
+      const child = spawn(shell[0]!, [...shell.slice(1), command.quote(command.argv)], { stdio: ["pipe", "pipe", "inherit"] });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      for (const deadline = Date.now() + 5000; !stdout.includes("wirespeed-ready"); await new Promise((resolve) => setTimeout(resolve, 10))) {
+        if (Date.now() > deadline) throw new Error("no ready line");
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Ready and waiting: the program has not run.
+      expect(stdout).toBe("wirespeed-ready\n");
+      child.stdin.write("go\n");
+      const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      child.stdin.destroy();
+      const lines = stdout.split("\n");
+      expect(lines[0]).toBe("wirespeed-ready");
+      expect(parsePidLine(lines[1]!)).toBeGreaterThan(1);
+      expect(lines[2]).toBe("started x y");
+      expect(status).toBe(3);
+    });
+  }
+
+  it("gated: ends without starting anything when stdin closes before the go (the run was cancelled)", () => {
+    const command = pidFirstCommand(["sh", "-c", "echo started"], [], true);
+    const res = spawnSync("sh", ["-c", command.quote(command.argv)], { encoding: "utf8", input: "", timeout: 10_000 });
+    expect(res.stdout).toBe("wirespeed-ready\n");
+    expect(res.status).toBe(0);
+  });
+
   it("builds kill commands from a checked PID", () => {
     expect(posixQuote(posixStopCommand(1234, "INT").argv)).toBe("kill -INT 1234");
     expect(() => posixStopCommand(0, "TERM")).toThrow(/not a process id/);

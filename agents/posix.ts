@@ -54,13 +54,16 @@ const WATCHED_SCRIPT = [
   'exit "$r"',
 ].join("\n");
 
+// `gated`: ready, then one line on stdin before anything starts; EOF (the channel closed) ends it.
+const GATE = ['echo "wirespeed-ready"', "IFS= read -r _ || exit 0"];
+
 /** A long-running program that prints `wirespeed-pid <n>` first and dies with its channel; argv stays separate words. */
-export function pidFirstCommand(argv: readonly string[], prelude: readonly string[] = []): ExecCommand {
-  return { ...shScript([...prelude, WATCHED_SCRIPT].join("\n"), argv), keepStdinOpen: true };
+export function pidFirstCommand(argv: readonly string[], prelude: readonly string[] = [], gated = false): ExecCommand {
+  return { ...shScript([...prelude, ...(gated ? GATE : []), WATCHED_SCRIPT].join("\n"), argv), keepStdinOpen: true };
 }
 
-export function posixStartCommand({ iperf3Path, args }: StartCommandInput): ExecCommand {
-  return pidFirstCommand([iperf3Path, ...args]);
+export function posixStartCommand({ iperf3Path, args, gated }: StartCommandInput): ExecCommand {
+  return pidFirstCommand([iperf3Path, ...args], [], gated);
 }
 
 export function posixStopCommand(pid: number, signal: StopSignal): ExecCommand {

@@ -41,6 +41,13 @@ export type StartCommandInput = {
   iperf3Path: string;
   /** from lib/iperf's buildServerArgv / buildClientArgv (without the binary) */
   args: readonly string[];
+  /**
+   * Where the agent `gatesStart`: the command prints `wirespeed-ready` once the host's shell is up,
+   * then waits for one line on stdin before it starts the program. The SSH session (and the login
+   * shell's own start-up) is then paid for before the moment that matters, and several programs
+   * start within milliseconds of each other when their lines are written together.
+   */
+  gated?: boolean;
 };
 
 /** Opening and restoring a host firewall around a test (ESXi). */
@@ -70,6 +77,8 @@ export type PlatformAgent = ProcessControl & {
   parseDetect(outputs: readonly CommandOutput[], iperf3Path?: string): DetectResult;
   /** whether serverCommand/clientCommand print `wirespeed-pid <n>` as their first stdout line */
   printsPid: boolean;
+  /** whether serverCommand/clientCommand honour `gated` (StartCommandInput) */
+  gatesStart: boolean;
   /** a one-shot iperf3 server, long-running: keep its channel open until it exits */
   serverCommand(input: StartCommandInput): ExecCommand;
   clientCommand(input: StartCommandInput): ExecCommand;

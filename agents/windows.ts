@@ -196,6 +196,7 @@ export const windowsAgent: PlatformAgent = {
   // Background processes die with the session: the server runs in the foreground of its own channel,
   // and closing that channel (or taskkill) ends it. No PID line: cmd has no $$.
   printsPid: false,
+  gatesStart: false,
   serverCommand: ({ iperf3Path, args }: StartCommandInput) => cmdCommand([iperf3Path, ...args]),
   clientCommand: ({ iperf3Path, args }: StartCommandInput) => cmdCommand([iperf3Path, ...args]),
   // Windows has no signals to choose from: every step is a forced kill of the process tree.

@@ -48,7 +48,7 @@ export class FakeRunRemote implements RunRemote {
     return { path: "/usr/bin/iperf3", version: this.version };
   }
 
-  startIperf(endpoint: RunEndpoint, role: "server" | "client", _path: string, argv: string[], callbacks: ProcessCallbacks): RemoteProcess {
+  startIperf(endpoint: RunEndpoint, role: "server" | "client", _path: string, argv: string[], callbacks: ProcessCallbacks, options: { gated?: boolean } = {}): RemoteProcess {
     let finish: (outcome: { exitCode: number | null }) => void = () => {};
     const done = new Promise<{ exitCode: number | null }>((resolve) => (finish = resolve));
     const process: FakeProcess = {
@@ -65,14 +65,25 @@ export class FakeRunRemote implements RunRemote {
       },
       onStop: () => process.exit(130),
     };
-    this.processes.push(process);
-    const port = Number(argv[argv.indexOf("-p") + 1]);
-    (role === "server" ? this.server : this.client)(process, port);
+    // A gated process starts (and counts as started) when released, as on a host whose shell waits for the go.
+    let isReleased = false;
+    const start = () => {
+      if (isReleased) return;
+      isReleased = true;
+      process.startedAt = performance.now();
+      this.processes.push(process);
+      const port = Number(argv[argv.indexOf("-p") + 1]);
+      (role === "server" ? this.server : this.client)(process, port);
+    };
+    if (!options.gated) start();
     return {
       commandLine: `iperf3 ${argv.join(" ")}`,
       pid: Promise.resolve(1000 + this.processes.length),
       done,
+      ready: Promise.resolve(),
+      release: start,
       stop: async () => {
+        if (!isReleased) process.exit(130);
         if (process.isRunning) process.onStop();
         await done;
       },

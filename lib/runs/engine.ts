@@ -173,7 +173,7 @@ export class RunEngine {
     const executions = runIds
       .filter((runId) => this.pending.has(runId))
       .map((runId) => new RunExecution(runId, { remote: this.remote, ports: this.ports, bus: this.bus, limits: this.limits, iperfCache }, this.pending.get(runId)!.controller.signal));
-    const together = async (name: "resolve" | "prepare" | "startServer" | "startClient") => {
+    const together = async (name: "resolve" | "prepare" | "startServer" | "clientReady" | "startClient") => {
       await Promise.all(executions.map((execution) => execution.step(name)));
       const failed = executions.find((execution) => execution.hasFailed);
       if (!failed || executions.length === 1) return;
@@ -185,6 +185,8 @@ export class RunEngine {
       await together("resolve");
       await together("prepare");
       await together("startServer");
+      // Every client's host ready, then every client told to start in the same turn of the event loop.
+      await together("clientReady");
       await together("startClient");
       await Promise.all(executions.map((execution) => execution.step("stream")));
     } finally {

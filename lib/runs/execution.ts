@@ -192,7 +192,7 @@ export class RunExecution {
   }
 
   /** Runs one step unless an earlier one failed or the run was cancelled; a step's error is kept, not thrown. */
-  async step(name: "resolve" | "prepare" | "startServer" | "startClient" | "stream", body?: () => Promise<void>): Promise<void> {
+  async step(name: "resolve" | "prepare" | "startServer" | "clientReady" | "startClient" | "stream", body?: () => Promise<void>): Promise<void> {
     if (this.hasFailed) return;
     try {
       await (body ?? this[name].bind(this))();
@@ -251,6 +251,9 @@ export class RunExecution {
       if (this.signal.aborted) return;
       this.port = options.port ?? this.deps.ports.lease(server.hostId, server.hostName, server.portRange, busyPorts);
       this.leased = options.port === undefined ? { hostId: server.hostId, port: this.port } : null;
+      // The client's SSH session opens while the server starts; its iperf3 waits for startClient().
+      await this.discardClient();
+      this.openClient();
       // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends.
       const started = await this.startListening(server, serverIperf.path, serverArgvFor(options, serverIperf.version, server, this.port), !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]));
       this.commands.serverCommand = started.process.commandLine;
@@ -267,8 +270,8 @@ export class RunExecution {
     throw new RunError("listener-failed", `No free iperf3 port on ${server.hostName} after ${MAX_PORT_ATTEMPTS} tries.`);
   }
 
-  /** Step 4: the client, its intervals parsed, stored and published as they arrive. */
-  async startClient(): Promise<void> {
+  /** The client, gated: its host's shell is set up now, its iperf3 starts in startClient(). */
+  private openClient(): void {
     const { client, server } = this.requireEndpoints();
     const clientIperf = this.requireIperf().client;
     const serverIperf = this.requireIperf().server;
@@ -289,15 +292,39 @@ export class RunExecution {
         if (event.type === "interval") this.deps.bus.publish(this.runId, "sample", this.writer.add(event.interval));
       }
     };
-    const process = this.deps.remote.startIperf(client, "client", clientIperf.path, argv, { onStdoutLine: onLine, onStderrLine: onLine }, { pty: liveMode === "pty" });
+    const process = this.deps.remote.startIperf(client, "client", clientIperf.path, argv, { onStdoutLine: onLine, onStderrLine: onLine }, { pty: liveMode === "pty", gated: true });
     this.processes.push(process);
     this.client = { process, parser };
     this.commands.clientCommand = process.commandLine;
-    await this.setStatus("running", { ...this.commands, port: this.port, startedAt: new Date() });
-    void this.recordPid("clientPid", process);
   }
 
-  /** Step 5: until the client exits (or is cancelled, or overruns), then the server's summary. */
+  /** A client opened for a port that turned out to be busy on the server's host: it never started. */
+  private async discardClient(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    this.client = null;
+    this.processes.splice(this.processes.indexOf(client.process), 1);
+    await client.process.stop();
+  }
+
+  /** Step 4: the client's host is ready to start iperf3 the moment it is told. */
+  async clientReady(): Promise<void> {
+    const client = this.client;
+    if (!client) throw new RunError("unknown", "The test was not started.");
+    const { hostName } = this.requireEndpoints().client;
+    await withTimeout(client.process.ready, this.deps.limits.serverStartMs, () => new RunError("timeout", `The iperf3 client on ${hostName} was not ready to start within ${this.deps.limits.serverStartMs / 1000} s.`));
+  }
+
+  /** Step 5: the client starts; its intervals are parsed, stored and published as they arrive. */
+  async startClient(): Promise<void> {
+    const client = this.client;
+    if (!client) throw new RunError("unknown", "The test was not started.");
+    client.process.release();
+    await this.setStatus("running", { ...this.commands, port: this.port, startedAt: new Date() });
+    void this.recordPid("clientPid", client.process);
+  }
+
+  /** Step 6: until the client exits (or is cancelled, or overruns), then the server's summary. */
   async stream(): Promise<void> {
     const client = this.client;
     const server = this.server;
@@ -326,7 +353,7 @@ export class RunExecution {
     }
   }
 
-  /** Step 6: the outcome stored with every sample so far, the viewers told, the live stream closed. */
+  /** Step 7: the outcome stored with every sample so far, the viewers told, the live stream closed. */
   async finish(): Promise<void> {
     let writeError: unknown = null;
     await this.writer.close().catch((error: unknown) => (writeError = error));

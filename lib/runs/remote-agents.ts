@@ -26,16 +26,41 @@ export const agentRunRemote: RunRemote = {
     let resolvePid: (pid: number | null) => void = () => {};
     const pid = new Promise<number | null>((resolve) => (resolvePid = resolve));
     let commandLine = [iperf3Path, ...argv].join(" ");
+    // The gate: `released` once release() is called; `writeStdin` once the channel takes input.
+    let isReleased = !options.gated;
+    let isCancelled = false;
+    let writeStdin: ((text: string) => void) | null = null;
+    let openGate = () => {};
+    const gateOpened = new Promise<void>((resolve) => (openGate = resolve));
+    let markReady = () => {};
+    const readyLine = new Promise<void>((resolve) => (markReady = resolve));
 
     const done = agentPromise.then(async (agent) => {
-      const input = { iperf3Path, args: argv };
+      // A host whose shell cannot wait for the go (Windows, or a pty) starts the command only when released.
+      const isGatedRemotely = !!options.gated && agent.gatesStart && !options.pty;
+      if (options.gated && !isGatedRemotely) {
+        markReady();
+        await gateOpened;
+        if (isCancelled) return { exitCode: null };
+      }
+      const input = { iperf3Path, args: argv, gated: isGatedRemotely };
       const command = { ...(role === "server" ? agent.serverCommand(input) : agent.clientCommand(input)), pty: options.pty };
       let isPidSeen = !agent.printsPid;
+      let isReadySeen = !isGatedRemotely;
       if (!agent.printsPid) resolvePid(null);
       try {
         const result = await execStream(endpoint.target, command, {
           signal: channel.signal,
+          onStdin: (write) => {
+            writeStdin = write;
+            if (isReleased && isGatedRemotely) write("go\n");
+          },
           onStdoutLine: (line) => {
+            if (!isReadySeen && line === "wirespeed-ready") {
+              isReadySeen = true;
+              markReady();
+              return;
+            }
             if (!isPidSeen) {
               const found = parsePidLine(line);
               if (found !== null) {
@@ -66,6 +91,10 @@ export const agentRunRemote: RunRemote = {
       () => undefined,
     );
 
+    // Ready when the gate is up, or as soon as it is clear that it never will be (the command ended).
+    const ready = options.gated ? Promise.race([readyLine, done.then(() => undefined)]) : Promise.resolve();
+    // A run that fails before it waits for this one must not leave its rejection unhandled.
+    ready.catch(() => undefined);
     let hasExited = false;
     void done.then(
       () => (hasExited = true),
@@ -77,9 +106,24 @@ export const agentRunRemote: RunRemote = {
       },
       pid,
       done,
+      ready,
+      release() {
+        if (isReleased) return;
+        isReleased = true;
+        writeStdin?.("go\n");
+        openGate();
+      },
       async stop() {
         // A process that has exited needs no kill over SSH (a round trip between the steps of an experiment).
         if (hasExited) return;
+        if (!isReleased) {
+          // Never started: closing its channel (or not opening one) is all there is to do.
+          isCancelled = true;
+          openGate();
+          channel.abort();
+          await valueWithin(done, STOP_WAIT_MS, null);
+          return;
+        }
         const agent = await agentPromise.catch(() => null);
         const known = await valueWithin(pid, 2000, null);
         if (agent && known) {

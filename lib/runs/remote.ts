@@ -31,6 +31,10 @@ export type RemoteProcess = {
   done: Promise<{ exitCode: number | null }>;
   /** asks the process to stop (SIGINT first, so a client prints its partial summary) and waits for it */
   stop: () => Promise<void>;
+  /** started `gated`: resolves once release() would start it at once (its host's shell is up); otherwise at once */
+  ready: Promise<void>;
+  /** starts a process started `gated` (no-op otherwise); several released together start within milliseconds */
+  release: () => void;
 };
 
 export type RunRemote = {
@@ -43,8 +47,12 @@ export type RunRemote = {
     iperf3Path: string,
     argv: string[],
     callbacks: ProcessCallbacks,
-    /** pty: for iperf3 before 3.1.5, which has no --forceflush and would print everything at the end */
-    options?: { pty?: boolean },
+    /**
+     * pty: for iperf3 before 3.1.5, which has no --forceflush and would print everything at the end.
+     * gated: nothing starts until release(); where the platform allows, the SSH session and the host's
+     * shell are set up now, so that release() starts iperf3 itself at once.
+     */
+    options?: { pty?: boolean; gated?: boolean },
   ): RemoteProcess;
   /**
    * Opens the host's firewall for a test where the platform has one and the user opted in;

@@ -121,6 +121,7 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
           channel = ch;
           // EOF on stdin, unless the command watches its stdin to learn that the channel closed.
           if (!command.keepStdinOpen) ch.end();
+          else options.onStdin?.((text) => void ch.write(text));
           if (life.isAborted()) stop();
           unsubscribe = connection.onLost(lost);
           // Under a pty, stderr arrives merged into stdout, with whatever the terminal adds around it.
@@ -176,6 +177,11 @@ function execLocal(target: HostTarget, command: ExecCommand, options: ExecStream
       setTimeout(() => signalGroup("SIGKILL"), ABORT_GRACE_MS / 2).unref();
     });
     if (life.isAborted()) signalGroup("SIGKILL");
+    if (command.keepStdinOpen && child.stdin) {
+      const input = child.stdin;
+      input.on("error", () => undefined);
+      options.onStdin?.((text) => void input.write(text));
+    }
     const stdout = createLineSplitter((line) => options.onStdoutLine?.(line));
     const stderr = createLineSplitter((line) => options.onStderrLine?.(line));
     child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));

@@ -11,6 +11,8 @@ export type SshChannel = EventEmitter & {
   close(): void;
   /** sends EOF on the command's stdin */
   end(): void;
+  /** writes to the command's stdin */
+  write(data: string): boolean;
   destroy?(): void;
 };
 

@@ -56,6 +56,8 @@ export type ExecStreamOptions = {
   connectTimeoutMs?: number;
   /** the signal sent to the remote process group on abort (OpenSSH "signal" request); default TERM */
   abortSignal?: "INT" | "TERM" | "KILL";
+  /** with `keepStdinOpen`: called once the command's stdin can take input, with the function that writes to it */
+  onStdin?: (write: (text: string) => void) => void;
 };
 
 export type ExecCaptureOptions = Omit<ExecStreamOptions, "onStdoutLine" | "onStderrLine"> & {
