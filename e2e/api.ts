@@ -40,8 +40,21 @@ export type ApiNic = { id: number; name: string; speedMbps: number | null; mtu: 
  * pages start from an empty inventory makes it so, whatever the specs before it left.
  */
 export async function clearInventory(request: APIRequestContext): Promise<void> {
+  await endActiveExperiments(request);
   const { hosts } = await apiCall<{ hosts: Array<ApiHost & { authMethod: string }> }>(request, "GET", "/api/hosts");
   for (const host of hosts) if (host.authMethod !== "local") await apiCall(request, "DELETE", `/api/hosts/${host.id}`);
+}
+
+/**
+ * Cancels every experiment still queued or running (cancel answers once it has ended): a host
+ * whose runs are still going cannot be deleted, so a spec that failed mid-experiment must not
+ * leave the specs after it unable to clean up.
+ */
+export async function endActiveExperiments(request: APIRequestContext): Promise<void> {
+  const { experiments } = await apiCall<{ experiments: Array<{ id: number; status: string }> }>(request, "GET", "/api/experiments?pageSize=500");
+  for (const experiment of experiments.filter((entry) => entry.status === "queued" || entry.status === "running")) {
+    await apiCall(request, "POST", `/api/experiments/${experiment.id}/cancel`);
+  }
 }
 
 /**

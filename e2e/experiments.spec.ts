@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { apiCall, registerLabLinks } from "./api";
+import { apiCall, endActiveExperiments, registerLabLinks } from "./api";
 import { readLabState } from "./lab/lab";
 import { saveScreenshot, screenshotEverywhere, VIEWPORTS } from "./screenshots";
 
@@ -60,6 +60,7 @@ test.afterAll(async ({ playwright }, testInfo) => {
   for (const id of experimentIds) {
     await expect.poll(async () => (await apiCall<SweepJson>(request, "GET", `/api/experiments/${id}`)).status, { timeout: 120_000, intervals: [1000] }).toMatch(FINAL_STATUSES);
   }
+  await endActiveExperiments(request);
   for (const id of hostIds) await apiCall(request, "DELETE", `/api/hosts/${id}`);
   await request.dispose();
 });
@@ -75,7 +76,8 @@ test("a stream sweep started from the link page fills its table row by row and n
   await form.getByLabel("Values", { exact: true }).fill(VALUES.join(", "));
   await form.getByLabel("Duration (-t, seconds)", { exact: true }).fill("2");
   await form.getByRole("button", { name: "Start experiment" }).click();
-  await expect(page).toHaveURL(/\/experiments\/\d+$/);
+  // The action records the experiment, then the page of it renders on the server: slow on a busy machine.
+  await expect(page).toHaveURL(/\/experiments\/\d+$/, { timeout: 30_000 });
   const experimentId = experimentIdFromUrl(page);
   experimentIds.push(experimentId);
 
@@ -156,6 +158,8 @@ test("Run again repeats the plan, and Compare puts the two side by side with the
   const [firstId] = experimentIds;
   await page.goto(`/experiments/${firstId}`);
   await page.getByRole("button", { name: "Run again" }).click();
+  // Another experiment's page: the address was already /experiments/<first> before the click.
+  await expect(page).not.toHaveURL(new RegExp(`/experiments/${firstId}$`), { timeout: 30_000 });
   await expect(page).toHaveURL(/\/experiments\/\d+$/);
   const secondId = experimentIdFromUrl(page);
   expect(secondId).not.toBe(firstId);
