@@ -39,14 +39,10 @@ function controlClass(hasError: boolean): string {
 
 type FieldProps = { label: string; error?: string; hint?: ReactNode; className?: string };
 
-/** Label, control, hint and the server's message for this field, wired with aria-describedby. */
-function FieldFrame({ label, error, hint, className = "", id, children }: FieldProps & { id: string; children: ReactNode }) {
+/** A field's hint and the server's message for it, with the ids its control's aria-describedby names. */
+export function FieldMessages({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      {children}
+    <>
       {hint ? (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
           {hint}
@@ -57,6 +53,19 @@ function FieldFrame({ label, error, hint, className = "", id, children }: FieldP
           {error}
         </p>
       ) : null}
+    </>
+  );
+}
+
+/** Label, control, hint and the server's message for this field, wired with aria-describedby. */
+function FieldFrame({ label, error, hint, className = "", id, children }: FieldProps & { id: string; children: ReactNode }) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      <FieldMessages id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, type ReactNode } from "react";
+import { FieldMessages } from "@/components/ui/ui";
 
 export type Choice<T extends string> = { value: T; label: ReactNode; hint?: ReactNode; unavailable?: string | null };
 
@@ -92,16 +93,7 @@ export function ChoiceGroup<T extends string>({
           {choice.label} unavailable: {choice.unavailable}
         </p>
       ))}
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300" data-testid="field-error">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessages id={id} hint={hint} error={error} />
     </fieldset>
   );
 }
