@@ -78,6 +78,15 @@ export default async function RunPage({ params }: Params) {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             Started <LocalTime iso={run.startedAt ?? run.createdAt} />
             {run.endedAt && run.startedAt ? ` · took ${Math.round((Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000)} s` : ""}
+            {run.experimentId ? (
+              <>
+                {" · part of "}
+                <Link href={`/experiments/${run.experimentId}`} className="text-sky-700 hover:underline dark:text-sky-300" data-testid="run-experiment">
+                  experiment #{run.experimentId}
+                </Link>
+                {run.channel ? `, channel ${run.channel}` : ""}
+              </>
+            ) : null}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
