@@ -58,7 +58,7 @@ describe("openTestDatabase", { timeout: 60_000 }, () => {
   it("reset empties every table, keeps the schema, and numbers rows from 1 again", async () => {
     const database = await open();
     await seedOneOfEach(database);
-    expect(rowCounts(database)).toEqual({ ApiToken: 1, AuditEvent: 1, Host: 1, Link: 1, Nic: 2, Run: 1, RunGroup: 1, Sample: 1, Session: 1, User: 1 });
+    expect(rowCounts(database)).toEqual({ ApiToken: 1, AuditEvent: 1, Experiment: 1, ExperimentLink: 0, ExperimentStep: 0, Host: 1, Link: 1, Nic: 2, Run: 1, Sample: 1, Session: 1, User: 1 });
     await database.reset();
     expect(rowCounts(database)).toEqual(Object.fromEntries(Object.values(Prisma.ModelName).map((name) => [name, 0])));
     const host = await database.db.host.create({ data: { name: "again", address: "198.18.0.2" } });
