@@ -76,6 +76,15 @@ function baseOrErrors(plan: ExperimentPlan): RunRequest | FieldError[] {
   }
 }
 
+// Beyond iperf3's own time: reaching both hosts, starting the server, the summary exchange.
+export const STEP_OVERHEAD_SECONDS = 3;
+
+/** About how long one step takes (its runs run at once): iperf3's time, warm-up included, and the set-up around it; null for a run by byte count. */
+export function stepSecondsOf(base: RunRequest): number | null {
+  const { duration, omit = 0 } = base.options;
+  return duration === undefined ? null : duration + omit + STEP_OVERHEAD_SECONDS;
+}
+
 type PlanCheck = { base: RunRequest; maxRuns: number; maxSteps: number };
 
 /** The kind's checks and the run limit; links: those of the plan that exist (none while only the body is known). */

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { planKind } from "@/lib/experiments/kinds";
-import { baseRequestOf } from "@/lib/experiments/plan";
+import { baseRequestOf, stepSecondsOf } from "@/lib/experiments/plan";
 import { parseStoredOptions, type RunStatus } from "@/lib/runs/contract";
 import {
   EXPERIMENT_KINDS,
@@ -23,9 +23,6 @@ import {
 
 // Reads of experiments: the JSON the API and pages share, lists, and what the kinds need
 // to compute a result (the plan's links, the finished steps with their runs' figures).
-
-// Beyond iperf3's own time: reaching both hosts, starting the server, the summary exchange.
-const STEP_OVERHEAD_SECONDS = 3;
 
 /** The plan's links as the kinds see them, in the plan's order; links that do not exist are left out. */
 export async function loadPlanLinks(linkIds: number[]): Promise<PlanLink[]> {
@@ -124,13 +121,6 @@ function kindOfRow(kind: string): ExperimentKind {
   return (EXPERIMENT_KINDS as readonly string[]).includes(kind) ? (kind as ExperimentKind) : "sweep";
 }
 
-/** The seconds one step's runs take: iperf3's time plus the set-up around it. */
-function stepSeconds(plan: ExperimentPlan): number {
-  const options = plan.options as { duration?: unknown; omit?: unknown; bytes?: unknown };
-  const duration = typeof options.duration === "number" ? options.duration : plan.kind === "udp-ceiling" ? 3 : 10;
-  const omit = typeof options.omit === "number" ? options.omit : 0;
-  return duration + omit + STEP_OVERHEAD_SECONDS;
-}
 
 /** The one JSON shape of an experiment, from its row and the kinds' view of its plan. */
 export function toExperimentJson(row: ExperimentRow, links: PlanLink[]): ExperimentJson {
@@ -146,8 +136,10 @@ export function toExperimentJson(row: ExperimentRow, links: PlanLink[]): Experim
   }));
   let plannedSteps = done.length;
   let pending: ExperimentStepJson[] = [];
+  let perStepEstimate: number | null = null;
   try {
     const base = baseRequestOf(plan);
+    perStepEstimate = stepSecondsOf(base);
     plannedSteps = Math.max(done.length, planKind(plan).maxSteps(links));
     const all = planKind(plan).steps(base, links);
     if (all && isActiveExperimentStatus(status)) {
@@ -165,8 +157,9 @@ export function toExperimentJson(row: ExperimentRow, links: PlanLink[]): Experim
   }
   const ended = row.steps.filter((step) => step.endedAt);
   const measured = ended.reduce((sum, step) => sum + (step.endedAt!.getTime() - step.startedAt.getTime()) / 1000, 0);
-  const perStep = ended.length > 0 ? measured / ended.length : stepSeconds(plan);
-  const estimatedSecondsLeft = isActiveExperimentStatus(status) ? Math.max(0, Math.round((plannedSteps - ended.length) * perStep)) : null;
+  // The steps so far say best how long one takes here; before the first has ended, the plan's own estimate.
+  const perStep = ended.length > 0 ? measured / ended.length : perStepEstimate;
+  const estimatedSecondsLeft = isActiveExperimentStatus(status) && perStep !== null ? Math.max(0, Math.round((plannedSteps - ended.length) * perStep)) : null;
   return {
     id: row.id,
     kind,

@@ -16,7 +16,7 @@ import {
 } from "@/lib/experiments/contract";
 import { planKind } from "@/lib/experiments/kinds";
 import { UDP_CEILING } from "@/lib/experiments/kinds/udp-ceiling";
-import { baseRequestOf, parseExperimentRequest } from "@/lib/experiments/plan";
+import { baseRequestOf, parseExperimentRequest, stepSecondsOf } from "@/lib/experiments/plan";
 import { presetById, presetRequestBody, type ExperimentPreset } from "@/lib/experiments/presets";
 import { CLIENT_SIDES, RUN_DIRECTIONS, type ClientSide, type RunDirection } from "@/lib/runs/contract";
 import type { NewExperimentPrefill } from "./prefill";
@@ -298,9 +298,6 @@ export function planLinkOf(link: FormLink): PlanLink {
   };
 }
 
-// Beyond iperf3's own time: reaching both hosts, starting the server, the summary exchange.
-export const STEP_OVERHEAD_SECONDS = 3;
-
 /** What the plan takes: runs and steps at most (a search may stop sooner) and about how long; or why it is too large. */
 export type PlanSize = { runs: number; steps: number; isUpperBound: boolean; seconds: number | null; defaultName: string } | { tooLarge: string };
 
@@ -316,8 +313,8 @@ export function planSizeOf(fields: ExperimentFormFields, links: readonly FormLin
     const kind = planKind(plan);
     const base = baseRequestOf(plan);
     const steps = kind.maxSteps(planLinks);
-    const { duration, omit = 0 } = base.options;
-    const seconds = duration === undefined ? null : steps * (duration + omit + STEP_OVERHEAD_SECONDS);
+    const perStep = stepSecondsOf(base);
+    const seconds = perStep === null ? null : steps * perStep;
     return { runs: kind.maxRuns(planLinks), steps, isUpperBound: kind.steps(base, planLinks) === null, seconds, defaultName: kind.defaultName() };
   } catch (error) {
     // More runs than a plan may hold: the server's own words, with the count.
