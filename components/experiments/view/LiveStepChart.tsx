@@ -39,7 +39,7 @@ export function LiveStepChart({ live, links, durationSeconds }: Props) {
   return (
     <div>
       <div
-        className="h-64 w-full text-slate-600 sm:h-72 dark:text-slate-300"
+        className="h-64 w-full overflow-hidden text-slate-600 sm:h-72 dark:text-slate-300"
         role="img"
         aria-label={`This step's throughput per interval: ${lines.length} run${lines.length === 1 ? "" : "s"}, ${live.sampleCount} intervals`}
         data-testid="live-step-chart"

@@ -36,7 +36,7 @@ export function RateBars({ groups, series, lineRateBitsPerSecond, label, testId 
   const height = groups.length * (series.length * BAR_HEIGHT + 18) + 48;
   return (
     <div>
-      <div className="w-full text-slate-600 dark:text-slate-300" style={{ height }} role="img" aria-label={label} data-testid={testId} data-group-count={groups.length}>
+      <div className="w-full overflow-hidden text-slate-600 dark:text-slate-300" style={{ height }} role="img" aria-label={label} data-testid={testId} data-group-count={groups.length}>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 18, left: 4 }} barGap={2} barCategoryGap={10}>
             <CartesianGrid {...GRID_PROPS} horizontal={false} />

@@ -33,7 +33,7 @@ export function SweepChart({ result, lineRateBitsPerSecond, kneePercent }: { res
   return (
     <div>
       <div
-        className="h-72 w-full text-slate-600 sm:h-80 dark:text-slate-300"
+        className="h-72 w-full overflow-hidden text-slate-600 sm:h-80 dark:text-slate-300"
         role="img"
         aria-label={`Median throughput for each ${factorLabel.toLowerCase()} value${knee ? `; the knee is at ${knee.label}` : ""}`}
         data-testid="sweep-chart"

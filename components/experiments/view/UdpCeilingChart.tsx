@@ -32,7 +32,7 @@ export function UdpCeilingChart({ result, lossPercent, lineRateBitsPerSecond }: 
   const isSlanted = data.length > 4;
   return (
     <div>
-      <div className="h-72 w-full text-slate-600 sm:h-80 dark:text-slate-300" role="img" aria-label={`Received rate and loss for each of the ${data.length} bitrates tried`} data-testid="udp-ceiling-chart" data-point-count={data.length}>
+      <div className="h-72 w-full overflow-hidden text-slate-600 sm:h-80 dark:text-slate-300" role="img" aria-label={`Received rate and loss for each of the ${data.length} bitrates tried`} data-testid="udp-ceiling-chart" data-point-count={data.length}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 18, left: 4 }}>
             <CartesianGrid {...GRID_PROPS} vertical={false} />
