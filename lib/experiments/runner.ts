@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordAudit } from "@/lib/auth/audit";
 import { AppError } from "@/lib/errors";
-import { getExperiment, loadPlanLinks, loadStepOutcomes } from "@/lib/queries/experiments";
+import { getExperiment, loadPlanLinks, loadStepOutcome } from "@/lib/queries/experiments";
 import { runEventBus, type RunEventBus } from "@/lib/runs/bus";
 import type { RunEngine, LinkHold } from "@/lib/runs/engine";
 import type { IperfCache } from "@/lib/runs/execution";
@@ -102,7 +102,8 @@ export class ExperimentRunner {
       entry.currentRunIds = [];
       const stepStatus = await this.endStep(step.id, runs.map((run) => run.id));
       this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: runs.map((run) => run.id), status: stepStatus });
-      const outcome = (await loadStepOutcomes(experimentId)).find((candidate) => candidate.index === index);
+      // Only this step: the ones before it are in `done` already.
+      const outcome = await loadStepOutcome(experimentId, index);
       if (outcome) done.push(outcome);
       rows = await this.storeResult(experimentId, plan, links, done, rows);
       if (stepStatus === "failed") {

@@ -58,16 +58,16 @@ const outcomeRunSelect = {
   startedAt: true,
 } satisfies Prisma.RunSelect;
 
-/** The steps of an experiment that have ended (or, with `includeRunning`, all of them), with their runs' figures. */
-export async function loadStepOutcomes(experimentId: number, { includeRunning = false } = {}): Promise<StepOutcome[]> {
+/** One step of an experiment that has ended, with its runs' figures; null when there is none. */
+export async function loadStepOutcome(experimentId: number, index: number): Promise<StepOutcome | null> {
   const steps = await db.experimentStep.findMany({
-    where: { experimentId, ...(includeRunning ? {} : { status: { not: "running" } }) },
+    where: { experimentId, index, status: { not: "running" } },
     orderBy: { index: "asc" },
     select: { id: true, index: true, label: true, tags: true, status: true, runs: { select: outcomeRunSelect, orderBy: { id: "asc" } } },
   });
   const runIds = steps.flatMap((step) => step.runs.map((run) => run.id));
   const intervals = await loadForwardIntervals(runIds);
-  return steps.map((step) => ({
+  const outcomes = steps.map((step): StepOutcome => ({
     index: step.index,
     label: step.label,
     tags: step.tags as StepTags,
@@ -91,6 +91,7 @@ export async function loadStepOutcomes(experimentId: number, { includeRunning = 
       intervals: intervals.get(run.id) ?? [],
     })),
   }));
+  return outcomes[0] ?? null;
 }
 
 /** The measured intervals of runs: the forward direction, warm-up (-O) left out. */
