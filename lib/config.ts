@@ -29,3 +29,13 @@ export function resolveDatabaseFile(env: ConfigEnv = process.env): string {
 export function resolveDatabaseUrl(env: ConfigEnv = process.env): string {
   return `file:${resolveDatabaseFile(env)}`;
 }
+
+/**
+ * The address people open Wirespeed at, for links in notifications (WIRESPEED_PUBLIC_URL,
+ * e.g. "https://wirespeed.lab.example"), without a trailing slash; null when unset.
+ */
+export function resolvePublicUrl(env: ConfigEnv = process.env): string | null {
+  const value = env.WIRESPEED_PUBLIC_URL?.trim();
+  if (!value) return null;
+  return value.replace(/\/+$/, "");
+}

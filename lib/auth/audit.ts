@@ -13,11 +13,14 @@ export type AuditAction =
   | "link.create" | "link.update" | "link.delete"
   | "run.start" | "run.cancel"
   | "experiment.start" | "experiment.cancel"
+  | "schedule.create" | "schedule.update" | "schedule.delete"
+  | "channel.create" | "channel.update" | "channel.delete" | "channel.test"
+  | "alert-rule.create" | "alert-rule.update" | "alert-rule.delete" | "alert.ack"
   | "user.create" | "user.update" | "user.delete" | "user.setup"
   | "token.create" | "token.revoke"
   | "session.login" | "session.logout" | "session.login-failed";
 
-export type AuditTarget = "host" | "nic" | "link" | "run" | "experiment" | "user" | "token" | "session";
+export type AuditTarget = "host" | "nic" | "link" | "run" | "experiment" | "schedule" | "channel" | "alert-rule" | "alert" | "user" | "token" | "session";
 
 export async function recordAudit(action: AuditAction, target: AuditTarget, targetId: number | null, detail = "", actor: Principal | null = currentPrincipal()): Promise<void> {
   await db.auditEvent.create({

@@ -9,14 +9,15 @@ export type Role = (typeof ROLES)[number];
  * - run: start, re-run and cancel tests
  * - inventory: edit hosts' settings, check hosts, discover and edit NICs, create, edit and delete links
  * - credentials: add and delete hosts, set their SSH credentials, trust (pin) their host keys
+ * - monitor: create, change and delete schedules, alert rules and notification channels; acknowledge alerts
  * - users: manage accounts and everyone's API tokens, read the audit log
  */
-export const PERMISSIONS = ["read", "run", "inventory", "credentials", "users"] as const;
+export const PERMISSIONS = ["read", "run", "inventory", "monitor", "credentials", "users"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   admin: PERMISSIONS,
-  operator: ["read", "run", "inventory"],
+  operator: ["read", "run", "inventory", "monitor"],
   viewer: ["read"],
 };
 
@@ -30,8 +31,8 @@ export function isRole(value: unknown): value is Role {
 
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   admin: "Everything: users, hosts and their credentials, tests.",
-  operator: "Runs tests; edits hosts' settings, NICs and links. Never sees or sets credentials.",
-  viewer: "Sees hosts, links, runs, history and charts. Starts and changes nothing.",
+  operator: "Runs tests; edits hosts' settings, NICs and links, schedules, alert rules and channels. Never sees or sets credentials.",
+  viewer: "Sees hosts, links, runs, history, charts, schedules and alerts. Starts and changes nothing.",
 };
 
 /** What a permission lets one do, for "you cannot" messages. */
@@ -39,6 +40,7 @@ export const PERMISSION_NEEDS: Record<Permission, string> = {
   read: "viewing the lab",
   run: "starting or cancelling tests (operator or admin)",
   inventory: "changing hosts, NICs and links (operator or admin)",
+  monitor: "changing schedules, alert rules and notification channels (operator or admin)",
   credentials: "adding or deleting hosts, setting credentials and trusting host keys (admin)",
   users: "managing users and reading the audit log (admin)",
 };

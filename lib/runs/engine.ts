@@ -12,6 +12,7 @@ import { LinkQueue } from "./link-queue";
 import { PortLeases } from "./ports";
 import type { RunRemote } from "./remote";
 import { runJson, type RunJson } from "./serialize";
+import { signatureOf } from "./signature";
 
 export { serverArgvFor } from "./execution";
 
@@ -30,6 +31,9 @@ export type StartRunInput = {
   channel?: number | null;
 };
 
+/** Told of every run that reached a final state (succeeded, failed, cancelled, interrupted by cancel). */
+export type RunEndedListener = (runId: number) => void | Promise<void>;
+
 /** `held`: the run belongs to a hold on its links (an experiment), so it never waits in their queues. */
 type Pending = { linkId: number; controller: AbortController; promise: Promise<void>; resolve: () => void; together: number[]; held: boolean };
 
@@ -43,12 +47,33 @@ export class RunEngine {
   private readonly queue = new LinkQueue();
   private readonly ports = new PortLeases();
   private readonly pending = new Map<number, Pending>();
+  private readonly endedListeners = new Set<RunEndedListener>();
 
   constructor(
     private readonly remote: RunRemote,
     private readonly bus: RunEventBus = runEventBus,
     private readonly limits: ExecutionLimits = DEFAULT_LIMITS,
   ) {}
+
+  /**
+   * Calls `listener` after each run this engine carried out has ended and been stored (the
+   * alerts watch runs this way). A listener that throws is logged and does not stop others.
+   * Returns the function that removes it.
+   */
+  onRunEnded(listener: RunEndedListener): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  private announceEnded(runIds: number[]): void {
+    for (const runId of runIds) {
+      for (const listener of this.endedListeners) {
+        void Promise.resolve()
+          .then(() => listener(runId))
+          .catch((error: unknown) => console.error(`[wirespeed] after run ${runId}:`, error instanceof Error ? error.message : error));
+      }
+    }
+  }
 
   /** Records a run and queues it on its link; it starts at once when the link is free. */
   async startRun(input: StartRunInput) {
@@ -73,6 +98,7 @@ export class RunEngine {
         if (waitingFor > 0) return;
         void this.executeTogether(runIds).finally(() => {
           for (const runId of runIds) this.forget(runId);
+          this.announceEnded(runIds);
           for (const [heldLinkId, heldBy] of holders) this.queue.done(heldLinkId, heldBy);
         });
       });
@@ -121,6 +147,7 @@ export class RunEngine {
       await this.executeTogether(runIds, iperfCache);
     } finally {
       for (const runId of runIds) this.forget(runId);
+      this.announceEnded(runIds);
     }
     return recorded;
   }
@@ -143,6 +170,7 @@ export class RunEngine {
             linkId: input.linkId,
             clientSide: input.clientSide,
             options: input.options as Prisma.InputJsonValue,
+            signature: signatureOf(input.options, input.clientSide),
             experimentId: input.experimentId ?? null,
             stepId: input.stepId ?? null,
             channel: input.channel ?? null,
