@@ -31,6 +31,12 @@ describe("inventory functions", () => {
     expect((await hosts.getHost(a.id)).nicCount).toBe(1);
     expect((await nics.listNics({ hostId: b.id })).map((nic) => nic.id)).toEqual([bNic.id]);
     expect((await links.updateLink(link.id, { notes: "n" })).notes).toBe("n");
+    expect(link.baselineRuns).toBe(10);
+    expect((await links.updateLink(link.id, { baselineRuns: 20 })).baselineRuns).toBe(20);
+    await expect(links.updateLink(link.id, { baselineRuns: 0 })).rejects.toMatchObject({
+      kind: "invalid",
+      fields: [{ field: "baselineRuns", message: expect.stringMatching(/from 1 to 100/) }],
+    });
     expect(await hosts.deleteHost(a.id)).toEqual({ hosts: 1, nics: 1, links: 1, runs: 0 });
     expect(await links.listLinks()).toEqual([]);
   });

@@ -18,6 +18,8 @@ export type LinkView = {
   name: string;
   speedMbps: number;
   notes: string;
+  /** Runs per test signature that make its baseline. */
+  baselineRuns: number;
   a: LinkEndView;
   b: LinkEndView;
   /** Both MTUs are known and differ: large frames from one end get fragmented or dropped. */
@@ -36,6 +38,7 @@ const linkSelect = {
   name: true,
   speedMbps: true,
   notes: true,
+  baselineRuns: true,
   createdAt: true,
   updatedAt: true,
   aNic: endSelect,
@@ -48,6 +51,7 @@ type LinkRow = {
   id: number;
   name: string;
   speedMbps: number;
+  baselineRuns: number;
   notes: string;
   createdAt: Date;
   updatedAt: Date;
@@ -69,6 +73,7 @@ function toLinkView(row: LinkRow): LinkView {
     name: row.name,
     speedMbps: row.speedMbps,
     notes: row.notes,
+    baselineRuns: row.baselineRuns,
     a: toEndView(row.aNic),
     b: toEndView(row.bNic),
     mtuMismatch: row.aNic.mtu !== null && row.bNic.mtu !== null && row.aNic.mtu !== row.bNic.mtu,
@@ -154,7 +159,7 @@ export async function createLink(input: unknown): Promise<LinkView> {
   const data = parseInput(LinkCreateSchema, input);
   const [a, b] = await checkEnds(data.aNicId, data.bNicId);
   const row = await db.link.create({
-    data: { name: data.name, aNicId: a.id, bNicId: b.id, speedMbps: data.speedMbps ?? defaultSpeedOf(a, b), notes: data.notes },
+    data: { name: data.name, aNicId: a.id, bNicId: b.id, speedMbps: data.speedMbps ?? defaultSpeedOf(a, b), notes: data.notes, baselineRuns: data.baselineRuns },
     select: linkSelect,
   });
   await recordAudit("link.create", "link", row.id, row.name);
@@ -184,7 +189,7 @@ export async function updateLink(id: number, input: unknown): Promise<LinkView> 
   try {
     const row = await db.link.update({
       where: { id: linkId },
-      data: { name: data.name, aNicId: isRewired ? aNicId : undefined, bNicId: isRewired ? bNicId : undefined, speedMbps, notes: data.notes },
+      data: { name: data.name, aNicId: isRewired ? aNicId : undefined, bNicId: isRewired ? bNicId : undefined, speedMbps, notes: data.notes, baselineRuns: data.baselineRuns },
       select: linkSelect,
     });
     await recordAudit("link.update", "link", linkId, `${row.name}: ${Object.keys(data).join(", ")}`);

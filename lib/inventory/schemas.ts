@@ -245,6 +245,9 @@ export type NicUpdateInput = z.input<typeof NicUpdateSchema>;
 
 // ---- links ------------------------------------------------------------------------
 
+/** How many of the latest successful runs of a test make its baseline (lib/alerts/baseline.ts). */
+const BaselineRunsSchema = wholeNumber(1, 100, "a whole number of runs from 1 to 100");
+
 export const LinkCreateSchema = z.strictObject({
   name: NameSchema,
   aNicId: IdSchema,
@@ -252,6 +255,7 @@ export const LinkCreateSchema = z.strictObject({
   // Left out or null: the slower NIC's speed.
   speedMbps: SpeedMbpsSchema.nullable().optional(),
   notes: NotesSchema.default(""),
+  baselineRuns: BaselineRunsSchema.default(10),
 });
 export type LinkCreateInput = z.input<typeof LinkCreateSchema>;
 
@@ -262,5 +266,6 @@ export const LinkUpdateSchema = z.strictObject({
   bNicId: IdSchema.optional(),
   speedMbps: SpeedMbpsSchema.nullable().optional(),
   notes: NotesSchema.optional(),
+  baselineRuns: BaselineRunsSchema.optional(),
 });
 export type LinkUpdateInput = z.input<typeof LinkUpdateSchema>;
