@@ -1,13 +1,23 @@
-// Re-sealing every stored host credential under one key, in one transaction: the start-up
-// migration of plain-JSON secrets from older databases and the key rotation both use it.
+// Re-sealing every stored host credential (and notification channel secret) under one key, in
+// one transaction: the start-up migration of plain-JSON secrets from older databases and the key
+// rotation both use it.
 //
 // Plain module (no "server-only"): the wirespeed command line uses it with its own client.
 import type { PrismaClient } from "../generated/prisma/client";
-import { type Keyring, type SecretKey, SecretOpenError, envelopeKind, openText, sealText } from "./envelope";
+import { type Keyring, type SecretKey, type SecretOpenFailure, SecretOpenError, envelopeKind, openText, sealText } from "./envelope";
 
 export type UnreadableSecret = { hostId: number; hostName: string; reason: string };
+export type UnreadableChannelSecret = { channelId: number; channelName: string; reason: string };
 
-export type ResealResult = { resealed: number; unreadable: UnreadableSecret[] };
+/** `resealed` counts hosts and channels together. */
+export type ResealResult = { resealed: number; unreadable: UnreadableSecret[]; unreadableChannels: UnreadableChannelSecret[] };
+
+// The envelope's own messages speak of a host's credentials.
+const CHANNEL_REASONS: Record<SecretOpenFailure, string> = {
+  "key-mismatch": "its stored secrets were sealed with another key: start with the key they were sealed with, or set them again.",
+  tampered: "its stored secrets failed their integrity check: set them again.",
+  malformed: "its stored secrets are damaged: set them again.",
+};
 
 export type ResealOptions = {
   /** Keys the stored secrets may be sealed with (plain JSON from older databases is read as well). */
@@ -25,8 +35,9 @@ export type ResealOptions = {
 
 /** A secret no known key opens, during a re-seal that must change all or nothing. */
 export class ResealAbortedError extends Error {
-  constructor(readonly unreadable: UnreadableSecret) {
-    super(`host "${unreadable.hostName}" (id ${unreadable.hostId}): ${unreadable.reason} Nothing was changed.`);
+  constructor(readonly unreadable: UnreadableSecret | UnreadableChannelSecret) {
+    const owner = "hostId" in unreadable ? `host "${unreadable.hostName}" (id ${unreadable.hostId})` : `notification channel "${unreadable.channelName}" (id ${unreadable.channelId})`;
+    super(`${owner}: ${unreadable.reason} Nothing was changed.`);
     this.name = "ResealAbortedError";
   }
 }
@@ -35,7 +46,7 @@ export async function resealHostSecrets(client: PrismaClient, options: ResealOpt
   return client.$transaction(
     async (tx) => {
       const rows = await tx.host.findMany({ where: { secret: { not: null } }, select: { id: true, name: true, secret: true }, orderBy: { id: "asc" } });
-      const result: ResealResult = { resealed: 0, unreadable: [] };
+      const result: ResealResult = { resealed: 0, unreadable: [], unreadableChannels: [] };
       for (const row of rows) {
         const bytes = row.secret!;
         if (options.isLegacyOnly && envelopeKind(bytes) !== "legacy-json") continue;
@@ -50,6 +61,23 @@ export async function resealHostSecrets(client: PrismaClient, options: ResealOpt
           continue;
         }
         await tx.host.update({ where: { id: row.id }, data: { secret: sealText(plaintext, options.target) } });
+        result.resealed += 1;
+      }
+      // Channel secrets were sealed from the start: only a rotation has anything to do here.
+      if (options.isLegacyOnly) return result;
+      const channels = await tx.notificationChannel.findMany({ where: { secret: { not: null } }, select: { id: true, name: true, secret: true }, orderBy: { id: "asc" } });
+      for (const row of channels) {
+        let plaintext: string;
+        try {
+          plaintext = openText(row.secret!, options.keyring);
+        } catch (error) {
+          if (!(error instanceof SecretOpenError)) throw error;
+          const unreadable = { channelId: row.id, channelName: row.name, reason: CHANNEL_REASONS[error.kind] };
+          if (options.onUnreadable === "abort") throw new ResealAbortedError(unreadable);
+          result.unreadableChannels.push(unreadable);
+          continue;
+        }
+        await tx.notificationChannel.update({ where: { id: row.id }, data: { secret: sealText(plaintext, options.target) } });
         result.resealed += 1;
       }
       return result;

@@ -129,6 +129,39 @@ describe("rotateSecretKey with the key file", () => {
   });
 });
 
+describe("rotateSecretKey and notification channels", () => {
+  const TOKEN = { token: "tk_channel-token-under-rotation" };
+
+  it("re-seals a channel's secrets with the hosts', in the same count", async () => {
+    const env = { DATABASE_URL: database.url };
+    const before = loadKeys(env).keyring.current;
+    await seedHosts(before);
+    const channel = await client.notificationChannel.create({ data: { name: "ntfy", type: "ntfy", config: { url: "http://127.0.0.1:1/t" }, secret: sealText(JSON.stringify(TOKEN), before) } });
+
+    const result = await rotateSecretKey(client, env);
+
+    expect(result.resealed).toBe(5);
+    const after = readKeyFile(resolveKeyFilePaths(env).current);
+    const { secret } = await client.notificationChannel.findUniqueOrThrow({ where: { id: channel.id } });
+    expect(envelopeKeyId(secret!)).toBe(after.id);
+    expect(JSON.parse(openText(secret!, ringOf(after)))).toEqual(TOKEN);
+    expect(() => openText(secret!, ringOf(before))).toThrowError(SecretOpenError);
+  });
+
+  it("changes nothing when a channel's secrets open with none of the keys, and names that channel", async () => {
+    const env = { DATABASE_URL: database.url };
+    const before = loadKeys(env).keyring.current;
+    await seedHosts(before);
+    await client.notificationChannel.create({ data: { name: "lost gotify", type: "gotify", config: { url: "http://127.0.0.1:1" }, secret: sealText(JSON.stringify(TOKEN), generateSecretKey()) } });
+    const snapshot = await storedSecrets();
+
+    await expect(rotateSecretKey(client, env)).rejects.toThrowError(/^notification channel "lost gotify" \(id \d+\): its stored secrets were sealed with another key.*Nothing was changed\.$/);
+
+    expect(await storedSecrets()).toEqual(snapshot);
+    expect(readKeyFile(resolveKeyFilePaths(env).current).id).toBe(before.id);
+  });
+});
+
 describe("rotateSecretKey with WIRESPEED_SECRET", () => {
   const oldValue = "the old value of WIRESPEED_SECRET, long enough";
   const newValue = "the new value of WIRESPEED_SECRET, long enough";
