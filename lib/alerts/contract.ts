@@ -202,9 +202,9 @@ export type AlertJson = {
   title: string;
   /** "nas-10g: 4.1 Gbit/s, 44% of its 9.4 Gbit/s baseline (2 of 3 runs)" */
   body: string;
-  /** The runs that breached when it fired, newest first. */
+  /** The runs that breached when it fired, oldest first: [12, 14]. */
   runIds: number[];
-  /** The n runs in a row that ended it, newest first; [] while firing. */
+  /** The n runs in a row that ended it, oldest first; [] while firing. */
   resolvedRunIds: number[];
   /** The newest breaching run's rate, its baseline and its share of the line rate, when it fired. */
   receivedBitsPerSecond: number | null;

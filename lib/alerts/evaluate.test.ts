@@ -171,6 +171,7 @@ describe("notification words", () => {
     expect(text.title).toBe("nas-10g: below its baseline");
     expect(text.body).toBe("nas-10g: 4.1 Gbit/s, 44% of its 9.4 Gbit/s baseline (2 of 3 runs)");
     expect(text.runId).toBe(decision.breaching[0]!.runId);
+    expect(text.runIds).toEqual([decision.breaching[1]!.runId, decision.breaching[0]!.runId]);
     expect(text).toMatchObject({ receivedBitsPerSecond: 4.1 * GBIT, baselineBitsPerSecond: 9.4 * GBIT, lineRatePercent: 41 });
   });
 
@@ -194,7 +195,7 @@ describe("notification words", () => {
     const text = resolvedText("nas-10g", decision);
     expect(text.title).toBe("nas-10g: recovered");
     expect(text.body).toBe("nas-10g: back to 9.3 Gbit/s, 99% of its baseline, for 3 runs in a row");
-    expect(text.runIds).toEqual(decision.judged.map((fact) => fact.runId));
+    expect(text.runIds).toEqual(decision.judged.map((fact) => fact.runId).reverse());
   });
 
   it("falls back to the line rate in a recovery when the run has no baseline", () => {

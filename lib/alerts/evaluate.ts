@@ -91,7 +91,7 @@ export function percentOf(part: number | null, whole: number | null): number | n
 export type AlertText = {
   title: string;
   body: string;
-  /** The runs named: those that breached (firing), or the n clean ones (resolved); newest first. */
+  /** The runs named: those that breached (firing), or the n clean ones (resolved); oldest first, as run ids read. */
   runIds: number[];
   /** The run the notification links to: the newest of them. */
   runId: number;
@@ -130,7 +130,7 @@ export function firingText(linkName: string, rule: RuleConditions, decision: Dec
   return {
     title: `${linkName}: ${TITLES[condition]}`,
     body,
-    runIds: decision.breaching.map((fact) => fact.runId),
+    runIds: decision.breaching.map((fact) => fact.runId).reverse(),
     runId: newest.runId,
     receivedBitsPerSecond: rate,
     baselineBitsPerSecond: newest.baselineBitsPerSecond,
@@ -151,7 +151,7 @@ export function resolvedText(linkName: string, decision: Decision): AlertText {
   return {
     title: `${linkName}: recovered`,
     body,
-    runIds: decision.judged.map((fact) => fact.runId),
+    runIds: decision.judged.map((fact) => fact.runId).reverse(),
     runId: newest.runId,
     receivedBitsPerSecond: rate,
     baselineBitsPerSecond: newest.baselineBitsPerSecond,
