@@ -1,7 +1,11 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { alertQueryKeys, FIRING_ALERTS_PATH } from "@/components/alerts/queries";
+import { fetchApi, IDLE_REFETCH_MS } from "@/components/queries";
+import type { AlertListPage } from "@/lib/alerts/contract";
 
 const NAV_ITEMS = [
   { href: "/", label: "Overview" },
@@ -9,6 +13,8 @@ const NAV_ITEMS = [
   { href: "/links", label: "Links" },
   { href: "/runs", label: "Runs" },
   { href: "/experiments", label: "Experiments" },
+  { href: "/schedules", label: "Schedules" },
+  { href: "/alerts", label: "Alerts" },
 ] as const;
 
 const ADMIN_ITEMS = [
@@ -20,8 +26,19 @@ function isActive(pathname: string, href: string): boolean {
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
 }
 
+/** How many alerts are firing, asked of the API as other views ask when idle; null until known or when it failed. */
+function useFiringAlertCount(): number | null {
+  const result = useQuery({
+    queryKey: alertQueryKeys.firing(),
+    queryFn: ({ signal }) => fetchApi<AlertListPage>(FIRING_ALERTS_PATH, { signal }),
+    refetchInterval: IDLE_REFETCH_MS,
+  });
+  return result.data ? result.data.total : null;
+}
+
 export function NavLinks({ isAdmin = false }: { isAdmin?: boolean }) {
   const pathname = usePathname();
+  const firing = useFiringAlertCount();
   return (
     <ul className="flex flex-wrap gap-1 text-sm">
       {[...NAV_ITEMS, ...(isAdmin ? ADMIN_ITEMS : [])].map((item) => {
@@ -38,6 +55,12 @@ export function NavLinks({ isAdmin = false }: { isAdmin?: boolean }) {
               }`}
             >
               {item.label}
+              {item.href === "/alerts" && firing ? (
+                <span className="ml-1.5 rounded-full bg-red-700 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums dark:bg-red-500 dark:text-slate-950" data-testid="nav-firing-alerts">
+                  {firing}
+                  <span className="sr-only"> firing</span>
+                </span>
+              ) : null}
             </Link>
           </li>
         );
