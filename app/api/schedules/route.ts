@@ -1,0 +1,20 @@
+import { withApiAuth } from "@/lib/api/auth";
+import { queryInteger } from "@/lib/api/pagination";
+import { readJsonBody } from "@/lib/api/request";
+import { createSchedule, listSchedules } from "@/lib/schedules/store";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** GET /api/schedules: `{ schedules }` in the order they were made; `?linkId=` those whose test or plan runs on that link. */
+export const GET = withApiAuth("read", async (request: Request) => {
+  const url = new URL(request.url);
+  const linkId = url.searchParams.has("linkId") ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 }) : undefined;
+  return Response.json({ schedules: await listSchedules({ linkId }) });
+});
+
+/** POST /api/schedules: `{ name, linkId | experimentPlan, options, direction, clientSide, cron | everyMinutes, timezone, slipSeconds, enabled }`; 201 with the schedule. */
+export const POST = withApiAuth("monitor", async (request: Request) => {
+  const schedule = await createSchedule(await readJsonBody(request));
+  return Response.json(schedule, { status: 201, headers: { Location: `/api/schedules/${schedule.id}` } });
+});
