@@ -239,7 +239,7 @@ export async function createSchedule(body: unknown): Promise<ScheduleDetailJson>
       nextRunAt: input.enabled ? nextDueAt(timing, now, now, input.slipSeconds) : null,
     },
   });
-  await recordAudit("schedule.create", "schedule", row.id, `"${input.name}": ${validated.target}, ${describeTiming(input)}${input.enabled ? "" : ", paused"}`);
+  await recordAudit("schedule.create", "schedule", row.id, `"${input.name}": ${validated.target}, ${describeTiming({ ...input, timezone: timing.timezone })}${input.enabled ? "" : ", paused"}`);
   scheduler.poke();
   return (await getSchedule(row.id, now))!;
 }
