@@ -18,4 +18,10 @@ export async function register() {
   const { experimentRunner } = await import("@/lib/experiments");
   const stopped = await experimentRunner.recoverInterrupted();
   if (stopped > 0) console.log(`[wirespeed] marked ${stopped} unfinished experiment(s) as interrupted`);
+  // Alerts judge every run that ends from now on; then the schedules start (after the recoveries
+  // above, or what a previous instance left "running" would make their links look busy).
+  const { startAlertWatcher } = await import("@/lib/alerts");
+  startAlertWatcher();
+  const { startScheduler } = await import("@/lib/schedules");
+  await startScheduler();
 }
