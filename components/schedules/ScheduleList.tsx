@@ -10,8 +10,8 @@ import { ScheduleOutcome } from "./ScheduleOutcome";
 
 const LINK_CLASS = `rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
-/** Enabled or paused, in words beside the colour. */
-export function ScheduleState({ enabled }: { enabled: boolean }) {
+/** Enabled or paused (a rule: disabled), in words beside the colour. */
+export function ScheduleState({ enabled, offLabel = "Paused" }: { enabled: boolean; offLabel?: string }) {
   return (
     <span
       data-testid="schedule-state"
@@ -22,7 +22,7 @@ export function ScheduleState({ enabled }: { enabled: boolean }) {
           : "bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600"
       }`}
     >
-      {enabled ? "Enabled" : "Paused"}
+      {enabled ? "Enabled" : offLabel}
     </span>
   );
 }

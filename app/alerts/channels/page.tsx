@@ -1,0 +1,35 @@
+import Link from "next/link";
+import { ChannelList } from "@/components/alerts/ChannelList";
+import { PageHeader } from "@/components/PageHeader";
+import { requirePage } from "@/lib/auth/guard";
+import { listChannels } from "@/lib/notify/channels";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Notification channels" };
+
+export default async function ChannelsPage() {
+  await requirePage("read");
+  const channels = await listChannels();
+  return (
+    <div className="max-w-5xl">
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
+        <Link href="/alerts" className="hover:underline">
+          Alerts
+        </Link>
+      </nav>
+      <PageHeader
+        title="Notification channels"
+        description={
+          <>
+            Where an alert is sent when it fires and when it is over, as the{" "}
+            <Link href="/alerts/rules" className="font-medium text-sky-800 underline dark:text-sky-300">
+              rules
+            </Link>{" "}
+            name them. Tokens, passwords and webhook secrets are kept sealed and never shown again.
+          </>
+        }
+      />
+      <ChannelList channels={channels} />
+    </div>
+  );
+}

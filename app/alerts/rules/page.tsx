@@ -1,0 +1,42 @@
+import Link from "next/link";
+import { RuleList } from "@/components/alerts/RuleList";
+import { PageHeader } from "@/components/PageHeader";
+import { requirePage } from "@/lib/auth/guard";
+import { listAlertRules } from "@/lib/alerts/rules";
+import { listLinks } from "@/lib/queries/links";
+import { listChannels } from "@/lib/notify/channels";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Alert rules" };
+
+export default async function AlertRulesPage() {
+  await requirePage("read");
+  const [rules, links, channels] = await Promise.all([listAlertRules(), listLinks(), listChannels()]);
+  return (
+    <div className="max-w-5xl">
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
+        <Link href="/alerts" className="hover:underline">
+          Alerts
+        </Link>
+      </nav>
+      <PageHeader
+        title="Alert rules"
+        description={
+          <>
+            When a link&apos;s results open an alert: m of its last n runs below a share of the baseline or of the line rate, or failed. One alert per episode, sent to
+            the rule&apos;s{" "}
+            <Link href="/alerts/channels" className="font-medium text-sky-800 underline dark:text-sky-300">
+              channels
+            </Link>{" "}
+            when it fires and when it is over.
+          </>
+        }
+      />
+      <RuleList
+        rules={rules}
+        links={links.map((link) => ({ id: link.id, name: link.name }))}
+        channels={channels.map((channel) => ({ id: channel.id, name: channel.name, type: channel.type }))}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition } from "react";
+import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
+import { Button, FieldMessages, Notice, SelectField, TextField } from "@/components/ui/ui";
+import { saveChannelAction } from "@/lib/actions/save-channel";
+import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, type ChannelJson } from "@/lib/notify/contract";
+import {
+  CHANNEL_FIELDS,
+  channelFieldsOf,
+  channelFormErrorsOf,
+  channelRequestBody,
+  fieldValue,
+  isCleared,
+  isSecretField,
+  newChannelFields,
+  withCleared,
+  withValue,
+  type ChannelFieldSpec,
+  type ChannelFormFields,
+} from "./channel-fields";
+
+// Every form key a field shows a message for; the rest go in the notice on top.
+const PLACED_KEYS = new Set(["name", "type", ...Object.values(CHANNEL_FIELDS).flatMap((specs) => specs.map((spec) => spec.key))]);
+
+function CheckboxField({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }) {
+  const id = useId();
+  return (
+    <div className="flex items-start gap-2 pt-1 sm:pt-7">
+      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} aria-describedby={hint ? `${id}-hint` : undefined} className="mt-0.5 h-4 w-4 accent-sky-600" />
+      <div>
+        <label htmlFor={id} className="text-sm">
+          {label}
+        </label>
+        <FieldMessages id={id} hint={hint} />
+      </div>
+    </div>
+  );
+}
+
+/** One config field: a secret is a password input that says when one is stored and that empty keeps it. */
+function ConfigField({
+  spec,
+  fields,
+  onChange,
+  error,
+  secretsSet,
+}: {
+  spec: ChannelFieldSpec;
+  fields: ChannelFormFields;
+  onChange: (fields: ChannelFormFields) => void;
+  error?: string;
+  secretsSet: readonly string[];
+}) {
+  const value = fieldValue(fields, spec.key);
+  if (spec.kind === "checkbox") return <CheckboxField label={spec.label} checked={value === true} onChange={(checked) => onChange(withValue(fields, spec.key, checked))} hint={spec.hint} />;
+  if (spec.kind === "select") {
+    return (
+      <SelectField label={spec.label} name={spec.key} value={String(value)} onChange={(event) => onChange(withValue(fields, spec.key, event.target.value))} hint={spec.hint} error={error}>
+        {spec.choices?.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </SelectField>
+    );
+  }
+  const isSecret = isSecretField(fields.type, spec.key);
+  const isSet = isSecret && secretsSet.includes(spec.key);
+  const cleared = isCleared(fields, spec.key);
+  return (
+    <div>
+      <TextField
+        label={spec.label}
+        name={spec.key}
+        type={isSecret ? "password" : spec.kind === "email" ? "email" : "text"}
+        inputMode={spec.kind === "number" ? "numeric" : spec.kind === "url" && !isSecret ? "url" : undefined}
+        autoComplete={isSecret ? "new-password" : "off"}
+        spellCheck={false}
+        value={String(value)}
+        disabled={cleared}
+        placeholder={isSet ? (cleared ? "removed on save" : "set — leave empty to keep") : undefined}
+        onChange={(event) => onChange(withValue(fields, spec.key, event.target.value))}
+        hint={isSet ? `${spec.hint ? `${spec.hint}. ` : ""}A value is set: leave empty to keep it.` : spec.hint}
+        error={error}
+      />
+      {isSet && spec.isOptional ? (
+        <label className="mt-1 inline-flex items-center gap-2 text-xs">
+          <input type="checkbox" checked={cleared} onChange={(event) => onChange(withCleared(withValue(fields, spec.key, ""), spec.key, event.target.checked))} className="h-3.5 w-3.5 accent-sky-600" />
+          Remove it
+        </label>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * A notification channel's form, new or edit: its name, its type (fixed once saved) and the
+ * fields of that type. Secrets are never shown: a stored one is a password field that keeps
+ * its value when left empty.
+ */
+export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone?: () => void }) {
+  const router = useRouter();
+  const isEdit = channel !== undefined;
+  const [fields, setFields] = useState<ChannelFormFields>(() => (channel ? channelFieldsOf(channel) : newChannelFields()));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [isPending, startTransition] = useTransition();
+  const secretsSet = channel?.secretsSet ?? [];
+
+  const submit = () =>
+    startTransition(async () => {
+      setErrors({});
+      setMessage(null);
+      const result = await saveChannelAction({ channelId: channel?.id, channel: channelRequestBody(fields, isEdit) });
+      if (result.ok) {
+        if (!isEdit) setFields(newChannelFields(fields.type));
+        onDone?.();
+        router.refresh();
+        return;
+      }
+      const byField = channelFormErrorsOf(result.errors);
+      setErrors(byField);
+      const unplaced = Object.entries(byField).filter(([key]) => !PLACED_KEYS.has(key));
+      setMessage(result.errors.length ? `Check the fields marked below.${unplaced.map(([key, text]) => ` ${key}: ${text}`).join("")}` : result.message);
+    });
+
+  return (
+    <form
+      aria-label={isEdit ? `Edit channel ${channel.name}` : "New channel"}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 sm:p-5 dark:border-slate-800 dark:bg-slate-900"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <h2 className="text-base font-semibold">{isEdit ? `Edit ${channel.name}` : "New channel"}</h2>
+      <TextField label="Name" name="name" className="max-w-md" value={fields.name} onChange={(event) => setFields({ ...fields, name: event.target.value })} error={errors.name} placeholder="lab ntfy" />
+      {isEdit ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Type: <span className="font-medium">{CHANNEL_TYPE_LABELS[fields.type]}</span>{" "}
+          <span className="text-xs text-slate-600 dark:text-slate-400">(fixed: create a new channel for another type)</span>
+        </p>
+      ) : (
+        <ChoiceGroup
+          legend="Type"
+          choices={CHANNEL_TYPES.map((type) => ({ value: type, label: CHANNEL_TYPE_LABELS[type] }))}
+          selected={[fields.type]}
+          onChange={([type]) => setFields({ ...fields, type: type! })}
+          error={errors.type}
+          testId="channel-type"
+        />
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        {CHANNEL_FIELDS[fields.type].map((spec) => (
+          <ConfigField key={`${fields.type}.${spec.key}`} spec={spec} fields={fields} onChange={setFields} error={errors[spec.key]} secretsSet={secretsSet} />
+        ))}
+      </div>
+      {message ? <Notice tone="error" title={message} /> : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Saving…">
+          {isEdit ? "Save changes" : "Create channel"}
+        </Button>
+        {isEdit ? (
+          <Button type="button" onClick={onDone} disabled={isPending}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
