@@ -57,7 +57,7 @@ function ruleNotFound(id: number): AppError {
 async function checkLink(linkId: number | null): Promise<string | null> {
   if (linkId === null) return null;
   const link = await db.link.findUnique({ where: { id: linkId }, select: { name: true } });
-  if (!link) throw invalidInput([{ field: "linkId", message: `names no link (${linkId})` }]);
+  if (!link) throw invalidInput([{ field: "linkId", message: `link ${linkId} does not exist` }]);
   return link.name;
 }
 
@@ -67,7 +67,10 @@ async function checkChannels(channelIds: number[]): Promise<number[]> {
   if (ids.length === 0) return ids;
   const found = new Set((await db.notificationChannel.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((row) => row.id));
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length > 0) throw invalidInput([{ field: "channelIds", message: `name no notification channel (${missing.join(", ")})` }]);
+  if (missing.length > 0) {
+    const message = missing.length === 1 ? `notification channel ${missing[0]} does not exist` : `notification channels ${missing.join(", ")} do not exist`;
+    throw invalidInput([{ field: "channelIds", message }]);
+  }
   return ids;
 }
 

@@ -79,9 +79,9 @@ describe("the alert rules API", () => {
     expect(created.status).toBe(201);
     const list = await call(rules.GET as Handler, "GET", "/api/alert-rules", undefined, viewerToken);
     expect(list.status).toBe(200);
-    expect(list.body.map((entry: { id: number }) => entry.id)).toContain(created.body.id);
+    expect(list.body.rules.map((entry: { id: number }) => entry.id)).toContain(created.body.id);
     // the defaults come first
-    expect(list.body[0].linkId).toBeNull();
+    expect(list.body.rules[0].linkId).toBeNull();
     const one = await call(rule.GET as Handler, "GET", `/api/alert-rules/${created.body.id}`, undefined, viewerToken, String(created.body.id));
     expect(one.body).toMatchObject({ id: created.body.id, link: null });
 
@@ -108,8 +108,8 @@ describe("the alert rules API", () => {
       [{ name: "", linkId, failed: true }, [{ field: "name" }]],
       [{ name: "r", linkId, failed: "yes" }, [{ field: "failed" }]],
       [{ name: "r", linkId, failed: true, color: "red" }, [{ field: "color" }]],
-      [{ name: "r", linkId: 424242, failed: true }, [{ field: "linkId", message: "names no link (424242)" }]],
-      [{ name: "r", linkId, failed: true, channelIds: [channelId, 424242] }, [{ field: "channelIds", message: "name no notification channel (424242)" }]],
+      [{ name: "r", linkId: 424242, failed: true }, [{ field: "linkId", message: "link 424242 does not exist" }]],
+      [{ name: "r", linkId, failed: true, channelIds: [channelId, 424242] }, [{ field: "channelIds", message: "notification channel 424242 does not exist" }]],
     ];
     for (const [body, fields] of cases) {
       const response = await post(body);
@@ -148,8 +148,8 @@ describe("the alert rules API", () => {
 
   it("lists one link's own rules with ?linkId=", async () => {
     const list = await call(rules.GET as Handler, "GET", `/api/alert-rules?linkId=${linkId}`);
-    expect(list.body.length).toBeGreaterThan(0);
-    expect(list.body.every((entry: { linkId: number }) => entry.linkId === linkId)).toBe(true);
+    expect(list.body.rules.length).toBeGreaterThan(0);
+    expect(list.body.rules.every((entry: { linkId: number }) => entry.linkId === linkId)).toBe(true);
     expect((await call(rules.GET as Handler, "GET", "/api/alert-rules?linkId=x")).body.error.fields).toEqual([expect.objectContaining({ field: "linkId" })]);
   });
 });

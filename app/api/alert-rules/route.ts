@@ -6,11 +6,11 @@ import { createAlertRule, listAlertRules } from "@/lib/alerts/rules";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** GET /api/alert-rules: every rule, the defaults first; `?linkId=` one link's own rules. */
+/** GET /api/alert-rules: `{ rules }`, the defaults first; `?linkId=` one link's own rules. */
 export const GET = withApiAuth("read", async (request: Request) => {
   const url = new URL(request.url);
   const linkId = url.searchParams.has("linkId") ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 }) : undefined;
-  return Response.json(await listAlertRules({ linkId }));
+  return Response.json({ rules: await listAlertRules({ linkId }) });
 });
 
 /** POST /api/alert-rules: `{ name, linkId | null, belowBaselinePercent?, belowLineRatePercent?, failed?, m, n, channelIds, enabled }`; 201. */
