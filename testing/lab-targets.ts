@@ -7,7 +7,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { HostTarget } from "../lib/ssh/types";
-import { readLabState } from "../e2e/lab/lab";
+import { readLabState, tbfParameters } from "../e2e/lab/lab";
 import type { LabBottleneck, LabHost, LabLink, LabState } from "./lab-state";
 
 export function requireLabState(): LabState {
@@ -145,4 +145,25 @@ export function independentLinks(state: LabState, count = 2): LabLink[] {
     groups.set(key, group);
   }
   throw new Error(`lab has no ${count} independent links (same hosts, rate and MTU, no flow cap, no bottleneck): the default topology (e2e/lab/topology.json) has them`);
+}
+
+/**
+ * Changes the tbf rate of a plain shaped link on both ends (`tc qdisc change`), as a degraded
+ * cable or a port renegotiated lower would; `setLinkRate(state, link, link.rateMbps)` restores it.
+ * Only for links shaped by tbf alone (no flow cap, no shared bottleneck).
+ */
+export function setLinkRate(state: LabState, link: LabLink, rateMbps: number): void {
+  if (link.rateMbps === null || link.flowCapMbps !== null || link.bottleneck !== null) {
+    throw new Error(`${link.name} is not a plain tbf-shaped link: its rate cannot be changed this way`);
+  }
+  const tbf = tbfParameters(`${rateMbps}mbit`);
+  for (const end of [link.a, link.b]) {
+    const host = labHost(state, end.host);
+    const res = spawnSync(
+      "tc",
+      ["-n", host.netns, "qdisc", "change", "dev", end.nic, "root", "tbf", "rate", tbf.rate, "burst", String(tbf.burstBytes), "latency", tbf.latency],
+      { encoding: "utf8" },
+    );
+    if (res.status !== 0) throw new Error(`tc qdisc change on ${end.host}/${end.nic} failed: ${res.stderr}`);
+  }
 }
