@@ -10,7 +10,7 @@ const globalForPrisma = globalThis as unknown as { wirespeedPrisma?: PrismaClien
 function createPrismaClient(): PrismaClient {
   const adapter = new PrismaBetterSQLite3({ url: resolveDatabaseUrl() });
   // Credentials never leave the database by accident: a query that needs them asks with `omit: { secret: false }`.
-  return new PrismaClient({ adapter, omit: { host: { secret: true } } });
+  return new PrismaClient({ adapter, omit: { host: { secret: true }, notificationChannel: { secret: true } } });
 }
 
 export const db = globalForPrisma.wirespeedPrisma ?? createPrismaClient();

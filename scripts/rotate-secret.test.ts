@@ -54,7 +54,7 @@ describe("wirespeed rotate-secret", () => {
     expect(code).toBe(0);
     const keyFile = path.join(database.dataDir, "secret.key");
     const after = readKeyFile(keyFile);
-    expect(stdout).toBe(`re-encrypted 2 host secret(s) under the new key (key id ${after.id})\nThe new key is in ${keyFile}; back it up with the database.\n`);
+    expect(stdout).toBe(`re-encrypted 2 secret(s) (host credentials and channel tokens) under the new key (key id ${after.id})\nThe new key is in ${keyFile}; back it up with the database.\n`);
     expect(stdout).not.toContain(fs.readFileSync(keyFile, "utf8").trim());
     for (const row of await client.host.findMany({ select: { secret: true } })) {
       expect(openText(row.secret!, { current: after, all: [after] })).toBe(SECRET_TEXT);

@@ -72,7 +72,7 @@ async function runRotateSecret(args: string[], io: CommandIo): Promise<number> {
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: resolveDatabaseUrl() }) });
   try {
     const result = await rotateSecretKey(client, process.env);
-    io.stdout.write(`re-encrypted ${result.resealed} host secret(s) under the new key (key id ${result.keyId})\n`);
+    io.stdout.write(`re-encrypted ${result.resealed} secret(s) (host credentials and channel tokens) under the new key (key id ${result.keyId})\n`);
     for (const note of result.notes) io.stdout.write(`${note}\n`);
     return 0;
   } catch (error) {

@@ -71,7 +71,7 @@ describe("createChannel", () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    const row = await db.notificationChannel.findUniqueOrThrow({ where: { id: created.id } });
+    const row = await db.notificationChannel.findUniqueOrThrow({ where: { id: created.id }, omit: { secret: false } });
     expect(row.secret).not.toBeNull();
     expect(Buffer.from(row.secret!).includes(TOKEN)).toBe(false);
     expect(JSON.stringify(row.config)).not.toContain(TOKEN);
@@ -132,7 +132,7 @@ describe("updateChannel", () => {
     expect((await loadChannelForDelivery(webhook.id))!.config).toEqual({ url: "http://h.lan", secret: "second-hmac" });
     const cleared = await updateChannel(webhook.id, { config: { secret: null } });
     expect(cleared.secretsSet).toEqual([]);
-    expect((await db.notificationChannel.findUniqueOrThrow({ where: { id: webhook.id } })).secret).toBeNull();
+    expect((await db.notificationChannel.findUniqueOrThrow({ where: { id: webhook.id }, omit: { secret: false } })).secret).toBeNull();
     expect((await loadChannelForDelivery(webhook.id))!.config).toEqual({ url: "http://h.lan" });
     // The audit log says what changed, never to what.
     const details = (await db.auditEvent.findMany({ where: { action: "channel.update" } })).map((event) => event.detail);

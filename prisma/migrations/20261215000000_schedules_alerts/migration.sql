@@ -113,7 +113,7 @@ CREATE TABLE "Notification" (
 -- AlterTable
 ALTER TABLE "Link" ADD COLUMN "baselineRuns" INTEGER NOT NULL DEFAULT 10;
 
--- Backfill: the test signature of every earlier run, as lib/alerts/baseline.ts signatureOf writes it
+-- Backfill: the test signature of every earlier run, as lib/runs/signature.ts signatureOf writes it
 -- ("tcp a-to-b P1", "udp b-to-a P4 1000000000"); lib/alerts/signature-backfill.test.ts checks the two agree.
 UPDATE "Run" SET "signature" =
     coalesce(json_extract("options", '$.protocol'), 'tcp')
