@@ -1,10 +1,13 @@
 import "server-only";
 import { describeOptions } from "@/lib/runs/describe";
+import { openAlertsByLink } from "@/lib/alerts/alerts";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf";
 import { directionOf } from "@/lib/runs/contract";
 import { lineRatePercent } from "@/lib/runs/serialize";
+import type { ScheduleRunOutcome } from "@/lib/schedules/contract";
+import { schedulesByLink } from "@/lib/schedules/store";
 import { listLinks } from "./links";
 
 /** The counts the overview's header shows. */
@@ -53,6 +56,10 @@ export type OverviewLink = {
   active: OverviewRun | null;
   /** Received bits/s of the last SPARKLINE_RUNS succeeded runs, oldest first. */
   sparkline: number[];
+  /** The oldest firing alert of the link: the card's "Alert" mark. */
+  alert: { id: number; title: string; count: number } | null;
+  /** The newest start of the link's schedules: the run it started and its result, or why it skipped. */
+  lastScheduled: { at: string; outcome: ScheduleRunOutcome; reason: string | null; runId: number | null; experimentId: number | null; status: string | null; receivedBitsPerSecond: number | null } | null;
 };
 
 const overviewRunSelect = { id: true, createdAt: true, status: true, options: true, clientSide: true, receivedBitsPerSecond: true } as const;
@@ -77,6 +84,8 @@ function parseOptions(value: unknown): IperfOptions {
 /** Every link with what its card shows: latest result, last run, active run and sparkline (four indexed queries per link). */
 export async function listOverviewLinks(): Promise<OverviewLink[]> {
   const links = await listLinks();
+  // One read each for every card: the firing alerts, and each link's schedules with their last start.
+  const [alerts, schedules] = await Promise.all([openAlertsByLink(), schedulesByLink(links.map((link) => link.id))]);
   return Promise.all(
     links.map(async (link) => {
       const [recent, last, active] = await Promise.all([
@@ -90,6 +99,10 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
         db.run.findFirst({ where: { linkId: link.id, status: { in: ["queued", "preparing", "running"] } }, orderBy: { id: "desc" }, select: overviewRunSelect }),
       ]);
       const newest = recent[0];
+      const linkAlerts = alerts.get(link.id) ?? [];
+      const lastScheduled = (schedules.get(link.id) ?? [])
+        .flatMap((schedule) => (schedule.lastRun ? [schedule.lastRun] : []))
+        .sort((one, other) => Date.parse(other.at) - Date.parse(one.at))[0];
       return {
         id: link.id,
         name: link.name,
@@ -100,6 +113,18 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
         last: last ? toOverviewRun(last) : null,
         active: active ? toOverviewRun(active) : null,
         sparkline: recent.map((run) => run.receivedBitsPerSecond ?? 0).reverse(),
+        alert: linkAlerts[0] ? { id: linkAlerts[0].id, title: linkAlerts[0].title, count: linkAlerts.length } : null,
+        lastScheduled: lastScheduled
+          ? {
+              at: lastScheduled.at,
+              outcome: lastScheduled.outcome,
+              reason: lastScheduled.reason,
+              runId: lastScheduled.runId,
+              experimentId: lastScheduled.experimentId,
+              status: lastScheduled.status,
+              receivedBitsPerSecond: lastScheduled.receivedBitsPerSecond,
+            }
+          : null,
       };
     }),
   );
