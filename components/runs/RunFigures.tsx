@@ -30,15 +30,45 @@ function formatCpu(percent: number | null): string {
   return formatPercent(percent, percent != null && percent < 10 ? 1 : 0);
 }
 
-/** The figures of a finished run as cards: sent, received, share of line rate, quality, CPU. */
-export function RunSummaryCards({ summary, protocol, clientHost, serverHost }: { summary: RunSummaryJson; protocol: "tcp" | "udp"; clientHost: string; serverHost: string }) {
+/**
+ * The figures of a finished run as cards: sent, received, share of line rate (with the result
+ * against the link's baseline for this test, when there is one), quality, CPU.
+ */
+export function RunSummaryCards({
+  summary,
+  protocol,
+  clientHost,
+  serverHost,
+  againstBaseline = null,
+}: {
+  summary: RunSummaryJson;
+  protocol: "tcp" | "udp";
+  clientHost: string;
+  serverHost: string;
+  /** "−23% against the baseline of 940 Mbit/s" */
+  againstBaseline?: string | null;
+}) {
   const [unit] = useRateUnit();
   const reverse = summary.reverse;
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label="Summary">
       <Card label="Received" value={formatRate(summary.receivedBitsPerSecond, unit)} detail={formatBytes(summary.receivedBytes)} testId="summary-received" />
       <Card label="Sent" value={formatRate(summary.sentBitsPerSecond, unit)} detail={formatBytes(summary.sentBytes)} />
-      <Card label="Line rate" value={<span className={shareTone(summary.lineRatePercent)}>{formatPercent(summary.lineRatePercent)}</span>} detail="received ÷ nominal speed" testId="summary-line-rate" />
+      <Card
+        label="Line rate"
+        value={<span className={shareTone(summary.lineRatePercent)}>{formatPercent(summary.lineRatePercent)}</span>}
+        detail={
+          <>
+            received ÷ nominal speed
+            {againstBaseline ? (
+              <span className="mt-0.5 block font-medium text-slate-800 dark:text-slate-200" data-testid="summary-baseline">
+                {againstBaseline}
+              </span>
+            ) : null}
+          </>
+        }
+        testId="summary-line-rate"
+      />
       {protocol === "tcp" ? (
         <Card label="Retransmits" value={summary.retransmits ?? "–"} detail="TCP segments sent again" />
       ) : (

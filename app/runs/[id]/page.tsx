@@ -10,6 +10,8 @@ import { RunSummaryCards, StreamTable } from "@/components/runs/RunFigures";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
+import { againstBaseline } from "@/lib/alerts/baseline";
+import { describeAgainstBaseline } from "@/lib/alerts/contract";
 import { requirePage } from "@/lib/auth/guard";
 import { getLinkEnds } from "@/lib/queries/links";
 import { getRunDetail } from "@/lib/queries/run-lists";
@@ -50,7 +52,7 @@ export default async function RunPage({ params }: Params) {
   const run = await getRunDetail(runId);
   if (!run) notFound();
   const isActive = isActiveStatus(run.status);
-  const [ends, series] = await Promise.all([getLinkEnds(run.linkId), getRunSeries({ runId, isFinished: !isActive })]);
+  const [ends, series, baseline] = await Promise.all([getLinkEnds(run.linkId), getRunSeries({ runId, isFinished: !isActive }), isActive ? Promise.resolve(null) : againstBaseline(runId)]);
   if (!ends) notFound();
   // An old run whose options a later schema refuses still opens.
   const options = parseStoredOptions(run.options);
@@ -116,7 +118,14 @@ export default async function RunPage({ params }: Params) {
 
       {!isActive && run.summary ? (
         <section aria-label="Summary" className="mb-6">
-          <RunSummaryCards summary={run.summary} protocol={options.protocol} clientHost={clientEnd.hostName} serverHost={serverEnd.hostName} />
+          <RunSummaryCards
+            summary={run.summary}
+            protocol={options.protocol}
+            clientHost={clientEnd.hostName}
+            serverHost={serverEnd.hostName}
+            // Nothing until the link has a baseline for this test: "needs 3 runs" is no figure to show beside one.
+            againstBaseline={baseline?.baselineBitsPerSecond != null ? describeAgainstBaseline(baseline) : null}
+          />
         </section>
       ) : null}
 
