@@ -1,8 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { CartesianGrid, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
+import { useId, useState } from "react";
+import { CartesianGrid, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
 import { SERIES_COLORS } from "@/components/charts/colors";
+import type { BaselineJson } from "@/lib/alerts/contract";
 import { DIRECTION_ARROWS } from "@/lib/runs/describe";
 import { formatNumber, formatRate } from "@/components/units/rate";
 import type { RunDirection } from "@/lib/runs/contract";
@@ -22,44 +24,118 @@ const SERIES_LABELS: Record<keyof typeof SERIES_COLORS, string> = {
   "udp:bidir": "UDP ⇄",
 };
 
-/** Each run of a link as a point: received rate over time, coloured by protocol and direction; line rate as a reference line. */
-export function LinkHistoryChart({ points, lineRateBitsPerSecond, aName, bName }: { points: HistoryPoint[]; lineRateBitsPerSecond: number; aName: string; bName: string }) {
+/** A baseline that can be drawn: a median, and the slowest and fastest of its runs as the band. */
+type Band = BaselineJson & { medianBitsPerSecond: number; minBitsPerSecond: number; maxBitsPerSecond: number };
+
+function isBand(baseline: BaselineJson): baseline is Band {
+  return baseline.medianBitsPerSecond !== null && baseline.minBitsPerSecond !== null && baseline.maxBitsPerSecond !== null;
+}
+
+/**
+ * Whether a point is a run of the band's test. A point knows its protocol, direction and
+ * streams but not a UDP bitrate: a UDP point is of the band when it is one of its runs or has
+ * the same protocol, direction and streams.
+ */
+function isOfBand(point: HistoryPoint, band: Band): boolean {
+  if (band.runIds.includes(point.id)) return true;
+  const prefix = `${point.protocol} ${point.direction} P${point.parallel}`;
+  return point.protocol === "udp" ? band.signature.startsWith(`${prefix} `) : band.signature === prefix;
+}
+
+const BAND_COLOR = "#16a34a";
+
+/**
+ * Each run of a link as a point: received rate over time, coloured by protocol and direction;
+ * line rate as a reference line. With baselines, one test's baseline is a band (its slowest to
+ * fastest run, the median dashed) and the other tests' points are faded; the newest run's test
+ * is shown first, and a select picks another or none.
+ */
+export function LinkHistoryChart({
+  points,
+  lineRateBitsPerSecond,
+  aName,
+  bName,
+  baselines = [],
+}: {
+  points: HistoryPoint[];
+  lineRateBitsPerSecond: number;
+  aName: string;
+  bName: string;
+  baselines?: BaselineJson[];
+}) {
   const router = useRouter();
-  const peak = Math.max(lineRateBitsPerSecond, ...points.map((point) => point.receivedBitsPerSecond));
+  const selectId = useId();
+  const bands = baselines.filter(isBand);
+  const newest = points.at(-1);
+  const defaultSignature = (newest ? bands.find((band) => isOfBand(newest, band))?.signature : undefined) ?? bands[0]?.signature ?? "";
+  // null: the default (it follows new runs); "": no band.
+  const [chosen, setChosen] = useState<string | null>(null);
+  const band = bands.find((entry) => entry.signature === (chosen ?? defaultSignature)) ?? null;
+  const peak = Math.max(lineRateBitsPerSecond, band?.maxBitsPerSecond ?? 0, ...points.map((point) => point.receivedBitsPerSecond));
   const { unit, rateAxis } = useRateAxis(peak, [0, peak * 1.08]);
-  const groups = new Map<keyof typeof SERIES_COLORS, PlotPoint[]>();
+  // Per colour, the band's points and (faded) the others.
+  const groups = new Map<keyof typeof SERIES_COLORS, { ofBand: PlotPoint[]; others: PlotPoint[] }>();
   for (const point of points) {
     const key = `${point.protocol}:${point.direction}` as keyof typeof SERIES_COLORS;
-    const list = groups.get(key) ?? [];
-    list.push({ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond });
-    groups.set(key, list);
+    const group = groups.get(key) ?? { ofBand: [], others: [] };
+    (band && !isOfBand(point, band) ? group.others : group.ofBand).push({ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond });
+    groups.set(key, group);
   }
   const times = points.map((point) => Date.parse(point.time));
   const span = times.length ? Math.max(...times) - Math.min(...times) : 0;
   const padding = Math.max(span * 0.03, 60_000);
+  const onPointClick = (entry: unknown) => {
+    const id = (entry as { payload?: PlotPoint }).payload?.id;
+    if (id) router.push(`/runs/${id}`);
+  };
   return (
     <div>
-      <div className="h-64 w-full text-slate-600 sm:h-72 dark:text-slate-300" data-testid="history-chart" data-point-count={points.length} role="img" aria-label={`Received rate of ${points.length} runs over time`}>
+      {bands.length > 0 ? (
+        <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">
+          <label htmlFor={selectId} className="font-medium">
+            Baseline band
+          </label>
+          <select
+            id={selectId}
+            value={band?.signature ?? ""}
+            onChange={(event) => setChosen(event.target.value)}
+            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
+          >
+            {bands.map((entry) => (
+              <option key={entry.signature} value={entry.signature}>
+                {entry.label}
+              </option>
+            ))}
+            <option value="">None</option>
+          </select>
+        </div>
+      ) : null}
+      <div
+        className="h-64 w-full text-slate-600 sm:h-72 dark:text-slate-300"
+        data-testid="history-chart"
+        data-point-count={points.length}
+        data-baseline-signature={band?.signature}
+        role="img"
+        aria-label={`Received rate of ${points.length} runs over time${band ? `; the baseline of ${band.label} is ${formatRate(band.medianBitsPerSecond, unit)}` : ""}`}
+      >
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
             <CartesianGrid {...GRID_PROPS} />
             <XAxis {...clockAxisProps(span)} name="time" domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]} />
             <YAxis {...rateAxis} dataKey="y" type="number" />
+            {band ? (
+              <>
+                <ReferenceArea y1={band.minBitsPerSecond} y2={Math.max(band.maxBitsPerSecond, band.minBitsPerSecond * 1.002)} fill={BAND_COLOR} fillOpacity={0.14} stroke="none" ifOverflow="extendDomain" />
+                <ReferenceLine y={band.medianBitsPerSecond} stroke={BAND_COLOR} strokeDasharray="2 3" strokeWidth={1.5} label={{ value: `baseline ${formatRate(band.medianBitsPerSecond, unit)}`, position: "insideTopLeft", fill: BAND_COLOR, fontSize: 11 }} />
+              </>
+            ) : null}
             <ReferenceLine y={lineRateBitsPerSecond} stroke="currentColor" strokeDasharray="6 4" strokeOpacity={0.7} label={{ value: `line rate ${formatRate(lineRateBitsPerSecond, unit)}`, position: "insideBottomRight", fill: "currentColor", fontSize: 11 }} />
-            {[...groups.entries()].map(([key, data]) => (
-              <Scatter
-                key={key}
-                name={SERIES_LABELS[key]}
-                data={data}
-                fill={SERIES_COLORS[key]}
-                isAnimationActive={false}
-                cursor="pointer"
-                onClick={(entry) => {
-                  const id = (entry as unknown as { payload?: PlotPoint }).payload?.id;
-                  if (id) router.push(`/runs/${id}`);
-                }}
-              />
-            ))}
+            {[...groups.entries()].flatMap(([key, group]) => [
+              <Scatter key={key} name={SERIES_LABELS[key]} data={group.ofBand} fill={SERIES_COLORS[key]} isAnimationActive={false} cursor="pointer" onClick={onPointClick} />,
+              group.others.length > 0 ? (
+                <Scatter key={`${key}:others`} name={`${SERIES_LABELS[key]} (other tests)`} data={group.others} fill={SERIES_COLORS[key]} fillOpacity={0.3} isAnimationActive={false} cursor="pointer" onClick={onPointClick} />
+              ) : null,
+            ])}
             <Tooltip
               isAnimationActive={false}
               cursor={{ strokeDasharray: "3 3" }}
@@ -93,6 +169,12 @@ export function LinkHistoryChart({ points, lineRateBitsPerSecond, aName, bName }
           </svg>
           line rate
         </li>
+        {band ? (
+          <li className="flex items-center gap-1.5" data-testid="history-baseline">
+            <span aria-hidden className="inline-block h-2.5 w-4 rounded-sm" style={{ backgroundColor: BAND_COLOR, opacity: 0.35 }} />
+            baseline of {band.label}: {formatRate(band.medianBitsPerSecond, unit)}, median of {band.count} runs (band: slowest to fastest; other tests faded)
+          </li>
+        ) : null}
       </ul>
     </div>
   );

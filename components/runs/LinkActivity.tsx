@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { EmptyState } from "@/components/EmptyState";
 import { LinkHistoryChart } from "@/components/charts/LinkHistoryChart";
 import { apiPaths, fetchApi, queryKeys, refetchEvery, type LinkHistory, type RunRowsPage } from "@/components/queries";
+import type { BaselineJson } from "@/lib/alerts/contract";
 import type { LineRateThresholds } from "@/lib/queries/overview";
 import { QueryError } from "./QueryError";
 import { RunTablePanel } from "./RunTablePanel";
@@ -22,6 +23,7 @@ export function LinkActivity({
   bName,
   thresholds,
   streamChoices,
+  baselines = [],
 }: {
   linkId: number;
   initialHistory: LinkHistory;
@@ -31,6 +33,8 @@ export function LinkActivity({
   bName: string;
   thresholds: LineRateThresholds;
   streamChoices: number[];
+  /** The link's baselines per test, drawn as a band on the history chart. */
+  baselines?: BaselineJson[];
 }) {
   const history = useQuery({
     queryKey: queryKeys.linkHistory(linkId),
@@ -46,7 +50,7 @@ export function LinkActivity({
         {history.isError ? <QueryError what="the history" error={history.error} onRetry={() => void history.refetch()} /> : null}
         {points.length > 0 ? (
           <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-            <LinkHistoryChart points={points} lineRateBitsPerSecond={lineRateBitsPerSecond} aName={aName} bName={bName} />
+            <LinkHistoryChart points={points} lineRateBitsPerSecond={lineRateBitsPerSecond} aName={aName} bName={bName} baselines={baselines} />
           </div>
         ) : (
           <EmptyState title="No results yet">Start a test above: each finished run becomes a point here, so you can see whether a new card, jumbo frames or more streams helped.</EmptyState>

@@ -19,6 +19,14 @@ import { getRunComparison } from "@/lib/queries/run-series";
 import { listRunRows } from "@/lib/queries/run-lists";
 import { lineRateThresholds } from "@/lib/queries/overview";
 import { IfCan } from "@/components/auth/ViewerContext";
+import { AlertItem } from "@/components/alerts/AlertItem";
+import { BaselineRunsForm } from "@/components/alerts/BaselineRunsForm";
+import { BaselineTable } from "@/components/alerts/BaselineTable";
+import { ScheduleList } from "@/components/schedules/ScheduleList";
+import { listAlerts } from "@/lib/alerts/alerts";
+import { getLinkBaseline } from "@/lib/alerts/baseline";
+import { DEFAULT_BASELINE_RUNS } from "@/lib/alerts/contract";
+import { listSchedules } from "@/lib/schedules/store";
 
 export const dynamic = "force-dynamic";
 
@@ -59,13 +67,16 @@ export default async function LinkPage({ params, searchParams }: Props) {
   // The history and the runs table are rendered here first, then kept current in the browser (LinkActivity).
   const tableQuery = runTableQuery(readPageFilters(query), linkId);
   const compareIds = compareIdsOf(query);
-  const [ends, history, table, streamCounts, comparison, experiments] = await Promise.all([
+  const [ends, history, table, streamCounts, comparison, experiments, openAlerts, schedules, baseline] = await Promise.all([
     getLinkEnds(linkId),
     getLinkHistory({ linkId }),
     listRunRows({ filters: tableQuery, page: tableQuery.page }),
     listLinkStreamCounts(linkId),
     compareIds.length >= 2 ? getRunComparison({ ids: compareIds, linkId }) : Promise.resolve([]),
     listExperiments({ linkId, pageSize: LATEST_EXPERIMENTS }),
+    listAlerts({ status: "firing", linkId }),
+    listSchedules({ linkId }),
+    getLinkBaseline(linkId),
   ]);
   if (!ends) notFound();
   const { a, b } = ends;
@@ -100,6 +111,19 @@ export default async function LinkPage({ params, searchParams }: Props) {
         </div>
         <RateUnitSwitch />
       </div>
+
+      {openAlerts.alerts.length > 0 ? (
+        <section id="alerts" aria-labelledby="alerts-heading" className="mb-8" data-testid="link-alerts">
+          <h2 id="alerts-heading" className="mb-3 text-lg font-semibold">
+            {openAlerts.alerts.length === 1 ? "Open alert" : `${openAlerts.alerts.length} open alerts`}
+          </h2>
+          <div className="space-y-3">
+            {openAlerts.alerts.map((alert) => (
+              <AlertItem key={alert.id} alert={alert} showLink={false} />
+            ))}
+          </div>
+        </section>
+      ) : null}
 
       <section aria-labelledby="new-test-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
         <h2 id="new-test-heading" className="mb-3 text-lg font-semibold">New test</h2>
@@ -145,6 +169,37 @@ export default async function LinkPage({ params, searchParams }: Props) {
         )}
       </section>
 
+      <section aria-labelledby="schedules-heading" className="mb-8" data-testid="link-schedules">
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+          <h2 id="schedules-heading" className="text-lg font-semibold">Schedules</h2>
+          <IfCan permission="monitor">
+            <Link href={`/schedules/new?link=${linkId}`} className={buttonClass("secondary")}>
+              Schedule this link
+            </Link>
+          </IfCan>
+        </div>
+        {schedules.length > 0 ? (
+          <ScheduleList schedules={schedules} />
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">No schedule tests this link yet. A schedule repeats a test every N minutes or on a cron expression, so a slower link shows up the day it slows down.</p>
+        )}
+      </section>
+
+      <section id="baselines" aria-labelledby="baselines-heading" className="mb-8" data-testid="link-baselines">
+        <h2 id="baselines-heading" className="mb-1 text-lg font-semibold">Baselines</h2>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+          What this link usually gives, per test: the median of its latest successful runs of that test outside experiments. Each run is compared with it, and alert rules can fire below a share of it.
+        </p>
+        {baseline && baseline.signatures.length > 0 ? (
+          <div className="mb-3">
+            <BaselineTable baselines={baseline.signatures} />
+          </div>
+        ) : (
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">No baseline yet: a test needs a few successful runs first.</p>
+        )}
+        <BaselineRunsForm linkId={linkId} baselineRuns={baseline?.baselineRuns ?? DEFAULT_BASELINE_RUNS} />
+      </section>
+
       {comparison.length >= 2 ? <CompareRuns runs={comparison} lineRateBitsPerSecond={ends.speedMbps * 1e6} /> : null}
 
       <LinkActivity
@@ -156,6 +211,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
         bName={b.hostName}
         thresholds={lineRateThresholds()}
         streamChoices={streamCounts}
+        baselines={baseline?.signatures ?? []}
       />
     </>
   );

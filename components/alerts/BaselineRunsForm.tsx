@@ -1,0 +1,49 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { useCan } from "@/components/auth/ViewerContext";
+import { Button, fieldError, TextField } from "@/components/ui/ui";
+import { setBaselineRunsAction } from "@/lib/actions/set-baseline-runs";
+
+/** A link's baseline N: how many of its latest successful runs of a test make that test's baseline. Shown as text to those who cannot change links. */
+export function BaselineRunsForm({ linkId, baselineRuns }: { linkId: number; baselineRuns: number }) {
+  const router = useRouter();
+  const mayChange = useCan("inventory");
+  const [value, setValue] = useState(String(baselineRuns));
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [isPending, startTransition] = useTransition();
+  if (!mayChange) {
+    return <p className="text-sm text-slate-600 dark:text-slate-400">Each baseline is the median of the link&apos;s last {baselineRuns} successful runs of that test.</p>;
+  }
+  return (
+    <form
+      aria-label="Baseline runs"
+      className="flex flex-wrap items-start gap-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        startTransition(async () => {
+          setError(undefined);
+          const trimmed = value.trim();
+          const result = await setBaselineRunsAction({ linkId, baselineRuns: /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed });
+          if (result.ok) router.refresh();
+          else setError(fieldError(result.errors, "baselineRuns") ?? result.message);
+        });
+      }}
+    >
+      <TextField
+        label="Runs per baseline"
+        name="baselineRuns"
+        inputMode="numeric"
+        className="w-40"
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        hint="The median of this many latest runs, 1 to 100"
+        error={error}
+      />
+      <Button type="submit" className="mt-6" isPending={isPending} pendingLabel="Saving…" disabled={value.trim() === String(baselineRuns)}>
+        Save
+      </Button>
+    </form>
+  );
+}
