@@ -54,6 +54,19 @@ export async function openTestApi(): Promise<TestApi> {
     import("@/app/api/experiments/[id]/rerun/route"),
     import("@/app/api/experiments/[id]/events/route"),
   ]);
+  const [schedules, schedule, alertRules, alertRule, alerts, alert, alertAck, linkBaseline, channels, channel, channelTest] = await Promise.all([
+    import("@/app/api/schedules/route"),
+    import("@/app/api/schedules/[id]/route"),
+    import("@/app/api/alert-rules/route"),
+    import("@/app/api/alert-rules/[id]/route"),
+    import("@/app/api/alerts/route"),
+    import("@/app/api/alerts/[id]/route"),
+    import("@/app/api/alerts/[id]/ack/route"),
+    import("@/app/api/links/[id]/baseline/route"),
+    import("@/app/api/channels/route"),
+    import("@/app/api/channels/[id]/route"),
+    import("@/app/api/channels/[id]/test/route"),
+  ]);
   const routes: Array<{ pattern: RegExp; module: RouteModule }> = [
     { pattern: /^\/api\/hosts$/, module: hosts },
     { pattern: /^\/api\/hosts\/(?<id>[^/]+)$/, module: host },
@@ -74,6 +87,17 @@ export async function openTestApi(): Promise<TestApi> {
     { pattern: /^\/api\/experiments\/(?<id>[^/]+)\/cancel$/, module: experimentCancel },
     { pattern: /^\/api\/experiments\/(?<id>[^/]+)\/rerun$/, module: experimentRerun },
     { pattern: /^\/api\/experiments\/(?<id>[^/]+)\/events$/, module: experimentEvents },
+    { pattern: /^\/api\/schedules$/, module: schedules },
+    { pattern: /^\/api\/schedules\/(?<id>[^/]+)$/, module: schedule },
+    { pattern: /^\/api\/alert-rules$/, module: alertRules },
+    { pattern: /^\/api\/alert-rules\/(?<id>[^/]+)$/, module: alertRule },
+    { pattern: /^\/api\/alerts$/, module: alerts },
+    { pattern: /^\/api\/alerts\/(?<id>[^/]+)$/, module: alert },
+    { pattern: /^\/api\/alerts\/(?<id>[^/]+)\/ack$/, module: alertAck },
+    { pattern: /^\/api\/links\/(?<id>[^/]+)\/baseline$/, module: linkBaseline },
+    { pattern: /^\/api\/channels$/, module: channels },
+    { pattern: /^\/api\/channels\/(?<id>[^/]+)$/, module: channel },
+    { pattern: /^\/api\/channels\/(?<id>[^/]+)\/test$/, module: channelTest },
   ];
 
   async function call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {

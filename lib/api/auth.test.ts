@@ -14,6 +14,10 @@ let nicAId = 0;
 let linkId = 0;
 let runId = 0;
 let experimentId = 0;
+let scheduleId = 0;
+let channelId = 0;
+let ruleId = 0;
+let alertId = 0;
 
 async function userWithToken(username: string, role: "admin" | "operator" | "viewer") {
   const { createUser } = await import("@/lib/auth/users");
@@ -39,6 +43,10 @@ beforeAll(async () => {
   runId = (await api.db.run.create({ data: { linkId, status: "succeeded", options: { protocol: "tcp" } } })).id;
   const plan = { kind: "sweep", name: "streams", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2], repeats: 1, kneePercent: 95 };
   experimentId = (await api.db.experiment.create({ data: { kind: "sweep", name: "streams", status: "succeeded", plan, links: { create: [{ linkId, position: 0 }] } } })).id;
+  scheduleId = (await api.json("POST", "/api/schedules", { name: "nightly", linkId, cron: "0 3 * * *", enabled: false })).body.id;
+  channelId = (await api.json("POST", "/api/channels", { name: "hook", type: "webhook", config: { url: "http://127.0.0.1:9/hook", secret: "s3cret-hmac" } })).body.id;
+  ruleId = (await api.json("POST", "/api/alert-rules", { name: "slow", linkId, belowLineRatePercent: 80, channelIds: [channelId] })).body.id;
+  alertId = (await api.db.alert.create({ data: { ruleId, linkId, title: "nas1-nas2: below its line rate", body: "…", runIds: [runId] } })).id;
 }, 60_000);
 
 afterAll(async () => {
@@ -104,7 +112,7 @@ describe("bearer tokens", () => {
 });
 
 // Every mutation of the API with a body that would succeed for an admin, and the permission it needs.
-const MUTATIONS: Array<{ what: string; method: string; path: () => string; body?: () => unknown; needs: "run" | "inventory" | "credentials" }> = [
+const MUTATIONS: Array<{ what: string; method: string; path: () => string; body?: () => unknown; needs: "run" | "inventory" | "monitor" | "credentials" }> = [
   { what: "add a host", method: "POST", path: () => "/api/hosts", body: () => ({ name: "new", address: "198.18.0.20", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh } }), needs: "credentials" },
   { what: "edit a host's notes", method: "PATCH", path: () => `/api/hosts/${hostId}`, body: () => ({ notes: "rack 2" }), needs: "inventory" },
   { what: "set a host's credentials", method: "PATCH", path: () => `/api/hosts/${hostId}`, body: () => ({ auth: { method: "password", password: "hunter22" } }), needs: "credentials" },
@@ -124,13 +132,25 @@ const MUTATIONS: Array<{ what: string; method: string; path: () => string; body?
   { what: "start an experiment", method: "POST", path: () => "/api/experiments", body: () => ({ kind: "sweep", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2] }), needs: "run" },
   { what: "cancel an experiment", method: "POST", path: () => `/api/experiments/${experimentId}/cancel`, needs: "run" },
   { what: "run an experiment again", method: "POST", path: () => `/api/experiments/${experimentId}/rerun`, needs: "run" },
+  { what: "create a schedule", method: "POST", path: () => "/api/schedules", body: () => ({ name: "hourly", linkId, everyMinutes: 60 }), needs: "monitor" },
+  { what: "pause a schedule", method: "PATCH", path: () => `/api/schedules/${scheduleId}`, body: () => ({ enabled: false }), needs: "monitor" },
+  { what: "delete a schedule", method: "DELETE", path: () => `/api/schedules/${scheduleId}`, needs: "monitor" },
+  { what: "create a channel", method: "POST", path: () => "/api/channels", body: () => ({ name: "ntfy", type: "ntfy", config: { url: "http://127.0.0.1:9/topic" } }), needs: "monitor" },
+  { what: "edit a channel", method: "PATCH", path: () => `/api/channels/${channelId}`, body: () => ({ name: "hook 2" }), needs: "monitor" },
+  { what: "send a test notification", method: "POST", path: () => `/api/channels/${channelId}/test`, needs: "monitor" },
+  { what: "delete a channel", method: "DELETE", path: () => `/api/channels/${channelId}`, needs: "monitor" },
+  { what: "create an alert rule", method: "POST", path: () => "/api/alert-rules", body: () => ({ name: "failing", linkId: null, failed: true }), needs: "monitor" },
+  { what: "edit an alert rule", method: "PATCH", path: () => `/api/alert-rules/${ruleId}`, body: () => ({ m: 1 }), needs: "monitor" },
+  { what: "delete an alert rule", method: "DELETE", path: () => `/api/alert-rules/${ruleId}`, needs: "monitor" },
+  { what: "acknowledge an alert", method: "POST", path: () => `/api/alerts/${alertId}/ack`, needs: "monitor" },
 ];
 
-const READS = [() => "/api/hosts", () => `/api/hosts/${hostId}`, () => "/api/nics", () => `/api/nics/${nicAId}`, () => "/api/links", () => `/api/links/${linkId}`, () => `/api/links/${linkId}/runs`, () => `/api/runs/${runId}`, () => `/api/runs/${runId}/samples`, () => "/api/experiments", () => `/api/experiments/${experimentId}`, () => `/api/experiments?linkId=${linkId}`];
+const READS = [() => "/api/hosts", () => `/api/hosts/${hostId}`, () => "/api/nics", () => `/api/nics/${nicAId}`, () => "/api/links", () => `/api/links/${linkId}`, () => `/api/links/${linkId}/runs`, () => `/api/runs/${runId}`, () => `/api/runs/${runId}/samples`, () => "/api/experiments", () => `/api/experiments/${experimentId}`, () => `/api/experiments?linkId=${linkId}`, () => "/api/schedules", () => `/api/schedules/${scheduleId}`, () => "/api/channels", () => `/api/channels/${channelId}`, () => "/api/alert-rules", () => `/api/alert-rules/${ruleId}`, () => "/api/alerts?status=firing", () => `/api/alerts/${alertId}`, () => `/api/links/${linkId}/baseline`];
 
 async function snapshot() {
   const [hosts, nics, links, runs, experiments] = await Promise.all([api.db.host.findMany(), api.db.nic.findMany(), api.db.link.findMany(), api.db.run.findMany(), api.db.experiment.findMany()]);
-  return JSON.stringify({ hosts, nics, links, runs, experiments });
+  const [schedules, channels, rules, alerts, notifications] = await Promise.all([api.db.schedule.findMany(), api.db.notificationChannel.findMany(), api.db.alertRule.findMany(), api.db.alert.findMany(), api.db.notification.findMany()]);
+  return JSON.stringify({ hosts, nics, links, runs, experiments, schedules, channels, rules, alerts, notifications });
 }
 
 describe("roles", () => {
@@ -160,6 +180,15 @@ describe("roles", () => {
       expect(response.body.error.message).toMatch(/credentials|adding or deleting hosts/);
     }
     expect(await snapshot()).toBe(before);
+  });
+
+  it("lets an operator change schedules, rules and channels, and acknowledge an alert", async () => {
+    for (const mutation of MUTATIONS.filter((entry) => entry.needs === "monitor" && entry.method !== "DELETE")) {
+      const response = await api.json(mutation.method, mutation.path(), mutation.body?.(), bearer("operator"));
+      expect(response.status, `${mutation.what}: ${response.text}`).toBeLessThan(300);
+    }
+    const acknowledged = await api.db.alert.findUniqueOrThrow({ where: { id: alertId } });
+    expect(acknowledged.acknowledgedBy).toBe("operator1");
   });
 
   it("lets an operator edit a host's settings and the audit log names them", async () => {
