@@ -290,7 +290,7 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
           legend="Timing"
           choices={[
             { value: "every", label: "Every N minutes" },
-            { value: "cron", label: "Cron expression" },
+            { value: "cron", label: "On a cron expression" },
           ]}
           selected={[fields.timingMode]}
           onChange={([timingMode]) => change({ timingMode: timingMode! })}
