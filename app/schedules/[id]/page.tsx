@@ -10,6 +10,8 @@ import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { listHosts } from "@/lib/queries/hosts";
 import { listLinks } from "@/lib/queries/links";
+import { parseStoredOptions } from "@/lib/runs/contract";
+import { describeDirection, describeOptions } from "@/lib/runs/describe";
 import { describeTiming, LAST_RUNS } from "@/lib/schedules/contract";
 import { getSchedule } from "@/lib/schedules/store";
 
@@ -39,6 +41,8 @@ export default async function SchedulePage({ params }: Params) {
   const [links, hosts] = await Promise.all([listLinks(), mayChange ? listHosts() : Promise.resolve([])]);
   const formLinks = mayChange ? formLinksOf(links, hosts) : [];
   const linkNames = new Map(links.map((link) => [link.id, link.name]));
+  const testLink = links.find((link) => link.id === schedule.linkId) ?? null;
+  const [aName, bName] = testLink ? [testLink.a.host.name, testLink.b.host.name] : ["A", "B"];
   const withSeconds = hasSecondsField(schedule.cron);
   const planLinkIds = Array.isArray(schedule.experimentPlan?.linkIds) ? (schedule.experimentPlan.linkIds as unknown[]).filter((id): id is number => typeof id === "number") : [];
 
@@ -86,11 +90,11 @@ export default async function SchedulePage({ params }: Params) {
           <ScheduleControls schedule={schedule} links={formLinks} />
           {schedule.kind === "test" ? (
             <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-              <dt className="text-slate-600 dark:text-slate-400">Run options</dt>
-              <dd className="font-mono text-xs break-all">{JSON.stringify(schedule.options)}</dd>
+              <dt className="text-slate-600 dark:text-slate-400">Test</dt>
+              <dd className="font-mono">{describeOptions(parseStoredOptions(schedule.options), schedule.direction)}</dd>
               <dt className="text-slate-600 dark:text-slate-400">Direction</dt>
               <dd>
-                {schedule.direction}, client on end {schedule.clientSide.toUpperCase()}
+                {describeDirection(schedule.direction, aName, bName)}, client on {schedule.clientSide === "a" ? aName : bName}
               </dd>
             </dl>
           ) : (
