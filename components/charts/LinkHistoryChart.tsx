@@ -123,11 +123,10 @@ export function LinkHistoryChart({
             <CartesianGrid {...GRID_PROPS} />
             <XAxis {...clockAxisProps(span)} name="time" domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]} />
             <YAxis {...rateAxis} dataKey="y" type="number" />
+            {/* A band of no height (every run alike) is drawn a hair thick, so it still shows. */}
+            {band ? <ReferenceArea y1={band.minBitsPerSecond} y2={Math.max(band.maxBitsPerSecond, band.minBitsPerSecond * 1.002)} fill={BAND_COLOR} fillOpacity={0.14} stroke="none" ifOverflow="extendDomain" /> : null}
             {band ? (
-              <>
-                <ReferenceArea y1={band.minBitsPerSecond} y2={Math.max(band.maxBitsPerSecond, band.minBitsPerSecond * 1.002)} fill={BAND_COLOR} fillOpacity={0.14} stroke="none" ifOverflow="extendDomain" />
-                <ReferenceLine y={band.medianBitsPerSecond} stroke={BAND_COLOR} strokeDasharray="2 3" strokeWidth={1.5} label={{ value: `baseline ${formatRate(band.medianBitsPerSecond, unit)}`, position: "insideTopLeft", fill: BAND_COLOR, fontSize: 11 }} />
-              </>
+              <ReferenceLine y={band.medianBitsPerSecond} stroke={BAND_COLOR} strokeDasharray="2 3" strokeWidth={1.5} label={{ value: `baseline ${formatRate(band.medianBitsPerSecond, unit)}`, position: "insideTopLeft", fill: BAND_COLOR, fontSize: 11 }} />
             ) : null}
             <ReferenceLine y={lineRateBitsPerSecond} stroke="currentColor" strokeDasharray="6 4" strokeOpacity={0.7} label={{ value: `line rate ${formatRate(lineRateBitsPerSecond, unit)}`, position: "insideBottomRight", fill: "currentColor", fontSize: 11 }} />
             {[...groups.entries()].flatMap(([key, group]) => [
