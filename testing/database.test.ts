@@ -39,6 +39,12 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
   await db.session.create({ data: { userId: user.id, tokenHash: "s", expiresAt: new Date(Date.now() + 60_000) } });
   await db.apiToken.create({ data: { userId: user.id, name: "t", prefix: "t", tokenHash: "t" } });
   await db.auditEvent.create({ data: { actorName: "test", action: "host.create", target: "host", targetId: host.id } });
+  const schedule = await db.schedule.create({ data: { name: "s", linkId: link.id, everyMinutes: 60 } });
+  await db.scheduleRun.create({ data: { scheduleId: schedule.id, dueAt: new Date(), outcome: "started", runId: run.id } });
+  const channel = await db.notificationChannel.create({ data: { name: "c", type: "webhook", config: { url: "http://127.0.0.1:9/" } } });
+  const rule = await db.alertRule.create({ data: { name: "r", linkId: link.id, failed: true, channels: { create: [{ channelId: channel.id }] } } });
+  const alert = await db.alert.create({ data: { ruleId: rule.id, linkId: link.id, title: "t", body: "b", runIds: [run.id] } });
+  await db.notification.create({ data: { alertId: alert.id, channelId: channel.id, channelName: "c", event: "alert.firing", status: "sent", attempts: 1 } });
 }
 
 // Each test migrates a database of its own: seconds on a busy machine.
@@ -58,7 +64,10 @@ describe("openTestDatabase", { timeout: 60_000 }, () => {
   it("reset empties every table, keeps the schema, and numbers rows from 1 again", async () => {
     const database = await open();
     await seedOneOfEach(database);
-    expect(rowCounts(database)).toEqual({ ApiToken: 1, AuditEvent: 1, Experiment: 1, ExperimentLink: 0, ExperimentStep: 0, Host: 1, Link: 1, Nic: 2, Run: 1, Sample: 1, Session: 1, User: 1 });
+    expect(rowCounts(database)).toEqual({
+      ApiToken: 1, AuditEvent: 1, Experiment: 1, ExperimentLink: 0, ExperimentStep: 0, Host: 1, Link: 1, Nic: 2, Run: 1, Sample: 1, Session: 1, User: 1,
+      Schedule: 1, ScheduleRun: 1, NotificationChannel: 1, AlertRule: 1, AlertRuleChannel: 1, Alert: 1, Notification: 1,
+    });
     await database.reset();
     expect(rowCounts(database)).toEqual(Object.fromEntries(Object.values(Prisma.ModelName).map((name) => [name, 0])));
     const host = await database.db.host.create({ data: { name: "again", address: "198.18.0.2" } });
