@@ -11,7 +11,7 @@ import type { RunDirection } from "@/lib/runs/contract";
 import { clockAxisProps, formatClockTime, GRID_PROPS, useRateAxis } from "./axes";
 import { TooltipBox } from "./ChartTooltip";
 
-export type HistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; status: string };
+export type HistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; signature?: string | null; status: string };
 
 type PlotPoint = HistoryPoint & { x: number; y: number };
 
@@ -32,12 +32,13 @@ function isBand(baseline: BaselineJson): baseline is Band {
 }
 
 /**
- * Whether a point is a run of the band's test. A point knows its protocol, direction and
- * streams but not a UDP bitrate: a UDP point is of the band when it is one of its runs or has
- * the same protocol, direction and streams.
+ * Whether a point is a run of the band's test: by its signature. A point without one (a run
+ * recorded before signatures, not yet backfilled) matches on protocol, direction and streams,
+ * and a UDP one on those alone, as it does not carry its bitrate.
  */
 function isOfBand(point: HistoryPoint, band: Band): boolean {
   if (band.runIds.includes(point.id)) return true;
+  if (point.signature) return point.signature === band.signature;
   const prefix = `${point.protocol} ${point.direction} P${point.parallel}`;
   return point.protocol === "udp" ? band.signature.startsWith(`${prefix} `) : band.signature === prefix;
 }

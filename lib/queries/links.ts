@@ -39,7 +39,8 @@ export async function listLinkableNics() {
     .sort((a, b) => a.host.name.localeCompare(b.host.name) || a.name.localeCompare(b.name, undefined, { numeric: true }));
 }
 
-export type LinkHistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; status: RunStatus };
+/** `signature`: the run's test signature (lib/runs/signature.ts), which its baseline band matches. */
+export type LinkHistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; signature: string | null; status: RunStatus };
 
 /** The link's history chart: one point per run with a result, the newest `limit`. */
 export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number; limit?: number }): Promise<LinkHistoryPoint[]> {
@@ -48,7 +49,7 @@ export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number
     where: { linkId, status: "succeeded", receivedBitsPerSecond: { not: null } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: { id: true, createdAt: true, receivedBitsPerSecond: true, options: true, clientSide: true, status: true },
+    select: { id: true, createdAt: true, receivedBitsPerSecond: true, options: true, clientSide: true, signature: true, status: true },
   });
   return runs.reverse().map((run) => {
     const options = parseStoredOptions(run.options);
@@ -59,6 +60,7 @@ export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number
       protocol: options.protocol,
       direction: directionOf(options, clientSideOf(run.clientSide)),
       parallel: options.parallel,
+      signature: run.signature,
       status: run.status as RunStatus,
     };
   });

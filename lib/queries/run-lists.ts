@@ -121,8 +121,6 @@ export async function listRunRows({ filters = {}, page = 1, pageSize = RUN_PAGE_
 /** One page of a run table, as pages render it and `GET /api/runs` answers it. */
 export type RunRowsPage = Awaited<ReturnType<typeof listRunRows>>;
 
-export type LinkHistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; status: RunStatus };
-
 /** Runs of a link (or of every link) that are queued, preparing or running now. */
 export async function countActiveRuns({ linkId }: { linkId?: number } = {}): Promise<number> {
   return db.run.count({ where: { ...(linkId === undefined ? {} : { linkId }), status: { in: [...ACTIVE_RUN_STATUSES] } } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { signatureOf } from "@/lib/runs/signature";
 
 // GET /api/links/:id/history: the link page's history chart, and whether to keep asking.
 
@@ -9,13 +10,15 @@ let linkId = 0;
 let otherLinkId = 0;
 
 async function addRun(link: number, status: string, minute: number, options: Record<string, unknown> = {}, received: number | null = 9e8): Promise<number> {
+  const stored = { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 10, ...options };
   const run = await api.db.run.create({
     data: {
       linkId: link,
       status,
       clientSide: "a",
       createdAt: new Date(Date.UTC(2026, 10, 1, 12, minute)),
-      options: { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 10, ...options },
+      options: stored,
+      signature: signatureOf(stored, "a"),
       receivedBitsPerSecond: received,
     },
   });
@@ -61,8 +64,8 @@ describe("GET /api/links/:id/history", () => {
       linkId,
       activeRunCount: 0,
       points: [
-        { id: first, time: "2026-11-01T12:01:00.000Z", receivedBitsPerSecond: 9.4e8, protocol: "tcp", direction: "a-to-b", parallel: 4, status: "succeeded" },
-        { id: second, time: "2026-11-01T12:03:00.000Z", receivedBitsPerSecond: 9.9e8, protocol: "udp", direction: "b-to-a", parallel: 1, status: "succeeded" },
+        { id: first, time: "2026-11-01T12:01:00.000Z", receivedBitsPerSecond: 9.4e8, protocol: "tcp", direction: "a-to-b", parallel: 4, signature: "tcp a-to-b P4", status: "succeeded" },
+        { id: second, time: "2026-11-01T12:03:00.000Z", receivedBitsPerSecond: 9.9e8, protocol: "udp", direction: "b-to-a", parallel: 1, signature: "udp b-to-a P1 1000000000", status: "succeeded" },
       ],
     });
   });
