@@ -39,7 +39,7 @@ export function IntervalChart({ points, streamCount, protocol, isBidir, lineRate
   const lastT = points.at(-1)?.t ?? 0;
   return (
     <div
-      className="h-72 w-full text-slate-600 sm:h-80 dark:text-slate-300"
+      className="h-72 w-full overflow-hidden text-slate-600 sm:h-80 dark:text-slate-300"
       data-testid="interval-chart"
       data-sample-count={sampleCount}
       data-point-count={points.length}

@@ -112,7 +112,7 @@ export function LinkHistoryChart({
         </div>
       ) : null}
       <div
-        className="h-64 w-full text-slate-600 sm:h-72 dark:text-slate-300"
+        className="h-64 w-full overflow-hidden text-slate-600 sm:h-72 dark:text-slate-300"
         data-testid="history-chart"
         data-point-count={points.length}
         data-baseline-signature={band?.signature}

@@ -16,7 +16,7 @@ export function TimelineChart({ series, from, to }: { series: TimelineSeries[]; 
   const pointCount = series.reduce((sum, entry) => sum + entry.points.length, 0);
   return (
     <div>
-      <div className="h-56 w-full text-slate-600 sm:h-64 dark:text-slate-300" data-testid="timeline-chart" data-point-count={pointCount} role="img" aria-label={`Throughput of ${series.length} links over time`}>
+      <div className="h-56 w-full overflow-hidden text-slate-600 sm:h-64 dark:text-slate-300" data-testid="timeline-chart" data-point-count={pointCount} role="img" aria-label={`Throughput of ${series.length} links over time`}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 4 }}>
             <CartesianGrid {...GRID_PROPS} />

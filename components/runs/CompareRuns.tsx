@@ -64,7 +64,7 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
           Close comparison
         </Link>
       </div>
-      <div className="h-64 w-full text-slate-600 sm:h-72 dark:text-slate-300" role="img" aria-label={`Interval curves of runs ${runs.map((entry) => `#${entry.run.id}`).join(", ")}`}>
+      <div className="h-64 w-full overflow-hidden text-slate-600 sm:h-72 dark:text-slate-300" role="img" aria-label={`Interval curves of runs ${runs.map((entry) => `#${entry.run.id}`).join(", ")}`}>
         <ResponsiveContainer width="100%" height="100%">
           <LineChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
             <CartesianGrid {...GRID_PROPS} vertical={false} />
