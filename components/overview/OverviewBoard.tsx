@@ -65,7 +65,8 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
     .filter((entry) => entry.points.length > 0);
 
   return (
-    <div data-testid="overview-board" data-updated-at={result.dataUpdatedAt}>
+    // data-updated-at is when this browser got the data: never the server's time, so React is told not to compare it.
+    <div data-testid="overview-board" data-updated-at={result.dataUpdatedAt} suppressHydrationWarning>
       {result.isError ? <QueryError what="the overview" error={result.error} onRetry={() => void result.refetch()} /> : null}
       <dl className="mb-6 grid grid-cols-3 gap-3">
         {[

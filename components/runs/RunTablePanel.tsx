@@ -103,7 +103,7 @@ export function RunTablePanel({
         {table.total} {table.total === 1 ? "run" : "runs"}
         {isFiltered ? (table.total === 1 ? " matches" : " match") : " in all"}
       </p>
-      <div aria-busy={result.isPlaceholderData} className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} data-testid="runs-panel" data-updated-at={result.dataUpdatedAt}>
+      <div aria-busy={result.isPlaceholderData} className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} data-testid="runs-panel" data-updated-at={result.dataUpdatedAt} suppressHydrationWarning>
         {table.runs.length > 0 ? (
           <RunsTable rows={table.runs} thresholds={thresholds} showLink={linkId === undefined} compareBaseHref={linkId === undefined ? undefined : hrefFor(query.page, false)} />
         ) : (
