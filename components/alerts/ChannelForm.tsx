@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
-import { Button, FieldMessages, Notice, SelectField, TextField } from "@/components/ui/ui";
+import { Button, FieldMessages, formFailureMessage, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { saveChannelAction } from "@/lib/actions/save-channel";
 import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, type ChannelJson } from "@/lib/notify/contract";
 import {
@@ -122,8 +122,7 @@ export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone
       }
       const byField = channelFormErrorsOf(result.errors);
       setErrors(byField);
-      const unplaced = Object.entries(byField).filter(([key]) => !PLACED_KEYS.has(key));
-      setMessage(result.errors.length ? `Check the fields marked below.${unplaced.map(([key, text]) => ` ${key}: ${text}`).join("")}` : result.message);
+      setMessage(formFailureMessage(result, byField, PLACED_KEYS));
     });
 
   return (

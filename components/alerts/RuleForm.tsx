@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
-import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
+import { Button, formFailureMessage, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { saveAlertRuleAction } from "@/lib/actions/save-alert-rule";
 import { M_N_LIMITS, type AlertRuleJson } from "@/lib/alerts/contract";
 import { CHANNEL_TYPE_LABELS, type ChannelJson } from "@/lib/notify/contract";
@@ -41,8 +41,7 @@ export function RuleForm({ rule, links, channels, onDone }: { rule?: AlertRuleJs
       const byField: Record<string, string> = {};
       for (const error of result.errors) byField[error.field] ??= error.message;
       setErrors(byField);
-      const unplaced = Object.entries(byField).filter(([key]) => !PLACED_KEYS.has(key));
-      setMessage(result.errors.length ? `Check the fields marked below.${unplaced.map(([key, text]) => ` ${key}: ${text}`).join("")}` : result.message);
+      setMessage(formFailureMessage(result, byField, PLACED_KEYS));
     });
 
   return (

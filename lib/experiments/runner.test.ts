@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedLocalLinks } from "@/testing/local-links";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines, tick } from "@/testing/fake-run-remote";
 import type { BusEvent } from "@/lib/runs/bus";
@@ -18,19 +19,6 @@ const { ExperimentRunner } = await import("./runner");
 
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
 let linkIds: number[] = [];
-
-async function seedLinks(count: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const nics = [];
-    for (const side of ["a", "b"]) {
-      const host = await db.host.create({ data: { name: `${side}${index}`, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
-      nics.push(await db.nic.create({ data: { hostId: host.id, name: "eth1", addresses: [`198.18.${index}.${side === "a" ? 1 : 2}/24`] } }));
-    }
-    ids.push((await db.link.create({ data: { name: `link${index}`, aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })).id);
-  }
-  return ids;
-}
 
 function setUp() {
   const remote = new FakeRunRemote();
@@ -54,7 +42,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
 const sweep = (values: number[], extra: Record<string, unknown> = {}) => ({ kind: "sweep", linkIds: [linkIds[0]], options: { duration: 3 }, factor: "parallel", values, ...extra });
 
 beforeAll(async () => {
-  linkIds = await seedLinks(2);
+  linkIds = await seedLocalLinks(db, 2);
 });
 
 afterAll(() => database.close());

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { seedLocalLinks } from "@/testing/local-links";
 import { parseIperfVersion } from "@/lib/iperf";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines, TCP_1, tick } from "@/testing/fake-run-remote";
@@ -20,15 +21,7 @@ let linkIds: number[] = [];
 let seeded = 0;
 
 async function seedLinks(count: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let index = seeded; index < seeded + count; index += 1) {
-    const nics = [];
-    for (const side of ["a", "b"]) {
-      const host = await database.db.host.create({ data: { name: `${side}${index}`, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
-      nics.push(await database.db.nic.create({ data: { hostId: host.id, name: "eth1", addresses: [`198.18.${index}.${side === "a" ? 1 : 2}/24`] } }));
-    }
-    ids.push((await database.db.link.create({ data: { name: `link${index}`, aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })).id);
-  }
+  const ids = await seedLocalLinks(database.db, count, { first: seeded });
   seeded += count;
   return ids;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { seedLocalLinks } from "@/testing/local-links";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, tick } from "@/testing/fake-run-remote";
 
@@ -19,19 +20,6 @@ const { createSchedule } = await import("./store");
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
 const MINUTE = 60_000;
 let linkIds: number[] = [];
-
-async function seedLinks(count: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const nics = [];
-    for (const side of ["a", "b"]) {
-      const host = await db.host.create({ data: { name: `${side}${index}`, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
-      nics.push(await db.nic.create({ data: { hostId: host.id, name: "eth1", addresses: [`198.18.${index}.${side === "a" ? 1 : 2}/24`] } }));
-    }
-    ids.push((await db.link.create({ data: { name: `link${index}`, aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })).id);
-  }
-  return ids;
-}
 
 /** A settable clock. */
 class Clock {
@@ -66,7 +54,7 @@ const startsOf = (scheduleId: number) => db.scheduleRun.findMany({ where: { sche
 
 beforeEach(async () => {
   await database.reset();
-  linkIds = await seedLinks(2);
+  linkIds = await seedLocalLinks(db, 2);
 });
 
 afterAll(() => database.close());

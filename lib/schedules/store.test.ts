@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedLocalLinks } from "@/testing/local-links";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 
 // Schedules in a real SQLite file: validation that names each field, the first due time with
@@ -12,19 +13,6 @@ const { createSchedule, deleteSchedule, getSchedule, listSchedules, schedulesByL
 
 let linkIds: number[] = [];
 
-async function seedLinks(count: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const nics = [];
-    for (const side of ["a", "b"]) {
-      const host = await db.host.create({ data: { name: `${side}${index}`, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
-      nics.push(await db.nic.create({ data: { hostId: host.id, name: "eth1", addresses: [`198.18.${index}.${side === "a" ? 1 : 2}/24`] } }));
-    }
-    ids.push((await db.link.create({ data: { name: `link${index}`, aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 1_000 } })).id);
-  }
-  return ids;
-}
-
 async function fieldsOf(work: Promise<unknown>): Promise<{ field: string; message: string }[]> {
   const error = await work.then(
     () => null,
@@ -37,7 +25,7 @@ async function fieldsOf(work: Promise<unknown>): Promise<{ field: string; messag
 const sweep = (linkId: number) => ({ kind: "sweep", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2] });
 
 beforeAll(async () => {
-  linkIds = await seedLinks(2);
+  linkIds = await seedLocalLinks(db, 2, { speedMbps: 1_000 });
 });
 
 afterAll(() => database.close());
