@@ -1,5 +1,6 @@
 // Pure types of the platform agents: what the engine needs to know to run iperf3 on one kind of host.
 // The dependency goes one way: agents/ imports lib/ssh's pure types, lib/ssh never imports agents/.
+import type { EnvironmentSnapshot, PingLine } from "@/lib/diagnosis/contract";
 import type { IperfVersion } from "@/lib/iperf";
 import type { Platform } from "@/lib/platforms";
 import type { CommandOutput, ExecCommand, ProcessControl, StopSignal } from "@/lib/ssh/types";
@@ -57,6 +58,32 @@ export type FirewallControl = {
   setCommand(enabled: boolean): ExecCommand;
 };
 
+/** What an agent's environment command reads, before the engine adds when and which iperf3. */
+export type HostEnvironment = Omit<EnvironmentSnapshot, "readAt" | "iperf3Version">;
+
+/**
+ * Reading the environment of one end of a run: one command, one round trip, parsed per platform.
+ * The NIC's name is data (an argument of the script, or matched in the parser), never code.
+ */
+export type EnvironmentReader = {
+  command(nicName: string): ExecCommand;
+  /** never throws: whatever cannot be read is null and named in `missing` */
+  parse(output: CommandOutput, nicName: string): HostEnvironment;
+};
+
+/** Pinging from one end of a link to the other, in this platform's syntax. */
+export type PingSupport = {
+  /** seconds between pings this platform sends (Windows cannot go below 1) */
+  intervalSeconds: number;
+  /**
+   * `count` pings from the address `source` to `address`, one line per reply (or lost request where
+   * the platform prints one); long-running, stopped like the iperf3 client (printsPid, then a signal).
+   */
+  command(input: { address: string; source: string; count: number }): ExecCommand;
+  /** a reply or a lost request, or null for any other line (the header, the statistics) */
+  parseLine(line: string): PingLine | null;
+};
+
 /**
  * One platform. Every member is pure: it builds commands (argv plus this platform's quoting) or
  * parses what they printed; lib/ssh runs them. A new platform is a new file of this shape
@@ -91,4 +118,6 @@ export type PlatformAgent = ProcessControl & {
   parseNics(output: string): DiscoveredNic[];
   /** present where the platform's firewall blocks iperf3 by default and can be opened per test */
   firewall?: FirewallControl;
+  environment: EnvironmentReader;
+  ping: PingSupport;
 };
