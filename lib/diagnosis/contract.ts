@@ -74,6 +74,23 @@ export type EnvironmentSnapshot = {
   missing: string[];
 };
 
+/**
+ * A snapshot with nothing read yet: every field null, `missing` as given. Parsers start from it and
+ * fill in what their platform tells; the engine stores it as is when the host could not be read.
+ */
+export function emptyEnvironment(platform: Platform, missing: string[] = []): Omit<EnvironmentSnapshot, "readAt" | "iperf3Version"> {
+  return {
+    platform,
+    os: null,
+    kernel: null,
+    virtualization: null,
+    cpu: { model: null, cores: null, governor: null },
+    tcp: { congestionControl: null, rmemMax: null, wmemMax: null, tcpRmem: null, tcpWmem: null },
+    nic: null,
+    missing,
+  };
+}
+
 /** The snapshots of a run's two ends; either is null when it was never read (older runs). */
 export type RunEnvironment = { client: EnvironmentSnapshot | null; server: EnvironmentSnapshot | null };
 
