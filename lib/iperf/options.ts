@@ -90,6 +90,8 @@ export const IperfOptionsSchema = z
     /** read/write buffer length in bytes (-l) */
     length: integerField("length", L.length.min, L.length.max, " bytes").optional(),
     zerocopy: booleanField("zerocopy").default(false),
+    /** not an iperf3 flag: ping the server from the client host, 5 s idle first, then under load (lib/diagnosis) */
+    latency: booleanField("latency").optional(),
     /** TCP congestion control algorithm (-C), e.g. cubic, bbr */
     congestion: z
       .string({ error: "congestion must be 1 to 16 characters of a-z, 0-9 and _ (e.g. cubic, bbr)" })
