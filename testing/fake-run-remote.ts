@@ -3,7 +3,10 @@
 // instead of starting iperf3 over SSH. Real iperf3 over real SSH is what the lab tests use.
 import fs from "node:fs";
 import path from "node:path";
+import { iputilsPing } from "@/agents/ping";
 import { parseIperfVersion, type IperfVersion } from "@/lib/iperf";
+import type { HostEnvironment } from "@/agents/types";
+import { emptyEnvironment } from "@/lib/diagnosis/contract";
 import type { ProcessCallbacks, RemoteProcess, RunEndpoint, RunRemote } from "@/lib/runs/remote";
 
 const FIXTURES = path.resolve(__dirname, "../lib/iperf/fixtures/real");
@@ -88,6 +91,42 @@ export class FakeRunRemote implements RunRemote {
         await done;
       },
     };
+  }
+
+  /** what each host's environment command answers; tests replace it (throwing: a host that cannot be read) */
+  environment: (endpoint: RunEndpoint) => Promise<HostEnvironment> = async (endpoint) => ({
+    ...emptyEnvironment("linux"),
+    kernel: "6.1.0-fake",
+    nic: { name: endpoint.nicName, driver: "fake", driverVersion: null, firmware: null, speedMbps: 1000, duplex: "full", mtu: 1500, pcie: null, siblingPorts: [], offloads: { tso: true, gso: true, gro: true, lro: false }, rings: null },
+  });
+  readonly environmentReads: string[] = [];
+
+  async readEnvironment(endpoint: RunEndpoint) {
+    this.environmentReads.push(`${endpoint.hostName}:${endpoint.nicName}`);
+    return this.environment(endpoint);
+  }
+
+  /** Pings answer in iputils' format, one every `pingIntervalMs`, with `pingRttMs()` as their time, until stopped. */
+  pingIntervalMs = 200;
+  pingRttMs: (seq: number) => number | null = () => 0.1;
+  readonly pings: Array<{ host: string; address: string; seconds: number }> = [];
+
+  startPing(endpoint: RunEndpoint, address: string, seconds: number, callbacks: ProcessCallbacks) {
+    this.pings.push({ host: endpoint.hostName, address, seconds });
+    let seq = 0;
+    const timer = setInterval(() => {
+      seq += 1;
+      const rtt = this.pingRttMs(seq);
+      callbacks.onStdoutLine(rtt === null ? `no answer yet for icmp_seq=${seq}` : `64 bytes from ${address}: icmp_seq=${seq} ttl=64 time=${rtt} ms`);
+    }, this.pingIntervalMs);
+    let finish: (outcome: { exitCode: number | null }) => void = () => {};
+    const done = new Promise<{ exitCode: number | null }>((resolve) => (finish = resolve));
+    const stop = async () => {
+      clearInterval(timer);
+      finish({ exitCode: 0 });
+    };
+    const process: RemoteProcess = { commandLine: `ping ${address}`, pid: Promise.resolve(null), done, ready: Promise.resolve(), release: () => {}, stop };
+    return { process, ping: Promise.resolve(iputilsPing) };
   }
 
   async openFirewall() {

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { getExperiment, loadPlanLinks, loadStepOutcome } from "@/lib/queries/experiments";
 import { runEventBus, type RunEventBus } from "@/lib/runs/bus";
 import type { RunEngine, LinkHold } from "@/lib/runs/engine";
-import type { IperfCache } from "@/lib/runs/execution";
+import { newHostCache } from "@/lib/runs/execution";
 import type { RunJson } from "@/lib/runs/serialize";
 import { experimentEventBus, type ExperimentEventBus } from "./bus";
 import { isActiveExperimentStatus, type ExperimentJson, type ExperimentPlan, type ExperimentStatus, type PlanLink, type StepOutcome, type StepStatus, type TableRow } from "./contract";
@@ -85,7 +85,7 @@ export class ExperimentRunner {
 
     const done: StepOutcome[] = [];
     // iperf3 is found on each host once per experiment, not before every step.
-    const iperfCache: IperfCache = new Map();
+    const hostCache = newHostCache();
     let rows: TableRow[] = [];
     let failure: string | null = null;
     for (;;) {
@@ -97,7 +97,7 @@ export class ExperimentRunner {
       this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: [], status: "running" });
       const runs = await this.engine.runHeld(
         spec.runs.map((run) => ({ linkId: run.linkId, options: run.options, clientSide: run.clientSide, channel: run.channel ?? null, experimentId, stepId: step.id })),
-        { onRecorded: (recorded) => this.follow(experimentId, entry, recorded), iperfCache },
+        { onRecorded: (recorded) => this.follow(experimentId, entry, recorded), hostCache },
       );
       entry.currentRunIds = [];
       const stepStatus = await this.endStep(step.id, runs.map((run) => run.id));

@@ -228,6 +228,7 @@ describe("iperf3 without --forceflush (before 3.1.5)", () => {
       iperf3Path: null,
       portRange: { min: 5290, max: 5299 },
       address,
+      nicName: "eth1",
       openFirewall: false,
     });
     const server = agentRunRemote.startIperf(endpoint(beta, hostIds.beta!, link.b.address), "server", "iperf3", ["-s", "-1", "-B", link.b.address, "-p", "5291"], { onStdoutLine: () => {}, onStderrLine: () => {} });

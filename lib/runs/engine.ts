@@ -7,7 +7,7 @@ import { fieldErrorsFromZod, invalidInput } from "@/lib/errors";
 import { runEventBus, type RunEventBus } from "./bus";
 import { ACTIVE_RUN_STATUSES, clientSideOf, isFinalStatus, type ClientSide, type RunStatus } from "./contract";
 import { RunError } from "./errors";
-import { DEFAULT_LIMITS, finishRun, loadRunEndpoints, RunExecution, type ExecutionLimits, type IperfCache } from "./execution";
+import { DEFAULT_LIMITS, finishRun, loadRunEndpoints, RunExecution, type ExecutionLimits, type HostCache } from "./execution";
 import { LinkQueue } from "./link-queue";
 import { PortLeases } from "./ports";
 import type { RunRemote } from "./remote";
@@ -138,13 +138,13 @@ export class RunEngine {
    * without queueing. `onRecorded` sees the runs before their first step (to follow their events).
    * Resolves when they have all ended.
    */
-  async runHeld(inputs: StartRunInput[], { onRecorded = () => {}, iperfCache }: { onRecorded?: (runs: RunJson[]) => void; iperfCache?: IperfCache } = {}): Promise<RunJson[]> {
+  async runHeld(inputs: StartRunInput[], { onRecorded = () => {}, hostCache }: { onRecorded?: (runs: RunJson[]) => void; hostCache?: HostCache } = {}): Promise<RunJson[]> {
     const { runs, links } = await this.recordRuns(inputs, true);
     const runIds = runs.map((run) => run.id);
     const recorded = runs.map((run) => runJson(run, links.get(run.linkId)!));
     onRecorded(recorded);
     try {
-      await this.executeTogether(runIds, iperfCache);
+      await this.executeTogether(runIds, hostCache);
     } finally {
       for (const runId of runIds) this.forget(runId);
       this.announceEnded(runIds);
@@ -197,11 +197,11 @@ export class RunEngine {
    * fails a step skips the rest of its steps; before the clients start, it stops the others
    * too (they could not run together any more).
    */
-  private async executeTogether(runIds: number[], iperfCache?: IperfCache): Promise<void> {
+  private async executeTogether(runIds: number[], hostCache?: HostCache): Promise<void> {
     const executions = runIds
       .filter((runId) => this.pending.has(runId))
-      .map((runId) => new RunExecution(runId, { remote: this.remote, ports: this.ports, bus: this.bus, limits: this.limits, iperfCache }, this.pending.get(runId)!.controller.signal));
-    const together = async (name: "resolve" | "prepare" | "startServer" | "clientReady" | "startClient") => {
+      .map((runId) => new RunExecution(runId, { remote: this.remote, ports: this.ports, bus: this.bus, limits: this.limits, hostCache }, this.pending.get(runId)!.controller.signal));
+    const together = async (name: "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient") => {
       await Promise.all(executions.map((execution) => execution.step(name)));
       const failed = executions.find((execution) => execution.hasFailed);
       if (!failed || executions.length === 1) return;
@@ -215,6 +215,8 @@ export class RunEngine {
       await together("startServer");
       // Every client's host ready, then every client told to start in the same turn of the event loop.
       await together("clientReady");
+      // Latency under load: the pings' idle phase, for the runs that asked for it.
+      await together("idle");
       await together("startClient");
       await Promise.all(executions.map((execution) => execution.step("stream")));
     } finally {

@@ -17,11 +17,14 @@ import {
   type IperfSummary,
   type IperfVersion,
 } from "@/lib/iperf";
+import type { HostEnvironment } from "@/agents/types";
+import { emptyEnvironment, type EnvironmentSnapshot } from "@/lib/diagnosis/contract";
 import type { RunEventBus } from "./bus";
 import { parseStoredOptions, type RunStatus } from "./contract";
 import { RunError, runFailureOf, type RunFailure } from "./errors";
 import type { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
+import { LatencyProbe, latencyColumns } from "./latency-probe";
 import { SampleWriter } from "./samples";
 import { runJson } from "./serialize";
 import { withTimeout } from "./timers";
@@ -47,11 +50,23 @@ const BYTES_RUN_LIMIT_MS = 60 * 60 * 1000;
 const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
 export const MAX_PORT_ATTEMPTS = 5;
 
-/** iperf3 as found on each host (by host id), shared by the runs of one experiment so that its steps detect it once. */
-export type IperfCache = Map<number, Promise<{ path: string; version: IperfVersion }>>;
+/**
+ * What the runs of one experiment learn of their hosts once and share, so that its steps do not
+ * ask again: iperf3 as found on each host (by host id), and each NIC's environment (by host and NIC).
+ */
+export type HostCache = {
+  iperf: Map<number, Promise<{ path: string; version: IperfVersion }>>;
+  environment: Map<string, Promise<HostEnvironment>>;
+};
+export function newHostCache(): HostCache {
+  return { iperf: new Map(), environment: new Map() };
+}
 
 /** What a run's steps need from the engine that runs them. */
-export type ExecutionDeps = { remote: RunRemote; ports: PortLeases; bus: RunEventBus; limits: ExecutionLimits; iperfCache?: IperfCache };
+export type ExecutionDeps = { remote: RunRemote; ports: PortLeases; bus: RunEventBus; limits: ExecutionLimits; hostCache?: HostCache };
+
+// A host whose environment takes longer than this is recorded as not read: the run does not wait for it.
+const ENVIRONMENT_WAIT_MS = 15_000;
 
 /** Raw output kept with the run, capped so that a runaway process cannot fill the database. */
 class OutputLog {
@@ -151,6 +166,7 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
       iperf3Path: host.iperf3Path,
       portRange: { min: host.iperfPortMin, max: host.iperfPortMax },
       address,
+      nicName: nic.name,
       openFirewall: host.openFirewall,
     };
   };
@@ -176,6 +192,8 @@ export class RunExecution {
   private client: { process: RemoteProcess; parser: IperfParser } | null = null;
   private result: IperfResult | null = null;
   private clientExitCode: number | null = null;
+  private environment: { client: EnvironmentSnapshot; server: EnvironmentSnapshot } | null = null;
+  private latency: LatencyProbe | null = null;
   /** The first thing that went wrong; the steps after it are skipped. */
   failure: unknown = null;
 
@@ -192,7 +210,7 @@ export class RunExecution {
   }
 
   /** Runs one step unless an earlier one failed or the run was cancelled; a step's error is kept, not thrown. */
-  async step(name: "resolve" | "prepare" | "startServer" | "clientReady" | "startClient" | "stream", body?: () => Promise<void>): Promise<void> {
+  async step(name: "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient" | "stream", body?: () => Promise<void>): Promise<void> {
     if (this.hasFailed) return;
     try {
       await (body ?? this[name].bind(this))();
@@ -213,8 +231,10 @@ export class RunExecution {
   /** Step 2: iperf3 found on both hosts (and recorded), opted-in firewalls opened. */
   async prepare(): Promise<void> {
     const { client, server } = this.requireEndpoints();
-    const cache = this.deps.iperfCache;
+    const cache = this.deps.hostCache?.iperf;
     const isCached = cache !== undefined && cache.has(client.hostId) && cache.has(server.hostId);
+    // Both ends' environment is read while iperf3 is found: it costs the run no extra round trip.
+    const environments = Promise.all([this.readEnvironment(client), this.readEnvironment(server)]);
     const detect = (endpoint: RunEndpoint) => {
       if (!cache) return this.deps.remote.detectIperf(endpoint, this.signal);
       const found = cache.get(endpoint.hostId) ?? this.deps.remote.detectIperf(endpoint, this.signal);
@@ -225,6 +245,13 @@ export class RunExecution {
     };
     const [clientIperf, serverIperf] = await Promise.all([detect(client), detect(server)]);
     this.iperf = { client: clientIperf, server: serverIperf };
+    const [clientEnvironment, serverEnvironment] = await environments;
+    const readAt = new Date().toISOString();
+    this.environment = {
+      client: { ...clientEnvironment, readAt, iperf3Version: clientIperf.version.raw },
+      server: { ...serverEnvironment, readAt, iperf3Version: serverIperf.version.raw },
+    };
+    await db.run.update({ where: { id: this.runId }, data: { environment: this.environment as unknown as Prisma.InputJsonValue } });
     if (!isCached) {
       await Promise.all(
         ([
@@ -239,6 +266,22 @@ export class RunExecution {
     this.commands.serverIperfVersion = serverIperf.version.raw;
     // Opted-in firewalls (ESXi) open for the test; `close()` restores them whatever happens.
     for (const endpoint of [server, client]) this.restoreFirewalls.push(await this.deps.remote.openFirewall(endpoint));
+  }
+
+  /**
+   * One end's environment, or what stopped it from being read: a snapshot never fails the run.
+   * The runs of one experiment read each host's NIC once.
+   */
+  private readEnvironment(endpoint: RunEndpoint): Promise<HostEnvironment> {
+    const key = `${endpoint.hostId}:${endpoint.nicName}`;
+    const cached = this.deps.hostCache?.environment.get(key);
+    if (cached) return cached;
+    const unread = (why: string) => emptyEnvironment(endpoint.platform === "unknown" ? "linux" : endpoint.platform, [`everything: ${why}`]);
+    const read = withTimeout(this.deps.remote.readEnvironment(endpoint, this.signal), ENVIRONMENT_WAIT_MS, () => new Error(`no answer within ${ENVIRONMENT_WAIT_MS / 1000} s`)).catch((error: unknown) =>
+      unread(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
+    );
+    this.deps.hostCache?.environment.set(key, read);
+    return read;
   }
 
   /** Step 3: the server on a free port, listening. A port found busy on the host is skipped. */
@@ -315,7 +358,22 @@ export class RunExecution {
     await withTimeout(client.process.ready, this.deps.limits.serverStartMs, () => new RunError("timeout", `The iperf3 client on ${hostName} was not ready to start within ${this.deps.limits.serverStartMs / 1000} s.`));
   }
 
-  /** Step 5: the client starts; its intervals are parsed, stored and published as they arrive. */
+  /**
+   * Step 5, with `latency` only: the client's host pings the server's address, idle, for
+   * LATENCY_IDLE_SECONDS; the pings go on under load until the traffic ends. A ping that cannot
+   * run costs the run its latency figures, never its result.
+   */
+  async idle(): Promise<void> {
+    const options = this.requireOptions();
+    if (!options.latency) return;
+    const { client, server } = this.requireEndpoints();
+    this.latency = new LatencyProbe(this.runId, this.deps.remote);
+    await this.latency.start(client, server.address, options, this.signal).catch((error: unknown) => {
+      console.error(`[wirespeed] run ${this.runId}: ping did not start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    });
+  }
+
+  /** Step 6: the client starts; its intervals are parsed, stored and published as they arrive. */
   async startClient(): Promise<void> {
     const client = this.client;
     if (!client) throw new RunError("unknown", "The test was not started.");
@@ -324,7 +382,7 @@ export class RunExecution {
     void this.recordPid("clientPid", client.process);
   }
 
-  /** Step 6: until the client exits (or is cancelled, or overruns), then the server's summary. */
+  /** Step 7: until the client exits (or is cancelled, or overruns), then the server's summary. */
   async stream(): Promise<void> {
     const client = this.client;
     const server = this.server;
@@ -338,6 +396,7 @@ export class RunExecution {
       this.signal.removeEventListener("abort", onAbort);
     }
     this.result = client.parser.end();
+    await this.latency?.end();
     await withTimeout(server.done, this.deps.limits.serverExitGraceMs, () => new Error("server still running")).catch(() => server.stop());
   }
 
@@ -353,10 +412,13 @@ export class RunExecution {
     }
   }
 
-  /** Step 7: the outcome stored with every sample so far, the viewers told, the live stream closed. */
+  /** Step 8: the outcome stored with every sample and ping so far, the viewers told, the live stream closed. */
   async finish(): Promise<void> {
     let writeError: unknown = null;
     await this.writer.close().catch((error: unknown) => (writeError = error));
+    const latency = await this.latency?.close();
+    // Why a run that asked for latency has none: beside what else its client's snapshot misses.
+    const environment = latency?.problem && this.environment ? { ...this.environment, client: { ...this.environment.client, missing: [...this.environment.client.missing, latency.problem] } } : null;
     const { status, error } = this.outcome(writeError);
     const interrupted = this.result?.interrupted ?? false;
     await finishRun(
@@ -369,6 +431,8 @@ export class RunExecution {
         ...summaryColumns(this.result?.summary ?? null, "", interrupted),
         ...summaryColumns(this.result?.reverseSummary ?? null, "reverse", interrupted),
         ...cpuColumns(this.cpu()),
+        ...latencyColumns(latency?.summary ?? null),
+        ...(environment ? { environment: environment as unknown as Prisma.InputJsonValue } : {}),
         status,
         endedAt: new Date(),
         serverOutput: this.serverLog.toString(),

@@ -1,5 +1,5 @@
 import "server-only";
-import { parsePidLine } from "@/agents";
+import { parsePidLine, type ExecCommand, type PlatformAgent } from "@/agents";
 import { requireIperf, resolveAgent } from "@/lib/hosts/remote";
 import { execCapture, execStream, stopProcess } from "@/lib/ssh";
 import type { ProcessCallbacks, RemoteProcess, RunEndpoint, RunRemote } from "./remote";
@@ -9,6 +9,8 @@ import { valueWithin } from "./timers";
 
 const STOP_WAIT_MS = 15_000;
 const PS_TIMEOUT_MS = 20_000;
+// One command reads the environment; a host slower than this is recorded as not read, the run goes on.
+const ENVIRONMENT_TIMEOUT_MS = 15_000;
 
 const agentFor = (endpoint: RunEndpoint, signal?: AbortSignal) => resolveAgent(endpoint.target, endpoint.platform, signal);
 
@@ -21,11 +23,88 @@ export const agentRunRemote: RunRemote = {
   },
 
   startIperf(endpoint, role, iperf3Path, argv, callbacks: ProcessCallbacks, options = {}): RemoteProcess {
+    return startProcess(
+      endpoint,
+      (agent, gated) => {
+        const input = { iperf3Path, args: argv, gated };
+        return role === "server" ? agent.serverCommand(input) : agent.clientCommand(input);
+      },
+      // The line a user would type: the iperf3 command itself, quoted for that host's shell.
+      (agent) => agent.quote([iperf3Path, ...argv]),
+      [iperf3Path, ...argv].join(" "),
+      callbacks,
+      options,
+    );
+  },
+
+  async readEnvironment(endpoint, signal) {
+    const agent = await agentFor(endpoint, signal);
+    const command = agent.environment.command(endpoint.nicName);
+    const output = await execCapture(endpoint.target, command, { timeoutMs: ENVIRONMENT_TIMEOUT_MS, signal });
+    return agent.environment.parse(output, endpoint.nicName);
+  },
+
+  startPing(endpoint, address, seconds, callbacks) {
+    const build = (agent: PlatformAgent) => agent.ping.command({ address, source: endpoint.address, count: Math.ceil(seconds / agent.ping.intervalSeconds) });
+    const process = startProcess(endpoint, build, () => `ping ${address}`, `ping ${address}`, callbacks, {});
+    return { process, ping: agentFor(endpoint).then((agent) => agent.ping) };
+  },
+
+  async openFirewall(endpoint) {
+    const agent = await agentFor(endpoint);
+    const firewall = agent.firewall;
+    if (!firewall || !endpoint.openFirewall) return async () => {};
+    const open = openFirewalls.get(endpoint.hostId);
+    if (open) {
+      open.users += 1;
+    } else {
+      const state = firewall.parseState(await execCapture(endpoint.target, firewall.stateCommand(), { timeoutMs: PS_TIMEOUT_MS }));
+      openFirewalls.set(endpoint.hostId, { users: 1, wasEnabled: state.enabled });
+      if (state.enabled) await execCapture(endpoint.target, firewall.setCommand(false), { timeoutMs: PS_TIMEOUT_MS });
+    }
+    return async () => {
+      const entry = openFirewalls.get(endpoint.hostId);
+      if (!entry) return;
+      entry.users -= 1;
+      if (entry.users > 0) return;
+      openFirewalls.delete(endpoint.hostId);
+      if (entry.wasEnabled) await execCapture(endpoint.target, firewall.setCommand(true), { timeoutMs: PS_TIMEOUT_MS });
+    };
+  },
+
+  async stopLeftover(endpoint, pids) {
+    const agent = await agentFor(endpoint);
+    for (const pid of pids) {
+      // A pid from before a restart may belong to another program by now: only iperf3 is stopped
+      // (where the platform cannot name a pid's program, the pid is trusted).
+      if (agent.programNameCommand) {
+        const name = await execCapture(endpoint.target, agent.programNameCommand(pid), { timeoutMs: PS_TIMEOUT_MS });
+        if (!name.stdout.includes("iperf3")) continue;
+      }
+      await stopProcess(endpoint.target, agent, pid, { signals: ["TERM", "KILL"] });
+    }
+  },
+};
+
+/**
+ * Starts a long-running command on a host and streams its lines: `build` gives the platform's
+ * command (told whether the host's shell holds it at a gate until release()), `quotedLine` the
+ * line a user would type there. The process reports its PID where the platform prints one, and
+ * dies with its channel.
+ */
+function startProcess(
+  endpoint: RunEndpoint,
+  build: (agent: PlatformAgent, gated: boolean) => ExecCommand,
+  quotedLine: (agent: PlatformAgent) => string,
+  plainLine: string,
+  callbacks: ProcessCallbacks,
+  options: { pty?: boolean; gated?: boolean },
+): RemoteProcess {
     const agentPromise = agentFor(endpoint);
     const channel = new AbortController();
     let resolvePid: (pid: number | null) => void = () => {};
     const pid = new Promise<number | null>((resolve) => (resolvePid = resolve));
-    let commandLine = [iperf3Path, ...argv].join(" ");
+    let commandLine = plainLine;
     // The gate: `released` once release() is called; `writeStdin` once the channel takes input.
     let isReleased = !options.gated;
     let isCancelled = false;
@@ -43,8 +122,7 @@ export const agentRunRemote: RunRemote = {
         await gateOpened;
         if (isCancelled) return { exitCode: null };
       }
-      const input = { iperf3Path, args: argv, gated: isGatedRemotely };
-      const command = { ...(role === "server" ? agent.serverCommand(input) : agent.clientCommand(input)), pty: options.pty };
+      const command = { ...build(agent, isGatedRemotely), pty: options.pty };
       let isPidSeen = !agent.printsPid;
       let isReadySeen = !isGatedRemotely;
       if (!agent.printsPid) resolvePid(null);
@@ -78,12 +156,11 @@ export const agentRunRemote: RunRemote = {
         resolvePid(null);
       }
     });
-    // The line a user would type: the iperf3 command itself, quoted for that host's shell.
     // An argument the shell cannot quote fails the start itself (in the agent's command); here it only keeps the plain line.
     void agentPromise.then(
       (agent) => {
         try {
-          commandLine = agent.quote([iperf3Path, ...argv]);
+          commandLine = quotedLine(agent);
         } catch {
           // keep the unquoted line for display
         }
@@ -135,40 +212,4 @@ export const agentRunRemote: RunRemote = {
       },
     };
     return process;
-  },
-
-  async openFirewall(endpoint) {
-    const agent = await agentFor(endpoint);
-    const firewall = agent.firewall;
-    if (!firewall || !endpoint.openFirewall) return async () => {};
-    const open = openFirewalls.get(endpoint.hostId);
-    if (open) {
-      open.users += 1;
-    } else {
-      const state = firewall.parseState(await execCapture(endpoint.target, firewall.stateCommand(), { timeoutMs: PS_TIMEOUT_MS }));
-      openFirewalls.set(endpoint.hostId, { users: 1, wasEnabled: state.enabled });
-      if (state.enabled) await execCapture(endpoint.target, firewall.setCommand(false), { timeoutMs: PS_TIMEOUT_MS });
-    }
-    return async () => {
-      const entry = openFirewalls.get(endpoint.hostId);
-      if (!entry) return;
-      entry.users -= 1;
-      if (entry.users > 0) return;
-      openFirewalls.delete(endpoint.hostId);
-      if (entry.wasEnabled) await execCapture(endpoint.target, firewall.setCommand(true), { timeoutMs: PS_TIMEOUT_MS });
-    };
-  },
-
-  async stopLeftover(endpoint, pids) {
-    const agent = await agentFor(endpoint);
-    for (const pid of pids) {
-      // A pid from before a restart may belong to another program by now: only iperf3 is stopped
-      // (where the platform cannot name a pid's program, the pid is trusted).
-      if (agent.programNameCommand) {
-        const name = await execCapture(endpoint.target, agent.programNameCommand(pid), { timeoutMs: PS_TIMEOUT_MS });
-        if (!name.stdout.includes("iperf3")) continue;
-      }
-      await stopProcess(endpoint.target, agent, pid, { signals: ["TERM", "KILL"] });
-    }
-  },
-};
+}

@@ -1,5 +1,6 @@
 // What the engine needs from a host to run iperf3 there. lib/runs/remote-agents.ts
 // implements it with lib/ssh and agents/; tests may pass their own.
+import type { HostEnvironment, PingSupport } from "@/agents/types";
 import type { IperfPlatform, IperfVersion } from "@/lib/iperf";
 import type { HostTarget } from "@/lib/ssh/types";
 
@@ -13,6 +14,8 @@ export type RunEndpoint = {
   portRange: { min: number; max: number };
   /** the NIC's address, without prefix length: what iperf3 binds to */
   address: string;
+  /** the NIC's name on its host, whose environment the run's snapshot reads */
+  nicName: string;
   /** the user's opt-in to open the host's firewall (ESXi) for the test and restore it after */
   openFirewall: boolean;
 };
@@ -59,6 +62,16 @@ export type RunRemote = {
    * returns the function that restores it (a no-op when nothing was changed).
    */
   openFirewall(endpoint: RunEndpoint): Promise<() => Promise<void>>;
+  /**
+   * The host's environment around the endpoint's NIC, read with one command. Throws only when the
+   * host cannot be reached or the command fails outright; the engine records that as missing.
+   */
+  readEnvironment(endpoint: RunEndpoint, signal: AbortSignal): Promise<HostEnvironment>;
+  /**
+   * Pings `address` from the endpoint's address for up to `seconds` (latency under load), stopped
+   * like iperf3; `ping` gives the platform's interval and line parser once its agent is known.
+   */
+  startPing(endpoint: RunEndpoint, address: string, seconds: number, callbacks: ProcessCallbacks): { process: RemoteProcess; ping: Promise<Pick<PingSupport, "intervalSeconds" | "parseLine">> };
   /** Stops iperf3 processes a previous instance of the app left behind, by pid, if they are still iperf3. */
   stopLeftover(endpoint: RunEndpoint, pids: number[]): Promise<void>;
 };
