@@ -67,6 +67,7 @@ export async function openTestApi(): Promise<TestApi> {
     import("@/app/api/channels/[id]/route"),
     import("@/app/api/channels/[id]/test/route"),
   ]);
+  const [runLatency, linkHints] = await Promise.all([import("@/app/api/runs/[id]/latency/route"), import("@/app/api/links/[id]/hints/route")]);
   const routes: Array<{ pattern: RegExp; module: RouteModule }> = [
     { pattern: /^\/api\/hosts$/, module: hosts },
     { pattern: /^\/api\/hosts\/(?<id>[^/]+)$/, module: host },
@@ -98,6 +99,8 @@ export async function openTestApi(): Promise<TestApi> {
     { pattern: /^\/api\/channels$/, module: channels },
     { pattern: /^\/api\/channels\/(?<id>[^/]+)$/, module: channel },
     { pattern: /^\/api\/channels\/(?<id>[^/]+)\/test$/, module: channelTest },
+    { pattern: /^\/api\/runs\/(?<id>[^/]+)\/latency$/, module: runLatency },
+    { pattern: /^\/api\/links\/(?<id>[^/]+)\/hints$/, module: linkHints },
   ];
 
   async function call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {

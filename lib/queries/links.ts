@@ -39,8 +39,21 @@ export async function listLinkableNics() {
     .sort((a, b) => a.host.name.localeCompare(b.host.name) || a.name.localeCompare(b.name, undefined, { numeric: true }));
 }
 
-/** `signature`: the run's test signature (lib/runs/signature.ts), which its baseline band matches. */
-export type LinkHistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; signature: string | null; status: RunStatus };
+/**
+ * `signature`: the run's test signature (lib/runs/signature.ts), which its baseline band matches;
+ * `loadedLatencyMs`: the median round-trip time under load, for runs that measured latency.
+ */
+export type LinkHistoryPoint = {
+  id: number;
+  time: string;
+  receivedBitsPerSecond: number;
+  protocol: "tcp" | "udp";
+  direction: RunDirection;
+  parallel: number;
+  signature: string | null;
+  status: RunStatus;
+  loadedLatencyMs: number | null;
+};
 
 /** The link's history chart: one point per run with a result, the newest `limit`. */
 export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number; limit?: number }): Promise<LinkHistoryPoint[]> {
@@ -49,7 +62,7 @@ export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number
     where: { linkId, status: "succeeded", receivedBitsPerSecond: { not: null } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: { id: true, createdAt: true, receivedBitsPerSecond: true, options: true, clientSide: true, signature: true, status: true },
+    select: { id: true, createdAt: true, receivedBitsPerSecond: true, options: true, clientSide: true, signature: true, status: true, latencyLoadedMedianMs: true },
   });
   return runs.reverse().map((run) => {
     const options = parseStoredOptions(run.options);
@@ -62,6 +75,7 @@ export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number
       parallel: options.parallel,
       signature: run.signature,
       status: run.status as RunStatus,
+      loadedLatencyMs: run.latencyLoadedMedianMs,
     };
   });
 }

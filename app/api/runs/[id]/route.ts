@@ -1,15 +1,24 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { AppError } from "@/lib/errors";
 import { idFromParams } from "@/lib/api/request";
+import { getRunDiagnosis } from "@/lib/queries/diagnosis";
 import { getRunDetail } from "@/lib/queries/run-lists";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** GET /api/runs/:id: status, options, commands, summary, error and both raw outputs. */
+/**
+ * GET /api/runs/:id: status, options, commands, summary, error and both raw outputs; both ends'
+ * `environment`, the `hints` drawn from the run, and `latency` when the run measured it.
+ */
 export const GET = withApiAuth("read", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
-  const run = await getRunDetail(id);
-  if (!run) throw new AppError("not-found", `Run ${id} does not exist.`);
-  return Response.json(run);
+  const [run, diagnosis] = await Promise.all([getRunDetail(id), getRunDiagnosis(id)]);
+  if (!run || !diagnosis) throw new AppError("not-found", `Run ${id} does not exist.`);
+  return Response.json({
+    ...run,
+    environment: diagnosis.environment ?? { client: null, server: null },
+    hints: diagnosis.hints,
+    ...(diagnosis.latency ? { latency: { idleMedianMs: diagnosis.latency.idleMedianMs, idleP95Ms: diagnosis.latency.idleP95Ms, loadedMedianMs: diagnosis.latency.loadedMedianMs, loadedP95Ms: diagnosis.latency.loadedP95Ms, grade: diagnosis.latency.grade, sent: diagnosis.latency.sent, lost: diagnosis.latency.lost } } : {}),
+  });
 });

@@ -1,0 +1,20 @@
+import { withApiAuth } from "@/lib/api/auth";
+import { idFromParams } from "@/lib/api/request";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { getRunLatencySamples } from "@/lib/queries/diagnosis";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/runs/:id/latency: `{ samples: [{ t, rttMs, phase }] }`, the run's pings in time order;
+ * `t` in seconds from the start of the traffic (negative while idle), `rttMs` null for a lost ping.
+ * Empty for a run that did not measure latency; growing while a run that does is live.
+ */
+export const GET = withApiAuth("read", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const id = await idFromParams(params);
+  const run = await db.run.findUnique({ where: { id }, select: { id: true } });
+  if (!run) throw new AppError("not-found", `Run ${id} does not exist.`);
+  return Response.json({ samples: await getRunLatencySamples(id) });
+});
