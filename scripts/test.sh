@@ -25,6 +25,8 @@ declare -A providers=(
   [docker-compose]=docker-compose
   [/bin/busybox]=busybox
   [unshare]=util-linux
+  [ping]=iputils-ping
+  [/usr/sbin/ethtool]=ethtool
 )
 missing=()
 for cmd in "${!providers[@]}"; do

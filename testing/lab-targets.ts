@@ -152,11 +152,12 @@ export function independentLinks(state: LabState, count = 2): LabLink[] {
  * cable or a port renegotiated lower would; `setLinkRate(state, link, link.rateMbps)` restores it.
  * Only for links shaped by tbf alone (no flow cap, no shared bottleneck).
  */
-export function setLinkRate(state: LabState, link: LabLink, rateMbps: number): void {
+export function setLinkRate(state: LabState, link: LabLink, rateMbps: number, { queueLatency }: { queueLatency?: string } = {}): void {
   if (link.rateMbps === null || link.flowCapMbps !== null || link.bottleneck !== null) {
     throw new Error(`${link.name} is not a plain tbf-shaped link: its rate cannot be changed this way`);
   }
-  const tbf = tbfParameters(`${rateMbps}mbit`);
+  // A long queue latency ("80ms") lets the shaper hold that much traffic: latency under load, bufferbloat.
+  const tbf = { ...tbfParameters(`${rateMbps}mbit`), ...(queueLatency ? { latency: queueLatency } : {}) };
   for (const end of [link.a, link.b]) {
     const host = labHost(state, end.host);
     const res = spawnSync(
@@ -166,4 +167,15 @@ export function setLinkRate(state: LabState, link: LabLink, rateMbps: number): v
     );
     if (res.status !== 0) throw new Error(`tc qdisc change on ${end.host}/${end.nic} failed: ${res.stderr}`);
   }
+}
+
+/**
+ * Sets the MTU of one end's NIC of a lab link (an end configured differently from the other, as
+ * a host whose jumbo frames were forgotten); `setNicMtu(state, link, side, link.mtu)` restores it.
+ */
+export function setNicMtu(state: LabState, link: LabLink, side: "a" | "b", mtu: number): void {
+  const end = link[side];
+  const host = labHost(state, end.host);
+  const res = spawnSync("ip", ["-n", host.netns, "link", "set", "dev", end.nic, "mtu", String(mtu)], { encoding: "utf8" });
+  if (res.status !== 0) throw new Error(`setting the MTU of ${end.host}/${end.nic} to ${mtu} failed: ${res.stderr}`);
 }

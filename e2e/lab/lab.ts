@@ -56,7 +56,7 @@ const MTU_MAX = 9216;
 const MAX_BOTTLENECKS = 8;
 const BOTTLENECK_RATE_RE = /^(?:0|[1-9]\d*)(?:\.\d+)?[mg]bit$/;
 const BOTTLENECK_MBPS_MAX = 10_000;
-const INSTALL_HINT = "apt-get install -y iperf3 openssh-server iproute2";
+const INSTALL_HINT = "apt-get install -y iperf3 openssh-server iproute2 iputils-ping ethtool";
 // Marks a directory as ours, so `down` never deletes a directory it did not make.
 const MARKER = ".wirespeed-lab";
 
@@ -95,6 +95,9 @@ const REQUIRED_BINARIES: { name: string; pkg: string }[] = [
   { name: SSHD, pkg: "openssh-server" },
   { name: "ssh-keygen", pkg: "openssh-client" },
   { name: "iperf3", pkg: "iperf3" },
+  // latency under load pings between lab hosts; the environment snapshot reads NICs with ethtool
+  { name: "ping", pkg: "iputils-ping" },
+  { name: "ethtool", pkg: "ethtool" },
 ];
 
 // sbin directories are searched too: a non-root PATH often lacks them, and sudo may not add them.
