@@ -243,15 +243,18 @@ export class RunExecution {
       found.catch(() => cache.delete(endpoint.hostId));
       return found;
     };
-    const [clientIperf, serverIperf] = await Promise.all([detect(client), detect(server)]);
-    this.iperf = { client: clientIperf, server: serverIperf };
-    const [clientEnvironment, serverEnvironment] = await environments;
+    const [detected, [clientEnvironment, serverEnvironment]] = await Promise.all([Promise.allSettled([detect(client), detect(server)]), environments]);
+    // The snapshots are kept even when iperf3 is missing on a host: what the host looked like explains a failure too.
+    const versionOf = (outcome: (typeof detected)[number]) => (outcome.status === "fulfilled" ? outcome.value.version.raw : null);
     const readAt = new Date().toISOString();
     this.environment = {
-      client: { ...clientEnvironment, readAt, iperf3Version: clientIperf.version.raw },
-      server: { ...serverEnvironment, readAt, iperf3Version: serverIperf.version.raw },
+      client: { ...clientEnvironment, readAt, iperf3Version: versionOf(detected[0]) },
+      server: { ...serverEnvironment, readAt, iperf3Version: versionOf(detected[1]) },
     };
     await db.run.update({ where: { id: this.runId }, data: { environment: this.environment as unknown as Prisma.InputJsonValue } });
+    for (const outcome of detected) if (outcome.status === "rejected") throw outcome.reason;
+    const [clientIperf, serverIperf] = detected.map((outcome) => (outcome as PromiseFulfilledResult<Detected>).value) as [Detected, Detected];
+    this.iperf = { client: clientIperf, server: serverIperf };
     if (!isCached) {
       await Promise.all(
         ([
