@@ -23,18 +23,35 @@ type Props = {
   sampleCount: number;
   /** x axis end: the planned duration, so a live chart fills from the left */
   durationSeconds?: number;
+  /** the whole x axis, when another chart shares it (latency under load starts at −5 s) */
+  xDomain?: [number, number];
 };
+
+// The right axes' widths: a chart drawn under this one on the same time axis leaves the same room.
+const RETRANSMIT_AXIS_WIDTH = 44;
+const JITTER_AXIS_WIDTH = 44;
+const LOSS_AXIS_WIDTH = 40;
+
+function hasRetransmitsOf(protocol: "tcp" | "udp", points: SeriesPoint[]): boolean {
+  return protocol === "tcp" && points.some((point) => point.retransmits != null);
+}
+
+/** How wide the right axes of the chart are: retransmits (TCP), jitter and loss (UDP), or none. */
+export function intervalChartRightInset(protocol: "tcp" | "udp", points: SeriesPoint[]): number {
+  if (protocol === "udp") return JITTER_AXIS_WIDTH + LOSS_AXIS_WIDTH;
+  return hasRetransmitsOf(protocol, points) ? RETRANSMIT_AXIS_WIDTH : 0;
+}
 
 /**
  * Bits/s per interval (total, and a thin line per stream when -P > 1), with retransmits
  * (TCP) or jitter and loss (UDP) on a second axis. Points arrive thinned for display.
  */
-export function IntervalChart({ points, streamCount, protocol, isBidir, lineRateBitsPerSecond, sampleCount, durationSeconds }: Props) {
+export function IntervalChart({ points, streamCount, protocol, isBidir, lineRateBitsPerSecond, sampleCount, durationSeconds, xDomain }: Props) {
   const [unit] = useRateUnit();
   const peak = Math.max(lineRateBitsPerSecond, ...points.map((point) => Math.max(point.bps ?? 0, point.reverseBps ?? 0)));
   const scale = rateScale(peak, unit);
   const showStreams = streamCount > 1;
-  const hasRetransmits = protocol === "tcp" && points.some((point) => point.retransmits != null);
+  const hasRetransmits = hasRetransmitsOf(protocol, points);
   const hasUdpQuality = protocol === "udp";
   const lastT = points.at(-1)?.t ?? 0;
   return (
@@ -52,7 +69,8 @@ export function IntervalChart({ points, streamCount, protocol, isBidir, lineRate
           <XAxis
             dataKey="t"
             type="number"
-            domain={[0, Math.max(durationSeconds ?? 0, lastT, 1)]}
+            domain={xDomain ?? [0, Math.max(durationSeconds ?? 0, lastT, 1)]}
+            allowDataOverflow={xDomain !== undefined}
             tick={{ fill: "currentColor", fontSize: 12 }}
             stroke="currentColor"
             strokeOpacity={0.4}
@@ -69,12 +87,12 @@ export function IntervalChart({ points, streamCount, protocol, isBidir, lineRate
             label={{ value: scale.label, angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12, dx: 4 }}
           />
           {hasRetransmits ? (
-            <YAxis yAxisId="retransmits" orientation="right" width={44} allowDecimals={false} tick={{ fill: RETRANSMIT_COLOR, fontSize: 12 }} stroke={RETRANSMIT_COLOR} strokeOpacity={0.6} label={{ value: "retr", angle: 90, position: "insideRight", fill: RETRANSMIT_COLOR, fontSize: 12 }} />
+            <YAxis yAxisId="retransmits" orientation="right" width={RETRANSMIT_AXIS_WIDTH} allowDecimals={false} tick={{ fill: RETRANSMIT_COLOR, fontSize: 12 }} stroke={RETRANSMIT_COLOR} strokeOpacity={0.6} label={{ value: "retr", angle: 90, position: "insideRight", fill: RETRANSMIT_COLOR, fontSize: 12 }} />
           ) : null}
           {hasUdpQuality ? (
             <>
-              <YAxis yAxisId="jitter" orientation="right" width={44} tick={{ fill: JITTER_COLOR, fontSize: 12 }} stroke={JITTER_COLOR} strokeOpacity={0.6} tickFormatter={(value: number) => formatNumber(value)} label={{ value: "ms", angle: 90, position: "insideRight", fill: JITTER_COLOR, fontSize: 12 }} />
-              <YAxis yAxisId="loss" orientation="right" width={40} domain={[0, (max: number) => Math.max(1, max)]} tick={{ fill: LOSS_COLOR, fontSize: 12 }} stroke={LOSS_COLOR} strokeOpacity={0.6} tickFormatter={(value: number) => `${formatNumber(value)}%`} />
+              <YAxis yAxisId="jitter" orientation="right" width={JITTER_AXIS_WIDTH} tick={{ fill: JITTER_COLOR, fontSize: 12 }} stroke={JITTER_COLOR} strokeOpacity={0.6} tickFormatter={(value: number) => formatNumber(value)} label={{ value: "ms", angle: 90, position: "insideRight", fill: JITTER_COLOR, fontSize: 12 }} />
+              <YAxis yAxisId="loss" orientation="right" width={LOSS_AXIS_WIDTH} domain={[0, (max: number) => Math.max(1, max)]} tick={{ fill: LOSS_COLOR, fontSize: 12 }} stroke={LOSS_COLOR} strokeOpacity={0.6} tickFormatter={(value: number) => `${formatNumber(value)}%`} />
             </>
           ) : null}
           {lineRateBitsPerSecond > 0 ? (

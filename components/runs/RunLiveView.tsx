@@ -3,7 +3,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
-import { IntervalChart, IntervalChartLegend } from "@/components/charts/IntervalChart";
+import { IntervalChart, IntervalChartLegend, intervalChartRightInset } from "@/components/charts/IntervalChart";
+import { LATENCY_MAX_POINTS, runTimeDomain } from "@/components/diagnosis/latency";
+import { LatencyChart, LatencyChartLegend } from "@/components/diagnosis/LatencyChart";
+import { LatencySummaryView } from "@/components/diagnosis/LatencySummary";
+import { useRunLatency } from "@/components/diagnosis/useRunLatency";
+import { QueryError } from "./QueryError";
+import { LATENCY_IDLE_SECONDS, LATENCY_INTERVAL_SECONDS, type LatencySummary } from "@/lib/diagnosis/contract";
 import { downsample, SeriesBuilder, type SeriesPoint } from "@/lib/runs/series";
 import { isActiveStatus, SampleEventSchema } from "@/lib/runs/contract";
 import { invalidateRunViews } from "@/components/queries";
@@ -25,6 +31,8 @@ type Props = {
   lineRateBitsPerSecond: number;
   /** the stored series: drawn as is once the run has ended */
   series: Series;
+  /** latency under load: whether the run measures it, and its figures once it has ended */
+  latency?: { isMeasured: boolean; summary: LatencySummary | null };
 };
 
 // Redraw at most this often: a 0.1 s interval with 32 streams sends 10 events a second.
@@ -87,7 +95,7 @@ function useLiveRun(runId: number, isActive: boolean): Live | null {
 }
 
 /** The run's chart: live with progress and Cancel while it runs, the stored samples after. */
-export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, durationSeconds, omitSeconds, lineRateBitsPerSecond, series }: Props) {
+export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, durationSeconds, omitSeconds, lineRateBitsPerSecond, series, latency = { isMeasured: false, summary: null } }: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const isActive = isActiveStatus(status);
@@ -100,6 +108,11 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
   const totalSeconds = durationSeconds === null ? null : durationSeconds + omitSeconds;
   const elapsed = live?.lastEnd ?? 0;
   const percent = totalSeconds ? Math.min(100, (elapsed / totalSeconds) * 100) : null;
+  const pings = useRunLatency(runId, { isMeasured: latency.isMeasured, isActive });
+  // Throughput and latency on one time axis: from the idle pings at −5 s to the end.
+  const timeDomain = latency.isMeasured
+    ? runTimeDomain({ isLatencyMeasured: true, plannedEnd: isActive && totalSeconds ? totalSeconds : null, lastIntervalT: shown.points.at(-1)?.t ?? 0, samples: pings.samples })
+    : undefined;
 
   return (
     <section aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
@@ -181,10 +194,25 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
             lineRateBitsPerSecond={lineRateBitsPerSecond}
             sampleCount={shown.sampleCount}
             durationSeconds={isActive && totalSeconds ? totalSeconds : undefined}
+            xDomain={timeDomain}
           />
           <IntervalChartLegend protocol={protocol} isBidir={isBidir} streamCount={shown.streamCount} />
         </>
       )}
+      {latency.isMeasured && timeDomain ? (
+        <div className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800" data-testid="latency">
+          <h3 id="latency-heading" className="text-base font-semibold">
+            Latency under load
+          </h3>
+          <p className="mb-3 text-xs text-slate-600 dark:text-slate-400">
+            A ping every {LATENCY_INTERVAL_SECONDS} s from the client host to the server&apos;s link address: {LATENCY_IDLE_SECONDS} s idle before the traffic, then under it, on the time axis of the chart above.
+          </p>
+          {pings.error ? <QueryError what="the pings" error={pings.error} onRetry={() => void pings.refetch()} /> : null}
+          <LatencyChart samples={pings.samples} domain={timeDomain} rightInset={intervalChartRightInset(protocol, shown.points)} summary={latency.summary} />
+          <LatencyChartLegend isThinned={pings.samples.length > LATENCY_MAX_POINTS} />
+          <LatencySummaryView summary={latency.summary} isActive={isActive} />
+        </div>
+      ) : null}
     </section>
   );
 }
