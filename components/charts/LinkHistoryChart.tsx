@@ -11,9 +11,21 @@ import type { RunDirection } from "@/lib/runs/contract";
 import { clockAxisProps, formatClockTime, GRID_PROPS, useRateAxis } from "./axes";
 import { TooltipBox } from "./ChartTooltip";
 
-export type HistoryPoint = { id: number; time: string; receivedBitsPerSecond: number; protocol: "tcp" | "udp"; direction: RunDirection; parallel: number; signature?: string | null; status: string };
+/** `loadedLatencyMs`: the run's median round-trip time under load, when it measured latency. */
+export type HistoryPoint = {
+  id: number;
+  time: string;
+  receivedBitsPerSecond: number;
+  protocol: "tcp" | "udp";
+  direction: RunDirection;
+  parallel: number;
+  signature?: string | null;
+  status: string;
+  loadedLatencyMs?: number | null;
+};
 
 type PlotPoint = HistoryPoint & { x: number; y: number };
+type LatencyPlotPoint = PlotPoint & { latencyMs: number };
 
 const SERIES_LABELS: Record<keyof typeof SERIES_COLORS, string> = {
   "tcp:a-to-b": "TCP →",
@@ -44,12 +56,14 @@ function isOfBand(point: HistoryPoint, band: Band): boolean {
 }
 
 const BAND_COLOR = "#16a34a";
+const LATENCY_COLOR = "#ea580c";
 
 /**
  * Each run of a link as a point: received rate over time, coloured by protocol and direction;
  * line rate as a reference line. With baselines, one test's baseline is a band (its slowest to
  * fastest run, the median dashed) and the other tests' points are faded; the newest run's test
- * is shown first, and a select picks another or none.
+ * is shown first, and a select picks another or none. Runs that measured latency under load add
+ * their loaded median as diamonds on a right axis in ms, which a checkbox hides.
  */
 export function LinkHistoryChart({
   points,
@@ -66,6 +80,8 @@ export function LinkHistoryChart({
 }) {
   const router = useRouter();
   const selectId = useId();
+  const latencyToggleId = useId();
+  const [isLatencyShown, setLatencyShown] = useState(true);
   const bands = baselines.filter(isBand);
   const newest = points.at(-1);
   const defaultSignature = (newest ? bands.find((band) => isOfBand(newest, band))?.signature : undefined) ?? bands[0]?.signature ?? "";
@@ -82,6 +98,11 @@ export function LinkHistoryChart({
     (band && !isOfBand(point, band) ? group.others : group.ofBand).push({ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond });
     groups.set(key, group);
   }
+  const latencyPoints: LatencyPlotPoint[] = points.flatMap((point) =>
+    point.loadedLatencyMs != null && Number.isFinite(point.loadedLatencyMs) ? [{ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond, latencyMs: point.loadedLatencyMs }] : [],
+  );
+  const hasLatency = latencyPoints.length > 0;
+  const showsLatency = hasLatency && isLatencyShown;
   const times = points.map((point) => Date.parse(point.time));
   const span = times.length ? Math.max(...times) - Math.min(...times) : 0;
   const padding = Math.max(span * 0.03, 60_000);
@@ -91,24 +112,34 @@ export function LinkHistoryChart({
   };
   return (
     <div>
-      {bands.length > 0 ? (
-        <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">
-          <label htmlFor={selectId} className="font-medium">
-            Baseline band
-          </label>
-          <select
-            id={selectId}
-            value={band?.signature ?? ""}
-            onChange={(event) => setChosen(event.target.value)}
-            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
-          >
-            {bands.map((entry) => (
-              <option key={entry.signature} value={entry.signature}>
-                {entry.label}
-              </option>
-            ))}
-            <option value="">None</option>
-          </select>
+      {bands.length > 0 || hasLatency ? (
+        <div className="mb-2 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+          {bands.length > 0 ? (
+            <div className="flex flex-wrap items-center gap-2">
+              <label htmlFor={selectId} className="font-medium">
+                Baseline band
+              </label>
+              <select
+                id={selectId}
+                value={band?.signature ?? ""}
+                onChange={(event) => setChosen(event.target.value)}
+                className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
+              >
+                {bands.map((entry) => (
+                  <option key={entry.signature} value={entry.signature}>
+                    {entry.label}
+                  </option>
+                ))}
+                <option value="">None</option>
+              </select>
+            </div>
+          ) : null}
+          {hasLatency ? (
+            <label htmlFor={latencyToggleId} className="inline-flex items-center gap-2">
+              <input id={latencyToggleId} type="checkbox" checked={isLatencyShown} onChange={(event) => setLatencyShown(event.target.checked)} className="h-4 w-4 accent-sky-600" data-testid="history-latency-toggle" />
+              Loaded latency ({latencyPoints.length} run{latencyPoints.length === 1 ? "" : "s"})
+            </label>
+          ) : null}
         </div>
       ) : null}
       <div
@@ -116,14 +147,30 @@ export function LinkHistoryChart({
         data-testid="history-chart"
         data-point-count={points.length}
         data-baseline-signature={band?.signature}
+        data-latency-point-count={showsLatency ? latencyPoints.length : 0}
         role="img"
-        aria-label={`Received rate of ${points.length} runs over time${band ? `; the baseline of ${band.label} is ${formatRate(band.medianBitsPerSecond, unit)}` : ""}`}
+        aria-label={`Received rate of ${points.length} runs over time${band ? `; the baseline of ${band.label} is ${formatRate(band.medianBitsPerSecond, unit)}` : ""}${showsLatency ? `; loaded latency of ${latencyPoints.length} runs, from ${formatNumber(Math.min(...latencyPoints.map((point) => point.latencyMs)))} to ${formatNumber(Math.max(...latencyPoints.map((point) => point.latencyMs)))} ms` : ""}`}
       >
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
             <CartesianGrid {...GRID_PROPS} />
             <XAxis {...clockAxisProps(span)} name="time" domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]} />
             <YAxis {...rateAxis} dataKey="y" type="number" />
+            {showsLatency ? (
+              <YAxis
+                yAxisId="latency"
+                orientation="right"
+                dataKey="latencyMs"
+                type="number"
+                width={48}
+                domain={[0, (max: number) => Math.max(1, max * 1.1)]}
+                tick={{ fill: LATENCY_COLOR, fontSize: 12 }}
+                stroke={LATENCY_COLOR}
+                strokeOpacity={0.6}
+                tickFormatter={(value: number) => formatNumber(value)}
+                label={{ value: "ms", angle: 90, position: "insideRight", fill: LATENCY_COLOR, fontSize: 12 }}
+              />
+            ) : null}
             {/* A band of no height (every run alike) is drawn a hair thick, so it still shows. */}
             {band ? <ReferenceArea y1={band.minBitsPerSecond} y2={Math.max(band.maxBitsPerSecond, band.minBitsPerSecond * 1.002)} fill={BAND_COLOR} fillOpacity={0.14} stroke="none" ifOverflow="extendDomain" /> : null}
             {band ? (
@@ -136,6 +183,9 @@ export function LinkHistoryChart({
                 <Scatter key={`${key}:others`} name={`${SERIES_LABELS[key]} (other tests)`} data={group.others} fill={SERIES_COLORS[key]} fillOpacity={0.3} isAnimationActive={false} cursor="pointer" onClick={onPointClick} />
               ) : null,
             ])}
+            {showsLatency ? (
+              <Scatter name="loaded latency" data={latencyPoints} dataKey="latencyMs" yAxisId="latency" shape="diamond" fill={LATENCY_COLOR} isAnimationActive={false} cursor="pointer" onClick={onPointClick} />
+            ) : null}
             <Tooltip
               isAnimationActive={false}
               cursor={{ strokeDasharray: "3 3" }}
@@ -148,6 +198,7 @@ export function LinkHistoryChart({
                     rows={[
                       { label: `${point.protocol.toUpperCase()}${point.parallel > 1 ? ` ×${point.parallel}` : ""} ${DIRECTION_ARROWS[point.direction]}`, value: formatRate(point.y, unit), color: SERIES_COLORS[`${point.protocol}:${point.direction}`] },
                       { label: "of line rate", value: lineRateBitsPerSecond > 0 ? `${formatNumber((point.y / lineRateBitsPerSecond) * 100)} %` : "–" },
+                      ...(point.loadedLatencyMs != null ? [{ label: "loaded latency, median", value: `${formatNumber(point.loadedLatencyMs)} ms`, color: LATENCY_COLOR }] : []),
                     ]}
                   />
                 );
@@ -169,6 +220,14 @@ export function LinkHistoryChart({
           </svg>
           line rate
         </li>
+        {showsLatency ? (
+          <li className="flex items-center gap-1.5" data-testid="history-latency">
+            <svg aria-hidden width="10" height="10">
+              <path d="M5,0L10,5L5,10L0,5Z" fill={LATENCY_COLOR} />
+            </svg>
+            loaded latency: the median round-trip time under load of runs that measured it (right axis, ms)
+          </li>
+        ) : null}
         {band ? (
           <li className="flex items-center gap-1.5" data-testid="history-baseline">
             <span aria-hidden className="inline-block h-2.5 w-4 rounded-sm" style={{ backgroundColor: BAND_COLOR, opacity: 0.35 }} />
