@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type ReactNode } from "react";
+import { LATENCY_OPTION_LABEL, withLatencyOption } from "@/components/diagnosis/latency-option";
 import { invalidateRunViews } from "@/components/queries";
 import { startRunAction } from "@/lib/actions/start-run";
 import type { RunDirection } from "@/lib/runs/contract";
@@ -62,6 +63,8 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
   const queryClient = useQueryClient();
   const formId = useId();
   const [state, setState] = useState<NewTestFields>(NEW_TEST_DEFAULTS);
+  // Not one of the presets' fields: a preset chosen after it keeps it.
+  const [isLatency, setLatency] = useState(false);
   const [preset, setPreset] = useState<string>("quick");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -88,7 +91,7 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
     startTransition(async () => {
       setErrors({});
       setMessage(null);
-      const result = await startRunAction({ linkId, request: newTestRequestBody(state) });
+      const result = await startRunAction({ linkId, request: withLatencyOption(newTestRequestBody(state), isLatency) });
       if (result.ok) {
         void invalidateRunViews(queryClient);
         router.push(`/runs/${result.value.id}`);
@@ -267,6 +270,13 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
             <label htmlFor={id("zerocopy")} className="text-sm">
               Zero copy (-Z)
               {reason("zerocopy") ? <span className="block text-xs text-amber-800 dark:text-amber-300">Unavailable: {reason("zerocopy")}</span> : null}
+            </label>
+          </div>
+          <div className="flex items-start gap-2 pt-6 sm:col-span-2">
+            <input id={id("latency")} name="latency" type="checkbox" checked={isLatency} onChange={(event) => setLatency(event.target.checked)} className="mt-0.5 h-4 w-4 accent-sky-600" />
+            <label htmlFor={id("latency")} className="text-sm">
+              {LATENCY_OPTION_LABEL}
+              {errors.latency ? <span className="block text-xs font-medium text-red-700 dark:text-red-300">{errors.latency}</span> : null}
             </label>
           </div>
         </div>

@@ -6,6 +6,7 @@ import { CHANNELS, MAX_SWEEP_REPEATS, MAX_SWEEP_VALUES, SHARED_BOTTLENECK_PERCEN
 import { SWEEP_FACTOR_LABELS } from "@/lib/experiments/kinds/sweep";
 import { UDP_CEILING } from "@/lib/experiments/kinds/udp-ceiling";
 import { directionUnavailableReason, isGatedOption, unavailableReason, type TestEnd } from "@/lib/runs/test-request";
+import { LATENCY_OPTION_LABEL } from "@/components/diagnosis/latency-option";
 import { ChoiceGroup } from "./ChoiceGroup";
 import { sweptFieldOf, type ExperimentFormFields } from "./fields";
 
@@ -48,8 +49,26 @@ function Checkbox({ label, hint, checked, onChange, error }: { label: string; hi
   );
 }
 
-/** The fields of the experiment's kind: what a sweep steps through, a matrix's cells, the links together, the channels, the UDP search. */
-export function KindFields({ fields, onChange, errors, ends, endNames, speedMbps }: Props) {
+/**
+ * The fields of the experiment's kind: what a sweep steps through, a matrix's cells, the links
+ * together, the channels, the UDP search; then, for every kind, whether each run measures latency.
+ */
+export function KindFields(props: Props) {
+  const { fields, onChange } = props;
+  return (
+    <div className="space-y-4">
+      <FieldsOfKind {...props} />
+      <Checkbox
+        label={LATENCY_OPTION_LABEL}
+        hint="In every run of the plan: the round-trip time from each client host to its server while the link is idle, then under the plan's traffic."
+        checked={fields.latency}
+        onChange={(latency) => onChange({ latency })}
+      />
+    </div>
+  );
+}
+
+function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: Props) {
   switch (fields.kind) {
     case "sweep": {
       const factorReason = (factor: SweepFactor) => {

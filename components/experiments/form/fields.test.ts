@@ -9,6 +9,7 @@ import {
   experimentRequestBody,
   formatDuration,
   formFieldsOfPreset,
+  formFieldsOfRequest,
   initialFormFields,
   parseSweepValues,
   planSizeOf,
@@ -84,6 +85,16 @@ describe("experimentRequestBody", () => {
     expect(body.options).not.toHaveProperty("protocol");
     expect(body.options).not.toHaveProperty("bitrate");
     expect(experimentRequestBody(fieldsOf({ kind: "udp-ceiling" }))).not.toHaveProperty("low");
+  });
+
+  it("asks every run for latency under load when checked, and reads it back from a request", () => {
+    const body = experimentRequestBody(fieldsOf({ kind: "sweep", latency: true }));
+    expect(body.options).toMatchObject({ latency: true });
+    expect(parseExperimentRequest(body).options).toMatchObject({ latency: true });
+    expect(formFieldsOfRequest(body).latency).toBe(true);
+    const plain = experimentRequestBody(fieldsOf({ kind: "sweep" }));
+    expect(plain.options).not.toHaveProperty("latency");
+    expect(formFieldsOfRequest(plain).latency).toBe(false);
   });
 
   it("sends every link chosen for a concurrent experiment and the first for the other kinds", () => {

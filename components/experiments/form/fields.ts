@@ -21,6 +21,7 @@ import { presetById, presetRequestBody, type ExperimentPreset } from "@/lib/expe
 import { CLIENT_SIDES, RUN_DIRECTIONS, type ClientSide, type RunDirection } from "@/lib/runs/contract";
 import type { NewExperimentPrefill } from "./prefill";
 import { formErrorsOf, NEW_TEST_DEFAULTS, newTestRequestBody, parseSize, type NewTestFields } from "@/lib/runs/test-request";
+import { latencyOptionOf, withLatencyOption } from "@/components/diagnosis/latency-option";
 
 export type Protocol = "tcp" | "udp";
 
@@ -32,6 +33,8 @@ export type ExperimentFormFields = {
   linkIds: number[];
   /** the options every run starts from, as the new-test form has them */
   base: NewTestFields;
+  /** every run pings under load (the run option `latency`) */
+  latency: boolean;
   factor: SweepFactor;
   /** the sweep's values, comma- or space-separated; bitrates in Mbit/s, sizes with K/M */
   values: string;
@@ -54,6 +57,7 @@ export const EXPERIMENT_FORM_DEFAULTS: ExperimentFormFields = {
   name: "",
   linkIds: [],
   base: NEW_TEST_DEFAULTS,
+  latency: false,
   factor: "parallel",
   values: "1, 2, 4, 8",
   repeats: "1",
@@ -176,7 +180,7 @@ export function experimentRequestBody(fields: ExperimentFormFields): Record<stri
     kind,
     name: fields.name.trim() || undefined,
     linkIds: takesSeveralLinks(kind) ? fields.linkIds : fields.linkIds.slice(0, 1),
-    options,
+    options: withLatencyOption(options, fields.latency),
     ...kindFields[kind],
   };
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
@@ -219,6 +223,7 @@ export function formFieldsOfRequest(body: Record<string, unknown>): ExperimentFo
     name: typeof body.name === "string" ? body.name : defaults.name,
     linkIds: Array.isArray(body.linkIds) ? body.linkIds.filter((id): id is number => typeof id === "number") : defaults.linkIds,
     base,
+    latency: latencyOptionOf(options),
     factor,
     values: Array.isArray(body.values) ? sweepValuesText(factor, body.values as SweepValue[]) : defaults.values,
     repeats: textOf(body.repeats) ?? defaults.repeats,
