@@ -2,6 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef } from "react";
+import { FindingsSection } from "@/components/diagnosis/HintList";
 import { apiPaths, fetchApi, queryKeys } from "@/components/queries";
 import { QueryError } from "@/components/runs/QueryError";
 import { StatusBadge } from "@/components/runs/StatusBadge";
@@ -9,6 +12,7 @@ import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { formatDuration } from "@/components/units/rate";
 import { isActiveExperimentStatus, type ExperimentJson } from "@/lib/experiments/contract";
+import type { Hint } from "@/lib/diagnosis/contract";
 import { ExperimentActions } from "./view/ExperimentActions";
 import { KindChart } from "./view/KindChart";
 import { LivePanel } from "./view/LivePanel";
@@ -29,8 +33,9 @@ const STATUS_WORDS: Record<string, string> = {
 /**
  * One experiment: the answer on top; while it runs, the current step live and the table filling
  * in row by row; once it has ended, the kind's chart, the table and the steps with their runs.
+ * Its findings come with the page, which is read again when the experiment ends.
  */
-export function ExperimentView({ initial, kindTitle }: { initial: ExperimentJson; kindTitle: string }) {
+export function ExperimentView({ initial, kindTitle, hints = [] }: { initial: ExperimentJson; kindTitle: string; hints?: Hint[] }) {
   const query = useQuery({
     queryKey: queryKeys.experiment(initial.id),
     queryFn: ({ signal }) => fetchApi<ExperimentJson>(apiPaths.experiment(initial.id), { signal }),
@@ -40,6 +45,13 @@ export function ExperimentView({ initial, kindTitle }: { initial: ExperimentJson
   const experiment = query.data;
   const isActive = isActiveExperimentStatus(experiment.status);
   const live = useExperimentLive(experiment.id, isActive, experiment.steps);
+  const router = useRouter();
+  const wasActive = useRef(isActive);
+  useEffect(() => {
+    // The findings are read from the finished runs and the result: the server has them now.
+    if (wasActive.current && !isActive) router.refresh();
+    wasActive.current = isActive;
+  }, [isActive, router]);
   const took = experiment.startedAt && experiment.endedAt ? (Date.parse(experiment.endedAt) - Date.parse(experiment.startedAt)) / 1000 : null;
   const hasRows = (experiment.table?.rows.length ?? 0) > 0;
 
@@ -129,6 +141,8 @@ export function ExperimentView({ initial, kindTitle }: { initial: ExperimentJson
       ) : null}
 
       {isActive ? <LivePanel experiment={experiment} live={live} readAtMs={query.dataUpdatedAt} /> : null}
+
+      <FindingsSection hints={hints} emptyText={isActive ? null : "No findings: nothing in this experiment's runs or result points to a limit."} testId="experiment-findings" />
 
       <section aria-labelledby="results-heading" className="mb-6">
         <h2 id="results-heading" className="mb-3 text-lg font-semibold">

@@ -3,6 +3,7 @@ import { ExperimentView } from "@/components/experiments/ExperimentView";
 import { requirePage } from "@/lib/auth/guard";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
 import { getExperiment } from "@/lib/queries/experiments";
+import { getExperimentHints } from "@/lib/queries/diagnosis";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +22,7 @@ export default async function ExperimentPage({ params }: Params) {
   await requirePage("read");
   const experimentId = experimentIdOf((await params).id);
   if (experimentId === null) notFound();
-  const experiment = await getExperiment(experimentId);
+  const [experiment, hints] = await Promise.all([getExperiment(experimentId), getExperimentHints(experimentId)]);
   if (!experiment) notFound();
-  return <ExperimentView initial={experiment} kindTitle={KIND_DEFINITIONS[experiment.kind].title} />;
+  return <ExperimentView initial={experiment} kindTitle={KIND_DEFINITIONS[experiment.kind].title} hints={hints} />;
 }

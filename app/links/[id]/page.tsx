@@ -5,6 +5,7 @@ import { ExperimentList } from "@/components/experiments/ExperimentList";
 import { ExperimentListRefresh } from "@/components/experiments/ExperimentListRefresh";
 import { newExperimentHref } from "@/components/experiments/form/prefill";
 import { CompareRuns } from "@/components/runs/CompareRuns";
+import { FindingsSection } from "@/components/diagnosis/HintList";
 import { readPageFilters, runTableQuery, type QueryInput } from "@/lib/runs/filters";
 import { LinkActivity } from "@/components/runs/LinkActivity";
 import { NewTestForm } from "@/components/runs/NewTestForm";
@@ -16,6 +17,7 @@ import { EVERY_DIRECTION_PRESET_ID, STREAM_SWEEP_PRESET_ID } from "@/lib/experim
 import { listExperiments } from "@/lib/queries/experiments";
 import { getLinkEnds, getLinkHistory, listLinkStreamCounts } from "@/lib/queries/links";
 import { getRunComparison } from "@/lib/queries/run-series";
+import { getLinkHints, getRunEnvironments } from "@/lib/queries/diagnosis";
 import { listRunRows } from "@/lib/queries/run-lists";
 import { lineRateThresholds } from "@/lib/queries/overview";
 import { IfCan } from "@/components/auth/ViewerContext";
@@ -67,7 +69,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
   // The history and the runs table are rendered here first, then kept current in the browser (LinkActivity).
   const tableQuery = runTableQuery(readPageFilters(query), linkId);
   const compareIds = compareIdsOf(query);
-  const [ends, history, table, streamCounts, comparison, experiments, openAlerts, schedules, baseline] = await Promise.all([
+  const [ends, history, table, streamCounts, comparison, experiments, openAlerts, schedules, baseline, hints, environments] = await Promise.all([
     getLinkEnds(linkId),
     getLinkHistory({ linkId }),
     listRunRows({ filters: tableQuery, page: tableQuery.page }),
@@ -77,6 +79,8 @@ export default async function LinkPage({ params, searchParams }: Props) {
     listAlerts({ status: "firing", linkId }),
     listSchedules({ linkId }),
     getLinkBaseline(linkId),
+    getLinkHints(linkId),
+    compareIds.length >= 2 ? getRunEnvironments(compareIds) : Promise.resolve(new Map<number, null>()),
   ]);
   if (!ends) notFound();
   const { a, b } = ends;
@@ -124,6 +128,16 @@ export default async function LinkPage({ params, searchParams }: Props) {
           </div>
         </section>
       ) : null}
+
+      <FindingsSection
+        hints={hints}
+        title="Latest findings"
+        description="What the link's latest runs and experiments say about why it falls short, each with the run or experiment it comes from."
+        emptyText="No findings in the link's latest runs and experiments."
+        showSource
+        testId="link-findings"
+        className="mb-8"
+      />
 
       <section aria-labelledby="new-test-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
         <h2 id="new-test-heading" className="mb-3 text-lg font-semibold">New test</h2>
@@ -200,7 +214,9 @@ export default async function LinkPage({ params, searchParams }: Props) {
         <BaselineRunsForm linkId={linkId} baselineRuns={baseline?.baselineRuns ?? DEFAULT_BASELINE_RUNS} />
       </section>
 
-      {comparison.length >= 2 ? <CompareRuns runs={comparison} lineRateBitsPerSecond={ends.speedMbps * 1e6} /> : null}
+      {comparison.length >= 2 ? (
+        <CompareRuns runs={comparison.map((entry) => ({ ...entry, environment: environments.get(entry.run.id) ?? null }))} lineRateBitsPerSecond={ends.speedMbps * 1e6} />
+      ) : null}
 
       <LinkActivity
         linkId={linkId}
