@@ -105,8 +105,9 @@ export function endNic(nic: Pick<EndNic, "role" | "name">): string {
   return `the ${nic.role}'s ${nic.name}`;
 }
 
-/** "The client's enp3s0f0", to start a sentence. */
+/** "The client's enp3s0f0", to start a sentence; a direction ("a→b: …") keeps its end's letter. */
 export function capitalized(text: string): string {
+  if (/^[ab]→/.test(text)) return text;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
