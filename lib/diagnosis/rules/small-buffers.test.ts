@@ -51,6 +51,17 @@ describe("small buffers rule", () => {
     expect(smallBuffersRule(run)?.evidence).toMatch(/^The bandwidth-delay product of 10 Gbit\/s over 0\.4 ms \(the run's median round trip\) is 500 kB; the run's -w of 65.5 kB, the server's net.core.rmem_max/);
   });
 
+  it("names a BSD's limits as it does, maxsockbuf capping autotuning too, and keeps them in /etc/sysctl.conf", () => {
+    const freebsd = snapshot({ platform: "freebsd", nic: { name: "ix0" }, tcp: { rmemMax: 2_097_152, wmemMax: 2_097_152, tcpRmem: [65_536, 65_536, 2_097_152], tcpWmem: [32_768, 32_768, 2_097_152] } });
+    const run = runEvidence({ linkSpeedMbps: 25_000, receivedBitsPerSecond: 12e9, environment: { client: snapshot(), server: freebsd } });
+    const found = smallBuffersRule(run);
+    expect(found?.evidence).toContain("the server's net.inet.tcp.recvbuf_max (2.1 MB) and the server's kern.ipc.maxsockbuf (2.1 MB) are below it");
+    expect(found?.suggestion).toBe(
+      "Raise the limits to 8.39 MB, twice the bandwidth-delay product: on the server, sysctl net.inet.tcp.recvbuf_max=8388608 kern.ipc.maxsockbuf=8388608 " +
+        "(the same lines in /etc/sysctl.conf keep them across reboots).",
+    );
+  });
+
   it("says a -w below the product is the run's own limit", () => {
     const roomy = { client: snapshot({ tcp: { wmemMax: 16_777_216 } }), server: snapshot({ nic: { name: "eth1" }, tcp: { rmemMax: 16_777_216 } }) };
     const found = smallBuffersRule(runEvidence({ options: { window: 131_072 }, receivedBitsPerSecond: 1e9, environment: roomy }));

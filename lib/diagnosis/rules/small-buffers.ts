@@ -1,7 +1,8 @@
 // Small buffers: a TCP window cannot outgrow the socket buffer limits, and a window smaller
 // than the bandwidth-delay product cannot fill the link. With -w the limits are rmem_max and
 // wmem_max (what setsockopt may ask for); without it, the most that autotuning grows to (the
-// third figure of tcp_rmem at the receiver, of tcp_wmem at the sender).
+// third figure of tcp_rmem at the receiver, of tcp_wmem at the sender). The BSDs keep the same
+// ideas under other names (agents/environment-bsd.ts), and kern.ipc.maxsockbuf caps autotuning too.
 import type { Hint, TcpSettings } from "@/lib/diagnosis/contract";
 import type { Platform } from "@/lib/platforms";
 import {
@@ -28,13 +29,23 @@ type LimitKey = "rmemMax" | "wmemMax" | "tcpRmem" | "tcpWmem";
 /** One limit that is below the bandwidth-delay product. */
 type SmallLimit = { role: Role; platform: Platform; key: LimitKey; bytes: number; tcp: TcpSettings };
 
-/** The sysctl that holds each limit, as the platform names it (Linux's where the platform has the same idea). */
-const SYSCTL_NAMES: Record<LimitKey, string> = {
-  rmemMax: "net.core.rmem_max",
-  wmemMax: "net.core.wmem_max",
-  tcpRmem: "net.ipv4.tcp_rmem",
-  tcpWmem: "net.ipv4.tcp_wmem",
+/** The sysctl that holds each limit on each platform that has them (Windows and ESXi say none). */
+const SYSCTL_NAMES: Partial<Record<Platform, Record<LimitKey, string>>> = {
+  linux: { rmemMax: "net.core.rmem_max", wmemMax: "net.core.wmem_max", tcpRmem: "net.ipv4.tcp_rmem", tcpWmem: "net.ipv4.tcp_wmem" },
+  freebsd: { rmemMax: "kern.ipc.maxsockbuf", wmemMax: "kern.ipc.maxsockbuf", tcpRmem: "net.inet.tcp.recvbuf_max", tcpWmem: "net.inet.tcp.sendbuf_max" },
+  macos: { rmemMax: "kern.ipc.maxsockbuf", wmemMax: "kern.ipc.maxsockbuf", tcpRmem: "net.inet.tcp.autorcvbufmax", tcpWmem: "net.inet.tcp.autosndbufmax" },
 };
+
+function sysctlName(limit: Pick<SmallLimit, "platform" | "key">): string {
+  return SYSCTL_NAMES[limit.platform]?.[limit.key] ?? { rmemMax: "receive buffer limit", wmemMax: "send buffer limit", tcpRmem: "receive autotuning maximum", tcpWmem: "send autotuning maximum" }[limit.key];
+}
+
+/** The limits that cap the window at the receiver and the sender, with -w or without. */
+function limitsThatApply(platform: Platform, withWindow: boolean): { receiver: LimitKey[]; sender: LimitKey[] } {
+  if (withWindow) return { receiver: ["rmemMax"], sender: ["wmemMax"] };
+  // Linux's autotuning ignores rmem_max and wmem_max; a BSD's stops at kern.ipc.maxsockbuf as well
+  return platform === "linux" ? { receiver: ["tcpRmem"], sender: ["tcpWmem"] } : { receiver: ["tcpRmem", "rmemMax"], sender: ["tcpWmem", "wmemMax"] };
+}
 
 /** The round trip the bandwidth-delay product is worked out with, and whether it was measured. */
 export function rttOf(run: RunEvidence): { ms: number; measured: boolean } {
@@ -61,18 +72,21 @@ function limitOf(tcp: TcpSettings, key: LimitKey): number | null {
   return tcp[key];
 }
 
-/** "the server's net.core.rmem_max (213 kB)", "the client's tcp_wmem maximum (4.19 MB)". */
+/** "the server's net.core.rmem_max (213 kB)", "the client's net.ipv4.tcp_wmem maximum (4.19 MB)". */
 function limitWords(limit: SmallLimit): string {
-  const name = limit.key === "tcpRmem" || limit.key === "tcpWmem" ? `${SYSCTL_NAMES[limit.key]} maximum` : SYSCTL_NAMES[limit.key];
-  return `the ${limit.role}'s ${name} (${formatBytesWord(limit.bytes)})`;
+  const triple = limit.platform === "linux" && (limit.key === "tcpRmem" || limit.key === "tcpWmem");
+  return `the ${limit.role}'s ${sysctlName(limit)}${triple ? " maximum" : ""} (${formatBytesWord(limit.bytes)})`;
 }
 
-/** The line to set, keeping a tcp_*mem triple's first two figures. */
+/** The line to set; Linux's tcp_*mem triple keeps its first two figures. */
 function sysctlLine(limit: SmallLimit, bytes: number): string {
-  const triple = limit.key === "tcpRmem" ? limit.tcp.tcpRmem : limit.key === "tcpWmem" ? limit.tcp.tcpWmem : null;
+  const triple = limit.platform !== "linux" ? null : limit.key === "tcpRmem" ? limit.tcp.tcpRmem : limit.key === "tcpWmem" ? limit.tcp.tcpWmem : null;
   const value = triple ? `"${triple[0]} ${triple[1]} ${bytes}"` : String(bytes);
-  return `${SYSCTL_NAMES[limit.key]}=${value}`;
+  return `${sysctlName(limit)}=${value}`;
 }
+
+/** Where each platform keeps sysctl lines across reboots. */
+const SYSCTL_FILES: Partial<Record<Platform, string>> = { linux: "/etc/sysctl.d/", freebsd: "/etc/sysctl.conf", macos: "/etc/sysctl.conf" };
 
 export function smallBuffersRule(run: RunEvidence): Hint | null {
   const lineRate = lineRateOf(run);
@@ -87,13 +101,18 @@ export function smallBuffersRule(run: RunEvidence): Hint | null {
   const small: SmallLimit[] = [];
   const seen = new Set<string>();
   for (const flow of short) {
-    const wanted: [Role, LimitKey][] = window !== null ? [[flow.receiver, "rmemMax"], [flow.sender, "wmemMax"]] : [[flow.receiver, "tcpRmem"], [flow.sender, "tcpWmem"]];
-    for (const [role, key] of wanted) {
+    for (const side of ["receiver", "sender"] as const) {
+      const role = flow[side];
       const snapshot = snapshotOf(run, role);
-      const bytes = snapshot ? limitOf(snapshot.tcp, key) : null;
-      if (!snapshot || bytes === null || bytes >= bdp || seen.has(`${role} ${key}`)) continue;
-      seen.add(`${role} ${key}`);
-      small.push({ role, platform: snapshot.platform, key, bytes, tcp: snapshot.tcp });
+      if (!snapshot) continue;
+      for (const key of limitsThatApply(snapshot.platform, window !== null)[side]) {
+        const bytes = limitOf(snapshot.tcp, key);
+        // the BSDs' one maxsockbuf is both the receive and the send limit: say it once
+        const name = `${role} ${sysctlName({ platform: snapshot.platform, key })}`;
+        if (bytes === null || bytes >= bdp || seen.has(name)) continue;
+        seen.add(name);
+        small.push({ role, platform: snapshot.platform, key, bytes, tcp: snapshot.tcp });
+      }
     }
   }
   const windowTooSmall = window !== null && window < bdp;
@@ -114,9 +133,12 @@ export function smallBuffersRule(run: RunEvidence): Hint | null {
   const lines = byRole.map(({ role, limits }) => {
     const platform = limits[0]!.platform;
     const settings = limits.map((limit) => sysctlLine(limit, target)).join(" ");
-    return platform === "linux" ? `on the ${role}, sysctl -w ${settings}` : `on the ${role}, ${settings} or its platform's equivalent`;
+    // FreeBSD's sysctl sets name=value as it is (it ignores -w); procps and macOS take -w
+    if (!SYSCTL_NAMES[platform]) return `on the ${role}, ${settings}`;
+    return `on the ${role}, sysctl ${platform === "freebsd" ? "" : "-w "}${settings}`;
   });
-  const keep = byRole.some(({ limits }) => limits[0]!.platform === "linux") ? " (the same lines in /etc/sysctl.d/ keep them across reboots)" : "";
+  const files = [...new Set(byRole.flatMap(({ limits }) => SYSCTL_FILES[limits[0]!.platform] ?? []))];
+  const keep = files.length > 0 ? ` (the same lines in ${listWords(files)} keep them across reboots)` : "";
   const raise = lines.length > 0 ? `Raise the limits to ${formatBytesWord(target)}, twice the bandwidth-delay product: ${lines.join("; ")}${keep}` : "";
   const widen = windowTooSmall ? `${raise ? "; and r" : "R"}un with -w ${target} or more, or without -w so that autotuning sizes the window` : "";
   return hint("small-buffers", rtt.measured ? "critical" : "warning", SMALL_BUFFERS_TITLE, capitalized(evidence), `${raise}${widen}.`);
