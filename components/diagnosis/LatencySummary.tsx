@@ -39,20 +39,21 @@ function Figure({ label, median, p95, testId }: { label: string; median: number 
 
 /**
  * The figures of latency under load: idle and loaded median and 95th percentile, how much the
- * median rose, the pings lost, and the grade. While the run is live (no summary yet), a line
- * says when they come.
+ * median rose, the pings lost, and the grade. While the run is live they are those of the
+ * pings so far (`isSoFar`), and a line says so.
  */
-export function LatencySummaryView({ summary, isActive }: { summary: LatencySummary | null; isActive: boolean }) {
+export function LatencySummaryView({ summary, isActive, isSoFar = false }: { summary: LatencySummary | null; isActive: boolean; isSoFar?: boolean }) {
   if (!summary) {
     return (
       <p className="mt-3 text-sm text-slate-600 dark:text-slate-400" data-testid="latency-summary-pending">
-        {isActive ? "The medians and the bufferbloat grade come when the run ends." : "No latency summary: no ping was answered."}
+        {isActive ? "The medians and the bufferbloat grade come with the first pings." : "No latency summary: no ping was recorded."}
       </p>
     );
   }
   const increase = latencyIncreaseMs(summary);
   return (
-    <div className="mt-3" data-testid="latency-summary">
+    <div className="mt-3" data-testid="latency-summary" data-so-far={isSoFar || undefined}>
+      {isSoFar ? <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">So far: the pings until now; the figures are final when the run ends.</p> : null}
       <div className="mb-2 flex flex-wrap items-center gap-3">
         {summary.grade ? <BufferbloatGradeBadge grade={summary.grade} /> : <span className="text-sm text-slate-600 dark:text-slate-400">No grade: it needs answered pings both idle and under load.</span>}
         {increase !== null ? (

@@ -10,6 +10,7 @@ import { LatencySummaryView } from "@/components/diagnosis/LatencySummary";
 import { useRunLatency } from "@/components/diagnosis/useRunLatency";
 import { QueryError } from "./QueryError";
 import { LATENCY_IDLE_SECONDS, LATENCY_INTERVAL_SECONDS, type LatencySummary } from "@/lib/diagnosis/contract";
+import { summarizeLatency } from "@/lib/diagnosis/latency";
 import { downsample, SeriesBuilder, type SeriesPoint } from "@/lib/runs/series";
 import { isActiveStatus, SampleEventSchema } from "@/lib/runs/contract";
 import { invalidateRunViews } from "@/components/queries";
@@ -113,6 +114,9 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
   const timeDomain = latency.isMeasured
     ? runTimeDomain({ isLatencyMeasured: true, plannedEnd: isActive && totalSeconds ? totalSeconds : null, lastIntervalT: shown.points.at(-1)?.t ?? 0, samples: pings.samples })
     : undefined;
+  // While live, the figures of the pings so far; the stored summary once the run has ended.
+  const isSummarySoFar = isActive && latency.summary === null && pings.samples.length > 0;
+  const latencySummary = isSummarySoFar ? summarizeLatency(pings.samples) : latency.summary;
 
   return (
     <section aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
@@ -208,9 +212,9 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
             A ping every {LATENCY_INTERVAL_SECONDS} s from the client host to the server&apos;s link address: {LATENCY_IDLE_SECONDS} s idle before the traffic, then under it, on the time axis of the chart above.
           </p>
           {pings.error ? <QueryError what="the pings" error={pings.error} onRetry={() => void pings.refetch()} /> : null}
-          <LatencyChart samples={pings.samples} domain={timeDomain} rightInset={intervalChartRightInset(protocol, shown.points)} summary={latency.summary} />
+          <LatencyChart samples={pings.samples} domain={timeDomain} rightInset={intervalChartRightInset(protocol, shown.points)} summary={latencySummary} />
           <LatencyChartLegend isThinned={pings.samples.length > LATENCY_MAX_POINTS} />
-          <LatencySummaryView summary={latency.summary} isActive={isActive} />
+          <LatencySummaryView summary={latencySummary} isActive={isActive} isSoFar={isSummarySoFar} />
         </div>
       ) : null}
     </section>

@@ -2,6 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { CopyButton } from "@/components/runs/CopyButton";
+import { EnvironmentSection } from "@/components/diagnosis/EnvironmentTable";
+import { FindingsSection } from "@/components/diagnosis/HintList";
 import { clientSideOf, directionOf, isActiveStatus, parseStoredOptions } from "@/lib/runs/contract";
 import { describeDirection, describeOptions } from "@/lib/runs/describe";
 import { RerunButton } from "@/components/runs/RerunButton";
@@ -15,6 +17,7 @@ import { describeAgainstBaseline } from "@/lib/alerts/contract";
 import { requirePage } from "@/lib/auth/guard";
 import { getLinkEnds } from "@/lib/queries/links";
 import { getRunDetail } from "@/lib/queries/run-lists";
+import { getRunDiagnosis } from "@/lib/queries/diagnosis";
 import { queuePositionOf } from "@/lib/runs";
 import { getRunSeries, getRunStreamStats } from "@/lib/queries/run-series";
 
@@ -52,7 +55,12 @@ export default async function RunPage({ params }: Params) {
   const run = await getRunDetail(runId);
   if (!run) notFound();
   const isActive = isActiveStatus(run.status);
-  const [ends, series, baseline] = await Promise.all([getLinkEnds(run.linkId), getRunSeries({ runId, isFinished: !isActive }), isActive ? Promise.resolve(null) : againstBaseline(runId)]);
+  const [ends, series, baseline, diagnosis] = await Promise.all([
+    getLinkEnds(run.linkId),
+    getRunSeries({ runId, isFinished: !isActive }),
+    isActive ? Promise.resolve(null) : againstBaseline(runId),
+    getRunDiagnosis(runId),
+  ]);
   if (!ends) notFound();
   // An old run whose options a later schema refuses still opens.
   const options = parseStoredOptions(run.options);
@@ -129,6 +137,9 @@ export default async function RunPage({ params }: Params) {
         </section>
       ) : null}
 
+      {/* A live run's findings are those of its environment so far: nothing said until there is one. */}
+      <FindingsSection hints={diagnosis?.hints ?? []} emptyText={isActive ? null : "No findings: nothing in this run's figures or its ends' environment points to a limit."} />
+
       <div className="mb-6">
         <RunLiveView
           runId={run.id}
@@ -140,6 +151,7 @@ export default async function RunPage({ params }: Params) {
           omitSeconds={options.omit ?? 0}
           lineRateBitsPerSecond={speedMbps * 1e6}
           series={{ points: series.points, streamCount: series.streamCount, sampleCount: series.sampleCount }}
+          latency={{ isMeasured: diagnosis?.hasLatency ?? false, summary: diagnosis?.latency ?? null }}
         />
       </div>
 
@@ -151,6 +163,8 @@ export default async function RunPage({ params }: Params) {
           </Suspense>
         </section>
       ) : null}
+
+      <EnvironmentSection environment={diagnosis?.environment ?? null} clientHost={clientEnd.hostName} serverHost={serverEnd.hostName} isActive={isActive} hasStopped={!isActive && run.status !== "succeeded"} />
 
       <section aria-labelledby="commands-heading" className="mb-6">
         <h2 id="commands-heading" className="mb-3 text-lg font-semibold">Commands</h2>
