@@ -9,6 +9,8 @@ import { formatNumber, formatPercent, formatRate } from "@/components/units/rate
 import type { RunDirection } from "@/lib/runs/contract";
 import { COMPARE_COLORS } from "@/components/charts/colors";
 import { describeOptions } from "@/lib/runs/describe";
+import { environmentChanges } from "@/lib/diagnosis/changes";
+import type { RunEnvironment } from "@/lib/diagnosis/contract";
 
 export type ComparedRun = {
   run: {
@@ -25,7 +27,50 @@ export type ComparedRun = {
   };
   sentBitsPerSecond: number | null;
   points: Array<{ t: number; bps: number | null }>;
+  /** both ends' snapshots at the start of the run; null for a run from before snapshots */
+  environment: RunEnvironment | null;
 };
+
+/** Run ids as the compare names them: "#3, #7". */
+function runList(runs: readonly ComparedRun[]): string {
+  return runs.map((entry) => `#${entry.run.id}`).join(", ");
+}
+
+/**
+ * What changed in the ends' environment between the runs, one line per field ("MTU 9000 → 1500
+ * on the server"); "Same environment" when nothing did and every run has both snapshots.
+ */
+function EnvironmentChanges({ runs }: { runs: readonly ComparedRun[] }) {
+  const changes = environmentChanges(runs.map((entry) => ({ runId: entry.run.id, environment: entry.environment })));
+  const withoutSnapshot = runs.filter((entry) => !entry.environment);
+  const isEveryEndRead = runs.every((entry) => entry.environment?.client && entry.environment.server);
+  const readCount = runs.length - withoutSnapshot.length;
+  return (
+    <div className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-800" data-testid="environment-changes" data-change-count={changes.length}>
+      <h3 className="text-sm font-semibold">What changed</h3>
+      {changes.length > 0 ? (
+        <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm break-words">
+          {changes.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+          {isEveryEndRead
+            ? "Same environment: both ends looked the same at the start of every run compared."
+            : readCount >= 2
+              ? "Nothing changed in the environment that was read."
+              : "Nothing to compare: fewer than two of these runs have an environment snapshot."}
+        </p>
+      )}
+      {withoutSnapshot.length > 0 ? (
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {withoutSnapshot.length === 1 ? `Run ${runList(withoutSnapshot)} has` : `Runs ${runList(withoutSnapshot)} have`} no environment snapshot: older than environment snapshots.
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 type Metric = { label: string; value: (entry: ComparedRun) => number | null; format: (value: number | null) => string; isHigherBetter: boolean };
 
@@ -132,6 +177,7 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
           </tbody>
         </table>
       </div>
+      <EnvironmentChanges runs={runs} />
     </section>
   );
 }
