@@ -69,6 +69,18 @@ describe("a link's test", () => {
     expect(audit.detail).toBe('"udp nightly": no change');
   });
 
+  it("keeps latency under load asked, through the store and back into the form", async () => {
+    const created = await createSchedule(bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "bloat check", linkId: String(linkId), latency: true }));
+    expect(created.options).toMatchObject({ latency: true });
+    const again = formFieldsOf(created);
+    expect(again.latency).toBe(true);
+    const saved = await updateSchedule(created.id, bodyOf(again));
+    expect(saved.options).toEqual(created.options);
+    const unchecked = await updateSchedule(created.id, bodyOf({ ...again, latency: false }));
+    expect(unchecked.options).not.toHaveProperty("latency");
+    expect(formFieldsOf(unchecked).latency).toBe(false);
+  });
+
   it("switches from a cron to every N minutes, the other side cleared", async () => {
     const created = await createSchedule(bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "hourly", linkId: String(linkId), timingMode: "cron", cron: "0 * * * *" }));
     const changed = await updateSchedule(created.id, bodyOf({ ...formFieldsOf(created), timingMode: "every", everyMinutes: "15" }));

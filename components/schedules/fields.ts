@@ -4,6 +4,7 @@
 // read back into fields, and the server's field errors placed by the fields they name.
 import type { ScheduleJson } from "@/lib/schedules/contract";
 import { NEW_TEST_DEFAULTS, newTestRequestBody, type NewTestFields } from "@/lib/runs/test-request";
+import { latencyOptionOf, withLatencyOption } from "@/components/diagnosis/latency-option";
 
 export type ScheduleTarget = "test" | "experiment";
 export type TimingMode = "cron" | "every";
@@ -16,6 +17,8 @@ export type ScheduleFormFields = {
   linkId: string;
   /** a link's test: the new-test form's fields (direction and client side included) */
   test: NewTestFields;
+  /** a link's test: each start pings under load (the run option `latency`) */
+  latency: boolean;
   /** an experiment: the request as JSON text, as POST /api/experiments takes it */
   experimentPlan: string;
   timingMode: TimingMode;
@@ -31,6 +34,7 @@ export const SCHEDULE_FORM_DEFAULTS: ScheduleFormFields = {
   target: "test",
   linkId: "",
   test: NEW_TEST_DEFAULTS,
+  latency: false,
   experimentPlan: "",
   timingMode: "every",
   cron: "0 * * * *",
@@ -90,7 +94,7 @@ export function scheduleRequestBody(fields: ScheduleFormFields): { ok: true; bod
   }
   const { direction, clientSide, ...options } = newTestRequestBody(fields.test);
   const linkId = numberOrText(fields.linkId);
-  return { ok: true, body: { ...common, linkId: linkId ?? null, experimentPlan: null, options, direction, clientSide } };
+  return { ok: true, body: { ...common, linkId: linkId ?? null, experimentPlan: null, options: withLatencyOption(options, fields.latency), direction, clientSide } };
 }
 
 function sizeText(value: unknown): string {
@@ -130,6 +134,7 @@ export function formFieldsOf(schedule: ScheduleJson): ScheduleFormFields {
     target: schedule.kind,
     linkId: schedule.linkId === null ? "" : String(schedule.linkId),
     test: testFieldsOf(schedule.options, schedule.direction, schedule.clientSide),
+    latency: latencyOptionOf(schedule.options),
     experimentPlan: schedule.experimentPlan ? JSON.stringify(schedule.experimentPlan, null, 2) : "",
     timingMode: schedule.everyMinutes !== null ? "every" : "cron",
     cron: schedule.cron ?? SCHEDULE_FORM_DEFAULTS.cron,
