@@ -17,7 +17,7 @@ export type ComparedRun = {
     id: number;
     createdAt: string;
     status: string;
-    options: { protocol: "tcp" | "udp"; parallel: number; duration?: number; bytes?: number };
+    options: { protocol: "tcp" | "udp"; parallel: number; duration?: number; bytes?: number; latency?: boolean };
     direction: RunDirection;
     receivedBitsPerSecond: number | null;
     lineRatePercent: number | null;
