@@ -6,7 +6,8 @@ import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
 import { linksOf, type FormLink } from "@/components/experiments/form/fields";
 import { RunOptionFields } from "@/components/experiments/form/RunOptionFields";
 import { formatLinkSpeed } from "@/components/format";
-import { Button, Notice, SelectField, Spinner, TextAreaField, TextField } from "@/components/ui/ui";
+import { Button, CheckboxField, Notice, SelectField, Spinner, TextAreaField, TextField } from "@/components/ui/ui";
+import { LATENCY_OPTION_LABEL } from "@/components/diagnosis/latency-option";
 import { previewScheduleAction } from "@/lib/actions/preview-schedule";
 import { saveScheduleAction } from "@/lib/actions/save-schedule";
 import { EXPERIMENT_PRESETS, presetById, presetFitsLinks, presetRequestBody } from "@/lib/experiments/presets";
@@ -236,6 +237,7 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
               ))}
             </SelectField>
             <RunOptionFields fields={fields.test} onChange={(test) => change({ test })} hidden={new Set()} ends={ends} endNames={endNames} speedMbps={link?.speedMbps ?? null} errors={testErrors} />
+            <CheckboxField label={LATENCY_OPTION_LABEL} hint="Each start pings from the client's host to the server, idle and then under the test's traffic." checked={fields.latency} onChange={(latency) => change({ latency })} />
           </>
         ) : (
           <>

@@ -1,7 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
-import { SelectField, TextField } from "@/components/ui/ui";
+import { CheckboxField as Checkbox, SelectField, TextField } from "@/components/ui/ui";
 import { CHANNELS, MAX_SWEEP_REPEATS, MAX_SWEEP_VALUES, SHARED_BOTTLENECK_PERCENT, SWEEP_FACTORS, type SweepFactor } from "@/lib/experiments/contract";
 import { SWEEP_FACTOR_LABELS } from "@/lib/experiments/kinds/sweep";
 import { UDP_CEILING } from "@/lib/experiments/kinds/udp-ceiling";
@@ -30,24 +29,6 @@ const VALUE_HINTS: Record<SweepFactor, string> = {
   bitrate: "Mbit/s, e.g. 100, 500, 1000",
 };
 
-function Checkbox({ label, hint, checked, onChange, error }: { label: string; hint?: ReactNode; checked: boolean; onChange: (checked: boolean) => void; error?: string }) {
-  return (
-    <div>
-      <label className="inline-flex items-start gap-2 text-sm font-medium">
-        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} className="mt-0.5 h-4 w-4 shrink-0 accent-sky-600" />
-        <span>
-          {label}
-          {hint ? <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">{hint}</span> : null}
-        </span>
-      </label>
-      {error ? (
-        <p className="mt-1 text-sm text-red-700 dark:text-red-300" data-testid="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 /**
  * The fields of the experiment's kind: what a sweep steps through, a matrix's cells, the links
