@@ -11,6 +11,7 @@ import {
   posixStopCommand,
   shScript,
 } from "./posix";
+import { linuxEnvironment } from "./environment-linux";
 import type { DiscoveredNic, NicAddress, PlatformAgent } from "./types";
 
 // One round trip for every NIC: the addresses as JSON, then one key=value block per interface from /sys.
@@ -125,4 +126,5 @@ export const linuxAgent: PlatformAgent = {
   programNameCommand: posixProgramNameCommand,
   discoverNicsCommand: () => shScript(DISCOVER_SCRIPT),
   parseNics: parseLinuxNics,
+  environment: linuxEnvironment,
 };
