@@ -12,6 +12,7 @@ import {
   shScript,
 } from "./posix";
 import type { CommandOutput, DiscoveredNic, ExecCommand, FirewallControl, PlatformAgent, StartCommandInput } from "./types";
+import { esxiEnvironmentReader } from "./environment-esxi";
 import { netmaskToPrefix } from "./ifconfig";
 import { ESXI_IPERF3_PATH } from "@/lib/platforms";
 
@@ -182,4 +183,5 @@ export const esxiAgent: PlatformAgent = {
   discoverNicsCommand: () => shScript(DISCOVER_SCRIPT),
   parseNics: parseEsxiNics,
   firewall: esxiFirewall,
+  environment: esxiEnvironmentReader({ table: parseEsxcliTable, blocks: parseEsxcliBlocks }),
 };
