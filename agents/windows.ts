@@ -1,6 +1,7 @@
 // Windows (Win32-OpenSSH, whose default shell is cmd.exe): cmd quoting, iperf3.exe at a configurable path,
 // the server kept in the foreground of its own channel, NICs from PowerShell as JSON.
 import { parseIperfVersion } from "@/lib/iperf";
+import { windowsEnvironmentReader } from "./environment-windows";
 import { checkPid } from "./process";
 import type { CommandOutput, DetectResult, DiscoveredNic, ExecCommand, NicAddress, PlatformAgent, StartCommandInput } from "./types";
 
@@ -205,4 +206,5 @@ export const windowsAgent: PlatformAgent = {
   parseIsRunning: (output, pid) => output.stdout.includes(`"${pid}"`),
   discoverNicsCommand: () => cmdCommand(["powershell", "-NoProfile", "-NonInteractive", "-Command", DISCOVER_SCRIPT]),
   parseNics: parseWindowsNics,
+  environment: windowsEnvironmentReader({ command: cmdCommand, linkSpeedMbps: windowsLinkSpeedMbps }),
 };
