@@ -1,4 +1,5 @@
 // FreeBSD: the Linux agent (POSIX sh) with BSD `ifconfig -a` for NICs (pkg installs iperf3 on PATH).
+import { freebsdEnvironment } from "./environment-bsd";
 import { parseIfconfig } from "./ifconfig";
 import { linuxAgent } from "./linux";
 import { posixCommand, posixDetectCommands, posixParseDetect } from "./posix";
@@ -12,4 +13,5 @@ export const freebsdAgent: PlatformAgent = {
   parseDetect: (outputs) => posixParseDetect("freebsd", outputs),
   discoverNicsCommand: () => posixCommand(["ifconfig", "-a"]),
   parseNics: parseIfconfig,
+  environment: freebsdEnvironment,
 };

@@ -1,5 +1,6 @@
 // macOS: the Linux agent (POSIX sh) with BSD `ifconfig -a` for NICs; detect also looks where Homebrew
 // installs iperf3, because a non-login SSH shell often lacks /opt/homebrew/bin on PATH.
+import { macosEnvironment } from "./environment-bsd";
 import { parseIfconfig } from "./ifconfig";
 import { linuxAgent } from "./linux";
 import { posixDetectCommands, posixParseDetect, posixCommand } from "./posix";
@@ -16,4 +17,5 @@ export const macosAgent: PlatformAgent = {
   parseDetect: (outputs) => posixParseDetect("macos", outputs),
   discoverNicsCommand: () => posixCommand(["ifconfig", "-a"]),
   parseNics: parseIfconfig,
+  environment: macosEnvironment,
 };
