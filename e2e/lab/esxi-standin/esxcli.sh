@@ -1,5 +1,6 @@
 # Stand-in for ESXi (Wirespeed test lab): esxcli, run as `sh esxcli.sh HOST_DIR ARGS...`, answering in ESXi 8.0's format.
-# vmnicN and vmkN are this host's mgmt0, eth1, eth2... in that order; the firewall state lives in HOST_DIR.
+# vmnicN and vmkN are this host's mgmt0, eth1, eth2... in that order, vSwitchN (port group lab-<dev>) joins
+# them; NIC details come from the device's /sys and ethtool. The firewall state lives in HOST_DIR.
 host_dir=$1
 shift
 firewall_file="$host_dir/esxi-firewall-enabled"
@@ -20,6 +21,17 @@ prefix_to_mask() {
   done
   echo "$mask"
 }
+
+# The lab device behind vmnicN (or vmkN): the (N+1)th of nics, or nothing for another name.
+nic_of() {
+  i=${1#vmnic}
+  i=${i#vmk}
+  case "$i" in '' | *[!0-9]*) return ;; esac
+  nics | sed -n "$((i + 1))p"
+}
+
+# ethtool -k's state of one offload ("on"/"off"), or nothing.
+offload() { ethtool -k "$1" 2>/dev/null | sed -n "s/^$2: \(on\|off\).*/\1/p"; }
 
 case "$*" in
   "network nic list")
@@ -54,6 +66,64 @@ case "$*" in
       enabled=false; [ "$(sys "$n" operstate)" = up ] && enabled=true
       printf 'vmk%s\n   Name: vmk%s\n   MAC Address: %s\n   Enabled: %s\n   Portset: vSwitch%s\n   Portgroup: lab-%s\n   Netstack Instance: defaultTcpipStack\n   VDS Name: N/A\n   VDS UUID: N/A\n   VDS Port: N/A\n   VDS Connection: -1\n   Opaque Network ID: N/A\n   Opaque Network Type: N/A\n   External ID: N/A\n   MTU: %s\n   TSO MSS: 65535\n   RXDispQueue Size: 1\n   Port ID: %s\n\n' \
         "$i" "$i" "$(sys "$n" address)" "$enabled" "$i" "$n" "$(sys "$n" mtu)" "$((33554436 + i))"
+      i=$((i + 1))
+    done
+    ;;
+  "network vswitch standard list")
+    i=0
+    for n in $(nics); do
+      printf 'vSwitch%s\n   Name: vSwitch%s\n   Class: cswitch\n   Num Ports: 2560\n   Used Ports: 4\n   Configured Ports: 128\n   MTU: %s\n   CDP Status: listen\n   Beacon Enabled: false\n   Beacon Interval: 1\n   Beacon Threshold: 3\n   Beacon Required By: \n   Uplinks: vmnic%s\n   Portgroups: lab-%s\n\n' \
+        "$i" "$i" "$(sys "$n" mtu)" "$i" "$n"
+      i=$((i + 1))
+    done
+    ;;
+  "network nic get -n "*)
+    n=$(nic_of "$5")
+    if [ -z "$n" ]; then echo "Error: Unable to find NIC $5" >&2; exit 1; fi
+    i=${5#vmnic}
+    link=Down; [ "$(sys "$n" operstate)" = up ] && link=Up
+    detected=false; [ "$link" = Up ] && detected=true
+    version=$(ethtool -i "$n" 2>/dev/null | sed -n 's/^version: //p')
+    printf '   Advertised Auto Negotiation: false\n   Advertised Link Modes: Auto\n   Auto Negotiation: false\n   Backing DPUId: N/A\n   Cable Type: \n   Current Message Level: 0\n   Driver Info:\n         Bus Info: 0000:0%s:00:0\n         Driver: veth\n         Firmware Version: N/A\n         Version: %s\n   Link Detected: %s\n   Link Status: %s\n   Name: %s\n   PHYAddress: 0\n   Pause Autonegotiate: false\n   Pause RX: false\n   Pause TX: false\n   Supported Ports: \n   Supports Auto Negotiation: false\n   Supports Pause: false\n   Supports Wakeon: false\n   Transceiver: \n   Virtual Address: %s\n   Wakeon: None\n' \
+      "$i" "${version:-1.0}" "$detected" "$link" "$5" "$(sys "$n" address)"
+    ;;
+  "network nic ring current get -n "* | "network nic ring preset get -n "*)
+    n=$(nic_of "$7")
+    if [ -z "$n" ]; then echo "Error: Unable to find NIC $7" >&2; exit 1; fi
+    # ethtool -g's current (or pre-set maximum) RX and TX of the lab device, in esxcli's words.
+    block="Current hardware settings:"; prefix=""
+    [ "$4" = preset ] && block="Pre-set maximums:" && prefix="Max "
+    rings=$(ethtool -g "$n" 2>/dev/null | awk -v b="$block" '$0 == b { on = 1; next } /:$/ { on = 0 } on && ($1 == "RX:" || $1 == "TX:") { print $1, $2 }')
+    if [ -z "$rings" ]; then echo "Error: Not supported" >&2; exit 1; fi
+    printf '%s\n' "$rings" | while read -r k v; do
+      case $k in RX:) printf '   %sRX: %s\n   %sRX Mini: 0\n   %sRX Jumbo: 0\n' "$prefix" "$v" "$prefix" "$prefix" ;; TX:) printf '   %sTX: %s\n' "$prefix" "$v" ;; esac
+    done
+    ;;
+  "network nic tso get -n "*)
+    n=$(nic_of "$6")
+    if [ -z "$n" ]; then echo "Error: Unable to find NIC $6" >&2; exit 1; fi
+    printf '%-6s  %s\n%-6s  %s\n%-6s  %s\n' NIC Value ------ ----- "$6" "$(offload "$n" tcp-segmentation-offload)"
+    ;;
+  "network ip netstack get -N defaultTcpipStack")
+    printf 'defaultTcpipStack\n   Key: defaultTcpipStack\n   Name: defaultTcpipStack\n   Enabled: true\n   Max Connections: 11000\n   Current Max Connections: 11000\n   Congestion Control Algorithm: %s\n   IPv6 Enabled: true\n   Current IPv6 Enabled: true\n   State: 4660\n' \
+      "$(cat /proc/sys/net/ipv4/tcp_congestion_control)"
+    ;;
+  "system settings advanced list -o /Net/TcpipDefLROEnabled")
+    # ESXi's default: the VMkernel TCP/IP stack's LRO on.
+    printf '   Path: /Net/TcpipDefLROEnabled\n   Type: integer\n   Int Value: 1\n   Default Int Value: 1\n   Min Value: 0\n   Max Value: 1\n   String Value: \n   Default String Value: \n   Valid Characters: \n   Description: LRO enabled for TCP/IP\n'
+    ;;
+  "hardware platform get")
+    printf 'Platform Information\n   UUID: 0x57 0x69 0x72 0x65 0x73 0x70 0x65 0x65 0x64 0x00 0x00 0x00 0x00 0x00 0x00 0x00\n   Product Name: Wirespeed lab ESXi stand-in\n   Vendor Name: Wirespeed lab\n   Serial Number: none\n   Enclosure Serial Number: none\n   BIOS Asset Tag: \n   IPMI Supported: false\n'
+    ;;
+  "hardware cpu global get")
+    cpus=$(grep -c '^processor' /proc/cpuinfo)
+    printf '   CPU Packages: 1\n   CPU Cores: %s\n   CPU Threads: %s\n   Hyperthreading Active: false\n   Hyperthreading Supported: false\n   Hyperthreading Enabled: false\n   HV Support: 3\n   HV Replay Capable: false\n   HV Replay Disabled Reasons: \n' "$cpus" "$cpus"
+    ;;
+  "hardware cpu list")
+    brand=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)
+    i=0
+    while [ "$i" -lt "$(grep -c '^processor' /proc/cpuinfo)" ]; do
+      printf 'CPU:%s\n   Id: %s\n   Package Id: 0\n   Brand: %s\n   APIC ID: 0x%x\n   Node: 0\n\n' "$i" "$i" "$brand" "$i"
       i=$((i + 1))
     done
     ;;

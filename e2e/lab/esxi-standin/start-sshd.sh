@@ -1,5 +1,5 @@
 # Stand-in for ESXi (Wirespeed test lab): run as `unshare -m --propagation private sh start-sshd.sh HOST_DIR SSHD_CONFIG SSHD_LOG`.
-# Inside that private mount namespace, overlays /usr with the stand-in's vsan iperf3, esxcli and uname,
+# Inside that private mount namespace, overlays /usr with the stand-in's vsan iperf3, esxcli, uname, vmware and ping,
 # then starts this lab host's sshd there. Nothing is mounted or written outside the namespace but HOST_DIR.
 set -eu
 standin=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +23,10 @@ launcher "$standin/iperf3.sh" "$root/upper/lib/vmware/vsan/bin/iperf3"
 printf '#!/bin/sh\n# Stand-in for ESXi (Wirespeed test lab): see %s/README.md\nexec /bin/sh %s %s "$@"\n' "$standin" "$standin/esxcli.sh" "$host_dir" > "$root/upper/local/bin/esxcli"
 chmod 0755 "$root/upper/local/bin/esxcli"
 launcher "$standin/uname.sh" "$root/upper/local/bin/uname"
+launcher "$standin/vmware.sh" "$root/upper/local/bin/vmware"
+# ESXi's ping is BusyBox-like: so is the stand-in's.
+printf '#!/bin/sh\n# Stand-in for ESXi (Wirespeed test lab): see %s/README.md\nexec /bin/busybox ping "$@"\n' "$standin" > "$root/upper/local/bin/ping"
+chmod 0755 "$root/upper/local/bin/ping"
 
 mount -t overlay wirespeed-esxi-standin -o "lowerdir=/usr,upperdir=$root/upper,workdir=$root/work" /usr
 exec /usr/sbin/sshd -f "$config" -E "$log"
