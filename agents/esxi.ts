@@ -13,6 +13,7 @@ import {
 } from "./posix";
 import type { CommandOutput, DiscoveredNic, ExecCommand, FirewallControl, PlatformAgent, StartCommandInput } from "./types";
 import { esxiEnvironmentReader } from "./environment-esxi";
+import { busyboxPing } from "./ping";
 import { netmaskToPrefix } from "./ifconfig";
 import { ESXI_IPERF3_PATH } from "@/lib/platforms";
 
@@ -184,4 +185,5 @@ export const esxiAgent: PlatformAgent = {
   parseNics: parseEsxiNics,
   firewall: esxiFirewall,
   environment: esxiEnvironmentReader({ table: parseEsxcliTable, blocks: parseEsxcliBlocks }),
+  ping: busyboxPing,
 };

@@ -1,5 +1,6 @@
 // FreeBSD: the Linux agent (POSIX sh) with BSD `ifconfig -a` for NICs (pkg installs iperf3 on PATH).
 import { freebsdEnvironment } from "./environment-bsd";
+import { bsdPing } from "./ping";
 import { parseIfconfig } from "./ifconfig";
 import { linuxAgent } from "./linux";
 import { posixCommand, posixDetectCommands, posixParseDetect } from "./posix";
@@ -14,4 +15,5 @@ export const freebsdAgent: PlatformAgent = {
   discoverNicsCommand: () => posixCommand(["ifconfig", "-a"]),
   parseNics: parseIfconfig,
   environment: freebsdEnvironment,
+  ping: bsdPing,
 };

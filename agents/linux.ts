@@ -12,6 +12,7 @@ import {
   shScript,
 } from "./posix";
 import { linuxEnvironment } from "./environment-linux";
+import { iputilsPing } from "./ping";
 import type { DiscoveredNic, NicAddress, PlatformAgent } from "./types";
 
 // One round trip for every NIC: the addresses as JSON, then one key=value block per interface from /sys.
@@ -127,4 +128,5 @@ export const linuxAgent: PlatformAgent = {
   discoverNicsCommand: () => shScript(DISCOVER_SCRIPT),
   parseNics: parseLinuxNics,
   environment: linuxEnvironment,
+  ping: iputilsPing,
 };

@@ -1,6 +1,7 @@
 // macOS: the Linux agent (POSIX sh) with BSD `ifconfig -a` for NICs; detect also looks where Homebrew
 // installs iperf3, because a non-login SSH shell often lacks /opt/homebrew/bin on PATH.
 import { macosEnvironment } from "./environment-bsd";
+import { bsdPing } from "./ping";
 import { parseIfconfig } from "./ifconfig";
 import { linuxAgent } from "./linux";
 import { posixDetectCommands, posixParseDetect, posixCommand } from "./posix";
@@ -18,4 +19,5 @@ export const macosAgent: PlatformAgent = {
   discoverNicsCommand: () => posixCommand(["ifconfig", "-a"]),
   parseNics: parseIfconfig,
   environment: macosEnvironment,
+  ping: bsdPing,
 };

@@ -2,6 +2,7 @@
 // the server kept in the foreground of its own channel, NICs from PowerShell as JSON.
 import { parseIperfVersion } from "@/lib/iperf";
 import { windowsEnvironmentReader } from "./environment-windows";
+import { windowsPingSupport } from "./ping";
 import { checkPid } from "./process";
 import type { CommandOutput, DetectResult, DiscoveredNic, ExecCommand, NicAddress, PlatformAgent, StartCommandInput } from "./types";
 
@@ -207,4 +208,5 @@ export const windowsAgent: PlatformAgent = {
   discoverNicsCommand: () => cmdCommand(["powershell", "-NoProfile", "-NonInteractive", "-Command", DISCOVER_SCRIPT]),
   parseNics: parseWindowsNics,
   environment: windowsEnvironmentReader({ command: cmdCommand, linkSpeedMbps: windowsLinkSpeedMbps }),
+  ping: windowsPingSupport(cmdCommand),
 };
