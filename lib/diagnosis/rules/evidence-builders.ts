@@ -50,7 +50,8 @@ export function snapshot(
 
 let nextRunId = 100;
 
-type RunFigures = Partial<Omit<RunEvidence, "options">> & { options?: IperfOptionsInput };
+/** A run's figures that differ from the healthy default; options as a request gives them. */
+export type RunFigures = Partial<Omit<RunEvidence, "options">> & { options?: IperfOptionsInput };
 
 /** A succeeded TCP run at 9.4 Gbit/s over a 10 Gbit/s link, no snapshots, no latency. */
 export function runEvidence(figures: RunFigures = {}): RunEvidence {
