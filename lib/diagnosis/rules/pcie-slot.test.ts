@@ -1,22 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { PcieLink } from "@/lib/diagnosis/contract";
 import { nicFacts, runEvidence, snapshot } from "./evidence-builders";
-import { formatPcie, pcieSlotRule, usablePcieGbps } from "./pcie-slot";
+import { pcieLinkWords, pcieSlotRule } from "./pcie-slot";
 
 function pcie(speedGTs: number, width: number, maxSpeedGTs: number | null = null, maxWidth: number | null = null): PcieLink {
   return { address: "0000:03:00.0", speedGTs, width, maxSpeedGTs, maxWidth };
 }
 
-describe("PCIe bandwidth", () => {
-  it("takes 8b/10b off below 8 GT/s and 128b/130b from 8 GT/s", () => {
-    expect(usablePcieGbps(5, 4)).toBe(16);
-    expect(usablePcieGbps(2.5, 1)).toBe(2);
-    expect(usablePcieGbps(8, 8)).toBeCloseTo(63.02, 2);
-    expect(usablePcieGbps(16, 4)).toBeCloseTo(63.02, 2);
-  });
-
+describe("PCIe link in words", () => {
   it("names the generation, or keeps the figure of a speed that has none", () => {
-    expect([formatPcie(5, 4), formatPcie(8, 8), formatPcie(32, 16), formatPcie(6, 4)]).toEqual(["PCIe 2.0 x4", "PCIe 3.0 x8", "PCIe 5.0 x16", "6 GT/s x4"]);
+    expect([pcieLinkWords(5, 4), pcieLinkWords(8, 8), pcieLinkWords(32, 16), pcieLinkWords(6, 4)]).toEqual(["PCIe 2.0 x4", "PCIe 3.0 x8", "PCIe 5.0 x16", "6 GT/s x4"]);
   });
 });
 

@@ -2,6 +2,7 @@
 // or below what its ports carry together (seeds/004: a dual-port 10G card in a PCIe 2.0 x4
 // slot gives about 16 Gbit/s for 20 Gbit/s of ports).
 import type { Hint, HintSeverity } from "@/lib/diagnosis/contract";
+import { pcieGeneration, usablePcieGbps } from "@/lib/diagnosis/format";
 import {
   capitalized,
   countWord,
@@ -23,37 +24,26 @@ import type { RunEvidence } from "./types";
 
 export const PCIE_SLOT_TITLE = "PCIe slot too narrow or slow";
 
-// The generation of each PCIe lane speed, as boards and manuals name it.
-const GENERATIONS: [number, string][] = [
-  [2.5, "1.0"],
-  [5, "2.0"],
-  [8, "3.0"],
-  [16, "4.0"],
-  [32, "5.0"],
-  [64, "6.0"],
-];
+// Lane speeds of the PCIe generations, GT/s: the links a card and slot may have.
+const LANE_SPEEDS = [2.5, 5, 8, 16, 32, 64];
 const WIDTHS = [1, 2, 4, 8, 16];
 
-/**
- * What a PCIe link carries after its line encoding, in Gbit/s: 8b/10b below 8 GT/s, 128b/130b
- * from 8 GT/s (PCIe 2.0 x4: 5 × 0.8 × 4 = 16; PCIe 3.0 x8: 8 × 128/130 × 8 ≈ 63).
- */
-export function usablePcieGbps(speedGTs: number, width: number): number {
-  const encoding = speedGTs < 8 ? 8 / 10 : 128 / 130;
-  return speedGTs * encoding * width;
+/** Gbit/s after encoding of a link whose figures are known (both are checked before). */
+function usableGbps(speedGTs: number, width: number): number {
+  return usablePcieGbps(speedGTs, width) ?? 0;
 }
 
 /** 5, 4 → "PCIe 2.0 x4"; a speed of no generation keeps its figure: "6 GT/s x4". */
-export function formatPcie(speedGTs: number, width: number): string {
-  const generation = GENERATIONS.find(([speed]) => speed === speedGTs)?.[1];
+export function pcieLinkWords(speedGTs: number, width: number): string {
+  const generation = pcieGeneration(speedGTs);
   return generation ? `PCIe ${generation} x${width}` : `${speedGTs} GT/s x${width}`;
 }
 
 /** The narrowest link at `fromGTs` or faster that carries `bitsPerSecond`, e.g. "PCIe 3.0 x4". */
 function smallestLinkFor(bitsPerSecond: number, fromGTs: number): string | null {
-  for (const [speed] of GENERATIONS.filter(([speed]) => speed >= fromGTs)) {
-    const width = WIDTHS.find((lanes) => usablePcieGbps(speed, lanes) * 1e9 >= bitsPerSecond);
-    if (width !== undefined) return formatPcie(speed, width);
+  for (const speed of LANE_SPEEDS.filter((speed) => speed >= fromGTs)) {
+    const width = WIDTHS.find((lanes) => usableGbps(speed, lanes) * 1e9 >= bitsPerSecond);
+    if (width !== undefined) return pcieLinkWords(speed, width);
   }
   return null;
 }
@@ -66,7 +56,7 @@ function findingAt(run: RunEvidence, role: Role): EndFinding | null {
   const width = nic.pcie?.width ?? null;
   if (speedGTs === null || width === null || !(speedGTs > 0 && width > 0)) return null;
   const lineRate = lineRateOf(run);
-  const usable = usablePcieGbps(speedGTs, width) * 1e9;
+  const usable = usableGbps(speedGTs, width) * 1e9;
   const cardSpeed = Math.max(nic.pcie?.maxSpeedGTs ?? speedGTs, speedGTs);
   const cardWidth = Math.max(nic.pcie?.maxWidth ?? width, width);
   const belowCard = cardSpeed > speedGTs || cardWidth > width;
@@ -76,10 +66,10 @@ function findingAt(run: RunEvidence, role: Role): EndFinding | null {
 
   const belowLink = lineRate !== null && usable < lineRate;
   const severity: HintSeverity = belowLink ? (fellShort(run) ? "critical" : "warning") : belowPorts ? "warning" : "info";
-  const now = formatPcie(speedGTs, width);
+  const now = pcieLinkWords(speedGTs, width);
   const lessThanLink = belowLink ? `, less than the link's ${formatBitRate(lineRate)}` : "";
   const parts = [`${capitalized(endNic(nic))} sits in a ${now} link, which gives about ${formatBitRate(usable)}${lessThanLink}`];
-  if (belowCard) parts.push(`the card can do ${formatPcie(cardSpeed, cardWidth)} (about ${formatBitRate(usablePcieGbps(cardSpeed, cardWidth) * 1e9)})`);
+  if (belowCard) parts.push(`the card can do ${pcieLinkWords(cardSpeed, cardWidth)} (about ${formatBitRate(usableGbps(cardSpeed, cardWidth) * 1e9)})`);
   // a card of one port at the link's speed: "less than the link's" says it all
   const portsSaid = belowPorts && !(ports.count === 1 && belowLink && ports.bitsPerSecond === lineRate);
   if (portsSaid) parts.push(`${ports.words} ${formatBitRate(ports.bitsPerSecond)}`);
@@ -89,7 +79,7 @@ function findingAt(run: RunEvidence, role: Role): EndFinding | null {
   let suggestion: string;
   if (belowCard) {
     suggestion =
-      `Move the card of ${endNic(nic)} to a slot that gives it ${formatPcie(cardSpeed, cardWidth)}: many desktop boards wire their second x16 slot as x4 or ` +
+      `Move the card of ${endNic(nic)} to a slot that gives it ${pcieLinkWords(cardSpeed, cardWidth)}: many desktop boards wire their second x16 slot as x4 or ` +
       "run it through the chipset, and some share lanes with M.2 slots; the board's manual says which slot has the full width.";
   } else {
     const enough = smallestLinkFor(ports.bitsPerSecond, cardSpeed);
