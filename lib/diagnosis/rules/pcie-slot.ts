@@ -3,6 +3,7 @@
 // slot gives about 16 Gbit/s for 20 Gbit/s of ports).
 import type { Hint, HintSeverity } from "@/lib/diagnosis/contract";
 import { pcieGeneration, usablePcieGbps } from "@/lib/diagnosis/format";
+import { numberWord } from "@/lib/experiments/kinds/figures";
 import {
   capitalized,
   countWord,
@@ -19,7 +20,6 @@ import {
   type EndNic,
   type Role,
 } from "./shared";
-import { numberWord } from "@/lib/experiments/kinds/figures";
 import type { RunEvidence } from "./types";
 
 export const PCIE_SLOT_TITLE = "PCIe slot too narrow or slow";
