@@ -3,6 +3,7 @@
 import { CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber, formatRate, rateScale } from "@/components/units/rate";
 import { useRateUnit } from "@/components/units/useRateUnit";
+import { secondsTicks } from "./axes";
 import { TooltipBox } from "./ChartTooltip";
 import type { SeriesPoint } from "@/lib/runs/series";
 
@@ -70,6 +71,7 @@ export function IntervalChart({ points, streamCount, protocol, isBidir, lineRate
             dataKey="t"
             type="number"
             domain={xDomain ?? [0, Math.max(durationSeconds ?? 0, lastT, 1)]}
+            ticks={xDomain ? secondsTicks(xDomain) : undefined}
             allowDataOverflow={xDomain !== undefined}
             tick={{ fill: "currentColor", fontSize: 12 }}
             stroke="currentColor"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rateScale } from "@/components/units/rate";
-import { clockAxisProps, clockTickFormat, clockTicks, formatSecondsTick, rateAxisProps, secondsAxisProps } from "./axes";
+import { clockAxisProps, clockTickFormat, clockTicks, formatSecondsTick, rateAxisProps, secondsTicks, secondsAxisProps } from "./axes";
 
 const HOUR = 3600 * 1000;
 
@@ -32,6 +32,18 @@ describe("clockTicks", () => {
     const ticks = clockTicks(from, from + 7 * 24 * HOUR);
     expect(ticks.map((tick) => new Date(tick).getDate())).toEqual([6, 7, 8, 9, 10, 11, 12]);
     expect(hoursOf(ticks).every((hour) => hour === 0)).toBe(true);
+  });
+});
+
+describe("secondsTicks", () => {
+  it("ticks on round seconds, with 0 among them, for a run with idle pings before it", () => {
+    expect(secondsTicks([-5, 8])).toEqual([-4, -2, 0, 2, 4, 6, 8]);
+    expect(secondsTicks([0, 10])).toEqual([0, 2, 4, 6, 8, 10]);
+    expect(secondsTicks([-5, 3600])).toEqual([0, 600, 1200, 1800, 2400, 3000, 3600]);
+  });
+
+  it("never gives more than asked", () => {
+    for (const end of [1, 7, 13, 59, 61, 599, 86_400]) expect(secondsTicks([-5, end]).length).toBeLessThanOrEqual(8);
   });
 });
 

@@ -75,6 +75,20 @@ export function clockTicks(from: number, to: number): number[] {
   return ticks;
 }
 
+const SECOND_STEPS = [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200];
+
+/**
+ * Ticks on round seconds into a run, at most `most` of them, 0 among them when the domain holds it:
+ * two charts on one time axis (throughput, and latency from -5 s) then tick at the same places.
+ */
+export function secondsTicks([from, to]: [number, number], most = 8): number[] {
+  const span = Math.max(to - from, 0.5);
+  const step = SECOND_STEPS.find((candidate) => span / candidate <= most) ?? Math.ceil(span / most / 3600) * 3600;
+  const ticks: number[] = [];
+  for (let tick = Math.ceil(from / step) * step; tick <= to + 1e-9; tick += step) ticks.push(Number(tick.toFixed(3)));
+  return ticks;
+}
+
 /** "2.5s": seconds into a run, to a tenth. */
 export function formatSecondsTick(value: number): string {
   return `${Number(value.toFixed(1))}s`;

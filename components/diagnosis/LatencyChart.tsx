@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from "recharts";
-import { formatSecondsTick, GRID_PROPS } from "@/components/charts/axes";
+import { formatSecondsTick, GRID_PROPS, secondsTicks } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatNumber } from "@/components/units/rate";
 import type { LatencySample, LatencySummary } from "@/lib/diagnosis/contract";
@@ -48,6 +48,7 @@ export function LatencyChart({ samples, domain, rightInset, summary }: { samples
             dataKey="t"
             type="number"
             domain={domain}
+            ticks={secondsTicks(domain)}
             allowDataOverflow
             tick={{ fill: "currentColor", fontSize: 12 }}
             stroke="currentColor"

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HINT_IDS } from "@/lib/diagnosis/contract";
 import type { ConcurrentResult } from "@/lib/experiments/contract";
 import { HINT_TITLES, hintsForExperiment, hintsForLink, hintsForRun } from "./rules";
-import { experimentEvidence, nicFacts, runEvidence } from "./rules/evidence-builders";
+import { experimentEvidence, nicEnvironment, nicFacts, runEvidence, snapshot } from "./rules/evidence-builders";
 
 // seeds/000's single stream, on hosts whose MTUs differ: a critical, a warning and an information
 const mixed = {
@@ -63,6 +63,16 @@ describe("hints for an experiment", () => {
 });
 
 describe("hints for a link", () => {
+  it("says how the ends are set up from the newest run alone: an MTU fixed since an older run is no finding", () => {
+    const mismatched = runEvidence({ runId: 10, environment: { client: snapshot({ nic: nicEnvironment({ mtu: 9000 }) }), server: snapshot({ nic: nicEnvironment({ name: "eth1", mtu: 1500 }) }) } });
+    const fixed = runEvidence({ runId: 11, environment: { client: snapshot({ nic: nicEnvironment({ mtu: 9000 }) }), server: snapshot({ nic: nicEnvironment({ name: "eth1", mtu: 9000 }) }) } });
+    expect(hintsForLink({ runs: [mismatched], experiments: [] }).map((hint) => hint.id)).toContain("mtu-mismatch");
+    expect(hintsForLink({ runs: [fixed, mismatched], experiments: [] }).map((hint) => hint.id)).not.toContain("mtu-mismatch");
+    // a newer run without a snapshot (from before snapshots, or unreadable) does not hide what the newest snapshot says
+    const unread = runEvidence({ runId: 12, environment: null });
+    expect(hintsForLink({ runs: [unread, mismatched], experiments: [] }).find((hint) => hint.id === "mtu-mismatch")?.source).toEqual({ kind: "run", id: 10 });
+  });
+
   it("keeps one finding per rule: the most severe, then the newest", () => {
     const older = runEvidence({ runId: 10, receivedBitsPerSecond: 900e6, nics: { client: nicFacts({ speedMbps: 1000 }), server: nicFacts({ name: "eth1" }) } });
     const newer = runEvidence({
@@ -76,8 +86,7 @@ describe("hints for a link", () => {
     const hints = hintsForLink({ runs: [newest, newer, older], experiments: [experiment] });
     expect(hints.map((hint) => [hint.id, hint.severity, hint.source])).toEqual([
       ["shared-bottleneck", "critical", { kind: "experiment", id: 4 }],
-      // the older run's 1 Gbit/s cost it the line rate: critical beats the newer run's warning
-      ["negotiated-below-nominal", "critical", { kind: "run", id: 10 }],
+      // the older runs' slower NICs are no finding once the newest run shows them at full speed
       ["mtu-mismatch", "warning", { kind: "run", id: 30 }],
       ["standard-frames", "info", { kind: "run", id: 30 }],
     ]);

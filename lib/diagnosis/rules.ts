@@ -100,7 +100,21 @@ export function hintsForExperiment(experiment: ExperimentEvidence): Hint[] {
   return onePerRule(experimentCandidates(experiment));
 }
 
-/** The link page's findings: from its latest runs and experiments, one per rule id (the most severe, then the newest), each with `source`. */
+/**
+ * Findings about how the ends are set up rather than about one result: the newest run tells how
+ * the link is set up now, and an MTU fixed since an older run is no finding any more.
+ */
+const SETUP_HINTS: ReadonlySet<HintId> = new Set<HintId>(["pcie-slot", "mtu-mismatch", "standard-frames", "negotiated-below-nominal", "small-buffers", "iperf3-too-old"]);
+
+/**
+ * The link page's findings: from its latest runs and experiments, one per rule id (the most severe,
+ * then the newest), each with `source`. Set-up findings come from the newest run alone (the newest
+ * with a snapshot, when any has one).
+ */
 export function hintsForLink(input: { runs: RunEvidence[]; experiments: ExperimentEvidence[] }): Hint[] {
-  return onePerRule([...input.runs.flatMap(runCandidates), ...input.experiments.flatMap(experimentCandidates)]);
+  const runs = [...input.runs, ...input.experiments.flatMap((experiment) => experiment.runs)];
+  const withSnapshot = runs.filter((run) => run.environment !== null);
+  const newest = Math.max(-1, ...(withSnapshot.length > 0 ? withSnapshot : runs).map((run) => run.runId));
+  const candidates = [...input.runs.flatMap(runCandidates), ...input.experiments.flatMap(experimentCandidates)];
+  return onePerRule(candidates.filter(({ hint }) => !SETUP_HINTS.has(hint.id) || (hint.source?.kind === "run" && hint.source.id === newest)));
 }
