@@ -56,7 +56,9 @@ describe("GET /api/links/:id/history", () => {
   it("has one point per succeeded run, oldest first, by protocol and direction; failed runs and other links stay out", async () => {
     const first = await addRun(linkId, "succeeded", 1, { parallel: 4 }, 9.4e8);
     await addRun(linkId, "failed", 2, {}, null);
-    const second = await addRun(linkId, "succeeded", 3, { protocol: "udp", reverse: true, bitrate: 1e9 }, 9.9e8);
+    const second = await addRun(linkId, "succeeded", 3, { protocol: "udp", reverse: true, bitrate: 1e9, latency: true }, 9.9e8);
+    // a run that measured latency under load carries its loaded median
+    await api.db.run.update({ where: { id: second }, data: { latencyLoadedMedianMs: 12.5 } });
     await addRun(otherLinkId, "succeeded", 4);
     const { status, body } = await get(`/api/links/${linkId}/history`);
     expect(status).toBe(200);
@@ -64,8 +66,8 @@ describe("GET /api/links/:id/history", () => {
       linkId,
       activeRunCount: 0,
       points: [
-        { id: first, time: "2026-11-01T12:01:00.000Z", receivedBitsPerSecond: 9.4e8, protocol: "tcp", direction: "a-to-b", parallel: 4, signature: "tcp a-to-b P4", status: "succeeded" },
-        { id: second, time: "2026-11-01T12:03:00.000Z", receivedBitsPerSecond: 9.9e8, protocol: "udp", direction: "b-to-a", parallel: 1, signature: "udp b-to-a P1 1000000000", status: "succeeded" },
+        { id: first, time: "2026-11-01T12:01:00.000Z", receivedBitsPerSecond: 9.4e8, protocol: "tcp", direction: "a-to-b", parallel: 4, signature: "tcp a-to-b P4", status: "succeeded", loadedLatencyMs: null },
+        { id: second, time: "2026-11-01T12:03:00.000Z", receivedBitsPerSecond: 9.9e8, protocol: "udp", direction: "b-to-a", parallel: 1, signature: "udp b-to-a P1 1000000000", status: "succeeded", loadedLatencyMs: 12.5 },
       ],
     });
   });
