@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { HINT_TITLES } from "../lib/diagnosis/rules";
 import { labLink, requireLabState, setLinkRate, setNicMtu } from "../testing/lab-targets";
 import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { screenshotEverywhere } from "./screenshots";
@@ -81,9 +82,9 @@ test("two runs with one end's MTU changed between them compare with what changed
   await page.goto(`/links/${linkId}?compare=${first.id},${second.id}`);
   const changes = page.getByTestId("environment-changes");
   await expect(changes).toContainText(`MTU ${lab.mtu} → 1500 on the server`);
-  await expect(page.getByRole("region", { name: "Latest findings" })).toContainText("MTU mismatch");
+  await expect(page.getByRole("region", { name: "Latest findings" })).toContainText(HINT_TITLES["mtu-mismatch"]);
   await screenshotEverywhere(page, "compare-changes");
 
   await page.goto(`/runs/${second.id}`);
-  await expect(page.getByRole("region", { name: "Findings" })).toContainText("MTU mismatch");
+  await expect(page.getByRole("region", { name: "Findings", exact: true })).toContainText(HINT_TITLES["mtu-mismatch"]);
 });
