@@ -14,6 +14,15 @@ export type LabInventory = {
 const UNSHAPED_SPEED_MBPS = 10_000;
 
 /**
+ * The name ESXi discovery gives a lab NIC on the ESXi stand-in: its VMkernel interface, vmkN, N
+ * counting mgmt0 then eth1, eth2… in order, as the stand-in's esxcli does (e2e/lab/esxi-standin).
+ */
+function esxiNicName(host: LabState["hosts"][number], nicName: string): string {
+  const order = host.nics.map((nic) => nic.name).sort((a, b) => (a === "mgmt0" ? -1 : b === "mgmt0" ? 1 : Number(a.replace(/\D/g, "")) - Number(b.replace(/\D/g, ""))));
+  return `vmk${order.indexOf(nicName)}`;
+}
+
+/**
  * Records the lab's hosts (key auth, pinned host keys), NICs and links through the
  * same inventory functions the API calls, as a user would have set them up.
  */
@@ -34,7 +43,7 @@ export async function seedLabInventory(state: LabState): Promise<LabInventory> {
     for (const nic of host.nics.filter((n) => n.link !== null)) {
       const createdNic = await createNic({
         hostId: created.id,
-        name: nic.name,
+        name: host.flavor === "esxi" ? esxiNicName(host, nic.name) : nic.name,
         address: `${nic.address}/${nic.prefixLength}`,
         mtu: nic.mtu,
         ...(nic.speedMbps ? { speedMbps: nic.speedMbps } : {}),

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabState } from "@/testing/lab-state";
 import { labHost, labLink, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/testing/lab-targets";
+import { parseStoredEnvironment } from "@/lib/diagnosis/contract";
 import { buildClientArgv, parseIperfVersion } from "@/lib/iperf";
 import { openTestDatabase } from "@/testing/database";
 
@@ -272,6 +273,9 @@ describe("the ESXi stand-in", () => {
       expect(run.receivedBitsPerSecond).toBeGreaterThan(0.95e9);
       // The stand-in's iperf3 refuses to listen unless run as a copy: success means the copy served.
       expect(run.serverCommand).toContain("/usr/lib/vmware/vsan/bin/iperf3");
+      // The server's end was read with ESXi's commands: its vmk, through the vSwitch, to the uplink.
+      const server = parseStoredEnvironment(run.environment)?.server;
+      expect(server).toMatchObject({ platform: "esxi", kernel: "8.0.2", iperf3Version: expect.stringMatching(/^3\.\d+/), nic: { name: expect.stringMatching(/^vmk\d$/), mtu: 9000, driver: "veth" } });
       expect(duringRun).toEqual(["false"]);
       expect(fs.readFileSync(firewallFile, "utf8").trim()).toBe("true");
     } finally {
