@@ -7,22 +7,12 @@ import { SERIES_COLORS } from "@/components/charts/colors";
 import type { BaselineJson } from "@/lib/alerts/contract";
 import { DIRECTION_ARROWS } from "@/lib/runs/describe";
 import { formatNumber, formatRate } from "@/components/units/rate";
-import type { RunDirection } from "@/lib/runs/contract";
+import type { LinkHistoryPoint } from "@/lib/queries/links";
 import { clockAxisProps, formatClockTime, GRID_PROPS, useRateAxis } from "./axes";
 import { TooltipBox } from "./ChartTooltip";
 
-/** `loadedLatencyMs`: the run's median round-trip time under load, when it measured latency. */
-export type HistoryPoint = {
-  id: number;
-  time: string;
-  receivedBitsPerSecond: number;
-  protocol: "tcp" | "udp";
-  direction: RunDirection;
-  parallel: number;
-  signature?: string | null;
-  status: string;
-  loadedLatencyMs?: number | null;
-};
+/** One run on the chart, as `GET /api/links/:id/history` and the link page give it. */
+export type HistoryPoint = LinkHistoryPoint;
 
 type PlotPoint = HistoryPoint & { x: number; y: number };
 type LatencyPlotPoint = PlotPoint & { latencyMs: number };

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useTransition } from "react";
+import { useEffect, useMemo, useState, useTransition } from "react";
 import { IntervalChart, IntervalChartLegend, intervalChartRightInset } from "@/components/charts/IntervalChart";
 import { LATENCY_MAX_POINTS, runTimeDomain } from "@/components/diagnosis/latency";
 import { LatencyChart, LatencyChartLegend } from "@/components/diagnosis/LatencyChart";
@@ -116,7 +116,9 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
     : undefined;
   // While live, the figures of the pings so far; the stored summary once the run has ended.
   const isSummarySoFar = isActive && latency.summary === null && pings.samples.length > 0;
-  const latencySummary = isSummarySoFar ? summarizeLatency(pings.samples) : latency.summary;
+  // Summarised when the pings change (every 2 s), not at every redraw of the live chart.
+  const pingsSoFar = useMemo(() => (isSummarySoFar ? summarizeLatency(pings.samples) : null), [isSummarySoFar, pings.samples]);
+  const latencySummary = pingsSoFar ?? latency.summary;
 
   return (
     <section aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">

@@ -115,20 +115,17 @@ export function SelectField({ label, error, hint, className, children, ...props 
 /** A message block: `alert` for failures (announced at once), `status` for the rest. */
 /** A checkbox with its label beside it, a hint under the label and an error under both. */
 export function CheckboxField({ label, hint, checked, onChange, error }: { label: string; hint?: ReactNode; checked: boolean; onChange: (checked: boolean) => void; error?: string }) {
+  const id = useId();
   return (
     <div>
       <label className="inline-flex items-start gap-2 text-sm font-medium">
-        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} className="mt-0.5 h-4 w-4 shrink-0 accent-sky-600" />
+        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} aria-describedby={describedBy(id, error)} className="mt-0.5 h-4 w-4 shrink-0 accent-sky-600" />
         <span>
           {label}
           {hint ? <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">{hint}</span> : null}
         </span>
       </label>
-      {error ? (
-        <p className="mt-1 text-sm text-red-700 dark:text-red-300" data-testid="field-error">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessages id={id} error={error} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { parseStoredEnvironment, type Hint, type LatencySample, type LatencySummary, type RunEnvironment } from "@/lib/diagnosis/contract";
-import { hintsForExperiment, hintsForLink, hintsForRun, type ExperimentEvidence, type NicFacts, type RunEvidence } from "@/lib/diagnosis/rules";
+import { hintsForExperiment, hintsForLink, hintsForRun, type ExperimentEvidence, type RunEvidence } from "@/lib/diagnosis/rules";
 import type { ExperimentKind } from "@/lib/experiments/contract";
 import { clientSideOf, parseStoredOptions } from "@/lib/runs/contract";
 
@@ -42,33 +43,7 @@ const runSelect = {
   link: { select: { speedMbps: true, aNic: { select: nicSelect }, bNic: { select: nicSelect } } },
 } as const;
 
-type RunRow = {
-  id: number;
-  linkId: number;
-  status: string;
-  options: unknown;
-  clientSide: string;
-  signature: string | null;
-  experimentId: number | null;
-  channel: number | null;
-  receivedBitsPerSecond: number | null;
-  reverseReceivedBitsPerSecond: number | null;
-  sentBytes: number | null;
-  retransmits: number | null;
-  reverseSentBytes: number | null;
-  reverseRetransmits: number | null;
-  clientCpuPercent: number | null;
-  serverCpuPercent: number | null;
-  environment: unknown;
-  latencyIdleMedianMs: number | null;
-  latencyIdleP95Ms: number | null;
-  latencyLoadedMedianMs: number | null;
-  latencyLoadedP95Ms: number | null;
-  latencyGrade: string | null;
-  latencySent: number | null;
-  latencyLost: number | null;
-  link: { speedMbps: number; aNic: NicFacts; bNic: NicFacts };
-};
+type RunRow = Prisma.RunGetPayload<{ select: typeof runSelect }>;
 
 /** The latency columns of a run as its summary, or null for a run that did not measure it. */
 export function latencySummaryOf(run: Pick<RunRow, "latencyIdleMedianMs" | "latencyIdleP95Ms" | "latencyLoadedMedianMs" | "latencyLoadedP95Ms" | "latencyGrade" | "latencySent" | "latencyLost">): LatencySummary | null {

@@ -27,7 +27,7 @@ export class LatencyProbe {
   private writing: Promise<void> = Promise.resolve();
   private hasEnded = false;
   /** when the traffic starts: the end of the idle phase */
-  trafficStartMs = 0;
+  private trafficStartMs = 0;
 
   constructor(
     private readonly runId: number,
