@@ -88,5 +88,7 @@ export async function checkHost(id: number): Promise<HostCheck> {
       result.hostKey = { status: "mismatch", presented: (error as { presented?: string }).presented ?? null, pinned: host.hostKeyFingerprint };
     }
   }
+  // The outcome of this check is what wirespeed_host_reachable reports (lib/metrics).
+  await db.host.update({ where: { id: host.id }, data: { reachable: result.reachable, checkedAt: new Date() } }).catch(() => undefined);
   return result;
 }
