@@ -17,13 +17,16 @@ const CONNECTING_LINE = /Connecting to host\s+([\w.:%-]+?),?\s+port\s+\d+/;
 const MAX_LINES_SEARCHED = 2000;
 
 /**
- * One address in the form it is compared in: lower case, without a %zone, a v4-mapped IPv6
+ * One address in the form it is compared in: lower case, without a /prefix or %zone, a v4-mapped IPv6
  * address (`::ffff:198.18.0.1`, printed by dual-stack servers before 3.x mapped them back) as
  * IPv4, an IPv6 address in full (`fd00:0:0:0:0:0:0:1`), so that `fd00::1` and `fd00:0::1` agree.
  * Null when it is not an IP literal.
  */
 export function normalizeAddress(text: string): string | null {
   let address = text.trim().toLowerCase();
+  // an inventory address with its prefix length (198.18.0.1/24) is the address
+  const prefix = address.indexOf("/");
+  if (prefix !== -1) address = address.slice(0, prefix);
   const zone = address.indexOf("%");
   if (zone !== -1) address = address.slice(0, zone);
   if (address.startsWith("[") && address.endsWith("]")) address = address.slice(1, -1);

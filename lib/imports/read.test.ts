@@ -275,6 +275,7 @@ describe("which end ran the client", () => {
 
   it("normalizes addresses: zone, case, mapped IPv4, zero groups; refuses what is no IP literal", () => {
     expect(normalizeAddress("FE80::1%eth0")).toBe("fe80:0:0:0:0:0:0:1");
+    expect(normalizeAddress("198.18.0.1/24")).toBe("198.18.0.1");
     expect(normalizeAddress("::ffff:198.18.0.1")).toBe("198.18.0.1");
     expect(normalizeAddress("::ffff:c612:1")).toBe("198.18.0.1");
     expect(normalizeAddress("fd00:0000::0001")).toBe(normalizeAddress("fd00::1"));
