@@ -67,7 +67,13 @@ export async function openTestApi(): Promise<TestApi> {
     import("@/app/api/channels/[id]/route"),
     import("@/app/api/channels/[id]/test/route"),
   ]);
-  const [runLatency, linkHints] = await Promise.all([import("@/app/api/runs/[id]/latency/route"), import("@/app/api/links/[id]/hints/route")]);
+  const [runLatency, linkHints, linkImports, linkHistory, runList] = await Promise.all([
+    import("@/app/api/runs/[id]/latency/route"),
+    import("@/app/api/links/[id]/hints/route"),
+    import("@/app/api/links/[id]/imports/route"),
+    import("@/app/api/links/[id]/history/route"),
+    import("@/app/api/runs/route"),
+  ]);
   const routes: Array<{ pattern: RegExp; module: RouteModule }> = [
     { pattern: /^\/api\/hosts$/, module: hosts },
     { pattern: /^\/api\/hosts\/(?<id>[^/]+)$/, module: host },
@@ -101,6 +107,9 @@ export async function openTestApi(): Promise<TestApi> {
     { pattern: /^\/api\/channels\/(?<id>[^/]+)\/test$/, module: channelTest },
     { pattern: /^\/api\/runs\/(?<id>[^/]+)\/latency$/, module: runLatency },
     { pattern: /^\/api\/links\/(?<id>[^/]+)\/hints$/, module: linkHints },
+    { pattern: /^\/api\/links\/(?<id>[^/]+)\/imports$/, module: linkImports },
+    { pattern: /^\/api\/links\/(?<id>[^/]+)\/history$/, module: linkHistory },
+    { pattern: /^\/api\/runs$/, module: runList },
   ];
 
   async function call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {

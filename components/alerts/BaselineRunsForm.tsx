@@ -3,20 +3,51 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { useCan } from "@/components/auth/ViewerContext";
-import { Button, fieldError, TextField } from "@/components/ui/ui";
+import { Button, CheckboxField, fieldError, TextField } from "@/components/ui/ui";
 import { setBaselineRunsAction } from "@/lib/actions/set-baseline-runs";
 
-/** A link's baseline N: how many of its latest successful runs of a test make that test's baseline. Shown as text to those who cannot change links. */
-export function BaselineRunsForm({ linkId, baselineRuns }: { linkId: number; baselineRuns: number }) {
+/**
+ * A link's baseline settings: N, how many of its latest successful runs of a test make that test's
+ * baseline, and whether imported runs count (saved as soon as it is ticked). Shown as text to those
+ * who cannot change links.
+ */
+export function BaselineRunsForm({ linkId, baselineRuns, importsInBaseline }: { linkId: number; baselineRuns: number; importsInBaseline: boolean }) {
   const router = useRouter();
   const mayChange = useCan("inventory");
   const [value, setValue] = useState(String(baselineRuns));
   const [error, setError] = useState<string | undefined>(undefined);
+  const [importsError, setImportsError] = useState<string | undefined>(undefined);
   const [isPending, startTransition] = useTransition();
+  const importsText = importsInBaseline ? "Imported runs count toward them." : "Imported runs do not count toward them.";
   if (!mayChange) {
-    return <p className="text-sm text-slate-600 dark:text-slate-400">Each baseline is the median of the link&apos;s last {baselineRuns} successful runs of that test.</p>;
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Each baseline is the median of the link&apos;s last {baselineRuns} successful runs of that test. {importsText}
+      </p>
+    );
   }
   return (
+    <div className="space-y-3">
+      <CheckboxField
+        label="Count imported runs toward the baselines"
+        hint="Runs read from iperf3 outputs brought in with Import results. Their text figures carry 3 significant digits, and the set-up they ran on may have changed since."
+        checked={importsInBaseline}
+        error={importsError}
+        onChange={(checked) =>
+          startTransition(async () => {
+            setImportsError(undefined);
+            const result = await setBaselineRunsAction({ linkId, importsInBaseline: checked });
+            if (result.ok) router.refresh();
+            else setImportsError(fieldError(result.errors, "importsInBaseline") ?? result.message);
+          })
+        }
+      />
+      {form()}
+    </div>
+  );
+
+  function form() {
+    return (
     <form
       aria-label="Baseline runs"
       className="flex flex-wrap items-start gap-3"
@@ -45,5 +76,6 @@ export function BaselineRunsForm({ linkId, baselineRuns }: { linkId: number; bas
         Save
       </Button>
     </form>
-  );
+    );
+  }
 }

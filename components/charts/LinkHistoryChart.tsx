@@ -184,7 +184,7 @@ export function LinkHistoryChart({
                 if (!point) return null;
                 return (
                   <TooltipBox
-                    title={`Run #${point.id} · ${formatClockTime(point.x)}`}
+                    title={`Run #${point.id}${point.imported ? " · imported" : ""} · ${formatClockTime(point.x)}`}
                     rows={[
                       { label: `${point.protocol.toUpperCase()}${point.parallel > 1 ? ` ×${point.parallel}` : ""} ${DIRECTION_ARROWS[point.direction]}`, value: formatRate(point.y, unit), color: SERIES_COLORS[`${point.protocol}:${point.direction}`] },
                       { label: "of line rate", value: lineRateBitsPerSecond > 0 ? `${formatNumber((point.y / lineRateBitsPerSecond) * 100)} %` : "–" },

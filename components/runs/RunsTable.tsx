@@ -12,7 +12,7 @@ import type { RunRow } from "@/lib/queries/run-lists";
 import { isActiveStatus } from "@/lib/runs/contract";
 import { describeOptions } from "@/lib/runs/describe";
 import { RerunButton } from "./RerunButton";
-import { StatusBadge } from "./StatusBadge";
+import { ImportedTag, StatusBadge } from "./StatusBadge";
 
 /** What a row shows: the table takes a run row of lib/queries as it is. */
 export type RunsTableRow = Pick<
@@ -21,6 +21,7 @@ export type RunsTableRow = Pick<
   | "linkId"
   | "linkName"
   | "status"
+  | "source"
   | "createdAt"
   | "options"
   | "direction"
@@ -98,7 +99,10 @@ export function RunsTable({
                   <LocalTime iso={row.createdAt} isRelativeOnly />
                 </span>
               </span>
-              <StatusBadge status={row.status} queuePosition={row.queuePosition} />
+              <span>
+                <StatusBadge status={row.status} queuePosition={row.queuePosition} />
+                {row.source === "imported" ? <ImportedTag /> : null}
+              </span>
             </div>
             <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 tabular-nums">
               <span className="font-mono text-xs">{describeOptions(row.options, row.direction)}</span>
@@ -171,6 +175,7 @@ export function RunsTable({
                 <td className="px-3 py-1.5 text-right">{row.options.protocol === "udp" ? (row.lostPercent == null ? "–" : <span title="UDP loss">{formatPercent(row.lostPercent, 2)} lost</span>) : (row.retransmits ?? "–")}</td>
                 <td className="whitespace-nowrap px-3 py-1.5">
                   <StatusBadge status={row.status} queuePosition={row.queuePosition} />
+                  {row.source === "imported" ? <ImportedTag /> : null}
                   {row.errorKind && row.status !== "cancelled" ? <span className="ml-1 font-mono text-xs text-red-700 dark:text-red-300">{row.errorKind}</span> : null}
                 </td>
                 <td className="px-3 py-1.5 text-right">{isActiveStatus(row.status) ? null : <RerunButton runId={row.id} />}</td>

@@ -26,3 +26,16 @@ export function StatusBadge({ status, queuePosition }: { status: string; queuePo
     </span>
   );
 }
+
+/** Beside the status of a run read from an iperf3 output a user brought, rather than run by Wirespeed. */
+export function ImportedTag({ name }: { name?: string | null }) {
+  return (
+    <span
+      data-testid="run-imported"
+      title={name ? `Imported from ${name}` : "Imported from an iperf3 output"}
+      className="ml-1 inline-flex items-center whitespace-nowrap rounded-full bg-violet-50 px-2 py-0.5 text-xs font-medium text-violet-900 ring-1 ring-inset ring-violet-300 dark:bg-violet-950 dark:text-violet-100 dark:ring-violet-700"
+    >
+      Imported
+    </span>
+  );
+}

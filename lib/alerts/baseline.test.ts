@@ -57,25 +57,25 @@ describe("baselineFor", () => {
     await db.link.update({ where: { id: linkId }, data: { baselineRuns: 5 } });
     // the two oldest fall outside the last 5
     for (const rate of [100, 200, 900, 940, 950, 930, 945]) await addRun({ rate: rate * MBIT });
-    const figures = await baselineFor(linkId, TCP, null, 5);
+    const figures = await baselineFor({ id: linkId, baselineRuns: 5, importsInBaseline: false }, TCP, null);
     expect(figures).toMatchObject({ medianBitsPerSecond: 940 * MBIT, minBitsPerSecond: 900 * MBIT, maxBitsPerSecond: 950 * MBIT, count: 5 });
-    const [baseline] = await linkBaselines(linkId);
+    const [baseline] = await linkBaselines({ id: linkId, baselineRuns: 5, importsInBaseline: false });
     expect(baseline).toMatchObject({ signature: TCP, label: "TCP, A → B, 1 stream", medianBitsPerSecond: 940 * MBIT, count: 5, n: 5, minRuns: 3 });
   });
 
   it("takes the mean of the middle two with an even count", async () => {
     for (const rate of [900, 910, 930, 950]) await addRun({ rate: rate * MBIT });
-    expect((await baselineFor(linkId, TCP, null, 10)).medianBitsPerSecond).toBe(920 * MBIT);
+    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond).toBe(920 * MBIT);
   });
 
   it("needs 3 runs: with 2 there is no median, and the run page says so", async () => {
     await addRun();
     await addRun();
-    const figures = await baselineFor(linkId, TCP, null, 10);
+    const figures = await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null);
     expect(figures).toMatchObject({ medianBitsPerSecond: null, count: 2 });
     const third = await addRun({ rate: 700 * MBIT });
     expect(describeAgainstBaseline(await againstBaseline(third.id))).toBe("baseline from 2 runs, needs 3");
-    expect((await baselineFor(linkId, TCP, null, 10)).medianBitsPerSecond).toBe(940 * MBIT);
+    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond).toBe(940 * MBIT);
   });
 
   it("leaves out experiment runs, failed, cancelled and interrupted runs", async () => {
@@ -86,7 +86,7 @@ describe("baselineFor", () => {
     await addRun({ status: "failed" });
     await addRun({ status: "cancelled" });
     await addRun({ status: "interrupted" });
-    const figures = await baselineFor(linkId, TCP, null, 10);
+    const figures = await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null);
     expect(figures).toMatchObject({ medianBitsPerSecond: 910 * MBIT, count: 3 });
   });
 
@@ -96,17 +96,17 @@ describe("baselineFor", () => {
     for (const rate of [99, 100, 98]) await addRun({ rate: rate * MBIT, signature: UDP_100M });
     for (const rate of [480, 490, 470, 500]) await addRun({ rate: rate * MBIT, signature: UDP_500M });
     for (const rate of [10, 20, 30]) await addRun({ rate: rate * MBIT, link: other.id });
-    expect((await baselineFor(linkId, TCP, null, 10)).medianBitsPerSecond).toBe(940 * MBIT);
-    expect((await baselineFor(linkId, UDP_100M, null, 10)).medianBitsPerSecond).toBe(99 * MBIT);
-    expect((await baselineFor(linkId, UDP_500M, null, 10)).medianBitsPerSecond).toBe(485 * MBIT);
-    expect((await baselineFor(other.id, TCP, null, 10)).medianBitsPerSecond).toBe(20 * MBIT);
+    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond).toBe(940 * MBIT);
+    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, UDP_100M, null)).medianBitsPerSecond).toBe(99 * MBIT);
+    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, UDP_500M, null)).medianBitsPerSecond).toBe(485 * MBIT);
+    expect((await baselineFor({ id: other.id, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond).toBe(20 * MBIT);
     expect(UDP_100M).not.toBe(UDP_500M);
   });
 
   it("counts only runs created before the given time", async () => {
     const runs = [];
     for (const rate of [900, 910, 920, 930, 990]) runs.push(await addRun({ rate: rate * MBIT }));
-    expect(await baselineFor(linkId, TCP, runs[3]!.createdAt, 10)).toMatchObject({ medianBitsPerSecond: 910 * MBIT, count: 3, runIds: [runs[2]!.id, runs[1]!.id, runs[0]!.id] });
+    expect(await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, runs[3]!.createdAt)).toMatchObject({ medianBitsPerSecond: 910 * MBIT, count: 3, runIds: [runs[2]!.id, runs[1]!.id, runs[0]!.id] });
   });
 });
 

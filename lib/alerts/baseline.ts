@@ -19,22 +19,35 @@ export type BaselineFigures = {
   runIds: number[];
 };
 
+/** What of a link decides its baselines: how many runs make one, and whether imported runs count. */
+export type BaselineLink = { id: number; baselineRuns: number; importsInBaseline: boolean };
+export const BASELINE_LINK_SELECT = { id: true, baselineRuns: true, importsInBaseline: true } as const;
+
 /**
- * The baseline of `signature` on a link from the last `n` runs that make one, created before
- * `before` (the run being judged: it is not its own baseline); null `before` takes the latest.
+ * The runs a link's baselines (and alerts' judgement) may use: those outside experiments, and
+ * imported ones (lib/imports) only where the link says they count.
  */
-export async function baselineFor(linkId: number, signature: string, before: Date | null, n: number): Promise<BaselineFigures> {
+export function baselineRunsWhere(link: Pick<BaselineLink, "importsInBaseline">) {
+  return { experimentId: null, ...(link.importsInBaseline ? {} : { source: "wirespeed" }) };
+}
+
+/**
+ * The baseline of `signature` on a link from its last Link.baselineRuns runs that make one,
+ * created before `before` (the run being judged: it is not its own baseline); null `before`
+ * takes the latest.
+ */
+export async function baselineFor(link: BaselineLink, signature: string, before: Date | null): Promise<BaselineFigures> {
   const runs = await db.run.findMany({
     where: {
-      linkId,
+      linkId: link.id,
       signature,
       status: "succeeded",
-      experimentId: null,
+      ...baselineRunsWhere(link),
       receivedBitsPerSecond: { not: null },
       ...(before ? { createdAt: { lt: before } } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: n,
+    take: link.baselineRuns,
     select: { id: true, receivedBitsPerSecond: true },
   });
   return figuresOf(runs.map((run) => ({ id: run.id, rate: run.receivedBitsPerSecond! })));
@@ -56,28 +69,26 @@ function figuresOf(runs: { id: number; rate: number }[]): BaselineFigures {
  * experiments), the most recently tested first, each with its baseline now. The link page's
  * table and the history chart's band (median, and the min–max of the runs that make it).
  */
-export async function linkBaselines(linkId: number, baselineRuns?: number): Promise<BaselineJson[]> {
-  const n = baselineRuns ?? (await db.link.findUnique({ where: { id: linkId }, select: { baselineRuns: true } }))?.baselineRuns;
-  if (n === undefined) return [];
+export async function linkBaselines(link: BaselineLink): Promise<BaselineJson[]> {
   const groups = await db.run.groupBy({
     by: ["signature"],
-    where: { linkId, experimentId: null, status: { in: ["succeeded", "failed"] }, signature: { not: null } },
+    where: { linkId: link.id, ...baselineRunsWhere(link), status: { in: ["succeeded", "failed"] }, signature: { not: null } },
     _max: { createdAt: true },
   });
   groups.sort((a, b) => (b._max.createdAt?.getTime() ?? 0) - (a._max.createdAt?.getTime() ?? 0) || a.signature!.localeCompare(b.signature!));
   return Promise.all(
     groups.map(async ({ signature }) => {
-      const figures = await baselineFor(linkId, signature!, null, n);
-      return { signature: signature!, label: describeSignature(signature!), ...figures, n, minRuns: BASELINE_MIN_RUNS };
+      const figures = await baselineFor(link, signature!, null);
+      return { signature: signature!, label: describeSignature(signature!), ...figures, n: link.baselineRuns, minRuns: BASELINE_MIN_RUNS };
     }),
   );
 }
 
 /** GET /api/links/:id/baseline: null when the link does not exist. */
 export async function getLinkBaseline(linkId: number): Promise<LinkBaselineJson | null> {
-  const link = await db.link.findUnique({ where: { id: linkId }, select: { id: true, baselineRuns: true } });
+  const link = await db.link.findUnique({ where: { id: linkId }, select: BASELINE_LINK_SELECT });
   if (!link) return null;
-  return { linkId: link.id, baselineRuns: link.baselineRuns, signatures: await linkBaselines(link.id, link.baselineRuns) };
+  return { linkId: link.id, baselineRuns: link.baselineRuns, importsInBaseline: link.importsInBaseline, signatures: await linkBaselines(link) };
 }
 
 /**
@@ -87,10 +98,10 @@ export async function getLinkBaseline(linkId: number): Promise<LinkBaselineJson 
 export async function againstBaseline(runId: number): Promise<RunAgainstBaseline> {
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { linkId: true, signature: true, status: true, createdAt: true, receivedBitsPerSecond: true, link: { select: { baselineRuns: true } } },
+    select: { signature: true, status: true, createdAt: true, receivedBitsPerSecond: true, link: { select: BASELINE_LINK_SELECT } },
   });
   if (!run || run.status !== "succeeded" || run.signature === null || run.receivedBitsPerSecond === null) return null;
-  const figures = await baselineFor(run.linkId, run.signature, run.createdAt, run.link.baselineRuns);
+  const figures = await baselineFor(run.link, run.signature, run.createdAt);
   return compareWithBaseline(run.receivedBitsPerSecond, figures);
 }
 

@@ -35,7 +35,7 @@ export type BaselineJson = {
 };
 
 /** GET /api/links/:id/baseline. */
-export type LinkBaselineJson = { linkId: number; baselineRuns: number; signatures: BaselineJson[] };
+export type LinkBaselineJson = { linkId: number; baselineRuns: number; importsInBaseline: boolean; signatures: BaselineJson[] };
 
 /**
  * A run's result against the baseline its signature had when it ran (the runs before it);

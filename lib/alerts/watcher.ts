@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { notifyChannels, type DeliverOptions } from "@/lib/notify/deliver";
 import type { NotificationMessage } from "@/lib/notify/contract";
 import type { RunEngine } from "@/lib/runs/engine";
-import { baselineFor } from "./baseline";
+import { BASELINE_LINK_SELECT, baselineFor, type BaselineLink } from "./baseline";
 import type { AlertRuleJson } from "./contract";
 import { decide, firingText, resolvedText, type AlertText, type RunFact } from "./evaluate";
 import { applicableRules, getAlertRule } from "./rules";
@@ -62,9 +62,10 @@ type LinkFacts = { id: number; name: string };
  * The link's latest judged runs, newest first: enough for every rule's n, whether it skips
  * failed runs (then it needs its n latest successes) or counts them.
  */
-async function latestFacts(link: { id: number; speedMbps: number; baselineRuns: number }, n: number): Promise<RunFact[]> {
+async function latestFacts(link: BaselineLink & { speedMbps: number }, n: number): Promise<RunFact[]> {
   const select = { id: true, status: true, signature: true, receivedBitsPerSecond: true, errorMessage: true, createdAt: true, endedAt: true } as const;
-  const where = { linkId: link.id, experimentId: null };
+  // Runs Wirespeed made: an imported run tells of the past, not of how the link is now.
+  const where = { linkId: link.id, experimentId: null, source: "wirespeed" };
   const orderBy = [{ endedAt: "desc" as const }, { id: "desc" as const }];
   const [any, succeeded] = await Promise.all([
     db.run.findMany({ where: { ...where, status: { in: [...JUDGED_STATUSES] } }, orderBy, take: n, select }),
@@ -78,7 +79,7 @@ async function latestFacts(link: { id: number; speedMbps: number; baselineRuns: 
     rows.map(async (row) => {
       const succeededRun = row.status === "succeeded";
       // The baseline the run's signature had when it was created: the runs before it, not itself.
-      const baseline = succeededRun && row.signature ? (await baselineFor(link.id, row.signature, row.createdAt, link.baselineRuns)).medianBitsPerSecond : null;
+      const baseline = succeededRun && row.signature ? (await baselineFor(link, row.signature, row.createdAt)).medianBitsPerSecond : null;
       return {
         runId: row.id,
         status: succeededRun ? "succeeded" : "failed",
@@ -93,7 +94,7 @@ async function latestFacts(link: { id: number; speedMbps: number; baselineRuns: 
 }
 
 async function evaluateLink(linkId: number, options: WatchOptions): Promise<void> {
-  const link = await db.link.findUnique({ where: { id: linkId }, select: { id: true, name: true, speedMbps: true, baselineRuns: true } });
+  const link = await db.link.findUnique({ where: { id: linkId }, select: { ...BASELINE_LINK_SELECT, name: true, speedMbps: true } });
   if (!link) return;
   const [rules, openAlerts] = await Promise.all([
     applicableRules(linkId),

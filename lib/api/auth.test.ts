@@ -7,6 +7,19 @@ import { InventoryError } from "@/lib/inventory/errors";
 // The REST API's permission check, on a real database with real users, sessions and tokens.
 
 let api: TestApi;
+/** A short iperf3 3.12 client output, for the import mutation. */
+const IPERF3_OUTPUT = [
+  "Connecting to host 198.18.0.2, port 5201",
+  "[  5] local 198.18.0.1 port 47514 connected to 198.18.0.2 port 5201",
+  "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd",
+  "[  5]   0.00-1.00   sec   112 MBytes   941 Mbits/sec    0    396 KBytes",
+  "- - - - - - - - - - - - - - - - - - - - - - - - -",
+  "[ ID] Interval           Transfer     Bitrate         Retr",
+  "[  5]   0.00-1.00   sec   112 MBytes   941 Mbits/sec    0             sender",
+  "[  5]   0.00-1.00   sec   112 MBytes   940 Mbits/sec                  receiver",
+  "",
+  "iperf Done.",
+].join("\n");
 const tokens: Record<"admin" | "operator" | "viewer", string> = { admin: "", operator: "", viewer: "" };
 let viewerId = 0;
 let hostId = 0;
@@ -128,6 +141,7 @@ const MUTATIONS: Array<{ what: string; method: string; path: () => string; body?
   { what: "delete a link", method: "DELETE", path: () => `/api/links/${linkId}`, needs: "inventory" },
   { what: "start a run", method: "POST", path: () => `/api/links/${linkId}/runs`, body: () => ({ duration: 5 }), needs: "run" },
   { what: "cancel a run", method: "POST", path: () => `/api/runs/${runId}/cancel`, needs: "run" },
+  { what: "import results", method: "POST", path: () => `/api/links/${linkId}/imports`, body: () => ({ outputs: [{ text: IPERF3_OUTPUT, name: "old.txt" }] }), needs: "run" },
   { what: "re-run a run", method: "POST", path: () => `/api/runs/${runId}/rerun`, needs: "run" },
   { what: "start an experiment", method: "POST", path: () => "/api/experiments", body: () => ({ kind: "sweep", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2] }), needs: "run" },
   { what: "cancel an experiment", method: "POST", path: () => `/api/experiments/${experimentId}/cancel`, needs: "run" },

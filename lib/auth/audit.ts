@@ -11,7 +11,7 @@ export type AuditAction =
   | "host.create" | "host.update" | "host.delete" | "host.trust"
   | "nic.create" | "nic.update" | "nic.delete" | "nic.discover"
   | "link.create" | "link.update" | "link.delete"
-  | "run.start" | "run.cancel"
+  | "run.start" | "run.cancel" | "run.import"
   | "experiment.start" | "experiment.cancel"
   | "schedule.create" | "schedule.update" | "schedule.delete"
   | "channel.create" | "channel.update" | "channel.delete" | "channel.test"

@@ -20,6 +20,8 @@ export type LinkView = {
   notes: string;
   /** Runs per test signature that make its baseline. */
   baselineRuns: number;
+  /** Whether imported runs count toward the baselines. */
+  importsInBaseline: boolean;
   a: LinkEndView;
   b: LinkEndView;
   /** Both MTUs are known and differ: large frames from one end get fragmented or dropped. */
@@ -39,6 +41,7 @@ const linkSelect = {
   speedMbps: true,
   notes: true,
   baselineRuns: true,
+  importsInBaseline: true,
   createdAt: true,
   updatedAt: true,
   aNic: endSelect,
@@ -52,6 +55,7 @@ type LinkRow = {
   name: string;
   speedMbps: number;
   baselineRuns: number;
+  importsInBaseline: boolean;
   notes: string;
   createdAt: Date;
   updatedAt: Date;
@@ -74,6 +78,7 @@ function toLinkView(row: LinkRow): LinkView {
     speedMbps: row.speedMbps,
     notes: row.notes,
     baselineRuns: row.baselineRuns,
+    importsInBaseline: row.importsInBaseline,
     a: toEndView(row.aNic),
     b: toEndView(row.bNic),
     mtuMismatch: row.aNic.mtu !== null && row.bNic.mtu !== null && row.aNic.mtu !== row.bNic.mtu,
@@ -159,7 +164,7 @@ export async function createLink(input: unknown): Promise<LinkView> {
   const data = parseInput(LinkCreateSchema, input);
   const [a, b] = await checkEnds(data.aNicId, data.bNicId);
   const row = await db.link.create({
-    data: { name: data.name, aNicId: a.id, bNicId: b.id, speedMbps: data.speedMbps ?? defaultSpeedOf(a, b), notes: data.notes, baselineRuns: data.baselineRuns },
+    data: { name: data.name, aNicId: a.id, bNicId: b.id, speedMbps: data.speedMbps ?? defaultSpeedOf(a, b), notes: data.notes, baselineRuns: data.baselineRuns, importsInBaseline: data.importsInBaseline },
     select: linkSelect,
   });
   await recordAudit("link.create", "link", row.id, row.name);
@@ -189,7 +194,7 @@ export async function updateLink(id: number, input: unknown): Promise<LinkView> 
   try {
     const row = await db.link.update({
       where: { id: linkId },
-      data: { name: data.name, aNicId: isRewired ? aNicId : undefined, bNicId: isRewired ? bNicId : undefined, speedMbps, notes: data.notes, baselineRuns: data.baselineRuns },
+      data: { name: data.name, aNicId: isRewired ? aNicId : undefined, bNicId: isRewired ? bNicId : undefined, speedMbps, notes: data.notes, baselineRuns: data.baselineRuns, importsInBaseline: data.importsInBaseline },
       select: linkSelect,
     });
     await recordAudit("link.update", "link", linkId, `${row.name}: ${Object.keys(data).join(", ")}`);

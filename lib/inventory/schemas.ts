@@ -247,6 +247,8 @@ export type NicUpdateInput = z.input<typeof NicUpdateSchema>;
 
 /** How many of the latest successful runs of a test make its baseline (lib/alerts/baseline.ts). */
 const BaselineRunsSchema = wholeNumber(1, 100, "a whole number of runs from 1 to 100");
+/** Whether runs imported from iperf3 output (lib/imports) count toward the baselines. */
+const ImportsInBaselineSchema = z.boolean({ error: "must be true or false: whether imported runs count toward the baselines" });
 
 export const LinkCreateSchema = z.strictObject({
   name: NameSchema,
@@ -256,6 +258,7 @@ export const LinkCreateSchema = z.strictObject({
   speedMbps: SpeedMbpsSchema.nullable().optional(),
   notes: NotesSchema.default(""),
   baselineRuns: BaselineRunsSchema.default(10),
+  importsInBaseline: ImportsInBaselineSchema.default(false),
 });
 export type LinkCreateInput = z.input<typeof LinkCreateSchema>;
 
@@ -267,5 +270,6 @@ export const LinkUpdateSchema = z.strictObject({
   speedMbps: SpeedMbpsSchema.nullable().optional(),
   notes: NotesSchema.optional(),
   baselineRuns: BaselineRunsSchema.optional(),
+  importsInBaseline: ImportsInBaselineSchema.optional(),
 });
 export type LinkUpdateInput = z.input<typeof LinkUpdateSchema>;

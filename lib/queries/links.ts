@@ -53,6 +53,8 @@ export type LinkHistoryPoint = {
   signature: string | null;
   status: RunStatus;
   loadedLatencyMs: number | null;
+  /** read from an iperf3 output a user brought (lib/imports), not run by Wirespeed */
+  imported: boolean;
 };
 
 /** The link's history chart: one point per run with a result, the newest `limit`. */
@@ -62,7 +64,7 @@ export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number
     where: { linkId, status: "succeeded", receivedBitsPerSecond: { not: null } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: { id: true, createdAt: true, receivedBitsPerSecond: true, options: true, clientSide: true, signature: true, status: true, latencyLoadedMedianMs: true },
+    select: { id: true, createdAt: true, receivedBitsPerSecond: true, options: true, clientSide: true, signature: true, status: true, latencyLoadedMedianMs: true, source: true },
   });
   return runs.reverse().map((run) => {
     const options = parseStoredOptions(run.options);
@@ -76,6 +78,7 @@ export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number
       signature: run.signature,
       status: run.status as RunStatus,
       loadedLatencyMs: run.latencyLoadedMedianMs,
+      imported: run.source === "imported",
     };
   });
 }

@@ -5,6 +5,7 @@ import type { IperfOptions } from "@/lib/iperf";
 import { queuePositionOf } from "@/lib/runs";
 import { ACTIVE_RUN_STATUSES, clientSideOf, directionOf, parseStoredOptions, type ClientSide, type RunDirection, type RunStatus } from "@/lib/runs/contract";
 import { RUN_PAGE_SIZE, type RunFilters } from "@/lib/runs/filters";
+import type { RunSource } from "@/lib/imports/contract";
 import { lineRatePercent, runJson } from "@/lib/runs/serialize";
 
 // Reads of runs as rows and details: the run tables, `GET /api/runs`, a run's API view.
@@ -41,6 +42,8 @@ export type RunRow = {
   linkName: string;
   linkSpeedMbps: number;
   status: RunStatus;
+  /** an imported run was read from an iperf3 output a user brought (lib/imports) */
+  source: RunSource;
   createdAt: string;
   options: IperfOptions;
   clientSide: ClientSide;
@@ -85,6 +88,7 @@ export function toRunRow(run: Omit<Run, "serverOutput" | "clientOutput"> & { lin
     linkName: run.link.name,
     linkSpeedMbps: run.link.speedMbps,
     status,
+    source: run.source === "imported" ? "imported" : "wirespeed",
     createdAt: run.createdAt.toISOString(),
     options,
     clientSide,

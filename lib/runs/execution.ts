@@ -14,7 +14,6 @@ import {
   type IperfParser,
   type IperfPlatform,
   type IperfResult,
-  type IperfSummary,
   type IperfVersion,
 } from "@/lib/iperf";
 import type { HostEnvironment } from "@/agents/types";
@@ -25,6 +24,7 @@ import { RunError, runFailureOf, type RunFailure } from "./errors";
 import type { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import { LatencyProbe, latencyColumns } from "./latency-probe";
+import { cpuColumns, summaryColumns } from "./columns";
 import { SampleWriter } from "./samples";
 import { runJson } from "./serialize";
 import { withTimeout } from "./timers";
@@ -84,38 +84,6 @@ class OutputLog {
   toString(): string {
     return this.text;
   }
-}
-
-function summaryColumns(summary: IperfSummary | null, prefix: "" | "reverse", isInterrupted: boolean): Prisma.RunUpdateInput {
-  if (!summary) return {};
-  const sender = summary.sender;
-  // A client stopped by a signal prints a receiver line of "0.00 Bytes": it measured nothing, so store none.
-  const receiver = isInterrupted && summary.receiver?.bytes === 0 ? null : summary.receiver;
-  if (prefix === "reverse") {
-    return {
-      reverseSentBytes: sender?.bytes ?? null,
-      reverseSentBitsPerSecond: sender?.bitsPerSecond ?? null,
-      reverseReceivedBytes: receiver?.bytes ?? null,
-      reverseReceivedBitsPerSecond: receiver?.bitsPerSecond ?? null,
-      reverseRetransmits: sender?.retransmits ?? null,
-    };
-  }
-  return {
-    sentBytes: sender?.bytes ?? null,
-    sentBitsPerSecond: sender?.bitsPerSecond ?? null,
-    receivedBytes: receiver?.bytes ?? null,
-    receivedBitsPerSecond: receiver?.bitsPerSecond ?? null,
-    retransmits: sender?.retransmits ?? null,
-    jitterMs: receiver?.jitterMs ?? null,
-    lostPackets: receiver?.lostPackets ?? null,
-    packets: receiver?.packets ?? null,
-    lostPercent: receiver?.lostPercent ?? null,
-  };
-}
-
-/** The CPU use of the host that ran the client and of the server's, as the client's output gave them. */
-function cpuColumns(cpu: IperfCpu | null): Prisma.RunUpdateInput {
-  return { clientCpuPercent: cpu?.clientPercent ?? null, serverCpuPercent: cpu?.serverPercent ?? null };
 }
 
 function timeLimitMs(options: IperfOptions, marginMs = DEFAULT_LIMITS.runMarginMs): number {

@@ -71,6 +71,10 @@ export function runJson(run: Run, link: { id: number; name: string; speedMbps: n
     channel: run.channel,
     port: run.port,
     status: run.status as RunStatus,
+    /** "wirespeed", or "imported" for a run read from an iperf3 output a user brought (lib/imports) */
+    source: run.source === "imported" ? ("imported" as const) : ("wirespeed" as const),
+    /** the name an imported run came under (its file's name); null for a run Wirespeed made */
+    importName: run.importName,
     clientSide: run.clientSide,
     options: run.options,
     commands: { server: run.serverCommand, client: run.clientCommand },

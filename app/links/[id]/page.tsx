@@ -9,6 +9,7 @@ import { FindingsSection } from "@/components/diagnosis/HintList";
 import { readPageFilters, runTableQuery, type QueryInput } from "@/lib/runs/filters";
 import { LinkActivity } from "@/components/runs/LinkActivity";
 import { NewTestForm } from "@/components/runs/NewTestForm";
+import { ImportPanel } from "@/components/imports/ImportPanel";
 import { buttonClass } from "@/components/ui/styles";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
@@ -146,6 +147,15 @@ export default async function LinkPage({ params, searchParams }: Props) {
         </IfCan>
       </section>
 
+      <IfCan permission="run">
+        <details className="group mb-8 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid="link-import">
+          <summary className="cursor-pointer text-lg font-semibold">Import results</summary>
+          <div className="mt-3">
+            <ImportPanel linkId={linkId} aName={a.hostName} bName={b.hostName} />
+          </div>
+        </details>
+      </IfCan>
+
       <section aria-labelledby="experiments-heading" className="mb-8" data-testid="link-experiments">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
           <h2 id="experiments-heading" className="text-lg font-semibold">Experiments</h2>
@@ -211,7 +221,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
         ) : (
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">No baseline yet: a test needs a few successful runs first.</p>
         )}
-        <BaselineRunsForm linkId={linkId} baselineRuns={baseline?.baselineRuns ?? DEFAULT_BASELINE_RUNS} />
+        <BaselineRunsForm linkId={linkId} baselineRuns={baseline?.baselineRuns ?? DEFAULT_BASELINE_RUNS} importsInBaseline={baseline?.importsInBaseline ?? false} />
       </section>
 
       {comparison.length >= 2 ? (

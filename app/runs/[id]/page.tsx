@@ -9,7 +9,7 @@ import { describeDirection, describeOptions } from "@/lib/runs/describe";
 import { RerunButton } from "@/components/runs/RerunButton";
 import { RunLiveView } from "@/components/runs/RunLiveView";
 import { RunSummaryCards, StreamTable } from "@/components/runs/RunFigures";
-import { StatusBadge } from "@/components/runs/StatusBadge";
+import { ImportedTag, StatusBadge } from "@/components/runs/StatusBadge";
 import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { againstBaseline } from "@/lib/alerts/baseline";
@@ -80,6 +80,7 @@ export default async function RunPage({ params }: Params) {
         <div>
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
             Run #{run.id} {isActive ? null : <StatusBadge status={run.status} />}
+            {run.source === "imported" ? <ImportedTag name={run.importName} /> : null}
           </h1>
           <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
             <span className="font-mono">{describeOptions(options, direction)}</span> · {describeDirection(direction, ends.a.hostName, ends.b.hostName)} ·{" "}
@@ -88,6 +89,12 @@ export default async function RunPage({ params }: Params) {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             Started <LocalTime iso={run.startedAt ?? run.createdAt} />
             {run.endedAt && run.startedAt ? ` · took ${Math.round((Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000)} s` : ""}
+            {run.source === "imported" ? (
+              <span data-testid="run-import-name">
+                {" · imported"}
+                {run.importName ? <> from <span className="font-mono">{run.importName}</span></> : null}
+              </span>
+            ) : null}
             {run.experimentId ? (
               <>
                 {" · part of "}
@@ -193,7 +200,7 @@ export default async function RunPage({ params }: Params) {
             )}
           </div>
         ) : (
-          <p className="text-sm text-slate-600 dark:text-slate-400">{isActive ? "The commands appear once iperf3 starts on both ends." : "No command was started on the hosts."}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{isActive ? "The commands appear once iperf3 starts on both ends." : run.source === "imported" ? "Imported from an iperf3 output: Wirespeed started no command. The output is under Raw output." : "No command was started on the hosts."}</p>
         )}
       </section>
 
