@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { ImportedTag } from "./StatusBadge";
 import { usePathname, useSearchParams } from "next/navigation";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { GRID_PROPS, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
@@ -17,6 +18,8 @@ export type ComparedRun = {
     id: number;
     createdAt: string;
     status: string;
+    /** "imported" for a run read from an iperf3 output a user brought */
+    source?: string;
     options: { protocol: "tcp" | "udp"; parallel: number; duration?: number; bytes?: number; latency?: boolean };
     direction: RunDirection;
     receivedBitsPerSecond: number | null;
@@ -143,6 +146,7 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
                 <th key={entry.run.id} scope="col" className="whitespace-nowrap px-3 py-2 text-right">
                   <span aria-hidden className="mr-1.5 inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: COMPARE_COLORS[index % COMPARE_COLORS.length] }} />
                   <Link href={`/runs/${entry.run.id}`} className="text-sky-700 hover:underline dark:text-sky-300">#{entry.run.id}</Link>
+                  {entry.run.source === "imported" ? <ImportedTag /> : null}
                   <span className="block font-mono text-[11px] normal-case tracking-normal text-slate-600 dark:text-slate-400">{describeOptions(entry.run.options, entry.run.direction)}</span>
                 </th>
               ))}

@@ -51,7 +51,8 @@ function outputOf(child: ReturnType<typeof spawn>, onLine?: (line: string) => vo
 beforeAll(async () => {
   state = requireLabState();
   link = labLink(state, LINK);
-  ({ linkIds: { [LINK]: linkId } } = await seedLabInventory(state));
+  const { linkIds } = await seedLabInventory(state);
+  linkId = linkIds[LINK]!;
   expect(spawnSync("which", ["iperf3"]).status, "iperf3 must be installed on this machine for the lab").toBe(0);
 });
 
