@@ -301,6 +301,7 @@ describe("ids in the path", () => {
     ["DELETE", "/api/links/:id"],
     ["GET", "/api/links/:id/runs"],
     ["POST", "/api/links/:id/runs", { duration: 1 }],
+    ["POST", "/api/links/:id/imports", { outputs: [{ text: "x" }] }],
     ["GET", "/api/runs/:id"],
     ["GET", "/api/runs/:id/samples"],
     ["GET", "/api/runs/:id/events"],

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IperfOptionsSchema } from "@/lib/iperf";
+import { HOSTILE_TEXT } from "@/testing/hostile-values";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 
 // POST /api/links/:id/imports on a real database: outputs read, stored as runs with their samples,
@@ -151,6 +152,25 @@ describe("POST /api/links/:id/imports", () => {
     expect(response.body.failed.map((entry: { error: { kind: string } }) => entry.error.kind)).toEqual(["not-text", "not-text"]);
     expect(response.text).not.toContain("owned");
     expect(await api.db.run.count()).toBe(before);
+  });
+});
+
+describe("hostile names", () => {
+  it("keeps each name as data (shown escaped), or refuses it naming outputs.0.name", async () => {
+    const link = await makeLink("hostile-names", "eth3");
+    for (const [index, entry] of HOSTILE_TEXT.entries()) {
+      // Each output differs by a line the parser ignores, so that none is a duplicate of another.
+      const text = `${SEED_1G}\n# ${index}`;
+      const response = await api.json("POST", `/api/links/${link}/imports`, { outputs: [{ text, name: entry.value }] });
+      if (response.status === 400) {
+        expect(response.body.error.fields, entry.label).toContainEqual({ field: "outputs.0.name", message: expect.stringMatching(/at most 200 characters/) });
+        continue;
+      }
+      expect(response.status, entry.label).toBe(200);
+      const runId = response.body.imported[0]?.runId as number;
+      expect(response.body.imported, entry.label).toEqual([{ runId, name: (entry.value as string).trim() }]);
+      expect((await api.json("GET", `/api/runs/${runId}`)).body.importName, entry.label).toBe((entry.value as string).trim());
+    }
   });
 });
 
