@@ -1,0 +1,211 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { BASELINE_MIN_RUNS } from "@/lib/alerts/contract";
+import { median } from "@/lib/experiments/kinds/figures";
+import { FINAL_RUN_STATUSES } from "@/lib/runs/contract";
+
+// What GET /metrics reports, read from the database at each scrape: a handful of queries whose
+// cost grows with the number of links and test signatures, not with the number of runs (the
+// per-signature reads walk the index on (linkId, signature, status, …) from the newest run).
+
+export type FinalRunStatus = (typeof FINAL_RUN_STATUSES)[number];
+
+/** Upper bounds of wirespeed_run_duration_seconds, in seconds: a 1 s test to an hour-long soak. */
+export const RUN_DURATION_BUCKETS = [1, 2.5, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600] as const;
+
+/** A test signature (lib/runs/signature.ts) as labels: "udp b-to-a P4 1000000000". */
+export type SignatureLabels = { protocol: string; direction: string; parallel: string; bitrate: string };
+
+/** The newest succeeded run of a signature outside experiments (any source). */
+export type LastResult = {
+  runId: number;
+  receivedBitsPerSecond: number | null;
+  retransmits: number | null;
+  jitterMs: number | null;
+  /** 0..1; from lostPercent, else lostPackets / packets */
+  lostRatio: number | null;
+};
+
+export type SignatureMetrics = {
+  signature: string;
+  labels: SignatureLabels;
+  last: LastResult | null;
+  /** As lib/alerts/baseline.ts computes it; null with fewer than BASELINE_MIN_RUNS runs. */
+  baselineBitsPerSecond: number | null;
+};
+
+export type LinkMetrics = {
+  id: number;
+  name: string;
+  speedMbps: number;
+  aHost: string;
+  bHost: string;
+  signatures: SignatureMetrics[];
+  /** endedAt, else createdAt, of the newest finished run (any status, any source) */
+  lastRunAt: Date | null;
+  alertFiring: boolean;
+};
+
+export type MetricsSnapshot = {
+  links: LinkMetrics[];
+  /** Finished runs that Wirespeed ran (source "wirespeed"), by final status. */
+  runsByStatus: Record<FinalRunStatus, number>;
+  /** endedAt − startedAt of those of them that have both: cumulative counts per RUN_DURATION_BUCKETS bound. */
+  durations: { buckets: number[]; count: number; sumSeconds: number };
+  /** preparing or running */
+  active: number;
+  queued: number;
+  /** Hosts with a check on record (Host.checkedAt). */
+  hosts: { name: string; reachable: boolean }[];
+};
+
+/** "tcp a-to-b P1" → { protocol: "tcp", direction: "a-to-b", parallel: "1", bitrate: "" }; UDP keeps its bitrate. */
+export function signatureLabels(signature: string): SignatureLabels {
+  const [protocol = "tcp", direction = "a-to-b", streams = "P1", bitrate] = signature.split(" ");
+  return { protocol, direction, parallel: String(Number(streams.slice(1)) || 1), bitrate: protocol === "udp" ? (bitrate ?? "0") : "" };
+}
+
+function toNumber(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : null;
+}
+
+function toDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(String(value));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const finalStatuses = Prisma.join([...FINAL_RUN_STATUSES]);
+// The bounds in milliseconds, rounded: julianday's arithmetic is exact to well under a millisecond,
+// so a 10.000 s run falls in le="10" and not, by a rounding error, in le="15".
+const bucketColumns = Prisma.raw(RUN_DURATION_BUCKETS.map((bound, index) => `SUM(CASE WHEN "ms" <= ${Math.round(bound * 1000)} THEN 1 ELSE 0 END) AS "le${index}"`).join(", "));
+
+type LinkRow = { id: number; name: string; speedMbps: number; baselineRuns: number; importsInBaseline: boolean | number; aHost: string; bHost: string };
+
+export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
+  // One after another: the client has one SQLite connection, so they would queue anyway.
+  const links = await db.$queryRaw<LinkRow[]>`
+    SELECT l."id", l."name", l."speedMbps", l."baselineRuns", l."importsInBaseline", ha."name" AS "aHost", hb."name" AS "bHost"
+    FROM "Link" l
+    JOIN "Nic" na ON na."id" = l."aNicId" JOIN "Host" ha ON ha."id" = na."hostId"
+    JOIN "Nic" nb ON nb."id" = l."bNicId" JOIN "Host" hb ON hb."id" = nb."hostId"
+    ORDER BY l."id"`;
+
+  // The newest succeeded run of each signature of each link, outside experiments, whatever its source.
+  const lastRows = await db.$queryRaw<
+    Array<{ linkId: number; signature: string; id: number; receivedBitsPerSecond: number | null; retransmits: number | null; jitterMs: number | null; lostPercent: number | null; lostPackets: number | null; packets: number | null }>
+  >`
+    WITH "pairs" AS (SELECT DISTINCT "linkId", "signature" FROM "Run" WHERE "signature" IS NOT NULL)
+    SELECT r."linkId", r."signature", r."id", r."receivedBitsPerSecond", r."retransmits", r."jitterMs", r."lostPercent", r."lostPackets", r."packets"
+    FROM "pairs" p
+    JOIN "Run" r ON r."id" = (
+      SELECT y."id" FROM "Run" y
+      WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
+      ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1)`;
+
+  // Each signature's baseline runs, as lib/alerts/baseline.ts picks them: the newest succeeded
+  // runs with a received rate, outside experiments, imported ones only where the link counts them.
+  // At most the largest Link.baselineRuns per signature here; each link's own N is applied below.
+  const maxRuns = Math.max(1, ...links.map((link) => Number(link.baselineRuns)));
+  const baselineRows = await db.$queryRaw<Array<{ linkId: number; signature: string; runs: string | null }>>`
+    WITH "pairs" AS (SELECT DISTINCT "linkId", "signature" FROM "Run" WHERE "signature" IS NOT NULL)
+    SELECT p."linkId", p."signature", (
+      SELECT json_group_array(json_array(t."createdAt", t."id", t."rate")) FROM (
+        SELECT y."createdAt", y."id", y."receivedBitsPerSecond" AS "rate" FROM "Run" y
+        WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
+          AND y."receivedBitsPerSecond" IS NOT NULL AND (y."source" = 'wirespeed' OR l."importsInBaseline")
+        ORDER BY y."createdAt" DESC, y."id" DESC LIMIT ${maxRuns}) t) AS "runs"
+    FROM "pairs" p JOIN "Link" l ON l."id" = p."linkId"`;
+
+  const lastRunRows = await db.$queryRaw<Array<{ linkId: number; at: unknown }>>`
+    SELECT l."id" AS "linkId", (
+      SELECT COALESCE(r."endedAt", r."createdAt") FROM "Run" r
+      WHERE r."linkId" = l."id" AND r."status" IN (${finalStatuses})
+      ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "at"
+    FROM "Link" l`;
+
+  const firingRows = await db.alert.findMany({ where: { status: "firing" }, distinct: ["linkId"], select: { linkId: true } });
+
+  // Totals and durations of the runs Wirespeed ran, in one pass. MATERIALIZED: flattened, the
+  // duration's expression would be computed again in each bucket's SUM (dates parsed 14 times a row).
+  const runRows = await db.$queryRaw<Array<Record<string, unknown> & { status: string; total: unknown; timed: unknown; sumMs: unknown }>>`
+    WITH "finished" AS MATERIALIZED (
+      SELECT "status", ROUND((julianday("endedAt") - julianday("startedAt")) * 86400000) AS "ms"
+      FROM "Run" WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses}))
+    SELECT "status", COUNT(*) AS "total", COUNT("ms") AS "timed", SUM("ms") AS "sumMs", ${bucketColumns}
+    FROM "finished" GROUP BY "status"`;
+
+  const activeRows = await db.run.groupBy({ by: ["status"], where: { status: { in: ["queued", "preparing", "running"] } }, _count: { _all: true } });
+  const hosts = await db.host.findMany({ where: { checkedAt: { not: null } }, select: { name: true, reachable: true }, orderBy: { name: "asc" } });
+
+  const key = (linkId: unknown, signature: string) => `${Number(linkId)} ${signature}`;
+  const lastOf = new Map(lastRows.map((row) => [key(row.linkId, row.signature), row]));
+  const baselineRunsOf = new Map(links.map((link) => [Number(link.id), Number(link.baselineRuns)]));
+  const signaturesOf = new Map<number, SignatureMetrics[]>();
+  // Every signature of every link is a row here (the baseline query reads them all).
+  for (const row of baselineRows) {
+    const runs = (JSON.parse(row.runs ?? "[]") as Array<[string, number, number]>)
+      // Newest first, as the query orders them; sorted again rather than trusting json_group_array's order.
+      .sort((a, b) => Date.parse(b[0]) - Date.parse(a[0]) || b[1] - a[1])
+      .slice(0, baselineRunsOf.get(Number(row.linkId)) ?? 0);
+    const baseline = runs.length >= BASELINE_MIN_RUNS ? median(runs.map((run) => run[2])) : null;
+    const last = lastOf.get(key(row.linkId, row.signature));
+    if (!last && baseline === null) continue;
+    const list = signaturesOf.get(Number(row.linkId)) ?? [];
+    list.push({ signature: row.signature, labels: signatureLabels(row.signature), last: last ? lastResultOf(last) : null, baselineBitsPerSecond: baseline });
+    signaturesOf.set(Number(row.linkId), list);
+  }
+  const lastRunAtOf = new Map(lastRunRows.map((row) => [Number(row.linkId), toDate(row.at)]));
+  const firing = new Set(firingRows.map((row) => row.linkId));
+
+  const runsByStatus = Object.fromEntries(FINAL_RUN_STATUSES.map((status) => [status, 0])) as Record<FinalRunStatus, number>;
+  const buckets = RUN_DURATION_BUCKETS.map(() => 0);
+  let count = 0;
+  let sumMs = 0;
+  for (const row of runRows) {
+    if ((FINAL_RUN_STATUSES as readonly string[]).includes(row.status)) runsByStatus[row.status as FinalRunStatus] = Number(row.total);
+    count += Number(row.timed);
+    sumMs += Number(row.sumMs ?? 0);
+    RUN_DURATION_BUCKETS.forEach((_, index) => (buckets[index]! += Number(row[`le${index}`] ?? 0)));
+  }
+  const activeOf = (status: string) => activeRows.find((row) => row.status === status)?._count._all ?? 0;
+
+  return {
+    links: links.map((link) => ({
+      id: Number(link.id),
+      name: link.name,
+      speedMbps: Number(link.speedMbps),
+      aHost: link.aHost,
+      bHost: link.bHost,
+      signatures: (signaturesOf.get(Number(link.id)) ?? []).sort((a, b) => a.signature.localeCompare(b.signature)),
+      lastRunAt: lastRunAtOf.get(Number(link.id)) ?? null,
+      alertFiring: firing.has(Number(link.id)),
+    })),
+    runsByStatus,
+    durations: { buckets, count, sumSeconds: sumMs / 1000 },
+    active: activeOf("preparing") + activeOf("running"),
+    queued: activeOf("queued"),
+    hosts: hosts.map((host) => ({ name: host.name, reachable: host.reachable === true })),
+  };
+}
+
+function lastResultOf(row: { id: unknown; receivedBitsPerSecond: unknown; retransmits: unknown; jitterMs: unknown; lostPercent: unknown; lostPackets: unknown; packets: unknown }): LastResult {
+  return {
+    runId: Number(row.id),
+    receivedBitsPerSecond: toNumber(row.receivedBitsPerSecond),
+    retransmits: toNumber(row.retransmits),
+    jitterMs: toNumber(row.jitterMs),
+    lostRatio: lostRatioOf(row),
+  };
+}
+
+function lostRatioOf(row: { lostPercent: unknown; lostPackets: unknown; packets: unknown }): number | null {
+  const percent = toNumber(row.lostPercent);
+  if (percent !== null) return percent / 100;
+  const lost = toNumber(row.lostPackets);
+  const packets = toNumber(row.packets);
+  return lost !== null && packets !== null && packets > 0 ? lost / packets : null;
+}

@@ -1,0 +1,127 @@
+import "server-only";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { scheduler } from "@/lib/schedules";
+import { RUN_DURATION_BUCKETS, readMetricsSnapshot, type MetricsSnapshot } from "./read";
+
+// GET /metrics in Prometheus' text format, rendered by prom-client. The process metrics live in
+// one registry per process (their collectors keep state between scrapes: GC and event-loop
+// histograms); Wirespeed's own are built afresh at each scrape from a snapshot of the database,
+// in a registry of their own, so two scrapes at once never see each other's half-filled figures.
+
+const globalForMetrics = globalThis as unknown as { wirespeedProcessMetrics?: Registry };
+
+/** The process metrics (CPU, memory, event loop, GC, handles), one registry per process; on globalThis so that dev-mode reloads do not register them twice. */
+export function processRegistry(): Registry {
+  if (!globalForMetrics.wirespeedProcessMetrics) {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    // Gauges that prom-client names like counters (promtool rejects the suffix); their per-type
+    // siblings (nodejs_active_handles{type}, …) remain, and sum to the same.
+    for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) registry.removeSingleMetric(name);
+    globalForMetrics.wirespeedProcessMetrics = registry;
+  }
+  return globalForMetrics.wirespeedProcessMetrics;
+}
+
+/** Whether /metrics answers without a token (WIRESPEED_METRICS_PUBLIC=1). */
+export function metricsPublic(env: Record<string, string | undefined> = process.env): boolean {
+  return env.WIRESPEED_METRICS_PUBLIC === "1";
+}
+
+const LINK_LABELS = ["link", "link_id", "a_host", "b_host", "nominal_mbps"] as const;
+const SIGNATURE_LABELS = [...LINK_LABELS, "protocol", "direction", "parallel", "bitrate"] as const;
+
+/**
+ * A histogram whose buckets are counted by the database (prom-client's own only observes values
+ * one by one): get() answers the snapshot's counts in the shape prom-client renders.
+ */
+class StoredHistogram extends Histogram {
+  private stored: MetricsSnapshot["durations"] = { buckets: [], count: 0, sumSeconds: 0 };
+
+  constructor(
+    private readonly metricName: string,
+    private readonly helpText: string,
+    registers: Registry[],
+  ) {
+    super({ name: metricName, help: helpText, buckets: [...RUN_DURATION_BUCKETS], registers });
+  }
+
+  setStored(durations: MetricsSnapshot["durations"]): void {
+    this.stored = durations;
+  }
+
+  // The registry renders the text from getForPromString, and Histogram's get() (the JSON) reads it too.
+  async getForPromString() {
+    const { buckets, count, sumSeconds } = this.stored;
+    const name = this.metricName;
+    return {
+      name,
+      help: this.helpText,
+      type: "histogram" as const,
+      aggregator: "sum" as const,
+      values: [
+        ...RUN_DURATION_BUCKETS.map((bound, index) => ({ metricName: `${name}_bucket`, labels: { le: bound }, value: buckets[index] ?? 0 })),
+        { metricName: `${name}_bucket`, labels: { le: "+Inf" }, value: count },
+        { metricName: `${name}_sum`, labels: {}, value: sumSeconds },
+        { metricName: `${name}_count`, labels: {}, value: count },
+      ],
+    };
+  }
+}
+
+/** Wirespeed's metrics for one scrape, filled from `snapshot`. */
+export function wirespeedRegistry(snapshot: MetricsSnapshot, schedulerLagSeconds: number): Registry {
+  const registers = [new Registry()];
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Gauge<L>({ name, help, labelNames, registers });
+
+  const received = gauge("wirespeed_link_last_received_bits_per_second", "Received rate of the newest succeeded run of each test signature of a link, outside experiments, in bits per second.", SIGNATURE_LABELS);
+  const lineRate = gauge("wirespeed_link_last_line_rate_ratio", "Received rate of the newest succeeded run of each test signature over the link's nominal line rate (0 to 1).", SIGNATURE_LABELS);
+  const retransmits = gauge("wirespeed_link_last_retransmits", "TCP retransmits of the newest succeeded run of each TCP test signature of a link.", SIGNATURE_LABELS);
+  const jitter = gauge("wirespeed_link_last_jitter_seconds", "UDP jitter of the newest succeeded run of each UDP test signature of a link, in seconds.", SIGNATURE_LABELS);
+  const lost = gauge("wirespeed_link_last_lost_ratio", "Share of UDP datagrams lost in the newest succeeded run of each UDP test signature of a link (0 to 1).", SIGNATURE_LABELS);
+  const baseline = gauge(
+    "wirespeed_link_baseline_bits_per_second",
+    "Baseline of each test signature of a link: the median received rate of its latest successful runs outside experiments, in bits per second.",
+    SIGNATURE_LABELS,
+  );
+  const lastRun = gauge("wirespeed_link_last_run_timestamp_seconds", "When the newest finished run of a link ended (or was created, without an end), as a Unix time in seconds.", LINK_LABELS);
+  const firing = gauge("wirespeed_link_alert_firing", "1 when an alert of the link is firing, else 0.", LINK_LABELS);
+  const runs = new Counter({ name: "wirespeed_runs_total", help: "Runs Wirespeed ran (imported runs left out) that ended, by final status.", labelNames: ["status"], registers });
+  const durations = new StoredHistogram("wirespeed_run_duration_seconds", "Time from the start to the end of the runs Wirespeed ran that ended, in seconds.", registers);
+  const active = gauge("wirespeed_runs_active", "Runs preparing or running now.", []);
+  const queued = gauge("wirespeed_runs_queued", "Runs waiting for their link.", []);
+  const reachable = gauge("wirespeed_host_reachable", "1 when the latest check of the host reached it over SSH, else 0; hosts never checked are left out.", ["host"]);
+  const lag = gauge("wirespeed_scheduler_lag_seconds", "How late the scheduler's latest starts came after their due time, in seconds.", []);
+
+  for (const link of snapshot.links) {
+    const linkLabels = { link: link.name, link_id: String(link.id), a_host: link.aHost, b_host: link.bHost, nominal_mbps: String(link.speedMbps) };
+    for (const signature of link.signatures) {
+      const labels = { ...linkLabels, ...signature.labels };
+      const last = signature.last;
+      if (last?.receivedBitsPerSecond != null) {
+        received.set(labels, last.receivedBitsPerSecond);
+        if (link.speedMbps > 0) lineRate.set(labels, last.receivedBitsPerSecond / (link.speedMbps * 1e6));
+      }
+      if (last?.retransmits != null && signature.labels.protocol === "tcp") retransmits.set(labels, last.retransmits);
+      if (last?.jitterMs != null && signature.labels.protocol === "udp") jitter.set(labels, last.jitterMs / 1000);
+      if (last?.lostRatio != null && signature.labels.protocol === "udp") lost.set(labels, last.lostRatio);
+      if (signature.baselineBitsPerSecond !== null) baseline.set(labels, signature.baselineBitsPerSecond);
+    }
+    if (link.lastRunAt) lastRun.set(linkLabels, link.lastRunAt.getTime() / 1000);
+    firing.set(linkLabels, link.alertFiring ? 1 : 0);
+  }
+  for (const [status, count] of Object.entries(snapshot.runsByStatus)) runs.inc({ status }, count);
+  durations.setStored(snapshot.durations);
+  active.set(snapshot.active);
+  queued.set(snapshot.queued);
+  for (const host of snapshot.hosts) reachable.set({ host: host.name }, host.reachable ? 1 : 0);
+  lag.set(schedulerLagSeconds);
+  return registers[0]!;
+}
+
+/** The body and content type of GET /metrics: the database read now, and the process metrics. */
+export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
+  const snapshot = await readMetricsSnapshot();
+  const registry = Registry.merge([processRegistry(), wirespeedRegistry(snapshot, scheduler.lagSeconds)]);
+  return { body: await registry.metrics(), contentType: registry.contentType };
+}
