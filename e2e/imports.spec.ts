@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { apiCall, registerLabLinks } from "./api";
 import { screenshotEverywhere } from "./screenshots";
@@ -11,7 +12,8 @@ import { screenshotEverywhere } from "./screenshots";
 test.describe.configure({ mode: "serial" });
 
 const LINK = { lab: "gd-indep-1", name: "im-gd", speedMbps: 1000 } as const;
-const fixture = (path: string) => readFileSync(new URL(`../lib/imports/fixtures/${path}`, import.meta.url));
+// Playwright runs from the repository's root.
+const fixture = (name: string) => readFileSync(path.join(process.cwd(), "lib/imports/fixtures", name));
 const FILES = [
   // the seed's Windows 3.1 client, pasted from a forum post: 917 Mbit/s
   { name: "forum-1g.txt", mimeType: "text/plain", buffer: fixture("seed/000-windows-n1000M.pasted.txt") },
