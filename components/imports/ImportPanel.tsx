@@ -150,13 +150,8 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
 function ImportReport({ report }: { report: ImportResponse }) {
   const { imported, duplicates, failed } = report;
   const tone = failed.length > 0 ? "warning" : "success";
-  const title = [
-    `${imported.length} imported`,
-    duplicates.length > 0 ? `${duplicates.length} already imported` : null,
-    failed.length > 0 ? `${failed.length} not read` : null,
-  ]
-    .filter(Boolean)
-    .join(", ");
+  const others = [duplicates.length > 0 ? `${duplicates.length} already imported` : null, failed.length > 0 ? `${failed.length} not read` : null].filter(Boolean).join(", ");
+  const title = imported.length > 0 ? [`${imported.length} imported`, others].filter(Boolean).join(", ") : `Nothing imported: ${others}`;
   return (
     <Notice tone={tone} title={title} testId="import-report">
       <ul className="space-y-1">
