@@ -349,3 +349,38 @@ describe("promtool check metrics", () => {
     expect(result.code).toBe(3);
   });
 });
+
+// The totals and durations of finished runs are kept between scrapes (lib/metrics/read.ts): each
+// scrape must still give what the database holds now, as runs end, start and are deleted.
+describe("run totals across scrapes", () => {
+  async function expectTotalsOfDatabase() {
+    const response = await scrape();
+    const lines = parseExposition(await response.text());
+    const finished = await db.run.findMany({ where: { source: "wirespeed", status: { in: ["succeeded", "failed", "cancelled", "interrupted"] } }, select: { status: true, startedAt: true, endedAt: true } });
+    for (const status of ["succeeded", "failed", "cancelled", "interrupted"]) {
+      const metric = lines.find((line) => line.name === "wirespeed_runs_total" && line.labels.status === status);
+      expect(metric?.value, status).toBe(finished.filter((run) => run.status === status).length);
+    }
+    const timed = finished.filter((run) => run.startedAt && run.endedAt);
+    expect(lines.find((line) => line.name === "wirespeed_run_duration_seconds_count")?.value).toBe(timed.length);
+    const seconds = timed.reduce((sum, run) => sum + (run.endedAt!.getTime() - run.startedAt!.getTime()) / 1000, 0);
+    expect(lines.find((line) => line.name === "wirespeed_run_duration_seconds_sum")?.value).toBeCloseTo(seconds, 6);
+  }
+
+  it("follows runs that end, new runs, and deleted runs", async () => {
+    await expectTotalsOfDatabase();
+    // The run that was going ends, a new one ends, one is still going.
+    const running = await db.run.findFirstOrThrow({ where: { status: "running" } });
+    await db.run.update({ where: { id: running.id }, data: { status: "succeeded", endedAt: new Date(running.startedAt!.getTime() + 20_000) } });
+    await addRun({ link: ids.idle, status: "failed", seconds: 2 });
+    await addRun({ link: ids.idle, status: "running" });
+    await expectTotalsOfDatabase();
+    // A run counted before is deleted: the totals are read again.
+    const failed = await db.run.findFirstOrThrow({ where: { status: "failed", linkId: ids.nasPve } });
+    await db.run.delete({ where: { id: failed.id } });
+    await expectTotalsOfDatabase();
+    // Imported runs never count.
+    await addRun({ link: ids.idle, source: "imported", seconds: 10 });
+    await expectTotalsOfDatabase();
+  });
+});

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { BASELINE_MIN_RUNS } from "@/lib/alerts/contract";
 import { median } from "@/lib/experiments/kinds/figures";
-import { FINAL_RUN_STATUSES } from "@/lib/runs/contract";
+import { ACTIVE_RUN_STATUSES, FINAL_RUN_STATUSES } from "@/lib/runs/contract";
 
 // What GET /metrics reports, read from the database at each scrape: a handful of queries whose
 // cost grows with the number of links and test signatures, not with the number of runs (the
@@ -83,6 +83,83 @@ const finalStatuses = Prisma.join([...FINAL_RUN_STATUSES]);
 // so a 10.000 s run falls in le="10" and not, by a rounding error, in le="15".
 const bucketColumns = Prisma.raw(RUN_DURATION_BUCKETS.map((bound, index) => `SUM(CASE WHEN "ms" <= ${Math.round(bound * 1000)} THEN 1 ELSE 0 END) AS "le${index}"`).join(", "));
 
+/** The totals and durations of finished runs Wirespeed ran (source "wirespeed"), as counted up to a run id. */
+type FinishedTotals = {
+  byStatus: Record<FinalRunStatus, number>;
+  /** cumulative counts per RUN_DURATION_BUCKETS bound, of the runs with both a start and an end */
+  buckets: number[];
+  count: number;
+  sumMs: number;
+};
+/** What of the totals is kept between scrapes: the runs up to `watermark` but those `open` then, `counted` of them. */
+type KeptTotals = FinishedTotals & { watermark: number; open: number[]; counted: number };
+
+function emptyTotals(): FinishedTotals {
+  return { byStatus: Object.fromEntries(FINAL_RUN_STATUSES.map((status) => [status, 0])) as Record<FinalRunStatus, number>, buckets: RUN_DURATION_BUCKETS.map(() => 0), count: 0, sumMs: 0 };
+}
+
+/** The totals of the finished Wirespeed runs that `where` picks, added to `into`; how many runs they were. */
+async function addFinished(into: FinishedTotals, where: Prisma.Sql): Promise<number> {
+  // MATERIALIZED: flattened, the duration's expression would be computed again in each bucket's SUM.
+  const rows = await db.$queryRaw<Array<Record<string, unknown> & { status: string; total: unknown; timed: unknown; sumMs: unknown }>>`
+    WITH "finished" AS MATERIALIZED (
+      SELECT "status", ROUND((julianday("endedAt") - julianday("startedAt")) * 86400000) AS "ms"
+      FROM "Run" WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses}) AND (${where}))
+    SELECT "status", COUNT(*) AS "total", COUNT("ms") AS "timed", SUM("ms") AS "sumMs", ${bucketColumns}
+    FROM "finished" GROUP BY "status"`;
+  let runs = 0;
+  for (const row of rows) {
+    const total = Number(row.total);
+    runs += total;
+    if ((FINAL_RUN_STATUSES as readonly string[]).includes(row.status)) into.byStatus[row.status as FinalRunStatus] += total;
+    into.count += Number(row.timed);
+    into.sumMs += Number(row.sumMs ?? 0);
+    RUN_DURATION_BUCKETS.forEach((_, index) => (into.buckets[index]! += Number(row[`le${index}`] ?? 0)));
+  }
+  return runs;
+}
+
+// Per database client (tests open several in one process).
+const keptTotals = new WeakMap<object, KeptTotals>();
+
+/**
+ * The totals and durations of the finished runs Wirespeed ran. Reading every run's two dates was
+ * the slowest part of a scrape, and a finished run never changes: so what was counted up to a run
+ * id is kept, and each scrape reads only the runs past it and those that were still going then,
+ * after one count has shown that none of the runs already counted was deleted (else all of them are
+ * read again). `open` is read before the runs are counted, and they are counted without it, so a
+ * run that ends meanwhile is counted once, by the next scrape.
+ */
+async function finishedTotals(): Promise<FinishedTotals> {
+  const kept = keptTotals.get(db);
+  const openAt = async (watermark: number) =>
+    (await db.$queryRaw<Array<{ id: unknown }>>`SELECT "id" FROM "Run" WHERE "status" IN (${Prisma.join([...ACTIVE_RUN_STATUSES])}) AND +"id" <= ${watermark}`).map((row) => Number(row.id));
+  // `+"id"`: a bound on the id must not make SQLite walk the table (its rows hold the outputs)
+  // rather than the index on (source, status, startedAt, endedAt), which has the id too.
+  const notOpen = (open: number[]) => Prisma.sql`+"id" NOT IN (${Prisma.join(open.length > 0 ? open : [-1])})`;
+  if (kept) {
+    const [check] = await db.$queryRaw<Array<{ counted: unknown }>>`
+      SELECT COUNT(*) AS "counted" FROM "Run"
+      WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses}) AND +"id" <= ${kept.watermark} AND ${notOpen(kept.open)}`;
+    if (Number(check?.counted) === kept.counted) {
+      const watermark = (await db.run.aggregate({ _max: { id: true } }))._max.id ?? 0;
+      const open = await openAt(watermark);
+      const next: KeptTotals = { ...kept, byStatus: { ...kept.byStatus }, buckets: [...kept.buckets], watermark, open };
+      const since = Prisma.sql`("id" > ${kept.watermark} OR "id" IN (${Prisma.join(kept.open.length > 0 ? kept.open : [-1])})) AND "id" <= ${watermark} AND ${notOpen(open)}`;
+      next.counted += await addFinished(next, since);
+      keptTotals.set(db, next);
+      return next;
+    }
+  }
+  const watermark = (await db.run.aggregate({ _max: { id: true } }))._max.id ?? 0;
+  const open = await openAt(watermark);
+  const totals = emptyTotals();
+  const counted = await addFinished(totals, Prisma.sql`+"id" <= ${watermark} AND ${notOpen(open)}`);
+  const fresh: KeptTotals = { ...totals, watermark, open, counted };
+  keptTotals.set(db, fresh);
+  return fresh;
+}
+
 type LinkRow = { id: number; name: string; speedMbps: number; baselineRuns: number; importsInBaseline: boolean | number; aHost: string; bHost: string };
 
 export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
@@ -94,25 +171,17 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
     JOIN "Nic" nb ON nb."id" = l."bNicId" JOIN "Host" hb ON hb."id" = nb."hostId"
     ORDER BY l."id"`;
 
-  // The newest succeeded run of each signature of each link, outside experiments, whatever its source.
-  const lastRows = await db.$queryRaw<
-    Array<{ linkId: number; signature: string; id: number; receivedBitsPerSecond: number | null; retransmits: number | null; jitterMs: number | null; lostPercent: number | null; lostPackets: number | null; packets: number | null }>
-  >`
-    WITH "pairs" AS (SELECT DISTINCT "linkId", "signature" FROM "Run" WHERE "signature" IS NOT NULL)
-    SELECT r."linkId", r."signature", r."id", r."receivedBitsPerSecond", r."retransmits", r."jitterMs", r."lostPercent", r."lostPackets", r."packets"
-    FROM "pairs" p
-    JOIN "Run" r ON r."id" = (
-      SELECT y."id" FROM "Run" y
-      WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
-      ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1)`;
-
-  // Each signature's baseline runs, as lib/alerts/baseline.ts picks them: the newest succeeded
-  // runs with a received rate, outside experiments, imported ones only where the link counts them.
-  // At most the largest Link.baselineRuns per signature here; each link's own N is applied below.
+  // For each signature of each link, in one walk of the signature index: the newest succeeded run
+  // outside experiments, whatever its source; and its baseline runs as lib/alerts/baseline.ts picks
+  // them (the newest succeeded runs with a received rate, outside experiments, imported ones only
+  // where the link counts them), at most the largest Link.baselineRuns here, each link's own N below.
   const maxRuns = Math.max(1, ...links.map((link) => Number(link.baselineRuns)));
-  const baselineRows = await db.$queryRaw<Array<{ linkId: number; signature: string; runs: string | null }>>`
+  const signatureRows = await db.$queryRaw<Array<{ linkId: number; signature: string; last: string | null; runs: string | null }>>`
     WITH "pairs" AS (SELECT DISTINCT "linkId", "signature" FROM "Run" WHERE "signature" IS NOT NULL)
     SELECT p."linkId", p."signature", (
+      SELECT json_array(y."id", y."receivedBitsPerSecond", y."retransmits", y."jitterMs", y."lostPercent", y."lostPackets", y."packets") FROM "Run" y
+      WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
+      ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "last", (
       SELECT json_group_array(json_array(t."createdAt", t."id", t."rate")) FROM (
         SELECT y."createdAt", y."id", y."receivedBitsPerSecond" AS "rate" FROM "Run" y
         WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
@@ -129,48 +198,29 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
 
   const firingRows = await db.alert.findMany({ where: { status: "firing" }, distinct: ["linkId"], select: { linkId: true } });
 
-  // Totals and durations of the runs Wirespeed ran, in one pass. MATERIALIZED: flattened, the
-  // duration's expression would be computed again in each bucket's SUM (dates parsed 14 times a row).
-  const runRows = await db.$queryRaw<Array<Record<string, unknown> & { status: string; total: unknown; timed: unknown; sumMs: unknown }>>`
-    WITH "finished" AS MATERIALIZED (
-      SELECT "status", ROUND((julianday("endedAt") - julianday("startedAt")) * 86400000) AS "ms"
-      FROM "Run" WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses}))
-    SELECT "status", COUNT(*) AS "total", COUNT("ms") AS "timed", SUM("ms") AS "sumMs", ${bucketColumns}
-    FROM "finished" GROUP BY "status"`;
+  const finished = await finishedTotals();
 
   const activeRows = await db.run.groupBy({ by: ["status"], where: { status: { in: ["queued", "preparing", "running"] } }, _count: { _all: true } });
   const hosts = await db.host.findMany({ where: { checkedAt: { not: null } }, select: { name: true, reachable: true }, orderBy: { name: "asc" } });
 
-  const key = (linkId: unknown, signature: string) => `${Number(linkId)} ${signature}`;
-  const lastOf = new Map(lastRows.map((row) => [key(row.linkId, row.signature), row]));
   const baselineRunsOf = new Map(links.map((link) => [Number(link.id), Number(link.baselineRuns)]));
   const signaturesOf = new Map<number, SignatureMetrics[]>();
   // Every signature of every link is a row here (the baseline query reads them all).
-  for (const row of baselineRows) {
+  for (const row of signatureRows) {
     const runs = (JSON.parse(row.runs ?? "[]") as Array<[string, number, number]>)
       // Newest first, as the query orders them; sorted again rather than trusting json_group_array's order.
       .sort((a, b) => Date.parse(b[0]) - Date.parse(a[0]) || b[1] - a[1])
       .slice(0, baselineRunsOf.get(Number(row.linkId)) ?? 0);
     const baseline = runs.length >= BASELINE_MIN_RUNS ? median(runs.map((run) => run[2])) : null;
-    const last = lastOf.get(key(row.linkId, row.signature));
+    const last = row.last === null ? null : lastResultOf(JSON.parse(row.last) as LastRow);
     if (!last && baseline === null) continue;
     const list = signaturesOf.get(Number(row.linkId)) ?? [];
-    list.push({ signature: row.signature, labels: signatureLabels(row.signature), last: last ? lastResultOf(last) : null, baselineBitsPerSecond: baseline });
+    list.push({ signature: row.signature, labels: signatureLabels(row.signature), last, baselineBitsPerSecond: baseline });
     signaturesOf.set(Number(row.linkId), list);
   }
   const lastRunAtOf = new Map(lastRunRows.map((row) => [Number(row.linkId), toDate(row.at)]));
   const firing = new Set(firingRows.map((row) => row.linkId));
 
-  const runsByStatus = Object.fromEntries(FINAL_RUN_STATUSES.map((status) => [status, 0])) as Record<FinalRunStatus, number>;
-  const buckets = RUN_DURATION_BUCKETS.map(() => 0);
-  let count = 0;
-  let sumMs = 0;
-  for (const row of runRows) {
-    if ((FINAL_RUN_STATUSES as readonly string[]).includes(row.status)) runsByStatus[row.status as FinalRunStatus] = Number(row.total);
-    count += Number(row.timed);
-    sumMs += Number(row.sumMs ?? 0);
-    RUN_DURATION_BUCKETS.forEach((_, index) => (buckets[index]! += Number(row[`le${index}`] ?? 0)));
-  }
   const activeOf = (status: string) => activeRows.find((row) => row.status === status)?._count._all ?? 0;
 
   return {
@@ -184,28 +234,28 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
       lastRunAt: lastRunAtOf.get(Number(link.id)) ?? null,
       alertFiring: firing.has(Number(link.id)),
     })),
-    runsByStatus,
-    durations: { buckets, count, sumSeconds: sumMs / 1000 },
+    runsByStatus: { ...finished.byStatus },
+    durations: { buckets: [...finished.buckets], count: finished.count, sumSeconds: finished.sumMs / 1000 },
     active: activeOf("preparing") + activeOf("running"),
     queued: activeOf("queued"),
     hosts: hosts.map((host) => ({ name: host.name, reachable: host.reachable === true })),
   };
 }
 
-function lastResultOf(row: { id: unknown; receivedBitsPerSecond: unknown; retransmits: unknown; jitterMs: unknown; lostPercent: unknown; lostPackets: unknown; packets: unknown }): LastResult {
+/** The newest succeeded run's figures as the query's json_array gives them. */
+type LastRow = [id: number, receivedBitsPerSecond: unknown, retransmits: unknown, jitterMs: unknown, lostPercent: unknown, lostPackets: unknown, packets: unknown];
+
+function lastResultOf([id, receivedBitsPerSecond, retransmits, jitterMs, lostPercent, lostPackets, packets]: LastRow): LastResult {
   return {
-    runId: Number(row.id),
-    receivedBitsPerSecond: toNumber(row.receivedBitsPerSecond),
-    retransmits: toNumber(row.retransmits),
-    jitterMs: toNumber(row.jitterMs),
-    lostRatio: lostRatioOf(row),
+    runId: Number(id),
+    receivedBitsPerSecond: toNumber(receivedBitsPerSecond),
+    retransmits: toNumber(retransmits),
+    jitterMs: toNumber(jitterMs),
+    lostRatio: lostRatioOf(toNumber(lostPercent), toNumber(lostPackets), toNumber(packets)),
   };
 }
 
-function lostRatioOf(row: { lostPercent: unknown; lostPackets: unknown; packets: unknown }): number | null {
-  const percent = toNumber(row.lostPercent);
+function lostRatioOf(percent: number | null, lost: number | null, packets: number | null): number | null {
   if (percent !== null) return percent / 100;
-  const lost = toNumber(row.lostPackets);
-  const packets = toNumber(row.packets);
   return lost !== null && packets !== null && packets > 0 ? lost / packets : null;
 }

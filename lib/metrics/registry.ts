@@ -28,9 +28,6 @@ export function metricsPublic(env: Record<string, string | undefined> = process.
   return env.WIRESPEED_METRICS_PUBLIC === "1";
 }
 
-const LINK_LABELS = ["link", "link_id", "a_host", "b_host", "nominal_mbps"] as const;
-const SIGNATURE_LABELS = [...LINK_LABELS, "protocol", "direction", "parallel", "bitrate"] as const;
-
 /**
  * A histogram whose buckets are counted by the database (prom-client's own only observes values
  * one by one): get() answers the snapshot's counts in the shape prom-client renders.
@@ -69,53 +66,84 @@ class StoredHistogram extends Histogram {
   }
 }
 
+type Labels = Record<string, string>;
+type GaugeValue = { value: number; labels: Labels; sharedLabels?: Labels };
+
+/**
+ * A gauge whose values are handed over as they are, already labelled: with 500 links and thousands
+ * of series, prom-client's own set() (hashing each label set) and its formatting of every label of
+ * every line were most of a scrape. A series' labels go in as `sharedLabels`, one object per link
+ * or signature shared by every metric of it, which prom-client formats once and remembers.
+ */
+class SnapshotGauge extends Gauge {
+  private readonly values: GaugeValue[] = [];
+
+  constructor(
+    private readonly metricName: string,
+    private readonly helpText: string,
+    registers: Registry[],
+  ) {
+    super({ name: metricName, help: helpText, registers });
+  }
+
+  /** One series: `labels` is a shared, never-changed object (formatted once per scrape by identity). */
+  add(labels: Labels, value: number): void {
+    this.values.push({ value, labels: NO_LABELS, sharedLabels: labels });
+  }
+
+  async getForPromString() {
+    return { name: this.metricName, help: this.helpText, type: "gauge" as const, aggregator: "sum" as const, values: this.values };
+  }
+}
+const NO_LABELS: Labels = Object.freeze({}) as Labels;
+
 /** Wirespeed's metrics for one scrape, filled from `snapshot`. */
 export function wirespeedRegistry(snapshot: MetricsSnapshot, schedulerLagSeconds: number): Registry {
   const registers = [new Registry()];
-  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Gauge<L>({ name, help, labelNames, registers });
+  const gauge = (name: string, help: string) => new SnapshotGauge(name, help, registers);
 
-  const received = gauge("wirespeed_link_last_received_bits_per_second", "Received rate of the newest succeeded run of each test signature of a link, outside experiments, in bits per second.", SIGNATURE_LABELS);
-  const lineRate = gauge("wirespeed_link_last_line_rate_ratio", "Received rate of the newest succeeded run of each test signature over the link's nominal line rate (0 to 1).", SIGNATURE_LABELS);
-  const retransmits = gauge("wirespeed_link_last_retransmits", "TCP retransmits of the newest succeeded run of each TCP test signature of a link.", SIGNATURE_LABELS);
-  const jitter = gauge("wirespeed_link_last_jitter_seconds", "UDP jitter of the newest succeeded run of each UDP test signature of a link, in seconds.", SIGNATURE_LABELS);
-  const lost = gauge("wirespeed_link_last_lost_ratio", "Share of UDP datagrams lost in the newest succeeded run of each UDP test signature of a link (0 to 1).", SIGNATURE_LABELS);
+  const received = gauge("wirespeed_link_last_received_bits_per_second", "Received rate of the newest succeeded run of each test signature of a link, outside experiments, in bits per second.");
+  const lineRate = gauge("wirespeed_link_last_line_rate_ratio", "Received rate of the newest succeeded run of each test signature over the link's nominal line rate (0 to 1).");
+  const retransmits = gauge("wirespeed_link_last_retransmits", "TCP retransmits of the newest succeeded run of each TCP test signature of a link.");
+  const jitter = gauge("wirespeed_link_last_jitter_seconds", "UDP jitter of the newest succeeded run of each UDP test signature of a link, in seconds.");
+  const lost = gauge("wirespeed_link_last_lost_ratio", "Share of UDP datagrams lost in the newest succeeded run of each UDP test signature of a link (0 to 1).");
   const baseline = gauge(
     "wirespeed_link_baseline_bits_per_second",
     "Baseline of each test signature of a link: the median received rate of its latest successful runs outside experiments, in bits per second.",
-    SIGNATURE_LABELS,
   );
-  const lastRun = gauge("wirespeed_link_last_run_timestamp_seconds", "When the newest finished run of a link ended (or was created, without an end), as a Unix time in seconds.", LINK_LABELS);
-  const firing = gauge("wirespeed_link_alert_firing", "1 when an alert of the link is firing, else 0.", LINK_LABELS);
+  const lastRun = gauge("wirespeed_link_last_run_timestamp_seconds", "When the newest finished run of a link ended (or was created, without an end), as a Unix time in seconds.");
+  const firing = gauge("wirespeed_link_alert_firing", "1 when an alert of the link is firing, else 0.");
   const runs = new Counter({ name: "wirespeed_runs_total", help: "Runs Wirespeed ran (imported runs left out) that ended, by final status.", labelNames: ["status"], registers });
   const durations = new StoredHistogram("wirespeed_run_duration_seconds", "Time from the start to the end of the runs Wirespeed ran that ended, in seconds.", registers);
-  const active = gauge("wirespeed_runs_active", "Runs preparing or running now.", []);
-  const queued = gauge("wirespeed_runs_queued", "Runs waiting for their link.", []);
-  const reachable = gauge("wirespeed_host_reachable", "1 when the latest check of the host reached it over SSH, else 0; hosts never checked are left out.", ["host"]);
-  const lag = gauge("wirespeed_scheduler_lag_seconds", "How late the scheduler's latest starts came after their due time, in seconds.", []);
+  const active = gauge("wirespeed_runs_active", "Runs preparing or running now.");
+  const queued = gauge("wirespeed_runs_queued", "Runs waiting for their link.");
+  const reachable = gauge("wirespeed_host_reachable", "1 when the latest check of the host reached it over SSH, else 0; hosts never checked are left out.");
+  const lag = gauge("wirespeed_scheduler_lag_seconds", "How late the scheduler's latest starts came after their due time, in seconds.");
 
   for (const link of snapshot.links) {
-    const linkLabels = { link: link.name, link_id: String(link.id), a_host: link.aHost, b_host: link.bHost, nominal_mbps: String(link.speedMbps) };
+    const linkLabels: Labels = { link: link.name, link_id: String(link.id), a_host: link.aHost, b_host: link.bHost, nominal_mbps: String(link.speedMbps) };
     for (const signature of link.signatures) {
-      const labels = { ...linkLabels, ...signature.labels };
+      const { protocol, direction, parallel, bitrate } = signature.labels;
+      const labels: Labels = { ...linkLabels, protocol, direction, parallel, bitrate };
       const last = signature.last;
       if (last?.receivedBitsPerSecond != null) {
-        received.set(labels, last.receivedBitsPerSecond);
-        if (link.speedMbps > 0) lineRate.set(labels, last.receivedBitsPerSecond / (link.speedMbps * 1e6));
+        received.add(labels, last.receivedBitsPerSecond);
+        if (link.speedMbps > 0) lineRate.add(labels, last.receivedBitsPerSecond / (link.speedMbps * 1e6));
       }
-      if (last?.retransmits != null && signature.labels.protocol === "tcp") retransmits.set(labels, last.retransmits);
-      if (last?.jitterMs != null && signature.labels.protocol === "udp") jitter.set(labels, last.jitterMs / 1000);
-      if (last?.lostRatio != null && signature.labels.protocol === "udp") lost.set(labels, last.lostRatio);
-      if (signature.baselineBitsPerSecond !== null) baseline.set(labels, signature.baselineBitsPerSecond);
+      if (last?.retransmits != null && protocol === "tcp") retransmits.add(labels, last.retransmits);
+      if (last?.jitterMs != null && protocol === "udp") jitter.add(labels, last.jitterMs / 1000);
+      if (last?.lostRatio != null && protocol === "udp") lost.add(labels, last.lostRatio);
+      if (signature.baselineBitsPerSecond !== null) baseline.add(labels, signature.baselineBitsPerSecond);
     }
-    if (link.lastRunAt) lastRun.set(linkLabels, link.lastRunAt.getTime() / 1000);
-    firing.set(linkLabels, link.alertFiring ? 1 : 0);
+    if (link.lastRunAt) lastRun.add(linkLabels, link.lastRunAt.getTime() / 1000);
+    firing.add(linkLabels, link.alertFiring ? 1 : 0);
   }
   for (const [status, count] of Object.entries(snapshot.runsByStatus)) runs.inc({ status }, count);
   durations.setStored(snapshot.durations);
-  active.set(snapshot.active);
-  queued.set(snapshot.queued);
-  for (const host of snapshot.hosts) reachable.set({ host: host.name }, host.reachable ? 1 : 0);
-  lag.set(schedulerLagSeconds);
+  active.add(NO_LABELS, snapshot.active);
+  queued.add(NO_LABELS, snapshot.queued);
+  for (const host of snapshot.hosts) reachable.add({ host: host.name }, host.reachable ? 1 : 0);
+  lag.add(NO_LABELS, schedulerLagSeconds);
   return registers[0]!;
 }
 
