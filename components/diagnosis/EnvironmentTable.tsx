@@ -38,6 +38,7 @@ export function EnvironmentSection({
   serverHost,
   isActive,
   hasStopped,
+  isImported = false,
 }: {
   environment: RunEnvironment | null;
   clientHost: string;
@@ -45,6 +46,8 @@ export function EnvironmentSection({
   isActive: boolean;
   /** the run failed, was cancelled or interrupted: it may have stopped before the snapshot */
   hasStopped: boolean;
+  /** read from an iperf3 output a user brought: nobody read its ends */
+  isImported?: boolean;
 }) {
   const rows = environment ? pairEnvironmentRows(environment.client ? environmentRows(environment.client) : null, environment.server ? environmentRows(environment.server) : null) : [];
   const differing = rows.filter((row) => row.isDifferent).length;
@@ -55,7 +58,9 @@ export function EnvironmentSection({
       </h2>
       {!environment ? (
         <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="environment-none">
-          {isActive
+          {isImported
+            ? "No snapshot: this run was imported from an iperf3 output, and Wirespeed did not see its ends."
+            : isActive
             ? "Both ends are read when the run starts."
             : hasStopped
               ? "No snapshot: this run stopped before its ends were read, or is older than environment snapshots."

@@ -68,7 +68,7 @@ function EnvironmentChanges({ runs }: { runs: readonly ComparedRun[] }) {
       )}
       {withoutSnapshot.length > 0 ? (
         <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {withoutSnapshot.length === 1 ? `Run ${runList(withoutSnapshot)} has` : `Runs ${runList(withoutSnapshot)} have`} no environment snapshot: older than environment snapshots.
+          {withoutSnapshot.length === 1 ? `Run ${runList(withoutSnapshot)} has` : `Runs ${runList(withoutSnapshot)} have`} no environment snapshot: imported from an iperf3 output, or older than environment snapshots.
         </p>
       ) : null}
     </div>

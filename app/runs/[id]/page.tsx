@@ -171,7 +171,7 @@ export default async function RunPage({ params }: Params) {
         </section>
       ) : null}
 
-      <EnvironmentSection environment={diagnosis?.environment ?? null} clientHost={clientEnd.hostName} serverHost={serverEnd.hostName} isActive={isActive} hasStopped={!isActive && run.status !== "succeeded"} />
+      <EnvironmentSection environment={diagnosis?.environment ?? null} clientHost={clientEnd.hostName} serverHost={serverEnd.hostName} isActive={isActive} hasStopped={!isActive && run.status !== "succeeded"} isImported={run.source === "imported"} />
 
       <section aria-labelledby="commands-heading" className="mb-6">
         <h2 id="commands-heading" className="mb-3 text-lg font-semibold">Commands</h2>
