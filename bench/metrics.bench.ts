@@ -57,7 +57,7 @@ type Seeded = { links: number; runs: number; firing: number; viewerToken: string
 // scrape's reads in an index are dropped (the signature index as it was before), to show what they
 // are worth: without them each read visits the runs' rows, outputs and all.
 const WITHOUT_INDEXES = [
-  `DROP INDEX IF EXISTS "Run_linkId_signature_status_createdAt_id_experimentId_receivedBitsPerSecond_source_idx"`,
+  `DROP INDEX IF EXISTS "Run_signature_results_idx"`,
   `DROP INDEX IF EXISTS "Run_source_status_startedAt_endedAt_idx"`,
   `CREATE INDEX IF NOT EXISTS "Run_linkId_signature_status_createdAt_idx" ON "Run"("linkId", "signature", "status", "createdAt")`,
 ];
@@ -182,16 +182,17 @@ async function main(): Promise<void> {
     console.log(`metrics: node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
 
     const { GET } = await import("../app/metrics/route");
+    // The body as the server sends it: bytes (decoding them is the scraper's work, not the server's).
     const scrape = async () => {
       const response = await GET(new Request("http://localhost/metrics", { headers: { authorization: `Bearer ${seeded.viewerToken}` } }));
       if (response.status !== 200) throw new Error(`GET /metrics answered ${response.status}: ${await response.text()}`);
-      return response.text();
+      return new Uint8Array(await response.arrayBuffer());
     };
     const { readMetricsSnapshot } = await import("../lib/metrics/read");
     const read = async () => readMetricsSnapshot();
 
     const first = performance.now();
-    const body = await scrape(); // warm-up: statement caches, the page cache, the process metrics' first collection
+    const body = new TextDecoder().decode(await scrape()); // warm-up: statement caches, the page cache, the process metrics' first collection
     const firstMs = performance.now() - first;
     const series = body.split("\n").filter((line) => line && !line.startsWith("#"));
     const received = series.filter((line) => line.startsWith("wirespeed_link_last_received_bits_per_second{")).length;

@@ -98,13 +98,19 @@ function emptyTotals(): FinishedTotals {
   return { byStatus: Object.fromEntries(FINAL_RUN_STATUSES.map((status) => [status, 0])) as Record<FinalRunStatus, number>, buckets: RUN_DURATION_BUCKETS.map(() => 0), count: 0, sumMs: 0 };
 }
 
-/** The totals of the finished Wirespeed runs that `where` picks, added to `into`; how many runs they were. */
-async function addFinished(into: FinishedTotals, where: Prisma.Sql): Promise<number> {
+/**
+ * The totals of the finished Wirespeed runs that `where` picks, added to `into`; how many runs they
+ * were. `byId`: `where` picks a few runs by id, so SQLite is to find them by id, not walk the index
+ * of every finished run.
+ */
+async function addFinished(into: FinishedTotals, where: Prisma.Sql, { byId = false } = {}): Promise<number> {
+  // A unary + keeps SQLite from using that column's index.
+  const finishedRuns = byId ? Prisma.sql`+"source" = 'wirespeed' AND +"status" IN (${finalStatuses})` : Prisma.sql`"source" = 'wirespeed' AND "status" IN (${finalStatuses})`;
   // MATERIALIZED: flattened, the duration's expression would be computed again in each bucket's SUM.
   const rows = await db.$queryRaw<Array<Record<string, unknown> & { status: string; total: unknown; timed: unknown; sumMs: unknown }>>`
     WITH "finished" AS MATERIALIZED (
       SELECT "status", ROUND((julianday("endedAt") - julianday("startedAt")) * 86400000) AS "ms"
-      FROM "Run" WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses}) AND (${where}))
+      FROM "Run" WHERE ${finishedRuns} AND (${where}))
     SELECT "status", COUNT(*) AS "total", COUNT("ms") AS "timed", SUM("ms") AS "sumMs", ${bucketColumns}
     FROM "finished" GROUP BY "status"`;
   let runs = 0;
@@ -125,40 +131,38 @@ const keptTotals = new WeakMap<object, KeptTotals>();
 /**
  * The totals and durations of the finished runs Wirespeed ran. Reading every run's two dates was
  * the slowest part of a scrape, and a finished run never changes: so what was counted up to a run
- * id is kept, and each scrape reads only the runs past it and those that were still going then,
- * after one count has shown that none of the runs already counted was deleted (else all of them are
- * read again). `open` is read before the runs are counted, and they are counted without it, so a
- * run that ends meanwhile is counted once, by the next scrape.
+ * id is kept, and each scrape reads only the runs past it and those that were still going then;
+ * one count of every finished run then shows that none of those counted before was deleted (else
+ * all of them are read again). `open` is read before the runs are counted, and they are counted
+ * without it, so a run that ends meanwhile is counted once, by the next scrape.
  */
 async function finishedTotals(): Promise<FinishedTotals> {
+  const [newest] = await db.$queryRaw<Array<{ id: unknown }>>`SELECT COALESCE(MAX("id"), 0) AS "id" FROM "Run"`;
+  const watermark = Number(newest?.id ?? 0);
+  const open = (await db.$queryRaw<Array<{ id: unknown }>>`SELECT "id" FROM "Run" WHERE "status" IN (${Prisma.join([...ACTIVE_RUN_STATUSES])}) AND +"id" <= ${watermark}`).map((row) => Number(row.id));
+  const idsIn = (ids: number[]) => Prisma.join(ids.length > 0 ? ids : [-1]);
   const kept = keptTotals.get(db);
-  const openAt = async (watermark: number) =>
-    (await db.$queryRaw<Array<{ id: unknown }>>`SELECT "id" FROM "Run" WHERE "status" IN (${Prisma.join([...ACTIVE_RUN_STATUSES])}) AND +"id" <= ${watermark}`).map((row) => Number(row.id));
-  // `+"id"`: a bound on the id must not make SQLite walk the table (its rows hold the outputs)
-  // rather than the index on (source, status, startedAt, endedAt), which has the id too.
-  const notOpen = (open: number[]) => Prisma.sql`+"id" NOT IN (${Prisma.join(open.length > 0 ? open : [-1])})`;
   if (kept) {
-    const [check] = await db.$queryRaw<Array<{ counted: unknown }>>`
-      SELECT COUNT(*) AS "counted" FROM "Run"
-      WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses}) AND +"id" <= ${kept.watermark} AND ${notOpen(kept.open)}`;
-    if (Number(check?.counted) === kept.counted) {
-      const watermark = (await db.run.aggregate({ _max: { id: true } }))._max.id ?? 0;
-      const open = await openAt(watermark);
-      const next: KeptTotals = { ...kept, byStatus: { ...kept.byStatus }, buckets: [...kept.buckets], watermark, open };
-      const since = Prisma.sql`("id" > ${kept.watermark} OR "id" IN (${Prisma.join(kept.open.length > 0 ? kept.open : [-1])})) AND "id" <= ${watermark} AND ${notOpen(open)}`;
-      next.counted += await addFinished(next, since);
+    const next: KeptTotals = { ...kept, byStatus: { ...kept.byStatus }, buckets: [...kept.buckets], watermark, open };
+    const since = Prisma.sql`(("id" > ${kept.watermark} AND "id" <= ${watermark}) OR "id" IN (${idsIn(kept.open)})) AND +"id" NOT IN (${idsIn(open)})`;
+    next.counted += await addFinished(next, since, { byId: true });
+    // Every finished run is one now counted: none of those counted before was deleted.
+    const [all] = await db.$queryRaw<Array<{ runs: unknown }>>`SELECT COUNT(*) AS "runs" FROM "Run" WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses})`;
+    if (Number(all?.runs) === next.counted) {
       keptTotals.set(db, next);
       return next;
     }
   }
-  const watermark = (await db.run.aggregate({ _max: { id: true } }))._max.id ?? 0;
-  const open = await openAt(watermark);
   const totals = emptyTotals();
-  const counted = await addFinished(totals, Prisma.sql`+"id" <= ${watermark} AND ${notOpen(open)}`);
+  // `+"id"`: a bound on the id must not make SQLite walk the table (its rows hold the outputs)
+  // rather than the index on (source, status, startedAt, endedAt), which has the id too.
+  const counted = await addFinished(totals, Prisma.sql`+"id" <= ${watermark} AND +"id" NOT IN (${idsIn(open)})`);
   const fresh: KeptTotals = { ...totals, watermark, open, counted };
   keptTotals.set(db, fresh);
   return fresh;
 }
+
+type SignatureRow = { linkId: number; signature: string; last: string | null; runs: string | null };
 
 type LinkRow = { id: number; name: string; speedMbps: number; baselineRuns: number; importsInBaseline: boolean | number; aHost: string; bHost: string };
 
@@ -171,23 +175,35 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
     JOIN "Nic" nb ON nb."id" = l."bNicId" JOIN "Host" hb ON hb."id" = nb."hostId"
     ORDER BY l."id"`;
 
-  // For each signature of each link, in one walk of the signature index: the newest succeeded run
-  // outside experiments, whatever its source; and its baseline runs as lib/alerts/baseline.ts picks
-  // them (the newest succeeded runs with a received rate, outside experiments, imported ones only
-  // where the link counts them), at most the largest Link.baselineRuns here, each link's own N below.
-  const maxRuns = Math.max(1, ...links.map((link) => Number(link.baselineRuns)));
-  const signatureRows = await db.$queryRaw<Array<{ linkId: number; signature: string; last: string | null; runs: string | null }>>`
-    WITH "pairs" AS (SELECT DISTINCT "linkId", "signature" FROM "Run" WHERE "signature" IS NOT NULL)
-    SELECT p."linkId", p."signature", (
-      SELECT json_array(y."id", y."receivedBitsPerSecond", y."retransmits", y."jitterMs", y."lostPercent", y."lostPackets", y."packets") FROM "Run" y
-      WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
-      ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "last", (
-      SELECT json_group_array(json_array(t."createdAt", t."id", t."rate")) FROM (
-        SELECT y."createdAt", y."id", y."receivedBitsPerSecond" AS "rate" FROM "Run" y
-        WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
-          AND y."receivedBitsPerSecond" IS NOT NULL AND (y."source" = 'wirespeed' OR l."importsInBaseline")
-        ORDER BY y."createdAt" DESC, y."id" DESC LIMIT ${maxRuns}) t) AS "runs"
-    FROM "pairs" p JOIN "Link" l ON l."id" = p."linkId"`;
+  // For each signature of each link, from the signature index: the newest succeeded run outside
+  // experiments, whatever its source; and its baseline runs as lib/alerts/baseline.ts picks them
+  // (the link's last Link.baselineRuns succeeded runs with a received rate, outside experiments,
+  // imported ones only where the link counts them), newest first. One query per N in use (a LIMIT
+  // cannot read the link's row), usually one. The signatures of a link are found by skipping
+  // through the index, one step per signature, not by reading every run.
+  const signatureRows: SignatureRow[] = [];
+  for (const n of new Set(links.map((link) => Number(link.baselineRuns)))) {
+    signatureRows.push(
+      ...(await db.$queryRaw<SignatureRow[]>`
+        WITH RECURSIVE "pairs"("linkId", "signature") AS (
+          SELECT l."id", (SELECT MIN(r."signature") FROM "Run" r WHERE r."linkId" = l."id" AND r."signature" IS NOT NULL)
+          FROM "Link" l WHERE l."baselineRuns" = ${n}
+          UNION ALL
+          SELECT p."linkId", (SELECT MIN(r."signature") FROM "Run" r WHERE r."linkId" = p."linkId" AND r."signature" > p."signature")
+          FROM "pairs" p WHERE p."signature" IS NOT NULL)
+        SELECT p."linkId", p."signature", (
+          SELECT json_array(y."id", y."receivedBitsPerSecond", y."retransmits", y."jitterMs", y."lostPercent", y."lostPackets", y."packets") FROM "Run" y
+          WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
+          ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "last", (
+          SELECT json_group_array(t."rate" ORDER BY t."createdAt" DESC, t."id" DESC) FROM (
+            SELECT y."createdAt", y."id", y."receivedBitsPerSecond" AS "rate" FROM "Run" y
+            WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
+              AND y."receivedBitsPerSecond" IS NOT NULL AND (y."source" = 'wirespeed' OR l."importsInBaseline")
+            ORDER BY y."createdAt" DESC, y."id" DESC LIMIT ${n}) t) AS "runs"
+        FROM "pairs" p JOIN "Link" l ON l."id" = p."linkId"
+        WHERE p."signature" IS NOT NULL`),
+    );
+  }
 
   const lastRunRows = await db.$queryRaw<Array<{ linkId: number; at: unknown }>>`
     SELECT l."id" AS "linkId", (
@@ -203,15 +219,12 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
   const activeRows = await db.run.groupBy({ by: ["status"], where: { status: { in: ["queued", "preparing", "running"] } }, _count: { _all: true } });
   const hosts = await db.host.findMany({ where: { checkedAt: { not: null } }, select: { name: true, reachable: true }, orderBy: { name: "asc" } });
 
-  const baselineRunsOf = new Map(links.map((link) => [Number(link.id), Number(link.baselineRuns)]));
   const signaturesOf = new Map<number, SignatureMetrics[]>();
   // Every signature of every link is a row here (the baseline query reads them all).
   for (const row of signatureRows) {
-    const runs = (JSON.parse(row.runs ?? "[]") as Array<[string, number, number]>)
-      // Newest first, as the query orders them; sorted again rather than trusting json_group_array's order.
-      .sort((a, b) => Date.parse(b[0]) - Date.parse(a[0]) || b[1] - a[1])
-      .slice(0, baselineRunsOf.get(Number(row.linkId)) ?? 0);
-    const baseline = runs.length >= BASELINE_MIN_RUNS ? median(runs.map((run) => run[2])) : null;
+    // Newest first (the aggregate's ORDER BY, SQLite 3.44+), the link's own N of them.
+    const rates = JSON.parse(row.runs ?? "[]") as number[];
+    const baseline = rates.length >= BASELINE_MIN_RUNS ? median(rates) : null;
     const last = row.last === null ? null : lastResultOf(JSON.parse(row.last) as LastRow);
     if (!last && baseline === null) continue;
     const list = signaturesOf.get(Number(row.linkId)) ?? [];
@@ -230,7 +243,7 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
       speedMbps: Number(link.speedMbps),
       aHost: link.aHost,
       bHost: link.bHost,
-      signatures: (signaturesOf.get(Number(link.id)) ?? []).sort((a, b) => a.signature.localeCompare(b.signature)),
+      signatures: (signaturesOf.get(Number(link.id)) ?? []).sort((a, b) => (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : 0)),
       lastRunAt: lastRunAtOf.get(Number(link.id)) ?? null,
       alertFiring: firing.has(Number(link.id)),
     })),

@@ -97,6 +97,29 @@ class SnapshotGauge extends Gauge {
 }
 const NO_LABELS: Labels = Object.freeze({}) as Labels;
 
+// The label sets of the last scrape, by their values. prom-client remembers the text of each label
+// object it has formatted (by the object's identity), so handing it the same object while a
+// link's labels stay the same formats them once, not at every scrape.
+const globalForLabels = globalThis as unknown as { wirespeedMetricLabels?: Map<string, Labels> };
+
+/** This scrape's label sets: last scrape's objects where the values are the same, new ones otherwise. */
+class LabelSets {
+  private readonly previous = globalForLabels.wirespeedMetricLabels ?? new Map<string, Labels>();
+  private readonly current = new Map<string, Labels>();
+
+  get(key: string, make: () => Labels): Labels {
+    let labels = this.current.get(key) ?? this.previous.get(key);
+    if (!labels) labels = Object.freeze(make()) as Labels;
+    this.current.set(key, labels);
+    return labels;
+  }
+
+  /** Keeps this scrape's sets for the next one (those of deleted links go). */
+  keep(): void {
+    globalForLabels.wirespeedMetricLabels = this.current;
+  }
+}
+
 /** Wirespeed's metrics for one scrape, filled from `snapshot`. */
 export function wirespeedRegistry(snapshot: MetricsSnapshot, schedulerLagSeconds: number): Registry {
   const registers = [new Registry()];
@@ -120,11 +143,13 @@ export function wirespeedRegistry(snapshot: MetricsSnapshot, schedulerLagSeconds
   const reachable = gauge("wirespeed_host_reachable", "1 when the latest check of the host reached it over SSH, else 0; hosts never checked are left out.");
   const lag = gauge("wirespeed_scheduler_lag_seconds", "How late the scheduler's latest starts came after their due time, in seconds.");
 
+  const labelSets = new LabelSets();
   for (const link of snapshot.links) {
-    const linkLabels: Labels = { link: link.name, link_id: String(link.id), a_host: link.aHost, b_host: link.bHost, nominal_mbps: String(link.speedMbps) };
+    const linkKey = `${link.id}\u0000${link.name}\u0000${link.aHost}\u0000${link.bHost}\u0000${link.speedMbps}`;
+    const linkLabels = labelSets.get(linkKey, () => ({ link: link.name, link_id: String(link.id), a_host: link.aHost, b_host: link.bHost, nominal_mbps: String(link.speedMbps) }));
     for (const signature of link.signatures) {
       const { protocol, direction, parallel, bitrate } = signature.labels;
-      const labels: Labels = { ...linkLabels, protocol, direction, parallel, bitrate };
+      const labels = labelSets.get(`${linkKey}\u0000${signature.signature}`, () => ({ ...linkLabels, protocol, direction, parallel, bitrate }));
       const last = signature.last;
       if (last?.receivedBitsPerSecond != null) {
         received.add(labels, last.receivedBitsPerSecond);
@@ -144,6 +169,7 @@ export function wirespeedRegistry(snapshot: MetricsSnapshot, schedulerLagSeconds
   queued.add(NO_LABELS, snapshot.queued);
   for (const host of snapshot.hosts) reachable.add({ host: host.name }, host.reachable ? 1 : 0);
   lag.add(NO_LABELS, schedulerLagSeconds);
+  labelSets.keep();
   return registers[0]!;
 }
 

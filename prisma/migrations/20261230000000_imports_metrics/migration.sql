@@ -14,8 +14,9 @@ ALTER TABLE "Host" ADD COLUMN "reachable" BOOLEAN;
 ALTER TABLE "Host" ADD COLUMN "checkedAt" DATETIME;
 
 -- The reads of a baseline and of /metrics stay in indexes: the signature index widened with the
--- id (the order of ties) and what those reads filter on and take, and one for the run totals.
+-- id (the order of ties) and what those reads filter on and take (a link's latest results), and
+-- one for the run totals.
 -- Without them each read visits the runs' rows, whose outputs make them long.
 DROP INDEX "Run_linkId_signature_status_createdAt_idx";
-CREATE INDEX "Run_linkId_signature_status_createdAt_id_experimentId_receivedBitsPerSecond_source_idx" ON "Run"("linkId", "signature", "status", "createdAt", "id", "experimentId", "receivedBitsPerSecond", "source");
+CREATE INDEX "Run_signature_results_idx" ON "Run"("linkId", "signature", "status", "createdAt", "id", "experimentId", "source", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "lostPackets", "packets");
 CREATE INDEX "Run_source_status_startedAt_endedAt_idx" ON "Run"("source", "status", "startedAt", "endedAt");
