@@ -27,7 +27,8 @@ declare -A providers=(
   [unshare]=util-linux
   [ping]=iputils-ping
   [/usr/sbin/ethtool]=ethtool
-  [promtool]=prometheus [/usr/bin/prometheus]=prometheus
+  [promtool]=prometheus
+  [/usr/bin/prometheus]=prometheus
 )
 missing=()
 for cmd in "${!providers[@]}"; do
