@@ -135,6 +135,7 @@ describe("GET /api/links/:id/baseline", () => {
     expect(answer.body).toEqual({
       linkId: linkIds[0],
       baselineRuns: 5,
+      importsInBaseline: false,
       signatures: [
         expect.objectContaining({ signature: "udp a-to-b P1 1000000000", label: "UDP, A → B, 1 stream, 1,000 Mbit/s", medianBitsPerSecond: null, count: 1, n: 5, minRuns: 3 }),
         // the last 5 successful TCP runs: 9.3, 9.4, 9.5, 9.4, 1 Gbit/s

@@ -66,8 +66,8 @@ describe("GET /api/links/:id/history", () => {
       linkId,
       activeRunCount: 0,
       points: [
-        { id: first, time: "2026-11-01T12:01:00.000Z", receivedBitsPerSecond: 9.4e8, protocol: "tcp", direction: "a-to-b", parallel: 4, signature: "tcp a-to-b P4", status: "succeeded", loadedLatencyMs: null },
-        { id: second, time: "2026-11-01T12:03:00.000Z", receivedBitsPerSecond: 9.9e8, protocol: "udp", direction: "b-to-a", parallel: 1, signature: "udp b-to-a P1 1000000000", status: "succeeded", loadedLatencyMs: 12.5 },
+        { id: first, time: "2026-11-01T12:01:00.000Z", receivedBitsPerSecond: 9.4e8, protocol: "tcp", direction: "a-to-b", parallel: 4, signature: "tcp a-to-b P4", status: "succeeded", loadedLatencyMs: null, imported: false },
+        { id: second, time: "2026-11-01T12:03:00.000Z", receivedBitsPerSecond: 9.9e8, protocol: "udp", direction: "b-to-a", parallel: 1, signature: "udp b-to-a P1 1000000000", status: "succeeded", loadedLatencyMs: 12.5, imported: false },
       ],
     });
   });
