@@ -236,7 +236,14 @@ export function readImport(input: ReadImportInput): ReadImportResult {
   }
   if (!hasMeasured(result)) return { ok: false, error: nothingMeasuredError(result, isBrokenJson, text.length) };
 
-  const options = IperfOptionsSchema.parse(optionsOf(result, jsonStart));
+  // Clamped to iperf3's limits above, so this holds; if a later, stricter schema refuses them, the
+  // output is reported rather than the batch failing.
+  const parsedOptions = IperfOptionsSchema.safeParse(optionsOf(result, jsonStart));
+  if (!parsedOptions.success) {
+    const issue = parsedOptions.error.issues[0];
+    return { ok: false, error: { kind: "unreadable", message: `the test's options read from the output are not valid: ${issue?.path.join(".") || "options"} ${issue?.message ?? ""}`.trim() } };
+  }
+  const options = parsedOptions.data;
   const outputTime = jsonStartTime(jsonStart);
   const startedAt = outputTime ?? input.startedAt ?? input.now;
   const { omitSeconds, measuredSeconds } = timesOf(result);

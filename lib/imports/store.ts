@@ -10,7 +10,7 @@ import { IdSchema } from "@/lib/inventory/schemas";
 import { cpuColumns, summaryColumns } from "@/lib/runs/columns";
 import { toSampleRow } from "@/lib/runs/samples";
 import { signatureOf } from "@/lib/runs/signature";
-import { ImportRequestSchema, type ImportedRun, type ImportResponse } from "./contract";
+import { ImportRequestSchema, type ImportedRun, type ImportResponse, type ReadImportInput, type ReadImportResult } from "./contract";
 import { readImport } from "./read";
 
 // Imported runs stored as runs of a link: each output read on its own (lib/imports/read.ts), so
@@ -72,6 +72,16 @@ async function storeRun(linkId: number, name: string, run: ImportedRun): Promise
   });
 }
 
+/** One output read; whatever the reader throws on an output nobody foresaw costs that output alone. */
+function readOne(input: ReadImportInput): ReadImportResult {
+  try {
+    return readImport(input);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0]!.slice(0, 200) : "unknown error";
+    return { ok: false, error: { kind: "unreadable", message: `the output could not be read: ${message}` } };
+  }
+}
+
 /**
  * POST /api/links/:id/imports: every output read and stored as a run of the link, in the order
  * sent. A bad request (no outputs, more than 50, a field of the wrong type) is a 400 naming the
@@ -86,7 +96,7 @@ export async function importOutputs(linkIdInput: number, input: unknown, now = n
   const seen = new Map<string, number>();
   for (const [index, output] of request.outputs.entries()) {
     const name = output.name || `output ${index + 1}`;
-    const read = readImport({
+    const read = readOne({
       text: output.text,
       linkAddresses: addresses,
       clientSide: output.clientSide,
