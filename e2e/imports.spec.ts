@@ -68,7 +68,7 @@ test("two files imported on a link page show in its history and runs, marked imp
 
   // The run page says where the run came from.
   await report.getByRole("link", { name: /^run #\d+$/ }).first().click();
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
   await expect(page.getByTestId("run-import-name")).toContainText("imported from forum-1g.txt");
   await expect(page.getByTestId("run-imported")).toBeVisible();
   await screenshotEverywhere(page, "imports-run-page");

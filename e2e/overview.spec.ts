@@ -90,7 +90,7 @@ test("Run again on a card starts a new run of the same test", async ({ page, req
   await page.goto("/");
   const card = page.locator('[data-testid="link-card"][data-link-name="ov-ab-1g"]');
   await card.getByRole("button", { name: /Run again/ }).click();
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
   const newRunId = Number(/\/runs\/(\d+)$/.exec(new URL(page.url()).pathname)![1]);
   expect(runIds).not.toContain(newRunId);
   expect(newRunId).toBeGreaterThan(Math.max(...runIds));

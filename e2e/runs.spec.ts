@@ -50,7 +50,7 @@ test("a test started from the link page draws its intervals live, before it ends
   await form.getByRole("button", { name: "4 streams 30 s" }).click();
   await form.getByLabel("Duration (-t, seconds)").fill("8");
   await form.getByRole("button", { name: "Start test" }).click();
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
   const runId = runIdFromUrl(page);
   runIds.push(runId);
   // Points arrive while the run is still running.
@@ -80,7 +80,7 @@ test("the run is in the link's history, and Run again repeats it", async ({ page
   await expect(row).toContainText("TCP ×4 8s →");
   await expect(row).toContainText("%");
   await row.getByRole("button", { name: `Run again (run #${firstRun})` }).click();
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
   const secondRun = runIdFromUrl(page);
   expect(secondRun).not.toBe(firstRun);
   runIds.push(secondRun);
@@ -98,7 +98,7 @@ test("a 30 s run can be cancelled, and a run queued behind it shows its place", 
   await form.getByRole("button", { name: "4 streams 30 s" }).click();
   await expect(form.getByLabel("Duration (-t, seconds)")).toHaveValue("30");
   await form.getByRole("button", { name: "Start test" }).click();
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
   const longRun = runIdFromUrl(page);
   await expect.poll(() => liveSampleCount(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
 
@@ -131,7 +131,7 @@ test("a failed run shows its error kind, message and hint", async ({ page, reque
   await form.getByText("Advanced options").click();
   await form.getByLabel("Congestion control (-C)").fill("nosuchcc");
   await form.getByRole("button", { name: "Start test" }).click();
-  await expect(page).toHaveURL(/\/runs\/\d+$/);
+  await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
   const runId = runIdFromUrl(page);
   await waitForRunStatus(request, runId, ["failed"]);
   const alert = page.getByRole("alert").filter({ hasText: "The run failed" });

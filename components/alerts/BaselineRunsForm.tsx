@@ -42,40 +42,34 @@ export function BaselineRunsForm({ linkId, baselineRuns, importsInBaseline }: { 
           })
         }
       />
-      {form()}
+      <form
+        aria-label="Baseline runs"
+        className="flex flex-wrap items-start gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          startTransition(async () => {
+            setError(undefined);
+            const trimmed = value.trim();
+            const result = await setBaselineRunsAction({ linkId, baselineRuns: /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed });
+            if (result.ok) router.refresh();
+            else setError(fieldError(result.errors, "baselineRuns") ?? result.message);
+          });
+        }}
+      >
+        <TextField
+          label="Runs per baseline"
+          name="baselineRuns"
+          inputMode="numeric"
+          className="w-40"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          hint="The median of this many latest runs, 1 to 100"
+          error={error}
+        />
+        <Button type="submit" className="mt-6" isPending={isPending} pendingLabel="Saving…" disabled={value.trim() === String(baselineRuns)}>
+          Save
+        </Button>
+      </form>
     </div>
   );
-
-  function form() {
-    return (
-    <form
-      aria-label="Baseline runs"
-      className="flex flex-wrap items-start gap-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        startTransition(async () => {
-          setError(undefined);
-          const trimmed = value.trim();
-          const result = await setBaselineRunsAction({ linkId, baselineRuns: /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed });
-          if (result.ok) router.refresh();
-          else setError(fieldError(result.errors, "baselineRuns") ?? result.message);
-        });
-      }}
-    >
-      <TextField
-        label="Runs per baseline"
-        name="baselineRuns"
-        inputMode="numeric"
-        className="w-40"
-        value={value}
-        onChange={(event) => setValue(event.target.value)}
-        hint="The median of this many latest runs, 1 to 100"
-        error={error}
-      />
-      <Button type="submit" className="mt-6" isPending={isPending} pendingLabel="Saving…" disabled={value.trim() === String(baselineRuns)}>
-        Save
-      </Button>
-    </form>
-    );
-  }
 }
