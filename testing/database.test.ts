@@ -36,6 +36,7 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
   const run = await db.run.create({ data: { linkId: link.id, experimentId: experiment.id, options: { protocol: "tcp" } } });
   await db.sample.create({ data: { runId: run.id, seq: 0, start: 0, end: 1, direction: "forward", bytes: 1, bitsPerSecond: 8 } });
   await db.latencySample.create({ data: { runId: run.id, seq: 0, t: -5, rttMs: 0.1, phase: "idle" } });
+  await db.runDigest.create({ data: { runId: run.id, points: [], streamCount: 0, sampleCount: 1, streams: [] } });
   const user = await db.user.create({ data: { username: "u", usernameKey: "u", passwordHash: "x", role: "admin" } });
   await db.session.create({ data: { userId: user.id, tokenHash: "s", expiresAt: new Date(Date.now() + 60_000) } });
   await db.apiToken.create({ data: { userId: user.id, name: "t", prefix: "t", tokenHash: "t" } });
@@ -68,7 +69,7 @@ describe("openTestDatabase", { timeout: 60_000 }, () => {
     expect(rowCounts(database)).toEqual({
       ApiToken: 1, AuditEvent: 1, Experiment: 1, ExperimentLink: 0, ExperimentStep: 0, Host: 1, Link: 1, Nic: 2, Run: 1, Sample: 1, Session: 1, User: 1,
       Schedule: 1, ScheduleRun: 1, NotificationChannel: 1, AlertRule: 1, AlertRuleChannel: 1, Alert: 1, Notification: 1,
-      LatencySample: 1,
+      LatencySample: 1, RunDigest: 1,
     });
     await database.reset();
     expect(rowCounts(database)).toEqual(Object.fromEntries(Object.values(Prisma.ModelName).map((name) => [name, 0])));
