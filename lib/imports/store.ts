@@ -8,7 +8,10 @@ import { addressesOf } from "@/lib/inventory/nics";
 import { isUniqueViolation } from "@/lib/inventory/prisma-errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import { cpuColumns, summaryColumns } from "@/lib/runs/columns";
+import { sampleEventOf } from "@/lib/runs/contract";
 import { toSampleRow } from "@/lib/runs/samples";
+import { storeRunDigest } from "@/lib/runs/digest";
+import { StreamTotals } from "@/lib/runs/stream-totals";
 import { signatureOf } from "@/lib/runs/signature";
 import { ImportRequestSchema, type ImportedRun, type ImportResponse, type ReadImportInput, type ReadImportResult } from "./contract";
 import { readImport } from "./read";
@@ -60,16 +63,23 @@ function runData(linkId: number, name: string, run: ImportedRun): Prisma.RunUnch
   };
 }
 
-/** Stores one read output as a run with its samples, all or nothing. */
+/** Stores one read output as a run with its samples, all or nothing, then its digest (what its page shows). */
 async function storeRun(linkId: number, name: string, run: ImportedRun): Promise<number> {
-  return db.$transaction(async (tx) => {
+  const totals = new StreamTotals();
+  const runId = await db.$transaction(async (tx) => {
     const created = await tx.run.create({ data: runData(linkId, name, run), select: { id: true } });
     for (let from = 0; from < run.intervals.length; from += SAMPLE_BATCH) {
-      const rows = run.intervals.slice(from, from + SAMPLE_BATCH).map((interval, index) => toSampleRow(created.id, from + index, interval));
+      const rows = run.intervals.slice(from, from + SAMPLE_BATCH).map((interval, index) => {
+        totals.add(sampleEventOf(from + index, interval));
+        return toSampleRow(created.id, from + index, interval);
+      });
       await tx.sample.createMany({ data: rows });
     }
     return created.id;
   });
+  // Outside the transaction: a digest that cannot be stored now is stored on the run page's first view.
+  await storeRunDigest(runId, totals.stats()).catch(() => undefined);
+  return runId;
 }
 
 /** One output read; whatever the reader throws on an output nobody foresaw costs that output alone. */

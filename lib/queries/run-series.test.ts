@@ -161,12 +161,20 @@ describe("getRunSeries", () => {
     expect(series.points.at(-1)!.t).toBeCloseTo(80, 9);
   });
 
-  it("keeps a finished run's series: a later read gives the same points without reading again", async () => {
+  it("reads a finished run from its digest, stored on the first read: later reads need no sample", async () => {
     const runId = storeRun(tcpSamples(700, 2), { parallel: 2 });
+    const fromSamples = await queries.getRunSeries({ runId });
+    const streams = await queries.getRunStreamStats({ runId });
+    expect(sqlite.prepare(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`).get(runId)).toEqual({ n: 0 });
     const first = await queries.getRunSeries({ runId, isFinished: true });
+    expect(first).toEqual(fromSamples);
+    expect(sqlite.prepare(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`).get(runId)).toEqual({ n: 1 });
     sqlite.prepare(`DELETE FROM "Sample" WHERE "runId" = ?`).run(runId);
-    expect(await queries.getRunSeries({ runId, isFinished: true })).toBe(first);
+    expect(await queries.getRunSeries({ runId, isFinished: true })).toEqual(first);
+    expect(await queries.getRunStreamStats({ runId, isFinished: true })).toEqual(streams);
     expect((await queries.getRunSeries({ runId })).sampleCount).toBe(0);
+    // Fewer points (the comparison's 400) are the digest's, thinned as the browser would.
+    expect((await queries.getRunSeries({ runId, isFinished: true, points: 400 })).points).toEqual(downsample(first.points, 400));
   });
 });
 

@@ -3,6 +3,8 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { IperfInterval } from "@/lib/iperf";
 import { sampleEventOf, type SampleEvent } from "./contract";
+import { storeRunDigest } from "./digest";
+import { StreamTotals, type StreamStat } from "./stream-totals";
 
 /** One parsed interval as a Sample row: the sample event of the run contract, under its run. */
 export function toSampleRow(runId: number, seq: number, interval: IperfInterval): Prisma.SampleCreateManyInput {
@@ -26,6 +28,7 @@ export class SampleWriter {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private firstError: unknown = null;
+  private readonly totals = new StreamTotals();
 
   constructor(
     private readonly runId: number,
@@ -36,6 +39,7 @@ export class SampleWriter {
   add(interval: IperfInterval): SampleEvent {
     const sample = sampleEventOf(this.nextSeq, interval);
     this.nextSeq += 1;
+    this.totals.add(sample);
     this.pending.push(sampleRowOf(this.runId, sample));
     if (this.pending.length >= (this.options.maxBatch ?? 500)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs ?? 250);
@@ -44,6 +48,11 @@ export class SampleWriter {
 
   get count(): number {
     return this.nextSeq;
+  }
+
+  /** Each stream's totals over the intervals so far: kept as they arrive, so that the end of a long run does not read them back. */
+  streamStats(): StreamStat[] {
+    return this.totals.stats();
   }
 
   flush(): Promise<void> {
@@ -64,9 +73,18 @@ export class SampleWriter {
     return this.writing;
   }
 
-  /** Writes what is left; rejects with the first write error, if any. */
+  /**
+   * Writes what is left, then the run's digest (its thinned chart points and these stream
+   * totals, which its page reads once it has ended); rejects with the first write error, if any.
+   * A digest that cannot be stored is not the run's failure: its page's first view stores it.
+   */
   async close(): Promise<void> {
     await this.flush();
     if (this.firstError) throw this.firstError;
+    // A writer given its own `write` (tests) has no run in the database.
+    if (this.options.write) return;
+    await storeRunDigest(this.runId, this.streamStats()).catch((error: unknown) => {
+      console.error(`[wirespeed] run ${this.runId}: could not store its digest: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    });
   }
 }
