@@ -3,9 +3,11 @@ import { authorize, principalOfRequest, PUBLIC_VIEWER, publicOverviewEnabled } f
 import type { Principal } from "@/lib/auth/principal";
 import type { Permission } from "@/lib/auth/roles";
 import { errorResponse } from "@/lib/api/errors";
+import { accessEnded, endStreamWhenAccessEnds } from "@/lib/api/stream-access";
 
 // The REST API's side of the one permission check (lib/auth/guard.ts): every route
 // handler, server-sent event streams included, is wrapped here with the permission it needs.
+// A stream is asked again while it lasts: it ends soon after its principal loses access.
 
 export type ApiAuthOptions = {
   /** Readable without an account when WIRESPEED_PUBLIC_OVERVIEW=1 (the overview's data only). */
@@ -23,7 +25,8 @@ export async function authorizeApiRequest(request: Request, permission: Permissi
  * Wraps a route handler: answers 401/403 unless the request's principal holds
  * `permission`, runs the handler as that principal (the audit log names it), and turns
  * whatever the handler throws (an AppError, or anything else as a 500) into the API's
- * JSON error.
+ * JSON error. A server-sent event stream it answers ends, with an `error` event, once the
+ * principal no longer holds `permission` (user disabled or deleted, signed out, token revoked).
  */
 export function withApiAuth<Context>(
   permission: Permission,
@@ -33,7 +36,8 @@ export function withApiAuth<Context>(
   return async (request, context) => {
     try {
       const principal = await authorizeApiRequest(request, permission, options);
-      return await withPrincipal(principal, () => handler(request, context, principal));
+      const response = await withPrincipal(principal, () => handler(request, context, principal));
+      return endStreamWhenAccessEnds(response, () => accessEnded(principal, permission));
     } catch (error) {
       return errorResponse(error, `${request.method} ${new URL(request.url).pathname}`);
     }

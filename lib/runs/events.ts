@@ -16,6 +16,22 @@ export function formatSse(event: BusEvent<string>): Uint8Array {
   return encoder.encode(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
 }
 
+/**
+ * The response of an event stream route. Its principal is asked again while it lasts
+ * (withApiAuth, lib/api/stream-access.ts): the stream ends when that access ends.
+ */
+export function eventStreamResponse(body: ReadableStream<Uint8Array>): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      // nginx and similar proxies would otherwise hold the stream back.
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
+
 /** Last-Event-ID (header, or `lastEventId` in the query for clients that cannot set headers) as a sample count. */
 export function resumePoint(request: Request): number {
   const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId");

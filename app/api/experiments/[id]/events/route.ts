@@ -3,7 +3,7 @@ import { idFromParams } from "@/lib/api/request";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { openExperimentEventStream } from "@/lib/experiments/events";
-import { resumePoint } from "@/lib/runs/events";
+import { eventStreamResponse, resumePoint } from "@/lib/runs/events";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -13,13 +13,5 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   const id = await idFromParams(params);
   const exists = await db.experiment.findUnique({ where: { id }, select: { id: true } });
   if (!exists) throw new AppError("not-found", `Experiment ${id} does not exist.`);
-  return new Response(openExperimentEventStream(id, resumePoint(request), request.signal), {
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      Connection: "keep-alive",
-      // nginx and similar proxies would otherwise hold the stream back.
-      "X-Accel-Buffering": "no",
-    },
-  });
+  return eventStreamResponse(openExperimentEventStream(id, resumePoint(request), request.signal));
 });

@@ -2,7 +2,7 @@ import { withApiAuth } from "@/lib/api/auth";
 import { AppError } from "@/lib/errors";
 import { idFromParams } from "@/lib/api/request";
 import { db } from "@/lib/db";
-import { openRunEventStream, resumePoint } from "@/lib/runs/events";
+import { eventStreamResponse, openRunEventStream, resumePoint } from "@/lib/runs/events";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -12,14 +12,5 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   const runId = await idFromParams(params);
   const exists = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
   if (!exists) throw new AppError("not-found", `Run ${runId} does not exist.`);
-  const body = openRunEventStream(runId, resumePoint(request), request.signal);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      Connection: "keep-alive",
-      // nginx and similar proxies would otherwise hold the stream back.
-      "X-Accel-Buffering": "no",
-    },
-  });
+  return eventStreamResponse(openRunEventStream(runId, resumePoint(request), request.signal));
 });

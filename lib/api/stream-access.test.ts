@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestApi, type TestApi } from "@/testing/test-api";
+import type { Principal } from "@/lib/auth/principal";
+
+// A live event stream outlives the request that opened it: through the real route handlers,
+// on a real database, each way of losing access ends an open stream of a run that is still
+// running, while the streams of principals that keep their access stay open.
+
+let api: TestApi;
+let runId = 0;
+let experimentId = 0;
+const ADMIN: Principal = { userId: null, name: "WIRESPEED_API_TOKEN", role: "admin", via: "env-token" };
+/** Generous: the streams ask every 2 s, and others run tests on this machine. */
+const END_WITHIN_MS = 8_000;
+
+beforeAll(async () => {
+  api = await openTestApi();
+  const nics = [];
+  for (const name of ["live-a", "live-b"]) {
+    const hostId = (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id;
+    nics.push((await api.json("POST", "/api/nics", { hostId, name: "eth0", speedMbps: 1000 })).body.id);
+  }
+  const linkId = (await api.json("POST", "/api/links", { name: "live-link", aNicId: nics[0], bNicId: nics[1] })).body.id;
+  runId = (await api.db.run.create({ data: { linkId, status: "running", clientSide: "a", options: { protocol: "tcp", duration: 3600 } } })).id;
+  const plan = { kind: "sweep", name: "streams", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2], repeats: 1, kneePercent: 95 };
+  experimentId = (await api.db.experiment.create({ data: { kind: "sweep", name: "streams", status: "running", plan, links: { create: [{ linkId, position: 0 }] } } })).id;
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+});
+
+async function user(username: string, role: "admin" | "operator" | "viewer" = "viewer") {
+  const { createUser } = await import("@/lib/auth/users");
+  const { createApiToken } = await import("@/lib/auth/tokens");
+  const { createSession } = await import("@/lib/auth/sessions");
+  const created = await createUser({ username, password: "correct horse battery", role });
+  const session = await createSession(created.id);
+  const token = await createApiToken(created.id, `${username}'s script`);
+  return { id: created.id, cookie: `wirespeed_session=${session.token}`, sessionToken: session.token, token: token.token, tokenId: token.view.id };
+}
+
+type Followed = { text: () => string; ended: Promise<string>; isEnded: () => boolean; stop: () => Promise<void> };
+
+/** Opens `path` and reads its body in the background until it ends. */
+async function follow(path: string, credential: { cookie: string } | { token: string } | "WIRESPEED_API_TOKEN"): Promise<Followed> {
+  const options = credential === "WIRESPEED_API_TOKEN" ? {} : "cookie" in credential ? { token: null, headers: { cookie: credential.cookie } } : { token: credential.token };
+  const response = await api.call("GET", path, undefined, options);
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let isEnded = false;
+  const ended = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    isEnded = true;
+    return text;
+  })();
+  return { text: () => text, ended, isEnded: () => isEnded, stop: () => reader.cancel() };
+}
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The last event of a stream's text, as { event, data }. */
+function lastEvent(text: string): { event: string; data: unknown } {
+  const block = text.trim().split("\n\n").at(-1) ?? "";
+  const field = (name: string) => block.split("\n").find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
+  return { event: field("event") ?? "", data: JSON.parse(field("data") ?? "null") };
+}
+
+describe("an open event stream of a running run", () => {
+  it("ends with an error event once its user is disabled or deleted, signed out, its token revoked or its role unknown; the others stay open", async () => {
+    const { runEventBus } = await import("@/lib/runs/bus");
+    const { updateUser, deleteUser } = await import("@/lib/auth/users");
+    const { createSession, deleteSession } = await import("@/lib/auth/sessions");
+    const { revokeApiToken } = await import("@/lib/auth/tokens");
+    runEventBus.begin(runId);
+    const path = `/api/runs/${runId}/events`;
+    const [disabled, deleted, signedOut, revoked, demoted, stays] = [
+      await user("disabled"),
+      await user("deleted"),
+      await user("signed-out"),
+      await user("revoked"),
+      await user("demoted"),
+      await user("stays", "operator"),
+    ];
+    const streams = {
+      // Disabling also ends the user's sessions: the token shows that the account itself is checked.
+      disabled: await follow(path, { token: disabled.token }),
+      deleted: await follow(path, { cookie: deleted.cookie }),
+      signedOut: await follow(path, { cookie: signedOut.cookie }),
+      revoked: await follow(path, { token: revoked.token }),
+      demoted: await follow(path, { cookie: demoted.cookie }),
+    };
+    const valid = {
+      session: await follow(path, { cookie: stays.cookie }),
+      token: await follow(path, { token: stays.token }),
+      envToken: await follow(path, "WIRESPEED_API_TOKEN"),
+      // The same user, signed out in another browser: only the stream of the session that ended goes.
+      otherSession: await follow(path, { cookie: `wirespeed_session=${(await createSession(signedOut.id)).token}` }),
+    };
+    runEventBus.publish(runId, "status", { status: "running" });
+    await sleep(50);
+    for (const stream of [...Object.values(streams), ...Object.values(valid)]) expect(stream.text()).toContain('event: status\ndata: {"status":"running"}');
+
+    await updateUser(disabled.id, { disabled: true }, ADMIN);
+    await deleteUser(deleted.id, ADMIN);
+    await deleteSession(signedOut.sessionToken);
+    await revokeApiToken(revoked.tokenId, ADMIN);
+    await api.db.user.update({ where: { id: demoted.id }, data: { role: "guest" } });
+
+    await within(Promise.all(Object.values(streams).map((stream) => stream.ended)), END_WITHIN_MS, "the end of every revoked stream");
+    expect(lastEvent(streams.disabled.text())).toEqual({ event: "error", data: { kind: "unauthorized", message: "Your account was disabled: this stream has ended." } });
+    expect(lastEvent(streams.deleted.text())).toEqual({ event: "error", data: { kind: "unauthorized", message: "Your account was deleted: this stream has ended." } });
+    expect(lastEvent(streams.signedOut.text())).toEqual({
+      event: "error",
+      data: { kind: "unauthorized", message: "Your session has ended (signed out or expired): sign in again to follow this live." },
+    });
+    expect(lastEvent(streams.revoked.text())).toEqual({ event: "error", data: { kind: "unauthorized", message: "The API token was revoked: this stream has ended." } });
+    expect(lastEvent(streams.demoted.text())).toEqual({ event: "error", data: { kind: "forbidden", message: expect.stringMatching(/role \(guest\)/) } });
+
+    // More than one check later, the others still follow the run.
+    await sleep(2_500);
+    runEventBus.publish(runId, "sample", { seq: 0 });
+    await sleep(50);
+    for (const [name, stream] of Object.entries(valid)) {
+      expect(stream.isEnded(), name).toBe(false);
+      expect(stream.text(), name).toContain("event: sample");
+      expect(stream.text(), name).not.toContain("event: error");
+    }
+    // The ended streams left the bus: nothing keeps sending to them.
+    expect(runEventBus.listenerCount(runId)).toBe(Object.keys(valid).length);
+    await Promise.all(Object.values(valid).map((stream) => stream.stop()));
+    expect(runEventBus.listenerCount(runId)).toBe(0);
+    runEventBus.end(runId);
+  });
+
+  it("of an experiment ends the same way", async () => {
+    const { experimentEventBus } = await import("@/lib/experiments/bus");
+    const { revokeApiToken } = await import("@/lib/auth/tokens");
+    experimentEventBus.begin(experimentId);
+    const path = `/api/experiments/${experimentId}/events`;
+    const revoked = await user("experiment-viewer");
+    const stays = await user("experiment-stays");
+    const stream = await follow(path, { token: revoked.token });
+    const other = await follow(path, { cookie: stays.cookie });
+    await revokeApiToken(revoked.tokenId, ADMIN);
+    await within(stream.ended, END_WITHIN_MS, "the end of the revoked experiment stream");
+    expect(lastEvent(stream.text())).toEqual({ event: "error", data: { kind: "unauthorized", message: "The API token was revoked: this stream has ended." } });
+    await sleep(2_500);
+    experimentEventBus.publish(experimentId, "status", { status: "running" });
+    await sleep(50);
+    expect(other.isEnded()).toBe(false);
+    expect(other.text()).toContain('event: status\ndata: {"status":"running"}');
+    expect(experimentEventBus.listenerCount(experimentId)).toBe(1);
+    await other.stop();
+    experimentEventBus.end(experimentId);
+  });
+});

@@ -1,0 +1,101 @@
+import "server-only";
+import { AuthError, forbidden } from "@/lib/auth/errors";
+import type { Principal } from "@/lib/auth/principal";
+import { can, isRole, type Permission } from "@/lib/auth/roles";
+import { db } from "@/lib/db";
+
+// A server-sent event stream is authorized once, when it opens, and may then last as long as
+// a run (hours). Whoever opened it must lose it soon after losing access: every stream asks
+// again, every few seconds, whether its principal still holds the permission it opened with.
+
+/** How often an open stream asks again: well inside the 5 s in which a revoked viewer must be gone. */
+export const STREAM_ACCESS_CHECK_MS = 2_000;
+
+/**
+ * Why `principal` may no longer do `permission` (the AuthError a new request would get), or
+ * null while it still may. While all is well this is one query: the user, enabled, with this
+ * very session (unexpired) or token (not revoked). Only a refusal looks further, for the message.
+ * The environment's admin token and the public viewer hold no row that could be revoked.
+ */
+export async function accessEnded(principal: Principal, permission: Permission): Promise<AuthError | null> {
+  const { userId, credentialId, via } = principal;
+  if ((via !== "session" && via !== "token") || userId === null || credentialId === undefined) return null;
+  const credential = via === "session" ? { sessions: { some: { id: credentialId, expiresAt: { gt: new Date() } } } } : { apiTokens: { some: { id: credentialId, revokedAt: null } } };
+  const user = await db.user.findFirst({ where: { id: userId, disabledAt: null, ...credential }, select: { role: true } });
+  if (user) {
+    if (!isRole(user.role)) return new AuthError(403, `Your role (${user.role}) is not one Wirespeed knows: this stream has ended.`);
+    return can(user.role, permission) ? null : forbidden(user.role, permission);
+  }
+  const account = await db.user.findUnique({ where: { id: userId }, select: { disabledAt: true } });
+  if (!account) return new AuthError(401, "Your account was deleted: this stream has ended.");
+  if (account.disabledAt) return new AuthError(401, "Your account was disabled: this stream has ended.");
+  if (via === "session") return new AuthError(401, "Your session has ended (signed out or expired): sign in again to follow this live.");
+  return new AuthError(401, "The API token was revoked: this stream has ended.");
+}
+
+function isEventStream(response: Response): boolean {
+  return response.body !== null && (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+}
+
+/**
+ * `response` as it was, or, when it is a server-sent event stream, with a body that asks
+ * `stillAllowed` every `everyMs` and, on a refusal, sends `event: error` with
+ * `{ kind, message }` (kind `unauthorized` or `forbidden`, as a new request would be told)
+ * and ends. The event carries no id, so a client that reconnects resumes where it was.
+ */
+export function endStreamWhenAccessEnds(response: Response, stillAllowed: () => Promise<AuthError | null>, everyMs = STREAM_ACCESS_CHECK_MS): Response {
+  if (!isEventStream(response)) return response;
+  const reader = response.body!.getReader();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let isEnded = false;
+  const end = () => {
+    isEnded = true;
+    clearInterval(timer);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let isChecking = false;
+      timer = setInterval(() => {
+        if (isChecking || isEnded) return;
+        isChecking = true;
+        stillAllowed()
+          .then((refusal) => {
+            if (!refusal || isEnded) return;
+            end();
+            const data = JSON.stringify({ kind: refusal.kind, message: refusal.message });
+            controller.enqueue(new TextEncoder().encode(`event: error\ndata: ${data}\n\n`));
+            controller.close();
+            // The inner stream stops following its bus (and its heartbeat) as for a client that left.
+            reader.cancel(refusal.message).catch(() => {});
+          })
+          // A busy or briefly unreadable database is no revocation: ask again at the next tick.
+          .catch(() => {})
+          .finally(() => {
+            isChecking = false;
+          });
+      }, everyMs);
+    },
+    async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        end();
+        throw error;
+      }
+      const { value, done } = chunk;
+      if (isEnded) return;
+      if (done) {
+        end();
+        controller.close();
+      } else {
+        controller.enqueue(value);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
