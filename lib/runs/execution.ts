@@ -428,7 +428,11 @@ export class RunExecution {
   }
 
   private outcome(writeError: unknown): { status: RunStatus; error: RunFailure | null } {
-    if (this.signal.aborted) return { status: "cancelled", error: null };
+    if (this.signal.aborted) {
+      // An abort with a reason is Wirespeed stopping (RunEngine.shutdown); without one, a person cancelled.
+      const reason: unknown = this.signal.reason;
+      return reason instanceof RunError && reason.kind === "interrupted" ? { status: "interrupted", error: runFailureOf(reason, this.platform) } : { status: "cancelled", error: null };
+    }
     if (this.failure) return { status: "failed", error: runFailureOf(this.failure, this.platform) };
     if (this.result?.error) return { status: "failed", error: this.result.error };
     if (!this.result?.summary) {
