@@ -64,6 +64,39 @@ describe("parseIntervalLine", () => {
     expect(parseIntervalLine("nas1: [ID 7] text [  5]   0.00-1.00   sec  1.00 KBytes  8.19 Kbits/sec")?.id).toBe(5);
   });
 
+  it("reads each line on its own: nothing of a longer line before it is left to be read", () => {
+    expect(parseIntervalLine("[  5]   0.00-1.00   sec  1.36 GBytes  11.7 Gbits/sec    0   3.12 MBytes       ")?.cwndBytes).toBe(
+      Math.round(3.12 * MiB),
+    );
+    // cut off inside its units, where the longer line had "GBytes" and "Gbits/sec"
+    expect(parseIntervalLine("[  5]   1.00-2.00   sec  1.36 G")).toBeNull();
+    expect(parseIntervalLine("[  5]   1.00-2.00   sec  1.36 GBytes  11.7 Gb")).toBeNull();
+    expect(parseIntervalLine("[  5]   1.00-2.00   sec  1.36 GBytes  11.7 Gbits/sec    0   3.12 M")).toMatchObject({ retransmits: 0, cwndBytes: undefined });
+  });
+
+  it("reads lines with characters outside ASCII, and takes none of them for a space, digit or unit", () => {
+    expect(parseIntervalLine("déc. 30 02:38:16 2026 « débit » [  5]   0.00-1.00   sec   110 MBytes   923 Mbits/sec")?.bytes).toBe(110 * MiB);
+    // U+0120, U+0131 and U+0142 end in the bytes of " ", "1" and "B": they must stay what they are
+    for (const line of [
+      "[  5]   0.00-1.00\u0120  sec   110 MBytes   923 Mbits/sec",
+      "[  5]   0.00-\u01311.00   sec   110 MBytes   923 Mbits/sec",
+      "[  5]   0.00-1.00   sec   110 M\u0142ytes   923 Mbits/sec",
+    ]) {
+      expect(parseIntervalLine(line), line).toBeNull();
+    }
+  });
+
+  it("reads an interval after a prefix of any length", () => {
+    const title = `${"x".repeat(5000)}é:`;
+    expect(parseIntervalLine(`${title} [  5]   0.00-1.00   sec   110 MBytes   923 Mbits/sec    3   1.50 MBytes       `)).toMatchObject({
+      id: 5,
+      bytes: 110 * MiB,
+      retransmits: 3,
+      cwndBytes: 1.5 * MiB,
+    });
+    expect(parseIntervalLine(`${title} [  5]   0.00-1.00   sec   110 MBytes   923 M`)).toBeNull();
+  });
+
   it("returns null for every other line", () => {
     for (const line of [
       "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd",
