@@ -4,6 +4,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { planKind } from "@/lib/experiments/kinds";
 import { baseRequestOf, stepSecondsOf } from "@/lib/experiments/plan";
 import { parseStoredOptions, type RunStatus } from "@/lib/runs/contract";
+import type { SeriesPoint } from "@/lib/runs/series";
 import {
   EXPERIMENT_KINDS,
   isActiveExperimentStatus,
@@ -107,6 +108,12 @@ async function loadForwardIntervals(runIds: number[]): Promise<Map<number, { end
     const list = byRun.get(row.runId) ?? [];
     list.push({ end: row.end, bitsPerSecond: row.bitsPerSecond });
     byRun.set(row.runId, list);
+  }
+  // Runs compacted by sample retention: their thinned points stand for the intervals.
+  const compacted = await db.runDigest.findMany({ where: { runId: { in: runIds.filter((runId) => !byRun.has(runId)) }, compactedAt: { not: null } }, select: { runId: true, points: true } });
+  for (const { runId, points } of compacted) {
+    const kept = (points as SeriesPoint[]).filter((point) => !point.omitted && point.bps !== null);
+    byRun.set(runId, kept.map((point) => ({ end: point.t, bitsPerSecond: point.bps! })));
   }
   return byRun;
 }

@@ -255,3 +255,9 @@ export async function backfillRunDigests({ shouldStop = () => false, batch = 100
   }
   return stored;
 }
+
+/** What is left of a compacted run's samples (its digest), or null while they are kept. */
+export async function readCompactedDigest(runId: number): Promise<RunDigestData | null> {
+  const digest = await readStoredDigest(runId);
+  return digest?.compactedAt ? digest : null;
+}

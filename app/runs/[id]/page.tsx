@@ -126,7 +126,7 @@ export default async function RunPage({ params }: Params) {
             </p>
           ) : null}
           <p className="mt-2 text-xs">
-            {series.sampleCount > 0 ? `The ${series.sampleCount} intervals it got are kept below.` : "It got no intervals before it stopped."}
+            {series.sampleCount === 0 ? "It got no intervals before it stopped." : series.compactedAt ? `The ${series.sampleCount} intervals it got are shown below, thinned.` : `The ${series.sampleCount} intervals it got are kept below.`}
           </p>
         </section>
       ) : null}
@@ -146,6 +146,14 @@ export default async function RunPage({ params }: Params) {
 
       {/* A live run's findings are those of its environment so far: nothing said until there is one. */}
       <FindingsSection hints={diagnosis?.hints ?? []} emptyText={isActive ? null : "No findings: nothing in this run's figures or its ends' environment points to a limit."} />
+
+      {series.compactedAt ? (
+        <p className="mb-3 rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200" data-testid="run-compacted">
+          <span className="font-semibold">Compacted</span> on <LocalTime iso={series.compactedAt.toISOString()} />: its {series.sampleCount} intervals were deleted once
+          older than the sample retention period (<span className="font-mono">WIRESPEED_SAMPLES_KEEP_DAYS</span>). The chart shows the {series.points.length} averaged points
+          and the stream totals kept when it ended; the summary, commands, environment and raw outputs are whole, and its export holds what is left.
+        </p>
+      ) : null}
 
       <div className="mb-6">
         <RunLiveView

@@ -1,6 +1,8 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { getRunDetail } from "@/lib/queries/run-lists";
 import { iterateRunSamples } from "@/lib/queries/run-series";
+import { readCompactedDigest } from "@/lib/runs/digest";
+import type { SeriesPoint } from "@/lib/runs/series";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -14,9 +16,20 @@ function csvCell(value: unknown): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+// A compacted run's CSV: its thinned chart points (what retention left), one column per stream line.
+const COMPACTED_CSV_COLUMNS = ["t", "bitsPerSecond", "reverseBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "omitted"] as const;
+
+function compactedCsvRow(point: SeriesPoint, streamCount: number): string {
+  const cells = [point.t, point.bps, point.reverseBps, point.retransmits, point.jitterMs, point.lostPercent, point.omitted];
+  for (let index = 0; index < streamCount; index += 1) cells.push(point[`s${index}`] ?? null);
+  return cells.map(csvCell).join(",");
+}
+
 /**
  * GET /runs/:id/export?format=csv|json: every sample of a run (never the thinned chart),
- * streamed so that a one-hour 0.1 s run does not sit in memory twice.
+ * streamed so that a one-hour 0.1 s run does not sit in memory twice. A run compacted by sample
+ * retention has no samples left: its export holds what is, the thinned points and the stream
+ * totals (JSON: under "compacted", with "samples" empty; CSV: the points, with other columns).
  */
 export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const raw = (await params).id;
@@ -24,18 +37,24 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   const run = Number.isSafeInteger(runId) ? await getRunDetail(runId) : null;
   if (!run) return new Response(`Run ${raw} does not exist.\n`, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   const format = new URL(request.url).searchParams.get("format") === "json" ? "json" : "csv";
+  const compacted = await readCompactedDigest(runId);
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       try {
-        if (format === "csv") {
+        if (format === "csv" && compacted) {
+          const streamColumns = Array.from({ length: compacted.streamCount }, (_, index) => `stream${index + 1}BitsPerSecond`);
+          controller.enqueue(encoder.encode(`${[...COMPACTED_CSV_COLUMNS, ...streamColumns].join(",")}\n`));
+          for (const point of compacted.points) controller.enqueue(encoder.encode(`${compactedCsvRow(point, compacted.streamCount)}\n`));
+        } else if (format === "csv") {
           controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\n`));
           for await (const sample of iterateRunSamples(runId)) {
             controller.enqueue(encoder.encode(`${CSV_COLUMNS.map((column) => csvCell(sample[column])).join(",")}\n`));
           }
         } else {
           const { output, ...rest } = run;
-          controller.enqueue(encoder.encode(`{"run":${JSON.stringify({ ...rest, output })},"samples":[`));
+          const compactedJson = compacted ? { at: compacted.compactedAt, sampleCount: compacted.sampleCount, streamCount: compacted.streamCount, points: compacted.points, streams: compacted.streams } : null;
+          controller.enqueue(encoder.encode(`{"run":${JSON.stringify({ ...rest, output })},"compacted":${JSON.stringify(compactedJson)},"samples":[`));
           let isFirst = true;
           for await (const sample of iterateRunSamples(runId)) {
             controller.enqueue(encoder.encode(`${isFirst ? "" : ","}\n${JSON.stringify(sample)}`));

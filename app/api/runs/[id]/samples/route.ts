@@ -4,11 +4,15 @@ import { queryInteger } from "@/lib/api/pagination";
 import { idFromParams } from "@/lib/api/request";
 import { db } from "@/lib/db";
 import { listRunSamples } from "@/lib/queries/run-series";
+import { readCompactedDigest } from "@/lib/runs/digest";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** GET /api/runs/:id/samples: every interval in order; `?after=<seq>&limit=` pages through long runs. */
+/**
+ * GET /api/runs/:id/samples: every interval in order; `?after=<seq>&limit=` pages through long runs.
+ * `compactedAt`: when sample retention deleted them (the run's export keeps its thinned points); null while kept.
+ */
 export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const runId = await idFromParams(params);
   const url = new URL(request.url);
@@ -16,7 +20,7 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   const limit = queryInteger(url, "limit", { min: 1, max: 10_000, fallback: 1000 });
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
   if (!run) throw new AppError("not-found", `Run ${runId} does not exist.`);
-  const samples = await listRunSamples({ runId, after, limit });
+  const [samples, compacted] = await Promise.all([listRunSamples({ runId, after, limit }), readCompactedDigest(runId)]);
   const next = samples.length === limit ? samples.at(-1)!.seq + 1 : null;
-  return Response.json({ samples, next });
+  return Response.json({ samples, next, compactedAt: compacted?.compactedAt ?? null });
 });
