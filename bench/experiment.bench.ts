@@ -4,27 +4,27 @@
 //      interval: the first sample of a test cannot come sooner). Goal: median < 1.5 s.
 //  (b) the start skew of a concurrent experiment's clients: the spread of the clients' start
 //      times (as the engine records them) and of the runs' first samples. Goal: < 200 ms.
-//   WIRESPEED_LAB_INSTANCE=6 node --require ./testing/server-only.cjs --import tsx bench/experiment.bench.ts [--values 1,2,3,4,5,6,7,8] [--seconds 2] [--interval 0.5] [--pairs 5]
-import { median, ms, runMain, withLabEngine } from "./lab-bench";
+//   WIRESPEED_LAB_INSTANCE=6 node --require ./testing/server-only.cjs --import tsx bench/experiment.bench.ts [--values 1,2,3,4,5,6,7,8] [--seconds 2] [--interval 0.5] [--pairs 5] [--rounds 2] [--smoke]
+// --smoke: a sweep of -P 1,2 once and one concurrent experiment, 1 s tests, the same checks.
+import { benchOptions, check, median, ms, runMain, withLabEngine } from "./lab-bench";
 
 const GOAL_GAP_MS = 1500;
 const GOAL_SKEW_MS = 200;
 
 function readArgs(args: string[]) {
-  const value = (name: string) => {
-    const index = args.indexOf(`--${name}`);
-    return index >= 0 ? args[index + 1] : undefined;
-  };
+  const { isSmoke, value, number } = benchOptions(args);
   return {
-    values: (value("values") ?? "1,2,3,4,5,6,7,8").split(",").map(Number),
-    seconds: Number(value("seconds") ?? 2),
-    interval: Number(value("interval") ?? 0.5),
-    pairs: Number(value("pairs") ?? 5),
+    isSmoke,
+    values: value("values", "1,2,3,4,5,6,7,8", "1,2").split(",").map(Number),
+    seconds: number("seconds", 2, 1),
+    interval: number("interval", 0.5),
+    pairs: number("pairs", 5, 1),
+    rounds: number("rounds", 2, 1),
   };
 }
 
 runMain(async () => {
-  const { values, seconds, interval, pairs } = readArgs(process.argv.slice(2));
+  const { isSmoke, values, seconds, interval, pairs, rounds } = readArgs(process.argv.slice(2));
   await withLabEngine("experiment", async ({ engine, bus, db, linkIds }) => {
     const { ExperimentRunner } = await import("../lib/experiments/runner");
     const { ExperimentEventBus } = await import("../lib/experiments/bus");
@@ -32,8 +32,9 @@ runMain(async () => {
     const runner = new ExperimentRunner(engine, experimentBus, bus);
 
     // (a) the step gap over a stream sweep on ab-1g
+    if (isSmoke) console.log("experiment: SMOKE RUN (--smoke)");
     console.log(`experiment: (a) sweep of -P ${values.join(", ")} on ab-1g, -t ${seconds} -i ${interval}; goal: step gap median < ${GOAL_GAP_MS} ms`);
-    for (let round = 1; round <= 2; round += 1) {
+    for (let round = 1; round <= rounds; round += 1) {
       const stamps: { runId: number; at: number }[] = [];
       const experiment = await runner.start({ kind: "sweep", linkIds: [linkIds["ab-1g"]], options: { duration: seconds, interval }, factor: "parallel", values });
       // The listener runs inside publish(): the stamp is the moment the engine hands the sample out.
@@ -44,6 +45,7 @@ runMain(async () => {
       const stored = await db.experiment.findUniqueOrThrow({ where: { id: experiment.id } });
       if (stored.status !== "succeeded") throw new Error(`sweep ${experiment.id}: ${stored.status}: ${stored.errorMessage}`);
       const runIds = [...new Set(stamps.map((stamp) => stamp.runId))];
+      check(runIds.length === values.length, `sweep ${experiment.id}: samples of ${runIds.length} runs for ${values.length} steps`);
       const gaps: number[] = [];
       for (let index = 1; index < runIds.length; index += 1) {
         const last = stamps.filter((stamp) => stamp.runId === runIds[index - 1]).at(-1)!.at;
@@ -51,7 +53,7 @@ runMain(async () => {
         gaps.push(first - last);
       }
       console.log(`experiment: (a) round ${round}: ${runIds.length} steps, gaps ${gaps.map(ms).join(", ")}; median ${ms(median(gaps))} (answer: ${stored.answer})`);
-      if (round === 2) console.log(`experiment: (a) verdict: median step gap ${ms(median(gaps))} ${median(gaps) < GOAL_GAP_MS ? "meets" : "misses"} the goal of ${GOAL_GAP_MS} ms`);
+      if (round === rounds) console.log(`experiment: (a) verdict: median step gap ${ms(median(gaps))} ${median(gaps) < GOAL_GAP_MS ? "meets" : "misses"} the goal of ${GOAL_GAP_MS} ms`);
     }
 
     // (b) the start skew of a concurrent experiment on two links
@@ -70,6 +72,7 @@ runMain(async () => {
       if (runs.some((run) => run.status !== "succeeded")) throw new Error(`concurrent ${experiment.id}: ${runs.map((run) => run.status).join(", ")}`);
       const starts = runs.map((run) => run.startedAt!.getTime());
       const firsts = [...firstSamples.values()];
+      check(runs.length === 2 && firsts.length === runs.length, `concurrent ${experiment.id}: ${runs.length} runs, first samples of ${firsts.length}`);
       startSkews.push(Math.max(...starts) - Math.min(...starts));
       firstSampleSkews.push(Math.max(...firsts) - Math.min(...firsts));
       console.log(`experiment: (b) ${index}: client starts ${ms(startSkews.at(-1)!)} apart, first samples ${ms(firstSampleSkews.at(-1)!)} apart`);

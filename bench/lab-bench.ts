@@ -1,13 +1,37 @@
-// Shared set-up of the lab benchmarks (throughput, latency, samples): a lab of its own
-// (instance 2 unless WIRESPEED_LAB_INSTANCE says otherwise), a fresh migrated SQLite
+// Shared set-up of the lab benchmarks (throughput, latency, samples, experiment): a lab of its
+// own (instance 2 unless WIRESPEED_LAB_INSTANCE says otherwise), a fresh migrated SQLite
 // database with the lab's inventory, and the real run engine on its own event bus.
 // Everything is torn down in a finally, whatever the benchmark does.
+// Nothing runs on import: the smoke tests read LAB_BENCHES from here.
 import { spawn, spawnSync } from "node:child_process";
 import os from "node:os";
+import path from "node:path";
 import type { LabLink, LabState } from "../testing/lab-state";
 
-// Instance 0 belongs to the test suite and whoever runs it: the benchmarks keep out of its way.
-process.env.WIRESPEED_LAB_INSTANCE ??= "2";
+/**
+ * The benchmarks that need the lab (root, network namespaces), by file name (bench/<name>.bench.ts):
+ * bench/smoke.lab.test.ts smokes these, bench/smoke.test.ts the others, and scripts/bench.sh asks
+ * for root before running them (it knows them by their import of this file).
+ */
+export const LAB_BENCHES = ["throughput", "latency", "samples", "experiment"] as const;
+
+/**
+ * The options of a benchmark's command line: `--name value` when given, else under `--smoke` the
+ * smoke run's value (a tiny run that takes seconds, still checked), else the full run's.
+ */
+export function benchOptions(args: string[]) {
+  const isSmoke = args.includes("--smoke");
+  const value = (name: string, full: string, smoke: string = full): string => {
+    const index = args.indexOf(`--${name}`);
+    return index >= 0 && args[index + 1] !== undefined ? args[index + 1]! : isSmoke ? smoke : full;
+  };
+  return { isSmoke, value, number: (name: string, full: number, smoke: number = full) => Number(value(name, String(full), String(smoke))) };
+}
+
+/** A result that is wrong (not a goal missed): the benchmark stops and exits non-zero. */
+export function check(condition: unknown, wrong: string): asserts condition {
+  if (!condition) throw new Error(`wrong result: ${wrong}`);
+}
 
 export type BenchContext = {
   state: LabState;
@@ -24,6 +48,8 @@ export type BenchContext = {
 export async function withLabEngine(name: string, body: (context: BenchContext) => Promise<void>): Promise<void> {
   const { labUp, labDown, labInstance } = await import("../e2e/lab/lab");
   const { createTestDatabase } = await import("../testing/database");
+  // Instance 0 belongs to the test suite and whoever runs it: the benchmarks keep out of its way.
+  process.env.WIRESPEED_LAB_INSTANCE ||= "2";
   const instance = labInstance();
   if (instance === 0) throw new Error("run the benchmarks on a lab instance of their own: WIRESPEED_LAB_INSTANCE=2");
   const database = createTestDatabase();
@@ -32,6 +58,18 @@ export async function withLabEngine(name: string, body: (context: BenchContext) 
   let closeAll: (() => Promise<void>) | null = null;
   let disconnect: (() => Promise<void>) | null = null;
   const started = Date.now();
+  // Ctrl-C, or a smoke test out of time: the lab goes down all the same (a finally does not run on a signal).
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`${name}: ${signal}: tearing lab instance ${instance} down`);
+    try {
+      labDown();
+      database.remove();
+    } finally {
+      process.exit(1);
+    }
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   try {
     const upStarted = Date.now();
     const state = await labUp();
@@ -57,6 +95,8 @@ export async function withLabEngine(name: string, body: (context: BenchContext) 
     );
     await body({ state, linkIds, db, engine, bus, parseRunRequest, openRunEventStream, iperfVersion });
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     await closeAll?.().catch(() => undefined);
     await disconnect?.().catch(() => undefined);
     labDown();
@@ -156,7 +196,7 @@ export function percentile(values: number[], p: number): number {
 export const gbits = (bitsPerSecond: number) => `${(bitsPerSecond / 1e9).toFixed(3)} Gbit/s`;
 export const ms = (milliseconds: number) => `${milliseconds.toFixed(1)} ms`;
 
-/** Runs a benchmark's main and exits non-zero only when it could not measure (never on a missed goal). */
+/** Runs a benchmark's main and exits non-zero only when it could not measure or a result is wrong (never on a missed goal). */
 export function runMain(main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
@@ -166,3 +206,39 @@ export function runMain(main: () => Promise<void>): void {
     },
   );
 }
+
+/** What a benchmark run as its own process printed, and how it ended. */
+export type BenchProcess = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; seconds: number };
+
+/**
+ * Runs bench/<name>.bench.ts as `npm run bench` does, in its own process (a benchmark exits
+ * when done and may set process-wide state), with `args` and extra environment. For the smoke tests.
+ */
+export function runBenchProcess(name: string, args: string[], env: Record<string, string> = {}, timeoutMs = 170_000): Promise<BenchProcess> {
+  const root = path.resolve(__dirname, "..");
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--require", "./testing/server-only.cjs", "--import", "tsx", `bench/${name}.bench.ts`, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    // SIGTERM, not SIGKILL: a lab benchmark tears its lab down on it.
+    const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+/** A measured figure in a benchmark's output: a number with a unit of time, size, rate or share. */
+export const FIGURE = /\d(?:[\d,.]*\d)? ?(?:ms|s|MB|KiB|MiB|kB|GB|B|lines\/s|Gbit\/s|Mbit\/s|samples\/s|%)(?![A-Za-z])/;

@@ -4,17 +4,15 @@
 //      inside publish(), stamps it) to the moment an SSE client reading openRunEventStream(...)
 //      (the body GET /api/runs/:id/events returns) has decoded the same event, matched by id.
 // R runs of `-i 0.1 -t 3` give hundreds of events. Goal for (b): p95 < 50 ms.
-//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/latency.bench.ts [--runs 10] [--link ab-1g]
-import { median, ms, percentile, runMain, withLabEngine } from "./lab-bench";
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/latency.bench.ts [--runs 10] [--link ab-1g] [--seconds 3] [--interval 0.1] [--smoke]
+// --smoke: one run of 1 s (10 events), every event still checked.
+import { benchOptions, check, median, ms, percentile, runMain, withLabEngine } from "./lab-bench";
 
 const GOAL_P95_MS = 50;
 
 function readArgs(args: string[]) {
-  const value = (name: string) => {
-    const index = args.indexOf(`--${name}`);
-    return index >= 0 ? args[index + 1] : undefined;
-  };
-  return { runs: Number(value("runs") ?? 10), link: value("link") ?? "ab-1g", seconds: Number(value("seconds") ?? 3), interval: Number(value("interval") ?? 0.1) };
+  const { isSmoke, value, number } = benchOptions(args);
+  return { isSmoke, runs: number("runs", 10, 1), link: value("link", "ab-1g"), seconds: number("seconds", 3, 1), interval: number("interval", 0.1) };
 }
 
 type Decoded = { id: number; event: string; at: number };
@@ -43,11 +41,11 @@ async function readSse(body: NonNullable<Response["body"]>, onEvent: (event: Dec
 }
 
 runMain(async () => {
-  const { runs, link, seconds, interval } = readArgs(process.argv.slice(2));
+  const { isSmoke, runs, link, seconds, interval } = readArgs(process.argv.slice(2));
   await withLabEngine("latency", async ({ engine, bus, db, linkIds, parseRunRequest, openRunEventStream, state }) => {
     const lab = state.links.find((l) => l.name === link)!;
     console.log(
-      `latency: ${runs} runs on ${link} (${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -i ${interval} -t ${seconds}; ` +
+      `latency: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}${runs} runs on ${link} (${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -i ${interval} -t ${seconds}; ` +
         `goal: (b) engine → SSE client p95 < ${GOAL_P95_MS} ms`,
     );
     const toFirstSample: number[] = [];
@@ -81,6 +79,10 @@ runMain(async () => {
       unsubscribe?.();
       const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { _count: { select: { samples: true } } } });
       if (run.status !== "succeeded") throw new Error(`run ${run.id}: ${run.status}: ${run.errorMessage}`);
+      // Every interval the engine handed out reached the SSE client and the database, once.
+      check(publishedAt.size > 0, `run ${run.id}: no sample was published`);
+      check(decodedAt.size === publishedAt.size && [...publishedAt.keys()].every((id) => decodedAt.has(id)), `run ${run.id}: ${publishedAt.size} samples published, ${decodedAt.size} read by the SSE client`);
+      check(run._count.samples === publishedAt.size, `run ${run.id}: ${publishedAt.size} samples published, ${run._count.samples} stored`);
       const delays: number[] = [];
       for (const [id, at] of publishedAt) {
         const seen = decodedAt.get(id);

@@ -3,20 +3,23 @@
 // rendering), the median of several scrapes after a warm-up. Goal: under 200 ms.
 // No lab needed: the rows are written with SQL, with outputs and environment snapshots of
 // realistic sizes (a full scan of the Run table reads them all, so they must be there).
-//   node --require ./testing/server-only.cjs --import tsx bench/metrics.bench.ts [--links 500] [--runs 100000] [--scrapes 9] [--no-outputs] [--without-indexes] [--keep]
+//   node --require ./testing/server-only.cjs --import tsx bench/metrics.bench.ts [--links 500] [--runs 100000] [--scrapes 9] [--no-outputs] [--without-indexes] [--keep] [--smoke]
+// --smoke: 20 links, 2,000 runs, 3 scrapes, the output checked the same way (its times mean little).
 import Database from "better-sqlite3";
 import os from "node:os";
 import path from "node:path";
 
 function readArgs(args: string[]) {
+  const isSmoke = args.includes("--smoke");
   const value = (name: string) => {
     const index = args.indexOf(`--${name}`);
     return index >= 0 ? args[index + 1] : undefined;
   };
   return {
-    links: Number(value("links") ?? 500),
-    runs: Number(value("runs") ?? 100_000),
-    scrapes: Number(value("scrapes") ?? 9),
+    isSmoke,
+    links: Number(value("links") ?? (isSmoke ? 20 : 500)),
+    runs: Number(value("runs") ?? (isSmoke ? 2_000 : 100_000)),
+    scrapes: Number(value("scrapes") ?? (isSmoke ? 3 : 9)),
     outputs: !args.includes("--no-outputs"),
     withoutIndexes: args.includes("--without-indexes"),
     keep: args.includes("--keep"),
@@ -176,6 +179,7 @@ async function main(): Promise<void> {
   try {
     const seedStarted = performance.now();
     const seeded = await seed(path.join(database.dataDir, "wirespeed.db"), options);
+    if (options.isSmoke) console.log("metrics: SMOKE RUN (--smoke)");
     console.log(
       `metrics: seeded ${seeded.links.toLocaleString("en")} links and ${seeded.runs.toLocaleString("en")} runs (${options.outputs ? "with" : "without"} outputs, ${options.withoutIndexes ? "without the scrape's two indexes" : "indexes as migrated"}) in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
     );

@@ -3,19 +3,18 @@
 // browser tabs on GET /api/runs/:id/events) watch. Prints the Sample rows stored for the run, rows
 // per second, the sample events each viewer got (both must equal the rows stored) and the peak RSS
 // of this process (engine, SQLite, ssh and both viewers).
-//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/samples.bench.ts [--parallel 32] [--interval 0.1] [--seconds 10] [--link ab-fast]
-import { runMain, withLabEngine } from "./lab-bench";
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/samples.bench.ts [--parallel 32] [--interval 0.1] [--seconds 10] [--link ab-fast] [--smoke]
+// --smoke: -P 4 -t 1 (10 intervals), the same checks.
+import { benchOptions, check, runMain, withLabEngine } from "./lab-bench";
 
 function readArgs(args: string[]) {
-  const value = (name: string) => {
-    const index = args.indexOf(`--${name}`);
-    return index >= 0 ? args[index + 1] : undefined;
-  };
+  const { isSmoke, value, number } = benchOptions(args);
   return {
-    parallel: Number(value("parallel") ?? 32),
-    interval: Number(value("interval") ?? 0.1),
-    seconds: Number(value("seconds") ?? 10),
-    link: value("link") ?? "ab-fast",
+    isSmoke,
+    parallel: number("parallel", 32, 4),
+    interval: number("interval", 0.1),
+    seconds: number("seconds", 10, 1),
+    link: value("link", "ab-fast"),
   };
 }
 
@@ -48,12 +47,12 @@ async function watch(body: NonNullable<Response["body"]>): Promise<Viewer> {
 const MB = 1024 * 1024;
 
 runMain(async () => {
-  const { parallel, interval, seconds, link } = readArgs(process.argv.slice(2));
+  const { isSmoke, parallel, interval, seconds, link } = readArgs(process.argv.slice(2));
   await withLabEngine("samples", async ({ engine, bus, db, linkIds, parseRunRequest, openRunEventStream, state }) => {
     const lab = state.links.find((l) => l.name === link)!;
     const expected = Math.round(seconds / interval);
     console.log(
-      `samples: ${link} (${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -P ${parallel} -i ${interval} -t ${seconds} ` +
+      `samples: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}${link} (${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -P ${parallel} -i ${interval} -t ${seconds} ` +
         `(iperf3 prints ${expected} intervals × ${parallel + 2} lines), 2 SSE viewers; goal: every interval stored and seen by both viewers`,
     );
     const rssBefore = process.memoryUsage.rss();
@@ -107,5 +106,10 @@ runMain(async () => {
     console.log(
       `verdict: ${isMet ? "MET" : "MISSED"}: ${stored}/${expected} intervals stored, viewers ${first.samples} and ${second.samples} ${first.samples === stored && second.samples === stored ? "=" : "≠"} stored, ${(stored / seconds).toFixed(1)} samples/s`,
     );
+    // After the verdict, so that the figures are printed: what must hold whatever the machine's load.
+    check(run.status === "succeeded", `run ${run.id} ${run.status}`);
+    check(stored > 0 && stored === published && isContiguous, `${published} samples published, ${stored} rows stored (seq contiguous: ${isContiguous})`);
+    check(streamsPerRow === parallel || stored < 2, `${streamsPerRow} per-stream values per row for -P ${parallel}`);
+    for (const viewer of [first, second]) check(viewer.samples === stored && viewer.ids.every((id, position) => id === position + 1), `a viewer got ${viewer.samples} sample events for ${stored} rows`);
   });
 });

@@ -2,36 +2,37 @@
 // (a) a run through the real engine (ssh, agents, parser, SQLite) and (b) the same iperf3 test
 // typed by hand over `ssh` (`iperf3 -s -1` on b, `iperf3 -c ... -J` on a). Prints each pair,
 // the medians and the ratio of medians. Goal: Wirespeed / by hand ≥ 0.98.
-//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/throughput.bench.ts [--n 5] [--seconds 5] [--links ab-2g5,ab-fast] [--control]
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/throughput.bench.ts [--n 5] [--seconds 5] [--links ab-2g5,ab-fast] [--control] [--smoke]
 // --control replaces the Wirespeed side by a second by-hand run (an A/A test): the spread of its
 // ratio is the noise floor of the machine, against which the 0.98 goal can be judged.
+// --smoke: one pair of 1 s tests on ab-2g5, to show that the bench still works (its ratio means little).
 import os from "node:os";
-import { engineRun, gbits, handRun, median, ms, runMain, withLabEngine } from "./lab-bench";
+import { benchOptions, check, engineRun, gbits, handRun, median, ms, runMain, withLabEngine } from "./lab-bench";
 
 const GOAL_RATIO = 0.98;
 // By-hand servers use a port outside the engine's range (5201-5299), so the two never meet.
 const HAND_PORT = 5401;
+// Both sides measure the same link: a ratio outside this is a unit or parsing error, not noise.
+const SANE_RATIO = [0.25, 4] as const;
 
 function readArgs(args: string[]) {
-  const value = (name: string) => {
-    const index = args.indexOf(`--${name}`);
-    return index >= 0 ? args[index + 1] : undefined;
-  };
+  const { isSmoke, value, number } = benchOptions(args);
   return {
-    n: Number(value("n") ?? 5),
-    seconds: Number(value("seconds") ?? 5),
-    links: (value("links") ?? "ab-2g5,ab-fast").split(","),
+    isSmoke,
+    n: number("n", 5, 1),
+    seconds: number("seconds", 5, 1),
+    links: value("links", "ab-2g5,ab-fast", "ab-2g5").split(","),
     isControl: args.includes("--control"),
   };
 }
 
 runMain(async () => {
-  const { n, seconds, links, isControl } = readArgs(process.argv.slice(2));
+  const { isSmoke, n, seconds, links, isControl } = readArgs(process.argv.slice(2));
   await withLabEngine("throughput", async (context) => {
     // In a control run the first column is a second by-hand test, and says so.
     const label = isControl ? "by hand #2" : "Wirespeed";
     if (isControl) console.log(`throughput: CONTROL RUN (--control): "${label}" is a second by-hand run on port ${HAND_PORT + 1}`);
-    console.log(`throughput: N=${n} pairs per link, -t ${seconds}, links ${links.join(", ")}; goal: median(${label}) / median(by hand) ≥ ${GOAL_RATIO}`);
+    console.log(`throughput: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}N=${n} pairs per link, -t ${seconds}, links ${links.join(", ")}; goal: median(${label}) / median(by hand) ≥ ${GOAL_RATIO}`);
     const verdicts: string[] = [];
     for (const linkName of links) {
       const link = context.state.links.find((l) => l.name === linkName);
@@ -59,6 +60,10 @@ runMain(async () => {
           cpuSeconds[side] = (cpu.user + cpu.system) / 1e6;
         }
         const wirespeed = engineResult!.run.receivedBitsPerSecond!;
+        check(Number.isFinite(wirespeed) && wirespeed > 0, `${label} on ${linkName} stored ${wirespeed} bits/s`);
+        check(Number.isFinite(hand!.bitsPerSecond) && hand!.bitsPerSecond > 0, `by hand on ${linkName}: ${hand!.bitsPerSecond} bits/s`);
+        const pairRatio = wirespeed / hand!.bitsPerSecond;
+        check(pairRatio > SANE_RATIO[0] && pairRatio < SANE_RATIO[1], `${label} ${gbits(wirespeed)} against ${gbits(hand!.bitsPerSecond)} by hand on ${linkName}: not the same link's rate`);
         engineFigures.push(wirespeed);
         handFigures.push(hand!.bitsPerSecond);
         if (engineResult!.toFirstSampleMs !== null) firstSample.push(engineResult!.toFirstSampleMs);
@@ -69,7 +74,7 @@ runMain(async () => {
           console.log(`  by hand server:   ${hand!.serverCommand}`);
         }
         console.log(
-          `  pair ${pair} (${engineFirst ? `${label} first` : "by hand first"}): ${label} ${gbits(wirespeed)}, by hand ${gbits(hand!.bitsPerSecond)}, ratio ${(wirespeed / hand!.bitsPerSecond).toFixed(3)}; ` +
+          `  pair ${pair} (${engineFirst ? `${label} first` : "by hand first"}): ${label} ${gbits(wirespeed)}, by hand ${gbits(hand!.bitsPerSecond)}, ratio ${pairRatio.toFixed(3)}; ` +
             `Node CPU ${cpuSeconds.engine.toFixed(2)} s (${label}) / ${cpuSeconds.hand.toFixed(2)} s (by hand), load average ${os.loadavg()[0]!.toFixed(2)}`,
         );
       }
