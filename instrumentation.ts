@@ -24,4 +24,8 @@ export async function register() {
   startAlertWatcher();
   const { startScheduler } = await import("@/lib/schedules");
   await startScheduler();
+  // SIGTERM (docker stop) and Ctrl-C from now on: no new run, the runs under way stopped on both
+  // hosts and stored as interrupted, the database closed, exit within 10 s (lib/runs/shutdown.ts).
+  const { installServerShutdown } = await import("@/lib/runs/shutdown");
+  await installServerShutdown();
 }

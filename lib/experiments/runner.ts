@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { getExperiment, loadPlanLinks, loadStepOutcome } from "@/lib/queries/experiments";
 import { runEventBus, type RunEventBus } from "@/lib/runs/bus";
 import type { RunEngine, LinkHold } from "@/lib/runs/engine";
+import { RunError, shutdownInterruption, ShuttingDownError } from "@/lib/runs/errors";
 import { newHostCache } from "@/lib/runs/execution";
 import type { RunJson } from "@/lib/runs/serialize";
 import { experimentEventBus, type ExperimentEventBus } from "./bus";
@@ -16,12 +17,15 @@ import { checkPlan, parseExperimentRequest } from "./plan";
 // Carries out experiments: holds the plan's links (no other run starts on them meanwhile),
 // asks the kind for each next step, runs the step's runs together through the run engine,
 // and after each step stores the result so far, so a cancel or a restart keeps every
-// finished step. Viewers follow on the experiment bus: status, step, sample, row.
+// finished step. Viewers follow on the experiment bus: status, step, sample, row. When
+// Wirespeed stops (`shutdown`), no experiment or step starts; the ones under way end interrupted.
 
 type Active = { controller: AbortController; hold: LinkHold | null; currentRunIds: number[]; done: Promise<void> };
 
 export class ExperimentRunner {
   private readonly active = new Map<number, Active>();
+  /** Set once Wirespeed stops: the signal's name, in the message of the experiments it interrupts. */
+  private stopReason: string | null = null;
 
   constructor(
     private readonly engine: RunEngine,
@@ -42,6 +46,7 @@ export class ExperimentRunner {
   }
 
   private async startPlan(plan: ExperimentPlan): Promise<ExperimentJson> {
+    this.engine.refuseIfShuttingDown();
     const links = await loadPlanLinks(plan.linkIds);
     checkPlan(plan, links);
     const experiment = await db.experiment.create({
@@ -58,6 +63,8 @@ export class ExperimentRunner {
     const controller = new AbortController();
     const entry: Active = { controller, hold: null, currentRunIds: [], done: Promise.resolve() };
     this.active.set(experiment.id, entry);
+    // Recorded while Wirespeed began to stop: it ends at once, interrupted.
+    if (this.stopReason !== null) controller.abort(shutdownInterruption(this.stopReason, { hasStarted: false }));
     entry.done = this.execute(experiment.id, plan, links, entry)
       .catch(async (error: unknown) => {
         const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
@@ -79,7 +86,7 @@ export class ExperimentRunner {
     // A concurrent experiment waits until every one of its links is free, and keeps them.
     entry.hold = this.engine.holdLinks(plan.linkIds, experimentId);
     await Promise.race([entry.hold.ready, abortedOf(signal)]);
-    if (signal.aborted) return this.end(experimentId, "cancelled", null);
+    if (signal.aborted) return this.endStopped(experimentId, signal, false);
     await db.experiment.update({ where: { id: experimentId }, data: { status: "running", startedAt: new Date() } });
     this.bus.publish(experimentId, "status", { status: "running" });
 
@@ -95,10 +102,19 @@ export class ExperimentRunner {
       const index = done.length;
       const step = await db.experimentStep.create({ data: { experimentId, index, label: spec.label, tags: spec.tags as Prisma.InputJsonValue } });
       this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: [], status: "running" });
-      const runs = await this.engine.runHeld(
-        spec.runs.map((run) => ({ linkId: run.linkId, options: run.options, clientSide: run.clientSide, channel: run.channel ?? null, experimentId, stepId: step.id })),
-        { onRecorded: (recorded) => this.follow(experimentId, entry, recorded), hostCache },
-      );
+      let runs: RunJson[];
+      try {
+        runs = await this.engine.runHeld(
+          spec.runs.map((run) => ({ linkId: run.linkId, options: run.options, clientSide: run.clientSide, channel: run.channel ?? null, experimentId, stepId: step.id })),
+          { onRecorded: (recorded) => this.follow(experimentId, entry, recorded), hostCache },
+        );
+      } catch (error) {
+        // Wirespeed began to stop as this step was about to start: it never ran.
+        if (!(error instanceof ShuttingDownError)) throw error;
+        await db.experimentStep.update({ where: { id: step.id }, data: { status: "interrupted", endedAt: new Date() } });
+        this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: [], status: "interrupted" });
+        return this.endStopped(experimentId, signal, true);
+      }
       entry.currentRunIds = [];
       const stepStatus = await this.endStep(step.id, runs.map((run) => run.id));
       this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: runs.map((run) => run.id), status: stepStatus });
@@ -112,7 +128,7 @@ export class ExperimentRunner {
       }
       if (stepStatus !== "succeeded") break;
     }
-    if (signal.aborted) return this.end(experimentId, "cancelled", null);
+    if (signal.aborted) return this.endStopped(experimentId, signal, true);
     return this.end(experimentId, failure ? "failed" : "succeeded", failure);
   }
 
@@ -162,6 +178,18 @@ export class ExperimentRunner {
     return `Step ${index + 1} (${label}) failed, ${reason}. The steps before it are kept.`;
   }
 
+  /** Cancelled by a person, or interrupted by Wirespeed stopping (the abort's reason says which). */
+  private endStopped(experimentId: number, signal: AbortSignal, hasStarted: boolean): Promise<void> {
+    const reason: unknown = signal.reason;
+    const isStop = (reason instanceof RunError && reason.kind === "interrupted") || this.stopReason !== null;
+    if (!isStop) return this.end(experimentId, "cancelled", null);
+    const stop = this.stopReason ?? "shutdown";
+    const message = hasStarted
+      ? `Wirespeed was stopped (${stop}) while this experiment was in progress. The steps that finished are kept; run it again for the rest.`
+      : `Wirespeed was stopped (${stop}) before this experiment started. Run it again.`;
+    return this.end(experimentId, "interrupted", message);
+  }
+
   private async end(experimentId: number, status: ExperimentStatus, errorMessage: string | null): Promise<void> {
     await db.experiment.update({ where: { id: experimentId }, data: { status, endedAt: new Date(), errorMessage } });
     this.bus.publish(experimentId, "status", { status });
@@ -179,6 +207,24 @@ export class ExperimentRunner {
       await entry.done;
     }
     return (await getExperiment(experimentId))!;
+  }
+
+  /**
+   * Wirespeed is stopping: no experiment starts from now on (the engine refuses it), and the
+   * ones under way start no further step. The runs of their current step are the engine's to
+   * interrupt (RunEngine.shutdown, at the same time); each experiment then ends interrupted,
+   * keeping its finished steps. Resolves once they have all ended.
+   */
+  async shutdown(reason: string): Promise<void> {
+    this.stopReason ??= reason;
+    const entries = [...this.active.values()];
+    for (const entry of entries) entry.controller.abort(shutdownInterruption(this.stopReason, { hasStarted: true }));
+    await Promise.all(entries.map((entry) => entry.done));
+  }
+
+  /** The experiments under way (queued or running) in this process. */
+  get activeExperimentIds(): number[] {
+    return [...this.active.keys()];
   }
 
   /** Waits until an experiment has ended (for tests and benchmarks). */

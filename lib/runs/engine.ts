@@ -6,7 +6,7 @@ import { recordAudit } from "@/lib/auth/audit";
 import { fieldErrorsFromZod, invalidInput } from "@/lib/errors";
 import { runEventBus, type RunEventBus } from "./bus";
 import { ACTIVE_RUN_STATUSES, clientSideOf, isFinalStatus, type ClientSide, type RunStatus } from "./contract";
-import { RunError } from "./errors";
+import { RunError, runFailureOf, shutdownInterruption, ShuttingDownError, type RunFailure } from "./errors";
 import { DEFAULT_LIMITS, finishRun, loadRunEndpoints, RunExecution, type ExecutionLimits, type HostCache } from "./execution";
 import { LinkQueue } from "./link-queue";
 import { PortLeases } from "./ports";
@@ -19,7 +19,8 @@ export { serverArgvFor } from "./execution";
 // The run engine: queued → preparing → running → succeeded | failed | cancelled | interrupted.
 // One run per link at a time (a run waits its turn in its link's queue); iperf3 ports leased
 // per host. The steps of a run are lib/runs/execution.ts; the engine decides when they run,
-// for one run or for several together, and how a run is cancelled or recovered.
+// for one run or for several together, and how a run is cancelled, interrupted by Wirespeed
+// stopping (`shutdown`) or recovered after a crash.
 
 export type StartRunInput = {
   linkId: number;
@@ -34,8 +35,11 @@ export type StartRunInput = {
 /** Told of every run that reached a final state (succeeded, failed, cancelled, interrupted by cancel). */
 export type RunEndedListener = (runId: number) => void | Promise<void>;
 
-/** `held`: the run belongs to a hold on its links (an experiment), so it never waits in their queues. */
-type Pending = { linkId: number; controller: AbortController; promise: Promise<void>; resolve: () => void; together: number[]; held: boolean };
+/**
+ * `held`: the run belongs to a hold on its links (an experiment), so it never waits in their queues.
+ * `isEnding`: it never started and is being stored as ended (`endUnstarted`): nothing may start it.
+ */
+type Pending = { linkId: number; controller: AbortController; promise: Promise<void>; resolve: () => void; together: number[]; held: boolean; isEnding: boolean };
 
 /**
  * Links held for a series of runs (an experiment): no other run starts on them until it is
@@ -48,6 +52,10 @@ export class RunEngine {
   private readonly ports = new PortLeases();
   private readonly pending = new Map<number, Pending>();
   private readonly endedListeners = new Set<RunEndedListener>();
+  /** Set once Wirespeed stops (`shutdown`): the signal's name, given as the reason of every interruption. */
+  private stopReason: string | null = null;
+  /** Runs being recorded: a shutdown waits for them, so that none is left queued. */
+  private readonly recordings = new Set<Promise<unknown>>();
 
   constructor(
     private readonly remote: RunRemote,
@@ -157,8 +165,21 @@ export class RunEngine {
     await Promise.all(runIds.filter((runId) => this.pending.get(runId)?.held).map((runId) => this.cancelRun(runId)));
   }
 
+  /** Throws ShuttingDownError (503) once Wirespeed stops: nothing new starts then. */
+  refuseIfShuttingDown(): void {
+    if (this.stopReason !== null) throw new ShuttingDownError();
+  }
+
   /** Records runs, each queued with an open live stream, tied to the runs it must run with. */
-  private async recordRuns(inputs: StartRunInput[], held: boolean) {
+  private recordRuns(inputs: StartRunInput[], held: boolean) {
+    this.refuseIfShuttingDown();
+    const recording = this.record(inputs, held);
+    this.recordings.add(recording);
+    void recording.finally(() => this.recordings.delete(recording)).catch(() => undefined);
+    return recording;
+  }
+
+  private async record(inputs: StartRunInput[], held: boolean) {
     const found = await db.link.findMany({ where: { id: { in: inputs.map((input) => input.linkId) } }, select: { id: true, name: true, speedMbps: true } });
     const links = new Map(found.map((link) => [link.id, link]));
     const missing = inputs.find((input) => !links.has(input.linkId));
@@ -186,7 +207,7 @@ export class RunEngine {
       this.bus.publish(run.id, "status", { status: "queued" });
       let resolve = () => {};
       const promise = new Promise<void>((done) => (resolve = done));
-      this.pending.set(run.id, { linkId: input.linkId, controller: new AbortController(), promise, resolve, together: runIds, held });
+      this.pending.set(run.id, { linkId: input.linkId, controller: new AbortController(), promise, resolve, together: runIds, held, isEnding: false });
     }
     return { runs, links };
   }
@@ -198,8 +219,10 @@ export class RunEngine {
    * too (they could not run together any more).
    */
   private async executeTogether(runIds: number[], hostCache?: HostCache): Promise<void> {
+    // Their turn came after Wirespeed began to stop (a run before them was just interrupted).
+    if (this.stopReason !== null) return this.endUnstarted(runIds, "interrupted", runFailureOf(shutdownInterruption(this.stopReason, { hasStarted: false }), "unknown"));
     const executions = runIds
-      .filter((runId) => this.pending.has(runId))
+      .filter((runId) => this.pending.has(runId) && !this.pending.get(runId)!.isEnding)
       .map((runId) => new RunExecution(runId, { remote: this.remote, ports: this.ports, bus: this.bus, limits: this.limits, hostCache }, this.pending.get(runId)!.controller.signal));
     const together = async (name: "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient") => {
       await Promise.all(executions.map((execution) => execution.step(name)));
@@ -244,17 +267,59 @@ export class RunEngine {
     const pending = this.pending.get(runId);
     if (pending && run.status === "queued" && !this.hasStarted(runId)) {
       // Never started: it leaves the queue and ends here, with the runs that were to run with it.
-      for (const queuedId of pending.together) {
-        if (!this.pending.has(queuedId)) continue;
-        await finishRun(this.bus, queuedId, { status: "cancelled", endedAt: new Date() }, null);
-        this.forget(queuedId);
-      }
+      await this.endUnstarted(pending.together, "cancelled", null);
       return "cancelled";
     }
     pending?.controller.abort();
     await pending?.promise;
     const after = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
     return (after?.status ?? "cancelled") as RunStatus;
+  }
+
+  /**
+   * Wirespeed is stopping (SIGTERM, Ctrl-C; lib/runs/shutdown.ts): from now on no run starts
+   * (ShuttingDownError). Runs still waiting for their link end as interrupted without starting,
+   * as a crash's recovery would mark them; runs under way are stopped as a cancel stops them
+   * (both ends' iperf3, the client first, so that it prints its partial summary) and stored as
+   * interrupted by `reason`, with every sample received. Resolves once every run is stored.
+   */
+  async shutdown(reason: string): Promise<void> {
+    this.stopReason ??= reason;
+    await Promise.allSettled([...this.recordings]);
+    const runIds = [...this.pending.keys()];
+    const ended = runIds.map((runId) => this.pending.get(runId)!.promise);
+    const unstarted = runIds.filter((runId) => !this.hasStarted(runId));
+    for (const runId of runIds) {
+      if (!unstarted.includes(runId)) this.pending.get(runId)!.controller.abort(shutdownInterruption(this.stopReason, { hasStarted: true }));
+    }
+    await this.endUnstarted(unstarted, "interrupted", runFailureOf(shutdownInterruption(this.stopReason, { hasStarted: false }), "unknown"));
+    await Promise.all(ended);
+  }
+
+  /** The runs this engine has not finished with: queued, preparing or running. */
+  get activeRunIds(): number[] {
+    return [...this.pending.keys()];
+  }
+
+  /**
+   * Ends runs that never started (cancelled, or interrupted by a stop), storing `failure`. They
+   * are marked at once, so that a link's queue handing them its turn meanwhile starts nothing,
+   * and stay pending until stored, so that a shutdown waits for them.
+   */
+  private async endUnstarted(runIds: number[], status: "cancelled" | "interrupted", failure: RunFailure | null): Promise<void> {
+    const claimed = runIds.filter((runId) => {
+      const pending = this.pending.get(runId);
+      if (!pending || pending.isEnding) return false;
+      pending.isEnding = true;
+      return true;
+    });
+    for (const runId of claimed) {
+      try {
+        await finishRun(this.bus, runId, { status, endedAt: new Date() }, failure);
+      } finally {
+        this.forget(runId);
+      }
+    }
   }
 
   /** Waits until a run has ended (for tests and the CLI). */

@@ -10,6 +10,32 @@ export class RunError extends AppError {
 }
 
 /**
+ * What a run, an experiment or a scheduled start asked for while Wirespeed stops (SIGTERM,
+ * Ctrl-C) is refused with. 503: nothing is wrong with the request, the server is going away.
+ */
+export class ShuttingDownError extends AppError {
+  constructor() {
+    super("conflict", "Wirespeed is shutting down: it starts no new run now. Try again once it is back.");
+    this.name = "ShuttingDownError";
+  }
+
+  // The kinds' table (lib/errors.ts) has no 503 kind: this one answer overrides its kind's status.
+  override get status(): number {
+    return 503;
+  }
+}
+
+/**
+ * Why a run was interrupted by Wirespeed stopping: the abort reason of its signal, which the
+ * run's outcome turns into the `interrupted` status with this message and hint.
+ */
+export function shutdownInterruption(reason: string, { hasStarted }: { hasStarted: boolean }): RunError {
+  return hasStarted
+    ? new RunError("interrupted", `Wirespeed was stopped (${reason}) while this run was in progress.`, "The samples and the partial summary received before the stop are kept; run it again to get a full result.")
+    : new RunError("interrupted", `Wirespeed was stopped (${reason}) before this run started.`, "Run it again.");
+}
+
+/**
  * Why a run failed, as stored and shown: iperf3's own kinds (lib/iperf) plus the SSH
  * ones (`host-key`, `auth`, `unreachable`, `connection-lost`) and the engine's.
  */

@@ -5,6 +5,7 @@ import type { ExperimentRunner } from "@/lib/experiments/runner";
 import { ACTIVE_EXPERIMENT_STATUSES } from "@/lib/experiments/contract";
 import { ACTIVE_RUN_STATUSES } from "@/lib/runs/contract";
 import type { RunEngine } from "@/lib/runs/engine";
+import { ShuttingDownError } from "@/lib/runs/errors";
 import { parseRunRequest } from "@/lib/runs/request";
 import type { ScheduleRunOutcome } from "./contract";
 import { nextDueAt, parseTiming } from "./timing";
@@ -47,6 +48,8 @@ export class Scheduler {
   private readonly now: () => Date;
   private readonly random: () => number;
   private started = false;
+  /** Set by stop() (Wirespeed stopping): a tick under way claims no further start. */
+  private isStopping = false;
   private timer: NodeJS.Timeout | null = null;
   /** Bumped by every arm and by stop: an arm that read the database before a later one gives way. */
   private generation = 0;
@@ -75,13 +78,15 @@ export class Scheduler {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    this.isStopping = false;
     await this.exclusive(() => this.runDue(true));
     await this.arm();
   }
 
-  /** Clears the timer and waits for a tick in progress. */
+  /** Clears the timer and waits for a tick in progress, which makes no further start. */
   async stop(): Promise<void> {
     this.started = false;
+    this.isStopping = true;
     this.generation += 1;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -132,6 +137,8 @@ export class Scheduler {
     const due = await db.schedule.findMany({ where: { enabled: true, nextRunAt: { lte: now } }, orderBy: [{ nextRunAt: "asc" }, { id: "asc" }] });
     let lag = 0;
     for (const schedule of due) {
+      // Left unclaimed: the next start of the app makes it up as a catch-up start.
+      if (this.isStopping) break;
       const dueAt = schedule.nextRunAt!;
       const catchUp = atStartUp && now.getTime() - dueAt.getTime() > MISSED_AFTER_MS;
       try {
@@ -188,6 +195,8 @@ export class Scheduler {
       const experiment = await this.experiments.start(schedule.experimentPlan);
       return { outcome: "started", experimentId: experiment.id };
     } catch (error) {
+      // Claimed just as Wirespeed began to stop: not started, like a start on a busy link.
+      if (error instanceof ShuttingDownError) return { outcome: "skipped", reason: "Wirespeed was shutting down" };
       return { outcome: "failed", reason: messageOf(error) };
     }
   }
