@@ -52,8 +52,11 @@ WORKDIR /app
 COPY --from=build /app ./
 RUN mkdir -p .next/cache && chown wirespeed:wirespeed .next/cache
 
-# no usage reports and no update checks: the container talks only to the hosts it measures
+# no usage reports and no update checks: the container talks only to the hosts it measures.
+# NEXT_MANUAL_SIG_HANDLE: `docker stop`'s SIGTERM is the app's to handle (lib/runs/shutdown.ts:
+# the runs under way are stopped and stored, exit within 10 s), not Next.js's, which would not wait for them.
 ENV NODE_ENV=production \
+    NEXT_MANUAL_SIG_HANDLE=true \
     NEXT_TELEMETRY_DISABLED=1 \
     CHECKPOINT_DISABLE=1 \
     npm_config_update_notifier=false \
