@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildClientArgv, buildServerArgv, chooseLiveMode, IperfOptionError } from "./argv";
+import { buildClientArgv, buildServerArgv, chooseLiveMode, chooseServerOutput, IperfOptionError } from "./argv";
 import { versionFromString } from "./version";
 
 const v312 = versionFromString("3.12");
@@ -176,6 +176,23 @@ describe("buildServerArgv", () => {
     expect(() =>
       buildServerArgv({ version: versionFromString("3.9"), bindAddress: "::1", port: 5302, oneOff: true, idleTimeoutSeconds: 60, hostName: "nas1" }),
     ).toThrow("--idle-timeout needs iperf3 3.10 or newer; host nas1 has 3.9");
+  });
+
+  it("writes one -J document without intervals for a text client, on every version, with none of the text-only flags", () => {
+    const json = { oneOff: true, verbose: true, output: "json" } as const;
+    expect(buildServerArgv({ ...json, version: v312, bindAddress: "198.18.0.2", port: 5301, idleTimeoutSeconds: 60 })).toEqual([
+      "-s", "-1", "-B", "198.18.0.2", "-p", "5301", "--idle-timeout", "60", "-J", "-i", "0",
+    ]);
+    // ESXi's and Windows' 3.1.x builds have -J too.
+    expect(buildServerArgv({ ...json, version: v313, bindAddress: "192.168.0.40", port: 5201 })).toEqual(["-s", "-1", "-B", "192.168.0.40", "-p", "5201", "-J", "-i", "0"]);
+    expect(buildServerArgv({ ...json, version: v317, bindAddress: "10.0.0.40", port: 5201, output: "text" })).toEqual(["-s", "-1", "-B", "10.0.0.40", "-p", "5201", "-V", "--forceflush"]);
+  });
+
+  it("chooses -J for the server of every client that streams text, text for a --json-stream client", () => {
+    expect(chooseServerOutput(chooseLiveMode(v313))).toBe("json");
+    expect(chooseServerOutput(chooseLiveMode(v312))).toBe("json");
+    expect(chooseServerOutput(chooseLiveMode(versionFromString("3.16")))).toBe("json");
+    expect(chooseServerOutput(chooseLiveMode(v317))).toBe("text");
   });
 
   it("refuses -1 before 3.0.11, bad ports and unsafe addresses", () => {

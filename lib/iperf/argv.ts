@@ -20,6 +20,7 @@ export const FLAG_SINCE = {
   "-S": "3.0.0",
   "-V": "3.0.0",
   "-A": "3.0.0",
+  "-J": "3.0.0",
   "-w": "3.0.1",
   "-M": "3.0.1",
   "-l": "3.0.1",
@@ -66,11 +67,28 @@ function requireIperf3(version: IperfVersion, hostName: string): void {
   }
 }
 
+/**
+ * What the one-off server prints: "text" (its "Server listening" line, then intervals and, with -V, its
+ * CPU use), or "json", one -J document when the test ends and nothing before.
+ */
+export type IperfServerOutput = "text" | "json";
+
 /** The live-output flag this version supports: --json-stream from 3.17, --forceflush from 3.1.5, else a pty. */
 export function chooseLiveMode(version: IperfVersion): IperfLiveMode {
   if (isVersionAtLeast(version, FLAG_SINCE["--json-stream"])) return "json-stream";
   if (isVersionAtLeast(version, FLAG_SINCE["--forceflush"])) return "forceflush";
   return "pty";
+}
+
+/**
+ * How the server should report, given how the client does. A text client rounds every figure to 3
+ * significant digits and its times to 1/100 s, so the server writes -J: what it measured itself (the
+ * receiver of a normal test, the sender of -R, both of --bidir) then comes exact, to the byte and the
+ * microsecond. A --json-stream client (3.17+) has every figure exact in its end event already, and the
+ * server's text output keeps its "Server listening" line, the one sure sign that it listens.
+ */
+export function chooseServerOutput(clientLiveMode: IperfLiveMode): IperfServerOutput {
+  return clientLiveMode === "json-stream" ? "text" : "json";
 }
 
 export type BuildClientArgvInput = {
@@ -177,6 +195,13 @@ export type BuildServerArgvInput = {
   forceFlush?: boolean;
   /** -V: the server prints its own CPU use, the only CPU figure of a reverse (-R) test in text mode from 3.7 on */
   verbose?: boolean;
+  /**
+   * "json": -J with -i 0, one document at the end whose figures are exact (its CPU use is always in it).
+   * No -V (3.12 prints some -V lines as text before the document), no --forceflush (nothing to flush
+   * before the end), and no intervals: a one-hour `-P 32 -i 0.1` run would make a document of hundreds
+   * of megabytes, while the client streams the intervals anyway. Default "text".
+   */
+  output?: IperfServerOutput;
   /** used in messages only */
   hostName?: string;
 };
@@ -201,6 +226,11 @@ export function buildServerArgv(input: BuildServerArgvInput): string[] {
     }
     requireFlag("--idle-timeout", "idleTimeoutSeconds", version, hostName);
     argv.push("--idle-timeout", String(seconds));
+  }
+  if (input.output === "json") {
+    requireFlag("-J", "output", version, hostName);
+    argv.push("-J", "-i", "0");
+    return argv;
   }
   if (input.verbose) argv.push("-V");
   if ((input.forceFlush ?? true) && isVersionAtLeast(version, FLAG_SINCE["--forceflush"])) argv.push("--forceflush");

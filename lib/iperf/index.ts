@@ -4,8 +4,8 @@ export { IperfOptionsSchema, IPERF_LIMITS, isSafeAddress, isSafeHost } from "./o
 export type { IperfOptions, IperfOptionsInput } from "./options";
 export { parseIperfVersion, compareVersions, isVersionAtLeast, versionFromString } from "./version";
 export type { IperfVersion } from "./version";
-export { buildClientArgv, buildServerArgv, chooseLiveMode, IperfOptionError, FLAG_SINCE } from "./argv";
-export type { BuildClientArgvInput, BuildServerArgvInput, IperfFlag, IperfLiveMode } from "./argv";
+export { buildClientArgv, buildServerArgv, chooseLiveMode, chooseServerOutput, IperfOptionError, FLAG_SINCE } from "./argv";
+export type { BuildClientArgvInput, BuildServerArgvInput, IperfFlag, IperfLiveMode, IperfServerOutput } from "./argv";
 export { createIperfParser, parseIperfOutput } from "./parser";
 export type { IperfParser, IperfParserOptions } from "./parser";
 export { classifyIperfError, isErrorLine, isNoiseLine } from "./errors";

@@ -1,4 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseIperfVersion } from "@/lib/iperf";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines } from "@/testing/fake-run-remote";
 import { parseRunRequest } from "./request";
@@ -16,15 +19,19 @@ const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 
 let linkId = 0;
 
 /** A run whose client prints the fixture `name`; the stored row and the summary the bus published. */
-async function runPrinting(name: string, body: Record<string, unknown> = { duration: 3 }, serverPrints: string | null = null) {
+async function runPrinting(name: string, body: Record<string, unknown> = { duration: 3 }, server: { prints?: string[]; isJson?: boolean; version?: string } = {}) {
   const remote = new FakeRunRemote();
+  if (server.version) remote.version = parseIperfVersion(server.version)!;
+  // A -J server prints nothing before its document.
+  if (server.isJson) remote.server = () => {};
+  const serverPrints = server.prints ?? null;
   remote.client = (process) =>
     setTimeout(() => {
       process.emit(...fixtureLines(name));
       process.exit(0);
       for (const server of remote.started("server")) {
         if (!server.isRunning) continue;
-        if (serverPrints) server.emit(...fixtureLines(serverPrints));
+        if (serverPrints) server.emit(...serverPrints);
         server.exit(0);
       }
     }, 5);
@@ -78,9 +85,19 @@ describe("the CPU use of both ends", () => {
     });
   });
 
-  it("takes the server's own figure from its -V line when a receiving (-R) 3.12 client printed none", async () => {
+  it("takes the server's own figure from its -J document when a receiving (-R) 3.12 client printed none", async () => {
+    // The sending 3.12 server's document (fixtures/exact): "cpu_utilization_percent": { "host_total": 9.56… }
+    const document = fs.readFileSync(path.resolve(__dirname, "fixtures/exact/tcp-reverse.server.txt"), "utf8");
+    const reverse = await runPrinting("verbose-server-tcp-reverse.client.stdout.txt", { direction: "b-to-a", duration: 3 }, { prints: document.split("\n"), isJson: true });
+    expect(reverse.remote.started("server")[0]?.argv).toContain("-J");
+    const hostTotal = (JSON.parse(document) as { end: { cpu_utilization_percent: { host_total: number } } }).end.cpu_utilization_percent.host_total;
+    expect(reverse.stored).toMatchObject({ status: "succeeded", clientCpuPercent: null });
+    expect(reverse.stored.serverCpuPercent).toBeCloseTo(hostTotal, 12);
+  });
+
+  it("takes the server's own figure from its -V line where the server prints text", async () => {
     // The sending server: CPU Utilization: local/sender 36.7% (1.2%u/35.5%s), remote/receiver 0.0%
-    const reverse = await runPrinting("verbose-server-tcp-reverse.client.stdout.txt", { direction: "b-to-a", duration: 3 }, "verbose-server-tcp-reverse.server.stdout.txt");
+    const reverse = await runPrinting("verbose-server-tcp-reverse.client.stdout.txt", { direction: "b-to-a", duration: 3 }, { prints: fixtureLines("verbose-server-tcp-reverse.server.stdout.txt"), version: "iperf 3.17.1" });
     expect(reverse.remote.started("server")[0]?.argv).toContain("-V");
     expect(reverse.stored).toMatchObject({ status: "succeeded", clientCpuPercent: null, serverCpuPercent: 36.7 });
   });

@@ -5,6 +5,8 @@ import { hostTarget } from "@/lib/hosts/target";
 import {
   buildClientArgv,
   buildServerArgv,
+  chooseLiveMode,
+  chooseServerOutput,
   classifyIperfError,
   createIperfParser,
   FLAG_SINCE,
@@ -14,6 +16,7 @@ import {
   type IperfParser,
   type IperfPlatform,
   type IperfResult,
+  type IperfServerOutput,
   type IperfVersion,
 } from "@/lib/iperf";
 import type { HostEnvironment } from "@/agents/types";
@@ -25,6 +28,7 @@ import type { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import { LatencyProbe, latencyColumns } from "./latency-probe";
 import { cpuColumns, summaryColumns } from "./columns";
+import { exactSummaries, isCompleteServerReport } from "./exact-summary";
 import { SampleWriter } from "./samples";
 import { runJson } from "./serialize";
 import { withTimeout } from "./timers";
@@ -43,12 +47,23 @@ export type ExecutionLimits = {
   serverExitGraceMs: number;
   /** beyond duration + omit: connection set-up, the summary exchange, a slow host */
   runMarginMs: number;
+  /** how long a -J server, which says nothing until its test ends, must stay up before it counts as listening */
+  serverSettleMs?: number;
 };
 export const DEFAULT_LIMITS: ExecutionLimits = { serverStartMs: 10_000, serverExitGraceMs: 5_000, runMarginMs: 30_000 };
 // A run by byte count has no duration: it may take this long before it is stopped.
 const BYTES_RUN_LIMIT_MS = 60 * 60 * 1000;
 const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
 export const MAX_PORT_ATTEMPTS = 5;
+// A -J server (see startListening): counted from its pid line, printed just before iperf3 is exec'd,
+// this is ample time to bind or to fail (a busy port fails within milliseconds).
+const SERVER_SETTLE_MS = 300;
+// Where the platform prints no pid (Windows), the wait counts from the start request: add the SSH
+// channel's opening and the start of iperf3.exe.
+const SERVER_SETTLE_WITHOUT_PID_EXTRA_MS = 700;
+// A client refused by a -J server that was not listening yet starts again after this, doubling up to a second.
+const CLIENT_RETRY_FIRST_MS = 100;
+const CLIENT_RETRY_MAX_MS = 1000;
 
 /**
  * What the runs of one experiment learn of their hosts once and share, so that its steps do not
@@ -94,10 +109,11 @@ function timeLimitMs(options: IperfOptions, marginMs = DEFAULT_LIMITS.runMarginM
 /**
  * The one-off server's argv. Where the version has it (3.10+), --idle-timeout makes a
  * server whose client never came exit by itself, even if Wirespeed is gone by then.
+ * `output` "json": the server's -J document makes the summary exact (chooseServerOutput).
  */
-export function serverArgvFor(options: IperfOptions, version: IperfVersion, server: Pick<RunEndpoint, "address" | "hostName">, port: number): string[] {
+export function serverArgvFor(options: IperfOptions, version: IperfVersion, server: Pick<RunEndpoint, "address" | "hostName">, port: number, output: IperfServerOutput = "text"): string[] {
   const idleTimeoutSeconds = isVersionAtLeast(version, FLAG_SINCE["--idle-timeout"]) ? Math.min(86_400, Math.ceil(timeLimitMs(options) / 1000)) : undefined;
-  return buildServerArgv({ version, bindAddress: server.address, port, oneOff: true, idleTimeoutSeconds, verbose: true, hostName: server.hostName });
+  return buildServerArgv({ version, bindAddress: server.address, port, oneOff: true, idleTimeoutSeconds, verbose: true, hostName: server.hostName, output });
 }
 
 function nicAddress(addresses: unknown): string | null {
@@ -143,6 +159,25 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
 
 type Detected = { path: string; version: IperfVersion };
 
+/** The listening server's stdout, read as it arrives: its -J document, or its text with the -V CPU line. */
+type ServerReport = { push: (line: string) => void; end: () => IperfResult };
+
+function serverReport(platform: IperfPlatform, isJson: boolean): ServerReport {
+  const parser = createIperfParser({ platform });
+  let result: IperfResult | null = null;
+  // Whatever a host's shell might print before the document would make the parser read it all as text.
+  let isInDocument = !isJson;
+  return {
+    push: (line) => {
+      isInDocument ||= line.trimStart().startsWith("{");
+      if (result === null && isInDocument) parser.push(line);
+    },
+    end: () => (result ??= parser.end()),
+  };
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export class RunExecution {
   private readonly writer: SampleWriter;
   private readonly serverLog = new OutputLog();
@@ -157,7 +192,9 @@ export class RunExecution {
   private leased: { hostId: number; port: number } | null = null;
   private port = 0;
   private server: RemoteProcess | null = null;
-  private client: { process: RemoteProcess; parser: IperfParser } | null = null;
+  /** what the listening server printed on stdout, and whether it only seems to listen (a -J server, see startListening) */
+  private serverState: { report: ServerReport; startedAt: number; isListeningPresumed: boolean; hasExited: boolean } | null = null;
+  private client: { process: RemoteProcess; parser: IperfParser; intervals: number } | null = null;
   private result: IperfResult | null = null;
   private clientExitCode: number | null = null;
   private environment: { client: EnvironmentSnapshot; server: EnvironmentSnapshot } | null = null;
@@ -260,6 +297,7 @@ export class RunExecution {
     const { server } = this.requireEndpoints();
     const options = this.requireOptions();
     const serverIperf = this.requireIperf().server;
+    const output = chooseServerOutput(chooseLiveMode(this.requireIperf().client.version));
     const busyPorts = new Set<number>();
     for (let attempt = 0; attempt < MAX_PORT_ATTEMPTS; attempt += 1) {
       if (this.signal.aborted) return;
@@ -268,12 +306,15 @@ export class RunExecution {
       // The client's SSH session opens while the server starts; its iperf3 waits for startClient().
       await this.discardClient();
       this.openClient();
-      // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends.
-      const started = await this.startListening(server, serverIperf.path, serverArgvFor(options, serverIperf.version, server, this.port), !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]));
+      // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends; a -J server has nothing to say before.
+      const pty = output === "text" && !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]);
+      const started = await this.startListening(server, serverIperf.path, serverArgvFor(options, serverIperf.version, server, this.port, output), pty);
       this.commands.serverCommand = started.process.commandLine;
-      if (started.isListening) {
+      if (started.outcome !== "exited") {
         this.server = started.process;
         this.processes.push(started.process);
+        this.serverState = { report: started.report, startedAt: started.startedAt, isListeningPresumed: started.outcome === "presumed", hasExited: false };
+        void started.process.done.then(() => this.serverState && (this.serverState.hasExited = true));
         return;
       }
       const error = classifyIperfError(started.errorText || "the iperf3 server exited before listening", server.platform);
@@ -300,15 +341,19 @@ export class RunExecution {
       server: { platform: server.platform, hostName: server.hostName, version: serverIperf.version },
     });
     const parser = createIperfParser({ platform: client.platform });
+    // How many intervals this client gave: a refused one gave none (isRefusedBeforeListening).
+    const counted = { intervals: 0 };
     const onLine = (line: string) => {
       this.clientLog.add(line);
       for (const event of parser.push(line)) {
-        if (event.type === "interval") this.deps.bus.publish(this.runId, "sample", this.writer.add(event.interval));
+        if (event.type !== "interval") continue;
+        counted.intervals += 1;
+        this.deps.bus.publish(this.runId, "sample", this.writer.add(event.interval));
       }
     };
     const process = this.deps.remote.startIperf(client, "client", clientIperf.path, argv, { onStdoutLine: onLine, onStderrLine: onLine }, { pty: liveMode === "pty", gated: true });
     this.processes.push(process);
-    this.client = { process, parser };
+    this.client = Object.assign(counted, { process, parser });
     this.commands.clientCommand = process.commandLine;
   }
 
@@ -353,22 +398,60 @@ export class RunExecution {
     void this.recordPid("clientPid", client.process);
   }
 
-  /** Step 7: until the client exits (or is cancelled, or overruns), then the server's summary. */
+  /**
+   * Step 7: until the client exits (or is cancelled, or overruns), then the server's summary. A client
+   * refused by a -J server that did not listen yet starts again (see startListening). The server's -J
+   * document, printed as it exits, makes exact what the server measured (exact-summary.ts).
+   */
   async stream(): Promise<void> {
-    const client = this.client;
     const server = this.server;
-    if (!client || !server) throw new RunError("unknown", "The test was not started.");
+    if (!this.client || !server) throw new RunError("unknown", "The test was not started.");
     const limit = timeLimitMs(this.requireOptions(), this.deps.limits.runMarginMs);
-    const onAbort = () => void client.process.stop();
+    const onAbort = () => void this.client?.process.stop();
     this.signal.addEventListener("abort", onAbort, { once: true });
+    let result: IperfResult;
     try {
-      ({ exitCode: this.clientExitCode } = await withTimeout(client.process.done, limit, () => new RunError("timeout", `The test did not end within ${Math.round(limit / 1000)} s.`, "The link or a host stalled; the samples so far are kept.")));
+      for (let retryMs = CLIENT_RETRY_FIRST_MS; ; retryMs = Math.min(2 * retryMs, CLIENT_RETRY_MAX_MS)) {
+        const client = this.client;
+        ({ exitCode: this.clientExitCode } = await withTimeout(client.process.done, limit, () => new RunError("timeout", `The test did not end within ${Math.round(limit / 1000)} s.`, "The link or a host stalled; the samples so far are kept.")));
+        result = client.parser.end();
+        if (!this.isRefusedBeforeListening(result, client.intervals, retryMs)) break;
+        await this.restartClient(retryMs);
+      }
     } finally {
       this.signal.removeEventListener("abort", onAbort);
     }
-    this.result = client.parser.end();
+    this.result = result;
     await this.latency?.end();
     await withTimeout(server.done, this.deps.limits.serverExitGraceMs, () => new Error("server still running")).catch(() => server.stop());
+    const report = this.serverState?.report.end() ?? null;
+    // The client reached something else on the port: our server could not listen there after all.
+    if (report?.error?.kind === "listener-failed") throw new RunError(report.error.kind, report.error.message, report.error.hint);
+    if (isCompleteServerReport(report)) this.result = { ...result, ...exactSummaries(result, report) };
+  }
+
+  /**
+   * A client that found nothing listening, while a -J server (which only seemed to listen) still runs and
+   * has had less than the server start time to bind: the server was slow, not absent. Anything else,
+   * a firewall that rejects the port included, ends the run with the client's own error.
+   */
+  private isRefusedBeforeListening(result: IperfResult, intervals: number, retryMs: number): boolean {
+    const state = this.serverState;
+    if (!state?.isListeningPresumed || state.hasExited || this.signal.aborted) return false;
+    if (result.error?.kind !== "connection-refused" || intervals > 0) return false;
+    return performance.now() + retryMs - state.startedAt < this.deps.limits.serverStartMs;
+  }
+
+  /** The refused client's output stays in the log, marked; a new client starts when its host is ready. */
+  private async restartClient(afterMs: number): Promise<void> {
+    this.clientLog.add(`[Wirespeed: the server was not listening yet; the client starts again in ${afterMs} ms]`);
+    await this.discardClient();
+    await delay(afterMs);
+    if (this.signal.aborted) throw new RunError("interrupted", "The test was cancelled.");
+    this.openClient();
+    await this.clientReady();
+    this.client!.process.release();
+    void this.recordPid("clientPid", this.client!.process);
   }
 
   /** Whatever happened: nothing of ours stays running on either host, ports and firewalls are given back. */
@@ -415,14 +498,14 @@ export class RunExecution {
 
   /**
    * Both ends' CPU use: the client's output has both, except for a reverse test in text mode
-   * (iperf3 3.7+ prints CPU only on the sender), where the server's own -V line gives its part.
+   * (iperf3 3.7+ prints CPU only on the sender), where the server's own report gives its part:
+   * its -J document, or its -V line when it prints text.
    */
   private cpu(): IperfCpu | null {
     const fromClient = this.result?.cpu ?? null;
-    if (fromClient?.serverPercent != null || this.serverLog.toString() === "") return fromClient;
-    const serverParser = createIperfParser({ platform: this.platform });
-    for (const line of this.serverLog.toString().split("\n")) serverParser.push(line);
-    const serverPercent = serverParser.end().cpu?.serverPercent ?? null;
+    if (fromClient?.serverPercent != null || !this.serverState) return fromClient;
+    // A -J server always reports its CPU use; a text one with -V.
+    const serverPercent = this.serverState.report.end().cpu?.serverPercent ?? null;
     if (serverPercent === null) return fromClient;
     return { clientPercent: fromClient?.clientPercent ?? null, serverPercent };
   }
@@ -478,14 +561,32 @@ export class RunExecution {
     if (pid) await db.run.update({ where: { id: this.runId }, data: { [column]: pid } }).catch(() => undefined);
   }
 
-  /** Starts the server and waits until it listens, exits, or times out. */
+  /**
+   * Starts the server and waits until it listens, exits, or times out.
+   *
+   * A text server says "Server listening". A -J server (chooseServerOutput) says nothing until its
+   * test ends, on every platform and version, and fails at once when it cannot listen (an error in its
+   * document, then exit). So it counts as listening ("presumed") once it has stayed up for a settle
+   * time after its pid line, the last thing before iperf3 starts (or after the start request, with
+   * more time, where the platform prints no pid). A probe of the port from outside would be taken for
+   * the one client of a one-off server, and a probe on the host (ss, sockstat, netstat, esxcli, or
+   * PowerShell) would need a tool per platform. What makes the presumption safe is the client: a
+   * client refused because the server was slow starts again until the server start time is up
+   * (stream()), and a client that reached another program on the port ends the run with the server's
+   * listener error. A busy port keeps its quick retry on the next port: the failure comes within the
+   * settle time.
+   */
   private async startListening(server: RunEndpoint, iperf3Path: string, argv: string[], pty: boolean) {
     let errorText = "";
+    const isJson = argv.includes("-J");
+    const report = serverReport(server.platform, isJson);
     let markListening = () => {};
     const listening = new Promise<void>((resolve) => (markListening = resolve));
+    const startedAt = performance.now();
     const process = this.deps.remote.startIperf(server, "server", iperf3Path, argv, {
       onStdoutLine: (line) => {
         this.serverLog.add(line);
+        report.push(line);
         if (/Server listening on/i.test(line)) markListening();
         // Under a pty, iperf3's stderr arrives here too.
         if (pty && /error/i.test(line)) errorText += `${line}\n`;
@@ -496,15 +597,26 @@ export class RunExecution {
       },
     }, { pty });
     void this.recordPid("serverPid", process);
+    const settled = isJson ? this.settled(process) : new Promise<never>(() => {});
     const outcome = await withTimeout(
-      Promise.race([listening.then(() => "listening" as const), process.done.then(() => "exited" as const)]),
+      Promise.race([listening.then(() => "listening" as const), settled.then(() => "presumed" as const), process.done.then(() => "exited" as const)]),
       this.deps.limits.serverStartMs,
       () => new RunError("timeout", `The iperf3 server on ${server.hostName} did not start listening within ${this.deps.limits.serverStartMs / 1000} s.`),
     ).catch(async (error: unknown) => {
       await process.stop();
       throw error;
     });
-    return { process, isListening: outcome === "listening", errorText: errorText.trim() };
+    // A -J server's own error is in its document; stderr has only "iperf3: exiting" then.
+    if (outcome === "exited" && isJson) errorText = report.end().error?.message ?? errorText;
+    return { process, outcome, report, startedAt, errorText: errorText.trim() };
+  }
+
+  /** A -J server's settle time (see startListening): resolves once it has passed. */
+  private async settled(process: RemoteProcess): Promise<void> {
+    const settleMs = this.deps.limits.serverSettleMs ?? SERVER_SETTLE_MS;
+    const pid = await process.pid;
+    // Never the whole server start time: a server that stays up must get its chance to be presumed listening.
+    await delay(Math.min(pid === null ? settleMs + SERVER_SETTLE_WITHOUT_PID_EXTRA_MS : settleMs, this.deps.limits.serverStartMs / 2));
   }
 }
 
