@@ -1,0 +1,165 @@
+// Exact run figures on the lab: real sshd, real iperf3 3.12 (a text client, so a -J server), real
+// SQLite. The stored figures are checked against the server's own -J document, kept as the run's
+// server output and read here with JSON.parse alone.
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LabState } from "@/testing/lab-state";
+import { labHost, labLink, processesInHost, requireLabState, waitFor } from "@/testing/lab-targets";
+import { openTestDatabase } from "@/testing/database";
+
+const database = await openTestDatabase();
+const { db } = database;
+const { seedLabInventory } = await import("@/testing/lab-inventory");
+const { RunEngine } = await import("./engine");
+const { agentRunRemote } = await import("./remote-agents");
+const { RunEventBus } = await import("./bus");
+const { parseRunRequest } = await import("./request");
+const { closeAll } = await import("@/lib/ssh");
+
+let state: LabState;
+let linkIds: Record<string, number>;
+const bus = new RunEventBus();
+const engine = new RunEngine(agentRunRemote, bus);
+
+type JsonSide = { start: number; end: number; seconds: number; bytes: number; bits_per_second: number; retransmits?: number; jitter_ms?: number; lost_packets?: number; packets?: number; lost_percent?: number };
+type JsonEnd = Partial<Record<"sum_sent" | "sum_received" | "sum_sent_bidir_reverse" | "sum_received_bidir_reverse", JsonSide>>;
+
+/** The last -J document of a server's output (an earlier one may be a busy port's error). */
+function lastDocument(output: string): { end: JsonEnd; error?: string; start: { test_start: { num_streams: number } } } {
+  const lines = output.split("\n");
+  const first = lines.lastIndexOf("{");
+  const last = lines.indexOf("}", first);
+  expect(first).toBeGreaterThanOrEqual(0);
+  return JSON.parse(lines.slice(first, last + 1).join("\n")) as ReturnType<typeof lastDocument>;
+}
+
+/**
+ * A stored rate is iperf3's double, or one a few units in the last place from it: Prisma 6.19 hands
+ * Float parameters to its query compiler as JSON text and reads them back slightly off (in 3000 random
+ * doubles: 26% off by 1 to 4 units, at most 4.6e-16 of the value). Bytes are whole numbers: exact.
+ */
+function expectSameDouble(stored: number | null, expected: number): void {
+  expect(stored).not.toBeNull();
+  expect(Math.abs(stored! - expected)).toBeLessThanOrEqual(1e-15 * Math.abs(expected));
+}
+
+/** The side as stored equals the document's: bytes to the byte, the rate, and so the seconds to the microsecond. */
+function expectSide(stored: { bytes: number | null; bitsPerSecond: number | null }, json: JsonSide): void {
+  expect(json.bytes).toBeGreaterThan(0);
+  expect(stored.bytes).toBe(json.bytes);
+  expectSameDouble(stored.bitsPerSecond, json.bits_per_second);
+  const seconds = (stored.bytes! * 8) / stored.bitsPerSecond!;
+  expect(Math.abs(seconds - json.seconds)).toBeLessThan(0.5e-6);
+}
+
+/** What a text client prints: 3 significant digits ("1.01 Gbits/sec", "238 MBytes"). */
+function expectThreeDigits(bitsPerSecond: number | null): void {
+  expect(String(bitsPerSecond)).toMatch(/^[1-9]\d{0,2}0*$/);
+}
+
+/** A run through the engine, with the time each of its samples reached the bus. */
+async function runOn(link: string, body: Record<string, unknown>) {
+  const request = parseRunRequest(body);
+  const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+  const arrivals: number[] = [];
+  bus.subscribe(started.id, 0, (event) => event.type === "sample" && arrivals.push(Date.now()));
+  await engine.waitForRun(started.id);
+  const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { samples: { orderBy: { seq: "asc" } } } });
+  expect(run.errorMessage).toBeNull();
+  expect(run.status).toBe("succeeded");
+  expect(run.serverCommand).toMatch(/ -J -i 0$/);
+  return { run, arrivals, document: lastDocument(run.serverOutput) };
+}
+
+/** The intervals came one by one while the test ran, not in a block at its end. */
+function expectLive({ run, arrivals }: Awaited<ReturnType<typeof runOn>>, seconds: number, directions = 1): void {
+  expect(run.samples.length).toBeGreaterThanOrEqual(seconds * directions);
+  expect(arrivals).toHaveLength(run.samples.length);
+  const forward = run.samples.filter((sample) => sample.direction === "forward");
+  expect(forward.slice(0, seconds).map((sample) => Math.round(sample.start))).toEqual([...Array(seconds).keys()]);
+  // Output held back until the end would come in one burst; these came a second apart, give or take a loaded machine.
+  expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThan((seconds - 2.5) * 1000);
+  expect(run.endedAt!.getTime() - arrivals[0]!).toBeGreaterThan((seconds - 2) * 1000);
+}
+
+beforeAll(async () => {
+  state = requireLabState();
+  ({ linkIds } = await seedLabInventory(state));
+});
+
+afterAll(async () => {
+  await closeAll();
+  await database.close();
+});
+
+describe("exact figures from iperf3 3.12 on the lab", () => {
+  it("stores the receiver of a TCP run as the server's document has it", async () => {
+    const result = await runOn("ab-1g", { duration: 4 });
+    const { run, document } = result;
+    expectSide({ bytes: run.receivedBytes, bitsPerSecond: run.receivedBitsPerSecond }, document.end.sum_received!);
+    // The sender's side: only the client's text knows it.
+    expect(document.end.sum_sent!.bytes).toBe(0);
+    expectThreeDigits(run.sentBitsPerSecond);
+    expectLive(result, 4);
+  });
+
+  it("stores the sender of -R, with its retransmits, as the sending server's document has it", async () => {
+    const result = await runOn("ab-1g", { duration: 4, direction: "b-to-a" });
+    const { run, document } = result;
+    expect(run.clientCommand).toContain(" -R ");
+    expectSide({ bytes: run.sentBytes, bitsPerSecond: run.sentBitsPerSecond }, document.end.sum_sent!);
+    expect(run.retransmits).toBe(document.end.sum_sent!.retransmits);
+    expectThreeDigits(run.receivedBitsPerSecond);
+    expectLive(result, 4);
+  });
+
+  it("stores the forward receiver and the reverse sender of --bidir from the server's document", async () => {
+    const result = await runOn("ab-1g", { duration: 4, direction: "bidir" });
+    const { run, document } = result;
+    expectSide({ bytes: run.receivedBytes, bitsPerSecond: run.receivedBitsPerSecond }, document.end.sum_received!);
+    expectSide({ bytes: run.reverseSentBytes, bitsPerSecond: run.reverseSentBitsPerSecond }, document.end.sum_sent_bidir_reverse!);
+    expect(run.reverseRetransmits).toBe(document.end.sum_sent_bidir_reverse!.retransmits);
+    expectLive(result, 4, 2);
+  });
+
+  it("stores the UDP receiver with its jitter, loss and datagrams as the server counted them", async () => {
+    const result = await runOn("ab-2g5", { duration: 4, protocol: "udp", bitrate: 100_000_000 });
+    const { run, document } = result;
+    const received = document.end.sum_received!;
+    expectSide({ bytes: run.receivedBytes, bitsPerSecond: run.receivedBitsPerSecond }, received);
+    expectSameDouble(run.jitterMs, received.jitter_ms!);
+    expect(run).toMatchObject({ lostPackets: received.lost_packets, packets: received.packets });
+    if (received.lost_percent === 0) expect(run.lostPercent).toBe(0);
+    else expectSameDouble(run.lostPercent, received.lost_percent!);
+    expectLive(result, 4);
+  });
+
+  it("stores the sum of two streams", async () => {
+    const result = await runOn("ab-2g5", { duration: 4, parallel: 2 });
+    const { run, document } = result;
+    expect(document.start.test_start.num_streams).toBe(2);
+    expectSide({ bytes: run.receivedBytes, bitsPerSecond: run.receivedBitsPerSecond }, document.end.sum_received!);
+    expect((run.samples[0]!.streams as unknown[]).length).toBe(2);
+    expectLive(result, 4);
+  });
+
+  it("fails with listener-failed when the run's own port is taken on the server's host", async () => {
+    const beta = labHost(state, "beta");
+    const address = labLink(state, "ab-1g").b.address;
+    const squatter = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-B", address, "-p", "5391"], { stdio: "ignore" });
+    try {
+      await waitFor(() => processesInHost(beta, "-p 5391").length > 0, 5000, "the squatter to start");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const request = parseRunRequest({ duration: 2, port: 5391 });
+      const started = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: "a" });
+      await engine.waitForRun(started.id);
+      const run = await db.run.findUniqueOrThrow({ where: { id: started.id } });
+      expect(run).toMatchObject({ status: "failed", errorKind: "listener-failed" });
+      expect(run.errorMessage).toMatch(/Address already in use/);
+      expect(lastDocument(run.serverOutput).error).toMatch(/unable to start listener/);
+      expect(run.clientOutput).toBe("");
+    } finally {
+      squatter.kill();
+    }
+  });
+});
