@@ -124,6 +124,21 @@ describe("a run against a -J server (a client before 3.17)", () => {
     expect(remote.started("client")).toHaveLength(1);
   });
 
+  it("classifies the error in a failed server's document: ESXi's bundled iperf3 that may not listen", async () => {
+    const { remote, run } = setUp();
+    const document = lines("busy.server.txt").map((line) => line.replace("Address already in use", "Operation not permitted"));
+    remote.server = (process) =>
+      setTimeout(() => {
+        process.emit(...document);
+        process.emitError("iperf3: exiting");
+        process.exit(1);
+      }, 5);
+    const stored = await run();
+    expect(stored).toMatchObject({ status: "failed", errorKind: "listener-failed", errorMessage: "error - unable to start listener for connections: Operation not permitted" });
+    expect(stored.errorHint).toMatch(/copy/);
+    expect(remote.started("client")).toHaveLength(0);
+  });
+
   it("starts a client again when it was refused because the server was slow to listen", async () => {
     const { remote, run } = setUp();
     const play = playPair(remote, "tcp");
