@@ -1,13 +1,13 @@
-import fs from "node:fs";
 import path from "node:path";
 import { defineConfig } from "prisma/config";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { resolveDatabaseFile, resolveDatabaseUrl } from "./lib/config";
+import { ensureDataDir } from "./lib/data-dir";
+import { createSqliteAdapter } from "./lib/sqlite";
 
 // schema.prisma reads DATABASE_URL: resolve it the one way the app does.
 process.env.DATABASE_URL = resolveDatabaseUrl();
-// SQLite creates the file but not its folder: the first `migrate deploy` on a fresh clone makes ./data.
-fs.mkdirSync(path.dirname(resolveDatabaseFile()), { recursive: true });
+// SQLite creates the file but not its folder: the first `migrate deploy` on a fresh clone makes ./data, mode 0700.
+ensureDataDir(path.dirname(resolveDatabaseFile()));
 // No usage reports to Prisma's servers (lab servers are often offline; CI has no network).
 process.env.CHECKPOINT_DISABLE = "1";
 
@@ -18,5 +18,6 @@ export default defineConfig({
   engine: "js",
   schema: path.join("prisma", "schema.prisma"),
   migrations: { path: path.join("prisma", "migrations") },
-  adapter: async () => new PrismaBetterSQLite3({ url: process.env.DATABASE_URL! }),
+  // the app's own connection settings: the migrations create the file 0600 and switch it to WAL
+  adapter: async () => createSqliteAdapter(process.env.DATABASE_URL!),
 });

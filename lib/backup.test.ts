@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupDatabase, backupFileName, keyCopyPath } from "./backup";
-import { createTestDatabase } from "@/testing/database";
+import { connectAppDatabase, createTestDatabase } from "@/testing/database";
 
 const BETTER_SQLITE3 = require.resolve("better-sqlite3");
 
@@ -187,4 +187,56 @@ describe("backupDatabase", () => {
     const missing = path.join(database.dataDir, "nothing-here.db");
     await expect(backupDatabase({ databaseFile: missing })).rejects.toThrow(`There is no database at ${missing}`);
   });
+});
+
+describe("backupDatabase of a database in WAL mode", () => {
+  it("copies what is still only in the -wal file into one self-contained file, which restores", async () => {
+    const database = createTestDatabase();
+    const restored = createTestDatabase();
+    const databaseFile = database.url.slice("file:".length);
+    const live = new Database(databaseFile);
+    try {
+      expect(live.pragma("journal_mode", { simple: true })).toBe("wal");
+      // no checkpoint while this connection is open: the rows live in the -wal file alone
+      live.pragma("wal_autocheckpoint = 0");
+      live.exec("CREATE TABLE marker (n INTEGER NOT NULL, text TEXT NOT NULL)");
+      const insert = live.prepare("INSERT INTO marker VALUES (?, ?)");
+      live.transaction(() => {
+        for (let n = 1; n <= 1000; n += 1) insert.run(n, `only in the wal ${n}`);
+      })();
+      expect(fs.readFileSync(`${databaseFile}-wal`).includes("only in the wal 1000")).toBe(true);
+      expect(fs.readFileSync(databaseFile).includes("only in the wal")).toBe(false);
+
+      const result = await backupDatabase({ databaseFile, destination: path.join(database.dataDir, "from-wal.db") });
+      // one file: nothing beside it that it needs
+      expect(fs.readdirSync(database.dataDir).filter((name) => name.startsWith("from-wal"))).toEqual(["from-wal.db"]);
+      expect(fs.readFileSync(result.file).includes("only in the wal 1000")).toBe(true);
+      const copy = new Database(result.file, { readonly: true, fileMustExist: true });
+      try {
+        expect(copy.pragma("journal_mode", { simple: true })).toBe("delete");
+        expect((copy.prepare("SELECT count(*) AS n, max(n) AS last FROM marker").get() as { n: number; last: number })).toEqual({ n: 1000, last: 1000 });
+      } finally {
+        copy.close();
+      }
+
+      // restored as the README says: the app stopped, its -wal and -shm removed, the copy put in place with cp
+      const restoredFile = restored.url.slice("file:".length);
+      for (const leftover of [restoredFile, `${restoredFile}-wal`, `${restoredFile}-shm`]) fs.rmSync(leftover, { force: true });
+      fs.copyFileSync(result.file, restoredFile);
+      fs.chmodSync(restoredFile, 0o644);
+      const db = await connectAppDatabase(restored.url);
+      try {
+        const rows = await db.$queryRawUnsafe<Array<{ n: bigint | number }>>("SELECT count(*) AS n FROM marker");
+        expect(Number(rows[0]!.n)).toBe(1000);
+        expect(await db.$queryRawUnsafe("PRAGMA journal_mode")).toEqual([{ journal_mode: "wal" }]);
+        expect((fs.statSync(restoredFile).mode & 0o777).toString(8)).toBe("600");
+      } finally {
+        await db.$disconnect();
+      }
+    } finally {
+      live.close();
+      database.remove();
+      restored.remove();
+    }
+  }, 60_000);
 });

@@ -1,10 +1,12 @@
 // A consistent copy of the SQLite database, taken while the app keeps running.
 //
-// SQLite's online backup API copies the file page by page under a read lock that it
-// drops between steps, so the app's writes go on. A write by the app between two steps
-// makes SQLite start the copy again; after a few such restarts the rest is copied in one
-// step (the app's writes then wait for it, as they wait for any reader). Either way the
-// finished copy is one point in time, which PRAGMA integrity_check then confirms.
+// SQLite's online backup API copies the file page by page, each step in a read
+// transaction. A write by the app between two steps makes SQLite start the copy again;
+// after a few such restarts the rest is copied in one step, in one read transaction.
+// The database is in WAL mode (lib/sqlite.ts), where a read transaction never holds up a
+// commit: the app's writes, a run's samples among them, go on at full speed however long
+// a step takes. Either way the finished copy is one point in time, which PRAGMA
+// integrity_check then confirms.
 //
 // Plain module (no "server-only"): `npm run backup` uses it outside the app.
 import fs from "node:fs";
