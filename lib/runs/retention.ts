@@ -72,6 +72,8 @@ async function compactRun(runId: number, now: Date): Promise<number> {
 /** VACUUM: gives the space of deleted rows back to the file system by rewriting the database. */
 export async function vacuumDatabase(): Promise<void> {
   await db.$executeRawUnsafe("VACUUM");
+  // In WAL mode the rewritten pages sit in the WAL until a checkpoint: the file shrinks only then.
+  await db.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
 /**
