@@ -24,8 +24,12 @@ export async function register() {
   startAlertWatcher();
   const { startScheduler } = await import("@/lib/schedules");
   await startScheduler();
+  // In the background: the digests of runs that ended before they were kept, then sample
+  // retention (WIRESPEED_SAMPLES_KEEP_DAYS, default 180 days) now and every night.
+  const { startRunMaintenance } = await import("@/lib/runs/retention");
+  const stopBackground = startRunMaintenance();
   // SIGTERM (docker stop) and Ctrl-C from now on: no new run, the runs under way stopped on both
   // hosts and stored as interrupted, the database closed, exit within 10 s (lib/runs/shutdown.ts).
   const { installServerShutdown } = await import("@/lib/runs/shutdown");
-  await installServerShutdown();
+  await installServerShutdown({ stopBackground });
 }

@@ -25,6 +25,7 @@ describe("the status of each kind", () => {
       conflict: 409,
       "payload-too-large": 413,
       "rate-limited": 429,
+      "shutting-down": 503,
     });
   });
 

@@ -22,6 +22,7 @@ export const STATUS_OF_KIND = {
   conflict: 409,
   "payload-too-large": 413,
   "rate-limited": 429,
+  "shutting-down": 503,
   "host-key": 502,
   auth: 502,
   unreachable: 502,

@@ -15,13 +15,8 @@ export class RunError extends AppError {
  */
 export class ShuttingDownError extends AppError {
   constructor() {
-    super("conflict", "Wirespeed is shutting down: it starts no new run now. Try again once it is back.");
+    super("shutting-down", "Wirespeed is shutting down: it starts no new run now. Try again once it is back.");
     this.name = "ShuttingDownError";
-  }
-
-  // The kinds' table (lib/errors.ts) has no 503 kind: this one answer overrides its kind's status.
-  override get status(): number {
-    return 503;
   }
 }
 

@@ -95,7 +95,7 @@ describe("SIGTERM during a run", () => {
       // Asked during the stop: refused, as the API answers it, and nothing recorded.
       const refused = /refused (\d+) (.*)\n/.exec(output);
       expect(refused?.[1]).toBe("503");
-      expect(JSON.parse(refused![2]!)).toEqual({ error: { code: "conflict", message: "Wirespeed is shutting down: it starts no new run now. Try again once it is back." } });
+      expect(JSON.parse(refused![2]!)).toEqual({ error: { code: "shutting_down", message: "Wirespeed is shutting down: it starts no new run now. Try again once it is back." } });
       expect(await db.run.count()).toBe(1);
       expect(output).toMatch(/\[wirespeed\] SIGTERM: stopping\. No new runs; 1 run under way/);
       expect(output).toMatch(/\[wirespeed\] stopped\n/);

@@ -28,6 +28,8 @@ export type ShutdownParts = {
   closeConnections: () => Promise<void>;
   /** closes the database, once every write is done */
   disconnect: () => Promise<void>;
+  /** stops background work between two of its steps (digests and sample retention, lib/runs/retention.ts) */
+  stopBackground?: () => void;
 };
 
 /**
@@ -37,6 +39,7 @@ export type ShutdownParts = {
  */
 export async function shutDown(parts: ShutdownParts, reason: string, onStage: (stage: string) => void = () => {}): Promise<void> {
   onStage("stopping the runs, experiments and schedules");
+  parts.stopBackground?.();
   await Promise.all([parts.scheduler.stop(), parts.experiments.shutdown(reason), parts.engine.shutdown(reason)]);
   onStage("closing the SSH connections");
   await parts.closeConnections();
@@ -119,7 +122,7 @@ export function installShutdownHandlers(parts: ShutdownParts, options: ShutdownO
  * and SIGINT. Next.js must leave the signals alone (NEXT_MANUAL_SIG_HANDLE, set by npm start and
  * the image): its own handler exits at once.
  */
-export async function installServerShutdown(): Promise<void> {
+export async function installServerShutdown({ stopBackground }: { stopBackground?: () => void } = {}): Promise<void> {
   const installed = globalThis as unknown as { wirespeedShutdownInstalled?: boolean };
   // Once per process: dev-mode reloads run this again.
   if (installed.wirespeedShutdownInstalled) return;
@@ -134,5 +137,5 @@ export async function installServerShutdown(): Promise<void> {
   if (process.env.NEXT_RUNTIME && !process.env.NEXT_MANUAL_SIG_HANDLE) {
     console.warn("[wirespeed] NEXT_MANUAL_SIG_HANDLE is not set: Next.js may exit on SIGTERM before the runs are stopped and stored. Start with `npm start` or the image, which set it.");
   }
-  installShutdownHandlers({ engine: runEngine, experiments: experimentRunner, scheduler, closeConnections: closeAll, disconnect: () => db.$disconnect() });
+  installShutdownHandlers({ engine: runEngine, experiments: experimentRunner, scheduler, closeConnections: closeAll, disconnect: () => db.$disconnect(), stopBackground });
 }
