@@ -18,6 +18,7 @@ import { formatDuration } from "@/components/units/rate";
 import { cancelRunAction } from "@/lib/actions/cancel-run";
 import { StatusBadge } from "./StatusBadge";
 import { useCan } from "@/components/auth/ViewerContext";
+import { onStreamAccessEnded } from "./stream-access";
 
 type Series = { points: SeriesPoint[]; streamCount: number; sampleCount: number };
 
@@ -73,6 +74,8 @@ function useLiveRun(runId: number, isActive: boolean): Live | null {
       lastEnd = Math.max(lastEnd, sample.end);
       schedule();
     });
+    // Access ended (signed out, token revoked): the page re-renders, which asks to sign in again.
+    onStreamAccessEnded(source, () => router.refresh());
     source.addEventListener("status", (event) => {
       status = (JSON.parse((event as MessageEvent<string>).data) as { status: string }).status;
       schedule();

@@ -1,10 +1,12 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { apiPaths, invalidateRunViews, queryKeys } from "@/components/queries";
 import { isActiveExperimentStatus, type ExperimentStepJson } from "@/lib/experiments/contract";
 import { ExperimentSampleEventSchema, LiveExperimentSeries, type LiveStep } from "./live-series";
+import { onStreamAccessEnded } from "@/components/runs/stream-access";
 
 // Redraw at most this often: a step of 16 channels at 0.1 s intervals sends 160 samples a second.
 const REDRAW_MS = 250;
@@ -18,6 +20,7 @@ const REFETCH_DELAY_MS = 150;
  */
 export function useExperimentLive(experimentId: number, isActive: boolean, steps: ExperimentStepJson[]): LiveStep | null {
   const queryClient = useQueryClient();
+  const router = useRouter();
   const [live, setLive] = useState<LiveStep | null>(null);
   const seriesRef = useRef<LiveExperimentSeries | null>(null);
   const stepsRef = useRef(steps);
@@ -60,6 +63,8 @@ export function useExperimentLive(experimentId: number, isActive: boolean, steps
       scheduleRefetch();
     });
     source.addEventListener("row", scheduleRefetch);
+    // Access ended (signed out, token revoked): the page re-renders, which asks to sign in again.
+    onStreamAccessEnded(source, () => router.refresh());
     source.addEventListener("status", (event) => {
       const { status } = JSON.parse((event as MessageEvent<string>).data) as { status: string };
       scheduleRefetch();
@@ -76,7 +81,7 @@ export function useExperimentLive(experimentId: number, isActive: boolean, steps
       if (refetch) clearTimeout(refetch);
       seriesRef.current = null;
     };
-  }, [experimentId, isActive, queryClient]);
+  }, [experimentId, isActive, queryClient, router]);
 
   return isActive ? live : null;
 }
