@@ -4,6 +4,8 @@
 // app/layout and app/page (the page's client-reference manifest), the files its HTML
 // loads as <script src>. With WIRESPEED_BENCH_URL (a running `npm start`), it also
 // fetches the page and sums the <script src> it really references, as a cross-check.
+// `--smoke` (the end-to-end suite, beside its own build and server: e2e/bench-smoke.spec.ts) does
+// the same: reading one build is already quick.
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -53,6 +55,8 @@ async function main(): Promise<void> {
     rows.push([file, buffer.length, size]);
   }
   rows.sort((a, b) => b[2] - a[2]);
+  if (process.argv.includes("--smoke")) console.log("overview-js: SMOKE RUN (--smoke)");
+  if (files.length === 0 || gzipped === 0) fail("wrong result: the overview loads no JavaScript");
   console.log(`overview (/) first-load JS from ${path.relative(process.cwd(), distDir) || "."}: ${files.length} files`);
   for (const [file, size, zipped] of rows) console.log(`  ${file.padEnd(44)} ${kB(size).padStart(10)} raw ${kB(zipped).padStart(9)} gzip`);
   console.log(`total: ${kB(raw)} raw, ${kB(gzipped)} gzipped (gzip -9)`);
