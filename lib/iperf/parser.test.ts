@@ -270,3 +270,32 @@ describe("JSON on one line", () => {
     expect(result.summary).toEqual(parseIperfOutput(fixture("real/json-udp.client.stdout.txt")).summary);
   });
 });
+
+describe("the streams of one interval printing different times", () => {
+  // iperf3 3.12, -P 32 -i 0.1 on a busy host (captured on loopback): the streams of one interval
+  // do not all print the same times; the [SUM] line closes the interval with the first stream's.
+  const HEADER = [
+    "Connecting to host 127.0.0.1, port 5999",
+    ...Array.from({ length: 32 }, (_, index) => `[${String(5 + 2 * index).padStart(3)}] local 127.0.0.1 port ${40000 + index} connected to 127.0.0.1 port 5999`),
+    "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd",
+  ];
+  const interval = (start: string, ends: [string, string], firstOfSecond: number, megabytes: string, sum: string) => [
+    ...Array.from({ length: 32 }, (_, index) => `[${String(5 + 2 * index).padStart(3)}]   ${index < firstOfSecond ? ends[0] : ends[1]}   sec  ${megabytes} MBytes   427 Mbits/sec    0   1.12 MBytes       `),
+    `[SUM]   ${ends[0]}   sec   ${sum} MBytes  13.7 Gbits/sec    0             `,
+    "- - - - - - - - - - - - - - - - - - - - - - - - -",
+  ];
+  const text = [
+    ...HEADER,
+    ...interval("2.61", ["2.61-2.70", "2.61-2.71"], 6, "5.00", "160"),
+    ...interval("2.70", ["2.70-2.83", "2.71-2.83"], 6, "6.25", "200"),
+  ].join("\n");
+
+  it("makes one interval of each, with every stream and the [SUM] line's totals", () => {
+    const result = parseIperfOutput(text);
+    expect(result.intervals).toHaveLength(2);
+    expect(result.intervals.map((entry) => [entry.start, entry.end, entry.streams.length, entry.bytes])).toEqual([
+      [2.61, 2.7, 32, 160 * 1024 ** 2],
+      [2.7, 2.83, 32, 200 * 1024 ** 2],
+    ]);
+  });
+});

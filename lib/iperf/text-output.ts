@@ -364,8 +364,18 @@ function sideSummaryOf(fields: LineFields, side: "sender" | "receiver", protocol
 
 type PendingInterval = { flow: IperfFlow | undefined; first: LineFields; samples: IperfStreamSample[] };
 
+/**
+ * Whether a line belongs to the interval under way. The streams of one interval may print times
+ * that differ in the last digit (`2.61-2.70` for some, `2.61-2.71` for others: -P 32 on a busy
+ * host), so a line within half an interval of the first line's times is the same interval; the
+ * next interval starts a whole interval later.
+ */
 function isSameInterval(pending: PendingInterval, fields: LineFields, flow: IperfFlow | undefined): boolean {
-  return pending.flow === flow && pending.first.start === fields.start && pending.first.end === fields.end;
+  if (pending.flow !== flow) return false;
+  const { start, end } = pending.first;
+  if (start === fields.start && end === fields.end) return true;
+  const halfInterval = (end - start) / 2;
+  return Math.abs(fields.start - start) < halfInterval && Math.abs(fields.end - end) < halfInterval;
 }
 
 type SummaryBucket = { sender: IperfSideSummary | null; receiver: IperfSideSummary | null; hasSum: boolean };
