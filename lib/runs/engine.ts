@@ -214,7 +214,9 @@ export class RunEngine {
 
   /**
    * Carries out runs step by step, each step for all of them before the next: so every
-   * server listens before any client starts, and the clients start together. A run that
+   * server listens (a -J server is presumed to, see execution.ts startListening) before any
+   * client starts, and the clients start together; a client refused by a server that was slow
+   * to listen starts again on its own. A run that
    * fails a step skips the rest of its steps; before the clients start, it stops the others
    * too (they could not run together any more).
    */
