@@ -144,6 +144,10 @@ async function main(): Promise<void> {
       after.shell.push(await timeOf(() => shell(withDigest)));
       after.whole.push(await timeOf(() => page(withDigest)));
     }
+    const [size] = await db.$queryRaw<Array<{ digest: number | bigint; samples: number | bigint }>>`
+      SELECT (SELECT length("points") + length("streams") FROM "RunDigest" WHERE "runId" = ${runIds[2]!}) AS "digest",
+        (SELECT SUM(length("streams")) + COUNT(*) * 80 FROM "Sample" WHERE "runId" = ${runIds[2]!}) AS "samples"`;
+    console.log(`run-page: the digest of one run is ${(Number(size!.digest) / 1024).toFixed(0)} KiB of JSON; its samples about ${(Number(size!.samples) / 1024 / 1024).toFixed(1)} MiB (stream values plus about 80 bytes a row)`);
     const series = await shell(runIds[2]!);
     console.log(`run-page: ${series.points.length} chart points, ${series.streamCount} stream lines, ${(await streamTable(runIds[2]!)).length} stream rows`);
     report("before: first view without a digest, page up to the chart", before.shell);
