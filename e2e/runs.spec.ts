@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -286,6 +287,57 @@ test("a one-hour 32-stream run at 0.1 s (36,000 intervals) draws without freezin
   const csv = await request.get(`/runs/${runId}/export?format=csv`, { timeout: 60_000 });
   expect((await csv.text()).trimEnd().split("\n")).toHaveLength(36_001);
   await saveScreenshot(page, "run-36000-intervals-desktop-light");
+});
+
+test("a run compacted by sample retention keeps its chart, stream table and export, and says so", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  // A run that ended 200 days ago, written straight into the app's database, then `npm run compact`
+  // as a user runs it beside the app (the app's own pass may have compacted it first: the same result).
+  const file = path.join(path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e"), "wirespeed.db");
+  const database = new Database(file);
+  const ended = new Date(Date.now() - 200 * 86_400_000).toISOString().replace("Z", "+00:00");
+  const options = { protocol: "tcp", duration: 300, parallel: 4, reverse: false, bidir: false, interval: 0.1, zerocopy: false };
+  const runId = Number(
+    database
+      .prepare(`INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits", "clientOutput") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0, 'iperf3 output kept')`)
+      .run(linkId, JSON.stringify(options), ended, ended, ended).lastInsertRowid,
+  );
+  const insert = database.prepare(`INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`);
+  database.transaction(() => {
+    for (let seq = 0; seq < 3000; seq += 1) {
+      const streams = Array.from({ length: 4 }, (_, index) => ({ id: 5 + 2 * index, bytes: 2_937_500, bitsPerSecond: 2.3e8 + ((seq * 7 + index * 13) % 100) * 1e5, retransmits: 0 }));
+      const total = streams.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
+      insert.run(runId, seq, seq / 10, (seq + 1) / 10, total / 80, total, JSON.stringify(streams));
+    }
+  })();
+  database.close();
+  const compacted = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--require", "./testing/server-only.cjs", "--import", "tsx", "scripts/compact.ts"], { cwd: process.cwd(), env: { ...process.env, DATABASE_URL: `file:${file}`, WIRESPEED_SAMPLES_KEEP_DAYS: "180" } });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+  expect(compacted.code, compacted.output).toBe(0);
+  expect(compacted.output).toMatch(/compacted \d+ run\(s\) that ended more than 180 days ago/);
+
+  const samples = await apiCall<{ samples: unknown[]; compactedAt: string | null }>(request, "GET", `/api/runs/${runId}/samples`);
+  expect(samples.samples).toEqual([]);
+  expect(samples.compactedAt).not.toBeNull();
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId("run-compacted")).toContainText("its 3000 intervals were deleted");
+  const chart = page.getByTestId("interval-chart");
+  await expect(chart).toHaveAttribute("data-sample-count", "3000");
+  expect(Number(await chart.getAttribute("data-point-count"))).toBe(600);
+  await expect(chart.locator("path.recharts-line-curve")).toHaveCount(6);
+  await expect(page.getByRole("table", { name: "Per-stream results" }).getByRole("row")).toHaveCount(5);
+  const exported = JSON.parse(await (await request.get(`/runs/${runId}/export?format=json`)).text()) as { samples: unknown[]; compacted: { sampleCount: number; points: unknown[]; streams: unknown[] } };
+  expect(exported.samples).toEqual([]);
+  expect(exported.compacted).toMatchObject({ sampleCount: 3000 });
+  expect(exported.compacted.points).toHaveLength(600);
+  expect(exported.compacted.streams).toHaveLength(4);
+  await saveScreenshot(page, "run-compacted-desktop-light");
 });
 
 for (const colorScheme of ["light", "dark"] as const) {
