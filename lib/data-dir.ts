@@ -9,7 +9,8 @@
 // The database files themselves are Wirespeed's own: they are narrowed to 0600 when wider (a
 // restored copy made with `cp` has the umask's 0644), and that is said once in the log.
 //
-// Plain module (no "server-only"): prisma.config.ts and the scripts use it too.
+// Plain module (no "server-only"): prisma.config.ts and the scripts use it too. Every path here is
+// the data folder's, known at run time: turbopackIgnore keeps the build from tracing it.
 import fs from "node:fs";
 import path from "node:path";
 import { resolveDatabaseFile, type ConfigEnv } from "./config";
@@ -28,10 +29,10 @@ export function modeText(mode: number): string {
  * missing parent as private; returns whether it was created. An existing folder is left as it is.
  */
 export function ensureDataDir(dir: string): boolean {
-  const created = fs.mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
+  const created = fs.mkdirSync(/*turbopackIgnore: true*/ dir, { recursive: true, mode: DATA_DIR_MODE });
   if (created === undefined) return false;
   // mkdir's mode passes through the umask; a umask wider than 022 must not loosen it either way
-  fs.chmodSync(dir, DATA_DIR_MODE);
+  fs.chmodSync(/*turbopackIgnore: true*/ dir, DATA_DIR_MODE);
   return true;
 }
 
@@ -54,10 +55,10 @@ export type PreparedDatabaseFile = {
  * files already there narrowed to 0600 when group or others had any access.
  */
 export function prepareDatabaseFile(file: string): PreparedDatabaseFile {
-  ensureDataDir(path.dirname(file));
+  ensureDataDir(path.dirname(/*turbopackIgnore: true*/ file));
   let isCreated = false;
   try {
-    const fd = fs.openSync(file, "wx", DATA_FILE_MODE);
+    const fd = fs.openSync(/*turbopackIgnore: true*/ file, "wx", DATA_FILE_MODE);
     try {
       fs.fchmodSync(fd, DATA_FILE_MODE);
     } finally {
@@ -73,13 +74,13 @@ export function prepareDatabaseFile(file: string): PreparedDatabaseFile {
   for (const candidate of databaseFiles(file)) {
     let mode: number;
     try {
-      mode = fs.statSync(candidate).mode;
+      mode = fs.statSync(/*turbopackIgnore: true*/ candidate).mode;
     } catch {
       continue;
     }
     if ((mode & OTHERS_BITS) === 0) continue;
     try {
-      fs.chmodSync(candidate, DATA_FILE_MODE);
+      fs.chmodSync(/*turbopackIgnore: true*/ candidate, DATA_FILE_MODE);
       narrowed.push({ file: candidate, mode: mode & 0o777 });
     } catch {
       // another owner's file: said in the log, the database still opens
@@ -103,10 +104,10 @@ export function preparedMessages({ narrowed, left }: PreparedDatabaseFile): stri
  * fixes it; none when it is private or not there yet.
  */
 export function checkDataDir(env: ConfigEnv = process.env): string[] {
-  const dir = path.dirname(resolveDatabaseFile(env));
+  const dir = path.dirname(/*turbopackIgnore: true*/ resolveDatabaseFile(env));
   let mode: number;
   try {
-    mode = fs.statSync(dir).mode;
+    mode = fs.statSync(/*turbopackIgnore: true*/ dir).mode;
   } catch {
     return [];
   }
