@@ -1,9 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { listLinks as listInventoryLinks, type LinkView } from "@/lib/inventory/links";
 import { addressesOf, listNics } from "@/lib/inventory/nics";
 import { clientSideOf, directionOf, parseStoredOptions, type RunDirection, type RunStatus } from "@/lib/runs/contract";
-import { countActiveRuns } from "./run-lists";
+import { countActiveRuns, listSignatures, signatureParts } from "./run-lists";
 
 export type LinkListItem = LinkView;
 
@@ -59,22 +60,29 @@ export type LinkHistoryPoint = {
 
 /** The link's history chart: one point per run with a result, the newest `limit`. */
 export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number; limit?: number }): Promise<LinkHistoryPoint[]> {
+  // The protocol, direction and streams of a point come from its signature: reading and checking
+  // 2,000 runs' options took as long as the rest of the read. Runs without one bring their options.
   const runs = await db.run.findMany({
     // A point is a result: cancelled and failed runs stay in the table, not on the chart.
     where: { linkId, status: "succeeded", receivedBitsPerSecond: { not: null } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: { id: true, createdAt: true, receivedBitsPerSecond: true, options: true, clientSide: true, signature: true, status: true, latencyLoadedMedianMs: true, source: true },
+    select: { id: true, createdAt: true, receivedBitsPerSecond: true, clientSide: true, signature: true, status: true, latencyLoadedMedianMs: true, source: true },
   });
+  const unsigned = runs.filter((run) => run.signature === null).map((run) => run.id);
+  const optionsOf = new Map(
+    unsigned.length > 0 ? (await db.run.findMany({ where: { id: { in: unsigned } }, select: { id: true, options: true } })).map((run) => [run.id, parseStoredOptions(run.options)]) : [],
+  );
   return runs.reverse().map((run) => {
-    const options = parseStoredOptions(run.options);
+    const options = optionsOf.get(run.id);
+    const test = run.signature !== null ? signatureParts(run.signature) : { protocol: options!.protocol, direction: directionOf(options!, clientSideOf(run.clientSide)), parallel: options!.parallel };
     return {
       id: run.id,
       time: run.createdAt.toISOString(),
       receivedBitsPerSecond: run.receivedBitsPerSecond ?? 0,
-      protocol: options.protocol,
-      direction: directionOf(options, clientSideOf(run.clientSide)),
-      parallel: options.parallel,
+      protocol: test.protocol === "udp" ? "udp" : "tcp",
+      direction: test.direction as RunDirection,
+      parallel: test.parallel,
       signature: run.signature,
       status: run.status as RunStatus,
       loadedLatencyMs: run.latencyLoadedMedianMs,
@@ -96,33 +104,49 @@ export async function getLinkHistory({ linkId }: { linkId: number }) {
 }
 export type LinkHistory = Awaited<ReturnType<typeof getLinkHistory>>;
 
-/** A link's name, speed and both ends with their hosts' iperf3 versions (the new-test form's hints). */
+type EndColumns = { nicName: string; mtu: number | null; addresses: unknown; nicSpeedMbps: number | null; hostId: number; hostName: string; iperf3Version: string | null };
+
+/**
+ * A link's name, speed and both ends with their hosts' iperf3 versions (the new-test form's hints).
+ * One joined read: through Prisma's relations it took five queries, each a few milliseconds.
+ */
 export async function getLinkEnds(linkId: number) {
-  const link = await db.link.findUnique({
-    where: { id: linkId },
-    select: {
-      name: true,
-      speedMbps: true,
-      aNic: { select: { name: true, mtu: true, addresses: true, speedMbps: true, host: { select: { id: true, name: true, iperf3Version: true } } } },
-      bNic: { select: { name: true, mtu: true, addresses: true, speedMbps: true, host: { select: { id: true, name: true, iperf3Version: true } } } },
-    },
-  });
+  const end = (side: "a" | "b") => {
+    const [nic, host] = side === "a" ? [Prisma.sql`an`, Prisma.sql`ah`] : [Prisma.sql`bn`, Prisma.sql`bh`];
+    return Prisma.sql`json_object('nicName', ${nic}."name", 'mtu', ${nic}."mtu", 'addresses', json(${nic}."addresses"), 'nicSpeedMbps', ${nic}."speedMbps", 'hostId', ${host}."id", 'hostName', ${host}."name", 'iperf3Version', ${host}."iperf3Version")`;
+  };
+  const [link] = await db.$queryRaw<Array<{ name: string; speedMbps: number; a: unknown; b: unknown }>>`
+    SELECT l."name", l."speedMbps", ${end("a")} AS "a", ${end("b")} AS "b"
+    FROM "Link" l
+    JOIN "Nic" an ON an."id" = l."aNicId" JOIN "Host" ah ON ah."id" = an."hostId"
+    JOIN "Nic" bn ON bn."id" = l."bNicId" JOIN "Host" bh ON bh."id" = bn."hostId"
+    WHERE l."id" = ${linkId}`;
   if (!link) return null;
-  const end = (nic: typeof link.aNic) => ({
-    hostId: nic.host.id,
-    hostName: nic.host.name,
-    nicName: nic.name,
-    address: addressesOf(nic.addresses)[0] ?? null,
-    nicSpeedMbps: nic.speedMbps,
-    mtu: nic.mtu,
-    iperf3Version: nic.host.iperf3Version,
-  });
-  return { name: link.name, speedMbps: link.speedMbps, a: end(link.aNic), b: end(link.bNic) };
+  const toEnd = (value: unknown) => {
+    const columns = (typeof value === "string" ? JSON.parse(value) : value) as EndColumns;
+    return {
+      hostId: Number(columns.hostId),
+      hostName: columns.hostName,
+      nicName: columns.nicName,
+      address: addressesOf(columns.addresses)[0] ?? null,
+      nicSpeedMbps: columns.nicSpeedMbps,
+      mtu: columns.mtu,
+      iperf3Version: columns.iperf3Version,
+    };
+  };
+  return { name: link.name, speedMbps: Number(link.speedMbps), a: toEnd(link.a), b: toEnd(link.b) };
 }
 export type LinkEnds = NonNullable<Awaited<ReturnType<typeof getLinkEnds>>>;
 
-/** The stream counts (-P) a link's runs used, for the streams filter. */
+/**
+ * The stream counts (-P) a link's runs used, for the streams filter: from the link's signatures,
+ * found in an index, and the options of the runs that have none.
+ */
 export async function listLinkStreamCounts(linkId: number): Promise<number[]> {
-  const rows = await db.$queryRaw<Array<{ parallel: number | bigint | null }>>`SELECT DISTINCT COALESCE(json_extract("options", '$.parallel'), 1) AS "parallel" FROM "Run" WHERE "linkId" = ${linkId}`;
-  return rows.map((row) => Number(row.parallel ?? 1)).sort((a, b) => a - b);
+  const [signatures, unsigned] = await Promise.all([
+    listSignatures(linkId),
+    db.$queryRaw<Array<{ parallel: number | bigint | null }>>`SELECT DISTINCT COALESCE(json_extract("options", '$.parallel'), 1) AS "parallel" FROM "Run" WHERE "linkId" = ${linkId} AND "signature" IS NULL`,
+  ]);
+  const counts = new Set([...signatures.map((signature) => signatureParts(signature).parallel), ...unsigned.map((row) => Number(row.parallel ?? 1))]);
+  return [...counts].sort((a, b) => a - b);
 }

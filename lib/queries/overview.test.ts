@@ -7,7 +7,7 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { listOverviewLinks } = await import("./overview");
+const { getTimeline, listOverviewLinks, TIMELINE_SAMPLES_PER_RUN } = await import("./overview");
 
 const OPTIONS = { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 3 };
 const linkIds: number[] = [];
@@ -64,5 +64,36 @@ describe("a link card's monitoring marks", () => {
     await db.scheduleRun.create({ data: { scheduleId: hourly!.id, dueAt: new Date("2026-11-02T13:00:00Z"), at: new Date("2026-11-02T13:00:01Z"), outcome: "started", runId: run.id } });
     const watched = (await listOverviewLinks()).find((card) => card.id === linkIds[0])!;
     expect(watched.lastScheduled).toMatchObject({ outcome: "started", runId: run.id, status: "succeeded", receivedBitsPerSecond: 9.4e9 });
+  });
+});
+
+describe("the timeline", () => {
+  it("draws the runs that ended in the range or, still going, started in it, each from its start to the millisecond", async () => {
+    const now = new Date("2026-11-10T12:00:00.000Z");
+    const hour = 3600_000;
+    const at = (ago: number) => new Date(now.getTime() - ago);
+    const runs: Record<string, number> = {};
+    for (const [name, status, startedAgo, endedAgo] of [
+      ["ended before", "succeeded", 30 * hour, 25 * hour],
+      ["across the start", "succeeded", 24 * hour + 60_000, 23 * hour],
+      ["inside", "failed", 2 * hour + 123, hour],
+      ["running", "running", 60_000, null],
+      ["queued", "queued", null, null],
+    ] as const) {
+      const run = await db.run.create({
+        data: { linkId: linkIds[1]!, status, options: OPTIONS, createdAt: at((startedAgo ?? 0) + 1000), startedAt: startedAgo === null ? null : at(startedAgo), endedAt: endedAgo === null ? null : at(endedAgo) },
+      });
+      runs[name] = run.id;
+      // The run inside the range has more intervals than the timeline reads of one run: every k-th is read.
+      const count = name === "inside" ? TIMELINE_SAMPLES_PER_RUN * 3 : 2;
+      await db.sample.createMany({ data: Array.from({ length: count }, (_, seq) => ({ runId: run.id, seq, start: seq, end: seq + 1, bytes: 1e8, bitsPerSecond: 8e8 })) });
+    }
+    const timeline = await getTimeline("24h", now);
+    expect(timeline.runs.map((run) => run.runId)).toEqual([runs["across the start"], runs.inside, runs.running]);
+    const inside = timeline.runs.find((run) => run.runId === runs.inside)!;
+    // A zero at the first interval's start, then each interval's end: on the wall clock from startedAt, milliseconds kept.
+    expect(inside.points[0]).toEqual([at(2 * hour + 123).getTime(), 0]);
+    expect(inside.points[1]).toEqual([at(2 * hour + 123).getTime() + 1000, 8e8]);
+    expect(inside.points.length - 2).toBe(TIMELINE_SAMPLES_PER_RUN);
   });
 });

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { Prisma, type Run } from "@/lib/generated/prisma/client";
 import type { IperfOptions } from "@/lib/iperf";
 import { queuePositionOf } from "@/lib/runs";
-import { ACTIVE_RUN_STATUSES, clientSideOf, directionOf, parseStoredOptions, type ClientSide, type RunDirection, type RunStatus } from "@/lib/runs/contract";
+import { ACTIVE_RUN_STATUSES, clientSideOf, directionOf, parseStoredOptions, RUN_STATUSES, type ClientSide, type RunDirection, type RunStatus } from "@/lib/runs/contract";
 import { RUN_PAGE_SIZE, type RunFilters } from "@/lib/runs/filters";
 import type { RunSource } from "@/lib/imports/contract";
 import { lineRatePercent, runJson } from "@/lib/runs/serialize";
@@ -60,10 +60,10 @@ export type RunRow = {
 };
 
 // Filters on the options JSON: SQLite's json_extract, since Prisma cannot filter inside JSON on SQLite.
-function runWhereSql(filters: RunFilters): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [Prisma.sql`1 = 1`];
-  if (filters.linkId !== undefined) conditions.push(Prisma.sql`"linkId" = ${filters.linkId}`);
-  if (filters.status !== undefined) conditions.push(Prisma.sql`"status" = ${filters.status}`);
+// Only for runs without a signature (rows written before signatures, or by hand): every other run is
+// found through its signature, which an index holds (`signatureBranches`).
+function optionsWhereSql(filters: RunFilters): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [];
   if (filters.protocol !== undefined) conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.protocol'), 'tcp') = ${filters.protocol}`);
   if (filters.parallel !== undefined) conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.parallel'), 1) = ${filters.parallel}`);
   if (filters.direction === "bidir") conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.bidir'), 0) = 1`);
@@ -75,7 +75,101 @@ function runWhereSql(filters: RunFilters): Prisma.Sql {
       Prisma.sql`(CASE WHEN "clientSide" = 'b' THEN 1 ELSE 0 END) = (CASE WHEN COALESCE(json_extract("options", '$.reverse'), 0) = 1 THEN ${isReverseWanted} ELSE ${1 - isReverseWanted} END)`,
     );
   }
-  return Prisma.join(conditions, " AND ");
+  return conditions;
+}
+
+function hasOptionFilters(filters: RunFilters): boolean {
+  return filters.protocol !== undefined || filters.direction !== undefined || filters.parallel !== undefined;
+}
+
+/**
+ * What a test signature says of its runs ("tcp a-to-b P4", "udp b-to-a P1 1000000000": protocol,
+ * direction, streams, then the UDP bitrate, as lib/runs/signature.ts writes them), so that reads
+ * of many runs need not parse each one's options.
+ */
+export function signatureParts(signature: string): { protocol: string; direction: string; parallel: number } {
+  const [protocol = "tcp", direction = "a-to-b", streams = "P1"] = signature.split(" ");
+  return { protocol, direction, parallel: Number(streams.slice(1)) || 1 };
+}
+
+/** Whether runs of a test signature pass the option filters. */
+function signatureMatches(signature: string, filters: RunFilters): boolean {
+  const parts = signatureParts(signature);
+  return (
+    (filters.protocol === undefined || parts.protocol === filters.protocol) &&
+    (filters.direction === undefined || parts.direction === filters.direction) &&
+    (filters.parallel === undefined || parts.parallel === filters.parallel)
+  );
+}
+
+/**
+ * The distinct signatures of a link's runs (or of every run), found by skipping through an index
+ * that starts with them, one step per signature, rather than by reading every run.
+ */
+export async function listSignatures(linkId: number | undefined): Promise<string[]> {
+  const rows =
+    linkId === undefined
+      ? await db.$queryRaw<Array<{ signature: string }>>`
+          WITH RECURSIVE "found"("signature") AS (
+            SELECT (SELECT MIN("signature") FROM "Run" WHERE "signature" IS NOT NULL)
+            UNION ALL
+            SELECT (SELECT MIN("signature") FROM "Run" WHERE "signature" > "found"."signature") FROM "found" WHERE "found"."signature" IS NOT NULL)
+          SELECT "signature" FROM "found" WHERE "signature" IS NOT NULL`
+      : await db.$queryRaw<Array<{ signature: string }>>`
+          WITH RECURSIVE "found"("signature") AS (
+            SELECT (SELECT MIN("signature") FROM "Run" WHERE "linkId" = ${linkId} AND "signature" IS NOT NULL)
+            UNION ALL
+            SELECT (SELECT MIN("signature") FROM "Run" WHERE "linkId" = ${linkId} AND "signature" > "found"."signature") FROM "found" WHERE "found"."signature" IS NOT NULL)
+          SELECT "signature" FROM "found" WHERE "signature" IS NOT NULL`;
+  return rows.map((row) => row.signature);
+}
+
+/**
+ * The runs a filter selects, as parts that an index returns newest first: one per matching
+ * signature and status (statuses are few, and a part that has no runs costs one seek), and one for
+ * runs without a signature, read through their options.
+ */
+async function signatureBranches(filters: RunFilters): Promise<Array<{ where: Prisma.Sql; order: Prisma.Sql }>> {
+  const link = filters.linkId === undefined ? [] : [Prisma.sql`"linkId" = ${filters.linkId}`];
+  const statuses = filters.status === undefined ? RUN_STATUSES : [filters.status];
+  const signatures = (await listSignatures(filters.linkId)).filter((signature) => signatureMatches(signature, filters));
+  const newestFirst = Prisma.sql`ORDER BY "createdAt" DESC, "id" DESC`;
+  const branches = signatures.flatMap((signature) =>
+    statuses.map((status) => ({ where: Prisma.join([...link, Prisma.sql`"signature" = ${signature}`, Prisma.sql`"status" = ${status}`], " AND "), order: newestFirst })),
+  );
+  const unsigned = [...link, Prisma.sql`"signature" IS NULL`, ...(filters.status === undefined ? [] : [Prisma.sql`"status" = ${filters.status}`]), ...optionsWhereSql(filters)];
+  // `+"createdAt"`: sorted after the index finds the few runs without a signature; ordered by the
+  // creation index instead, SQLite would read every run of the link to find them.
+  return [...branches, { where: Prisma.join(unsigned, " AND "), order: Prisma.sql`ORDER BY +"createdAt" DESC, "id" DESC` }];
+}
+
+/**
+ * The ids of one page of runs, newest first, and how many runs match in all: both read from
+ * indexes (link, status and signature first, then the creation time), never from the runs' rows,
+ * so that neither grows with the size of a run or with the runs a filter leaves out.
+ */
+async function pageOfRunIds(filters: RunFilters, offset: number, limit: number): Promise<{ ids: number[]; total: number }> {
+  if (!hasOptionFilters(filters)) {
+    const conditions = [
+      ...(filters.linkId === undefined ? [] : [Prisma.sql`"linkId" = ${filters.linkId}`]),
+      ...(filters.status === undefined ? [] : [Prisma.sql`"status" = ${filters.status}`]),
+    ];
+    const where = conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+    const [idRows, countRows] = await Promise.all([
+      db.$queryRaw<Array<{ id: number }>>`SELECT "id" FROM "Run" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
+      db.$queryRaw<Array<{ total: number | bigint }>>`SELECT COUNT(*) AS "total" FROM "Run" ${where}`,
+    ]);
+    return { ids: idRows.map((row) => Number(row.id)), total: Number(countRows[0]?.total ?? 0) };
+  }
+  const branches = await signatureBranches(filters);
+  // Each part gives at most the rows the page could need; their merge is then small to sort.
+  const parts = branches.map(({ where, order }) => Prisma.sql`SELECT * FROM (SELECT "id", "createdAt" FROM "Run" WHERE ${where} ${order} LIMIT ${offset + limit})`);
+  const counts = branches.map(({ where }) => Prisma.sql`SELECT COUNT(*) AS "total" FROM "Run" WHERE ${where}`);
+  const [idRows, countRows] = await Promise.all([
+    db.$queryRaw<Array<{ id: number }>>`SELECT "id" FROM (${Prisma.join(parts, " UNION ALL ")}) ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
+    db.$queryRaw<Array<{ total: number | bigint }>>`SELECT SUM("total") AS "total" FROM (${Prisma.join(counts, " UNION ALL ")})`,
+  ]);
+  return { ids: idRows.map((row) => Number(row.id)), total: Number(countRows[0]?.total ?? 0) };
 }
 
 export function toRunRow(run: Omit<Run, "serverOutput" | "clientOutput"> & { link: { id: number; name: string; speedMbps: number } }): RunRow {
@@ -105,22 +199,17 @@ export function toRunRow(run: Omit<Run, "serverOutput" | "clientOutput"> & { lin
 }
 
 /**
- * One page of runs, newest first, filtered by link, status and options. The ids come
- * from one indexed SQL query; the rows from Prisma, without raw output.
+ * One page of runs, newest first, filtered by link, status and options. The ids and the total
+ * come from indexes (`pageOfRunIds`); the rows from Prisma, without raw output.
  */
 export async function listRunRows({ filters = {}, page = 1, pageSize = RUN_PAGE_SIZE }: { filters?: RunFilters; page?: number; pageSize?: number }) {
-  const where = runWhereSql(filters);
-  const [idRows, countRows] = await Promise.all([
-    db.$queryRaw<Array<{ id: number }>>`SELECT "id" FROM "Run" WHERE ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-    db.$queryRaw<Array<{ total: number | bigint }>>`SELECT COUNT(*) AS "total" FROM "Run" WHERE ${where}`,
-  ]);
-  const ids = idRows.map((row) => Number(row.id));
+  const { ids, total } = await pageOfRunIds(filters, (page - 1) * pageSize, pageSize);
   const runs = ids.length
     ? await db.run.findMany({ where: { id: { in: ids } }, omit: { serverOutput: true, clientOutput: true }, include: { link: runLinkSelect } })
     : [];
   const byId = new Map(runs.map((run) => [run.id, run]));
   const rows = ids.map((id) => byId.get(id)).filter((run) => run !== undefined).map(toRunRow);
-  return { runs: rows, total: Number(countRows[0]?.total ?? 0), page, pageSize };
+  return { runs: rows, total, page, pageSize };
 }
 /** One page of a run table, as pages render it and `GET /api/runs` answers it. */
 export type RunRowsPage = Awaited<ReturnType<typeof listRunRows>>;

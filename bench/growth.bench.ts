@@ -1,0 +1,264 @@
+// Years of runs: 50 links each tested every hour, for 1 year, then grown to 3 (about 1.3 million
+// runs), in a fresh SQLite database filled with SQL (bench/fill.ts). At 1 year and at 3 years it
+// prints the database's size and the server time of the pages and REST reads that grow with the
+// runs: the overview (24 h and 7 days), one link's page (every read the page makes), the runs list
+// (page 1, a later page, filtered) and GET /api/runs (with and without filters), each the median
+// of several reads after a warm-up, and how each grew from 1 year to 3. Goal: every page < 300 ms.
+// Samples are kept for the last 180 days only (retention compacts older runs between the two).
+//   node --require ./testing/server-only.cjs --import tsx bench/growth.bench.ts [--links 50] [--first-days 365] [--days 1095] [--repeat 7] [--without-new-indexes] [--keep]
+//   ... bench/growth.bench.ts --database /tmp/wirespeed-test-XXXX [--repeat 5]   # the reads only, on a database kept with --keep
+//   ... bench/growth.bench.ts --smoke      # 10 links (every kind of test), 2 then 6 weeks: a few seconds
+import Database from "better-sqlite3";
+import fs from "node:fs";
+import path from "node:path";
+import { addActivity, compactSamples, DAY_MS, fillRuns, HOUR_MS, seedLab } from "./fill";
+import { argValue, loadAverage, machineLine, timed } from "./timing";
+
+const GOAL_MS = 300;
+const KEEP_SAMPLES_DAYS = 180;
+
+// The indexes of migration 20270102000000_growth_indexes, dropped by --without-new-indexes to show
+// what they are worth (the statements that put back what the migration replaced come after).
+export const NEW_INDEXES = ["Run_linkId_status_createdAt_idx", "Run_status_createdAt_idx", "Run_createdAt_id_idx", "ScheduleRun_scheduleId_id_idx"];
+const RESTORE_OLD_INDEXES = [`CREATE INDEX IF NOT EXISTS "Run_createdAt_idx" ON "Run"("createdAt")`, `CREATE INDEX IF NOT EXISTS "Run_status_idx" ON "Run"("status")`];
+
+function readArgs(args: string[]) {
+  const smoke = args.includes("--smoke");
+  return {
+    smoke,
+    links: Number(argValue(args, "links") ?? (smoke ? 10 : 50)),
+    firstDays: Number(argValue(args, "first-days") ?? (smoke ? 14 : 365)),
+    days: Number(argValue(args, "days") ?? (smoke ? 42 : 1095)),
+    repeat: Number(argValue(args, "repeat") ?? (smoke ? 3 : 7)),
+    withoutNewIndexes: args.includes("--without-new-indexes"),
+    keep: args.includes("--keep"),
+    database: argValue(args, "database"),
+  };
+}
+
+type Reading = { label: string; page: boolean; ms: number; max: number };
+
+function check(condition: unknown, message: string): asserts condition {
+  // A broken read must not post a fast time.
+  if (!condition) throw new Error(`growth: wrong result: ${message}`);
+}
+
+function sizeOf(file: string): { fileMb: number; usedMb: number } {
+  const sqlite = new Database(file, { readonly: true });
+  const pageSize = sqlite.pragma("page_size", { simple: true }) as number;
+  const pages = sqlite.pragma("page_count", { simple: true }) as number;
+  const free = sqlite.pragma("freelist_count", { simple: true }) as number;
+  sqlite.close();
+  const wal = fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0;
+  return { fileMb: (fs.statSync(file).size + wal) / 2 ** 20, usedMb: ((pages - free) * pageSize) / 2 ** 20 };
+}
+
+/** What the reads need to know of the lab: its links, and how many tests each one's schedules run. */
+type LabLinks = { links: Array<{ id: number; name: string; schedules: unknown[] }> };
+
+/** The links of a database filled before (--database), read back from it. */
+function readLab(file: string): LabLinks & { at: number } {
+  const sqlite = new Database(file, { readonly: true });
+  const links = sqlite.prepare(`SELECT "id", "name" FROM "Link" ORDER BY "id"`).all() as Array<{ id: number; name: string }>;
+  const schedules = sqlite.prepare(`SELECT "id", "linkId" FROM "Schedule"`).all() as Array<{ id: number; linkId: number }>;
+  const newest = sqlite.prepare(`SELECT MAX("createdAt") FROM "Run"`).pluck().get() as string;
+  sqlite.close();
+  return { links: links.map((link) => ({ ...link, schedules: schedules.filter((schedule) => schedule.linkId === link.id) })), at: Date.parse(newest) + 60_000 };
+}
+
+async function measure(lab: LabLinks, at: number, repeat: number, token: string, file: string): Promise<Reading[]> {
+  const { getOverview } = await import("../lib/queries/overview");
+  const { listHosts } = await import("../lib/queries/hosts");
+  const { getLinkEnds, getLinkHistory, listLinkStreamCounts, listLinks } = await import("../lib/queries/links");
+  const { listRunRows } = await import("../lib/queries/run-lists");
+  const { listExperiments } = await import("../lib/queries/experiments");
+  const { getLinkHints } = await import("../lib/queries/diagnosis");
+  const { listAlerts } = await import("../lib/alerts/alerts");
+  const { listSchedules } = await import("../lib/schedules/store");
+  const { getLinkBaseline } = await import("../lib/alerts/baseline");
+  const { runTableQuery } = await import("../lib/runs/filters");
+  const runsApi = await import("../app/api/runs/route");
+  const historyApi = await import("../app/api/links/[id]/history/route");
+
+  const sqlite = new Database(file, { readonly: true });
+  const runCount = sqlite.prepare(`SELECT COUNT(*) FROM "Run"`).pluck().get() as number;
+  // The link with the most tests (TCP both ways and UDP): its page has the most to read.
+  const link = lab.links[8] ?? lab.links.at(-1)!;
+  const linkRuns = sqlite.prepare(`SELECT COUNT(*) FROM "Run" WHERE "linkId" = ?`).pluck().get(link.id) as number;
+  const newest = sqlite.prepare(`SELECT "id" FROM "Run" ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`).pluck().get() as number;
+  const failed = sqlite.prepare(`SELECT COUNT(*) FROM "Run" WHERE "status" = 'failed'`).pluck().get() as number;
+  sqlite.close();
+  const laterPage = Math.max(2, Math.min(1000, Math.floor(runCount / 25 / 2)));
+  const get = async (route: { GET: (request: Request, context: never) => Promise<Response> }, url: string, context: unknown = undefined) => {
+    const response = await route.GET(new Request(`http://localhost${url}`, { headers: { authorization: `Bearer ${token}` } }), context as never);
+    check(response.status === 200, `${url} answered ${response.status}`);
+    return response.json() as Promise<Record<string, unknown>>;
+  };
+
+  const readings: Reading[] = [];
+  const add = async <T>(label: string, page: boolean, body: () => Promise<T>, verify: (value: T) => void) => {
+    const result = await timed(body, repeat);
+    verify(result.value);
+    readings.push({ label, page, ms: result.ms, max: result.max });
+  };
+  const now = new Date(at);
+
+  await add("overview page, 24 h (cards, counts, timeline, hosts)", true, () => Promise.all([getOverview({ range: "24h", now }), listHosts()]), ([overview, hosts]) => {
+    check(overview.links.length === lab.links.length && overview.links.every((card) => card.latest !== null), "a card without its latest result");
+    check(overview.counts.runs === runCount, `counted ${overview.counts.runs} runs, not ${runCount}`);
+    check(overview.links.some((card) => card.active !== null), "no active run on the cards");
+    check(overview.timeline.runs.length > 0 && hosts.length > 0, "no timeline");
+  });
+  await add("GET /api/overview?range=7d (its read and JSON)", false, async () => JSON.stringify(await getOverview({ range: "7d", now })), (body) => check(body.length > 1000, "empty overview"));
+
+  const linkPage = () => {
+    const query = runTableQuery({ page: 1 }, link.id);
+    return Promise.all([
+      getLinkEnds(link.id), // generateMetadata's
+      getLinkEnds(link.id),
+      getLinkHistory({ linkId: link.id }),
+      listRunRows({ filters: query, page: query.page }),
+      listLinkStreamCounts(link.id),
+      listExperiments({ linkId: link.id, pageSize: 5 }),
+      listAlerts({ status: "firing", linkId: link.id }),
+      listSchedules({ linkId: link.id }),
+      getLinkBaseline(link.id),
+      getLinkHints(link.id),
+    ]);
+  };
+  await add(`link page, every read (${linkRuns.toLocaleString("en")} runs)`, true, linkPage, ([, ends, history, table, streams, , , schedules, baseline]) => {
+    check(ends?.name === link.name, "the link's name");
+    check(history.points.length > 0 && history.points.length <= 2000, `${history.points.length} history points`);
+    check(table.runs.length === 25 && table.runs.every((run) => run.linkId === link.id), "the link's first table page");
+    check(table.total === linkRuns, `a total of ${table.total}, not ${linkRuns}`);
+    check(streams.length > 0, "no stream counts");
+    check(schedules.length === link.schedules.length && schedules.every((schedule) => schedule.lastRun !== null), "the link's schedules and their last starts");
+    check((baseline?.signatures.length ?? 0) === link.schedules.length, `${baseline?.signatures.length} baselines for ${link.schedules.length} tests`);
+  });
+  await add("GET /api/links/:id/history (polled while a run is active)", false, () => get(historyApi, `/api/links/${link.id}/history`, { params: Promise.resolve({ id: String(link.id) }) }), (body) =>
+    check((body.points as unknown[]).length > 0, "no history"),
+  );
+  await add("link page's table, TCP ×4 B to A, page 2", false, () => listRunRows({ filters: { linkId: link.id, protocol: "tcp", direction: "b-to-a", parallel: 4 }, page: 2 }), (page) =>
+    check(page.runs.every((run) => run.direction === "b-to-a"), "a run of the wrong direction"),
+  );
+
+  await add("runs list (/runs), page 1", true, () => Promise.all([listRunRows({ filters: {}, page: 1 }), listLinks()]), ([table]) => {
+    check(table.runs.length === 25 && table.runs[0]!.id === newest, "the newest run first");
+    check(table.total === runCount, `a total of ${table.total}, not ${runCount}`);
+  });
+  await add(`runs list, page ${laterPage.toLocaleString("en")}`, true, () => Promise.all([listRunRows({ filters: {}, page: laterPage }), listLinks()]), ([table]) => check(table.runs.length === 25, "a later page"));
+  await add("runs list, failed runs (status filter)", true, () => Promise.all([listRunRows({ filters: { status: "failed" }, page: 1 }), listLinks()]), ([table]) => {
+    check(table.runs.length === Math.min(25, failed) && table.runs.every((run) => run.status === "failed"), "failed runs");
+    check(table.total === failed, `a total of ${table.total} failed, not ${failed}`);
+  });
+  await add("runs list, UDP runs (protocol filter)", true, () => Promise.all([listRunRows({ filters: { protocol: "udp" }, page: 1 }), listLinks()]), ([table]) =>
+    check(table.runs.length > 0 && table.runs.every((run) => run.options.protocol === "udp"), "UDP runs"),
+  );
+  await add("GET /api/runs", false, () => get(runsApi, "/api/runs"), (body) => check((body.runs as unknown[]).length === 25, "GET /api/runs"));
+  await add("GET /api/runs?linkId=", false, () => get(runsApi, `/api/runs?linkId=${link.id}`), (body) => check((body.runs as unknown[]).length === 25, "GET /api/runs?linkId="));
+  await add("GET /api/runs?status=failed&pageSize=100", false, () => get(runsApi, "/api/runs?status=failed&pageSize=100"), (body) => check((body.runs as unknown[]).length === Math.min(100, failed), "failed runs"));
+  await add("GET /api/runs?protocol=tcp&direction=b-to-a&parallel=4", false, () => get(runsApi, "/api/runs?protocol=tcp&direction=b-to-a&parallel=4"), (body) =>
+    check((body.runs as Array<{ direction: string }>).every((run) => run.direction === "b-to-a"), "b-to-a runs"),
+  );
+  return readings;
+}
+
+/** --database: the reads of a database kept by an earlier run (--keep), without filling it again. */
+async function measureKept(folder: string, repeat: number): Promise<void> {
+  const file = path.join(folder, "wirespeed.db");
+  process.env.DATABASE_URL = `file:${file}`;
+  const lab = readLab(file);
+  const { db } = await import("../lib/db");
+  const { createUser } = await import("../lib/auth/users");
+  const { createApiToken } = await import("../lib/auth/tokens");
+  const viewer = await createUser({ username: `dashboard-${Date.now()}`, password: "correct horse battery", role: "viewer" });
+  const { token } = await createApiToken(viewer.id, "growth bench");
+  const size = sizeOf(file);
+  console.log(`growth: ${machineLine()}`);
+  console.log(`growth: ${folder}: ${lab.links.length} links, ${size.fileMb.toFixed(0)} MB`);
+  for (const reading of await measure(lab, lab.at, repeat, token, file)) console.log(`growth: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${repeat}, max ${reading.max.toFixed(1)})`);
+  console.log(`growth: measured at load average ${loadAverage()}`);
+  await db.$disconnect();
+}
+
+async function main(): Promise<void> {
+  const options = readArgs(process.argv.slice(2));
+  if (options.database) return measureKept(options.database, options.repeat);
+  const { createTestDatabase } = await import("../testing/database");
+  const database = createTestDatabase();
+  const file = path.join(database.dataDir, "wirespeed.db");
+  // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
+  process.env.DATABASE_URL = database.url;
+  try {
+    const end = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
+    const start = end - options.days * DAY_MS;
+    const firstEnd = start + options.firstDays * DAY_MS;
+    const sqlite = new Database(file);
+    sqlite.pragma("journal_mode = WAL");
+    // The fill only: a crash of the bench loses nothing worth keeping.
+    sqlite.pragma("synchronous = OFF");
+    sqlite.pragma("cache_size = -262144");
+    if (options.withoutNewIndexes) {
+      for (const name of NEW_INDEXES) sqlite.exec(`DROP INDEX IF EXISTS "${name}"`);
+      for (const statement of RESTORE_OLD_INDEXES) sqlite.exec(statement);
+    }
+    const lab = seedLab(sqlite, { links: options.links, createdAt: start - DAY_MS });
+    console.log(`growth: ${machineLine()}`);
+    console.log(`growth: ${lab.links.length} links between ${lab.hosts} hosts, ${lab.links.reduce((sum, link) => sum + link.schedules.length, 0)} schedules; ${options.withoutNewIndexes ? "WITHOUT the new indexes" : "indexes as migrated"}`);
+
+    const { createUser } = await import("../lib/auth/users");
+    const { createApiToken } = await import("../lib/auth/tokens");
+    const viewer = await createUser({ username: "dashboard", password: "correct horse battery", role: "viewer" });
+    const { token } = await createApiToken(viewer.id, "growth bench");
+
+    const points: Array<{ label: string; days: number; readings: Reading[]; runs: number; samples: number; size: ReturnType<typeof sizeOf> }> = [];
+    let totals = { runs: 0, samples: 0 };
+    let settle = () => {};
+    for (const [label, from, to] of [
+      [`${options.firstDays} days`, start, firstEnd],
+      [`${options.days} days`, firstEnd, end],
+    ] as const) {
+      const started = performance.now();
+      settle();
+      const compacted = compactSamples(sqlite, to - KEEP_SAMPLES_DAYS * DAY_MS);
+      const filled = fillRuns(sqlite, lab, { from, to, samplesFrom: to - KEEP_SAMPLES_DAYS * DAY_MS, seed: Math.round(from / HOUR_MS) });
+      settle = addActivity(sqlite, lab, to).settle;
+      sqlite.pragma("wal_checkpoint(TRUNCATE)");
+      totals = { runs: totals.runs + filled.runs + 2, samples: totals.samples + filled.samples - compacted };
+      const size = sizeOf(file);
+      console.log(
+        `growth: ${label}: added ${filled.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) and ${filled.samples.toLocaleString("en")} samples${compacted ? `, compacted ${compacted.toLocaleString("en")} samples older than ${KEEP_SAMPLES_DAYS} days` : ""} in ${((performance.now() - started) / 1000).toFixed(0)} s; now ${totals.runs.toLocaleString("en")} runs, ${totals.samples.toLocaleString("en")} samples, ${size.fileMb.toFixed(0)} MB (${size.usedMb.toFixed(0)} MB in use)`,
+      );
+      const readings = await measure(lab, to + 60_000, options.repeat, token, file);
+      console.log(`growth: ${label}: measured at load average ${loadAverage()}`);
+      for (const reading of readings) console.log(`growth: ${label}: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${options.repeat}, max ${reading.max.toFixed(1)})`);
+      points.push({ label, days: options.days, readings, runs: totals.runs, samples: totals.samples, size });
+    }
+    sqlite.close();
+
+    const [first, last] = points as [(typeof points)[0], (typeof points)[0]];
+    console.log("");
+    console.log(`| | ${first.label} | ${last.label} | ratio |`);
+    console.log("| --- | ---: | ---: | ---: |");
+    console.log(`| runs | ${first.runs.toLocaleString("en")} | ${last.runs.toLocaleString("en")} | ${(last.runs / first.runs).toFixed(2)} |`);
+    console.log(`| samples | ${first.samples.toLocaleString("en")} | ${last.samples.toLocaleString("en")} | ${(last.samples / first.samples).toFixed(2)} |`);
+    console.log(`| database file | ${first.size.fileMb.toFixed(0)} MB | ${last.size.fileMb.toFixed(0)} MB | ${(last.size.fileMb / first.size.fileMb).toFixed(2)} |`);
+    for (const [index, reading] of last.readings.entries()) {
+      const before = first.readings[index]!;
+      console.log(`| ${reading.label} | ${before.ms.toFixed(1)} ms | ${reading.ms.toFixed(1)} ms | ${(reading.ms / before.ms).toFixed(2)} |`);
+    }
+    const pages = points.flatMap((point) => point.readings.filter((reading) => reading.page));
+    const slowest = pages.reduce((worst, reading) => (reading.ms > worst.ms ? reading : worst));
+    console.log(`growth: ${slowest.ms < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for every page: the slowest is ${slowest.label} at ${slowest.ms.toFixed(1)} ms`);
+    const { db } = await import("../lib/db");
+    await db.$disconnect();
+  } finally {
+    if (options.keep) console.log(`growth: kept ${database.dataDir}`);
+    else database.remove();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
