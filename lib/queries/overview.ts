@@ -11,8 +11,11 @@ import { schedulesByLink } from "@/lib/schedules/store";
 
 /** The counts the overview's header shows. */
 export async function getOverviewCounts() {
-  const [hosts, links, runs] = await Promise.all([db.host.count(), db.link.count(), db.run.count()]);
-  return { hosts, links, runs };
+  // A plain COUNT(*), which SQLite answers from the size of its smallest index; Prisma's count wraps
+  // the table in a subquery and steps through every entry (25 ms at 1.3 million runs, not 5).
+  const [row] = await db.$queryRaw<Array<{ hosts: number | bigint; links: number | bigint; runs: number | bigint }>>`
+    SELECT (SELECT COUNT(*) FROM "Host") AS "hosts", (SELECT COUNT(*) FROM "Link") AS "links", (SELECT COUNT(*) FROM "Run") AS "runs"`;
+  return { hosts: Number(row?.hosts ?? 0), links: Number(row?.links ?? 0), runs: Number(row?.runs ?? 0) };
 }
 
 // ---------------------------------------------------------------- link cards

@@ -14,7 +14,7 @@ const { db } = database;
 const { listRunRows } = await import("./run-lists");
 const { listLinkHistory, listLinkStreamCounts } = await import("./links");
 
-type Stored = { id: number; linkId: number; status: RunStatus; createdAt: number; protocol: "tcp" | "udp"; parallel: number; direction: string };
+type Stored = { id: number; linkId: number; status: RunStatus; createdAt: number; protocol: "tcp" | "udp"; parallel: number; direction: string; latency: number | null; imported: boolean; signature: string | null };
 const stored: Stored[] = [];
 const linkIds: number[] = [];
 const STATUSES: RunStatus[] = ["succeeded", "succeeded", "failed", "cancelled", "running"];
@@ -39,10 +39,23 @@ beforeAll(async () => {
             const options = { protocol, parallel, reverse, bidir, interval: 1, zerocopy: false, duration: 10, ...(protocol === "udp" ? { bitrate: 1e9 } : {}) };
             const status = STATUSES[index % STATUSES.length]!;
             const createdAt = Date.UTC(2026, 10, 1, 12, 0, Math.floor(index / 3));
+            const latency = index % 4 === 0 ? 1.5 + index : null;
+            const imported = index % 7 === 0;
+            const signature = signed ? signatureOf(options, clientSide) : null;
             const run = await db.run.create({
-              data: { linkId, status, clientSide, options, createdAt: new Date(createdAt), signature: signed ? signatureOf(options, clientSide) : null, receivedBitsPerSecond: status === "succeeded" ? 9e9 : null },
+              data: {
+                linkId,
+                status,
+                clientSide,
+                options,
+                createdAt: new Date(createdAt),
+                signature,
+                receivedBitsPerSecond: status === "succeeded" ? 9e9 + index : null,
+                latencyLoadedMedianMs: latency,
+                source: imported ? "imported" : "wirespeed",
+              },
             });
-            stored.push({ id: run.id, linkId, status, createdAt, protocol, parallel, direction: directionOf(options, clientSide) });
+            stored.push({ id: run.id, linkId, status, createdAt, protocol, parallel, direction: directionOf(options, clientSide), latency, imported, signature });
             index += 1;
           }
         }
@@ -104,11 +117,22 @@ describe("a link's stream counts and history", () => {
     expect(await listLinkStreamCounts(linkIds[1]!)).toEqual([1, 4, 8]);
   });
 
-  it("draws each succeeded run with the protocol, direction and streams of its options, signed or not", async () => {
-    const points = await listLinkHistory({ linkId: linkIds[0]! });
+  it("draws each succeeded run, oldest first, with the protocol, direction and streams of its options, signed or not", async () => {
     const succeeded = stored.filter((run) => run.linkId === linkIds[0] && run.status === "succeeded").sort((one, other) => one.createdAt - other.createdAt || one.id - other.id);
-    expect(points.map(({ id, protocol, direction, parallel }) => ({ id, protocol, direction, parallel }))).toEqual(
-      succeeded.map(({ id, protocol, direction, parallel }) => ({ id, protocol, direction, parallel })),
-    );
+    const points = succeeded.map((run) => ({
+      id: run.id,
+      time: new Date(run.createdAt).toISOString(),
+      receivedBitsPerSecond: 9e9 + stored.indexOf(run),
+      protocol: run.protocol,
+      direction: run.direction,
+      parallel: run.parallel,
+      signature: run.signature,
+      status: "succeeded",
+      loadedLatencyMs: run.latency,
+      imported: run.imported,
+    }));
+    expect(await listLinkHistory({ linkId: linkIds[0]! })).toEqual(points);
+    // The newest `limit`, across signatures.
+    expect(await listLinkHistory({ linkId: linkIds[0]!, limit: 3 })).toEqual(points.slice(-3));
   });
 });
