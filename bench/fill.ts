@@ -2,8 +2,9 @@
 // transaction per day of runs): the hosts, NICs and links of a homelab, each link's schedules, and
 // the runs those schedules start hour after hour, shaped as the engine stores them: options,
 // signature, commands, iperf3 versions, summary figures, CPU, both raw outputs, both ends'
-// environment snapshots, the ScheduleRun and the audit entry of each start, and 10 samples a run
-// (per-stream values with -P > 1) for the runs young enough to keep them.
+// environment snapshots, the ScheduleRun and the audit entry of each start, and one sample per
+// second of the test (10 s unless told; per-stream values with -P > 1) for the runs young enough to
+// keep them.
 //
 // What is simpler than life, and why it does not change what the benches measure: a link's
 // outputs and snapshots are built once and reused with each run's own summary lines and times
@@ -64,11 +65,11 @@ export type LinkSpec = {
 
 export type Lab = { links: LinkSpec[]; ruleId: number; hosts: number };
 
-function testsOf(index: number, speedMbps: number): TestSpec[] {
+function testsOf(index: number, speedMbps: number, seconds: number): TestSpec[] {
   const parallel = speedMbps >= 100_000 ? 8 : speedMbps >= 10_000 ? 4 : 1;
   const tcp = (reverse: boolean, bidir = false): TestSpec => ({
     name: `${bidir ? "both ways" : reverse ? "B to A" : "A to B"}, TCP ×${parallel}`,
-    options: { protocol: "tcp", duration: 10, parallel, reverse, bidir, zerocopy: false, interval: 1 },
+    options: { protocol: "tcp", duration: seconds, parallel, reverse, bidir, zerocopy: false, interval: 1 },
     clientSide: "a",
     direction: bidir ? "bidir" : reverse ? "b-to-a" : "a-to-b",
   });
@@ -77,7 +78,7 @@ function testsOf(index: number, speedMbps: number): TestSpec[] {
   if (kind <= 7) return [tcp(false), tcp(true)];
   if (kind === 8) {
     const bitrate = Math.min(speedMbps, 10_000) * 1e6 * 0.5;
-    const udp: TestSpec = { name: `A to B, UDP at ${bitrate / 1e6} Mbit/s`, options: { protocol: "udp", duration: 10, parallel: 1, reverse: false, bidir: false, zerocopy: false, interval: 1, bitrate }, clientSide: "a", direction: "a-to-b" };
+    const udp: TestSpec = { name: `A to B, UDP at ${bitrate / 1e6} Mbit/s`, options: { protocol: "udp", duration: seconds, parallel: 1, reverse: false, bidir: false, zerocopy: false, interval: 1, bitrate }, clientSide: "a", direction: "a-to-b" };
     return [tcp(false), tcp(false, true), udp];
   }
   const latency = tcp(false);
@@ -104,7 +105,8 @@ const separator = "- - - - - - - - - - - - - - - - - - - - - - - - -";
 type Texts = { clientHead: string; serverHead: string; summary: (received: number, retransmits: number, cpu: [number, number]) => { client: string; server: string } };
 
 function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, random: () => number): Texts {
-  const options = test.options as { protocol: string; parallel: number; bitrate?: number; reverse: boolean; bidir: boolean };
+  const options = test.options as { protocol: string; parallel: number; bitrate?: number; reverse: boolean; bidir: boolean; duration: number };
+  const seconds = options.duration;
   const udp = options.protocol === "udp";
   const ids = streamIds(options.parallel);
   const rate = udp ? options.bitrate! : link.speedMbps * 1e6 * link.efficiency;
@@ -117,7 +119,7 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
   };
   const intervals = (sender: boolean) => {
     const lines: string[] = [];
-    for (let second = 0; second < 10; second += 1) {
+    for (let second = 0; second < seconds; second += 1) {
       const total = rate * (0.97 + random() * 0.06);
       for (const id of ids) lines.push(intervalLine(pad(String(id), 3), second, total / ids.length, sender));
       if (ids.length > 1) lines.push(intervalLine("SUM", second, total, sender), separator);
@@ -138,7 +140,7 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
     "      Cookie: 5xq3yhm3xg6zj2l7n2g4a4ofbf5yfv2xxqzp",
     ...(udp ? ["      Target Bitrate: " + formatRate(options.bitrate!)] : ["      TCP MSS: 8948 (default)"]),
     ...connected(client, server, 43_312),
-    `Starting Test: protocol: ${udp ? "UDP" : "TCP"}, ${ids.length} streams, ${udp ? 8948 : 131_072} byte blocks, omitting 0 seconds, 10 second test, tos 0`,
+    `Starting Test: protocol: ${udp ? "UDP" : "TCP"}, ${ids.length} streams, ${udp ? 8948 : 131_072} byte blocks, omitting 0 seconds, ${seconds} second test, tos 0`,
     header,
     ...intervals(clientSends),
     "Test Complete. Summary Results:",
@@ -153,10 +155,11 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
     ...intervals(!clientSends),
   ].join("\n");
   const summary = (received: number, retransmits: number, cpu: [number, number]) => {
-    const bytes = (received * 10) / 8;
+    const bytes = (received * seconds) / 8;
+    const interval = `0.00-${seconds.toFixed(2).padEnd(6)}`;
     const lines = (role: "sender" | "receiver", share: number) =>
-      ids.map((id) => `[${pad(String(id), 3)}]   0.00-10.00  sec  ${pad(formatBytes((bytes * share) / ids.length), 10)}  ${pad(formatRate((received * share) / ids.length), 15)}  ${role === "sender" && !udp ? pad(String(Math.round(retransmits / ids.length)), 4) : "    "}             ${role}`);
-    const sums = (role: "sender" | "receiver", share: number) => (ids.length > 1 ? [`[SUM]   0.00-10.00  sec  ${pad(formatBytes(bytes * share), 10)}  ${pad(formatRate(received * share), 15)}  ${role === "sender" && !udp ? pad(String(retransmits), 4) : "    "}             ${role}`] : []);
+      ids.map((id) => `[${pad(String(id), 3)}]   ${interval} sec  ${pad(formatBytes((bytes * share) / ids.length), 10)}  ${pad(formatRate((received * share) / ids.length), 15)}  ${role === "sender" && !udp ? pad(String(Math.round(retransmits / ids.length)), 4) : "    "}             ${role}`);
+    const sums = (role: "sender" | "receiver", share: number) => (ids.length > 1 ? [`[SUM]   ${interval} sec  ${pad(formatBytes(bytes * share), 10)}  ${pad(formatRate(received * share), 15)}  ${role === "sender" && !udp ? pad(String(retransmits), 4) : "    "}             ${role}`] : []);
     const block = ["[ ID] Interval           Transfer     Bitrate         Retr", ...lines("sender", 1.0004), ...lines("receiver", 1), ...sums("sender", 1.0004), ...sums("receiver", 1)];
     return {
       client: [...block, `CPU Utilization: local/${clientSends ? "sender" : "receiver"} ${cpu[0].toFixed(1)}% (0.9%u/${(cpu[0] - 0.9).toFixed(1)}%s), remote/${clientSends ? "receiver" : "sender"} ${cpu[1].toFixed(1)}% (4.1%u/${(cpu[1] - 4.1).toFixed(1)}%s)`, "snd_tcp_congestion cubic", "rcv_tcp_congestion cubic", "", "iperf Done.", ""].join("\n"),
@@ -200,7 +203,7 @@ function environmentOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec)
 // ---------------------------------------------------------------- the lab
 
 /** Hosts, NICs, `links` links with their schedules, and the default alert rule. */
-export function seedLab(sqlite: Sqlite, { links: linkCount, createdAt, seed = 15 }: { links: number; createdAt: number; seed?: number }): Lab {
+export function seedLab(sqlite: Sqlite, { links: linkCount, createdAt, seed = 15, seconds = 10 }: { links: number; createdAt: number; seed?: number; seconds?: number }): Lab {
   const random = randomFrom(seed);
   const now = sqliteTime(createdAt);
   const insertHost = sqlite.prepare(`INSERT INTO "Host" ("name", "address", "authMethod", "platform", "iperf3Path", "iperf3Version", "hostKeyFingerprint", "reachable", "checkedAt", "lastSeenAt", "createdAt", "updatedAt") VALUES (?, ?, 'key', ?, ?, ?, ?, 1, ?, ?, ?, ?)`);
@@ -246,7 +249,7 @@ export function seedLab(sqlite: Sqlite, { links: linkCount, createdAt, seed = 15
     // Most links give what they should; one in seven falls well short (a switch, a bad cable, a PCIe slot).
     const efficiency = index % 7 === 6 ? 0.4 + random() * 0.3 : 0.88 + random() * 0.09;
     const base = { name, speedMbps, a: ends[0]!, b: ends[1]!, efficiency };
-    const tests = testsOf(index, speedMbps);
+    const tests = testsOf(index, speedMbps, seconds);
     const schedules = tests.map((test) => {
       const scheduleId = Number(insertSchedule.run(test.name, id, JSON.stringify({ ...test.options, reverse: undefined, bidir: undefined }), test.direction, test.clientSide, 60 * tests.length, now, now, now).lastInsertRowid);
       return { id: scheduleId, test, signature: signatureOf(test.options, test.clientSide), texts: textsOf(base, test, random), environment: environmentOf(base, test) };
@@ -273,12 +276,14 @@ export type FillRange = {
   /** Runs created from this time on keep their samples (younger than the retention). */
   samplesFrom: number;
   seed: number;
+  /** Time between two runs of a link: an hour unless told. */
+  everyMs?: number;
 };
 
 export type FillResult = { runs: number; samples: number; skipped: number; firstRunId: number | null; lastRunId: number | null };
 
 /**
- * Every link's scheduled runs, one an hour, from `from` to `to`: mostly succeeded, a few failed,
+ * Every link's scheduled runs, one an hour (or every `everyMs`), from `from` to `to`: mostly succeeded, a few failed,
  * interrupted or cancelled, a few starts skipped (the link was busy). One transaction per day.
  */
 export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult {
@@ -299,13 +304,14 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
   const insertAlert = sqlite.prepare(`INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "runIds", "receivedBitsPerSecond", "baselineBitsPerSecond", "openedAt", "resolvedAt") VALUES (?, ?, 'resolved', ?, ?, ?, ?, ?, ?, ?)`);
 
   const result: FillResult = { runs: 0, samples: 0, skipped: 0, firstRunId: null, lastRunId: null };
-  const start = Math.floor(range.from / HOUR_MS) * HOUR_MS;
+  const every = range.everyMs ?? HOUR_MS;
+  const start = Math.floor(range.from / every) * every;
   const day = (dayStart: number) => {
-    for (let hour = dayStart; hour < Math.min(dayStart + DAY_MS, range.to); hour += HOUR_MS) {
-      const hourIndex = Math.round(hour / HOUR_MS);
+    for (let hour = dayStart; hour < Math.min(dayStart + DAY_MS, range.to); hour += every) {
+      const slot = Math.round(hour / every);
       for (const link of lab.links) {
-        const schedule = link.schedules[hourIndex % link.schedules.length]!;
-        const due = hour + Math.floor(random() * 120_000);
+        const schedule = link.schedules[slot % link.schedules.length]!;
+        const due = hour + Math.floor(random() * Math.min(120_000, every / 4));
         const roll = random();
         if (roll < 0.005) {
           // A start skipped: the link was still busy with a test started by hand.
@@ -314,11 +320,11 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
           continue;
         }
         const status = roll < 0.975 ? "succeeded" : roll < 0.995 ? "failed" : roll < 0.998 ? "interrupted" : "cancelled";
-        const options = schedule.test.options as { protocol: string; parallel: number; bidir: boolean; reverse: boolean; bitrate?: number; latency?: boolean };
+        const options = schedule.test.options as { protocol: string; parallel: number; bidir: boolean; reverse: boolean; bitrate?: number; latency?: boolean; duration: number };
         const udp = options.protocol === "udp";
         const created = due + 30 + Math.floor(random() * 200);
         const started = created + 600 + Math.floor(random() * 900);
-        const ended = status === "succeeded" ? started + 10_300 + Math.floor(random() * 700) : started + 200 + Math.floor(random() * 20_000);
+        const ended = status === "succeeded" ? started + options.duration * 1000 + 300 + Math.floor(random() * 700) : started + 200 + Math.floor(random() * 20_000);
         const ok = status === "succeeded";
         // Some days are worse than others: a dip now and then, and slow drift over the months.
         const dip = random() < 0.02 ? 0.5 + random() * 0.3 : 1;
@@ -326,7 +332,7 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
         const received = ok ? (udp ? options.bitrate! * (0.985 + random() * 0.015) : link.speedMbps * 1e6 * link.efficiency * drift * dip * (0.97 + random() * 0.04)) : null;
         const retransmits = ok && !udp ? Math.floor(random() ** 3 * 400) : null;
         const cpu: [number, number] = [5 + random() * 50, 10 + random() * 60];
-        const packets = ok && udp ? Math.round((received! * 10) / 8 / 1448) : null;
+        const packets = ok && udp ? Math.round((received! * options.duration) / 8 / 1448) : null;
         const lost = packets === null ? null : Math.floor(packets * random() * 0.001);
         const error = status === "failed" ? ERRORS[Math.floor(random() * ERRORS.length)]! : null;
         const summary = ok ? schedule.texts.summary(received!, retransmits ?? 0, cpu) : null;
@@ -344,24 +350,24 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
             schedule.test.clientSide,
             JSON.stringify(schedule.test.options),
             `iperf3 -s -1 -B ${serverAddress} -p 5201 --idle-timeout 35 --forceflush`,
-            `iperf3 -c ${serverAddress} -p 5201 -t 10 ${options.parallel > 1 ? `-P ${options.parallel} ` : ""}${options.reverse ? "-R " : ""}${options.bidir ? "--bidir " : ""}${udp ? `-u -b ${options.bitrate} ` : ""}-B ${clientAddress} -V --forceflush`,
+            `iperf3 -c ${serverAddress} -p 5201 -t ${options.duration} ${options.parallel > 1 ? `-P ${options.parallel} ` : ""}${options.reverse ? "-R " : ""}${options.bidir ? "--bidir " : ""}${udp ? `-u -b ${options.bitrate} ` : ""}-B ${clientAddress} -V --forceflush`,
             link.b.host.iperf3,
             link.a.host.iperf3,
             sqliteTime(created),
             sqliteTime(started),
             sqliteTime(ended),
-            ok ? (received! * 10.004) / 8 : null,
+            ok ? (received! * options.duration * 1.0004) / 8 : null,
             ok ? received! * 1.0004 : null,
-            ok ? (received! * 10) / 8 : null,
+            ok ? (received! * options.duration) / 8 : null,
             received,
             retransmits,
             ok && udp ? 0.003 + random() * 0.02 : null,
             lost,
             packets,
             packets ? (lost! / packets) * 100 : null,
-            bidirRate === null ? null : (bidirRate * 10.004) / 8,
+            bidirRate === null ? null : (bidirRate * options.duration * 1.0004) / 8,
             bidirRate === null ? null : bidirRate * 1.0004,
-            bidirRate === null ? null : (bidirRate * 10) / 8,
+            bidirRate === null ? null : (bidirRate * options.duration) / 8,
             bidirRate,
             bidirRate === null ? null : Math.floor(random() ** 3 * 400),
             ok ? cpu[0] : null,
@@ -388,7 +394,7 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
         insertScheduleRun.run(schedule.id, sqliteTime(due), sqliteTime(created), "started", null, runId);
         insertAudit.run(sqliteTime(created), runId, `${link.name}, client on ${schedule.test.clientSide}: ${JSON.stringify(schedule.test.options)}`);
         if (created >= range.samplesFrom && status !== "failed") {
-          const seconds = ok ? 10 : 3;
+          const seconds = ok ? options.duration : Math.min(3, options.duration);
           const rate = received ?? link.speedMbps * 1e6 * link.efficiency;
           let seq = 0;
           for (const [direction, directionRate] of options.bidir ? ([["forward", rate], ["reverse", bidirRate ?? rate]] as const) : ([["forward", rate]] as const)) {
@@ -407,7 +413,7 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
       }
       // About one alert per link in two months, resolved by the next runs.
       for (const link of lab.links) {
-        if (random() < 1 / (60 * 24)) {
+        if (random() < every / (60 * DAY_MS)) {
           const baseline = link.speedMbps * 1e6 * link.efficiency;
           insertAlert.run(lab.ruleId, link.id, `${link.name}: below 80% of its baseline`, "2 of the last 3 runs were below 80% of the baseline.", JSON.stringify([result.lastRunId]), baseline * 0.6, baseline, sqliteTime(hour), sqliteTime(hour + 3 * HOUR_MS));
         }
@@ -449,4 +455,16 @@ export function compactSamples(sqlite: Sqlite, before: number): number {
   const lastId = sqlite.prepare(`SELECT MAX("id") FROM "Run" WHERE "createdAt" < ?`).pluck().get(sqliteTime(before)) as number | null;
   if (lastId === null) return 0;
   return sqlite.prepare(`DELETE FROM "Sample" WHERE "runId" <= ?`).run(lastId).changes;
+}
+
+/**
+ * --without-new-indexes: the database as the indexes were before migration
+ * 20270102000000_growth_indexes, to show what that migration is worth (the queries stay as they are).
+ */
+export function withoutGrowthIndexes(sqlite: Sqlite): void {
+  for (const name of ["Run_linkId_status_createdAt_idx", "Run_status_createdAt_idx", "Run_signature_status_createdAt_idx", "Run_endedAt_startedAt_idx", "ScheduleRun_scheduleId_id_idx", "Run_signature_results_idx"]) sqlite.exec(`DROP INDEX IF EXISTS "${name}"`);
+  sqlite.exec(`CREATE INDEX "Run_status_idx" ON "Run"("status")`);
+  sqlite.exec(
+    `CREATE INDEX "Run_signature_results_idx" ON "Run"("linkId", "signature", "status", "createdAt", "id", "experimentId", "source", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "lostPackets", "packets")`,
+  );
 }

@@ -11,16 +11,11 @@
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import { addActivity, compactSamples, DAY_MS, fillRuns, HOUR_MS, seedLab } from "./fill";
+import { addActivity, compactSamples, DAY_MS, fillRuns, HOUR_MS, seedLab, withoutGrowthIndexes } from "./fill";
 import { argValue, loadAverage, machineLine, timed } from "./timing";
 
 const GOAL_MS = 300;
 const KEEP_SAMPLES_DAYS = 180;
-
-// The indexes of migration 20270102000000_growth_indexes, dropped by --without-new-indexes to show
-// what they are worth (the statements that put back what the migration replaced come after).
-export const NEW_INDEXES = ["Run_linkId_status_createdAt_idx", "Run_status_createdAt_idx", "Run_createdAt_id_idx", "ScheduleRun_scheduleId_id_idx"];
-const RESTORE_OLD_INDEXES = [`CREATE INDEX IF NOT EXISTS "Run_createdAt_idx" ON "Run"("createdAt")`, `CREATE INDEX IF NOT EXISTS "Run_status_idx" ON "Run"("status")`];
 
 function readArgs(args: string[]) {
   const smoke = args.includes("--smoke");
@@ -198,10 +193,7 @@ async function main(): Promise<void> {
     // The fill only: a crash of the bench loses nothing worth keeping.
     sqlite.pragma("synchronous = OFF");
     sqlite.pragma("cache_size = -262144");
-    if (options.withoutNewIndexes) {
-      for (const name of NEW_INDEXES) sqlite.exec(`DROP INDEX IF EXISTS "${name}"`);
-      for (const statement of RESTORE_OLD_INDEXES) sqlite.exec(statement);
-    }
+    if (options.withoutNewIndexes) withoutGrowthIndexes(sqlite);
     const lab = seedLab(sqlite, { links: options.links, createdAt: start - DAY_MS });
     console.log(`growth: ${machineLine()}`);
     console.log(`growth: ${lab.links.length} links between ${lab.hosts} hosts, ${lab.links.reduce((sum, link) => sum + link.schedules.length, 0)} schedules; ${options.withoutNewIndexes ? "WITHOUT the new indexes" : "indexes as migrated"}`);
