@@ -90,6 +90,7 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
     return response.json() as Promise<Record<string, unknown>>;
   };
 
+  console.log(`growth: ${runCount.toLocaleString("en")} runs; the link page of ${link.name}: ${linkRuns.toLocaleString("en")} runs`);
   const readings: Reading[] = [];
   const add = async <T>(label: string, page: boolean, body: () => Promise<T>, verify: (value: T) => void) => {
     const result = await timed(body, repeat);
@@ -121,7 +122,7 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
       getLinkHints(link.id),
     ]);
   };
-  await add(`link page, every read (${linkRuns.toLocaleString("en")} runs)`, true, linkPage, ([, ends, history, table, streams, , , schedules, baseline]) => {
+  await add("link page, every read", true, linkPage, ([, ends, history, table, streams, , , schedules, baseline]) => {
     check(ends?.name === link.name, "the link's name");
     check(history.points.length > 0 && history.points.length <= 2000, `${history.points.length} history points`);
     check(table.runs.length === 25 && table.runs.every((run) => run.linkId === link.id), "the link's first table page");
