@@ -13,6 +13,14 @@ export async function listLinks(): Promise<LinkListItem[]> {
   return listInventoryLinks();
 }
 
+/**
+ * Every link's id and name, in the order of `listLinks`: for a filter's choices. `listLinks` counts
+ * every link's runs, which takes about 100 ms at 1.3 million runs and grows with them.
+ */
+export async function listLinkNames(): Promise<Array<{ id: number; name: string }>> {
+  return db.link.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: { id: true, name: true } });
+}
+
 export type LinkableNic = Awaited<ReturnType<typeof listLinkableNics>>[number];
 
 /**

@@ -12,7 +12,7 @@ const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
 const { listRunRows } = await import("./run-lists");
-const { listLinkHistory, listLinkStreamCounts } = await import("./links");
+const { listLinkHistory, listLinkNames, listLinks, listLinkStreamCounts } = await import("./links");
 
 type Stored = { id: number; linkId: number; status: RunStatus; createdAt: number; protocol: "tcp" | "udp"; parallel: number; direction: string; latency: number | null; imported: boolean; signature: string | null };
 const stored: Stored[] = [];
@@ -110,7 +110,11 @@ describe("a run table's page", () => {
   });
 });
 
-describe("a link's stream counts and history", () => {
+describe("a link's names, stream counts and history", () => {
+  it("names the links as listLinks orders them, without counting their runs", async () => {
+    expect(await listLinkNames()).toEqual((await listLinks()).map(({ id, name }) => ({ id, name })));
+  });
+
   it("lists the stream counts of signed and unsigned runs once each", async () => {
     expect(await listLinkStreamCounts(linkIds[0]!)).toEqual([1, 4]);
     await db.run.create({ data: { linkId: linkIds[1]!, status: "failed", options: { protocol: "tcp", parallel: 8 } } });
