@@ -26,10 +26,11 @@ describe("npm run backup", () => {
   let database: ReturnType<typeof createTestDatabase>;
   let env: Record<string, string>;
 
+  // Migrating a database takes seconds on a busy two-core machine.
   beforeAll(() => {
     database = createTestDatabase();
     env = { WIRESPEED_DATA_DIR: database.dataDir };
-  });
+  }, 60_000);
   afterAll(() => database.remove());
 
   it("prints the path and size of the copy it made in backups/, and refuses to make it twice", async () => {
