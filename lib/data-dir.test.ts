@@ -26,6 +26,11 @@ describe("ensureDataDir", () => {
     expect(modeOf(path.dirname(dir))).toBe("700");
   });
 
+  it("fails, rather than hangs, where the folder cannot be made under a parent that exists", () => {
+    // mkdirSync's `recursive` loops for ever on this path
+    expect(() => ensureDataDir("/proc/wirespeed-no-such-dir/data")).toThrow(/ENOENT.*\/proc\/wirespeed-no-such-dir/);
+  });
+
   it("leaves an existing folder's mode as it is", () => {
     const dir = path.join(scratch, "shared");
     fs.mkdirSync(dir, { mode: 0o755 });

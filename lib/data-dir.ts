@@ -29,8 +29,18 @@ export function modeText(mode: number): string {
  * missing parent as private; returns whether it was created. An existing folder is left as it is.
  */
 export function ensureDataDir(dir: string): boolean {
-  const created = fs.mkdirSync(/*turbopackIgnore: true*/ dir, { recursive: true, mode: DATA_DIR_MODE });
-  if (created === undefined) return false;
+  // One level at a time, not mkdirSync's `recursive`: that loops for ever where mkdir answers
+  // ENOENT under a parent that exists (a path under /proc), and the server would hang, not fail.
+  if (fs.existsSync(/*turbopackIgnore: true*/ dir)) return false;
+  const parent = path.dirname(dir);
+  if (parent !== dir) ensureDataDir(parent);
+  try {
+    fs.mkdirSync(/*turbopackIgnore: true*/ dir, { mode: DATA_DIR_MODE });
+  } catch (error) {
+    // made meanwhile by another process (the migrations, a second server)
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
   // mkdir's mode passes through the umask; a umask wider than 022 must not loosen it either way
   fs.chmodSync(/*turbopackIgnore: true*/ dir, DATA_DIR_MODE);
   return true;
