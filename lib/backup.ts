@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
+import { ensureDataDir } from "./data-dir";
 
 /** Pages per step: 4 MiB with SQLite's default 4 KiB pages, a few milliseconds under the lock. */
 const STEP_PAGES = 1024;
@@ -66,8 +67,8 @@ function resolveDestination(options: BackupOptions): string {
   const name = backupFileName(options.now ?? new Date());
   if (options.destination === undefined) {
     const folder = path.join(path.dirname(options.databaseFile), "backups");
-    // 0700: the copies hold everything the database holds
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // 0700, as the data folder: the copies hold everything the database holds
+    ensureDataDir(folder);
     return path.join(folder, name);
   }
   const destination = path.resolve(options.destination);
