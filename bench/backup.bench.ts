@@ -10,6 +10,9 @@
 // (the app's one connection, and a rollback-journal connection that fails a commit can be left
 // inside its transaction for good: the bench reports that and goes on).
 //
+// A third pass, WAL with no backup at all, is the control: on a busy machine a write can wait for
+// the CPU as long as for any lock, and the difference between the two WAL passes is the backup's.
+//
 // No lab needed. Figures: each write's wait (p50, p99, max, how many over 100 ms), the longest
 // stall of the writer's event loop (better-sqlite3 waits for a lock synchronously), samples
 // stored of those sent, and the backups (count, time, restarts, the one-step copies that end
@@ -17,7 +20,7 @@
 // rollback journal loses is a figure of the baseline.
 //   node --require ./testing/server-only.cjs --import tsx bench/backup.bench.ts [--mb 400] [--seconds 30] [--streams 8] [--smoke]
 // (`--role writer` and `--role backups` are the two processes it starts itself.)
-// --smoke: 24 MB, 4 s per mode; about 20 s (mostly process starts), the same checks; its times mean little.
+// --smoke: 24 MB, 4 s per pass; about 25 s (mostly process starts), the same checks; its times mean little.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -31,7 +34,8 @@ const GOAL_MS = 100;
 /** A write that has not settled by then is stuck for good (a rollback-journal connection left in its transaction). */
 const STUCK_MS = 20_000;
 
-type Mode = "delete" | "wal";
+/** "wal-alone": WAL with no backup beside, the control that shows what the machine alone costs a write. */
+type Mode = "delete" | "wal" | "wal-alone";
 type BackupFigure = { ms: number; restarts: number; bytes: number; error?: string };
 type WriterResult = {
   mode: Mode;
@@ -96,7 +100,7 @@ async function writerRole(mode: Mode, url: string, seconds: number, streams: num
   const { createSqliteAdapter, BUSY_TIMEOUT_MS } = await import("../lib/sqlite");
   const { SampleWriter } = await import("../lib/runs/samples");
   // the baseline: what lib/db.ts opened before WAL, better-sqlite3's own 5 s busy timeout included
-  const adapter = mode === "wal" ? createSqliteAdapter(url) : new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS });
+  const adapter = mode === "delete" ? new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }) : createSqliteAdapter(url);
   const client = new PrismaClient({ adapter });
   const journal = await client.$queryRawUnsafe<Array<{ journal_mode: string }>>("PRAGMA journal_mode");
   const link = await client.link.findFirstOrThrow();
@@ -105,10 +109,10 @@ async function writerRole(mode: Mode, url: string, seconds: number, streams: num
   // warm-up, untimed: Prisma prepares its createMany on the first call
   await client.sample.createMany({ data: [] });
   const backups: Array<BackupFigure & { startedAt: number; endedAt: number }> = [];
-  const backupProcess = spawnRole(["--role", "backups", "--database", file, "--dir", backupDir], (line) => backups.push(JSON.parse(line)));
+  const backupProcess = mode === "wal-alone" ? null : spawnRole(["--role", "backups", "--database", file, "--dir", backupDir], (line) => backups.push(JSON.parse(line)));
   // the first copy under way before the first sample
   const deadline = Date.now() + 60_000;
-  while (backups.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (backupProcess && backups.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 
   const writes: number[] = [];
   const writeStarts: number[] = [];
@@ -153,11 +157,13 @@ async function writerRole(mode: Mode, url: string, seconds: number, streams: num
     () => null,
     (error: unknown) => (error instanceof Error ? error.message.split("\n").filter(Boolean).slice(-1)[0]! : String(error)),
   );
-  backupProcess.child.stdin.end();
-  // a connection of this process left stuck holds its lock, and the copy under way waits for it
-  const killer = setTimeout(() => backupProcess.child.kill("SIGKILL"), isStuck ? 1_000 : 60_000);
-  await backupProcess.exited;
-  clearTimeout(killer);
+  if (backupProcess) {
+    backupProcess.child.stdin.end();
+    // a connection of this process left stuck holds its lock, and the copy under way waits for it
+    const killer = setTimeout(() => backupProcess.child.kill("SIGKILL"), isStuck ? 1_000 : 60_000);
+    await backupProcess.exited;
+    clearTimeout(killer);
+  }
 
   const during = writes.filter((_, index) => backups.some((backup) => writeStarts[index]! >= backup.startedAt && writeStarts[index]! <= backup.endedAt));
   const result: WriterResult = {
@@ -245,13 +251,18 @@ function runMode(mode: Mode, url: string, seconds: number, streams: number, back
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+const MODE_NAMES: Record<Mode, string> = {
+  "wal-alone": "WAL, no backup (the control: what the machine alone costs a write)",
+  delete: "rollback journal (before), backups one after the other",
+  wal: "WAL (lib/sqlite.ts), backups one after the other",
+};
 
 function report(result: WriterResult): void {
   const backupsDone = result.backups.filter((backup) => !backup.error);
   const oneStep = backupsDone.filter((backup) => backup.restarts >= 3).length;
   const waits = result.writesDuringBackups;
   console.log(
-    `  ${result.mode === "wal" ? "WAL (lib/sqlite.ts)" : "rollback journal (before)"}: journal_mode=${result.journalMode}; ${result.writes.length} sample writes, ${waits.length} of them while a backup ran`,
+    `  ${MODE_NAMES[result.mode]}: journal_mode=${result.journalMode}; ${result.writes.length} sample writes, ${waits.length} of them while a backup ran`,
   );
   if (result.writes.length > 0) {
     console.log(
@@ -267,6 +278,7 @@ function report(result: WriterResult): void {
     console.log(`    ${result.failedWrites} write(s) failed${result.firstError ? ` (${result.firstError})` : ""}${result.isStuck ? `; the connection was left stuck inside its transaction: no later write settled` : ""}`);
   }
   const times = backupsDone.map((backup) => backup.ms);
+  if (result.mode === "wal-alone") return;
   console.log(
     `    backups: ${backupsDone.length} taken${result.backups.length > backupsDone.length ? `, ${result.backups.length - backupsDone.length} failed (${result.backups.find((b) => b.error)?.error})` : ""}` +
       (times.length > 0 ? `, ${ms(percentile(times, 50))} median, ${ms(Math.max(...times))} max, ${(backupsDone[0]!.bytes / 1024 / 1024).toFixed(1)} MiB each; ${oneStep} ended in a one-step copy after 3 restarts` : ""),
@@ -299,28 +311,33 @@ async function main(): Promise<void> {
         `a run of ${seconds} s at -i 0.1 with ${streams} streams per mode, backups one after the other; goal: no write waits more than ${GOAL_MS} ms`,
     );
     const results: WriterResult[] = [];
-    for (const mode of ["delete", "wal"] as const) {
+    for (const mode of ["wal-alone", "delete", "wal"] as const) {
       // as an install before WAL left it: for "wal" the app's connection (lib/sqlite.ts) must switch it itself
       resetJournalMode(file);
       const result = await runMode(mode, database.url, seconds, streams, backupDir);
       results.push(result);
       report(result);
     }
-    const [before, after] = results as [WriterResult, WriterResult];
+    const [alone, before, after] = results as [WriterResult, WriterResult, WriterResult];
 
     check(after.journalMode === "wal", `the app's connection is in journal mode ${after.journalMode}, not wal`);
     check(after.stored === after.sent && after.isContiguous, `in WAL mode ${after.stored} of ${after.sent} samples were stored`);
     check(after.failedWrites === 0 && !after.isStuck, `in WAL mode ${after.failedWrites} write(s) failed: ${after.firstError}`);
     check(after.backups.every((backup) => !backup.error), `a backup failed in WAL mode: ${after.backups.find((backup) => backup.error)?.error}`);
+    check(alone.stored === alone.sent && alone.failedWrites === 0, `with no backup ${alone.stored} of ${alone.sent} samples were stored`);
     check(after.writesDuringBackups.length > 0, "no sample write fell during a backup: nothing measured (a larger --mb makes backups longer)");
 
-    const worstBefore = before.writes.length > 0 ? Math.max(...before.writes) : 0;
-    const worstAfter = Math.max(...after.writes);
+    const worst = (result: WriterResult) => (result.writes.length > 0 ? Math.max(...result.writes) : 0);
+    const p99 = (result: WriterResult) => (result.writes.length > 0 ? percentile(result.writes, 99) : 0);
     console.log(
-      `  max write wait: ${ms(worstBefore)} before, ${ms(worstAfter)} with WAL (${(worstBefore / worstAfter).toFixed(0)}x); p99 ${ms(before.writes.length > 0 ? percentile(before.writes, 99) : 0)} → ${ms(percentile(after.writes, 99))}; ` +
+      `  max write wait: ${ms(worst(before))} before, ${ms(worst(after))} with WAL (${(worst(before) / worst(after)).toFixed(0)}x less); p99 ${ms(p99(before))} → ${ms(p99(after))}; ` +
         `samples lost ${before.sent - before.stored} → ${after.sent - after.stored}`,
     );
-    console.log(`verdict: ${worstAfter <= GOAL_MS ? "MET" : "MISSED"}: the longest sample write in WAL mode while backups ran took ${ms(worstAfter)} (goal ${GOAL_MS} ms)`);
+    console.log(
+      `  WAL with backups against WAL alone: max ${ms(worst(after))} vs ${ms(worst(alone))}, p99 ${ms(p99(after))} vs ${ms(p99(alone))}, ` +
+        `longest event-loop stall ${ms(after.maxStallMs)} vs ${ms(alone.maxStallMs)} (in WAL no lock is waited for: a stall there is time the writer did not get a CPU, which the backup process shares)`,
+    );
+    console.log(`verdict: ${worst(after) <= GOAL_MS ? "MET" : "MISSED"}: the longest sample write in WAL mode while backups ran took ${ms(worst(after))} (goal ${GOAL_MS} ms)`);
   } finally {
     database.remove();
   }
