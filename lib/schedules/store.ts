@@ -24,14 +24,29 @@ const runSelect = {
   },
 } as const;
 
-const scheduleInclude = (lastRuns: number) =>
-  ({
-    link: { select: { id: true, name: true } },
-    runs: { orderBy: { id: "desc" }, take: lastRuns, ...runSelect },
-  }) satisfies Prisma.ScheduleInclude;
+const scheduleInclude = { link: { select: { id: true, name: true } } } as const satisfies Prisma.ScheduleInclude;
 
-type ScheduleRow = Prisma.ScheduleGetPayload<{ include: ReturnType<typeof scheduleInclude> }>;
-type ScheduleRunRow = ScheduleRow["runs"][number];
+type ScheduleRunRow = Prisma.ScheduleRunGetPayload<typeof runSelect>;
+type ScheduleRow = Prisma.ScheduleGetPayload<{ include: typeof scheduleInclude }> & { runs: ScheduleRunRow[] };
+
+/**
+ * The schedules with their last `count` runs, newest first. Prisma's nested `take` reads every run
+ * of every schedule and slices in memory (26,000 rows a schedule after three years of hourly
+ * runs); here one statement picks each schedule's last ids through the (scheduleId, id) index and
+ * a second reads those rows.
+ */
+async function withLastRuns<T extends { id: number }>(rows: T[], count: number): Promise<(T & { runs: ScheduleRunRow[] })[]> {
+  if (rows.length === 0) return [];
+  const lists = await db.$queryRaw<{ id: number | bigint; ids: string }[]>`
+    SELECT s."id" AS "id",
+      (SELECT json_group_array(r."id") FROM (SELECT "id" FROM "ScheduleRun" WHERE "scheduleId" = s."id" ORDER BY "id" DESC LIMIT ${count}) r) AS "ids"
+    FROM "Schedule" s WHERE s."id" IN (${Prisma.join(rows.map((row) => row.id))})`;
+  const idsOf = new Map(lists.map((list) => [Number(list.id), (JSON.parse(list.ids) as number[]).sort((a, b) => b - a)]));
+  const wanted = [...idsOf.values()].flat();
+  const runs = wanted.length === 0 ? [] : await db.scheduleRun.findMany({ where: { id: { in: wanted } }, ...runSelect });
+  const runById = new Map(runs.map((run) => [run.id, run]));
+  return rows.map((row) => ({ ...row, runs: (idsOf.get(row.id) ?? []).flatMap((id) => runById.get(id) ?? []) }));
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -101,16 +116,21 @@ export async function listSchedules({ linkId }: { linkId?: number } = {}): Promi
   const rows = await db.schedule.findMany({
     where: linkId === undefined ? {} : { OR: [{ linkId }, { linkId: null }] },
     orderBy: { id: "asc" },
-    include: scheduleInclude(1),
+    include: scheduleInclude,
   });
-  return rows.filter((row) => linkId === undefined || runsOn(row, linkId)).map(scheduleJson);
+  const wanted = rows.filter((row) => linkId === undefined || runsOn(row, linkId));
+  return (await withLastRuns(wanted, 1)).map(scheduleJson);
 }
 
 /** The schedules of each link (for the link cards' last outcome); every id asked for is a key. */
 export async function schedulesByLink(linkIds: number[]): Promise<Map<number, ScheduleJson[]>> {
   const byLink = new Map<number, ScheduleJson[]>(linkIds.map((id) => [id, []]));
   if (linkIds.length === 0) return byLink;
-  const rows = await db.schedule.findMany({ where: { OR: [{ linkId: { in: linkIds } }, { linkId: null }] }, orderBy: { id: "asc" }, include: scheduleInclude(1) });
+  const found = await db.schedule.findMany({ where: { OR: [{ linkId: { in: linkIds } }, { linkId: null }] }, orderBy: { id: "asc" }, include: scheduleInclude });
+  const rows = await withLastRuns(
+    found.filter((row) => linkIds.some((linkId) => runsOn(row, linkId))),
+    1,
+  );
   for (const row of rows) {
     const json = scheduleJson(row);
     for (const linkId of linkIds) if (runsOn(row, linkId)) byLink.get(linkId)!.push(json);
@@ -120,8 +140,9 @@ export async function schedulesByLink(linkIds: number[]): Promise<Map<number, Sc
 
 /** One schedule with its next PREVIEW_STARTS starts (none while paused) and its last LAST_RUNS runs; null when it does not exist. */
 export async function getSchedule(id: number, now: Date = new Date()): Promise<ScheduleDetailJson | null> {
-  const row = await db.schedule.findUnique({ where: { id }, include: scheduleInclude(LAST_RUNS) });
-  if (!row) return null;
+  const found = await db.schedule.findUnique({ where: { id }, include: scheduleInclude });
+  if (!found) return null;
+  const row = (await withLastRuns([found], LAST_RUNS))[0]!;
   let nextRuns: string[] = [];
   if (row.enabled) {
     try {
