@@ -6,7 +6,7 @@ import { readPageFilters, runTableQuery, type QueryInput } from "@/lib/runs/filt
 import { RunTablePanel } from "@/components/runs/RunTablePanel";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
-import { listLinks } from "@/lib/queries/links";
+import { listLinkNames } from "@/lib/queries/links";
 import { listRunRows } from "@/lib/queries/run-lists";
 import { RUN_STATUSES } from "@/lib/runs/contract";
 import { lineRateThresholds } from "@/lib/queries/overview";
@@ -18,7 +18,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   await requirePage("read");
   // The first page is rendered here, then kept current in the browser (RunTablePanel).
   const query = runTableQuery(readPageFilters(await searchParams));
-  const [table, links] = await Promise.all([listRunRows({ filters: query, page: query.page }), listLinks()]);
+  const [table, links] = await Promise.all([listRunRows({ filters: query, page: query.page }), listLinkNames()]);
   return (
     <>
       <PageHeader title="Runs" description="Every iperf3 test across all links, newest first." actions={<RateUnitSwitch />} />
