@@ -44,7 +44,7 @@ RUN apt-get update \
 
 RUN groupadd --system --gid 10001 wirespeed \
  && useradd --system --uid 10001 --gid wirespeed --home-dir /home/wirespeed --create-home --shell /usr/sbin/nologin wirespeed \
- && mkdir /data \
+ && mkdir -m 700 /data \
  && chown wirespeed:wirespeed /data
 
 WORKDIR /app

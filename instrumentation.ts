@@ -1,6 +1,9 @@
 // Runs once when the server starts, before it serves a request.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // A data folder that others can read or enter is said in the log, with the fix (lib/data-dir.ts).
+  const { warnAboutDataDir } = await import("@/lib/data-dir");
+  warnAboutDataDir();
   // The key of the host credentials first: a short WIRESPEED_SECRET or an unsafe key file stops the server here.
   const { startHostSecrets } = await import("@/lib/inventory/secrets");
   await startHostSecrets();

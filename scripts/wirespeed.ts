@@ -62,14 +62,14 @@ async function runRotateSecret(args: string[], io: CommandIo): Promise<number> {
     return 1;
   }
   // Loaded here, not at the top: `parse` needs neither Prisma nor the database.
-  const [{ PrismaClient }, { PrismaBetterSQLite3 }, { rotateSecretKey }, { SecretKeyConfigError }, { ResealAbortedError }] = await Promise.all([
+  const [{ PrismaClient }, { createSqliteAdapter }, { rotateSecretKey }, { SecretKeyConfigError }, { ResealAbortedError }] = await Promise.all([
     import("../lib/generated/prisma/client"),
-    import("@prisma/adapter-better-sqlite3"),
+    import("../lib/sqlite"),
     import("../lib/secrets/rotate"),
     import("../lib/secrets/keys"),
     import("../lib/secrets/reseal"),
   ]);
-  const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: resolveDatabaseUrl() }) });
+  const client = new PrismaClient({ adapter: createSqliteAdapter(resolveDatabaseUrl()) });
   try {
     const result = await rotateSecretKey(client, process.env);
     io.stdout.write(`re-encrypted ${result.resealed} secret(s) (host credentials and channel tokens) under the new key (key id ${result.keyId})\n`);

@@ -16,6 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { resolveDatabaseFile, type ConfigEnv } from "../config";
+import { ensureDataDir } from "../data-dir";
 import { type Keyring, type SecretKey, generateSecretKey, secretKeyFromBytes, secretKeyFromPassphrase } from "./envelope";
 
 export const MIN_SECRET_LENGTH = 32;
@@ -104,7 +105,7 @@ function fsyncDirectory(dir: string): void {
  */
 export function writeKeyFileExclusive(file: string, key: SecretKey): boolean {
   const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
+  ensureDataDir(dir); // 0700 when it is made here
   const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   const fd = fs.openSync(temporary, "wx", 0o600);
   try {
