@@ -332,6 +332,7 @@ test("a run compacted by sample retention keeps its chart, stream table and expo
   expect(Number(await chart.getAttribute("data-point-count"))).toBe(600);
   await expect(chart.locator("path.recharts-line-curve")).toHaveCount(6);
   await expect(page.getByRole("table", { name: "Per-stream results" }).getByRole("row")).toHaveCount(5);
+  await expect(page.getByText("The chart's 600 points and each stream's totals: the 3000 intervals were compacted.")).toBeVisible();
   const exported = JSON.parse(await (await request.get(`/runs/${runId}/export?format=json`)).text()) as { samples: unknown[]; compacted: { sampleCount: number; points: unknown[]; streams: unknown[] } };
   expect(exported.samples).toEqual([]);
   expect(exported.compacted).toMatchObject({ sampleCount: 3000 });

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { isActiveStatus } from "@/lib/runs/contract";
-import { getRunDigest, readSeriesFromSamples, readStreamStatsFromSamples, type SampleSeries } from "@/lib/runs/digest";
+import { getRunDigest, readSeriesFromSamples, readStreamStatsFromSamples, SAMPLE_BATCH, type SampleSeries } from "@/lib/runs/digest";
 import { DISPLAY_POINTS, downsample } from "@/lib/runs/series";
 import type { StreamStat } from "@/lib/runs/stream-totals";
 import { runLinkSelect, toRunRow } from "./run-lists";
@@ -20,8 +20,6 @@ export async function listRunSamples({ runId, after = 0, limit = 1000 }: { runId
 }
 
 export type { StreamStat } from "@/lib/runs/stream-totals";
-
-const SAMPLE_BATCH = 5000;
 
 /**
  * What the run page's chart draws: the samples as chart points, thinned to at most `points`.

@@ -24,7 +24,8 @@ export type RunDigestData = {
 /** The chart's points of a run, read from its samples (a run still going, or one without a digest yet). */
 export type SampleSeries = { points: SeriesPoint[]; streamCount: number; sampleCount: number };
 
-const SAMPLE_BATCH = 5000;
+/** Samples read per statement when a whole run is walked: memory stays flat in the run's length. */
+export const SAMPLE_BATCH = 5000;
 
 type SampleRow = {
   seq: number | bigint;

@@ -251,7 +251,9 @@ export default async function RunPage({ params }: Params) {
           >
             Download JSON
           </a>
-          <p className="self-center text-xs text-slate-600 dark:text-slate-400">Every interval ({series.sampleCount}), not the thinned chart.</p>
+          <p className="self-center text-xs text-slate-600 dark:text-slate-400">
+            {series.compactedAt ? `The chart's ${series.points.length} points and each stream's totals: the ${series.sampleCount} intervals were compacted.` : `Every interval (${series.sampleCount}), not the thinned chart.`}
+          </p>
         </div>
       </section>
       )}
