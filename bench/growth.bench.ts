@@ -64,7 +64,7 @@ function readLab(file: string): LabLinks & { at: number } {
 async function measure(lab: LabLinks, at: number, repeat: number, token: string, file: string): Promise<Reading[]> {
   const { getOverview } = await import("../lib/queries/overview");
   const { listHosts } = await import("../lib/queries/hosts");
-  const { getLinkEnds, getLinkHistory, listLinkStreamCounts, listLinks } = await import("../lib/queries/links");
+  const { getLinkEnds, getLinkHistory, listLinkNames, listLinkStreamCounts } = await import("../lib/queries/links");
   const { listRunRows } = await import("../lib/queries/run-lists");
   const { listExperiments } = await import("../lib/queries/experiments");
   const { getLinkHints } = await import("../lib/queries/diagnosis");
@@ -138,16 +138,16 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
     check(page.runs.every((run) => run.direction === "b-to-a"), "a run of the wrong direction"),
   );
 
-  await add("runs list (/runs), page 1", true, () => Promise.all([listRunRows({ filters: {}, page: 1 }), listLinks()]), ([table]) => {
+  await add("runs list (/runs), page 1", true, () => Promise.all([listRunRows({ filters: {}, page: 1 }), listLinkNames()]), ([table]) => {
     check(table.runs.length === 25 && table.runs[0]!.id === newest, "the newest run first");
     check(table.total === runCount, `a total of ${table.total}, not ${runCount}`);
   });
-  await add(`runs list, page ${laterPage.toLocaleString("en")}`, true, () => Promise.all([listRunRows({ filters: {}, page: laterPage }), listLinks()]), ([table]) => check(table.runs.length === 25, "a later page"));
-  await add("runs list, failed runs (status filter)", true, () => Promise.all([listRunRows({ filters: { status: "failed" }, page: 1 }), listLinks()]), ([table]) => {
+  await add(`runs list, page ${laterPage.toLocaleString("en")}`, true, () => Promise.all([listRunRows({ filters: {}, page: laterPage }), listLinkNames()]), ([table]) => check(table.runs.length === 25, "a later page"));
+  await add("runs list, failed runs (status filter)", true, () => Promise.all([listRunRows({ filters: { status: "failed" }, page: 1 }), listLinkNames()]), ([table]) => {
     check(table.runs.length === Math.min(25, failed) && table.runs.every((run) => run.status === "failed"), "failed runs");
     check(table.total === failed, `a total of ${table.total} failed, not ${failed}`);
   });
-  await add("runs list, UDP runs (protocol filter)", true, () => Promise.all([listRunRows({ filters: { protocol: "udp" }, page: 1 }), listLinks()]), ([table]) =>
+  await add("runs list, UDP runs (protocol filter)", true, () => Promise.all([listRunRows({ filters: { protocol: "udp" }, page: 1 }), listLinkNames()]), ([table]) =>
     check(table.runs.length > 0 && table.runs.every((run) => run.options.protocol === "udp"), "UDP runs"),
   );
   await add("GET /api/runs", false, () => get(runsApi, "/api/runs"), (body) => check((body.runs as unknown[]).length === 25, "GET /api/runs"));
