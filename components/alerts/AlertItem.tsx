@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { LocalTime } from "@/components/units/LocalTime";
 import type { AlertJson } from "@/lib/alerts/contract";
 import { AcknowledgeButton } from "./AcknowledgeButton";
@@ -7,7 +7,6 @@ import { describeDelivery } from "./channel-fields";
 
 // No "use client": the alerts page and a link page render it on the server.
 
-const LINK_CLASS = `rounded font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
 /** The runs of an alert as links: "runs #12, #14". */
 export function RunLinks({ runIds, label }: { runIds: number[]; label: string }) {
@@ -18,7 +17,7 @@ export function RunLinks({ runIds, label }: { runIds: number[]; label: string })
       {runIds.map((id, index) => (
         <span key={id}>
           {index > 0 ? ", " : null}
-          <Link href={`/runs/${id}`} className={LINK_CLASS}>
+          <Link href={`/runs/${id}`} className={`font-medium ${TEXT_LINK}`}>
             #{id}
           </Link>
         </span>
@@ -73,14 +72,14 @@ export function AlertItem({ alert, showLink = true }: { alert: AlertJson; showLi
         {showLink ? (
           <span>
             Link{" "}
-            <Link href={`/links/${alert.link.id}`} className={LINK_CLASS}>
+            <Link href={`/links/${alert.link.id}`} className={`font-medium ${TEXT_LINK}`}>
               {alert.link.name}
             </Link>
           </span>
         ) : null}
         <span>
           Rule{" "}
-          <Link href="/alerts/rules" className={LINK_CLASS}>
+          <Link href="/alerts/rules" className={`font-medium ${TEXT_LINK}`}>
             {alert.rule.name}
           </Link>
         </span>

@@ -1,12 +1,11 @@
 import Link from "next/link";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Rate } from "@/components/units/Rate";
 import type { BaselineJson } from "@/lib/alerts/contract";
 
 // No "use client": a link page renders it on the server.
 
-const LINK_CLASS = `rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
 function Runs({ baseline }: { baseline: BaselineJson }) {
   if (baseline.medianBitsPerSecond === null) {
@@ -23,7 +22,7 @@ function Runs({ baseline }: { baseline: BaselineJson }) {
       {newest ? (
         <>
           {" · newest "}
-          <Link href={`/runs/${newest}`} className={LINK_CLASS}>
+          <Link href={`/runs/${newest}`} className={TEXT_LINK}>
             #{newest}
           </Link>
         </>

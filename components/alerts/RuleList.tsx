@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useCan } from "@/components/auth/ViewerContext";
 import { ConfirmDeleteButton } from "@/components/schedules/ConfirmDeleteButton";
 import { ScheduleState } from "@/components/schedules/ScheduleList";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Button } from "@/components/ui/ui";
 import { deleteAlertRuleAction } from "@/lib/actions/delete-alert-rule";
@@ -14,12 +14,11 @@ import type { AlertRuleJson } from "@/lib/alerts/contract";
 import { describeConditions } from "./rule-fields";
 import { RuleForm, type RuleFormChannel, type RuleFormLink } from "./RuleForm";
 
-const LINK_CLASS = `rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
 function RuleLink({ rule }: { rule: AlertRuleJson }) {
   if (!rule.link) return <span className="text-slate-700 dark:text-slate-300">Every link (default)</span>;
   return (
-    <Link href={`/links/${rule.link.id}`} className={LINK_CLASS}>
+    <Link href={`/links/${rule.link.id}`} className={TEXT_LINK}>
       {rule.link.name}
     </Link>
   );

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { HintText } from "@/components/ui/ui";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import type { Hint, HintSeverity } from "@/lib/diagnosis/contract";
 import { hintSourceOf, SEVERITY_LABELS, sortHints } from "./hints";
 
@@ -18,7 +18,6 @@ const CARD_BORDERS: Record<HintSeverity, string> = {
   info: "border-slate-200 dark:border-slate-800",
 };
 
-const LINK_CLASS = `rounded font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
 /** Critical, Warning or Info, in words beside the colour. */
 export function HintSeverityBadge({ severity }: { severity: HintSeverity }) {
@@ -57,7 +56,7 @@ export function HintList({ hints, showSource = false }: { hints: readonly Hint[]
             {source ? (
               <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="hint-source">
                 Found in{" "}
-                <Link href={source.href} className={LINK_CLASS}>
+                <Link href={source.href} className={`font-medium ${TEXT_LINK}`}>
                   {source.label}
                 </Link>
               </p>

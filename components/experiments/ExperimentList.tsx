@@ -1,14 +1,13 @@
 import Link from "next/link";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { RelativeTime } from "@/components/ui/RelativeTime";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import type { ExperimentListItem } from "@/lib/experiments/contract";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
 
 // No "use client": the experiments page and a link page render it on the server.
 
-const LINK_CLASS = `rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
 function ExperimentLinks({ experiment }: { experiment: ExperimentListItem }) {
   return (
@@ -16,7 +15,7 @@ function ExperimentLinks({ experiment }: { experiment: ExperimentListItem }) {
       {experiment.links.map((link, index) => (
         <span key={link.id} className="whitespace-nowrap">
           {index > 0 ? ", " : null}
-          <Link href={`/links/${link.id}`} className={LINK_CLASS}>
+          <Link href={`/links/${link.id}`} className={TEXT_LINK}>
             {link.name}
           </Link>
         </span>
@@ -41,7 +40,7 @@ function ExperimentCard({ experiment, showLinks }: { experiment: ExperimentListI
   return (
     <>
       <div className="flex items-start justify-between gap-3">
-        <Link href={`/experiments/${experiment.id}`} className={`min-w-0 font-medium break-words ${LINK_CLASS}`}>
+        <Link href={`/experiments/${experiment.id}`} className={`min-w-0 font-medium break-words ${TEXT_LINK}`}>
           {experiment.name}
         </Link>
         <StatusBadge status={experiment.status} />
@@ -63,7 +62,7 @@ function ExperimentCells({ experiment, showLinks }: { experiment: ExperimentList
   return (
     <>
       <th scope="row" className="px-4 py-2 font-medium">
-        <Link href={`/experiments/${experiment.id}`} className={LINK_CLASS}>
+        <Link href={`/experiments/${experiment.id}`} className={TEXT_LINK}>
           {experiment.name}
         </Link>
       </th>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatPlatform } from "@/components/format";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import type { HostListItem } from "@/lib/queries/hosts";
 import { HostStatusBadge, LastSeen } from "./HostStatus";
@@ -19,7 +19,7 @@ function HostCard({ host }: { host: HostListItem }) {
   return (
     <>
       <div className="flex items-start justify-between gap-3">
-        <Link href={`/hosts/${host.id}`} className={`min-w-0 rounded font-medium break-words text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
+        <Link href={`/hosts/${host.id}`} className={`min-w-0 font-medium break-words ${TEXT_LINK}`}>
           {host.name}
         </Link>
         <HostStatusBadge host={host} />
@@ -36,7 +36,7 @@ function HostCells({ host }: { host: HostListItem }) {
   return (
     <>
       <th scope="row" className="px-4 py-2 font-medium">
-        <Link href={`/hosts/${host.id}`} className={`rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
+        <Link href={`/hosts/${host.id}`} className={TEXT_LINK}>
           {host.name}
         </Link>
         <div className="mt-0.5 font-mono text-xs font-normal break-all text-slate-600 lg:hidden dark:text-slate-400">{host.isLocal ? "local" : host.address}</div>

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { newExperimentHref } from "@/components/experiments/form/prefill";
 import { formatLinkSpeed } from "@/components/format";
-import { buttonClass, FOCUS_RING } from "@/components/ui/styles";
+import { buttonClass, FOCUS_RING, TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { PORTS_AT_ONCE_PRESET_ID } from "@/lib/experiments/presets";
 import type { LinkListItem } from "@/lib/queries/links";
@@ -57,7 +57,7 @@ function LinkCard({ link, selection }: { link: LinkListItem; selection: Selectio
       <div className="flex items-start justify-between gap-3">
         <span className="flex min-w-0 items-center gap-2">
           {selection ? <SelectBox link={link} selection={selection} /> : null}
-          <Link href={`/links/${link.id}`} className={`min-w-0 rounded font-medium break-words text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
+          <Link href={`/links/${link.id}`} className={`min-w-0 font-medium break-words ${TEXT_LINK}`}>
             {link.name}
           </Link>
         </span>
@@ -93,7 +93,7 @@ function LinkCells({ link, selection }: { link: LinkListItem; selection: Selecti
         </td>
       ) : null}
       <th scope="row" className="px-4 py-2 font-medium">
-        <Link href={`/links/${link.id}`} className={`rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`}>
+        <Link href={`/links/${link.id}`} className={TEXT_LINK}>
           {link.name}
         </Link>
         {link.mtuMismatch ? (

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { RelativeTime } from "@/components/ui/RelativeTime";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { describeTiming, type ScheduleJson } from "@/lib/schedules/contract";
 import { describeTarget } from "./format";
@@ -8,7 +8,6 @@ import { ScheduleOutcome } from "./ScheduleOutcome";
 
 // No "use client": the schedules page and a link page render it on the server.
 
-const LINK_CLASS = `rounded text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
 /** Enabled or paused (a rule: disabled), in words beside the colour. */
 export function ScheduleState({ enabled, offLabel = "Paused" }: { enabled: boolean; offLabel?: string }) {
@@ -37,7 +36,7 @@ function TargetText({ schedule }: { schedule: ScheduleJson }) {
     return (
       <>
         Test on{" "}
-        <Link href={`/links/${schedule.link.id}`} className={LINK_CLASS}>
+        <Link href={`/links/${schedule.link.id}`} className={TEXT_LINK}>
           {schedule.link.name}
         </Link>
       </>
@@ -71,7 +70,7 @@ export function ScheduleList({ schedules, showTarget = true }: { schedules: Sche
       row={(schedule) => (
         <>
           <th scope="row" className="px-4 py-2 font-medium">
-            <Link href={`/schedules/${schedule.id}`} className={LINK_CLASS}>
+            <Link href={`/schedules/${schedule.id}`} className={TEXT_LINK}>
               {schedule.name}
             </Link>
           </th>
@@ -100,7 +99,7 @@ export function ScheduleList({ schedules, showTarget = true }: { schedules: Sche
       card={(schedule) => (
         <>
           <div className="flex items-start justify-between gap-3">
-            <Link href={`/schedules/${schedule.id}`} className={`min-w-0 font-medium break-words ${LINK_CLASS}`}>
+            <Link href={`/schedules/${schedule.id}`} className={`min-w-0 font-medium break-words ${TEXT_LINK}`}>
               {schedule.name}
             </Link>
             <ScheduleState enabled={schedule.enabled} />

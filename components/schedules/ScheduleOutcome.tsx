@@ -1,13 +1,12 @@
 import Link from "next/link";
 import { StatusBadge } from "@/components/runs/StatusBadge";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { Rate } from "@/components/units/Rate";
 import { formatPercent } from "@/components/units/rate";
 import { describeScheduleRun, type ScheduleRunJson } from "@/lib/schedules/contract";
 
 // No "use client": the schedules' list and page, and a link page, render it on the server.
 
-const LINK_CLASS = `rounded font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
 /** A start's result: the rate and share of line rate of its run, when it has one. */
 function Result({ run }: { run: ScheduleRunJson }) {
@@ -43,11 +42,11 @@ export function ScheduleOutcome({ run }: { run: ScheduleRunJson | null }) {
   return (
     <span data-testid="schedule-outcome" data-outcome="started" className="inline-flex flex-wrap items-center gap-x-1.5 gap-y-1">
       {run.runId !== null ? (
-        <Link href={`/runs/${run.runId}`} className={LINK_CLASS}>
+        <Link href={`/runs/${run.runId}`} className={`font-medium ${TEXT_LINK}`}>
           run #{run.runId}
         </Link>
       ) : run.experimentId !== null ? (
-        <Link href={`/experiments/${run.experimentId}`} className={LINK_CLASS}>
+        <Link href={`/experiments/${run.experimentId}`} className={`font-medium ${TEXT_LINK}`}>
           experiment #{run.experimentId}
         </Link>
       ) : (

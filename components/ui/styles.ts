@@ -11,6 +11,10 @@ const BUTTON_VARIANTS = {
 export const FOCUS_RING =
   "outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 focus-visible:ring-offset-white dark:focus-visible:ring-offset-slate-950";
 
+// A link among text or in a table cell: always underlined, so it is told from the text around it
+// by more than its colour (axe's link-in-text-block); the underline darkens on hover.
+export const TEXT_LINK = `rounded text-sky-800 underline decoration-sky-800/40 underline-offset-2 hover:decoration-current dark:text-sky-300 dark:decoration-sky-300/50 ${FOCUS_RING}`;
+
 export type ButtonVariant = keyof typeof BUTTON_VARIANTS;
 
 export function buttonClass(variant: ButtonVariant = "secondary"): string {

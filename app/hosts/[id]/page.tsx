@@ -9,6 +9,7 @@ import { EditHostForm } from "@/components/hosts/EditHostForm";
 import { HostConnectionPanel } from "@/components/hosts/HostConnectionPanel";
 import { HostStatusBadge, LastSeen } from "@/components/hosts/HostStatus";
 import { NicTable } from "@/components/hosts/NicTable";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { getHostDetail } from "@/lib/queries/hosts";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
@@ -46,7 +47,7 @@ export default async function HostPage({ params }: Params) {
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/hosts" className="text-sky-800 underline-offset-2 hover:underline dark:text-sky-300">
+        <Link href="/hosts" className={TEXT_LINK}>
           Hosts
         </Link>
         <span aria-hidden className="mx-1 text-slate-500">/</span>

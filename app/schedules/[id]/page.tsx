@@ -5,7 +5,7 @@ import { describeTarget, formatStartIn, hasSecondsField } from "@/components/sch
 import { ScheduleControls } from "@/components/schedules/ScheduleControls";
 import { ScheduleHistory } from "@/components/schedules/ScheduleHistory";
 import { ScheduleState } from "@/components/schedules/ScheduleList";
-import { FOCUS_RING } from "@/components/ui/styles";
+import { TEXT_LINK } from "@/components/ui/styles";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { listHosts } from "@/lib/queries/hosts";
@@ -28,7 +28,6 @@ export async function generateMetadata({ params }: Params) {
   return { title: `Schedule #${id}` };
 }
 
-const LINK_CLASS = `rounded font-medium text-sky-800 underline-offset-2 hover:underline dark:text-sky-300 ${FOCUS_RING}`;
 
 export default async function SchedulePage({ params }: Params) {
   const principal = await requirePage("read");
@@ -61,7 +60,7 @@ export default async function SchedulePage({ params }: Params) {
           {schedule.kind === "test" && schedule.link ? (
             <>
               Test on{" "}
-              <Link href={`/links/${schedule.link.id}`} className={LINK_CLASS}>
+              <Link href={`/links/${schedule.link.id}`} className={`font-medium ${TEXT_LINK}`}>
                 {schedule.link.name}
               </Link>
             </>
@@ -74,7 +73,7 @@ export default async function SchedulePage({ params }: Params) {
               {planLinkIds.map((id, index) => (
                 <span key={id}>
                   {index > 0 ? ", " : null}
-                  <Link href={`/links/${id}`} className={LINK_CLASS}>
+                  <Link href={`/links/${id}`} className={`font-medium ${TEXT_LINK}`}>
                     {linkNames.get(id) ?? `link ${id}`}
                   </Link>
                 </span>
