@@ -112,9 +112,10 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
                     variant={isChosen ? "secondary" : "primary"}
                     onClick={() => choose(pair.a, pair.b)}
                     aria-pressed={isChosen}
-                    aria-label={`Use ${pair.a.host.name} ${pair.a.name} and ${pair.b.host.name} ${pair.b.name}`}
                   >
+                    {/* The name starts with what the button shows, so that saying it (voice control) presses it. */}
                     {isChosen ? "Chosen" : "Use this pair"}
+                    <span className="sr-only">{`: ${pair.a.host.name} ${pair.a.name} and ${pair.b.host.name} ${pair.b.name}`}</span>
                   </Button>
                 </li>
               );

@@ -74,14 +74,18 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
           { label: "Links", value: counts.links, href: "/links" },
           { label: "Runs", value: counts.runs, href: "/runs" },
         ].map((item) => (
-          <Link
+          // A card per count: dt and dd grouped in a div (all a <dl> may hold); the label is the link, stretched over the card.
+          <div
             key={item.label}
-            href={item.href}
-            className="rounded-lg border border-slate-200 bg-white p-3 hover:border-sky-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 sm:p-4 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
+            className="relative rounded-lg border border-slate-200 bg-white p-3 hover:border-sky-400 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-sky-500 sm:p-4 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
           >
-            <dt className="text-sm text-slate-600 dark:text-slate-400">{item.label}</dt>
+            <dt className="text-sm text-slate-600 dark:text-slate-400">
+              <Link href={item.href} className="outline-none after:absolute after:inset-0 after:rounded-lg after:content-['']">
+                {item.label}
+              </Link>
+            </dt>
             <dd className="text-2xl font-semibold" data-testid={`count-${item.label.toLowerCase()}`}>{item.value}</dd>
-          </Link>
+          </div>
         ))}
       </dl>
       {links.length > 0 ? (
