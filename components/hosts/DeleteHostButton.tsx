@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState, useTransition } from "react";
+import { useState, useTransition } from "react";
 import { deleteHostAction } from "@/lib/actions/delete-host";
+import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, Notice } from "@/components/ui/ui";
 
 type Impact = { nics: number; links: number; runs: number; activeRun: { id: number; status: string } | null };
@@ -13,7 +14,7 @@ function count(value: number, one: string, many: string): string {
 
 /** Delete with a confirmation that names what goes with the host; refused while one of its runs is active. */
 export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number; hostName: string; impact: Impact }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [isOpen, setIsOpen] = useState(false);
   const router = useRouter();
   const [failure, setFailure] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
@@ -22,7 +23,7 @@ export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number;
     startTransition(async () => {
       const result = await deleteHostAction({ hostId });
       if (result.ok) {
-        dialogRef.current?.close();
+        setIsOpen(false);
         router.push("/hosts");
         router.refresh();
       } else {
@@ -39,41 +40,34 @@ export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number;
         variant="danger"
         onClick={() => {
           setFailure(null);
-          dialogRef.current?.showModal();
+          setIsOpen(true);
         }}
       >
         Delete host…
       </Button>
-      <dialog
-        ref={dialogRef}
-        aria-labelledby="delete-host-title"
-        aria-describedby="delete-host-what"
-        className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-      >
-        <div className="space-y-4 p-5">
-          <h2 id="delete-host-title" className="text-lg font-semibold">
-            Delete {hostName}?
-          </h2>
-          <p id="delete-host-what" className="text-sm" data-testid="delete-impact">
-            This deletes <strong>{hostName}</strong> with {what}
-            {impact.runs > 0 ? ", including their measured samples" : ""}. It cannot be undone.
-          </p>
-          {impact.activeRun ? (
-            <Notice tone="warning" title="A run is still going">
-              Run #{impact.activeRun.id} on one of its links is {impact.activeRun.status}: cancel it or wait for it to end, then delete.
-            </Notice>
-          ) : null}
-          {failure ? <Notice tone="error" title="Not deleted">{failure}</Notice> : null}
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" autoFocus onClick={() => dialogRef.current?.close()} disabled={isPending}>
-              Keep it
-            </Button>
-            <Button type="button" variant="danger" onClick={remove} isPending={isPending} pendingLabel="Deleting…" disabled={impact.activeRun !== null}>
-              Delete {hostName}
-            </Button>
-          </div>
+      <ModalDialog open={isOpen} onClose={() => setIsOpen(false)} titleId="delete-host-title" describedById="delete-host-what">
+        <h2 id="delete-host-title" className="text-lg font-semibold">
+          Delete {hostName}?
+        </h2>
+        <p id="delete-host-what" className="text-sm" data-testid="delete-impact">
+          This deletes <strong>{hostName}</strong> with {what}
+          {impact.runs > 0 ? ", including their measured samples" : ""}. It cannot be undone.
+        </p>
+        {impact.activeRun ? (
+          <Notice tone="warning" title="A run is still going">
+            Run #{impact.activeRun.id} on one of its links is {impact.activeRun.status}: cancel it or wait for it to end, then delete.
+          </Notice>
+        ) : null}
+        {failure ? <Notice tone="error" title="Not deleted">{failure}</Notice> : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button type="button" data-autofocus onClick={() => setIsOpen(false)} disabled={isPending}>
+            Keep it
+          </Button>
+          <Button type="button" variant="danger" onClick={remove} isPending={isPending} pendingLabel="Deleting…" disabled={impact.activeRun !== null}>
+            Delete {hostName}
+          </Button>
         </div>
-      </dialog>
+      </ModalDialog>
     </>
   );
 }

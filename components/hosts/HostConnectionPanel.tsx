@@ -1,11 +1,12 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useRef, useState, useTransition } from "react";
 import { checkHostAction } from "@/lib/actions/check-host";
 import { pinHostKeyAction } from "@/lib/actions/pin-host-key";
 import type { HostCheck } from "@/lib/hosts/check";
 import { useCan } from "@/components/auth/ViewerContext";
 import { formatPlatform } from "@/components/format";
+import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, HintText, Notice } from "@/components/ui/ui";
 
 const HOST_KEY_COMMAND = "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub";
@@ -18,12 +19,14 @@ const HOST_KEY_COMMAND = "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub";
 export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test connection" }: { hostId: number; hostName: string; buttonLabel?: string }) {
   const [check, setCheck] = useState<HostCheck | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [isRejected, setIsRejected] = useState(false);
+  // The key dialog closed without trusting: "rejected" (it does not match) or "closed" (Escape: not judged).
+  const [keyClosed, setKeyClosed] = useState<"rejected" | "closed" | null>(null);
   const [isChecking, startCheck] = useTransition();
   const [isPinning, startPin] = useTransition();
+  const testButtonRef = useRef<HTMLButtonElement>(null);
 
   function runCheck() {
-    setIsRejected(false);
+    setKeyClosed(null);
     startCheck(async () => {
       const result = await checkHostAction({ hostId });
       if (result.ok) {
@@ -51,7 +54,7 @@ export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test conn
 
   return (
     <div className="space-y-4">
-      <Button type="button" variant={check ? "secondary" : "primary"} onClick={runCheck} isPending={isChecking} pendingLabel="Testing…" disabled={isPinning}>
+      <Button ref={testButtonRef} type="button" variant={check ? "secondary" : "primary"} onClick={runCheck} isPending={isChecking} pendingLabel="Testing…" disabled={isPinning}>
         {check ? "Test again" : buttonLabel}
       </Button>
       <div aria-live="polite" className="space-y-4">
@@ -70,19 +73,32 @@ export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test conn
             ) : null}
           </Notice>
         ) : null}
+        {needsConfirmation && keyClosed === "rejected" ? (
+          <Notice tone="error" title="Do not trust this key">
+            Something other than your host may be answering at this address. Check the address and port in the host&apos;s
+            settings, or the network between here and the host, then test again.
+          </Notice>
+        ) : null}
+        {needsConfirmation && keyClosed === "closed" ? (
+          <Notice tone="warning" title="The host key is not trusted yet">
+            Nothing was sent to {hostName}. Test again when you can compare its key with the host&apos;s own.
+          </Notice>
+        ) : null}
+        {check && check.reachable && !needsConfirmation ? <CheckResult check={check} hostName={hostName} /> : null}
+      </div>
+      {/* A dialog: nothing else on the page should be done before the key is judged. */}
+      <ModalDialog open={Boolean(needsConfirmation) && keyClosed === null} onClose={() => setKeyClosed("closed")} titleId="fingerprint-heading" describedById="fingerprint-what" returnFocusTo={testButtonRef} testId="fingerprint-dialog">
         {needsConfirmation ? (
           <FingerprintConfirmation
             hostName={hostName}
             presented={check.hostKey.presented!}
             pinned={check.hostKey.status === "mismatch" ? check.hostKey.pinned : null}
             isPinning={isPinning}
-            isRejected={isRejected}
             onConfirm={() => pin(check.hostKey.presented!)}
-            onReject={() => setIsRejected(true)}
+            onReject={() => setKeyClosed("rejected")}
           />
         ) : null}
-        {check && check.reachable && !needsConfirmation ? <CheckResult check={check} hostName={hostName} /> : null}
-      </div>
+      </ModalDialog>
     </div>
   );
 }
@@ -92,7 +108,6 @@ function FingerprintConfirmation({
   presented,
   pinned,
   isPinning,
-  isRejected,
   onConfirm,
   onReject,
 }: {
@@ -100,20 +115,18 @@ function FingerprintConfirmation({
   presented: string;
   pinned: string | null;
   isPinning: boolean;
-  isRejected: boolean;
   onConfirm: () => void;
   onReject: () => void;
 }) {
   const canTrust = useCan("credentials");
   return (
-    <section
-      aria-labelledby="fingerprint-heading"
+    <div
       className={`rounded-lg border p-4 ${pinned ? "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950" : "border-amber-300 bg-amber-50 dark:border-amber-700 dark:bg-amber-950"}`}
     >
-      <h3 id="fingerprint-heading" className="font-semibold">
+      <h2 id="fingerprint-heading" className="font-semibold">
         {pinned ? `The host key of ${hostName} has changed` : `Confirm the host key of ${hostName}`}
-      </h3>
-      <p className="mt-2 text-sm">
+      </h2>
+      <p id="fingerprint-what" className="mt-2 text-sm">
         {pinned
           ? "The host presents another key than the one you trusted. Nothing was sent to it. If it was reinstalled, compare the new key with the host's own before you trust it:"
           : "Nothing has been sent to the host yet. It presents this key:"}
@@ -143,15 +156,7 @@ function FingerprintConfirmation({
           It does not match
         </Button>
       </div>
-      {isRejected ? (
-        <div className="mt-3">
-          <Notice tone="error" title="Do not trust this key">
-            Something other than your host may be answering at this address. Check the address and port in the host&apos;s
-            settings, or the network between here and the host, then test again.
-          </Notice>
-        </div>
-      ) : null}
-    </section>
+    </div>
   );
 }
 

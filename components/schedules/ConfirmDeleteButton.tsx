@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useRef, useState, useTransition, type ReactNode } from "react";
+import { useId, useState, useTransition, type ReactNode } from "react";
+import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, Notice } from "@/components/ui/ui";
 
 /**
@@ -23,7 +24,7 @@ export function ConfirmDeleteButton({
   size?: "normal" | "small";
 }) {
   const id = useId();
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [isOpen, setIsOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
 
@@ -31,7 +32,7 @@ export function ConfirmDeleteButton({
     startTransition(async () => {
       const result = await onDelete();
       if (result.ok) {
-        dialogRef.current?.close();
+        setIsOpen(false);
         onDeleted();
       } else setFailure(result.message);
     });
@@ -42,42 +43,35 @@ export function ConfirmDeleteButton({
         type="button"
         variant="danger"
         className={size === "small" ? "px-2.5 py-1 text-xs" : ""}
-        aria-label={`Delete ${name}…`}
         onClick={() => {
           setFailure(null);
-          dialogRef.current?.showModal();
+          setIsOpen(true);
         }}
       >
-        Delete…
+        {/* "Delete <name>…" to a screen reader, starting with the word on the button for voice control */}
+        Delete<span className="sr-only"> {name}</span>…
       </Button>
-      <dialog
-        ref={dialogRef}
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-what`}
-        className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-      >
-        <div className="space-y-4 p-5">
-          <h2 id={`${id}-title`} className="text-lg font-semibold break-words">
-            Delete {name}?
-          </h2>
-          <p id={`${id}-what`} className="text-sm">
-            {what} It cannot be undone.
-          </p>
-          {failure ? (
-            <Notice tone="error" title="Not deleted">
-              {failure}
-            </Notice>
-          ) : null}
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" autoFocus onClick={() => dialogRef.current?.close()} disabled={isPending}>
-              Keep it
-            </Button>
-            <Button type="button" variant="danger" onClick={remove} isPending={isPending} pendingLabel="Deleting…">
-              Delete
-            </Button>
-          </div>
+      <ModalDialog open={isOpen} onClose={() => setIsOpen(false)} titleId={`${id}-title`} describedById={`${id}-what`}>
+        <h2 id={`${id}-title`} className="text-lg font-semibold break-words">
+          Delete {name}?
+        </h2>
+        <p id={`${id}-what`} className="text-sm">
+          {what} It cannot be undone.
+        </p>
+        {failure ? (
+          <Notice tone="error" title="Not deleted">
+            {failure}
+          </Notice>
+        ) : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button type="button" data-autofocus onClick={() => setIsOpen(false)} disabled={isPending}>
+            Keep it
+          </Button>
+          <Button type="button" variant="danger" onClick={remove} isPending={isPending} pendingLabel="Deleting…">
+            Delete
+          </Button>
         </div>
-      </dialog>
+      </ModalDialog>
     </>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
 // The form kit of every page: buttons, fields, notices and hint text.
 
@@ -17,7 +17,7 @@ export function Button({
   className = "",
   disabled,
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; isPending?: boolean; pendingLabel?: string }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; isPending?: boolean; pendingLabel?: string; ref?: Ref<HTMLButtonElement> }) {
   return (
     <button {...props} disabled={disabled || isPending} aria-busy={isPending || undefined} className={`${buttonClass(variant)} ${className}`}>
       {isPending ? <Spinner /> : null}
