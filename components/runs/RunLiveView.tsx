@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState, useTransition } from "react";
 import { IntervalChart, IntervalChartLegend, intervalChartRightInset } from "@/components/charts/IntervalChart";
+import { LiveRateAnnouncer } from "@/components/charts/LiveAnnouncer";
 import { LATENCY_MAX_POINTS, runTimeDomain } from "@/components/diagnosis/latency";
 import { LatencyChart, LatencyChartLegend } from "@/components/diagnosis/LatencyChart";
 import { LatencySummaryView } from "@/components/diagnosis/LatencySummary";
@@ -136,6 +137,8 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
       </div>
       {isActive ? (
         <div className="mb-4 space-y-2" data-testid="live-progress">
+          {/* The chart's text alternative while it moves: rate and intervals, politely, every few seconds. */}
+          <LiveRateAnnouncer points={shown.points} sampleCount={shown.sampleCount} />
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
             <div className="flex items-center gap-2">
               <StatusBadge status={liveStatus} queuePosition={queuePosition} />

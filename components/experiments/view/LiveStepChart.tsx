@@ -4,6 +4,7 @@ import { CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer,
 import { GRID_PROPS, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
+import { LiveRateAnnouncer } from "@/components/charts/LiveAnnouncer";
 import { formatRate } from "@/components/units/rate";
 import type { SeriesPoint } from "@/lib/runs/series";
 import { ChartKey } from "./ChartKey";
@@ -38,6 +39,7 @@ export function LiveStepChart({ live, links, durationSeconds }: Props) {
   const totalLabel = isSeveral ? "total" : lines[0] ? lineLabel(lines[0], links) : "total";
   return (
     <div>
+      <LiveRateAnnouncer points={points} sampleCount={live.sampleCount} prefix="This step: " />
       <div
         className="h-64 w-full overflow-hidden text-slate-600 sm:h-72 dark:text-slate-300"
         role="img"
