@@ -50,6 +50,15 @@ export default defineConfig({
     {
       name: "chromium",
       dependencies: ["sign-in"],
+      testIgnore: "accessibility.spec.ts",
+      use: { ...devices["Desktop Chrome"], storageState: adminStorageState(port), launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } },
+    },
+    // After every other spec, so that axe sees the pages as a lab's database fills them (alerts,
+    // experiments, schedules, compacted runs). WIRESPEED_A11Y_ALONE=1 runs it after the sign-in only.
+    {
+      name: "accessibility",
+      dependencies: process.env.WIRESPEED_A11Y_ALONE ? ["sign-in"] : ["chromium"],
+      testMatch: "accessibility.spec.ts",
       use: { ...devices["Desktop Chrome"], storageState: adminStorageState(port), launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } },
     },
   ],

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { apiCall, clearInventory } from "./api";
 import type { LabHost } from "../testing/lab-state";
 import { screenshotEverywhere } from "./screenshots";
@@ -24,6 +24,17 @@ async function fillAddHostForm(page: Page, name: string, host: LabHost, keyPath:
   else await page.getByLabel("Private key").fill(fs.readFileSync(keyPath, "utf8"));
 }
 
+/** Tab and Shift+Tab, each more times than the dialog has controls: focus never leaves it. */
+async function expectFocusKeptIn(page: Page, dialog: Locator): Promise<void> {
+  expect(await dialog.evaluate((element) => element.contains(document.activeElement)), "focus is in the dialog when it opens").toBe(true);
+  for (const key of ["Tab", "Shift+Tab"]) {
+    for (let press = 0; press < 6; press += 1) {
+      await page.keyboard.press(key);
+      expect(await dialog.evaluate((element) => element.contains(document.activeElement)), `focus after ${press + 1}× ${key}`).toBe(true);
+    }
+  }
+}
+
 async function addLabHostThroughForm(page: Page, name: string, labName: string, { useFile = false, screenshots = false } = {}) {
   const state = requireLabState();
   const host = labHost(state, labName);
@@ -37,8 +48,11 @@ async function addLabHostThroughForm(page: Page, name: string, labName: string, 
   await expect(page.getByRole("status").filter({ hasText: `Host ${name} added` })).toBeVisible();
 
   await page.getByRole("button", { name: "Test connection" }).click();
-  // First contact: the key the host presents, exactly the lab's, and nothing trusted yet.
-  await expect(page.getByRole("heading", { name: `Confirm the host key of ${name}` })).toBeVisible();
+  // First contact: the key the host presents, exactly the lab's, and nothing trusted yet, in a
+  // dialog that keeps the keyboard inside it.
+  const keyDialog = page.getByRole("dialog", { name: `Confirm the host key of ${name}` });
+  await expect(keyDialog).toBeVisible();
+  await expectFocusKeptIn(page, keyDialog);
   await expect(page.getByTestId("presented-fingerprint")).toHaveText(host.hostKeyFingerprint);
   await expect(page.getByText("ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub")).toBeVisible();
   if (screenshots) await screenshotEverywhere(page, "host-add-fingerprint");
@@ -46,6 +60,9 @@ async function addLabHostThroughForm(page: Page, name: string, labName: string, 
   await page.getByRole("button", { name: "It matches: trust this key" }).click();
   const result = page.getByTestId("check-result");
   await expect(result).toBeVisible({ timeout: 30_000 });
+  // The dialog closed, and focus went back to the button that asked for the check.
+  await expect(keyDialog).toBeHidden();
+  await expect(page.getByRole("button", { name: "Test again" })).toBeFocused();
   await expect(result.getByTestId("check-platform")).toContainText("Linux");
   await expect(result.getByTestId("check-iperf3")).toContainText(/^3\.\d+/);
   if (screenshots) await screenshotEverywhere(page, "host-add-ready");
@@ -139,14 +156,20 @@ test("delete a host after a confirmation that names its NICs, links and runs", a
   await apiCall(page.request, "POST", "/api/links", { name: "ui-doomed-link", aNicId: nicA.id, bNicId: nicB.id });
 
   await page.goto(`/hosts/${doomed.id}`);
-  await page.getByRole("button", { name: "Delete host…" }).click();
+  // By keyboard: the dialog opens on the safe choice and keeps focus inside.
+  const opener = page.getByRole("button", { name: "Delete host…" });
+  await opener.focus();
+  await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: "Delete ui-doomed?" });
   await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Keep it" })).toBeFocused();
+  await expectFocusKeptIn(page, dialog);
   await expect(dialog.getByTestId("delete-impact")).toHaveText("This deletes ui-doomed with its 2 NICs, 1 link and 0 runs. It cannot be undone.");
   await screenshotEverywhere(page, "host-delete-dialog");
-  // Escape keeps it.
+  // Escape keeps it, and focus is back on the button that opened it.
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
   await page.getByRole("button", { name: "Delete host…" }).click();
   await dialog.getByRole("button", { name: "Delete ui-doomed" }).click();
   await expect(page).toHaveURL(/\/hosts$/);

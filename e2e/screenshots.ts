@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe";
 
 // Screenshots every spec keeps as artifacts (CI keeps e2e/artifacts), to look at the pages as a person would.
 export const ARTIFACTS_DIR = path.resolve("e2e/artifacts");
@@ -17,7 +18,7 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   return file;
 }
 
-/** The page at both widths in both themes; fails when anything overflows sideways. */
+/** The page at both widths in both themes; fails when anything overflows sideways, or on a serious axe violation in either theme. */
 export async function screenshotEverywhere(page: Page, name: string): Promise<void> {
   for (const colorScheme of ["light", "dark"] as const) {
     for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
@@ -27,6 +28,9 @@ export async function screenshotEverywhere(page: Page, name: string): Promise<vo
       expect(overflow, `${name} overflows sideways at ${viewportName} width`).toBeLessThanOrEqual(0);
       await saveScreenshot(page, `${name}-${viewportName}-${colorScheme}`);
     }
+    // The screenshot waited for the page to settle; axe at the desktop width, in this theme.
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await expectNoAxeViolations(page, `${name} (${colorScheme})`);
   }
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize(VIEWPORTS.desktop);
