@@ -58,12 +58,18 @@ export function ModalDialog({
       preferred?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
-      const opener = openerRef.current;
-      const target = canTakeFocus(opener) ? opener : returnFocusTo?.current;
-      // After the close's own focus handling, and after React has re-enabled a pending button.
-      requestAnimationFrame(() => {
-        if (canTakeFocus(target ?? null)) target!.focus();
-      });
+      // After the close's own focus handling, and once the opener (or the fallback) can take focus
+      // again: a button disabled while the dialog's action ran is enabled by a later commit. Up to
+      // a second of frames, and never once focus has gone somewhere else.
+      let frames = 0;
+      const giveFocusBack = () => {
+        if (document.activeElement !== document.body && document.activeElement !== null) return;
+        const opener = openerRef.current;
+        const target = canTakeFocus(opener) ? opener : (returnFocusTo?.current ?? null);
+        if (canTakeFocus(target)) target.focus();
+        else if ((frames += 1) < 60) requestAnimationFrame(giveFocusBack);
+      };
+      requestAnimationFrame(giveFocusBack);
     }
   }, [open, returnFocusTo]);
 
