@@ -22,6 +22,8 @@ export function listPageHref(basePath: string): (page: number) => string {
   return (page) => (page === 1 ? basePath : `${basePath}?page=${page}`);
 }
 
+// Where there is no page before or after: a link that is off, said so to a screen reader
+// (role="link" with aria-disabled) and dimmed, as a disabled control may be (WCAG 1.4.3 exempts it).
 const DISABLED_CLASS = "inline-flex items-center justify-center rounded-md border border-slate-200 px-3 py-2 text-sm font-medium text-slate-400 dark:border-slate-800 dark:text-slate-600";
 
 type PaginationProps = {
@@ -67,8 +69,8 @@ export function Pagination({ page, pageSize, total, hrefFor, onNavigate }: Pagin
       </p>
       <div className="flex gap-2">
         {page > 1 ? link(1, "«", { "aria-label": "First page" }) : <span className={DISABLED_CLASS} aria-hidden>«</span>}
-        {page > 1 ? link(page - 1, "Previous", { rel: "prev" }) : <span className={DISABLED_CLASS}>Previous</span>}
-        {page < pageCount ? link(page + 1, "Next", { rel: "next" }) : <span className={DISABLED_CLASS}>Next</span>}
+        {page > 1 ? link(page - 1, "Previous", { rel: "prev" }) : <span role="link" aria-disabled="true" className={DISABLED_CLASS}>Previous</span>}
+        {page < pageCount ? link(page + 1, "Next", { rel: "next" }) : <span role="link" aria-disabled="true" className={DISABLED_CLASS}>Next</span>}
         {page < pageCount ? link(pageCount, "»", { "aria-label": "Last page" }) : <span className={DISABLED_CLASS} aria-hidden>»</span>}
       </div>
     </nav>
