@@ -52,6 +52,7 @@ async function addLabHostThroughForm(page: Page, name: string, labName: string, 
   // dialog that keeps the keyboard inside it.
   const keyDialog = page.getByRole("dialog", { name: `Confirm the host key of ${name}` });
   await expect(keyDialog).toBeVisible();
+  await expect(keyDialog.getByRole("button", { name: "It does not match" })).toBeFocused();
   await expectFocusKeptIn(page, keyDialog);
   await expect(page.getByTestId("presented-fingerprint")).toHaveText(host.hostKeyFingerprint);
   await expect(page.getByText("ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub")).toBeVisible();

@@ -152,7 +152,8 @@ function FingerprintConfirmation({
         ) : (
           <p className="text-sm">Only an admin can trust a host key: ask one to check it.</p>
         )}
-        <Button type="button" onClick={onReject} disabled={isPinning}>
+        {/* The dialog opens here, on the choice that trusts nothing: Enter alone never trusts a key. */}
+        <Button type="button" data-autofocus onClick={onReject} disabled={isPinning}>
           It does not match
         </Button>
       </div>
