@@ -14,7 +14,10 @@ export const VIEWPORTS = {
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = path.join(ARTIFACTS_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // The whole page, except under an open modal: a full-page capture of a scrolled page draws the
+  // top layer's backdrop but not the dialog itself, so the viewport is what a person sees then.
+  const hasModal = (await page.locator("dialog[open]").count()) > 0;
+  await page.screenshot({ path: file, fullPage: !hasModal });
   return file;
 }
 
