@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
@@ -163,5 +165,28 @@ describe("invalidInput", () => {
     ]);
     expect(error).toMatchObject({ kind: "invalid", status: 400, message: "iperfPortMax must be at least iperfPortMin; name is required" });
     expect(error.fields).toHaveLength(2);
+  });
+});
+
+describe("the name of each AppError subclass", () => {
+  // `instanceof` recognises an error from another copy of a module by the `errorName` its class
+  // declares (AppError[Symbol.hasInstance]): a subclass without one would only match its own copy.
+  it("is declared by every subclass in lib/ and agents/, as its class name", () => {
+    const root = path.resolve(__dirname, "..");
+    const sources = ["lib", "agents"].flatMap((dir) =>
+      fs
+        .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+        .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes("generated"))
+        .map((file) => fs.readFileSync(path.join(root, dir, file), "utf8")),
+    );
+    const classes = sources.flatMap((text) => [...text.matchAll(/class (\w+) extends (\w+) \{\n([^]*?)\n\}/g)].map(([, name = "", base = "", body = ""]) => ({ name, base, body })));
+    const family = new Set(["AppError"]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const { name, base } of classes) if (family.has(base) && !family.has(name)) grew = family.add(name).has(name);
+    }
+    const subclasses = classes.filter(({ name }) => name !== "AppError" && family.has(name));
+    expect(subclasses.map(({ name }) => name)).toEqual(expect.arrayContaining(["RunError", "SshError", "HostKeyMismatchError", "AuthError"]));
+    for (const { name, body } of subclasses) expect(body, name).toContain(`static override readonly errorName: string = "${name}";`);
   });
 });

@@ -53,27 +53,58 @@ export function isRequestErrorKind(kind: AppErrorKind): kind is RequestErrorKind
 
 export type AppErrorOptions = { hint?: string; fields?: FieldError[]; cause?: unknown };
 
+/** Marks every AppError, whichever copy of this module made it (see `AppError[Symbol.hasInstance]`). */
+const APP_ERROR = Symbol.for("wirespeed.AppError");
+
+type ErrorClass = { readonly errorName?: string };
+
 /**
  * An error whose message is written for the user (never a secret, never a stack), with a
  * typed kind, the HTTP status of that kind, a hint saying what to do and the fields at fault.
+ *
+ * Each subclass declares `static override readonly errorName = "<its class name>"`: that is the
+ * error's `name`, and what `instanceof` recognises it by across copies of the module.
  */
 export class AppError extends Error {
+  static readonly errorName: string = "AppError";
+
   readonly kind: AppErrorKind;
   readonly hint: string;
   readonly fields: FieldError[];
 
   constructor(kind: AppErrorKind, message: string, { hint = "", fields = [], cause }: AppErrorOptions = {}) {
     super(message, cause === undefined ? undefined : { cause });
-    this.name = "AppError";
+    this.name = new.target.errorName;
     this.kind = kind;
     this.hint = hint;
     this.fields = fields;
+  }
+
+  /**
+   * `error instanceof AppError` (or any subclass) holds for an error made by another copy of this
+   * module too. A Next.js build has several: instrumentation.ts and the route handlers are
+   * bundled apart, so the services instrumentation starts (the run engine, the experiment runner,
+   * the scheduler, kept on globalThis) throw errors whose class is not the routes' class, and a
+   * plain prototype check would turn a refused request into a 500. Such an error is recognised by
+   * its mark and by the `errorName` of a class along its prototype chain.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    if (typeof value !== "object" || value === null || !(APP_ERROR in value)) return false;
+    // A subclass that declares no name of its own is recognised by its prototype alone.
+    if (!Object.hasOwn(this, "errorName")) return false;
+    for (let prototype: object | null = Object.getPrototypeOf(value); prototype !== null; prototype = Object.getPrototypeOf(prototype)) {
+      const constructor = Object.hasOwn(prototype, "constructor") ? (prototype.constructor as ErrorClass) : undefined;
+      if (constructor && Object.hasOwn(constructor, "errorName") && constructor.errorName === this.errorName) return true;
+    }
+    return false;
   }
 
   get status(): number {
     return STATUS_OF_KIND[this.kind];
   }
 }
+Object.defineProperty(AppError.prototype, APP_ERROR, { value: true });
 
 /** `auth.privateKey` from ["auth", "privateKey"]; array indexes as `addresses.0`. */
 export function fieldPath(path: ReadonlyArray<PropertyKey>, prefix = ""): string {

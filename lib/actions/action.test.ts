@@ -47,3 +47,15 @@ describe("runAction", () => {
     expect(failed).toEqual({ ok: false, message: "Wrong username or password.", errors: [] });
   });
 });
+
+describe("actionFailureOf with an error from another copy of lib/errors.ts", () => {
+  it("answers it with its message and fields, as the same copy's (services started by instrumentation.ts throw those)", async () => {
+    vi.resetModules();
+    const copy = await import("@/lib/errors");
+    expect(copy.AppError).not.toBe(AppError);
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const fields = [{ field: "linkIds", message: "must be at least two" }];
+    expect(actionFailureOf(copy.invalidInput(fields), "startExperiment")).toEqual({ ok: false, message: "linkIds must be at least two", errors: fields });
+    expect(log).not.toHaveBeenCalled();
+  });
+});

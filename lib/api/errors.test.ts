@@ -87,3 +87,57 @@ describe("errorResponse", () => {
     expect(logged.join("\n")).not.toContain("PRIVATE-KEY-MATERIAL");
   });
 });
+
+// A Next.js build bundles instrumentation.ts (which starts the run engine, the experiment runner and
+// the scheduler, kept on globalThis) apart from the route handlers: their errors come from another
+// copy of lib/errors.ts. A fresh module registry gives such a copy here.
+async function anotherCopy() {
+  vi.resetModules();
+  const [errors, auth, runs, ssh] = await Promise.all([import("@/lib/errors"), import("@/lib/auth/errors"), import("@/lib/runs/errors"), import("@/lib/ssh/errors")]);
+  expect(errors.AppError).not.toBe(AppError);
+  return { ...errors, ...auth, ...runs, ...ssh };
+}
+
+describe("errors made by another copy of the modules", () => {
+  it("answers a refused request with its status and fields, not a 500", async () => {
+    const copy = await anotherCopy();
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const fields = [{ field: "linkIds", message: "links measured together must be at least two (1 given)" }];
+    const { status, body } = await answer(copy.invalidInput(fields));
+    expect(status).toBe(400);
+    expect(body).toEqual({ error: { code: "invalid", message: "linkIds links measured together must be at least two (1 given)", fields } });
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it("answers a host's failure with 502 and a 429 with Retry-After", async () => {
+    const copy = await anotherCopy();
+    expect((await answer(new copy.RunError("server-busy", "iperf3 on nas1 is busy", "Wait"))).body).toEqual({
+      error: { code: "host_error", message: "iperf3 on nas1 is busy", kind: "server-busy", hint: "Wait" },
+    });
+    const limited = await answer(new copy.AuthError(429, "Too many attempts", 30));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("Retry-After")).toBe("30");
+  });
+
+  it("recognises each subclass by its own name only", async () => {
+    const copy = await anotherCopy();
+    const mismatch = new copy.HostKeyMismatchError("nas1", "SHA256:a", "SHA256:b");
+    expect(mismatch).toBeInstanceOf(AppError);
+    expect(mismatch).toBeInstanceOf(HostKeyMismatchError);
+    expect(mismatch.name).toBe("HostKeyMismatchError");
+    const { SshError } = await import("@/lib/ssh/errors");
+    expect(mismatch instanceof SshError).toBe(true);
+    expect(mismatch instanceof SshUnreachableError).toBe(false);
+    expect(mismatch instanceof RunError).toBe(false);
+    expect(new copy.RunError("timeout", "slow") instanceof AuthError).toBe(false);
+    expect(new copy.AppError("invalid", "x") instanceof RunError).toBe(false);
+  });
+
+  it("does not take a lookalike or a plain Error for an AppError", async () => {
+    const lookalike = { [Symbol.for("wirespeed.AppError")]: true, kind: "invalid", message: "x", fields: [], hint: "" };
+    expect(lookalike instanceof AppError).toBe(false);
+    expect(new Error("boom") instanceof AppError).toBe(false);
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect((await answer(lookalike)).status).toBe(500);
+  });
+});

@@ -7,13 +7,13 @@ const KIND_OF_STATUS = { 401: "unauthorized", 403: "forbidden", 429: "rate-limit
 
 /** A request that is not signed in (401), not allowed (403) or sent too often (429). Messages are written for the user. */
 export class AuthError extends AppError {
+  static override readonly errorName: string = "AuthError";
   declare readonly kind: AuthErrorKind;
   /** Seconds to wait, for 429. */
   readonly retryAfter?: number;
 
   constructor(status: keyof typeof KIND_OF_STATUS, message: string, retryAfter?: number) {
     super(KIND_OF_STATUS[status], message);
-    this.name = "AuthError";
     this.retryAfter = retryAfter;
   }
 }

@@ -11,17 +11,17 @@ const PROBE_TIMEOUT_MS = 20_000;
 
 /** Thrown when a host answers but is of no platform Wirespeed knows. */
 export class UnknownPlatformError extends AppError {
+  static override readonly errorName: string = "UnknownPlatformError";
   constructor(hostName: string, answer: string) {
     super("unknown", `could not tell the platform of ${hostName}: it answered ${JSON.stringify(answer.trim().slice(0, 80))}; set the host's platform by hand`);
-    this.name = "UnknownPlatformError";
   }
 }
 
 /** iperf3 is not where it was looked for. */
 export class IperfNotFoundError extends AppError {
+  static override readonly errorName: string = "IperfNotFoundError";
   constructor(hostName: string, platform: Platform, path: string | null) {
     super("not-found", `iperf3 was not found on ${hostName}${path ? ` at ${path}` : ""}`, { hint: installHint(platform) });
-    this.name = "IperfNotFoundError";
   }
 }
 

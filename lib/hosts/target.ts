@@ -6,11 +6,11 @@ import type { HostAuth, HostTarget } from "@/lib/ssh/types";
 
 /** A host key not yet confirmed by a user: nothing but the check may connect. */
 export class HostKeyNotConfirmedError extends AppError {
+  static override readonly errorName: string = "HostKeyNotConfirmedError";
   constructor(hostName: string) {
     super("host-key", `the SSH host key of ${hostName} is not confirmed yet: check the host, compare the fingerprint it shows with the host's own, and pin it`, {
       hint: "Test the connection on the host's page and confirm the fingerprint it shows.",
     });
-    this.name = "HostKeyNotConfirmedError";
   }
 }
 

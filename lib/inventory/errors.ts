@@ -7,10 +7,10 @@ export type InventoryErrorKind = "invalid" | "not-found" | "conflict";
  * (400/404/409). Messages never contain secrets: they are written here, not copied from input.
  */
 export class InventoryError extends AppError {
+  static override readonly errorName: string = "InventoryError";
   declare readonly kind: InventoryErrorKind;
 
   constructor(kind: InventoryErrorKind, message: string, fields: FieldError[] = []) {
     super(kind, message, { fields });
-    this.name = "InventoryError";
   }
 }

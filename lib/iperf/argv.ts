@@ -47,10 +47,10 @@ export type IperfLiveMode = "json-stream" | "forceflush" | "pty";
 
 /** An option the remote iperf3 lacks, or an argument that is not safe to pass. */
 export class IperfOptionError extends AppError {
+  static override readonly errorName: string = "IperfOptionError";
   readonly field: string;
   constructor(field: string, message: string) {
     super("parameter", message, { hint: "Choose options this host's iperf3 supports, or upgrade iperf3 there." });
-    this.name = "IperfOptionError";
     this.field = field;
   }
 }

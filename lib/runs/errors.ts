@@ -3,9 +3,9 @@ import { classifyIperfError, type IperfPlatform } from "@/lib/iperf";
 
 /** A run failure the engine raises, with the kind, message and hint the user sees (same shape as lib/iperf's errors). */
 export class RunError extends AppError {
+  static override readonly errorName: string = "RunError";
   constructor(kind: AppErrorKind, message: string, hint = "") {
     super(kind, message, { hint });
-    this.name = "RunError";
   }
 }
 
@@ -14,9 +14,9 @@ export class RunError extends AppError {
  * Ctrl-C) is refused with. 503: nothing is wrong with the request, the server is going away.
  */
 export class ShuttingDownError extends AppError {
+  static override readonly errorName: string = "ShuttingDownError";
   constructor() {
     super("shutting-down", "Wirespeed is shutting down: it starts no new run now. Try again once it is back.");
-    this.name = "ShuttingDownError";
   }
 }
 

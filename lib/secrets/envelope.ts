@@ -33,6 +33,7 @@ export type SecretOpenFailure = "key-mismatch" | "tampered" | "malformed";
 
 /** A stored secret that cannot be opened; `kind` says why. The message never quotes the secret. */
 export class SecretOpenError extends AppError {
+  static override readonly errorName: string = "SecretOpenError";
   declare readonly kind: SecretOpenFailure;
 
   constructor(
@@ -41,7 +42,6 @@ export class SecretOpenError extends AppError {
     readonly keyId?: string,
   ) {
     super(kind, message);
-    this.name = "SecretOpenError";
   }
 }
 

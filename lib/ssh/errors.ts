@@ -5,18 +5,19 @@ import { AppError } from "@/lib/errors";
 export type SshErrorKind = "host-key" | "auth" | "unreachable" | "timeout" | "connection-lost" | "unknown";
 
 export class SshError extends AppError {
+  static override readonly errorName: string = "SshError";
   declare readonly kind: SshErrorKind;
   /** the host's name as the user knows it */
   readonly host: string;
   constructor(kind: SshErrorKind, host: string, message: string, options?: { cause?: unknown }) {
     super(kind, message, { cause: options?.cause });
-    this.name = "SshError";
     this.host = host;
   }
 }
 
 /** The host presented another key than the pinned one; raised before authentication, so no secret was sent. */
 export class HostKeyMismatchError extends SshError {
+  static override readonly errorName: string = "HostKeyMismatchError";
   readonly pinned: string;
   readonly presented: string;
   constructor(host: string, pinned: string, presented: string) {
@@ -25,37 +26,36 @@ export class HostKeyMismatchError extends SshError {
       host,
       `host key of ${host} changed: pinned ${pinned}, presented ${presented}; if the host was reinstalled, re-pin it`,
     );
-    this.name = "HostKeyMismatchError";
     this.pinned = pinned;
     this.presented = presented;
   }
 }
 
 export class SshAuthError extends SshError {
+  static override readonly errorName: string = "SshAuthError";
   constructor(host: string, message: string, options?: { cause?: unknown }) {
     super("auth", host, message, options);
-    this.name = "SshAuthError";
   }
 }
 
 export class SshUnreachableError extends SshError {
+  static override readonly errorName: string = "SshUnreachableError";
   constructor(host: string, message: string, options?: { cause?: unknown }) {
     super("unreachable", host, message, options);
-    this.name = "SshUnreachableError";
   }
 }
 
 export class SshTimeoutError extends SshError {
+  static override readonly errorName: string = "SshTimeoutError";
   constructor(host: string, message: string, options?: { cause?: unknown }) {
     super("timeout", host, message, options);
-    this.name = "SshTimeoutError";
   }
 }
 
 export class SshConnectionLostError extends SshError {
+  static override readonly errorName: string = "SshConnectionLostError";
   constructor(host: string, message: string, options?: { cause?: unknown }) {
     super("connection-lost", host, message, options);
-    this.name = "SshConnectionLostError";
   }
 }
 
