@@ -183,19 +183,23 @@ export type ChannelRow = {
 };
 export type ChannelsResult = {
   rows: ChannelRow[];
-  /** jitter: the channels' mean; loss: their mean weighted by the rate sent (UDP) */
+  /** jitter: the channels' mean; loss: every channel's lost datagrams over all their datagrams (UDP) */
   sum: { sentBitsPerSecond: number | null; receivedBitsPerSecond: number | null; retransmits: number | null; jitterMs: number | null; lostPercent: number | null };
   /** the channels' rates added up per interval, over the intervals every channel reported */
   intervals: { end: number; bitsPerSecond: number }[];
 };
 
 export type UdpCeilingStep = { bitrate: number; runId: number; receivedBitsPerSecond: number | null; lostPercent: number | null; jitterMs: number | null };
-/** `bitsPerSecond`: the highest bitrate tried whose loss stayed within lossPercent; the rest are that step's figures. */
+/** `bitsPerSecond`: the highest bitrate tried whose loss stayed within lossPercent; the next three are that step's figures. */
 export type UdpCeilingResult = {
   bitsPerSecond: number | null;
   receivedBitsPerSecond: number | null;
   lostPercent: number | null;
   jitterMs: number | null;
+  /** the lowest bitrate tried above the ceiling that lost more than lossPercent (when nothing passed: the lowest tried), and its loss */
+  lowestFailing: { bitrate: number; lostPercent: number } | null;
+  /** how close the bounds came: lowestFailing's bitrate above the ceiling, in % of the ceiling; null unless both exist */
+  gapPercent: number | null;
   steps: UdpCeilingStep[];
 };
 
