@@ -25,10 +25,25 @@ export type TestApi = {
   close: () => Promise<void>;
 };
 
+export type TestApiOptions = {
+  /**
+   * Load the routes as a built server has them: the services instrumentation.ts starts (the run
+   * engine, the experiment runner, the scheduler, the alert watcher: singletons on globalThis)
+   * from one copy of lib/, the route handlers from another, so that what the services throw is
+   * not an instance of the routes' own classes.
+   */
+  separateServices?: boolean;
+};
+
 /** Loads every inventory route against its own database; WIRESPEED_API_TOKEN is set to TEST_API_TOKEN. */
-export async function openTestApi(): Promise<TestApi> {
+export async function openTestApi({ separateServices = false }: TestApiOptions = {}): Promise<TestApi> {
   process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
   const database = await openTestDatabase();
+  if (separateServices) {
+    await Promise.all([import("@/lib/runs"), import("@/lib/experiments"), import("@/lib/schedules"), import("@/lib/alerts")]);
+    const { vi } = await import("vitest");
+    vi.resetModules();
+  }
   const [hosts, host, nics, nic, links, link] = await Promise.all([
     import("@/app/api/hosts/route"),
     import("@/app/api/hosts/[id]/route"),
