@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { apiCall, endActiveExperiments, registerLabLinks } from "./api";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { apiCall, E2E_API_TOKEN, endActiveExperiments, registerLabLinks } from "./api";
 import { screenshotEverywhere } from "./screenshots";
 
 // Starting experiments from the browser: two links selected on the links list Run together,
@@ -52,6 +53,24 @@ test.afterAll(async ({ playwright }, testInfo) => {
   await endActiveExperiments(request);
   for (const id of hostIds) await apiCall(request, "DELETE", `/api/hosts/${id}`);
   await request.dispose();
+});
+
+// The built server loads the services (started by instrumentation.ts) apart from the route
+// handlers: an error the experiment runner throws must still be the 400 it stands for.
+test("a bad plan sent to the built server is a 400 naming the field, not a 500", async ({ request }) => {
+  const bodies: Array<[body: unknown, field: string]> = [
+    [{ kind: "concurrent", linkIds: [linkIds.first], options: { duration: 3 } }, "linkIds"],
+    [{ duration: 0 }, "kind"],
+    [{ linkIds: {}, kind: "sweep" }, "linkIds"],
+    [{ kind: "concurrent", linkIds: [linkIds.first, linkIds.second], options: { duration: 0 } }, "options.duration"],
+  ];
+  for (const [body, field] of bodies) {
+    const response = await request.post("/api/experiments", { data: body, headers: { authorization: `Bearer ${E2E_API_TOKEN}` } });
+    const answer = (await response.json()) as { error: { code: string; fields?: Array<{ field: string }> } };
+    expect(response.status(), JSON.stringify(body)).toBe(400);
+    expect(answer.error.code).toBe("invalid");
+    expect(answer.error.fields?.map((entry) => entry.field)).toContain(field);
+  }
 });
 
 test("two links selected on the links list Run together: the form is prefilled, and Start opens the experiment", async ({ page, request }) => {
