@@ -109,6 +109,9 @@ export type RunOutcome = {
   retransmits: number | null;
   jitterMs: number | null;
   lostPercent: number | null;
+  /** the UDP receiver's datagram counts, exact where lostPercent is derived from them */
+  lostPackets: number | null;
+  packets: number | null;
   clientCpuPercent: number | null;
   serverCpuPercent: number | null;
   /** start time of the client (ms since the epoch), for the skew between runs of one step */

@@ -285,16 +285,16 @@ describe("hand-written 3.1.x samples", () => {
       jitterMs: 0.052,
       lostPackets: 26,
       packets: 22782,
-      lostPercent: 0.11,
+      lostPercent: (100 * 26) / 22782,
     });
   });
 
   it("reads a 3.1.3 UDP server, including the 0/0 (-nan%) interval", () => {
     const result = parseFixture("hand-written/3.1.3-udp.server.stdout.txt");
-    expect(result.intervals[1]).toMatchObject({ jitterMs: 0.061, lostPackets: 6, packets: 7629, lostPercent: 0.079 });
+    expect(result.intervals[1]).toMatchObject({ jitterMs: 0.061, lostPackets: 6, packets: 7629, lostPercent: (100 * 6) / 7629 });
     expect(result.intervals[3]).toMatchObject({ bytes: 0, lostPackets: 0, packets: 0 });
     expect(result.intervals[3]?.lostPercent).toBeUndefined();
-    expect(result.summary?.receiver).toMatchObject({ bytes: 178 * MiB, jitterMs: 0.052, lostPackets: 26, packets: 22782, lostPercent: 0.11 });
+    expect(result.summary?.receiver).toMatchObject({ bytes: 178 * MiB, jitterMs: 0.052, lostPackets: 26, packets: 22782, lostPercent: (100 * 26) / 22782 });
   });
 
   it("ignores ESXi's getsockopt noise and keeps its garbage Retr as printed", () => {

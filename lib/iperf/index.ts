@@ -38,4 +38,4 @@ export type {
   IperfStartInfo,
   IperfCpu,
 } from "./model";
-export { parseBytes, parseRate, formatBytes, formatRate, printedUncertainty, bytesUnitFactor, rateUnitFactor } from "./units";
+export { parseBytes, parseRate, formatBytes, formatRate, printedUncertainty, bytesUnitFactor, rateUnitFactor, lossPercent } from "./units";

@@ -136,7 +136,8 @@ describe("text lines", () => {
     const result = parseIperfOutput(["Accepted connection from 10.0.0.1, port 40000", udpHeader, ...lines].join("\n"));
     expect(result.role).toBe("server");
     expect(result.protocol).toBe("udp");
-    expect(result.intervals.map((interval) => interval.lostPercent)).toEqual([0.00012, 1.3e-5, undefined, undefined]);
+    // iperf3's own figure, 100 × lost ÷ total, not the 2 digits of %g.
+    expect(result.intervals.map((interval) => interval.lostPercent)).toEqual([100 / 838_600, 100 / 7_630_000, undefined, undefined]);
     expect(result.intervals[1]).toMatchObject({ jitterMs: 0.003, lostPackets: 1, packets: 7_630_000 });
   });
 

@@ -36,13 +36,22 @@ describe("parseIntervalLine", () => {
     });
   });
 
+  it("gives a UDP loss as iperf3 computes it, 100 × lost ÷ total, from the exact counts and not the printed 2 digits", () => {
+    // iperf3 3.12, a -R test at 600 Mbit/s over a slower link (lib/runs/fixtures/exact/udp-reverse-loss.client.txt)
+    const line = parseIntervalLine("[  5]   0.00-2.00   sec  59.2 MBytes   248 Mbits/sec  0.079 ms  23859/66696 (36%)  receiver", "udp");
+    expect(line).toMatchObject({ lostPackets: 23859, packets: 66696, jitterMs: 0.079 });
+    expect(line?.lostPercent).toBe((100 * 23859) / 66696);
+    // the same expression as iperf3's `100.0 * lost / total`, so a -J document's lost_percent to the last bit (fixtures/exact/udp.server.txt)
+    expect(parseIntervalLine("[  5]   0.00-2.00   sec  47.0 MBytes   197 Mbits/sec  0.015 ms  23/1526 (1.5%)  receiver", "udp")?.lostPercent).toBe(1.5072083879423328);
+  });
+
   it("reads UDP receiver and sender tails", () => {
     expect(parseIntervalLine("[  5]   0.00-3.00   sec  35.7 MBytes  99.9 Mbits/sec  0.016 ms  2/1145 (0.17%)  receiver", "udp")).toMatchObject({
       bytes: Math.round(35.7 * MiB),
       jitterMs: 0.016,
       lostPackets: 2,
       packets: 1145,
-      lostPercent: 0.17,
+      lostPercent: (100 * 2) / 1145,
       side: "receiver",
     });
     expect(parseIntervalLine("[  5][TX-C]   0.00-1.00   sec  11.9 MBytes   100 Mbits/sec            382  ", "udp")).toMatchObject({ packets: 382 });

@@ -13,6 +13,7 @@ import type {
   IperfStreamSample,
   IperfSummary,
 } from "./model";
+import { lossPercent } from "./units";
 
 const UDP_RECEIVER_TAIL = /^\s*(\d+(?:\.\d+)?)\s*ms\s+(-?\d+)\s*\/\s*(\d+)\s*\(\s*([^)%]*)%?\s*\)/;
 const UDP_SENDER_TAIL = /^\s*(\d+)\b/;
@@ -286,9 +287,8 @@ function readUdpTail(tail: string, fields: LineFields, protocol: IperfProtocol):
     fields.jitterMs = Number(udp[1]);
     fields.lostPackets = Number(udp[2]);
     fields.packets = Number(udp[3]);
-    // %.2g may print "1.3e-05"; 0/0 prints "-nan" or "nan"
-    const percent = Number(udp[4]);
-    if (Number.isFinite(percent)) fields.lostPercent = percent;
+    // The printed percent is %.2g ("36%", "1.3e-05%", "-nan%" for 0/0); the counts are exact, and give iperf3's own figure.
+    fields.lostPercent = lossPercent(fields.lostPackets, fields.packets);
     return;
   }
   if (protocol === "udp") {

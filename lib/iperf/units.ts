@@ -66,6 +66,16 @@ export function printedUncertainty(text: string): number {
   return 0.5 * 10 ** -decimals * factor;
 }
 
+/**
+ * A UDP receiver's loss in percent, as iperf3 computes it (`100.0 * lost / total`, the same
+ * operations in the same order, so a -J document's `lost_percent` to the last bit); undefined
+ * without datagrams (iperf3 prints `0/0 (nan%)`). Its text prints the result with `%.2g` ("36%" for
+ * 35.77%), while the two counts are exact: every loss Wirespeed keeps or derives comes from here.
+ */
+export function lossPercent(lostPackets: number, packets: number): number | undefined {
+  return packets > 0 ? (100 * lostPackets) / packets : undefined;
+}
+
 /** `1048576000` → `"1000 MBytes"`, the way iperf3 prints byte counts (for messages and tests). */
 export function formatBytes(bytes: number): string {
   let value = bytes;

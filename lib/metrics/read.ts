@@ -23,7 +23,7 @@ export type LastResult = {
   receivedBitsPerSecond: number | null;
   retransmits: number | null;
   jitterMs: number | null;
-  /** 0..1; from lostPercent, else lostPackets / packets */
+  /** 0..1; lostPackets / packets, else from lostPercent */
   lostRatio: number | null;
 };
 
@@ -268,7 +268,11 @@ function lastResultOf([id, receivedBitsPerSecond, retransmits, jitterMs, lostPer
   };
 }
 
+/**
+ * The loss as a ratio: from the datagram counts, which iperf3 prints exactly, else the stored percent
+ * (runs stored before the counts gave the percent kept the 2 digits of the client's text: "13%").
+ */
 function lostRatioOf(percent: number | null, lost: number | null, packets: number | null): number | null {
-  if (percent !== null) return percent / 100;
-  return lost !== null && packets !== null && packets > 0 ? lost / packets : null;
+  if (lost !== null && packets !== null && packets > 0) return lost / packets;
+  return percent === null ? null : percent / 100;
 }

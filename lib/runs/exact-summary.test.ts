@@ -78,6 +78,26 @@ describe("exactSummaries: the server's -J figures into a text client's summary",
     expect(result.summary?.receiver).toEqual(text.summary?.receiver);
   });
 
+  it("gives the client's own UDP receiver of -R its loss as lost ÷ datagrams, and keeps its jitter: the server's side has none", () => {
+    // A 600 Mbit/s -R test over a loopback shaped to 520 Mbit/s: the client prints "23859/66696 (36%)".
+    const { text, result } = merged("udp-reverse-loss");
+    const end = serverEnd("udp-reverse-loss");
+    expect(result.summary?.sender).toEqual(sideOf(end.sum_sent!, ["packets"]));
+    const receiver = result.summary!.receiver!;
+    expect(read("udp-reverse-loss.client.txt")).toMatch(new RegExp(` ${receiver.lostPackets}/${receiver.packets} \\(\\d+%\\)\\s+receiver`));
+    expect(receiver.lostPackets).toBeGreaterThan(0);
+    expect(receiver.lostPercent).toBe((100 * receiver.lostPackets!) / receiver.packets!);
+    expect(Number.isInteger(receiver.lostPercent)).toBe(false);
+    // Jitter: only the receiver measures it, and the sending server's document says 0; the client's 3 decimals of a ms stay.
+    expect(end.sum_sent!.jitter_ms).toBe(0);
+    expect(receiver.jitterMs).toBe(text.summary?.receiver?.jitterMs);
+    expect(receiver.jitterMs).toBeGreaterThan(0);
+    // Every interval the client printed, too.
+    const lossy = text.intervals.filter((interval) => (interval.lostPackets ?? 0) > 0);
+    expect(lossy.length).toBeGreaterThan(0);
+    for (const interval of lossy) expect(interval.lostPercent).toBe((100 * interval.lostPackets!) / interval.packets!);
+  });
+
   it("takes the sum of four streams", () => {
     const { result } = merged("tcp-4");
     expect(result.summary?.receiver).toEqual(sideOf(serverEnd("tcp-4").sum_received!));

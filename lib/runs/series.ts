@@ -1,5 +1,6 @@
 // Turns run samples into chart points and thins them for display. Pure: used by the
 // server (finished runs) and the browser (live runs). Exports keep every sample.
+import { lossPercent } from "@/lib/iperf/units";
 import type { SampleEvent } from "./contract";
 
 /** One interval on the chart: both directions of a bidirectional run share it. `s<i>`: stream i's bits/s. */
@@ -54,7 +55,7 @@ export class SeriesBuilder {
     }
     if (sample.retransmits != null) point.retransmits = (point.retransmits ?? 0) + sample.retransmits;
     if (sample.jitterMs != null) point.jitterMs = Math.max(point.jitterMs ?? 0, sample.jitterMs);
-    if (sample.lostPackets != null && sample.packets) point.lostPercent = (sample.lostPackets / sample.packets) * 100;
+    if (sample.lostPackets != null && sample.packets) point.lostPercent = lossPercent(sample.lostPackets, sample.packets) ?? null;
   }
 }
 

@@ -78,13 +78,17 @@ describe("channels result", () => {
       sentBitsPerSecond: 11.8e9,
       receivedBitsPerSecond: 11.8e9,
       jitterMs,
-      lostPercent: index === 0 ? 0.08 : 0,
+      // each channel's counts as its receiver printed them, and its loss from them (lossPercent)
+      lostPackets: index === 0 ? 814 : 0,
+      packets: 1_018_000 + index,
+      lostPercent: index === 0 ? (100 * 814) / 1_018_000 : 0,
       intervals: [{ end: 1, bitsPerSecond: 11.7e9 }, { end: 2, bitsPerSecond: 11.9e9 }],
     })));
     const result = channelsKind.result(plan, [link100g], [done]);
     expect(result.sum.receivedBitsPerSecond).toBeCloseTo(94.4e9, -3);
     expect(result.sum.jitterMs).toBeCloseTo(0.002875, 6);
-    expect(result.sum.lostPercent).toBe(0.01);
+    // Every lost datagram over every datagram, unrounded: not a mean weighted by the (3-digit) rates sent.
+    expect(result.sum.lostPercent).toBe((100 * 814) / (8 * 1_018_000 + 28));
     expect(result.intervals.map((interval) => [interval.end, Math.round(interval.bitsPerSecond / 1e8) / 10])).toEqual([
       [1, 93.6],
       [2, 95.2],

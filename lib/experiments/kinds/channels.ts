@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { FieldError } from "@/lib/errors";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf/options";
+import { lossPercent } from "@/lib/iperf/units";
 import type { RunRequest } from "@/lib/runs/request";
 import { CHANNELS, type ChannelRow, type ChannelsResult, type PlanOf, type RunOutcome, type StepSpec } from "../contract";
 import { exactlyOneLink, formatBitRate, formatPercentWord, lineRateOf, linkOf, mean, otherSide, percentOf, present, sum, wholeNumber } from "./figures";
@@ -44,12 +45,12 @@ function summedIntervals(runs: readonly RunOutcome[]): ChannelsResult["intervals
   }));
 }
 
-/** Loss over all channels: each channel's share weighted by what it sent (its share of the datagrams). */
-function overallLoss(rows: readonly ChannelRow[]): number | null {
-  const weighted = rows.filter((row) => row.lostPercent !== null && row.sentBitsPerSecond !== null && row.sentBitsPerSecond > 0);
-  const sent = weighted.reduce((total, row) => total + row.sentBitsPerSecond!, 0);
-  if (sent > 0) return weighted.reduce((total, row) => total + row.lostPercent! * row.sentBitsPerSecond!, 0) / sent;
-  return mean(rows.map((row) => row.lostPercent));
+/** Loss over all channels: every lost datagram over every datagram, computed as iperf3 computes one channel's. */
+function overallLoss(runs: readonly RunOutcome[]): number | null {
+  const counted = runs.filter((run) => run.lostPackets !== null && run.packets !== null);
+  const lost = sum(counted.map((run) => run.lostPackets));
+  const packets = sum(counted.map((run) => run.packets));
+  return lost === null || packets === null ? null : (lossPercent(lost, packets) ?? null);
 }
 
 export const channelsKind: KindDefinition<"channels"> = {
@@ -96,7 +97,6 @@ export const channelsKind: KindDefinition<"channels"> = {
         lostPercent: run.lostPercent,
       }))
       .sort((a, b) => a.channel - b.channel);
-    const lost = overallLoss(rows);
     return {
       rows,
       sum: {
@@ -104,7 +104,7 @@ export const channelsKind: KindDefinition<"channels"> = {
         receivedBitsPerSecond: sum(rows.map((row) => row.receivedBitsPerSecond)),
         retransmits: sum(rows.map((row) => row.retransmits)),
         jitterMs: mean(rows.map((row) => row.jitterMs)),
-        lostPercent: lost === null ? null : Math.round(lost * 1000) / 1000,
+        lostPercent: overallLoss(runs),
       },
       intervals: summedIntervals(runs),
     };

@@ -18,6 +18,8 @@ export function runOutcome(figures: Partial<RunOutcome> = {}): RunOutcome {
     retransmits: null,
     jitterMs: null,
     lostPercent: null,
+    lostPackets: null,
+    packets: null,
     clientCpuPercent: null,
     serverCpuPercent: null,
     startedAtMs: null,
