@@ -1,4 +1,4 @@
-import { expect, test as setup } from "@playwright/test";
+import { expect, test as setup } from "./fixtures";
 import { E2E_ADMIN, adminStorageState } from "./api";
 
 // Signs in through the sign-in page as the seeded admin; the other specs start from this

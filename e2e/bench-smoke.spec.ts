@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { distDirFor } from "./api";
 
 // The one benchmark that needs a production build (bench/overview-js.bench.ts) runs here, against

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { HINT_TITLES } from "../lib/diagnosis/rules";
 import { labLink, requireLabState, setLinkRate, setNicMtu } from "../testing/lab-targets";
 import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";

@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiCall, endActiveExperiments, registerLabLinks } from "./api";
 import { readLabState } from "./lab/lab";
 import { saveScreenshot, screenshotEverywhere, VIEWPORTS } from "./screenshots";

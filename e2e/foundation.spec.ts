@@ -1,6 +1,6 @@
 import os from "node:os";
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { clearInventory } from "./api";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";
 

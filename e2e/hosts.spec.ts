@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiCall, clearInventory } from "./api";
 import type { LabHost } from "../testing/lab-state";
 import { screenshotEverywhere } from "./screenshots";

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiCall, clearInventory, registerLabHosts, type ApiHost, type ApiNic } from "./api";
 import { screenshotEverywhere } from "./screenshots";
 import { requireLabState } from "../testing/lab-targets";

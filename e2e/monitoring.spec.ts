@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { startHttpReceiver, type HttpReceiver } from "../testing/notification-receivers";
 import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { screenshotEverywhere } from "./screenshots";

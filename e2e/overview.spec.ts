@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiCall, clearInventory, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { watchLive } from "./live";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";

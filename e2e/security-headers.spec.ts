@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 
 // The security headers of next.config.ts on real responses of the built app, and every
