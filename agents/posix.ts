@@ -24,7 +24,7 @@ export function posixQuote(argv: readonly string[]): string {
 }
 
 export function posixCommand(argv: readonly string[]): ExecCommand {
-  return { argv: [...argv], quote: posixQuote };
+  return { argv: [...argv], quote: posixQuote, posixShell: true };
 }
 
 /** `sh -c SCRIPT sh ARGS...`: the script is a constant, the data arrive as $1, $2... and are never parsed as code. */

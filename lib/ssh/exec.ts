@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { SshConnectionLostError, SshError, SshTimeoutError } from "./errors";
 import { createLineSplitter, stripTerminalEscapes } from "./lines";
 import { getConnection, type SshChannel } from "./pool";
+import { runsInStandby, standbyInput, takeStandby } from "./standby";
 import type { ExecCaptureOptions, ExecCaptureResult, ExecCommand, ExecResult, ExecStreamOptions, HostTarget } from "./types";
 
 // After an abort, how long the remote or local process gets to go before we stop waiting for it.
@@ -75,7 +76,7 @@ function lifecycle(target: HostTarget, options: ExecStreamOptions, settle: Settl
       stopNow();
     }, options.timeoutMs);
   }
-  return { finish, fail, isAborted: () => aborted, isDone: () => done };
+  return { finish, fail, isAborted: () => aborted, isDone: () => done, isStopping: () => aborted || timedOut || done };
 }
 
 function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOptions): Promise<ExecResult> {
@@ -113,16 +114,33 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
           );
         // A wide terminal, so that no line of output is folded; "dumb" asks for no escape sequences.
         const execOptions = command.pty ? { pty: { term: "dumb", cols: 1000, rows: 50 } } : {};
-        connection.client.exec(commandString, execOptions, (err, ch) => {
+        const opened = (err: Error | undefined, ch: SshChannel) => {
           if (err) {
             if (connection.isClosed()) return lost(err);
             return life.fail(new SshError("unknown", target.name, `cannot start a command on ${connection.where}: ${err.message}`, { cause: err }));
           }
+          attach(ch);
+        };
+        if (!runsInStandby(command)) connection.client.exec(commandString, execOptions, opened);
+        else {
+          void takeStandby(connection, command).then((standby) => {
+            if (!standby) return connection.client.exec(commandString, execOptions, opened);
+            // Aborted or timed out while the session was getting ready: it goes unused.
+            if (life.isStopping()) {
+              standby.close();
+              return life.finish({ exitCode: null, signal: null });
+            }
+            standby.write(standbyInput(commandString));
+            attach(standby);
+          });
+        }
+        function attach(ch: SshChannel) {
           channel = ch;
           // EOF on stdin, unless the command watches its stdin to learn that the channel closed.
           if (!command.keepStdinOpen) ch.end();
           else options.onStdin?.((text) => void ch.write(text));
-          if (life.isAborted()) stop();
+          // Aborted or timed out before the channel opened: stop what it started.
+          if (life.isStopping()) stop();
           unsubscribe = connection.onLost(lost);
           // Under a pty, stderr arrives merged into stdout, with whatever the terminal adds around it.
           const stdout = createLineSplitter((line) => options.onStdoutLine?.(command.pty ? stripTerminalEscapes(line) : line));
@@ -150,7 +168,7 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
               else life.finish({ exitCode, signal: exitSignal });
             });
           });
-        });
+        }
       },
       (err: Error) => life.fail(err),
     );

@@ -2,7 +2,7 @@
  * lib/ssh against real sshd in the lab: host-key pinning, error kinds, streaming exec, abort,
  * dropped connections and the local transport.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { pidFirstCommand, posixCommand } from "@/agents/posix";
 import {
   closeAll,
   connectHost,
+  getConnection,
   execCapture,
   execStream,
   HostKeyMismatchError,
@@ -21,6 +22,7 @@ import {
   SshError,
   type HostTarget,
 } from "@/lib/ssh";
+import { STANDBY_COUNT, standbyCount } from "@/lib/ssh/standby";
 
 let state: LabState;
 let alpha: LabHost;
@@ -210,6 +212,75 @@ describe("streaming exec", () => {
     await waitFor(() => processesInHost(beta, `sleep ${marker}`).length === 0, 3000, "the orphaned sleep to be gone");
     const again = await execCapture(target, posixCommand(["echo", "back"]));
     expect(again.stdout).toBe("back");
+  });
+});
+
+// A POSIX command runs in a session whose login shell started before it was sent (lib/ssh/standby.ts),
+// so that the shell's start-up files (0.5-1 s where ~/.bashrc runs pyenv or nvm) are not paid per command.
+describe("standby sessions", () => {
+  // Prints the PID of the session's first process, sshd's child (the login shell, exec'd into the standby's sh).
+  const SESSION_PID = 'p=$$; while [ "$p" -gt 1 ]; do set -- $(ps -o ppid=,comm= -p "$p"); [ "$2" = sshd ] && break; s=$p; p=$1; done; echo "$s"; echo "$SSH_CLIENT"';
+  // A process's start in /proc is in clock ticks (1/100 s) since boot; /proc/stat's btime is in whole
+  // seconds, so the offset to Date.now() comes from a process started here, at a known time.
+  const ticksOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]);
+  let tickOffsetMs = 0;
+  beforeAll(() => {
+    const before = Date.now();
+    const probe = spawn("sleep", ["5"]);
+    tickOffsetMs = before - ticksOf(probe.pid!) * 10;
+    probe.kill();
+  });
+  /** When a process started (ms since the epoch, to 10 ms), read from /proc while it runs: the lab shares this machine's PIDs and clock. */
+  const startedAtMs = (pid: number) => ticksOf(pid) * 10 + tickOffsetMs;
+
+  async function sessionOf(target: HostTarget, pty = false): Promise<{ sentAt: number; startedAt: number; client: string }> {
+    const lines: string[] = [];
+    let startedAt = Number.NaN;
+    let write: (text: string) => void = () => undefined;
+    const sentAt = Date.now();
+    // The session waits for a line once it has printed, so that its process is still there to be read.
+    await execStream(target, { ...posixCommand(["sh", "-c", `${SESSION_PID}; IFS= read -r _`]), pty, keepStdinOpen: true }, {
+      onStdin: (writer) => (write = writer),
+      onStdoutLine: (line) => {
+        if (lines.push(line) !== 2) return;
+        startedAt = startedAtMs(Number(lines[0]));
+        write("\n");
+      },
+    });
+    return { sentAt, startedAt, client: lines[1] ?? "" };
+  }
+
+  it("runs a command in a session whose login shell started before it was sent, and keeps the next ones ready", async () => {
+    const target = labTarget(state, beta);
+    await execCapture(target, posixCommand(["true"]));
+    const connection = await getConnection(target);
+    await waitFor(() => standbyCount(connection) === STANDBY_COUNT, 10_000, "the standby sessions to start");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const standby = await sessionOf(target);
+    expect(standby.sentAt - standby.startedAt).toBeGreaterThanOrEqual(900);
+    // The login shell's environment is the command's.
+    expect(standby.client).toMatch(/^\S+ \d+ 22$/);
+    expect(standbyCount(connection)).toBe(STANDBY_COUNT);
+    // Without a standby (under a pseudo-terminal), the session starts once the command is sent.
+    const fresh = await sessionOf(target, true);
+    expect(fresh.startedAt).toBeGreaterThanOrEqual(fresh.sentAt - 20);
+  });
+
+  it("gives the command its exact words, whatever lines, quotes and numbers they hold, its stdin and its exit status", async () => {
+    const target = labTarget(state, alpha);
+    const words = ["3", "two\nlines", "'quoted' \"double\" \\back\\slash", "$(touch /tmp/wirespeed-standby-injection)", "", "ends with newline\n", "5\n6\n7"];
+    const result = await execCapture(target, posixCommand(["sh", "-c", 'for w in "$@"; do printf "[%s]" "$w"; done; exit 7', "sh", ...words]));
+    expect(result.stdout).toBe(words.map((word) => `[${word.replace(/\n$/, "")}${word.endsWith("\n") ? "\n" : ""}]`).join(""));
+    expect(result.exitCode).toBe(7);
+    expect(fs.existsSync("/tmp/wirespeed-standby-injection")).toBe(false);
+    // A command that reads its stdin gets what is written to it once it runs, and EOF when the caller ends it.
+    const lines: string[] = [];
+    const echoed = await execStream(target, { ...posixCommand(["sh", "-c", "echo go; IFS= read -r line; echo \"got $line\""]), keepStdinOpen: true }, {
+      onStdin: (write) => setTimeout(() => write("hello\n"), 200),
+      onStdoutLine: (line) => lines.push(line),
+    });
+    expect(lines).toEqual(["go", "got hello"]);
+    expect(echoed.exitCode).toBe(0);
   });
 });
 

@@ -35,6 +35,11 @@ export type ExecCommand = {
    * 3.1.5) then write each line as they print it instead of in blocks at the end.
    */
   pty?: boolean;
+  /**
+   * `quote(argv)` is for a POSIX login shell (sh, bash, ash, zsh): the command may then run in a
+   * standby session (lib/ssh/standby.ts), whose login shell has already started.
+   */
+  posixShell?: boolean;
 };
 
 export type ExecResult = {
