@@ -350,7 +350,7 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
             schedule.test.clientSide,
             JSON.stringify(schedule.test.options),
             `iperf3 -s -1 -B ${serverAddress} -p 5201 --idle-timeout 35 --forceflush`,
-            `iperf3 -c ${serverAddress} -p 5201 -t ${options.duration} ${options.parallel > 1 ? `-P ${options.parallel} ` : ""}${options.reverse ? "-R " : ""}${options.bidir ? "--bidir " : ""}${udp ? `-u -b ${options.bitrate} ` : ""}-B ${clientAddress} -V --forceflush`,
+            `iperf3 -c ${serverAddress} -p 5201 -t ${options.duration} ${options.parallel > 1 ? `-P ${options.parallel} ` : ""}${options.reverse ? "-R " : ""}${options.bidir ? "--bidir " : ""}${udp ? `-u -b ${options.bitrate} ` : ""}-B ${clientAddress} -V -f k --forceflush`,
             link.b.host.iperf3,
             link.a.host.iperf3,
             sqliteTime(created),

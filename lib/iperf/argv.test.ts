@@ -7,9 +7,9 @@ const v313 = versionFromString("3.1.3");
 const v317 = versionFromString("3.17.1");
 
 describe("buildClientArgv", () => {
-  it("builds a default TCP test with -V (for the CPU line) and --forceflush on 3.12", () => {
+  it("builds a default TCP test with -V (for the CPU line), rates in Kbits/sec (-f k) and --forceflush on 3.12", () => {
     expect(buildClientArgv({ options: {}, version: v312, serverAddress: "198.18.0.2", hostName: "nas1" })).toEqual({
-      argv: ["-c", "198.18.0.2", "-t", "10", "-V", "--forceflush"],
+      argv: ["-c", "198.18.0.2", "-t", "10", "-V", "-f", "k", "--forceflush"],
       liveMode: "forceflush",
     });
   });
@@ -20,7 +20,7 @@ describe("buildClientArgv", () => {
       liveMode: "json-stream",
     });
     expect(buildClientArgv({ options: {}, version: v313, serverAddress: "10.0.0.40", hostName: "h" })).toEqual({
-      argv: ["-c", "10.0.0.40", "-t", "10", "-V"],
+      argv: ["-c", "10.0.0.40", "-t", "10", "-V", "-f", "k"],
       liveMode: "pty",
     });
     expect(chooseLiveMode(versionFromString("3.1.5"))).toBe("forceflush");
@@ -53,7 +53,7 @@ describe("buildClientArgv", () => {
     expect(argv).toEqual([
       "-c", "198.18.0.2", "-p", "5301", "-n", "1048576000", "-P", "4", "--bidir", "-b", "2500000000",
       "-O", "2", "-w", "4194304", "-M", "8948", "-l", "131072", "-Z", "-C", "bbr", "-i", "0.5", "-S", "16",
-      "-B", "198.18.0.1", "-V", "--forceflush",
+      "-B", "198.18.0.1", "-V", "-f", "k", "--forceflush",
     ]);
   });
 
@@ -64,7 +64,7 @@ describe("buildClientArgv", () => {
       serverAddress: "::1",
       hostName: "h",
     });
-    expect(argv).toEqual(["-c", "::1", "-u", "-t", "3", "-R", "-b", "0", "-V", "--forceflush"]);
+    expect(argv).toEqual(["-c", "::1", "-u", "-t", "3", "-R", "-b", "0", "-V", "-f", "k", "--forceflush"]);
   });
 
   it("refuses UDP without a bitrate through the schema", () => {
@@ -127,8 +127,8 @@ describe("buildClientArgv", () => {
   it("passes -A n or n,m as one argv item, after -Z", () => {
     const build = (affinity: string) =>
       buildClientArgv({ options: { affinity, zerocopy: true }, version: v312, serverAddress: "198.18.0.2", hostName: "nas1", platform: "linux", server: { platform: "freebsd", hostName: "truenas" } }).argv;
-    expect(build("2")).toEqual(["-c", "198.18.0.2", "-t", "10", "-Z", "-A", "2", "-V", "--forceflush"]);
-    expect(build("0,1023")).toEqual(["-c", "198.18.0.2", "-t", "10", "-Z", "-A", "0,1023", "-V", "--forceflush"]);
+    expect(build("2")).toEqual(["-c", "198.18.0.2", "-t", "10", "-Z", "-A", "2", "-V", "-f", "k", "--forceflush"]);
+    expect(build("0,1023")).toEqual(["-c", "198.18.0.2", "-t", "10", "-Z", "-A", "0,1023", "-V", "-f", "k", "--forceflush"]);
   });
 
   it("refuses -A on an end whose iperf3 cannot pin itself to a core, naming the host", () => {

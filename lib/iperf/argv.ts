@@ -21,6 +21,7 @@ export const FLAG_SINCE = {
   "-V": "3.0.0",
   "-A": "3.0.0",
   "-J": "3.0.0",
+  "-f": "3.0.0",
   "-w": "3.0.1",
   "-M": "3.0.1",
   "-l": "3.0.1",
@@ -153,6 +154,10 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
   const liveMode = input.liveMode ?? chooseLiveMode(version);
   // text prints the CPU use of both ends only with -V; the JSON `end` event always has it
   if (liveMode !== "json-stream") add("-V", "liveMode");
+  // A text client prints rates with 3 significant digits ("933 Mbits/sec") unless told a unit: in
+  // Kbits/sec they are whole numbers of kbit/s (933127 Kbits/sec), what it measured itself (the
+  // sender of a normal test, the receiver of -R) to 1 part in a million. Byte counts stay adaptive.
+  if (liveMode !== "json-stream") add("-f", "liveMode", "k");
   if (liveMode === "json-stream") add("--json-stream", "liveMode");
   if (liveMode === "forceflush") add("--forceflush", "liveMode");
   return { argv, liveMode };

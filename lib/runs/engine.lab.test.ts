@@ -72,7 +72,7 @@ describe("runs on the lab", () => {
     const { a, b } = labLink(state, "ab-1g");
     const iperf3 = expect.stringMatching(/^\S*iperf3$/);
     const port = expect.stringMatching(/^\d+$/);
-    expect(run.clientCommand?.split(" ")).toEqual([iperf3, "-c", b.address, "-p", port, "-t", "4", "-B", a.address, "-V", "--forceflush"]);
+    expect(run.clientCommand?.split(" ")).toEqual([iperf3, "-c", b.address, "-p", port, "-t", "4", "-B", a.address, "-V", "-f", "k", "--forceflush"]);
     expect(run.serverCommand?.split(" ").slice(0, 7)).toEqual([iperf3, "-s", "-1", "-B", b.address, "-p", port]);
     expect(run.serverIperfVersion).toMatch(/^3\./);
     expect(run.clientOutput).toMatch(/receiver/);

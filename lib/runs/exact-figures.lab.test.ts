@@ -52,9 +52,22 @@ function expectSide(stored: { bytes: number | null; bitsPerSecond: number | null
   expect(Math.abs(seconds - json.seconds)).toBeLessThan(0.5e-6);
 }
 
-/** What a text client prints: 3 significant digits ("1.01 Gbits/sec", "238 MBytes"). */
-function expectThreeDigits(bitsPerSecond: number | null): void {
-  expect(String(bitsPerSecond)).toMatch(/^[1-9]\d{0,2}0*$/);
+/**
+ * The side a text client measured itself, as it printed it on its summary line: with -f k, a whole
+ * number of kbit/s (7 significant digits at 1 Gbit/s, not the 3 of "933 Mbits/sec").
+ */
+function expectClientKbits(clientOutput: string, bitsPerSecond: number | null, role: "sender" | "receiver", tag = ""): void {
+  expect(bitsPerSecond).not.toBeNull();
+  expect(bitsPerSecond! % 1000).toBe(0);
+  expect(bitsPerSecond!).toBeGreaterThan(10_000_000);
+  const summary = clientOutput.split("\n").filter((line) => line.includes(tag) && new RegExp(`\\s${role}\\s*$`).test(line));
+  expect(summary.some((line) => line.includes(` ${bitsPerSecond! / 1000} Kbits/sec `)), summary.join("\n")).toBe(true);
+}
+
+/** Both sides of one direction, one measured by each end, agree within what a TCP test's start and end shift. */
+function expectClose(a: number | null, b: number | null, share = 0.03): void {
+  expect(a).not.toBeNull();
+  expect(Math.abs(a! - b!)).toBeLessThanOrEqual(share * b!);
 }
 
 /** A run through the engine, with the time each of its samples reached the bus. */
@@ -97,9 +110,10 @@ describe("exact figures from iperf3 3.12 on the lab", () => {
     const result = await runOn("ab-1g", { duration: 4 });
     const { run, document } = result;
     expectSide({ bytes: run.receivedBytes, bitsPerSecond: run.receivedBitsPerSecond }, document.end.sum_received!);
-    // The sender's side: only the client's text knows it.
+    // The sender's side: only the client's text knows it, in kbit/s.
     expect(document.end.sum_sent!.bytes).toBe(0);
-    expectThreeDigits(run.sentBitsPerSecond);
+    expectClientKbits(run.clientOutput, run.sentBitsPerSecond, "sender");
+    expectClose(run.sentBitsPerSecond, run.receivedBitsPerSecond);
     expectLive(result, 4);
   });
 
@@ -109,7 +123,8 @@ describe("exact figures from iperf3 3.12 on the lab", () => {
     expect(run.clientCommand).toContain(" -R ");
     expectSide({ bytes: run.sentBytes, bitsPerSecond: run.sentBitsPerSecond }, document.end.sum_sent!);
     expect(run.retransmits).toBe(document.end.sum_sent!.retransmits);
-    expectThreeDigits(run.receivedBitsPerSecond);
+    expectClientKbits(run.clientOutput, run.receivedBitsPerSecond, "receiver");
+    expectClose(run.receivedBitsPerSecond, run.sentBitsPerSecond);
     expectLive(result, 4);
   });
 
@@ -119,6 +134,13 @@ describe("exact figures from iperf3 3.12 on the lab", () => {
     expectSide({ bytes: run.receivedBytes, bitsPerSecond: run.receivedBitsPerSecond }, document.end.sum_received!);
     expectSide({ bytes: run.reverseSentBytes, bitsPerSecond: run.reverseSentBitsPerSecond }, document.end.sum_sent_bidir_reverse!);
     expect(run.reverseRetransmits).toBe(document.end.sum_sent_bidir_reverse!.retransmits);
+    // The other two, the client's own: the forward sender and the reverse receiver, as it printed them.
+    expect(document.end.sum_sent!.bytes).toBe(0);
+    expect(document.end.sum_received_bidir_reverse!.bytes).toBe(0);
+    expectClientKbits(run.clientOutput, run.sentBitsPerSecond, "sender", "[TX-C]");
+    expectClientKbits(run.clientOutput, run.reverseReceivedBitsPerSecond, "receiver", "[RX-C]");
+    expectClose(run.sentBitsPerSecond, run.receivedBitsPerSecond);
+    expectClose(run.reverseReceivedBitsPerSecond, run.reverseSentBitsPerSecond);
     expectLive(result, 4, 2);
   });
 
@@ -131,6 +153,24 @@ describe("exact figures from iperf3 3.12 on the lab", () => {
     expect(run).toMatchObject({ lostPackets: received.lost_packets, packets: received.packets });
     if (received.lost_percent === 0) expect(run.lostPercent).toBe(0);
     else expectSameDouble(run.lostPercent, received.lost_percent!);
+    expectLive(result, 4);
+  });
+
+  it("stores UDP -R: the sending server's side from its document, the client's receiver with its loss as lost ÷ datagrams", async () => {
+    // More than ab-1g carries, so that datagrams are lost.
+    const result = await runOn("ab-1g", { duration: 4, protocol: "udp", bitrate: 1_400_000_000, direction: "b-to-a" });
+    const { run, document } = result;
+    const sent = document.end.sum_sent!;
+    expectSide({ bytes: run.sentBytes, bitsPerSecond: run.sentBitsPerSecond }, sent);
+    // The client received: its own counts, exact as printed, and the loss from them.
+    expectClientKbits(run.clientOutput, run.receivedBitsPerSecond, "receiver");
+    // The receiver counts up to the last datagram it saw: those still on the way at the end are not in it.
+    expect(run.packets).toBeLessThanOrEqual(sent.packets!);
+    expect(run.packets).toBeGreaterThan(0.99 * sent.packets!);
+    expect(run.lostPackets).toBeGreaterThan(0);
+    expectSameDouble(run.lostPercent, (100 * run.lostPackets!) / run.packets!);
+    expect(run.clientOutput).toMatch(new RegExp(` ${run.lostPackets}/${run.packets} \\(\\S+%\\)\\s+receiver`));
+    expect(run.jitterMs).toBeGreaterThan(0);
     expectLive(result, 4);
   });
 
