@@ -519,6 +519,18 @@ export function labDown(): void {
     const pid = Number.parseInt(fs.readFileSync(file, "utf8"), 10);
     if (pid > 0 && pid !== process.pid && isOurProcess(pid, dir)) pids.add(pid);
   }
+  // A login shell still running its rc files (a standby session starting, lib/ssh/standby.ts) is let
+  // finish first: killed half way, an rc file can leave a lock behind (pyenv's rehash does) that
+  // makes every later shell of that user wait for it, outside the lab too.
+  const starting = (pid: number) => {
+    try {
+      return /exec sh -c '?echo wirespeed-standby/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
+    } catch {
+      return false;
+    }
+  };
+  const settled = Date.now() + 15_000;
+  while ([...pids].some(starting) && Date.now() < settled) sleepSync(100);
   for (const pid of pids) {
     try {
       process.kill(pid, "SIGTERM");

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { EventEmitter } from "node:events";
 import { connectSsh, DEFAULT_CONNECT_TIMEOUT_MS, describeTarget } from "./connect";
+import { settleStandbys } from "./standby";
 import type { HostTarget } from "./types";
 
 /** The part of ssh2's ClientChannel we use (@types/ssh2 is not installed, so we spell it out). */
@@ -115,32 +116,31 @@ export async function connectHost(target: HostTarget, options: { connectTimeoutM
   return { fingerprint: connection.fingerprint };
 }
 
+/** Ends a connection once its standby sessions have finished starting (see settleStandbys). */
+async function endGently(opening: Promise<SshConnection>): Promise<void> {
+  let connection: SshConnection;
+  try {
+    connection = await opening;
+  } catch {
+    return; // never connected: nothing to close
+  }
+  await settleStandbys(connection, { closing: true });
+  connection.client.end();
+}
+
 /** Closes the pooled connection to one host (e.g. after re-pinning or deleting it). */
 export async function closeHost(target: HostTarget): Promise<void> {
   const key = poolKey(target);
   const opening = pool.get(key);
   pool.delete(key);
-  if (!opening) return;
-  try {
-    (await opening).client.end();
-  } catch {
-    // never connected: nothing to close
-  }
+  if (opening) await endGently(opening);
 }
 
 /** Closes every pooled connection: for shutdown and between tests. */
 export async function closeAll(): Promise<void> {
   const all = [...pool.values()];
   pool.clear();
-  await Promise.all(
-    all.map(async (opening) => {
-      try {
-        (await opening).client.end();
-      } catch {
-        // never connected: nothing to close
-      }
-    }),
-  );
+  await Promise.all(all.map(endGently));
 }
 
 /** How many connections the pool holds (open or opening); for tests. */

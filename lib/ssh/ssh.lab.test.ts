@@ -22,7 +22,7 @@ import {
   SshError,
   type HostTarget,
 } from "@/lib/ssh";
-import { STANDBY_COUNT, standbyCount } from "@/lib/ssh/standby";
+import { settleStandbys, STANDBY_COUNT, standbyCount } from "@/lib/ssh/standby";
 
 let state: LabState;
 let alpha: LabHost;
@@ -198,11 +198,15 @@ describe("streaming exec", () => {
   it("rejects with kind connection-lost when the connection drops mid-command, then reconnects", async () => {
     const target = labTarget(state, beta);
     const marker = `${50 + Math.random()}`.slice(0, 10);
+    const connection = await getConnection(target);
     const running = execStream(target, pidFirstCommand(["sh", "-c", `echo started; exec sleep ${marker}`]), {
       onStdoutLine: (l) => {
         if (l !== "started") return;
-        // The per-connection sshd ("sshd: root@notty") is our session's server side: killing it drops the TCP connection.
-        for (const p of processesInHost(beta, "sshd: root@notty")) process.kill(p.pid, "SIGKILL");
+        // Not while a standby's login shell starts: its rc files could be left half done (see settleStandbys).
+        void settleStandbys(connection).then(() => {
+          // The per-connection sshd ("sshd: root@notty") is our session's server side: killing it drops the TCP connection.
+          for (const p of processesInHost(beta, "sshd: root@notty")) process.kill(p.pid, "SIGKILL");
+        });
       },
     });
     const err = await caught(running);
@@ -254,13 +258,14 @@ describe("standby sessions", () => {
     const target = labTarget(state, beta);
     await execCapture(target, posixCommand(["true"]));
     const connection = await getConnection(target);
-    await waitFor(() => standbyCount(connection) === STANDBY_COUNT, 10_000, "the standby sessions to start");
+    await waitFor(() => standbyCount(connection) === STANDBY_COUNT, 30_000, "the standby sessions to start");
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const standby = await sessionOf(target);
     expect(standby.sentAt - standby.startedAt).toBeGreaterThanOrEqual(900);
     // The login shell's environment is the command's.
     expect(standby.client).toMatch(/^\S+ \d+ 22$/);
-    expect(standbyCount(connection)).toBe(STANDBY_COUNT);
+    // The pool fills again, one session at a time.
+    await waitFor(() => standbyCount(connection) === STANDBY_COUNT, 30_000, "the pool to fill again");
     // Without a standby (under a pseudo-terminal), the session starts once the command is sent.
     const fresh = await sessionOf(target, true);
     expect(fresh.startedAt).toBeGreaterThanOrEqual(fresh.sentAt - 20);

@@ -8,18 +8,24 @@ import type { ExecCommand } from "./types";
 // free: Debian's bash reads ~/.bashrc for every command sshd gives it (it is built with
 // SSH_SOURCE_BASHRC), and an rc file that runs `pyenv init` or `nvm` takes 0.5-1 s. Nothing a
 // command says can skip it: the rc file runs before the command is read. So each connection keeps
-// STANDBY_COUNT sessions whose login shell has already started and now waits, in /bin/sh, for one
-// command on its stdin; a command takes one (ready at once, or the one already starting, which is
-// always sooner than a new session), and another starts in the background for the next. A run's
-// server, client and the next experiment step's commands thus find a session ready.
+// up to STANDBY_COUNT sessions whose login shell has already started and now waits, in /bin/sh, for
+// one command on its stdin; a command takes one (ready at once, or the one already starting, which
+// is always sooner than a new session), and the pool fills again in the background, one session at
+// a time. A run's commands on a host and the next experiment step's thus find sessions ready.
 //
 // The command is the very text the login shell would have been given (`quote(argv)`), run by
 // `sh -c` with the environment the login shell set up (its PATH included); its stdin is the
 // channel's from then on, its exit status the channel's. What the start-up printed before the
 // session said it was ready is dropped.
 
-/** Sessions kept ready (or starting) per connection: a run's server and client, or the next commands of a step. */
-export const STANDBY_COUNT = 2;
+/** Sessions kept ready (or starting) per connection: the commands of a run on one host (environment, iperf3 detection, server or client, stop) or of the next experiment step. */
+export const STANDBY_COUNT = 3;
+
+/**
+ * Sessions of a connection (commands taken from standbys, and standbys) beyond which no standby is
+ * started: OpenSSH allows 10 per connection by default (MaxSessions), and the commands come first.
+ */
+const SESSION_BUDGET = 8;
 
 const READY = "wirespeed-standby";
 
@@ -39,9 +45,19 @@ const STANDBY_SCRIPT = [
   'exec sh -c "$c"',
 ].join("; ");
 
+let enabled = true;
+
+/**
+ * Turns standby sessions off (every command then opens its own session, through the login shell's
+ * start-up, as before they existed) or on again: for the benchmarks, which measure both in one process.
+ */
+export function setStandbySessions(on: boolean): void {
+  enabled = on;
+}
+
 /** Whether a command may run in a standby: written for a POSIX login shell, and without a pseudo-terminal. */
 export function runsInStandby(command: ExecCommand): boolean {
-  return command.posixShell === true && !command.pty;
+  return enabled && command.posixShell === true && !command.pty;
 }
 
 /** What a standby session is sent: the command text, line count first (the text may hold newlines inside its quotes). */
@@ -58,14 +74,20 @@ type Standby = {
   isReady: boolean;
 };
 
-type StandbyPool = { standbys: Set<Standby> };
+type StandbyPool = {
+  standbys: Set<Standby>;
+  /** the connection is about to close: no new standby starts */
+  closing: boolean;
+  /** commands running in sessions taken from this pool */
+  running: number;
+};
 
 const pools = new WeakMap<SshConnection, StandbyPool>();
 
 function poolOf(connection: SshConnection): StandbyPool {
   let pool = pools.get(connection);
   if (!pool) {
-    pool = { standbys: new Set() };
+    pool = { standbys: new Set(), closing: false, running: 0 };
     pools.set(connection, pool);
   }
   return pool;
@@ -93,6 +115,8 @@ function startStandby(connection: SshConnection, quote: (argv: readonly string[]
         channel.stderr.removeAllListeners("data");
         standby.isReady = true;
         resolve(channel);
+        // One at a time: shells that start together contend (pyenv's rehash, for one, takes a lock).
+        topUp(connection, quote, pool);
       };
       const onClose = () => {
         standby.isReady = false;
@@ -112,12 +136,11 @@ function startStandby(connection: SshConnection, quote: (argv: readonly string[]
 }
 
 function topUp(connection: SshConnection, quote: (argv: readonly string[]) => string, pool: StandbyPool): void {
-  if (connection.isClosed()) return;
-  let unclaimed = [...pool.standbys].filter((standby) => !standby.claimed).length;
-  while (unclaimed < STANDBY_COUNT) {
-    startStandby(connection, quote, pool);
-    unclaimed += 1;
-  }
+  if (connection.isClosed() || pool.closing) return;
+  const unclaimed = [...pool.standbys].filter((standby) => !standby.claimed);
+  // The next starts once this one is ready (startStandby calls back).
+  if (unclaimed.some((standby) => !standby.isReady)) return;
+  if (unclaimed.length < STANDBY_COUNT && pool.running + unclaimed.length < SESSION_BUDGET) startStandby(connection, quote, pool);
 }
 
 /**
@@ -132,12 +155,39 @@ export function takeStandby(connection: SshConnection, command: ExecCommand): Pr
   const chosen = unclaimed.find((standby) => standby.isReady) ?? unclaimed[0] ?? startStandby(connection, command.quote, pool);
   chosen.claimed = true;
   pool.standbys.delete(chosen);
+  pool.running += 1;
   topUp(connection, command.quote, pool);
-  // One that closed since it was ready (its shell died, the server closed it) is no use.
-  return chosen.ready.then((channel) => (chosen.isReady ? channel : null));
+  return chosen.ready.then((channel) => {
+    // One that closed since it was ready (its shell died, the server closed it) is no use.
+    if (!channel || !chosen.isReady) {
+      pool.running -= 1;
+      return null;
+    }
+    channel.once("close", () => (pool.running -= 1));
+    return channel;
+  });
 }
 
 /** How many standby sessions a connection holds (ready or starting, not yet claimed); for tests. */
 export function standbyCount(connection: SshConnection): number {
   return [...(pools.get(connection)?.standbys ?? [])].filter((standby) => !standby.claimed).length;
+}
+
+/**
+ * Resolves once no standby of this connection is still starting (or after `timeoutMs`). A login
+ * shell killed in its start-up can leave its rc files' work half done: pyenv's rehash, killed while
+ * it holds its lock file, makes every later shell of that user wait 60 s for the lock. Before a
+ * connection is closed on purpose, its standbys finish starting; `closing` also stops new ones.
+ */
+export async function settleStandbys(connection: SshConnection, { closing = false, timeoutMs = 15_000 } = {}): Promise<void> {
+  const pool = pools.get(connection);
+  if (!pool) return;
+  if (closing) pool.closing = true;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const starting = [...pool.standbys].filter((standby) => !standby.claimed && !standby.isReady);
+    const left = deadline - Date.now();
+    if (starting.length === 0 || left <= 0) return;
+    await Promise.race([Promise.all(starting.map((standby) => standby.ready)), new Promise((resolve) => setTimeout(resolve, left).unref())]);
+  }
 }
