@@ -115,10 +115,11 @@ export function expectedResponsesFor(file: string, titlePath: readonly string[],
 }
 
 export const test = base.extend({
-  context: async ({ context }, use, testInfo) => {
+  // Playwright's `use` is named `provide` here: the React rules of hooks would take it for React's `use`.
+  context: async ({ context }, provide, testInfo) => {
     const expected = expectedResponsesFor(testInfo.file, testInfo.titlePath);
     const watch = watchForProblems(context, expected);
-    await use(context);
+    await provide(context);
     watch.stop();
     const lines = [...watch.problems];
     // Only a test that ran to its end has provoked everything it was meant to.
