@@ -15,6 +15,8 @@ const FLUSH_MS = 1000;
 const EXTRA_SECONDS = 30;
 // A run by byte count has no planned length: pings for up to an hour, stopped with the traffic.
 const BYTES_RUN_SECONDS = 3600;
+// The longest wait for the ping's first line, after which the idle phase counts from then anyway.
+const FIRST_LINE_WAIT_MS = 20_000;
 
 export class LatencyProbe {
   private process: RemoteProcess | null = null;
@@ -37,9 +39,15 @@ export class LatencyProbe {
   /** Starts the pings from `client` to the server's address; resolves when the idle phase is over. */
   async start(client: RunEndpoint, serverAddress: string, options: IperfOptions, signal: AbortSignal): Promise<void> {
     const seconds = LATENCY_IDLE_SECONDS + (options.bytes !== undefined ? BYTES_RUN_SECONDS : (options.duration ?? 10) + (options.omit ?? 0)) + EXTRA_SECONDS;
-    this.trafficStartMs = Date.now() + LATENCY_IDLE_SECONDS * 1000;
+    let firstLineAtMs: number | null = null;
+    let heard: () => void = () => undefined;
+    const firstLine = new Promise<void>((resolve) => (heard = resolve));
     const { process, ping } = this.remote.startPing(client, serverAddress, seconds, {
-      onStdoutLine: (line) => this.push(line),
+      onStdoutLine: (line) => {
+        firstLineAtMs ??= Date.now();
+        heard();
+        this.push(line);
+      },
       onStderrLine: (line) => {
         if (line.trim() !== "" && this.errorLines.length < 5) this.errorLines.push(line.trim());
       },
@@ -47,6 +55,16 @@ export class LatencyProbe {
     this.process = process;
     process.done.catch((error: unknown) => this.errorLines.push(error instanceof Error ? error.message.split("\n")[0]! : String(error)));
     const support = await ping;
+    // The idle phase counts from the ping's first line, not from the request: the ping's SSH session
+    // can take seconds to open (a login shell's start-up on a loaded host), and the idle pings would be fewer.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, FIRST_LINE_WAIT_MS);
+      const done = () => (clearTimeout(timer), resolve());
+      void firstLine.then(done);
+      process.done.then(done, done);
+      signal.addEventListener("abort", done, { once: true });
+    });
+    this.trafficStartMs = (firstLineAtMs ?? Date.now()) + LATENCY_IDLE_SECONDS * 1000;
     this.timeline = new PingTimeline({ intervalSeconds: support.intervalSeconds, parseLine: support.parseLine, trafficStartMs: this.trafficStartMs });
     for (const { line, atMs } of this.waiting.splice(0)) this.take(this.timeline.push(line, atMs));
     this.flushTimer = setInterval(() => void this.flush(), FLUSH_MS);
