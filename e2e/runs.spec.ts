@@ -50,7 +50,8 @@ test("a test started from the link page draws its intervals live, before it ends
   // The hosts were checked: the form names their iperf3 versions.
   await expect(form).toContainText(/run-alpha: iperf3 3\.\d+/);
   await form.getByRole("button", { name: "4 streams 30 s" }).click();
-  await form.getByLabel("Duration (-t, seconds)").fill("8");
+  // Long enough for a loaded machine's page to draw two intervals before the run ends.
+  await form.getByLabel("Duration (-t, seconds)").fill("12");
   await form.getByRole("button", { name: "Start test" }).click();
   await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
   const runId = runIdFromUrl(page);
@@ -79,7 +80,7 @@ test("the run is in the link's history, and Run again repeats it", async ({ page
   await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", "1");
   await expect(page.getByTestId("history-chart").locator(".recharts-scatter-symbol")).toHaveCount(1);
   const row = page.getByTestId(`run-row-${firstRun}`);
-  await expect(row).toContainText("TCP ×4 8s →");
+  await expect(row).toContainText("TCP ×4 12s →");
   await expect(row).toContainText("%");
   await row.getByRole("button", { name: `Run again (run #${firstRun})` }).click();
   await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
@@ -88,7 +89,7 @@ test("the run is in the link's history, and Run again repeats it", async ({ page
   runIds.push(secondRun);
   await waitForRunStatus(request, secondRun, ["succeeded"]);
   await expect(page.getByTestId("summary-received")).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText("TCP ×4 8s →")).toBeVisible();
+  await expect(page.getByText("TCP ×4 12s →")).toBeVisible();
   await page.goto(`/links/${linkId}`);
   await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", "2");
 });
