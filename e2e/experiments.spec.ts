@@ -73,10 +73,10 @@ test("a stream sweep started from the link page fills its table row by row and n
   await expect(page).toHaveURL(/\/experiments\/new\?/);
   const form = page.getByRole("form", { name: "New experiment" });
   await expect(form.getByLabel("Option to step through")).toHaveValue("parallel");
-  // Few values and short runs: the whole sweep takes about 20 s. Runs of 4 s leave the page time to
+  // Few values and short runs: the whole sweep takes about 30 s. Runs of 8 s leave the page time to
   // show the first row while the later steps run, even on a loaded machine whose steps follow fast.
   await form.getByLabel("Values", { exact: true }).fill(VALUES.join(", "));
-  await form.getByLabel("Duration (-t, seconds)", { exact: true }).fill("4");
+  await form.getByLabel("Duration (-t, seconds)", { exact: true }).fill("8");
   await form.getByRole("button", { name: "Start experiment" }).click();
   // The action records the experiment, then the page of it renders on the server: slow on a busy machine.
   await expect(page).toHaveURL(/\/experiments\/\d+$/, { timeout: 30_000 });

@@ -124,7 +124,7 @@ test("cards follow runs started elsewhere, live and to their result, without the
 
   // Started through the API after the page loaded: its card shows it without a reload.
   // Long enough to be seen active between two of the overview's polls, however soon it starts.
-  const second = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds["ov-ab-2g5"]}/runs`, { duration: 5 });
+  const second = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds["ov-ab-2g5"]}/runs`, { duration: 10 });
   await expect(cardOf("ov-ab-2g5").getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${second.id}`, { timeout: 10_000 });
   await expect(page.getByTestId("count-runs")).toHaveText(String(runsBefore + 1));
   for (const run of [first, second]) expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
@@ -132,7 +132,7 @@ test("cards follow runs started elsewhere, live and to their result, without the
 
   // Both end on the card as the latest result, and drop out of "active".
   await expect(cardOf("ov-ab-1g").getByRole("link", { name: "TCP 6s →" })).toHaveAttribute("href", `/runs/${first.id}`, { timeout: 10_000 });
-  await expect(cardOf("ov-ab-2g5").getByRole("link", { name: "TCP 5s →" })).toHaveAttribute("href", `/runs/${second.id}`, { timeout: 10_000 });
+  await expect(cardOf("ov-ab-2g5").getByRole("link", { name: "TCP 10s →" })).toHaveAttribute("href", `/runs/${second.id}`, { timeout: 10_000 });
   await expect(page.getByTestId("card-active-run")).toHaveCount(0);
   // The timeline draws the new run's intervals too.
   await expect.poll(async () => Number(await slowSeries.getAttribute("data-point-count"))).toBeGreaterThan(slowPointsBefore);
