@@ -168,8 +168,9 @@ test("the link page's table and history follow runs started through the API, wit
   test.setTimeout(120_000);
   await page.goto(`/links/${linkId}`);
   const pointsBefore = Number(await page.getByTestId("history-chart").getAttribute("data-point-count"));
-  // One run the page opens on: while it is active the page asks the API every few seconds.
-  const first = await apiCall<RunJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 5 });
+  // One run the page opens on: while it is active the page asks the API every few seconds. It lasts
+  // long enough to still be running when the second one is queued, after a page load on a loaded machine.
+  const first = await apiCall<RunJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 15 });
   await page.goto(`/links/${linkId}`);
   await expect(page.getByTestId(`run-row-${first.id}`)).toBeVisible();
   const live = await watchLive(page, "/api/");
