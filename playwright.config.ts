@@ -36,7 +36,10 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 60_000,
-  reporter: [["list"], ["json", { outputFile: port === 3100 ? "test-results/e2e.json" : `test-results/e2e-${port}.json` }]],
+  reporter: [
+    ["list"],
+    ["json", { outputFile: port === 3100 ? "test-results/e2e.json" : `test-results/e2e-${port}.json` }],
+  ],
   globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL: `http://localhost:${port}`,
@@ -46,12 +49,20 @@ export default defineConfig({
   },
   projects: [
     // Signs in as the admin the server was seeded with and keeps the cookie for the other specs.
-    { name: "sign-in", testMatch: "auth.setup.ts", use: { launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } } },
+    {
+      name: "sign-in",
+      testMatch: "auth.setup.ts",
+      use: { launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } },
+    },
     {
       name: "chromium",
       dependencies: ["sign-in"],
       testIgnore: "accessibility.spec.ts",
-      use: { ...devices["Desktop Chrome"], storageState: adminStorageState(port), launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } },
+      use: {
+        ...devices["Desktop Chrome"],
+        storageState: adminStorageState(port),
+        launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
+      },
     },
     // After every other spec, so that axe sees the pages as a lab's database fills them (alerts,
     // experiments, schedules, compacted runs). WIRESPEED_A11Y_ALONE=1 runs it after the sign-in only.
@@ -59,7 +70,11 @@ export default defineConfig({
       name: "accessibility",
       dependencies: process.env.WIRESPEED_A11Y_ALONE ? ["sign-in"] : ["chromium"],
       testMatch: "accessibility.spec.ts",
-      use: { ...devices["Desktop Chrome"], storageState: adminStorageState(port), launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs } },
+      use: {
+        ...devices["Desktop Chrome"],
+        storageState: adminStorageState(port),
+        launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
+      },
     },
   ],
   webServer: {

@@ -7,7 +7,8 @@ import { macosAgent } from "./macos";
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "fixtures", "environment", name), "utf8");
 const FREEBSD = fixture("freebsd-truenas-ix.txt");
 const MACOS = fixture("macos-thunderbolt-en8.txt");
-const freebsd = (stdout: string, nic: string) => freebsdAgent.environment.parse({ exitCode: 0, stdout, stderr: "" }, nic);
+const freebsd = (stdout: string, nic: string) =>
+  freebsdAgent.environment.parse({ exitCode: 0, stdout, stderr: "" }, nic);
 const macos = (stdout: string, nic: string) => macosAgent.environment.parse({ exitCode: 0, stdout, stderr: "" }, nic);
 
 describe("FreeBSD environment (hand-written in TrueNAS CORE 13's format)", () => {
@@ -19,7 +20,13 @@ describe("FreeBSD environment (hand-written in TrueNAS CORE 13's format)", () =>
       virtualization: "none",
       cpu: { model: "Intel(R) Xeon(R) CPU E3-1230 v5 @ 3.40GHz", cores: 8, governor: null },
       // maxsockbuf caps every socket buffer; auto-tuning grows from *space to *buf_max
-      tcp: { congestionControl: "newreno", rmemMax: 2097152, wmemMax: 2097152, tcpRmem: [65536, 65536, 2097152], tcpWmem: [32768, 32768, 2097152] },
+      tcp: {
+        congestionControl: "newreno",
+        rmemMax: 2097152,
+        wmemMax: 2097152,
+        tcpRmem: [65536, 65536, 2097152],
+        tcpWmem: [32768, 32768, 2097152],
+      },
       nic: {
         name: "ix0",
         driver: "ix",
@@ -34,12 +41,19 @@ describe("FreeBSD environment (hand-written in TrueNAS CORE 13's format)", () =>
         offloads: { tso: true, gso: null, gro: null, lro: false },
         rings: null,
       },
-      missing: ["CPU governor: none on FreeBSD (powerd, if it runs, sets the frequency)", "GSO, GRO: not BSD interface options", "ring sizes: not read on FreeBSD"],
+      missing: [
+        "CPU governor: none on FreeBSD (powerd, if it runs, sets the frequency)",
+        "GSO, GRO: not BSD interface options",
+        "ring sizes: not read on FreeBSD",
+      ],
     });
   });
 
   it("reads a plain FreeBSD guest on Hyper-V: its userland for the OS, hv as microsoft", () => {
-    const guest = FREEBSD.replace("truenas=TrueNAS-13.0-U6.1 (1d8b1ee5a8)", "truenas=").replace("kern.vm_guest=none", "kern.vm_guest=hv");
+    const guest = FREEBSD.replace("truenas=TrueNAS-13.0-U6.1 (1d8b1ee5a8)", "truenas=").replace(
+      "kern.vm_guest=none",
+      "kern.vm_guest=hv",
+    );
     expect(freebsd(guest, "ix0")).toMatchObject({ os: "FreeBSD 13.1-RELEASE-p9", virtualization: "microsoft" });
   });
 
@@ -47,15 +61,26 @@ describe("FreeBSD environment (hand-written in TrueNAS CORE 13's format)", () =>
     const env = freebsd(FREEBSD, "igb0");
     expect(env.nic).toMatchObject({ speedMbps: 1000, mtu: 1500, offloads: { tso: true, lro: true }, siblingPorts: [] });
     // this sample's pciconf -lc is ix0's
-    expect(env.nic!.pcie).toEqual({ address: "0000:05:00.0", speedGTs: null, width: null, maxSpeedGTs: null, maxWidth: null });
+    expect(env.nic!.pcie).toEqual({
+      address: "0000:05:00.0",
+      speedGTs: null,
+      width: null,
+      maxSpeedGTs: null,
+      maxWidth: null,
+    });
     expect(env.missing.some((m) => m.startsWith("PCIe link: pciconf -lc igb0 shows no PCI Express link"))).toBe(true);
   });
 
   it("says so when pciconf may not read the bus (a user without access to /dev/pci)", () => {
-    const denied = FREEBSD.replace(/wirespeed-pciconf\n[\s\S]*?wirespeed-end/, "wirespeed-pciconf\npciconf: /dev/pci: Permission denied\nwirespeed-pciconf-caps\npciconf: /dev/pci: Permission denied\nwirespeed-end");
+    const denied = FREEBSD.replace(
+      /wirespeed-pciconf\n[\s\S]*?wirespeed-end/,
+      "wirespeed-pciconf\npciconf: /dev/pci: Permission denied\nwirespeed-pciconf-caps\npciconf: /dev/pci: Permission denied\nwirespeed-end",
+    );
     const env = freebsd(denied, "ix0");
     expect(env.nic).toMatchObject({ speedMbps: 10000, pcie: null, siblingPorts: [] });
-    expect(env.missing).toContain("PCIe link: pciconf lists no device named ix0 (pciconf: /dev/pci: Permission denied)");
+    expect(env.missing).toContain(
+      "PCIe link: pciconf lists no device named ix0 (pciconf: /dev/pci: Permission denied)",
+    );
   });
 
   it("has no NIC for a name ifconfig does not list", () => {
@@ -73,7 +98,13 @@ describe("macOS environment (hand-written in macOS 14's format)", () => {
       kernel: "23.4.0",
       virtualization: "none",
       cpu: { model: "Apple M2 Pro", cores: 10, governor: null },
-      tcp: { congestionControl: "cubic", rmemMax: 8388608, wmemMax: 8388608, tcpRmem: [131072, 131072, 4194304], tcpWmem: [131072, 131072, 4194304] },
+      tcp: {
+        congestionControl: "cubic",
+        rmemMax: 8388608,
+        wmemMax: 8388608,
+        tcpRmem: [131072, 131072, 4194304],
+        tcpWmem: [131072, 131072, 4194304],
+      },
       nic: {
         name: "en8",
         driver: "AppleEthernetAquantiaAqtion",
@@ -99,12 +130,20 @@ describe("macOS environment (hand-written in macOS 14's format)", () => {
   });
 
   it("tells a VM by kern.hv_vmm_present, and NewReno when the host asks for it", () => {
-    const vm = MACOS.replace("kern.hv_vmm_present=0", "kern.hv_vmm_present=1").replace("net.inet.tcp.use_newreno=0", "net.inet.tcp.use_newreno=1");
+    const vm = MACOS.replace("kern.hv_vmm_present=0", "kern.hv_vmm_present=1").replace(
+      "net.inet.tcp.use_newreno=0",
+      "net.inet.tcp.use_newreno=1",
+    );
     expect(macos(vm, "en8")).toMatchObject({ virtualization: "vm-other", tcp: { congestionControl: "newreno" } });
   });
 
   it("reads the built-in port without a PCIe link, and a NIC system_profiler does not list", () => {
-    expect(macos(MACOS, "en0").nic).toMatchObject({ driver: "AppleBCM5701Ethernet", speedMbps: 1000, pcie: null, offloads: { tso: false, lro: false } });
+    expect(macos(MACOS, "en0").nic).toMatchObject({
+      driver: "AppleBCM5701Ethernet",
+      speedMbps: 1000,
+      pcie: null,
+      offloads: { tso: false, lro: false },
+    });
     const env = macos(MACOS.replace("BSD name: en8", "BSD name: en9"), "en8");
     expect(env.nic).toMatchObject({ driver: null, speedMbps: 10000 });
     expect(env.missing).toContain("driver, firmware, PCIe link: system_profiler lists no Ethernet card for en8");

@@ -108,7 +108,11 @@ function pciconfDevices(text: string): { name: string; address: string }[] {
   const devices: { name: string; address: string }[] = [];
   for (const line of text.split("\n")) {
     const match = /^([A-Za-z0-9_]+)@pci(\d+):(\d+):(\d+):(\d+):/.exec(line.trim());
-    if (match) devices.push({ name: match[1]!, address: pciAddress(Number(match[2]), Number(match[3]), Number(match[4]), Number(match[5])) });
+    if (match)
+      devices.push({
+        name: match[1]!,
+        address: pciAddress(Number(match[2]), Number(match[3]), Number(match[4]), Number(match[5])),
+      });
   }
   return devices;
 }
@@ -140,14 +144,16 @@ export function parseFreebsdEnvironment(output: CommandOutput, nicName: string):
 
   readBsdTcp(env, facts, "net.inet.tcp.recvbuf_max", "net.inet.tcp.sendbuf_max");
   env.tcp.congestionControl = textOrNull(facts.get("net.inet.tcp.cc.algorithm"));
-  if (env.tcp.congestionControl === null) missing.push("TCP congestion control: net.inet.tcp.cc.algorithm not readable");
+  if (env.tcp.congestionControl === null)
+    missing.push("TCP congestion control: net.inet.tcp.cc.algorithm not readable");
 
   if (!readBsdNic(env, sections.get("ifconfig") ?? "", nicName)) return env;
   const nic = env.nic!;
   nic.driver = textOrNull(facts.get("driver"));
   // iflib drivers (ix, igb, ixl...) carry their version in dev.<driver>.<unit>.iflib.driver_version; others in %desc.
   const desc = textOrNull(facts.get("dev.%desc"));
-  nic.driverVersion = textOrNull(facts.get("dev.iflib.driver_version")) ?? textOrNull(/\bVersion - (\S+)/.exec(desc ?? "")?.[1]);
+  nic.driverVersion =
+    textOrNull(facts.get("dev.iflib.driver_version")) ?? textOrNull(/\bVersion - (\S+)/.exec(desc ?? "")?.[1]);
   nic.firmware = textOrNull(facts.get("dev.fw_version"));
   if (nic.driver === null) missing.push(`driver: ${nicName} is not named after its driver`);
   if (nic.driverVersion === null) missing.push(`driver version: not in the sysctls of ${nicName}`);
@@ -158,17 +164,32 @@ export function parseFreebsdEnvironment(output: CommandOutput, nicName: string):
   const own = devices.find((d) => d.name === nicName);
   const caps = sections.get("pciconf-caps") ?? "";
   // "link x4(x8) speed 5.0(8.0) ASPM ...": now (what the card can do), of the device the answer names.
-  const link = firstLine(caps).startsWith(`${nicName}@`) ? /\blink x(\d+)\(x(\d+)\) speed ([\d.]+)\(([\d.]+)\)/.exec(caps) : null;
+  const link = firstLine(caps).startsWith(`${nicName}@`)
+    ? /\blink x(\d+)\(x(\d+)\) speed ([\d.]+)\(([\d.]+)\)/.exec(caps)
+    : null;
   if (own) {
     nic.pcie = link
-      ? { address: own.address, speedGTs: gtsOrNull(link[3]), width: widthOrNull(link[1]), maxSpeedGTs: gtsOrNull(link[4]), maxWidth: widthOrNull(link[2]) }
+      ? {
+          address: own.address,
+          speedGTs: gtsOrNull(link[3]),
+          width: widthOrNull(link[1]),
+          maxSpeedGTs: gtsOrNull(link[4]),
+          maxWidth: widthOrNull(link[2]),
+        }
       : emptyPcie(own.address);
-    if (!link) missing.push(`PCIe link: pciconf -lc ${nicName} shows no PCI Express link (${firstLine(caps) || "no output"})`);
+    if (!link)
+      missing.push(`PCIe link: pciconf -lc ${nicName} shows no PCI Express link (${firstLine(caps) || "no output"})`);
     const speeds = new Map(parseIfconfig(sections.get("ifconfig") ?? "").map((n) => [n.name, n.speedMbps]));
-    const ports: PortOnBus[] = devices.map((d) => ({ name: d.name, address: d.address, speedMbps: speeds.get(d.name) ?? null }));
+    const ports: PortOnBus[] = devices.map((d) => ({
+      name: d.name,
+      address: d.address,
+      speedMbps: speeds.get(d.name) ?? null,
+    }));
     nic.siblingPorts = siblingPorts(nicName, own.address, ports);
   } else {
-    missing.push(`PCIe link: pciconf lists no device named ${nicName} (${firstLine(sections.get("pciconf")) || "no output"})`);
+    missing.push(
+      `PCIe link: pciconf lists no device named ${nicName} (${firstLine(sections.get("pciconf")) || "no output"})`,
+    );
   }
   return env;
 }
@@ -186,7 +207,8 @@ function readBsdTcp(env: HostEnvironment, facts: Map<string, string>, recvMax: s
   env.tcp.tcpRmem = recvspace !== null && recvbufMax !== null ? [recvspace, recvspace, recvbufMax] : null;
   env.tcp.tcpWmem = sendspace !== null && sendbufMax !== null ? [sendspace, sendspace, sendbufMax] : null;
   if (maxsockbuf === null) env.missing.push("socket buffer limit: kern.ipc.maxsockbuf not readable");
-  if (env.tcp.tcpRmem === null || env.tcp.tcpWmem === null) env.missing.push(`TCP buffer auto-tuning: ${recvMax}, ${sendMax} or *space not readable`);
+  if (env.tcp.tcpRmem === null || env.tcp.tcpWmem === null)
+    env.missing.push(`TCP buffer auto-tuning: ${recvMax}, ${sendMax} or *space not readable`);
 }
 
 /** system_profiler SPEthernetDataType: the block whose "BSD name" is the NIC, as "key: value" pairs. */

@@ -38,31 +38,53 @@ describe("ESXi environment (hand-written in ESXi 8.0's format)", () => {
         offloads: { tso: true, gso: null, gro: null, lro: true },
         rings: { rx: 1024, tx: 1024, rxMax: 4096, txMax: 4096 },
       },
-      missing: ["CPU governor: not read on ESXi (its power policy)", "socket buffer limits: not exposed by esxcli", "PCIe link: not reported on ESXi", "GSO, GRO: not ESXi settings"],
+      missing: [
+        "CPU governor: not read on ESXi (its power policy)",
+        "socket buffer limits: not exposed by esxcli",
+        "PCIe link: not reported on ESXi",
+        "GSO, GRO: not ESXi settings",
+      ],
     });
   });
 
   it("reads a vmnic named directly, with its own MTU", () => {
-    expect(parse(SAMPLE, "vmnic2").nic).toMatchObject({ name: "vmnic2", driver: "ixgben", mtu: 9000, speedMbps: 10000 });
+    expect(parse(SAMPLE, "vmnic2").nic).toMatchObject({
+      name: "vmnic2",
+      driver: "ixgben",
+      mtu: 9000,
+      speedMbps: 10000,
+    });
   });
 
   it("says nested when ESXi runs on VMware's virtual hardware", () => {
-    const nested = withSection("platform", "Platform Information\n   Product Name: VMware7,1\n   Vendor Name: VMware, Inc.\n");
+    const nested = withSection(
+      "platform",
+      "Platform Information\n   Product Name: VMware7,1\n   Vendor Name: VMware, Inc.\n",
+    );
     expect(parse(nested, "vmk1").virtualization).toBe("vmware");
   });
 
   it("keeps the vmk's MTU and says why the rest is missing when it sits on a distributed switch", () => {
-    const interfaces = splitSections(SAMPLE).get("interfaces")!.replace("Portset: vSwitch1", "Portset: DvsPortset-0").replace(/(Name: vmk1[\s\S]*?)VDS Name: N\/A/, "$1VDS Name: DSwitch");
+    const interfaces = splitSections(SAMPLE)
+      .get("interfaces")!
+      .replace("Portset: vSwitch1", "Portset: DvsPortset-0")
+      .replace(/(Name: vmk1[\s\S]*?)VDS Name: N\/A/, "$1VDS Name: DSwitch");
     let stdout = withSection("interfaces", interfaces);
-    for (const name of ["nic-get", "ring-current", "ring-preset", "tso"]) stdout = stdout.replace(new RegExp(`wirespeed-${name}\\n[\\s\\S]*?(?=wirespeed-)`), "");
+    for (const name of ["nic-get", "ring-current", "ring-preset", "tso"])
+      stdout = stdout.replace(new RegExp(`wirespeed-${name}\\n[\\s\\S]*?(?=wirespeed-)`), "");
     stdout = stdout.replace("uplink=vmnic2", "uplink=");
     const env = parse(stdout, "vmk1");
     expect(env.nic).toMatchObject({ name: "vmk1", mtu: 9000, driver: null, speedMbps: null, pcie: null, rings: null });
-    expect(env.missing).toContain("uplink (driver, firmware, speed, PCIe, offloads, ring sizes): vmk1 is on distributed switch DSwitch, whose uplinks are not read");
+    expect(env.missing).toContain(
+      "uplink (driver, firmware, speed, PCIe, offloads, ring sizes): vmk1 is on distributed switch DSwitch, whose uplinks are not read",
+    );
   });
 
   it("passes on esxcli's own refusals (rings a driver does not report, an unknown netstack)", () => {
-    const refused = withSection("ring-current", "Error: Not supported").replace(/wirespeed-ring-preset\n[\s\S]*?(?=wirespeed-)/, "wirespeed-ring-preset\nError: Not supported\n");
+    const refused = withSection("ring-current", "Error: Not supported").replace(
+      /wirespeed-ring-preset\n[\s\S]*?(?=wirespeed-)/,
+      "wirespeed-ring-preset\nError: Not supported\n",
+    );
     const env = parse(withSection("netstack", "Error: Unable to find netstack instance"), "vmk1");
     expect(env.tcp.congestionControl).toBeNull();
     expect(env.missing).toContain("TCP congestion control: Error: Unable to find netstack instance");

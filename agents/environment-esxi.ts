@@ -103,7 +103,9 @@ export function parseEsxiEnvironment(output: CommandOutput, nicName: string, esx
     // ESXi inside a VM (nested) runs on "VMware Virtual Platform" (or "VMware7,1"), made by "VMware, Inc.".
     env.virtualization = hypervisorFromModel(platform.get("Vendor Name"), platform.get("Product Name")) ?? "none";
   } else {
-    missing.push(`virtualization: esxcli hardware platform get answered ${JSON.stringify(firstLine(sections.get("platform")) || "nothing")}`);
+    missing.push(
+      `virtualization: esxcli hardware platform get answered ${JSON.stringify(firstLine(sections.get("platform")) || "nothing")}`,
+    );
   }
 
   const cpu = colonPairs(sections.get("cpu"));
@@ -116,7 +118,10 @@ export function parseEsxiEnvironment(output: CommandOutput, nicName: string, esx
   const netstack = colonPairs(sections.get("netstack"));
   const algorithm = [...netstack.entries()].find(([key]) => /congestion control/i.test(key))?.[1];
   env.tcp.congestionControl = textOrNull(algorithm);
-  if (env.tcp.congestionControl === null) missing.push(`TCP congestion control: ${esxcliProblem(sections.get("netstack")) ?? "not in esxcli network ip netstack get"}`);
+  if (env.tcp.congestionControl === null)
+    missing.push(
+      `TCP congestion control: ${esxcliProblem(sections.get("netstack")) ?? "not in esxcli network ip netstack get"}`,
+    );
   missing.push("socket buffer limits: not exposed by esxcli");
 
   const interfaces = esxcli.blocks(sections.get("interfaces") ?? "");
@@ -146,7 +151,8 @@ export function parseEsxiEnvironment(output: CommandOutput, nicName: string, esx
   const speed = countOrNull(row.Speed);
   nic.speedMbps = speed !== null && speed > 0 ? speed : null;
   nic.duplex = row["Link Status"] === "Up" ? duplexOrNull(row.Duplex) : null;
-  if (nic.speedMbps === null) missing.push(`NIC speed: uplink ${row.Name} is ${row["Link Status"] === "Up" ? "up without a speed" : "down"}`);
+  if (nic.speedMbps === null)
+    missing.push(`NIC speed: uplink ${row.Name} is ${row["Link Status"] === "Up" ? "up without a speed" : "down"}`);
   const address = isPciAddress(row["PCI Device"]) ? row["PCI Device"]! : null;
   nic.pcie = emptyPcie(address);
   missing.push("PCIe link: not reported on ESXi");
@@ -164,16 +170,22 @@ export function parseEsxiEnvironment(output: CommandOutput, nicName: string, esx
   nic.driverVersion = textOrNull(info.get("Version"));
   nic.firmware = textOrNull(info.get("Firmware Version"));
   const infoProblem = esxcliProblem(sections.get("nic-get"));
-  if (nic.driverVersion === null) missing.push(`driver version: ${infoProblem ?? `esxcli network nic get -n ${row.Name} did not say`}`);
+  if (nic.driverVersion === null)
+    missing.push(`driver version: ${infoProblem ?? `esxcli network nic get -n ${row.Name} did not say`}`);
   if (nic.firmware === null) missing.push(`firmware: ${infoProblem ?? `${nic.driver ?? "the driver"} reports none`}`);
 
-  const tso = esxcli.table(sections.get("tso") ?? "").find((r) => r.NIC === row.Name)?.Value?.toLowerCase();
+  const tso = esxcli
+    .table(sections.get("tso") ?? "")
+    .find((r) => r.NIC === row.Name)
+    ?.Value?.toLowerCase();
   nic.offloads.tso = tso === "on" ? true : tso === "off" ? false : null;
   // LRO of the VMkernel's own TCP/IP stack, which receives the traffic of a vmk.
   const lro = countOrNull(colonPairs(sections.get("lro")).get("Int Value"));
   nic.offloads.lro = lro === null ? null : lro !== 0;
-  if (nic.offloads.tso === null) missing.push(`TSO: ${esxcliProblem(sections.get("tso")) ?? "not listed by esxcli network nic tso get"}`);
-  if (nic.offloads.lro === null) missing.push(`LRO: ${esxcliProblem(sections.get("lro")) ?? "/Net/TcpipDefLROEnabled not listed"}`);
+  if (nic.offloads.tso === null)
+    missing.push(`TSO: ${esxcliProblem(sections.get("tso")) ?? "not listed by esxcli network nic tso get"}`);
+  if (nic.offloads.lro === null)
+    missing.push(`LRO: ${esxcliProblem(sections.get("lro")) ?? "/Net/TcpipDefLROEnabled not listed"}`);
   missing.push("GSO, GRO: not ESXi settings");
 
   const current = colonPairs(sections.get("ring-current"));
@@ -184,7 +196,10 @@ export function parseEsxiEnvironment(output: CommandOutput, nicName: string, esx
     rxMax: countOrNull(preset.get("Max RX")),
     txMax: countOrNull(preset.get("Max TX")),
   });
-  if (nic.rings === null) missing.push(`ring sizes: ${esxcliProblem(sections.get("ring-current")) ?? `${nic.driver ?? "the driver"} does not report them`}`);
+  if (nic.rings === null)
+    missing.push(
+      `ring sizes: ${esxcliProblem(sections.get("ring-current")) ?? `${nic.driver ?? "the driver"} does not report them`}`,
+    );
   return env;
 }
 

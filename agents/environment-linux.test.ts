@@ -17,7 +17,13 @@ describe("Linux environment", () => {
       kernel: "6.1.0-18-amd64",
       virtualization: "none",
       cpu: { model: "Intel(R) Core(TM) i5-6500 CPU @ 3.20GHz", cores: 4, governor: "powersave" },
-      tcp: { congestionControl: "cubic", rmemMax: 212992, wmemMax: 212992, tcpRmem: [4096, 131072, 6291456], tcpWmem: [4096, 16384, 4194304] },
+      tcp: {
+        congestionControl: "cubic",
+        rmemMax: 212992,
+        wmemMax: 212992,
+        tcpRmem: [4096, 131072, 6291456],
+        tcpWmem: [4096, 16384, 4194304],
+      },
       nic: {
         name: "enp3s0f0",
         driver: "ixgbe",
@@ -37,7 +43,11 @@ describe("Linux environment", () => {
 
   it("reads a lab host's veth (captured): no PCIe, no rings, ethtool's offloads", () => {
     const env = parse(fixture("linux-lab-veth.txt"), "eth1");
-    expect(env).toMatchObject({ os: "Debian GNU/Linux 12 (bookworm)", virtualization: "docker", tcp: { congestionControl: "bbr", rmemMax: 4194304 } });
+    expect(env).toMatchObject({
+      os: "Debian GNU/Linux 12 (bookworm)",
+      virtualization: "docker",
+      tcp: { congestionControl: "bbr", rmemMax: 4194304 },
+    });
     expect(env.nic).toEqual({
       name: "eth1",
       driver: "veth",
@@ -62,9 +72,19 @@ describe("Linux environment", () => {
   it("reads a KVM guest's virtio_net (captured): no speed, no PCI function of its own", () => {
     const env = parse(fixture("linux-vm-virtio.txt"), "eth0");
     expect(env.virtualization).toBe("kvm");
-    expect(env.nic).toMatchObject({ driver: "virtio_net", speedMbps: null, duplex: null, mtu: 1400, pcie: null, rings: { rx: 256, tx: 256, rxMax: 256, txMax: 256 } });
+    expect(env.nic).toMatchObject({
+      driver: "virtio_net",
+      speedMbps: null,
+      duplex: null,
+      mtu: 1400,
+      pcie: null,
+      rings: { rx: 256, tx: 256, rxMax: 256, txMax: 256 },
+    });
     expect(env.missing).toEqual(
-      expect.arrayContaining(["NIC speed: the kernel does not know it (link down, or a virtual NIC)", "PCIe link: eth0 is not a PCI function (virtio2)"]),
+      expect.arrayContaining([
+        "NIC speed: the kernel does not know it (link down, or a virtual NIC)",
+        "PCIe link: eth0 is not a PCI function (virtio2)",
+      ]),
     );
   });
 
@@ -91,16 +111,27 @@ describe("Linux environment", () => {
 
   it("without systemd-detect-virt, a CPU that reports a hypervisor is a VM, named by DMI when it can be", () => {
     const base = fixture("linux-no-ethtool.txt");
-    const qemu = base.replace("dmi_vendor=Default string\ndmi_product=Default string", "cpu_hypervisor=yes\ndmi_vendor=QEMU\ndmi_product=Standard PC (Q35 + ICH9, 2009)");
+    const qemu = base.replace(
+      "dmi_vendor=Default string\ndmi_product=Default string",
+      "cpu_hypervisor=yes\ndmi_vendor=QEMU\ndmi_product=Standard PC (Q35 + ICH9, 2009)",
+    );
     expect(parse(qemu, "enp2s0").virtualization).toBe("kvm");
-    expect(parse(base.replace("dmi_vendor=Default string", "cpu_hypervisor=yes\ndmi_vendor=Default string"), "enp2s0").virtualization).toBe("vm-other");
+    expect(
+      parse(base.replace("dmi_vendor=Default string", "cpu_hypervisor=yes\ndmi_vendor=Default string"), "enp2s0")
+        .virtualization,
+    ).toBe("vm-other");
   });
 
   it("names what the kernel hides from a network namespace, and a NIC that is not there", () => {
-    const inNamespace = fixture("linux-physical-ixgbe-x4.txt").replace("core/rmem_max=212992\ncore/wmem_max=212992", "core/rmem_max=\ncore/wmem_max=");
+    const inNamespace = fixture("linux-physical-ixgbe-x4.txt").replace(
+      "core/rmem_max=212992\ncore/wmem_max=212992",
+      "core/rmem_max=\ncore/wmem_max=",
+    );
     const env = parse(inNamespace, "enp3s0f0");
     expect(env.tcp).toMatchObject({ rmemMax: null, wmemMax: null, tcpRmem: [4096, 131072, 6291456] });
-    expect(env.missing).toEqual(["net.core.rmem_max, net.core.wmem_max: not readable in /proc/sys/net (another network namespace?)"]);
+    expect(env.missing).toEqual([
+      "net.core.rmem_max, net.core.wmem_max: not readable in /proc/sys/net (another network namespace?)",
+    ]);
 
     const gone = fixture("linux-physical-ixgbe-x4.txt").split("nic=yes")[0]!;
     const without = parse(`${gone}wirespeed-end\n`, "enp9s0");
@@ -112,10 +143,18 @@ describe("Linux environment", () => {
   it("reads this machine with the real script: its kernel, and lo as a NIC without a device", () => {
     const command = linuxAgent.environment.command("lo");
     const result = spawnSync(command.argv[0]!, command.argv.slice(1), { encoding: "utf8" });
-    const env = linuxAgent.environment.parse({ exitCode: result.status, stdout: result.stdout, stderr: result.stderr }, "lo");
+    const env = linuxAgent.environment.parse(
+      { exitCode: result.status, stdout: result.stdout, stderr: result.stderr },
+      "lo",
+    );
     expect(env.kernel).toBe(os.release());
     expect(env.cpu.cores).toBe(os.cpus().length);
-    expect(env.nic).toMatchObject({ name: "lo", mtu: Number(fs.readFileSync("/sys/class/net/lo/mtu", "utf8")), pcie: null, siblingPorts: [] });
+    expect(env.nic).toMatchObject({
+      name: "lo",
+      mtu: Number(fs.readFileSync("/sys/class/net/lo/mtu", "utf8")),
+      pcie: null,
+      siblingPorts: [],
+    });
     expect(env.missing).toContain("PCIe link: lo has no device in /sys (a virtual interface)");
   });
 });

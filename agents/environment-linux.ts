@@ -92,7 +92,12 @@ function parseOffloads(text: string) {
 
 /** ethtool -g: "Pre-set maximums:" then "Current hardware settings:", each with "RX:" and "TX:" lines. */
 function parseRings(text: string) {
-  const rings = { rx: null as number | null, tx: null as number | null, rxMax: null as number | null, txMax: null as number | null };
+  const rings = {
+    rx: null as number | null,
+    tx: null as number | null,
+    rxMax: null as number | null,
+    txMax: null as number | null,
+  };
   let block: "max" | "current" | null = null;
   for (const raw of text.split("\n")) {
     const line = raw.trim();
@@ -133,14 +138,19 @@ export function parseLinuxEnvironment(output: CommandOutput, nicName: string): H
     // Without systemd-detect-virt, the CPU's hypervisor flag says "a VM" and DMI which one.
     env.virtualization = hypervisorFromModel(facts.get("dmi_vendor"), facts.get("dmi_product")) ?? "vm-other";
   } else {
-    missing.push(virt === undefined ? "virtualization: systemd-detect-virt is not installed" : "virtualization: systemd-detect-virt printed nothing");
+    missing.push(
+      virt === undefined
+        ? "virtualization: systemd-detect-virt is not installed"
+        : "virtualization: systemd-detect-virt printed nothing",
+    );
   }
 
   env.cpu.model = textOrNull(facts.get("cpu_model"));
   env.cpu.cores = countOrNull(facts.get("cpu_cores"));
   env.cpu.governor = textOrNull(facts.get("cpu_governor"));
   if (env.cpu.model === null) missing.push("CPU model: not in /proc/cpuinfo");
-  if (env.cpu.governor === null) missing.push("CPU governor: no cpufreq in /sys (a VM, a container or a fixed-frequency CPU)");
+  if (env.cpu.governor === null)
+    missing.push("CPU governor: no cpufreq in /sys (a VM, a container or a fixed-frequency CPU)");
 
   const tcp = env.tcp;
   tcp.congestionControl = textOrNull(facts.get("ipv4/tcp_congestion_control"));
@@ -156,7 +166,10 @@ export function parseLinuxEnvironment(output: CommandOutput, nicName: string): H
     ["net.ipv4.tcp_wmem", tcp.tcpWmem],
   ].filter(([, value]) => value === null);
   // net.core.* exist only in the first network namespace: a container or a lab host has none.
-  if (unreadSysctls.length > 0) missing.push(`${unreadSysctls.map(([name]) => name).join(", ")}: not readable in /proc/sys/net (another network namespace?)`);
+  if (unreadSysctls.length > 0)
+    missing.push(
+      `${unreadSysctls.map(([name]) => name).join(", ")}: not readable in /proc/sys/net (another network namespace?)`,
+    );
 
   if (facts.get("nic") !== "yes") {
     missing.push(`NIC: this host has no interface named ${JSON.stringify(nicName)}`);
@@ -175,7 +188,11 @@ export function parseLinuxEnvironment(output: CommandOutput, nicName: string): H
     .split("\n")
     .map((line) => line.trim().split(/\s+/))
     .filter((words) => words.length >= 2 && words[0] !== "")
-    .map(([name, address, speed]) => ({ name: name!, address: isPciAddress(address) ? address! : null, speedMbps: countOrNull(speed) }));
+    .map(([name, address, speed]) => ({
+      name: name!,
+      address: isPciAddress(address) ? address! : null,
+      speedMbps: countOrNull(speed),
+    }));
   if (device !== null && isPciAddress(device)) {
     nic.pcie = {
       ...emptyPcie(device),
@@ -184,10 +201,15 @@ export function parseLinuxEnvironment(output: CommandOutput, nicName: string): H
       maxSpeedGTs: gtsOrNull(facts.get("pcie_max_link_speed")),
       maxWidth: widthOrNull(facts.get("pcie_max_link_width")),
     };
-    if (nic.pcie.speedGTs === null || nic.pcie.width === null) missing.push("PCIe link: not reported in /sys for this device");
+    if (nic.pcie.speedGTs === null || nic.pcie.width === null)
+      missing.push("PCIe link: not reported in /sys for this device");
     nic.siblingPorts = siblingPorts(nicName, device, ports);
   } else {
-    missing.push(device === null ? `PCIe link: ${nicName} has no device in /sys (a virtual interface)` : `PCIe link: ${nicName} is not a PCI function (${device})`);
+    missing.push(
+      device === null
+        ? `PCIe link: ${nicName} has no device in /sys (a virtual interface)`
+        : `PCIe link: ${nicName} is not a PCI function (${device})`,
+    );
   }
 
   const sysDriver = textOrNull(facts.get("nic_driver"));
@@ -196,8 +218,13 @@ export function parseLinuxEnvironment(output: CommandOutput, nicName: string): H
     nic.driver = sysDriver;
     nic.driverVersion = moduleVersion;
     if (nic.driver === null) missing.push(`driver: ethtool is not installed and ${nicName} has no driver in /sys`);
-    if (nic.driverVersion === null) missing.push("driver version: ethtool is not installed and the module has no version in /sys");
-    missing.push("firmware: ethtool is not installed", "offloads: ethtool is not installed", "ring sizes: ethtool is not installed");
+    if (nic.driverVersion === null)
+      missing.push("driver version: ethtool is not installed and the module has no version in /sys");
+    missing.push(
+      "firmware: ethtool is not installed",
+      "offloads: ethtool is not installed",
+      "ring sizes: ethtool is not installed",
+    );
     return env;
   }
 
@@ -217,7 +244,10 @@ export function parseLinuxEnvironment(output: CommandOutput, nicName: string): H
   }
 
   nic.rings = parseRings(sections.get("ethtool-g") ?? "");
-  if (nic.rings === null) missing.push(`ring sizes: ${ethtoolProblem(sections.get("ethtool-g")) ?? `${nic.driver ?? "the driver"} does not report them`}`);
+  if (nic.rings === null)
+    missing.push(
+      `ring sizes: ${ethtoolProblem(sections.get("ethtool-g")) ?? `${nic.driver ?? "the driver"} does not report them`}`,
+    );
   return env;
 }
 

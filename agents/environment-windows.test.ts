@@ -36,7 +36,11 @@ describe("Windows environment (hand-written in Windows PowerShell 5.1's JSON)", 
         offloads: { tso: true, gso: null, gro: null, lro: true },
         rings: { rx: 512, tx: 512, rxMax: 4096, txMax: 4096 },
       },
-      missing: ["socket buffer limits: none to set on Windows (receive window auto-tuning: Normal)", "firmware: not reported by Windows", "GSO, GRO: not Windows settings"],
+      missing: [
+        "socket buffer limits: none to set on Windows (receive window auto-tuning: Normal)",
+        "firmware: not reported by Windows",
+        "GSO, GRO: not Windows settings",
+      ],
     });
   });
 
@@ -53,7 +57,12 @@ describe("Windows environment (hand-written in Windows PowerShell 5.1's JSON)", 
     const env = parse(guest, "Ethernet 3");
     expect(env.virtualization).toBe("microsoft");
     expect(env.nic).toMatchObject({ pcie: null, siblingPorts: [], offloads: { tso: true, lro: null } });
-    expect(env.missing).toEqual(expect.arrayContaining(["PCIe link: Ethernet 3 has no PCI hardware (a virtual adapter)", "LRO: Ethernet 3 has no receive segment coalescing setting"]));
+    expect(env.missing).toEqual(
+      expect.arrayContaining([
+        "PCIe link: Ethernet 3 has no PCI hardware (a virtual adapter)",
+        "LRO: Ethernet 3 has no receive segment coalescing setting",
+      ]),
+    );
   });
 
   it("takes Windows PowerShell 5.1's { value, Count } arrays and a lone object as lists", () => {
@@ -61,7 +70,10 @@ describe("Windows environment (hand-written in Windows PowerShell 5.1's JSON)", 
       doc.adapters = { value: doc.adapters, Count: 3 };
       doc.os = (doc.os as unknown[])[0];
     });
-    expect(parse(wrapped, "Ethernet 3")).toMatchObject({ os: "Microsoft Windows Server 2022 Standard", nic: { name: "Ethernet 3", mtu: 9000 } });
+    expect(parse(wrapped, "Ethernet 3")).toMatchObject({
+      os: "Microsoft Windows Server 2022 Standard",
+      nic: { name: "Ethernet 3", mtu: 9000 },
+    });
   });
 
   it("says why when a part or the whole was not readable", () => {
@@ -74,10 +86,20 @@ describe("Windows environment (hand-written in Windows PowerShell 5.1's JSON)", 
     );
     expect(env.tcp.congestionControl).toBeNull();
     expect(env.cpu.governor).toBeNull();
-    expect(env.missing).toEqual(expect.arrayContaining(["TCP congestion control: Get-NetTCPSetting was not readable", 'CPU governor (power plan): powercfg answered "nothing"']));
+    expect(env.missing).toEqual(
+      expect.arrayContaining([
+        "TCP congestion control: Get-NetTCPSetting was not readable",
+        'CPU governor (power plan): powercfg answered "nothing"',
+      ]),
+    );
 
-    const refused = windowsAgent.environment.parse({ exitCode: 1, stdout: "", stderr: "'powershell' is not recognized as an internal or external command,\r\n" }, "Ethernet 3");
-    expect(refused.missing).toEqual(["everything: the command printed none of its sections (exit 1: 'powershell' is not recognized as an internal or external command,)"]);
+    const refused = windowsAgent.environment.parse(
+      { exitCode: 1, stdout: "", stderr: "'powershell' is not recognized as an internal or external command,\r\n" },
+      "Ethernet 3",
+    );
+    expect(refused.missing).toEqual([
+      "everything: the command printed none of its sections (exit 1: 'powershell' is not recognized as an internal or external command,)",
+    ]);
   });
 
   it("holds nothing PowerShell would read as code in cmd.exe's quotes", () => {

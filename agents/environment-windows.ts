@@ -40,7 +40,13 @@ export const WINDOWS_ENVIRONMENT_SCRIPT = [
   "} | ConvertTo-Json -Depth 4 -Compress",
 ].join(" ");
 
-export const WINDOWS_ENVIRONMENT_ARGV = ["powershell", "-NoProfile", "-NonInteractive", "-Command", WINDOWS_ENVIRONMENT_SCRIPT] as const;
+export const WINDOWS_ENVIRONMENT_ARGV = [
+  "powershell",
+  "-NoProfile",
+  "-NonInteractive",
+  "-Command",
+  WINDOWS_ENVIRONMENT_SCRIPT,
+] as const;
 
 type Adapter = {
   Name?: string;
@@ -64,8 +70,16 @@ type Hardware = {
   PciExpressMaxLinkWidth?: number;
 };
 type Toggle = { Name?: string; IPv4Enabled?: boolean };
-type AdvancedProperty = { Name?: string; RegistryKeyword?: string; RegistryValue?: unknown; NumericParameterMaxValue?: number };
-type Document = Record<"os" | "system" | "cpu" | "powerPlan" | "tcp" | "adapters" | "hardware" | "lso" | "rsc" | "rings", unknown>;
+type AdvancedProperty = {
+  Name?: string;
+  RegistryKeyword?: string;
+  RegistryValue?: unknown;
+  NumericParameterMaxValue?: number;
+};
+type Document = Record<
+  "os" | "system" | "cpu" | "powerPlan" | "tcp" | "adapters" | "hardware" | "lso" | "rsc" | "rings",
+  unknown
+>;
 
 // Windows PowerShell 5.1 sometimes wraps an array as { value: [...], Count: n }; a lone object stays an object.
 function list<T>(value: unknown): T[] {
@@ -105,7 +119,11 @@ export type WindowsHelpers = {
 };
 
 /** Parses the output of WINDOWS_ENVIRONMENT_SCRIPT and picks the adapter `nicName`; never throws. */
-export function parseWindowsEnvironment(output: CommandOutput, nicName: string, linkSpeedMbps: WindowsHelpers["linkSpeedMbps"]): HostEnvironment {
+export function parseWindowsEnvironment(
+  output: CommandOutput,
+  nicName: string,
+  linkSpeedMbps: WindowsHelpers["linkSpeedMbps"],
+): HostEnvironment {
   const json = output.stdout.split("\n").find((line) => line.trim().startsWith("{"));
   let doc: Partial<Document>;
   try {
@@ -134,17 +152,24 @@ export function parseWindowsEnvironment(output: CommandOutput, nicName: string, 
   env.cpu.cores = logical.length > 0 ? logical.reduce((a, b) => a + b, 0) : null;
   if (cpus.length === 0) missing.push("CPU: Win32_Processor was not readable");
   // "Power Scheme GUID: 381b4222-f694-41f0-9685-ff5bb260df2e  (Balanced)": the plan's name, in the host's language.
-  const plan = list<unknown>(doc.powerPlan).filter((l): l is string => typeof l === "string").join(" ");
+  const plan = list<unknown>(doc.powerPlan)
+    .filter((l): l is string => typeof l === "string")
+    .join(" ");
   env.cpu.governor = /\(([^)]+)\)\s*$/.exec(plan.trim())?.[1] ?? null;
-  if (env.cpu.governor === null) missing.push(`CPU governor (power plan): powercfg answered ${JSON.stringify(firstLine(plan) || "nothing")}`);
+  if (env.cpu.governor === null)
+    missing.push(`CPU governor (power plan): powercfg answered ${JSON.stringify(firstLine(plan) || "nothing")}`);
 
   // The "Internet" template is what connections use unless a transport filter says otherwise.
   const settings = csvRows(doc.tcp);
-  const setting = settings.find((s) => s.SettingName === "Internet") ?? settings.find((s) => textOrNull(s.CongestionProvider) !== null);
+  const setting =
+    settings.find((s) => s.SettingName === "Internet") ??
+    settings.find((s) => textOrNull(s.CongestionProvider) !== null);
   env.tcp.congestionControl = textOrNull(setting?.CongestionProvider)?.toLowerCase() ?? null;
   if (env.tcp.congestionControl === null) missing.push("TCP congestion control: Get-NetTCPSetting was not readable");
   const tuning = textOrNull(setting?.AutoTuningLevelLocal);
-  missing.push(`socket buffer limits: none to set on Windows (receive window auto-tuning${tuning ? `: ${tuning}` : ""})`);
+  missing.push(
+    `socket buffer limits: none to set on Windows (receive window auto-tuning${tuning ? `: ${tuning}` : ""})`,
+  );
 
   const adapters = list<Adapter>(doc.adapters);
   const adapter = adapters.find((a) => a.Name === nicName) ?? adapters.find((a) => sameName(a.Name, nicName));
@@ -179,7 +204,8 @@ export function parseWindowsEnvironment(output: CommandOutput, nicName: string, 
       maxSpeedGTs: gtsFromEncoded(own.PciExpressMaxLinkSpeedEncoded),
       maxWidth: widthOrNull(own.PciExpressMaxLinkWidth),
     };
-    if (nic.pcie.speedGTs === null || nic.pcie.width === null) missing.push("PCIe link: Get-NetAdapterHardwareInfo gives no PCI Express link");
+    if (nic.pcie.speedGTs === null || nic.pcie.width === null)
+      missing.push("PCIe link: Get-NetAdapterHardwareInfo gives no PCI Express link");
     nic.siblingPorts = siblingPorts(
       name,
       address,

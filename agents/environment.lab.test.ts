@@ -68,7 +68,10 @@ describe("environment of a Linux lab host", () => {
 
   it("reads another link's MTU from the same host", async () => {
     const link = labLink(state, "ab-2g5");
-    const env = linuxAgent.environment.parse(await execCapture(labTarget(state, labHost(state, "alpha")), linuxAgent.environment.command(link.a.nic)), link.a.nic);
+    const env = linuxAgent.environment.parse(
+      await execCapture(labTarget(state, labHost(state, "alpha")), linuxAgent.environment.command(link.a.nic)),
+      link.a.nic,
+    );
     expect(env.nic).toMatchObject({ name: link.a.nic, mtu: link.mtu, driver: "veth" });
   });
 
@@ -76,8 +79,17 @@ describe("environment of a Linux lab host", () => {
     const pwned = "/tmp/wirespeed-env-pwned";
     fs.rmSync(pwned, { force: true });
     const alpha = labHost(state, "alpha");
-    for (const name of [`$(touch ${pwned})`, `eth1; touch ${pwned}`, `'; touch ${pwned}; '`, `eth1\ntouch ${pwned}`, "../../../etc"]) {
-      const env = linuxAgent.environment.parse(await execCapture(labTarget(state, alpha), linuxAgent.environment.command(name)), name);
+    for (const name of [
+      `$(touch ${pwned})`,
+      `eth1; touch ${pwned}`,
+      `'; touch ${pwned}; '`,
+      `eth1\ntouch ${pwned}`,
+      "../../../etc",
+    ]) {
+      const env = linuxAgent.environment.parse(
+        await execCapture(labTarget(state, alpha), linuxAgent.environment.command(name)),
+        name,
+      );
       expect(env.nic, JSON.stringify(name)).toBeNull();
       expect(env.missing).toContain(`NIC: this host has no interface named ${JSON.stringify(name)}`);
       expect(env.kernel).toBe(os.release());
@@ -89,11 +101,16 @@ describe("environment of a Linux lab host", () => {
 describe("environment of the ESXi stand-in", () => {
   it("follows the vmk of a link to its vSwitch's uplink and reads it with esxcli", async () => {
     const esx = state.hosts.find((h) => h.flavor === "esxi");
-    if (!esx) throw new Error("the lab has no esxi-flavored host: use the default topology (e2e/lab/topology.json), which has one");
+    if (!esx)
+      throw new Error(
+        "the lab has no esxi-flavored host: use the default topology (e2e/lab/topology.json), which has one",
+      );
     const link = state.links.find((l) => l.a.host === esx.name || l.b.host === esx.name)!;
     const end = link.a.host === esx.name ? link.a : link.b;
     const target = labTarget(state, esx);
-    const vmk = esxiAgent.parseNics((await execCapture(target, esxiAgent.discoverNicsCommand())).stdout).find((n) => n.addresses.some((a) => a.address === end.address));
+    const vmk = esxiAgent
+      .parseNics((await execCapture(target, esxiAgent.discoverNicsCommand())).stdout)
+      .find((n) => n.addresses.some((a) => a.address === end.address));
     expect(vmk?.name).toMatch(/^vmk\d$/);
 
     const result = await execCapture(target, esxiAgent.environment.command(vmk!.name));
@@ -107,8 +124,15 @@ describe("environment of the ESXi stand-in", () => {
       os: "VMware ESXi 8.0.2 build-22380479",
       kernel: "8.0.2",
       virtualization: "none",
-      cpu: { model: /^model name\s*: (.*)$/m.exec(cpuinfo)?.[1] ?? null, cores: cpuinfo.match(/^processor\s*:/gm)?.length, governor: null },
-      tcp: { congestionControl: inHost(esx, ["cat", "/proc/sys/net/ipv4/tcp_congestion_control"]).trim(), rmemMax: null },
+      cpu: {
+        model: /^model name\s*: (.*)$/m.exec(cpuinfo)?.[1] ?? null,
+        cores: cpuinfo.match(/^processor\s*:/gm)?.length,
+        governor: null,
+      },
+      tcp: {
+        congestionControl: inHost(esx, ["cat", "/proc/sys/net/ipv4/tcp_congestion_control"]).trim(),
+        rmemMax: null,
+      },
     });
     const vmnic = vmk!.name.replace("vmk", "vmnic");
     const sysSpeed = Number.parseInt(inHost(esx, ["cat", `/sys/class/net/${end.nic}/speed`]), 10);
@@ -122,16 +146,31 @@ describe("environment of the ESXi stand-in", () => {
       siblingPorts: [],
     });
     expect(env.nic!.driverVersion).toBe(/^version: (.*)$/m.exec(inHost(esx, ["ethtool", "-i", end.nic]))?.[1] ?? "1.0");
-    expect(env.nic!.offloads).toMatchObject({ tso: offloadInHost(esx, end.nic, "tcp-segmentation-offload"), lro: true, gso: null, gro: null });
-    expect(env.missing).toEqual(expect.arrayContaining(["PCIe link: not reported on ESXi", "socket buffer limits: not exposed by esxcli"]));
+    expect(env.nic!.offloads).toMatchObject({
+      tso: offloadInHost(esx, end.nic, "tcp-segmentation-offload"),
+      lro: true,
+      gso: null,
+      gro: null,
+    });
+    expect(env.missing).toEqual(
+      expect.arrayContaining(["PCIe link: not reported on ESXi", "socket buffer limits: not exposed by esxcli"]),
+    );
   });
 
   it("keeps a hostile NIC name as data in BusyBox ash and its awk", async () => {
     const pwned = "/tmp/wirespeed-env-esx-pwned";
     fs.rmSync(pwned, { force: true });
     const esx = state.hosts.find((h) => h.flavor === "esxi")!;
-    for (const name of [`$(touch ${pwned})`, `vmk1"; system("touch ${pwned}"); "`, `vmk1\ntouch ${pwned}`, `vmnic1; touch ${pwned}`]) {
-      const env = esxiAgent.environment.parse(await execCapture(labTarget(state, esx), esxiAgent.environment.command(name)), name);
+    for (const name of [
+      `$(touch ${pwned})`,
+      `vmk1"; system("touch ${pwned}"); "`,
+      `vmk1\ntouch ${pwned}`,
+      `vmnic1; touch ${pwned}`,
+    ]) {
+      const env = esxiAgent.environment.parse(
+        await execCapture(labTarget(state, esx), esxiAgent.environment.command(name)),
+        name,
+      );
       expect(env.nic, JSON.stringify(name)).toBeNull();
       expect(env.os).toBe("VMware ESXi 8.0.2 build-22380479");
     }
@@ -142,7 +181,10 @@ describe("environment of the ESXi stand-in", () => {
     const esx = state.hosts.find((h) => h.flavor === "esxi")!;
     const link = state.links.find((l) => l.a.host === esx.name || l.b.host === esx.name)!;
     const other = link.a.host === esx.name ? link.b : link.a;
-    const result = await execCapture(labTarget(state, esx), esxiAgent.command(["ping", "-c", "1", "-W", "2", other.address]));
+    const result = await execCapture(
+      labTarget(state, esx),
+      esxiAgent.command(["ping", "-c", "1", "-W", "2", other.address]),
+    );
     expect(result.exitCode, result.stderr).toBe(0);
     // BusyBox says "seq=0"; iputils would say "icmp_seq=1".
     expect(result.stdout).toMatch(/bytes from .*: seq=0 ttl=\d+ time=[\d.]+ ms/);

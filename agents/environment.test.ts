@@ -5,7 +5,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AGENTS, cmdQuote, posixQuote, posixQuoteArg } from "@/agents";
 import { CMD_MAX_LINE } from "./windows";
-import { gtsFromEncoded, gtsOrNull, hypervisorFromModel, pciAddress, siblingPorts, splitSections, tripleOrNull, widthOrNull } from "./environment";
+import {
+  gtsFromEncoded,
+  gtsOrNull,
+  hypervisorFromModel,
+  pciAddress,
+  siblingPorts,
+  splitSections,
+  tripleOrNull,
+  widthOrNull,
+} from "./environment";
 import type { Platform } from "./types";
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "fixtures", "environment", name), "utf8");
@@ -22,11 +31,23 @@ const SAMPLES: [string, Platform, string][] = [
   ["macos-thunderbolt-en8.txt", "macos", "en8"],
 ];
 
-const HOSTILE_NAMES = ["$(touch PWNED)", "`touch PWNED`", "eth0; touch PWNED", "'; touch PWNED; '", '"; touch PWNED; "', "eth0\ntouch PWNED", "../../../etc", "-i", ""];
+const HOSTILE_NAMES = [
+  "$(touch PWNED)",
+  "`touch PWNED`",
+  "eth0; touch PWNED",
+  "'; touch PWNED; '",
+  '"; touch PWNED; "',
+  "eth0\ntouch PWNED",
+  "../../../etc",
+  "-i",
+  "",
+];
 
 describe("the pieces every reader shares", () => {
   it("cuts output into its sections, dropping a login banner and CRLF line ends", () => {
-    const sections = splitSections("Welcome!\r\nwirespeed-facts\r\na=1\r\nwirespeed-ports\nx\ny\nwirespeed-end\nafter\n");
+    const sections = splitSections(
+      "Welcome!\r\nwirespeed-facts\r\na=1\r\nwirespeed-ports\nx\ny\nwirespeed-end\nafter\n",
+    );
     expect([...sections.entries()]).toEqual([
       ["facts", "a=1\n"],
       ["ports", "x\ny\n"],
@@ -34,7 +55,9 @@ describe("the pieces every reader shares", () => {
   });
 
   it("reads PCIe speeds in each platform's words as GT/s", () => {
-    expect(["8.0 GT/s PCIe", "5.0 GT/s", "2.5 GT/s PCIe", "5 GT/s", "16.0 GT/s PCIe", "5.0", "8"].map(gtsOrNull)).toEqual([8, 5, 2.5, 5, 16, 5, 8]);
+    expect(
+      ["8.0 GT/s PCIe", "5.0 GT/s", "2.5 GT/s PCIe", "5 GT/s", "16.0 GT/s PCIe", "5.0", "8"].map(gtsOrNull),
+    ).toEqual([8, 5, 2.5, 5, 16, 5, 8]);
     expect(["Unknown", "", "x4", "0", undefined].map(gtsOrNull)).toEqual([null, null, null, null, null]);
     expect([0, 1, 2, 3, 4, 5, 9, undefined].map(gtsFromEncoded)).toEqual([null, 2.5, 5, 8, 16, 32, null, null]);
     expect(["4", "x8", 16, 0, "n/a"].map(widthOrNull)).toEqual([4, 8, 16, null, null]);
@@ -78,24 +101,35 @@ describe("every platform's parser", () => {
       expect(env.platform).toBe(platform);
       expect(Array.isArray(env.missing)).toBe(true);
     }
-    const nothing = AGENTS[platform].environment.parse({ exitCode: 127, stdout: "", stderr: "sh: 1: sh: not found\n" }, nic);
-    expect(nothing).toMatchObject({ platform, os: null, nic: null, missing: ["everything: the command printed none of its sections (exit 127: sh: 1: sh: not found)"] });
+    const nothing = AGENTS[platform].environment.parse(
+      { exitCode: 127, stdout: "", stderr: "sh: 1: sh: not found\n" },
+      nic,
+    );
+    expect(nothing).toMatchObject({
+      platform,
+      os: null,
+      nic: null,
+      missing: ["everything: the command printed none of its sections (exit 127: sh: 1: sh: not found)"],
+    });
   });
 });
 
 describe("the NIC's name stays data", () => {
-  it.each(["linux", "esxi", "freebsd", "macos"] as const)("%s: the name is the script's $1, one quoted word at the end of the line", (platform) => {
-    const agent = AGENTS[platform];
-    const script = agent.environment.command("eth0").argv[2]!;
-    for (const name of HOSTILE_NAMES) {
-      const command = agent.environment.command(name);
-      const line = command.quote(command.argv);
-      expect(line).toBe(agent.quote(command.argv));
-      // `sh -c SCRIPT sh NAME`: the script does not change with the name, the name is the last word alone.
-      expect(command.argv).toEqual(["sh", "-c", script, "sh", name]);
-      expect(line).toBe(`${posixQuote(["sh", "-c", script, "sh"])} ${posixQuoteArg(name)}`);
-    }
-  });
+  it.each(["linux", "esxi", "freebsd", "macos"] as const)(
+    "%s: the name is the script's $1, one quoted word at the end of the line",
+    (platform) => {
+      const agent = AGENTS[platform];
+      const script = agent.environment.command("eth0").argv[2]!;
+      for (const name of HOSTILE_NAMES) {
+        const command = agent.environment.command(name);
+        const line = command.quote(command.argv);
+        expect(line).toBe(agent.quote(command.argv));
+        // `sh -c SCRIPT sh NAME`: the script does not change with the name, the name is the last word alone.
+        expect(command.argv).toEqual(["sh", "-c", script, "sh", name]);
+        expect(line).toBe(`${posixQuote(["sh", "-c", script, "sh"])} ${posixQuoteArg(name)}`);
+      }
+    },
+  );
 
   it("windows: one constant command for every NIC, within cmd.exe's line; the parser picks the adapter", () => {
     const command = AGENTS.windows.environment.command("Ethernet 3");
@@ -104,7 +138,10 @@ describe("the NIC's name stays data", () => {
     expect(command.quote(command.argv)).toBe(line);
     for (const name of HOSTILE_NAMES) {
       expect(AGENTS.windows.environment.command(name).argv).toEqual(command.argv);
-      const env = AGENTS.windows.environment.parse({ exitCode: 0, stdout: fixture("windows-server2022-x710.txt"), stderr: "" }, name);
+      const env = AGENTS.windows.environment.parse(
+        { exitCode: 0, stdout: fixture("windows-server2022-x710.txt"), stderr: "" },
+        name,
+      );
       expect(env.nic).toBeNull();
       expect(env.missing).toContain(`NIC: this host has no adapter named ${JSON.stringify(name)}`);
     }
@@ -125,7 +162,10 @@ describe("the NIC's name stays data", () => {
         const argv = AGENTS[platform].environment.command(name).argv;
         const result = spawnSync(shell[0], [...shell.slice(1), ...argv.slice(1)], { encoding: "utf8", cwd: dir });
         expect(result.error).toBeUndefined();
-        const env = AGENTS[platform].environment.parse({ exitCode: result.status, stdout: result.stdout, stderr: result.stderr }, name);
+        const env = AGENTS[platform].environment.parse(
+          { exitCode: result.status, stdout: result.stdout, stderr: result.stderr },
+          name,
+        );
         expect(env.nic, JSON.stringify(name)).toBeNull();
         expect(fs.readdirSync(dir)).toEqual([]);
       }

@@ -1,7 +1,13 @@
 // Pure helpers of the environment readers (environment-linux.ts, -esxi.ts, -windows.ts, -bsd.ts): one
 // command's output cut into sections, numbers and PCIe speeds as the platforms print them, and the other
 // ports of the same card. Every reader starts from lib/diagnosis's emptyEnvironment and never throws.
-import { emptyEnvironment, type NicEnvironment, type NicOffloads, type NicRings, type PcieLink } from "@/lib/diagnosis/contract";
+import {
+  emptyEnvironment,
+  type NicEnvironment,
+  type NicOffloads,
+  type NicRings,
+  type PcieLink,
+} from "@/lib/diagnosis/contract";
 import type { CommandOutput, HostEnvironment, Platform } from "./types";
 
 /** The lines a reader's script prints between the outputs of its commands: `wirespeed-<name>`. */
@@ -89,7 +95,14 @@ export function gtsFromEncoded(code: number | null | undefined): number | null {
 
 /** A width in lanes: "4", "x4", 8; zero and anything else null. */
 export function widthOrNull(text: string | number | null | undefined): number | null {
-  const value = typeof text === "number" ? text : countOrNull(String(text ?? "").trim().replace(/^x/i, ""));
+  const value =
+    typeof text === "number"
+      ? text
+      : countOrNull(
+          String(text ?? "")
+            .trim()
+            .replace(/^x/i, ""),
+        );
   return value !== null && Number.isInteger(value) && value > 0 ? value : null;
 }
 
@@ -112,13 +125,19 @@ export type PortOnBus = { name: string; address: string | null; speedMbps: numbe
  * The other ports of the card that `address` belongs to: the same domain, bus and device, another
  * function (0000:03:00.0 and 0000:03:00.1), in name order. Their traffic crosses the same slot.
  */
-export function siblingPorts(name: string, address: string | null, ports: readonly PortOnBus[]): { name: string; speedMbps: number | null }[] {
+export function siblingPorts(
+  name: string,
+  address: string | null,
+  ports: readonly PortOnBus[],
+): { name: string; speedMbps: number | null }[] {
   const own = PCI_ADDRESS.exec(address ?? "");
   if (!own) return [];
   return ports
     .filter((port) => {
       const other = PCI_ADDRESS.exec(port.address ?? "");
-      return port.name !== name && other !== null && other[1]!.toLowerCase() === own[1]!.toLowerCase() && other[2] !== own[2];
+      return (
+        port.name !== name && other !== null && other[1]!.toLowerCase() === own[1]!.toLowerCase() && other[2] !== own[2]
+      );
     })
     .map((port) => ({ name: port.name, speedMbps: port.speedMbps }))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -163,7 +182,12 @@ export function duplexOrNull(text: string | null | undefined): "full" | "half" |
 
 /** The first line of what a command printed, for the `why` of a missing field. */
 export function firstLine(text: string | null | undefined): string {
-  return (text ?? "").split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+  return (
+    (text ?? "")
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? ""
+  );
 }
 
 /**
@@ -173,14 +197,19 @@ export function firstLine(text: string | null | undefined): string {
 export function unreadEnvironment(platform: Platform, output: CommandOutput): HostEnvironment {
   const said = firstLine(output.stderr) || firstLine(output.stdout);
   const status = output.exitCode === null ? "no exit status" : `exit ${output.exitCode}`;
-  return emptyEnvironment(platform, [`everything: the command printed none of its sections (${status}${said ? `: ${said.slice(0, 200)}` : ""})`]);
+  return emptyEnvironment(platform, [
+    `everything: the command printed none of its sections (${status}${said ? `: ${said.slice(0, 200)}` : ""})`,
+  ]);
 }
 
 /**
  * Hypervisors by what the machine's firmware calls its maker and model (DMI on Linux, Win32_ComputerSystem
  * on Windows, esxcli on ESXi), in systemd-detect-virt's words; null for a machine that looks physical.
  */
-export function hypervisorFromModel(vendor: string | null | undefined, product: string | null | undefined): string | null {
+export function hypervisorFromModel(
+  vendor: string | null | undefined,
+  product: string | null | undefined,
+): string | null {
   const text = `${vendor ?? ""} ${product ?? ""}`.toLowerCase();
   if (/vmware/.test(text)) return "vmware";
   if (/microsoft corporation/.test(text) && /virtual machine/.test(text)) return "microsoft";

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labHost, labTarget, processesInHost, requireLabState, waitFor } from "@/testing/lab-targets";
 import { readLabState } from "@/e2e/lab/lab";
 import type { LabHost, LabState } from "@/testing/lab-state";
-import { buildClientArgv, buildServerArgv, classifyIperfError, parseIperfVersion, type IperfVersion } from "@/lib/iperf";
+import {
+  buildClientArgv,
+  buildServerArgv,
+  classifyIperfError,
+  parseIperfVersion,
+  type IperfVersion,
+} from "@/lib/iperf";
 import { closeAll, execCapture, execStream, stopProcess, type HostTarget } from "@/lib/ssh";
 import { detectPlatform, esxiAgent, ESXI_IPERF3_PATH, linuxAgent, parsePidLine, PLATFORM_PROBE } from "@/agents";
 
@@ -20,7 +26,10 @@ let version: IperfVersion;
 let target: HostTarget;
 
 beforeAll(() => {
-  if (!esxiHostName) throw new Error("the lab has no esxi-flavored host: use the default topology (e2e/lab/topology.json), which has one");
+  if (!esxiHostName)
+    throw new Error(
+      "the lab has no esxi-flavored host: use the default topology (e2e/lab/topology.json), which has one",
+    );
   state = requireLabState();
   esx = labHost(state, esxiHostName);
   version = parseIperfVersion("iperf 3.12")!;
@@ -63,7 +72,12 @@ describe("esxi agent on the ESXi stand-in", () => {
     const outputs = [];
     for (const command of esxiAgent.detectCommands()) outputs.push(await execCapture(target, command));
     const found = esxiAgent.parseDetect(outputs);
-    expect(found).toMatchObject({ platform: "esxi", os: "VMkernel", iperf3Path: ESXI_IPERF3_PATH, version: { major: 3, minor: 12 } });
+    expect(found).toMatchObject({
+      platform: "esxi",
+      os: "VMkernel",
+      iperf3Path: ESXI_IPERF3_PATH,
+      version: { major: 3, minor: 12 },
+    });
   });
 
   it("sees the original refuse to listen, with ESXi's error that lib/iperf explains", async () => {
@@ -71,7 +85,9 @@ describe("esxi agent on the ESXi stand-in", () => {
     const args = buildServerArgv({ version, bindAddress: esxEnd.address, port: 5401, oneOff: true });
     const result = await execCapture(target, esxiAgent.command([ESXI_IPERF3_PATH, ...args]));
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain("iperf3: error - unable to start listener for connections: Operation not permitted");
+    expect(result.stderr).toContain(
+      "iperf3: error - unable to start listener for connections: Operation not permitted",
+    );
     const error = classifyIperfError(result.stderr.split("\n")[0]!, "esxi");
     expect(error.kind).toBe("listener-failed");
     expect(error.hint).toContain(".copy");
@@ -86,13 +102,23 @@ describe("esxi agent on the ESXi stand-in", () => {
     expect(server.pid).toBeGreaterThan(1);
     expect((await execCapture(target, esxiAgent.command(["ls", `${ESXI_IPERF3_PATH}.copy`]))).exitCode).toBe(0);
 
-    const { argv } = buildClientArgv({ options: { duration: 2, port }, version, serverAddress: esxEnd.address, bindAddress: otherEnd.address, hostName: otherEnd.host });
-    const intervals: string[] = [];
-    const client = await execStream(labTarget(state, labHost(state, otherEnd.host)), linuxAgent.clientCommand({ iperf3Path: "iperf3", args: argv }), {
-      onStdoutLine: (line) => {
-        if (/bits\/sec/.test(line) && !/sender|receiver/.test(line)) intervals.push(line);
-      },
+    const { argv } = buildClientArgv({
+      options: { duration: 2, port },
+      version,
+      serverAddress: esxEnd.address,
+      bindAddress: otherEnd.address,
+      hostName: otherEnd.host,
     });
+    const intervals: string[] = [];
+    const client = await execStream(
+      labTarget(state, labHost(state, otherEnd.host)),
+      linuxAgent.clientCommand({ iperf3Path: "iperf3", args: argv }),
+      {
+        onStdoutLine: (line) => {
+          if (/bits\/sec/.test(line) && !/sender|receiver/.test(line)) intervals.push(line);
+        },
+      },
+    );
     expect(client.exitCode).toBe(0);
     expect(intervals.length).toBeGreaterThanOrEqual(2);
     expect((await server.done).exitCode).toBe(0);
@@ -128,7 +154,11 @@ describe("esxi agent on the ESXi stand-in", () => {
     const { esxEnd } = esxLink();
     const labNic = esx.nics.find((n) => n.name === esxEnd.nic)!;
     const vmk = nics.find((n) => n.addresses.some((a) => a.address === esxEnd.address));
-    expect(vmk).toMatchObject({ mtu: labNic.mtu, mac: labNic.mac, addresses: [{ address: esxEnd.address, prefixLength: 24, family: "ipv4" }] });
+    expect(vmk).toMatchObject({
+      mtu: labNic.mtu,
+      mac: labNic.mac,
+      addresses: [{ address: esxEnd.address, prefixLength: 24, family: "ipv4" }],
+    });
     expect(vmk!.name).toMatch(/^vmk\d$/);
     const vmnic = nics.find((n) => n.name === vmk!.name.replace("vmk", "vmnic"));
     expect(vmnic).toMatchObject({ mtu: labNic.mtu, isUp: true, driver: "veth" });
@@ -153,7 +183,14 @@ describe("esxi agent on the ESXi stand-in", () => {
   it("passes hostile arguments verbatim through BusyBox ash", async () => {
     const pwned = "/tmp/wirespeed-pwned";
     fs.rmSync(pwned, { force: true });
-    for (const text of [`$(touch ${pwned})`, `\`touch ${pwned}\``, `'; touch ${pwned}; '`, `"; touch ${pwned}; "`, `a\nb;touch ${pwned}`, "$HOME * ~"]) {
+    for (const text of [
+      `$(touch ${pwned})`,
+      `\`touch ${pwned}\``,
+      `'; touch ${pwned}; '`,
+      `"; touch ${pwned}; "`,
+      `a\nb;touch ${pwned}`,
+      "$HOME * ~",
+    ]) {
       expect((await execCapture(target, esxiAgent.command(["printf", "%s", text]))).stdout).toBe(text);
       const wrapped = await execCapture(target, esxiAgent.clientCommand({ iperf3Path: "printf", args: ["%s", text] }));
       expect(wrapped.stdout.split("\n").slice(1).join("\n")).toBe(text);

@@ -34,7 +34,14 @@ describe("esxcli output (hand-written samples in ESXi 8.0's format)", () => {
   it("lists uplinks with speed and VMkernel interfaces with their addresses", () => {
     const nics = parseEsxiNics(fixture("esxi-discover.txt"));
     expect(nics.map((n) => n.name)).toEqual(["vmnic0", "vmnic1", "vmnic2", "vmk0", "vmk1"]);
-    expect(nics[0]).toMatchObject({ speedMbps: 1000, duplex: "full", isUp: true, driver: "igbn", mtu: 1500, addresses: [] });
+    expect(nics[0]).toMatchObject({
+      speedMbps: 1000,
+      duplex: "full",
+      isUp: true,
+      driver: "igbn",
+      mtu: 1500,
+      addresses: [],
+    });
     expect(nics[1]).toMatchObject({ speedMbps: null, duplex: null, isUp: false });
     expect(nics[4]).toEqual({
       name: "vmk1",
@@ -55,7 +62,10 @@ describe("esxcli output (hand-written samples in ESXi 8.0's format)", () => {
 describe("esxi commands", () => {
   it("uses the bundled iperf3 and runs the server from a copy made on demand", () => {
     expect(esxiAgent.defaultIperf3Path).toBe(ESXI_IPERF3_PATH);
-    const server = esxiAgent.serverCommand({ iperf3Path: ESXI_IPERF3_PATH, args: ["-s", "-1", "-B", "10.10.10.20", "-p", "5201"] });
+    const server = esxiAgent.serverCommand({
+      iperf3Path: ESXI_IPERF3_PATH,
+      args: ["-s", "-1", "-B", "10.10.10.20", "-p", "5201"],
+    });
     expect(server.argv.slice(3)).toEqual(["sh", ESXI_IPERF3_PATH, "-s", "-1", "-B", "10.10.10.20", "-p", "5201"]);
     expect(server.argv[2]).toContain('c="$1.copy"');
     expect(server.argv[2]).toContain('if [ ! -x "$c" ]; then cp "$1" "$c" || exit 126; fi');
@@ -70,7 +80,9 @@ describe("esxi commands", () => {
     // hand-written: `esxcli network firewall get` on ESXi 8.0
     const on = "   Default Action: DROP\n   Enabled: true\n   Loaded: true\n";
     expect(firewall.parseState({ exitCode: 0, stdout: on, stderr: "" })).toEqual({ enabled: true });
-    expect(firewall.parseState({ exitCode: 0, stdout: on.replace("Enabled: true", "Enabled: false"), stderr: "" })).toEqual({ enabled: false });
+    expect(
+      firewall.parseState({ exitCode: 0, stdout: on.replace("Enabled: true", "Enabled: false"), stderr: "" }),
+    ).toEqual({ enabled: false });
     expect(() => firewall.parseState({ exitCode: 1, stdout: "", stderr: "esxcli: not found" })).toThrow(/unexpected/);
     const off = firewall.setCommand(false);
     expect(off.quote(off.argv)).toBe("esxcli network firewall set --enabled false");

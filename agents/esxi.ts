@@ -11,7 +11,14 @@ import {
   pidFirstCommand,
   shScript,
 } from "./posix";
-import type { CommandOutput, DiscoveredNic, ExecCommand, FirewallControl, PlatformAgent, StartCommandInput } from "./types";
+import type {
+  CommandOutput,
+  DiscoveredNic,
+  ExecCommand,
+  FirewallControl,
+  PlatformAgent,
+  StartCommandInput,
+} from "./types";
 import { esxiEnvironmentReader } from "./environment-esxi";
 import { busyboxPing } from "./ping";
 import { netmaskToPrefix } from "./ifconfig";
@@ -43,8 +50,10 @@ export function parseEsxcliTable(output: string): Record<string, string>[] {
   const header = lines[dashIndex - 1]!;
   const starts: number[] = [];
   const dashLine = lines[dashIndex]!;
-  for (let i = 0; i < dashLine.length; i++) if (dashLine[i] === "-" && (i === 0 || dashLine[i - 1] === " ")) starts.push(i);
-  const cut = (line: string, k: number) => line.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : undefined).trim();
+  for (let i = 0; i < dashLine.length; i++)
+    if (dashLine[i] === "-" && (i === 0 || dashLine[i - 1] === " ")) starts.push(i);
+  const cut = (line: string, k: number) =>
+    line.slice(starts[k], k + 1 < starts.length ? starts[k + 1] : undefined).trim();
   const names = starts.map((_, k) => cut(header, k));
   const rows: Record<string, string>[] = [];
   for (const line of lines.slice(dashIndex + 1)) {
@@ -151,7 +160,9 @@ export function parseEsxiNics(output: string): DiscoveredNic[] {
 export function parseEsxiFirewallState(output: CommandOutput): { enabled: boolean } {
   const match = /^\s*Enabled:\s*(true|false)\s*$/im.exec(output.stdout);
   if (!match) {
-    throw new Error(`unexpected \`esxcli network firewall get\` output: ${(output.stdout || output.stderr).trim().slice(0, 200)}`);
+    throw new Error(
+      `unexpected \`esxcli network firewall get\` output: ${(output.stdout || output.stderr).trim().slice(0, 200)}`,
+    );
   }
   return { enabled: match[1]!.toLowerCase() === "true" };
 }
@@ -160,7 +171,8 @@ export function parseEsxiFirewallState(output: CommandOutput): { enabled: boolea
 export const esxiFirewall: FirewallControl = {
   stateCommand: () => posixCommand(["esxcli", "network", "firewall", "get"]),
   parseState: parseEsxiFirewallState,
-  setCommand: (enabled) => posixCommand(["esxcli", "network", "firewall", "set", "--enabled", enabled ? "true" : "false"]),
+  setCommand: (enabled) =>
+    posixCommand(["esxcli", "network", "firewall", "set", "--enabled", enabled ? "true" : "false"]),
 };
 
 export const esxiAgent: PlatformAgent = {

@@ -10,7 +10,8 @@ export const freebsdAgent: PlatformAgent = {
   ...linuxAgent,
   platform: "freebsd",
   probeAnswer: /^FreeBSD\b/m,
-  detectCommands: (iperf3Path?: string) => posixDetectCommands(iperf3Path === undefined ? ["iperf3", "/usr/local/bin/iperf3"] : [iperf3Path]),
+  detectCommands: (iperf3Path?: string) =>
+    posixDetectCommands(iperf3Path === undefined ? ["iperf3", "/usr/local/bin/iperf3"] : [iperf3Path]),
   parseDetect: (outputs) => posixParseDetect("freebsd", outputs),
   discoverNicsCommand: () => posixCommand(["ifconfig", "-a"]),
   parseNics: parseIfconfig,

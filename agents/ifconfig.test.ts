@@ -39,17 +39,30 @@ describe("parseIfconfig", () => {
   it("reads macOS's ifconfig -a (hand-written sample)", () => {
     const nics = parseIfconfig(fixture("macos-ifconfig.txt"));
     expect(nics.map((n) => n.name)).toEqual(["en0", "en1", "bridge0"]);
-    expect(nics[0]).toMatchObject({ mtu: 9000, speedMbps: 10000, duplex: "full", mac: "1c:1d:d3:aa:bb:cc", addresses: [{ address: "10.10.10.40", prefixLength: 24, family: "ipv4" }] });
+    expect(nics[0]).toMatchObject({
+      mtu: 9000,
+      speedMbps: 10000,
+      duplex: "full",
+      mac: "1c:1d:d3:aa:bb:cc",
+      addresses: [{ address: "10.10.10.40", prefixLength: 24, family: "ipv4" }],
+    });
     expect(nics[1]).toMatchObject({ speedMbps: null, isUp: true });
     expect(nics[2]).toMatchObject({ isUp: false, speedMbps: null });
   });
 
   it("turns media words and netmasks into numbers", () => {
-    expect(["10baseT/UTP", "100baseTX", "1000baseT", "2500Base-T", "10Gbase-T", "25GBase-SR", "40Gbase-SR4"].map(mediaSpeedMbps)).toEqual([
-      10, 100, 1000, 2500, 10000, 25000, 40000,
-    ]);
+    expect(
+      ["10baseT/UTP", "100baseTX", "1000baseT", "2500Base-T", "10Gbase-T", "25GBase-SR", "40Gbase-SR4"].map(
+        mediaSpeedMbps,
+      ),
+    ).toEqual([10, 100, 1000, 2500, 10000, 25000, 40000]);
     expect(mediaSpeedMbps("autoselect")).toBeNull();
-    expect([netmaskToPrefix("0xffffff00"), netmaskToPrefix("255.255.254.0"), netmaskToPrefix("0xff000000"), netmaskToPrefix("bogus")]).toEqual([24, 23, 8, null]);
+    expect([
+      netmaskToPrefix("0xffffff00"),
+      netmaskToPrefix("255.255.254.0"),
+      netmaskToPrefix("0xff000000"),
+      netmaskToPrefix("bogus"),
+    ]).toEqual([24, 23, 8, null]);
   });
 });
 
@@ -60,7 +73,16 @@ describe("macOS and FreeBSD agents", () => {
       expect(command.quote(command.argv)).toBe("ifconfig -a");
       expect(agent.printsPid).toBe(true);
     }
-    expect(macosAgent.parseDetect([{ exitCode: 0, stdout: "wirespeed-os Darwin\nwirespeed-iperf3 /opt/homebrew/bin/iperf3\nwirespeed-version\niperf 3.17.1 (cJSON 1.7.15)\n", stderr: "" }])).toMatchObject({
+    expect(
+      macosAgent.parseDetect([
+        {
+          exitCode: 0,
+          stdout:
+            "wirespeed-os Darwin\nwirespeed-iperf3 /opt/homebrew/bin/iperf3\nwirespeed-version\niperf 3.17.1 (cJSON 1.7.15)\n",
+          stderr: "",
+        },
+      ]),
+    ).toMatchObject({
       platform: "macos",
       iperf3Path: "/opt/homebrew/bin/iperf3",
       version: { major: 3, minor: 17, patch: 1 },

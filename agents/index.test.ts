@@ -30,7 +30,19 @@ describe("AGENTS", () => {
     expect([...PLATFORMS].sort()).toEqual(["esxi", "freebsd", "linux", "macos", "windows"]);
     for (const platform of PLATFORMS) {
       const agent = getAgent(platform);
-      for (const member of ["quote", "command", "detectCommands", "parseDetect", "serverCommand", "clientCommand", "stopCommand", "isRunningCommand", "parseIsRunning", "discoverNicsCommand", "parseNics"] as const) {
+      for (const member of [
+        "quote",
+        "command",
+        "detectCommands",
+        "parseDetect",
+        "serverCommand",
+        "clientCommand",
+        "stopCommand",
+        "isRunningCommand",
+        "parseIsRunning",
+        "discoverNicsCommand",
+        "parseNics",
+      ] as const) {
         expect(typeof agent[member], `${platform}.${member}`).toBe("function");
       }
       expect(agent.defaultIperf3Path).not.toBe("");

@@ -46,7 +46,8 @@ describe("linux agent on a lab host", () => {
 
   it("reports no iperf3 for a path that does not exist", async () => {
     const outputs = [];
-    for (const command of linuxAgent.detectCommands("/opt/nowhere/iperf3")) outputs.push(await execCapture(labTarget(state, alpha), command));
+    for (const command of linuxAgent.detectCommands("/opt/nowhere/iperf3"))
+      outputs.push(await execCapture(labTarget(state, alpha), command));
     expect(linuxAgent.parseDetect(outputs)).toMatchObject({ iperf3Path: null, version: null, versionText: null });
   });
 
@@ -54,17 +55,30 @@ describe("linux agent on a lab host", () => {
     const result = await execCapture(labTarget(state, alpha), linuxAgent.discoverNicsCommand());
     expect(result.exitCode).toBe(0);
     const nics = linuxAgent.parseNics(result.stdout);
-    console.log(nics.map((n) => `${n.name} ${n.addresses.map((a) => `${a.address}/${a.prefixLength}`).join(",")} mtu ${n.mtu} speed ${n.speedMbps} ${n.duplex} driver ${n.driver}`).join("\n"));
+    console.log(
+      nics
+        .map(
+          (n) =>
+            `${n.name} ${n.addresses.map((a) => `${a.address}/${a.prefixLength}`).join(",")} mtu ${n.mtu} speed ${n.speedMbps} ${n.duplex} driver ${n.driver}`,
+        )
+        .join("\n"),
+    );
     expect(nics.map((n) => n.name)).not.toContain("lo");
     for (const labNic of alpha.nics) {
       const nic = nics.find((n) => n.name === labNic.name);
       expect(nic, labNic.name).toBeDefined();
-      expect(nic!.addresses).toContainEqual({ address: labNic.address, prefixLength: labNic.prefixLength, family: "ipv4" });
+      expect(nic!.addresses).toContainEqual({
+        address: labNic.address,
+        prefixLength: labNic.prefixLength,
+        family: "ipv4",
+      });
       expect(nic!.mtu).toBe(labNic.mtu);
       expect(nic!.mac).toBe(labNic.mac);
       expect(nic!.isUp).toBe(true);
       // veth has no real speed: the agent reports what /sys says (10000 here), read independently for comparison
-      const sys = spawnSync("ip", ["netns", "exec", alpha.netns, "cat", `/sys/class/net/${labNic.name}/speed`], { encoding: "utf8" });
+      const sys = spawnSync("ip", ["netns", "exec", alpha.netns, "cat", `/sys/class/net/${labNic.name}/speed`], {
+        encoding: "utf8",
+      });
       const sysSpeed = Number.parseInt(sys.stdout, 10);
       expect(nic!.speedMbps).toBe(sysSpeed > 0 ? sysSpeed : null);
     }
@@ -76,14 +90,24 @@ describe("linux agent on a lab host", () => {
     const serverLines: string[] = [];
     let serverPid: number | null = null;
     let isListening = false;
-    const serverArgs = buildServerArgv({ version, bindAddress: link.b.address, port, oneOff: true, idleTimeoutSeconds: 30 });
-    const server = execStream(labTarget(state, beta), linuxAgent.serverCommand({ iperf3Path: "iperf3", args: serverArgs }), {
-      onStdoutLine: (line) => {
-        serverLines.push(line);
-        serverPid ??= parsePidLine(line);
-        if (/Server listening on/.test(line)) isListening = true;
-      },
+    const serverArgs = buildServerArgv({
+      version,
+      bindAddress: link.b.address,
+      port,
+      oneOff: true,
+      idleTimeoutSeconds: 30,
     });
+    const server = execStream(
+      labTarget(state, beta),
+      linuxAgent.serverCommand({ iperf3Path: "iperf3", args: serverArgs }),
+      {
+        onStdoutLine: (line) => {
+          serverLines.push(line);
+          serverPid ??= parsePidLine(line);
+          if (/Server listening on/.test(line)) isListening = true;
+        },
+      },
+    );
     await waitFor(() => isListening, 10_000, "the iperf3 server to listen");
     expect(serverPid).toBeGreaterThan(1);
 
@@ -98,12 +122,16 @@ describe("linux agent on a lab host", () => {
     expect(liveMode).toBe("forceflush");
     const intervalTimes: number[] = [];
     const clientLines: string[] = [];
-    const result = await execStream(labTarget(state, alpha), linuxAgent.clientCommand({ iperf3Path: "iperf3", args: [...clientArgs, "-p", String(port)] }), {
-      onStdoutLine: (line) => {
-        clientLines.push(line);
-        if (/\bsec\b.*bits\/sec/.test(line) && !/sender|receiver/.test(line)) intervalTimes.push(Date.now());
+    const result = await execStream(
+      labTarget(state, alpha),
+      linuxAgent.clientCommand({ iperf3Path: "iperf3", args: [...clientArgs, "-p", String(port)] }),
+      {
+        onStdoutLine: (line) => {
+          clientLines.push(line);
+          if (/\bsec\b.*bits\/sec/.test(line) && !/sender|receiver/.test(line)) intervalTimes.push(Date.now());
+        },
       },
-    });
+    );
     const ended = Date.now();
     expect(result.exitCode, clientLines.join("\n")).toBe(0);
     expect(parsePidLine(clientLines[0]!)).toBeGreaterThan(1);

@@ -41,7 +41,9 @@ describe("parseLinuxNics", () => {
   });
 
   it("still lists NICs from /sys when ip -j printed nothing", () => {
-    const nics = parseLinuxNics("wirespeed-ip-json\n\nwirespeed-nic eth0\nmtu=1500\nspeed=1000\nduplex=full\naddress=aa:bb:cc:dd:ee:ff\noperstate=up\nwirespeed-end\n");
+    const nics = parseLinuxNics(
+      "wirespeed-ip-json\n\nwirespeed-nic eth0\nmtu=1500\nspeed=1000\nduplex=full\naddress=aa:bb:cc:dd:ee:ff\noperstate=up\nwirespeed-end\n",
+    );
     expect(nics).toEqual([expect.objectContaining({ name: "eth0", mtu: 1500, speedMbps: 1000, addresses: [] })]);
   });
 });
@@ -55,17 +57,28 @@ describe("linux commands", () => {
   });
 
   it("parses detect output: OS, path and version", () => {
-    const stdout = "wirespeed-os Linux\nwirespeed-iperf3 /usr/bin/iperf3\nwirespeed-version\niperf 3.12 (cJSON 1.7.15)\nLinux alpha 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64\nOptional features available: CPU affinity setting, IPv6 flow label\n";
+    const stdout =
+      "wirespeed-os Linux\nwirespeed-iperf3 /usr/bin/iperf3\nwirespeed-version\niperf 3.12 (cJSON 1.7.15)\nLinux alpha 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64\nOptional features available: CPU affinity setting, IPv6 flow label\n";
     const found = linuxAgent.parseDetect([{ exitCode: 0, stdout, stderr: "" }]);
-    expect(found).toMatchObject({ platform: "linux", os: "Linux", iperf3Path: "/usr/bin/iperf3", version: { major: 3, minor: 12, patch: 0 } });
-    expect(linuxAgent.parseDetect([{ exitCode: 0, stdout: "wirespeed-os Linux\nwirespeed-iperf3 \n", stderr: "" }])).toMatchObject({
+    expect(found).toMatchObject({
+      platform: "linux",
+      os: "Linux",
+      iperf3Path: "/usr/bin/iperf3",
+      version: { major: 3, minor: 12, patch: 0 },
+    });
+    expect(
+      linuxAgent.parseDetect([{ exitCode: 0, stdout: "wirespeed-os Linux\nwirespeed-iperf3 \n", stderr: "" }]),
+    ).toMatchObject({
       iperf3Path: null,
       version: null,
     });
   });
 
   it("starts iperf3 through the PID-printing wrapper with argv as separate words", () => {
-    const command = linuxAgent.serverCommand({ iperf3Path: "iperf3", args: ["-s", "-1", "-B", "198.18.0.2", "-p", "5201"] });
+    const command = linuxAgent.serverCommand({
+      iperf3Path: "iperf3",
+      args: ["-s", "-1", "-B", "198.18.0.2", "-p", "5201"],
+    });
     expect(command.argv.slice(0, 2)).toEqual(["sh", "-c"]);
     expect(command.argv.slice(3)).toEqual(["sh", "iperf3", "-s", "-1", "-B", "198.18.0.2", "-p", "5201"]);
     expect(command.argv[2]).toContain('echo "wirespeed-pid $$"; exec "$@"');

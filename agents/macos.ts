@@ -14,7 +14,8 @@ export const macosAgent: PlatformAgent = {
   ...linuxAgent,
   platform: "macos",
   probeAnswer: /^Darwin\b/m,
-  detectCommands: (iperf3Path?: string) => posixDetectCommands(iperf3Path === undefined ? ["iperf3", ...HOMEBREW_PATHS] : [iperf3Path]),
+  detectCommands: (iperf3Path?: string) =>
+    posixDetectCommands(iperf3Path === undefined ? ["iperf3", ...HOMEBREW_PATHS] : [iperf3Path]),
   parseDetect: (outputs) => posixParseDetect("macos", outputs),
   discoverNicsCommand: () => posixCommand(["ifconfig", "-a"]),
   parseNics: parseIfconfig,

@@ -4,7 +4,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { HOSTILE_TEXT } from "@/testing/hostile-values";
-import { bsdPing, busyboxPing, iputilsPing, MAX_PING_COUNT, parsePosixPingLine, parseWindowsPingLine, windowsPingSupport, WINDOWS_BELOW_1MS } from "./ping";
+import {
+  bsdPing,
+  busyboxPing,
+  iputilsPing,
+  MAX_PING_COUNT,
+  parsePosixPingLine,
+  parseWindowsPingLine,
+  windowsPingSupport,
+  WINDOWS_BELOW_1MS,
+} from "./ping";
 import { parsePidLine } from "./process";
 import type { PingSupport } from "./types";
 import { cmdCommand } from "./windows";
@@ -14,7 +23,9 @@ const windowsPing = windowsPingSupport(cmdCommand);
 /** The lines of a fixture as ping printed them: the comment lines on top and, in a timed one, the times dropped. */
 function pingFixtureLines(name: string): string[] {
   const text = fs.readFileSync(path.join(__dirname, "fixtures", "ping", name), "utf8");
-  const lines = text.split("\n").filter((line, index, all) => !(line.startsWith("# ") && all.slice(0, index).every((l) => l.startsWith("# "))));
+  const lines = text
+    .split("\n")
+    .filter((line, index, all) => !(line.startsWith("# ") && all.slice(0, index).every((l) => l.startsWith("# "))));
   return name.includes(".timed.") ? lines.filter((l) => l !== "").map((l) => l.slice(l.indexOf("\t") + 1)) : lines;
 }
 
@@ -37,12 +48,20 @@ describe("parsePosixPingLine", () => {
   });
 
   it("reads iputils' -O lines for requests unanswered so far, and its own errors, as losses (captured)", () => {
-    expect(parsed("iputils-loss.timed.txt", parsePosixPingLine)).toEqual([...replies([1, 2, 3, 4]), lost(5), lost(6), lost(7), ...replies([8, 9, 10, 11, 12])]);
+    expect(parsed("iputils-loss.timed.txt", parsePosixPingLine)).toEqual([
+      ...replies([1, 2, 3, 4]),
+      lost(5),
+      lost(6),
+      lost(7),
+      ...replies([8, 9, 10, 11, 12]),
+    ]);
     const unreachable = parsed("iputils-unreachable.timed.txt", parsePosixPingLine);
     expect(unreachable).toContainEqual(lost(6));
-    expect(pingFixtureLines("iputils-unreachable.timed.txt").filter((l) => l.includes("Destination Host Unreachable")).map(parsePosixPingLine)).toEqual(
-      [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17].map(lost),
-    );
+    expect(
+      pingFixtureLines("iputils-unreachable.timed.txt")
+        .filter((l) => l.includes("Destination Host Unreachable"))
+        .map(parsePosixPingLine),
+    ).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17].map(lost));
     // The requests queued behind the failed ARP were answered, late: a second and more.
     expect(unreachable).toContainEqual({ seq: 18, rttMs: 1013 });
   });
@@ -51,7 +70,9 @@ describe("parsePosixPingLine", () => {
     const lines = parsed("iputils-bufferbloat.timed.txt", parsePosixPingLine);
     expect(lines).toContainEqual({ seq: 27, rttMs: 89.6 });
     expect(lines).toContainEqual({ seq: 12, rttMs: 368 });
-    expect(lines.filter((l) => l.rttMs !== null).map((l) => l.seq)).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));
+    expect(lines.filter((l) => l.rttMs !== null).map((l) => l.seq)).toEqual(
+      Array.from({ length: 45 }, (_, i) => i + 1),
+    );
   });
 
   it("reads BusyBox replies (captured): seq=N from 0, nothing for a loss", () => {
@@ -100,7 +121,16 @@ describe("parsePosixPingLine", () => {
 
 describe("parseWindowsPingLine", () => {
   it("reads replies, time<1ms as half a millisecond, and every request without an echo as a loss (hand-written, CRLF)", () => {
-    expect(parsed("windows.txt", parseWindowsPingLine).map((l) => l.rttMs)).toEqual([WINDOWS_BELOW_1MS, WINDOWS_BELOW_1MS, 3, null, 14, null, null, WINDOWS_BELOW_1MS]);
+    expect(parsed("windows.txt", parseWindowsPingLine).map((l) => l.rttMs)).toEqual([
+      WINDOWS_BELOW_1MS,
+      WINDOWS_BELOW_1MS,
+      3,
+      null,
+      14,
+      null,
+      null,
+      WINDOWS_BELOW_1MS,
+    ]);
     expect(parsed("windows.txt", parseWindowsPingLine).every((l) => l.seq === null)).toBe(true);
   });
 
@@ -121,7 +151,19 @@ describe("ping commands", () => {
   it("Linux: iputils with -O, the source address bound, behind the PID line and the channel watch", () => {
     const command = iputilsPing.command(INPUT);
     expect(command.argv.slice(0, 2)).toEqual(["sh", "-c"]);
-    expect(command.argv.slice(3)).toEqual(["sh", "ping", "-n", "-O", "-i", "0.2", "-c", "75", "-I", "198.18.0.1", "198.18.0.2"]);
+    expect(command.argv.slice(3)).toEqual([
+      "sh",
+      "ping",
+      "-n",
+      "-O",
+      "-i",
+      "0.2",
+      "-c",
+      "75",
+      "-I",
+      "198.18.0.1",
+      "198.18.0.2",
+    ]);
     expect(command.argv[2]).toContain("wirespeed-pid");
     expect(command.keepStdinOpen).toBe(true);
     expect(iputilsPing.command(INPUT6).argv.slice(-2)).toEqual(["fd00::1", "fd00::2"]);
@@ -129,14 +171,57 @@ describe("ping commands", () => {
   });
 
   it("ESXi: BusyBox syntax, -6 for IPv6", () => {
-    expect(busyboxPing.command(INPUT).argv.slice(3)).toEqual(["sh", "ping", "-c", "75", "-i", "0.2", "-I", "198.18.0.1", "198.18.0.2"]);
-    expect(busyboxPing.command(INPUT6).argv.slice(3)).toEqual(["sh", "ping", "-6", "-c", "75", "-i", "0.2", "-I", "fd00::1", "fd00::2"]);
+    expect(busyboxPing.command(INPUT).argv.slice(3)).toEqual([
+      "sh",
+      "ping",
+      "-c",
+      "75",
+      "-i",
+      "0.2",
+      "-I",
+      "198.18.0.1",
+      "198.18.0.2",
+    ]);
+    expect(busyboxPing.command(INPUT6).argv.slice(3)).toEqual([
+      "sh",
+      "ping",
+      "-6",
+      "-c",
+      "75",
+      "-i",
+      "0.2",
+      "-I",
+      "fd00::1",
+      "fd00::2",
+    ]);
     expect(busyboxPing.command(INPUT).keepStdinOpen).toBe(true);
   });
 
   it("FreeBSD and macOS: -S for the source, ping6 for IPv6", () => {
-    expect(bsdPing.command(INPUT).argv.slice(3)).toEqual(["sh", "ping", "-n", "-i", "0.2", "-c", "75", "-S", "198.18.0.1", "198.18.0.2"]);
-    expect(bsdPing.command(INPUT6).argv.slice(3)).toEqual(["sh", "ping6", "-n", "-i", "0.2", "-c", "75", "-S", "fd00::1", "fd00::2"]);
+    expect(bsdPing.command(INPUT).argv.slice(3)).toEqual([
+      "sh",
+      "ping",
+      "-n",
+      "-i",
+      "0.2",
+      "-c",
+      "75",
+      "-S",
+      "198.18.0.1",
+      "198.18.0.2",
+    ]);
+    expect(bsdPing.command(INPUT6).argv.slice(3)).toEqual([
+      "sh",
+      "ping6",
+      "-n",
+      "-i",
+      "0.2",
+      "-c",
+      "75",
+      "-S",
+      "fd00::1",
+      "fd00::2",
+    ]);
   });
 
   it("Windows: cmd syntax, one request a second, each waited for 1 s", () => {
@@ -150,21 +235,38 @@ describe("ping commands", () => {
   const supports = { iputilsPing, busyboxPing, bsdPing, windowsPing };
   for (const [name, support] of Object.entries(supports)) {
     it(`${name}: refuses anything but an IP literal as either address, and a count out of range`, () => {
-      const hostile = [...HOSTILE_TEXT.map((c) => String(c.value)), "-f", "example.com", "198.18.0.2 -f", "198.18.0.256", "", "fe80::1%eth0;reboot"];
+      const hostile = [
+        ...HOSTILE_TEXT.map((c) => String(c.value)),
+        "-f",
+        "example.com",
+        "198.18.0.2 -f",
+        "198.18.0.256",
+        "",
+        "fe80::1%eth0;reboot",
+      ];
       for (const value of hostile) {
-        expect(() => support.command({ ...INPUT, address: value }), JSON.stringify(value)).toThrow(/address to ping must be an IPv4 or IPv6 address/);
-        expect(() => support.command({ ...INPUT, source: value }), JSON.stringify(value)).toThrow(/source address must be an IPv4 or IPv6 address/);
+        expect(() => support.command({ ...INPUT, address: value }), JSON.stringify(value)).toThrow(
+          /address to ping must be an IPv4 or IPv6 address/,
+        );
+        expect(() => support.command({ ...INPUT, source: value }), JSON.stringify(value)).toThrow(
+          /source address must be an IPv4 or IPv6 address/,
+        );
       }
       for (const count of [0, -1, 1.5, Number.NaN, MAX_PING_COUNT + 1]) {
         expect(() => support.command({ ...INPUT, count }), String(count)).toThrow(/count must be a whole number/);
       }
-      expect(support.command({ ...INPUT, address: "fe80::2%eth1", source: "fe80::1%eth1" }).argv).toContain("fe80::2%eth1");
+      expect(support.command({ ...INPUT, address: "fe80::2%eth1", source: "fe80::1%eth1" }).argv).toContain(
+        "fe80::2%eth1",
+      );
     });
   }
 });
 
 /** Runs a command's line in sh with stdin open (as an SSH channel's is) until it exits; its stdout lines. */
-async function runInSh(line: string, env: NodeJS.ProcessEnv = process.env): Promise<{ lines: string[]; status: number | null }> {
+async function runInSh(
+  line: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ lines: string[]; status: number | null }> {
   const child = spawn("sh", ["-c", line], { stdio: ["pipe", "pipe", "pipe"], env });
   let stdout = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -184,7 +286,8 @@ describe("ping commands, run", () => {
 
   const bin = fs.mkdtempSync(path.join(os.tmpdir(), "ws-ping-"));
   afterAll(() => fs.rmSync(bin, { recursive: true, force: true }));
-  const fake = (name: string) => fs.writeFileSync(path.join(bin, name), `#!/bin/sh\necho ${name} "$@"\n`, { mode: 0o755 });
+  const fake = (name: string) =>
+    fs.writeFileSync(path.join(bin, name), `#!/bin/sh\necho ${name} "$@"\n`, { mode: 0o755 });
   fake("ping");
   const pathWith = (dir: string) => ({ ...process.env, PATH: `${dir}:/usr/bin:/bin` });
 

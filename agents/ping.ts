@@ -38,7 +38,11 @@ const POSIX_REPLY = /^\d+ bytes from \S+?,? .*?\b(?:icmp_)?seq=(\d+)\b.*?\btime[
 // Requests without an answer that the platform names: iputils -O "no answer yet for icmp_seq=5" (after
 // one interval: a late reply may still come), iputils "From 198.18.0.1 icmp_seq=6 Destination Host
 // Unreachable" (any error of its own), macOS "Request timeout for icmp_seq 5".
-const POSIX_NO_ANSWER = [/^no answer yet for icmp_seq=(\d+)\b/, /^From \S+ icmp_seq=(\d+) /, /^Request timeout for icmp_seq (\d+)\b/];
+const POSIX_NO_ANSWER = [
+  /^no answer yet for icmp_seq=(\d+)\b/,
+  /^From \S+ icmp_seq=(\d+) /,
+  /^Request timeout for icmp_seq (\d+)\b/,
+];
 
 /**
  * One line of any POSIX ping: a reply, a request without an answer (so far), or null for the rest
@@ -58,7 +62,8 @@ export function parsePosixPingLine(line: string): PingLine | null {
 // "Reply from 198.18.0.2: bytes=32 time=3ms TTL=128", "Reply from fd00::2: time<1ms" (IPv6 has no bytes or TTL).
 const WINDOWS_REPLY = /^Reply from \S+: .*?\btime([=<])(\d+)ms\b/i;
 // A request that got no echo: timed out, or an error for it (which Windows counts as "received").
-const WINDOWS_NO_ANSWER = /^(?:Request timed out\.|.*\b(?:unreachable|General failure|TTL expired in transit|transmit failed)\b)/i;
+const WINDOWS_NO_ANSWER =
+  /^(?:Request timed out\.|.*\b(?:unreachable|General failure|TTL expired in transit|transmit failed)\b)/i;
 
 /**
  * One line of Windows' ping (English): a reply, a request without an answer, or null. Windows prints
@@ -77,7 +82,18 @@ export const iputilsPing: PingSupport = {
   intervalSeconds: LATENCY_INTERVAL_SECONDS,
   command(input) {
     checkInput(input);
-    return pidFirstCommand(["ping", "-n", "-O", "-i", INTERVAL, "-c", String(input.count), "-I", input.source, input.address]);
+    return pidFirstCommand([
+      "ping",
+      "-n",
+      "-O",
+      "-i",
+      INTERVAL,
+      "-c",
+      String(input.count),
+      "-I",
+      input.source,
+      input.address,
+    ]);
   },
   parseLine: parsePosixPingLine,
 };
@@ -103,7 +119,10 @@ export const busyboxPing: PingSupport = {
     checkInput(input);
     // BusyBox finds the family by itself, vmkping needs -6; both take it.
     const family = isIpv6(input.address) ? ["-6"] : [];
-    return pidFirstCommand(["ping", ...family, "-c", String(input.count), "-i", INTERVAL, "-I", input.source, input.address], VMKPING_PRELUDE);
+    return pidFirstCommand(
+      ["ping", ...family, "-c", String(input.count), "-i", INTERVAL, "-I", input.source, input.address],
+      VMKPING_PRELUDE,
+    );
   },
   parseLine: parsePosixPingLine,
 };
@@ -117,7 +136,17 @@ export const bsdPing: PingSupport = {
   command(input) {
     checkInput(input);
     const program = isIpv6(input.address) ? "ping6" : "ping";
-    return pidFirstCommand([program, "-n", "-i", INTERVAL, "-c", String(input.count), "-S", input.source, input.address]);
+    return pidFirstCommand([
+      program,
+      "-n",
+      "-i",
+      INTERVAL,
+      "-c",
+      String(input.count),
+      "-S",
+      input.source,
+      input.address,
+    ]);
   },
   parseLine: parsePosixPingLine,
 };

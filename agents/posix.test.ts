@@ -37,7 +37,10 @@ describe("posixQuote", () => {
     expect(() => posixQuoteArg("a\0b")).toThrow(/NUL/);
   });
 
-  for (const shell of [["sh", "-c"], ["busybox", "ash", "-c"]]) {
+  for (const shell of [
+    ["sh", "-c"],
+    ["busybox", "ash", "-c"],
+  ]) {
     it(`round-trips hostile arguments through ${shell.join(" ")} unchanged`, () => {
       for (const arg of HOSTILE) {
         expect(runIn(shell, posixQuote(["printf", "%s", arg])), JSON.stringify(arg)).toBe(arg);
@@ -53,12 +56,17 @@ describe("shScript and the start wrapper", () => {
     expect(runIn(["sh", "-c"], command.quote(command.argv))).toBe("$(id)|a b|");
   });
 
-  for (const shell of [["sh", "-c"], ["busybox", "ash", "-c"]]) {
+  for (const shell of [
+    ["sh", "-c"],
+    ["busybox", "ash", "-c"],
+  ]) {
     it(`prints the program's PID first, passes hostile argv verbatim, and returns its exit status (${shell[0]})`, async () => {
       const command = pidFirstCommand(["sh", "-c", 'printf "%s\\n" "$@"; exit 7', "inner", ...HOSTILE.slice(0, 5)]);
       expect(command.keepStdinOpen).toBe(true);
       // stdin stays open, as an SSH channel's does while the command runs
-      const child = spawn(shell[0]!, [...shell.slice(1), command.quote(command.argv)], { stdio: ["pipe", "pipe", "inherit"] });
+      const child = spawn(shell[0]!, [...shell.slice(1), command.quote(command.argv)], {
+        stdio: ["pipe", "pipe", "inherit"],
+      });
       let stdout = "";
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
       const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -78,13 +86,22 @@ describe("shScript and the start wrapper", () => {
     expect(res.status).toBe(143);
   });
 
-  for (const shell of [["sh", "-c"], ["busybox", "ash", "-c"]]) {
+  for (const shell of [
+    ["sh", "-c"],
+    ["busybox", "ash", "-c"],
+  ]) {
     it(`gated: says it is ready, starts nothing until a line arrives on stdin, then runs as usual (${shell[0]})`, async () => {
       const command = pidFirstCommand(["sh", "-c", 'echo "started $1"; exit 3', "inner", "x y"], [], true);
-      const child = spawn(shell[0]!, [...shell.slice(1), command.quote(command.argv)], { stdio: ["pipe", "pipe", "inherit"] });
+      const child = spawn(shell[0]!, [...shell.slice(1), command.quote(command.argv)], {
+        stdio: ["pipe", "pipe", "inherit"],
+      });
       let stdout = "";
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      for (const deadline = Date.now() + 5000; !stdout.includes("wirespeed-ready"); await new Promise((resolve) => setTimeout(resolve, 10))) {
+      for (
+        const deadline = Date.now() + 5000;
+        !stdout.includes("wirespeed-ready");
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      ) {
         if (Date.now() > deadline) throw new Error("no ready line");
       }
       await new Promise((resolve) => setTimeout(resolve, 100));

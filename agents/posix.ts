@@ -109,7 +109,13 @@ export function posixParseDetect(platform: Platform, outputs: readonly CommandOu
   const os = value("wirespeed-os") ?? "";
   const path = value("wirespeed-iperf3") || null;
   const versionStart = lines.indexOf("wirespeed-version");
-  const versionText = versionStart === -1 ? null : lines.slice(versionStart + 1).join("\n").trim();
+  const versionText =
+    versionStart === -1
+      ? null
+      : lines
+          .slice(versionStart + 1)
+          .join("\n")
+          .trim();
   const version = versionText === null ? null : parseIperfVersion(versionText);
   return { platform, os, iperf3Path: path, version, versionText };
 }

@@ -104,7 +104,9 @@ describe.each(POSIX_PLATFORMS)("%s agent quoting", (platform) => {
   });
 
   it("keeps plain words bare and the script of every command constant", () => {
-    expect(agent.quote(["iperf3", "-c", "198.18.0.2", "-p", "5201", "-B", "fe80::1%eth0"])).toBe("iperf3 -c 198.18.0.2 -p 5201 -B fe80::1%eth0");
+    expect(agent.quote(["iperf3", "-c", "198.18.0.2", "-p", "5201", "-B", "fe80::1%eth0"])).toBe(
+      "iperf3 -c 198.18.0.2 -p 5201 -B fe80::1%eth0",
+    );
     // The data go after the script as $1, $2...: the script itself never holds an argument.
     const command = agent.serverCommand({ iperf3Path: "/usr/bin/iperf3", args: ["-s", `$(touch ${MARKER})`] });
     const scriptIndex = command.argv.indexOf("-c") + 1;
@@ -126,8 +128,15 @@ describe("windows agent quoting", () => {
         continue;
       }
       passed++;
-      expect(throughCmd(["C:\\iperf3\\iperf3.exe", value, "last"]), label).toEqual(["C:\\iperf3\\iperf3.exe", value, "last"]);
-      expect(throughCmd(["C:\\Program Files (x86)\\iperf3\\iperf3.exe", value]), label).toEqual(["C:\\Program Files (x86)\\iperf3\\iperf3.exe", value]);
+      expect(throughCmd(["C:\\iperf3\\iperf3.exe", value, "last"]), label).toEqual([
+        "C:\\iperf3\\iperf3.exe",
+        value,
+        "last",
+      ]);
+      expect(throughCmd(["C:\\Program Files (x86)\\iperf3\\iperf3.exe", value]), label).toEqual([
+        "C:\\Program Files (x86)\\iperf3\\iperf3.exe",
+        value,
+      ]);
     }
     // Most of the table is carried, not refused: the quoting does its job rather than saying no.
     expect(passed).toBeGreaterThan(HOSTILE.length / 2);
@@ -144,7 +153,10 @@ describe("windows agent quoting", () => {
   });
 
   it("runs commands through the same quoting", () => {
-    const command = agent.clientCommand({ iperf3Path: "C:\\iperf3\\iperf3.exe", args: ["-c", "198.18.0.2", "-B", "198.18.0.1"] });
+    const command = agent.clientCommand({
+      iperf3Path: "C:\\iperf3\\iperf3.exe",
+      args: ["-c", "198.18.0.2", "-B", "198.18.0.1"],
+    });
     expect(command.quote(command.argv)).toBe("C:\\iperf3\\iperf3.exe -c 198.18.0.2 -B 198.18.0.1");
     expect(() => command.quote(["C:\\iperf3\\iperf3.exe", "-c", "$(calc)"])).toThrow(UnquotableArgumentError);
   });

@@ -4,7 +4,15 @@ import { parseIperfVersion } from "@/lib/iperf";
 import { windowsEnvironmentReader } from "./environment-windows";
 import { windowsPingSupport } from "./ping";
 import { checkPid } from "./process";
-import type { CommandOutput, DetectResult, DiscoveredNic, ExecCommand, NicAddress, PlatformAgent, StartCommandInput } from "./types";
+import type {
+  CommandOutput,
+  DetectResult,
+  DiscoveredNic,
+  ExecCommand,
+  NicAddress,
+  PlatformAgent,
+  StartCommandInput,
+} from "./types";
 
 export const WINDOWS_IPERF3_PATH = "C:\\iperf3\\iperf3.exe";
 
@@ -33,14 +41,18 @@ export class UnquotableArgumentError extends Error {
  * nothing, so no `%VAR%` survives: the trick Rust's std uses since CVE-2024-24576).
  */
 export function cmdQuoteArg(arg: string): string {
-  if (/[\r\n\0]/.test(arg)) throw new UnquotableArgumentError("cmd.exe cannot pass a line break or NUL inside an argument");
+  if (/[\r\n\0]/.test(arg))
+    throw new UnquotableArgumentError("cmd.exe cannot pass a line break or NUL inside an argument");
   // With delayed expansion on (a registry setting), `!x!` expands even in quotes and no escape works both ways.
-  if (arg.includes("!")) throw new UnquotableArgumentError('cmd.exe may expand "!" (delayed expansion): remove it from the argument');
+  if (arg.includes("!"))
+    throw new UnquotableArgumentError('cmd.exe may expand "!" (delayed expansion): remove it from the argument');
   // OpenSSH's DefaultShell may be set to PowerShell, which reads this same line: inside "..." it runs
   // $(...), takes ` as an escape and ends the string at a typographic quote. None of these is needed in
   // anything Wirespeed passes, so they are refused rather than trusted to cmd.exe being the shell.
   if (POWERSHELL_ACTIVE.test(arg)) {
-    throw new UnquotableArgumentError("a Windows argument cannot contain $, ` or typographic quotes (PowerShell would read them as code)");
+    throw new UnquotableArgumentError(
+      "a Windows argument cannot contain $, ` or typographic quotes (PowerShell would read them as code)",
+    );
   }
   if (arg !== "" && SAFE_WORD.test(arg)) return arg;
   let out = '"';
@@ -69,7 +81,9 @@ export function cmdQuote(argv: readonly string[]): string {
   const words = argv.map(cmdQuoteArg).join(" ");
   const line = words.startsWith('"') ? `"${words}"` : words;
   if (line.length > CMD_MAX_LINE) {
-    throw new UnquotableArgumentError(`the command line would be ${line.length} characters; cmd.exe takes at most ${CMD_MAX_LINE}`);
+    throw new UnquotableArgumentError(
+      `the command line would be ${line.length} characters; cmd.exe takes at most ${CMD_MAX_LINE}`,
+    );
   }
   return line;
 }
@@ -121,7 +135,13 @@ type NetAdapter = {
   FullDuplex?: boolean;
   DriverName?: string;
 };
-type NetIPAddress = { InterfaceAlias?: string; InterfaceIndex?: number; IPAddress?: string; PrefixLength?: number; AddressFamily?: number | string };
+type NetIPAddress = {
+  InterfaceAlias?: string;
+  InterfaceIndex?: number;
+  IPAddress?: string;
+  PrefixLength?: number;
+  AddressFamily?: number | string;
+};
 
 // ConvertTo-Json prints a lone object instead of a one-element array.
 function jsonList<T>(text: string): T[] {
@@ -157,7 +177,9 @@ export function parseWindowsNics(output: string): DiscoveredNic[] {
   return adapters
     .filter((a) => typeof a.Name === "string")
     .map((a) => {
-      const own = addresses.filter((ip) => (a.ifIndex !== undefined ? ip.InterfaceIndex === a.ifIndex : ip.InterfaceAlias === a.Name));
+      const own = addresses.filter((ip) =>
+        a.ifIndex !== undefined ? ip.InterfaceIndex === a.ifIndex : ip.InterfaceAlias === a.Name,
+      );
       const nicAddresses: NicAddress[] = [];
       for (const ip of own) {
         if (typeof ip.IPAddress !== "string" || typeof ip.PrefixLength !== "number") continue;

@@ -31,24 +31,29 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body className="min-h-screen font-sans antialiased">
         <Providers>
           <ViewerProvider viewer={viewer}>
-          <header className="border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-900/80">
-            <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-4 px-4 py-3">
-              <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight">
-                <span aria-hidden className="inline-block h-3 w-3 rounded-full bg-sky-500" />
-                Wirespeed
-              </Link>
-              {viewer ? <NavLinks isAdmin={can(viewer.role, "users")} /> : null}
-              {viewer ? (
-                <div className="ml-auto flex items-center gap-2 text-sm">
-                  <Link href="/account" className="rounded-md px-2 py-1 font-medium text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800" data-testid="account-link">
-                    {viewer.name} <span className="text-xs font-normal text-slate-600 dark:text-slate-400">({viewer.role})</span>
-                  </Link>
-                  <SignOutButton />
-                </div>
-              ) : null}
-            </nav>
-          </header>
-          <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+            <header className="border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-900/80">
+              <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-4 px-4 py-3">
+                <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight">
+                  <span aria-hidden className="inline-block h-3 w-3 rounded-full bg-sky-500" />
+                  Wirespeed
+                </Link>
+                {viewer ? <NavLinks isAdmin={can(viewer.role, "users")} /> : null}
+                {viewer ? (
+                  <div className="ml-auto flex items-center gap-2 text-sm">
+                    <Link
+                      href="/account"
+                      className="rounded-md px-2 py-1 font-medium text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
+                      data-testid="account-link"
+                    >
+                      {viewer.name}{" "}
+                      <span className="text-xs font-normal text-slate-600 dark:text-slate-400">({viewer.role})</span>
+                    </Link>
+                    <SignOutButton />
+                  </div>
+                ) : null}
+              </nav>
+            </header>
+            <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
           </ViewerProvider>
         </Providers>
       </body>

@@ -10,7 +10,11 @@ import { getOverview, lineRateThresholds, parseTimelineRange } from "@/lib/queri
 // The inventory changes under the page (runs, new hosts): never serve a stale build-time copy.
 export const dynamic = "force-dynamic";
 
-export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function OverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const principal = await requirePage("read", { allowPublic: true });
   // A visitor of the public overview sees the links' results, not the hosts' addresses.
   const isPublic = principal.via === "public";
@@ -22,15 +26,22 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <PageHeader title="Overview" description="What each link of your lab really delivers." />
       <OverviewBoard initial={overview} thresholds={lineRateThresholds()} />
       {isPublic ? null : (
-      <section aria-labelledby="hosts-heading">
-        <div className="mb-3 flex items-center justify-between gap-2">
-          <h2 id="hosts-heading" className="text-lg font-semibold">Hosts</h2>
-          {can(principal.role, "credentials") ? (
-            <Link href="/hosts/new" className="rounded text-sm font-medium text-sky-700 underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-sky-300">Add host</Link>
-          ) : null}
-        </div>
-        <HostTable hosts={hosts} />
-      </section>
+        <section aria-labelledby="hosts-heading">
+          <div className="mb-3 flex items-center justify-between gap-2">
+            <h2 id="hosts-heading" className="text-lg font-semibold">
+              Hosts
+            </h2>
+            {can(principal.role, "credentials") ? (
+              <Link
+                href="/hosts/new"
+                className="rounded text-sm font-medium text-sky-700 underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-sky-300"
+              >
+                Add host
+              </Link>
+            ) : null}
+          </div>
+          <HostTable hosts={hosts} />
+        </section>
       )}
     </>
   );

@@ -57,15 +57,21 @@ type WriterResult = {
 
 /** A child process of this file in another role; its JSON lines go to `onLine`. */
 function spawnRole(args: string[], onLine: (line: string) => void, env: NodeJS.ProcessEnv = process.env) {
-  const child = spawn(process.execPath, ["--require", "./testing/server-only.cjs", "--import", "tsx", "bench/backup.bench.ts", ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--require", "./testing/server-only.cjs", "--import", "tsx", "bench/backup.bench.ts", ...args],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   createInterface({ input: child.stdout }).on("line", onLine);
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once("close", (code) => resolve({ code, stderr })));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.once("close", (code) => resolve({ code, stderr })),
+  );
   return { child, exited };
 }
 
@@ -83,10 +89,14 @@ async function backupsRole(databaseFile: string, dir: string): Promise<void> {
     try {
       const result = await backupDatabase({ databaseFile, destination: path.join(dir, `copy-${index}.db`) });
       const ms = performance.now() - started;
-      process.stdout.write(`${JSON.stringify({ startedAt, endedAt: Date.now(), ms, restarts: result.restarts, bytes: result.bytes })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ startedAt, endedAt: Date.now(), ms, restarts: result.restarts, bytes: result.bytes })}\n`,
+      );
       fs.rmSync(result.file);
     } catch (error) {
-      process.stdout.write(`${JSON.stringify({ startedAt, endedAt: Date.now(), ms: performance.now() - started, restarts: 0, bytes: 0, error: String(error) })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ startedAt, endedAt: Date.now(), ms: performance.now() - started, restarts: 0, bytes: 0, error: String(error) })}\n`,
+      );
     }
   }
 }
@@ -100,19 +110,28 @@ async function writerRole(mode: Mode, url: string, seconds: number, streams: num
   const { createSqliteAdapter, BUSY_TIMEOUT_MS } = await import("../lib/sqlite");
   const { SampleWriter } = await import("../lib/runs/samples");
   // the baseline: what lib/db.ts opened before WAL, better-sqlite3's own 5 s busy timeout included
-  const adapter = mode === "delete" ? new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }) : createSqliteAdapter(url);
+  const adapter =
+    mode === "delete" ? new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS }) : createSqliteAdapter(url);
   const client = new PrismaClient({ adapter });
   const journal = await client.$queryRawUnsafe<Array<{ journal_mode: string }>>("PRAGMA journal_mode");
   const link = await client.link.findFirstOrThrow();
-  const run = await client.run.create({ data: { linkId: link.id, options: { protocol: "tcp", interval: 0.1, parallel: streams }, status: "running" } });
+  const run = await client.run.create({
+    data: { linkId: link.id, options: { protocol: "tcp", interval: 0.1, parallel: streams }, status: "running" },
+  });
 
   // warm-up, untimed: Prisma prepares its createMany on the first call
   await client.sample.createMany({ data: [] });
   const backups: Array<BackupFigure & { startedAt: number; endedAt: number }> = [];
-  const backupProcess = mode === "wal-alone" ? null : spawnRole(["--role", "backups", "--database", file, "--dir", backupDir], (line) => backups.push(JSON.parse(line)));
+  const backupProcess =
+    mode === "wal-alone"
+      ? null
+      : spawnRole(["--role", "backups", "--database", file, "--dir", backupDir], (line) =>
+          backups.push(JSON.parse(line)),
+        );
   // the first copy under way before the first sample
   const deadline = Date.now() + 60_000;
-  while (backupProcess && backups.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (backupProcess && backups.length === 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 
   const writes: number[] = [];
   const writeStarts: number[] = [];
@@ -150,12 +169,27 @@ async function writerRole(mode: Mode, url: string, seconds: number, streams: num
     // a lock waited for synchronously stops the whole event loop: the tick comes that much late
     maxStallMs = Math.max(maxStallMs, now - last - 100);
     last = now;
-    const values = Array.from({ length: streams }, (_, index) => ({ id: 5 + 2 * index, bytes: 1_460_000, bitsPerSecond: 116.8e6 + index * 1e4, retransmits: 0, cwndBytes: 1_200_000 }));
-    writer.add({ start: seq / 10, end: (seq + 1) / 10, bytes: 1_460_000 * streams, bitsPerSecond: 116.8e6 * streams, retransmits: 0, omitted: false, streams: values });
+    const values = Array.from({ length: streams }, (_, index) => ({
+      id: 5 + 2 * index,
+      bytes: 1_460_000,
+      bitsPerSecond: 116.8e6 + index * 1e4,
+      retransmits: 0,
+      cwndBytes: 1_200_000,
+    }));
+    writer.add({
+      start: seq / 10,
+      end: (seq + 1) / 10,
+      bytes: 1_460_000 * streams,
+      bitsPerSecond: 116.8e6 * streams,
+      retransmits: 0,
+      omitted: false,
+      streams: values,
+    });
   }
   const firstError = await writer.close().then(
     () => null,
-    (error: unknown) => (error instanceof Error ? error.message.split("\n").filter(Boolean).slice(-1)[0]! : String(error)),
+    (error: unknown) =>
+      error instanceof Error ? error.message.split("\n").filter(Boolean).slice(-1)[0]! : String(error),
   );
   if (backupProcess) {
     backupProcess.child.stdin.end();
@@ -165,7 +199,9 @@ async function writerRole(mode: Mode, url: string, seconds: number, streams: num
     clearTimeout(killer);
   }
 
-  const during = writes.filter((_, index) => backups.some((backup) => writeStarts[index]! >= backup.startedAt && writeStarts[index]! <= backup.endedAt));
+  const during = writes.filter((_, index) =>
+    backups.some((backup) => writeStarts[index]! >= backup.startedAt && writeStarts[index]! <= backup.endedAt),
+  );
   const result: WriterResult = {
     mode,
     journalMode: journal[0]!.journal_mode,
@@ -194,11 +230,30 @@ function fill(file: string, megabytes: number): { runs: number; samples: number 
   const sqlite = new Database(file);
   const now = new Date().toISOString().replace("Z", "+00:00");
   const hostIds = ["bench-a", "bench-b"].map((name, index) =>
-    Number(sqlite.prepare(`INSERT INTO "Host" ("name", "address", "authMethod", "platform", "updatedAt") VALUES (?, ?, 'local', 'linux', ?)`).run(name, `198.18.200.${index + 1}`, now).lastInsertRowid),
+    Number(
+      sqlite
+        .prepare(
+          `INSERT INTO "Host" ("name", "address", "authMethod", "platform", "updatedAt") VALUES (?, ?, 'local', 'linux', ?)`,
+        )
+        .run(name, `198.18.200.${index + 1}`, now).lastInsertRowid,
+    ),
   );
-  const nicIds = hostIds.map((hostId) => Number(sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now).lastInsertRowid));
-  const linkId = Number(sqlite.prepare(`INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('bench-1g', ?, ?, 1000, ?)`).run(nicIds[0], nicIds[1], now).lastInsertRowid);
-  const insertRun = sqlite.prepare(`INSERT INTO "Run" ("linkId", "status", "options", "createdAt") VALUES (?, 'succeeded', ?, ?)`);
+  const nicIds = hostIds.map((hostId) =>
+    Number(
+      sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now)
+        .lastInsertRowid,
+    ),
+  );
+  const linkId = Number(
+    sqlite
+      .prepare(
+        `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('bench-1g', ?, ?, 1000, ?)`,
+      )
+      .run(nicIds[0], nicIds[1], now).lastInsertRowid,
+  );
+  const insertRun = sqlite.prepare(
+    `INSERT INTO "Run" ("linkId", "status", "options", "createdAt") VALUES (?, 'succeeded', ?, ?)`,
+  );
   const insertSample = sqlite.prepare(
     `INSERT INTO "Sample" ("runId", "seq", "start", "end", "bytes", "bitsPerSecond", "retransmits", "streams") VALUES (?, ?, ?, ?, ?, ?, 0, ?)`,
   );
@@ -209,10 +264,18 @@ function fill(file: string, megabytes: number): { runs: number; samples: number 
   while (size() < megabytes * 1024 * 1024) {
     sqlite.transaction(() => {
       for (let batch = 0; batch < 20; batch += 1) {
-        const runId = Number(insertRun.run(linkId, JSON.stringify({ protocol: "tcp", interval: 0.1, parallel: 8 }), now).lastInsertRowid);
+        const runId = Number(
+          insertRun.run(linkId, JSON.stringify({ protocol: "tcp", interval: 0.1, parallel: 8 }), now).lastInsertRowid,
+        );
         runs += 1;
         for (let seq = 0; seq < 600; seq += 1) {
-          const values = Array.from({ length: 8 }, (_, index) => ({ id: 5 + 2 * index, bytes: 1_460_000 + ((seq * 7 + index) % 50) * 100, bitsPerSecond: 116.8e6 + ((seq + index) % 90) * 1e4, retransmits: 0, cwndBytes: 1_200_000 }));
+          const values = Array.from({ length: 8 }, (_, index) => ({
+            id: 5 + 2 * index,
+            bytes: 1_460_000 + ((seq * 7 + index) % 50) * 100,
+            bitsPerSecond: 116.8e6 + ((seq + index) % 90) * 1e4,
+            retransmits: 0,
+            cwndBytes: 1_200_000,
+          }));
           insertSample.run(runId, seq, seq / 10, (seq + 1) / 10, 11_680_000, 934.4e6, JSON.stringify(values));
           samples += 1;
         }
@@ -232,7 +295,20 @@ function resetJournalMode(file: string): void {
 function runMode(mode: Mode, url: string, seconds: number, streams: number, backupDir: string): Promise<WriterResult> {
   let result: WriterResult | null = null;
   const writer = spawnRole(
-    ["--role", "writer", "--mode", mode, "--url", url, "--seconds", String(seconds), "--streams", String(streams), "--dir", backupDir],
+    [
+      "--role",
+      "writer",
+      "--mode",
+      mode,
+      "--url",
+      url,
+      "--seconds",
+      String(seconds),
+      "--streams",
+      String(streams),
+      "--dir",
+      backupDir,
+    ],
     (line) => {
       if (line.startsWith("{")) result = JSON.parse(line) as WriterResult;
     },
@@ -244,7 +320,9 @@ function runMode(mode: Mode, url: string, seconds: number, streams: number, back
     const written = result as WriterResult | null;
     if (written === null) throw new Error(`the ${mode} writer exited ${code} without a result: ${stderr.slice(-2000)}`);
     const sqlite = new Database(url.slice("file:".length), { readonly: true });
-    const seqs = (sqlite.prepare("SELECT seq FROM Sample WHERE runId = ? ORDER BY seq").all(written.runId) as Array<{ seq: number }>).map((row) => row.seq);
+    const seqs = (
+      sqlite.prepare("SELECT seq FROM Sample WHERE runId = ? ORDER BY seq").all(written.runId) as Array<{ seq: number }>
+    ).map((row) => row.seq);
     sqlite.close();
     return { ...written, stored: seqs.length, isContiguous: seqs.every((seq, index) => seq === index) };
   });
@@ -271,17 +349,25 @@ function report(result: WriterResult): void {
     );
   }
   if (waits.length > 0) {
-    console.log(`    write wait during a backup: p50 ${ms(percentile(waits, 50))}, p99 ${ms(percentile(waits, 99))}, max ${ms(Math.max(...waits))}`);
+    console.log(
+      `    write wait during a backup: p50 ${ms(percentile(waits, 50))}, p99 ${ms(percentile(waits, 99))}, max ${ms(Math.max(...waits))}`,
+    );
   }
-  console.log(`    longest stall of the writer's event loop ${ms(result.maxStallMs)}; samples stored ${result.stored} of ${result.sent} (seq 0..n-1 without a gap: ${result.isContiguous})`);
+  console.log(
+    `    longest stall of the writer's event loop ${ms(result.maxStallMs)}; samples stored ${result.stored} of ${result.sent} (seq 0..n-1 without a gap: ${result.isContiguous})`,
+  );
   if (result.failedWrites > 0 || result.isStuck) {
-    console.log(`    ${result.failedWrites} write(s) failed${result.firstError ? ` (${result.firstError})` : ""}${result.isStuck ? `; the connection was left stuck inside its transaction: no later write settled` : ""}`);
+    console.log(
+      `    ${result.failedWrites} write(s) failed${result.firstError ? ` (${result.firstError})` : ""}${result.isStuck ? `; the connection was left stuck inside its transaction: no later write settled` : ""}`,
+    );
   }
   const times = backupsDone.map((backup) => backup.ms);
   if (result.mode === "wal-alone") return;
   console.log(
     `    backups: ${backupsDone.length} taken${result.backups.length > backupsDone.length ? `, ${result.backups.length - backupsDone.length} failed (${result.backups.find((b) => b.error)?.error})` : ""}` +
-      (times.length > 0 ? `, ${ms(percentile(times, 50))} median, ${ms(Math.max(...times))} max, ${(backupsDone[0]!.bytes / 1024 / 1024).toFixed(1)} MiB each; ${oneStep} ended in a one-step copy after 3 restarts` : ""),
+      (times.length > 0
+        ? `, ${ms(percentile(times, 50))} median, ${ms(Math.max(...times))} max, ${(backupsDone[0]!.bytes / 1024 / 1024).toFixed(1)} MiB each; ${oneStep} ended in a one-step copy after 3 restarts`
+        : ""),
   );
 }
 
@@ -292,11 +378,18 @@ async function main(): Promise<void> {
   if (role === "backups") return backupsRole(value("database", ""), value("dir", ""));
   const seconds = number("seconds", 30, 4);
   const streams = number("streams", 8, 8);
-  if (role === "writer") return writerRole(value("mode", "wal") as Mode, value("url", ""), seconds, streams, value("dir", ""));
+  if (role === "writer")
+    return writerRole(value("mode", "wal") as Mode, value("url", ""), seconds, streams, value("dir", ""));
 
   const megabytes = number("mb", 400, 24);
-  check(Number.isFinite(megabytes) && megabytes > 0 && megabytes <= 100_000, `--mb must be a size in MB above 0, not ${value("mb", "")}`);
-  check(Number.isFinite(seconds) && seconds >= 1 && seconds <= 3600, `--seconds must be from 1 to 3600, not ${value("seconds", "")}`);
+  check(
+    Number.isFinite(megabytes) && megabytes > 0 && megabytes <= 100_000,
+    `--mb must be a size in MB above 0, not ${value("mb", "")}`,
+  );
+  check(
+    Number.isFinite(seconds) && seconds >= 1 && seconds <= 3600,
+    `--seconds must be from 1 to 3600, not ${value("seconds", "")}`,
+  );
   const { createTestDatabase } = await import("../testing/database");
   const database = createTestDatabase();
   const file = database.url.slice("file:".length);
@@ -321,11 +414,26 @@ async function main(): Promise<void> {
     const [alone, before, after] = results as [WriterResult, WriterResult, WriterResult];
 
     check(after.journalMode === "wal", `the app's connection is in journal mode ${after.journalMode}, not wal`);
-    check(after.stored === after.sent && after.isContiguous, `in WAL mode ${after.stored} of ${after.sent} samples were stored`);
-    check(after.failedWrites === 0 && !after.isStuck, `in WAL mode ${after.failedWrites} write(s) failed: ${after.firstError}`);
-    check(after.backups.every((backup) => !backup.error), `a backup failed in WAL mode: ${after.backups.find((backup) => backup.error)?.error}`);
-    check(alone.stored === alone.sent && alone.failedWrites === 0, `with no backup ${alone.stored} of ${alone.sent} samples were stored`);
-    check(after.writesDuringBackups.length > 0, "no sample write fell during a backup: nothing measured (a larger --mb makes backups longer)");
+    check(
+      after.stored === after.sent && after.isContiguous,
+      `in WAL mode ${after.stored} of ${after.sent} samples were stored`,
+    );
+    check(
+      after.failedWrites === 0 && !after.isStuck,
+      `in WAL mode ${after.failedWrites} write(s) failed: ${after.firstError}`,
+    );
+    check(
+      after.backups.every((backup) => !backup.error),
+      `a backup failed in WAL mode: ${after.backups.find((backup) => backup.error)?.error}`,
+    );
+    check(
+      alone.stored === alone.sent && alone.failedWrites === 0,
+      `with no backup ${alone.stored} of ${alone.sent} samples were stored`,
+    );
+    check(
+      after.writesDuringBackups.length > 0,
+      "no sample write fell during a backup: nothing measured (a larger --mb makes backups longer)",
+    );
 
     const worst = (result: WriterResult) => (result.writes.length > 0 ? Math.max(...result.writes) : 0);
     const p99 = (result: WriterResult) => (result.writes.length > 0 ? percentile(result.writes, 99) : 0);
@@ -337,7 +445,9 @@ async function main(): Promise<void> {
       `  WAL with backups against WAL alone: max ${ms(worst(after))} vs ${ms(worst(alone))}, p99 ${ms(p99(after))} vs ${ms(p99(alone))}, ` +
         `longest event-loop stall ${ms(after.maxStallMs)} vs ${ms(alone.maxStallMs)} (in WAL no lock is waited for: a stall there is time the writer did not get a CPU, which the backup process shares)`,
     );
-    console.log(`verdict: ${worst(after) <= GOAL_MS ? "MET" : "MISSED"}: the longest sample write in WAL mode while backups ran took ${ms(worst(after))} (goal ${GOAL_MS} ms)`);
+    console.log(
+      `verdict: ${worst(after) <= GOAL_MS ? "MET" : "MISSED"}: the longest sample write in WAL mode while backups ran took ${ms(worst(after))} (goal ${GOAL_MS} ms)`,
+    );
   } finally {
     database.remove();
   }

@@ -21,36 +21,208 @@ export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
 type Platform = "linux" | "esxi" | "windows" | "macos";
-type HostSpec = { name: string; platform: Platform; os: string; kernel: string; cpu: string; cores: number; iperf3: string; virtualization: string };
+type HostSpec = {
+  name: string;
+  platform: Platform;
+  os: string;
+  kernel: string;
+  cpu: string;
+  cores: number;
+  iperf3: string;
+  virtualization: string;
+};
 
 const HOSTS: HostSpec[] = [
-  ...[1, 2, 3, 4].map((n) => ({ name: `pve-0${n}`, platform: "linux" as const, os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.8.12-4-pve", cpu: "AMD EPYC 7302P 16-Core Processor", cores: 32, iperf3: "3.12", virtualization: "none" })),
-  { name: "truenas", platform: "linux", os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.6.44-production+truenas", cpu: "Intel(R) Xeon(R) Silver 4314 CPU @ 2.40GHz", cores: 32, iperf3: "3.12", virtualization: "none" },
-  { name: "storage-01", platform: "linux", os: "Rocky Linux 9.4 (Blue Onyx)", kernel: "5.14.0-427.13.1.el9_4.x86_64", cpu: "AMD EPYC 7443P 24-Core Processor", cores: 48, iperf3: "3.9", virtualization: "none" },
-  { name: "gpu-01", platform: "linux", os: "Ubuntu 24.04.1 LTS", kernel: "6.8.0-45-generic", cpu: "AMD Ryzen Threadripper PRO 5975WX 32-Cores", cores: 64, iperf3: "3.16", virtualization: "none" },
-  ...[1, 2, 3, 4, 5, 6].map((n) => ({ name: `k8s-0${n}`, platform: "linux" as const, os: "Ubuntu 24.04.1 LTS", kernel: "6.8.0-45-generic", cpu: "Intel(R) Core(TM) i5-12500", cores: 12, iperf3: "3.16", virtualization: "none" })),
-  { name: "backup-01", platform: "linux", os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.1.0-26-amd64", cpu: "Intel(R) Xeon(R) E-2236 CPU @ 3.40GHz", cores: 12, iperf3: "3.12", virtualization: "none" },
-  { name: "docker-vm", platform: "linux", os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.1.0-26-amd64", cpu: "AMD EPYC 7302P 16-Core Processor", cores: 8, iperf3: "3.12", virtualization: "kvm" },
-  { name: "esxi-01", platform: "esxi", os: "VMware ESXi 8.0.2", kernel: "8.0.2", cpu: "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz", cores: 40, iperf3: "3.8.1", virtualization: "none" },
-  { name: "esxi-02", platform: "esxi", os: "VMware ESXi 8.0.2", kernel: "8.0.2", cpu: "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz", cores: 40, iperf3: "3.8.1", virtualization: "none" },
-  { name: "win-ws", platform: "windows", os: "Windows 11 Pro 23H2", kernel: "10.0.22631", cpu: "AMD Ryzen 9 7950X 16-Core Processor", cores: 32, iperf3: "3.17.1", virtualization: "none" },
-  { name: "mac-studio", platform: "macos", os: "macOS 14.6.1", kernel: "23.6.0", cpu: "Apple M2 Max", cores: 12, iperf3: "3.17.1", virtualization: "none" },
+  ...[1, 2, 3, 4].map((n) => ({
+    name: `pve-0${n}`,
+    platform: "linux" as const,
+    os: "Debian GNU/Linux 12 (bookworm)",
+    kernel: "6.8.12-4-pve",
+    cpu: "AMD EPYC 7302P 16-Core Processor",
+    cores: 32,
+    iperf3: "3.12",
+    virtualization: "none",
+  })),
+  {
+    name: "truenas",
+    platform: "linux",
+    os: "Debian GNU/Linux 12 (bookworm)",
+    kernel: "6.6.44-production+truenas",
+    cpu: "Intel(R) Xeon(R) Silver 4314 CPU @ 2.40GHz",
+    cores: 32,
+    iperf3: "3.12",
+    virtualization: "none",
+  },
+  {
+    name: "storage-01",
+    platform: "linux",
+    os: "Rocky Linux 9.4 (Blue Onyx)",
+    kernel: "5.14.0-427.13.1.el9_4.x86_64",
+    cpu: "AMD EPYC 7443P 24-Core Processor",
+    cores: 48,
+    iperf3: "3.9",
+    virtualization: "none",
+  },
+  {
+    name: "gpu-01",
+    platform: "linux",
+    os: "Ubuntu 24.04.1 LTS",
+    kernel: "6.8.0-45-generic",
+    cpu: "AMD Ryzen Threadripper PRO 5975WX 32-Cores",
+    cores: 64,
+    iperf3: "3.16",
+    virtualization: "none",
+  },
+  ...[1, 2, 3, 4, 5, 6].map((n) => ({
+    name: `k8s-0${n}`,
+    platform: "linux" as const,
+    os: "Ubuntu 24.04.1 LTS",
+    kernel: "6.8.0-45-generic",
+    cpu: "Intel(R) Core(TM) i5-12500",
+    cores: 12,
+    iperf3: "3.16",
+    virtualization: "none",
+  })),
+  {
+    name: "backup-01",
+    platform: "linux",
+    os: "Debian GNU/Linux 12 (bookworm)",
+    kernel: "6.1.0-26-amd64",
+    cpu: "Intel(R) Xeon(R) E-2236 CPU @ 3.40GHz",
+    cores: 12,
+    iperf3: "3.12",
+    virtualization: "none",
+  },
+  {
+    name: "docker-vm",
+    platform: "linux",
+    os: "Debian GNU/Linux 12 (bookworm)",
+    kernel: "6.1.0-26-amd64",
+    cpu: "AMD EPYC 7302P 16-Core Processor",
+    cores: 8,
+    iperf3: "3.12",
+    virtualization: "kvm",
+  },
+  {
+    name: "esxi-01",
+    platform: "esxi",
+    os: "VMware ESXi 8.0.2",
+    kernel: "8.0.2",
+    cpu: "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz",
+    cores: 40,
+    iperf3: "3.8.1",
+    virtualization: "none",
+  },
+  {
+    name: "esxi-02",
+    platform: "esxi",
+    os: "VMware ESXi 8.0.2",
+    kernel: "8.0.2",
+    cpu: "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz",
+    cores: 40,
+    iperf3: "3.8.1",
+    virtualization: "none",
+  },
+  {
+    name: "win-ws",
+    platform: "windows",
+    os: "Windows 11 Pro 23H2",
+    kernel: "10.0.22631",
+    cpu: "AMD Ryzen 9 7950X 16-Core Processor",
+    cores: 32,
+    iperf3: "3.17.1",
+    virtualization: "none",
+  },
+  {
+    name: "mac-studio",
+    platform: "macos",
+    os: "macOS 14.6.1",
+    kernel: "23.6.0",
+    cpu: "Apple M2 Max",
+    cores: 12,
+    iperf3: "3.17.1",
+    virtualization: "none",
+  },
 ];
 
-type NicKind = { speedMbps: number; label: string; model: string; driver: string; firmware: string; linuxBase: string; pcie: [number, number] };
+type NicKind = {
+  speedMbps: number;
+  label: string;
+  model: string;
+  driver: string;
+  firmware: string;
+  linuxBase: string;
+  pcie: [number, number];
+};
 const NIC_KINDS: NicKind[] = [
-  { speedMbps: 1000, label: "1G", model: "Intel I210 Gigabit Network Connection", driver: "igb", firmware: "3.25, 0x800005d0", linuxBase: "eno", pcie: [2.5, 1] },
-  { speedMbps: 2500, label: "2.5G", model: "Intel Ethernet Controller I226-V", driver: "igc", firmware: "2017:888d", linuxBase: "enp4s", pcie: [5, 1] },
-  { speedMbps: 10_000, label: "10G", model: "Intel Ethernet Controller X710 for 10GbE SFP+", driver: "i40e", firmware: "9.20 0x8000d95e 1.3353.0", linuxBase: "enp65s0f", pcie: [8, 8] },
-  { speedMbps: 25_000, label: "25G", model: "Mellanox MT27710 Family [ConnectX-4 Lx]", driver: "mlx5_core", firmware: "14.32.1010 (MT_2420110034)", linuxBase: "enp129s0f", pcie: [8, 8] },
-  { speedMbps: 40_000, label: "40G", model: "Intel Ethernet Controller XL710 for 40GbE QSFP+", driver: "i40e", firmware: "9.20 0x8000d95e 1.3353.0", linuxBase: "ens2f", pcie: [8, 8] },
-  { speedMbps: 100_000, label: "100G", model: "Mellanox MT28800 Family [ConnectX-5 Ex]", driver: "mlx5_core", firmware: "16.35.3006 (MT_0000000013)", linuxBase: "enp193s0f", pcie: [16, 16] },
+  {
+    speedMbps: 1000,
+    label: "1G",
+    model: "Intel I210 Gigabit Network Connection",
+    driver: "igb",
+    firmware: "3.25, 0x800005d0",
+    linuxBase: "eno",
+    pcie: [2.5, 1],
+  },
+  {
+    speedMbps: 2500,
+    label: "2.5G",
+    model: "Intel Ethernet Controller I226-V",
+    driver: "igc",
+    firmware: "2017:888d",
+    linuxBase: "enp4s",
+    pcie: [5, 1],
+  },
+  {
+    speedMbps: 10_000,
+    label: "10G",
+    model: "Intel Ethernet Controller X710 for 10GbE SFP+",
+    driver: "i40e",
+    firmware: "9.20 0x8000d95e 1.3353.0",
+    linuxBase: "enp65s0f",
+    pcie: [8, 8],
+  },
+  {
+    speedMbps: 25_000,
+    label: "25G",
+    model: "Mellanox MT27710 Family [ConnectX-4 Lx]",
+    driver: "mlx5_core",
+    firmware: "14.32.1010 (MT_2420110034)",
+    linuxBase: "enp129s0f",
+    pcie: [8, 8],
+  },
+  {
+    speedMbps: 40_000,
+    label: "40G",
+    model: "Intel Ethernet Controller XL710 for 40GbE QSFP+",
+    driver: "i40e",
+    firmware: "9.20 0x8000d95e 1.3353.0",
+    linuxBase: "ens2f",
+    pcie: [8, 8],
+  },
+  {
+    speedMbps: 100_000,
+    label: "100G",
+    model: "Mellanox MT28800 Family [ConnectX-5 Ex]",
+    driver: "mlx5_core",
+    firmware: "16.35.3006 (MT_0000000013)",
+    linuxBase: "enp193s0f",
+    pcie: [16, 16],
+  },
 ];
 
 /** 50 links: mostly 10G, then 25G and 2.5G, a few 1G, 40G and 100G. */
-const SPEED_PLAN = [10_000, 2500, 25_000, 10_000, 1000, 10_000, 25_000, 2500, 10_000, 100_000, 10_000, 2500, 25_000, 10_000, 1000, 40_000, 10_000, 25_000, 2500, 10_000, 100_000, 10_000, 2500, 25_000, 1000];
+const SPEED_PLAN = [
+  10_000, 2500, 25_000, 10_000, 1000, 10_000, 25_000, 2500, 10_000, 100_000, 10_000, 2500, 25_000, 10_000, 1000, 40_000,
+  10_000, 25_000, 2500, 10_000, 100_000, 10_000, 2500, 25_000, 1000,
+];
 
-type TestSpec = { name: string; options: Record<string, unknown>; clientSide: "a" | "b"; direction: "a-to-b" | "b-to-a" | "bidir" };
+type TestSpec = {
+  name: string;
+  options: Record<string, unknown>;
+  clientSide: "a" | "b";
+  direction: "a-to-b" | "b-to-a" | "bidir";
+};
 
 export type LinkSpec = {
   id: number;
@@ -78,7 +250,21 @@ function testsOf(index: number, speedMbps: number, seconds: number): TestSpec[] 
   if (kind <= 7) return [tcp(false), tcp(true)];
   if (kind === 8) {
     const bitrate = Math.min(speedMbps, 10_000) * 1e6 * 0.5;
-    const udp: TestSpec = { name: `A to B, UDP at ${bitrate / 1e6} Mbit/s`, options: { protocol: "udp", duration: seconds, parallel: 1, reverse: false, bidir: false, zerocopy: false, interval: 1, bitrate }, clientSide: "a", direction: "a-to-b" };
+    const udp: TestSpec = {
+      name: `A to B, UDP at ${bitrate / 1e6} Mbit/s`,
+      options: {
+        protocol: "udp",
+        duration: seconds,
+        parallel: 1,
+        reverse: false,
+        bidir: false,
+        zerocopy: false,
+        interval: 1,
+        bitrate,
+      },
+      clientSide: "a",
+      direction: "a-to-b",
+    };
     return [tcp(false), tcp(false, true), udp];
   }
   const latency = tcp(false);
@@ -102,10 +288,21 @@ const streamIds = (parallel: number) => Array.from({ length: parallel }, (_, ind
 const separator = "- - - - - - - - - - - - - - - - - - - - - - - - -";
 
 /** A link test's outputs but for the summary: the interval lines, built once per schedule. */
-type Texts = { clientHead: string; serverHead: string; summary: (received: number, retransmits: number, cpu: [number, number]) => { client: string; server: string } };
+type Texts = {
+  clientHead: string;
+  serverHead: string;
+  summary: (received: number, retransmits: number, cpu: [number, number]) => { client: string; server: string };
+};
 
 function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, random: () => number): Texts {
-  const options = test.options as { protocol: string; parallel: number; bitrate?: number; reverse: boolean; bidir: boolean; duration: number };
+  const options = test.options as {
+    protocol: string;
+    parallel: number;
+    bitrate?: number;
+    reverse: boolean;
+    bidir: boolean;
+    duration: number;
+  };
   const seconds = options.duration;
   const udp = options.protocol === "udp";
   const ids = streamIds(options.parallel);
@@ -114,8 +311,11 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
   const intervalLine = (id: string, from: number, bps: number, sender: boolean) => {
     const interval = `${pad(from.toFixed(2), 6)}-${(from + 1).toFixed(2).padEnd(6)} sec`;
     const figures = `${pad(formatBytes(bps / 8), 10)}  ${pad(formatRate(bps), 15)}`;
-    if (udp) return `[${id}] ${interval} ${figures}  ${sender ? pad(String(Math.round(bps / 8 / 1448)), 6) : `  0.00${Math.floor(random() * 9)} ms  0/${Math.round(bps / 8 / 1448)} (0%)`}  `;
-    return sender ? `[${id}] ${interval} ${figures}  ${pad(String(Math.floor(random() ** 4 * 30)), 4)}   ${pad((1 + random() * 2).toFixed(2), 5)} MBytes       ` : `[${id}] ${interval} ${figures}                  `;
+    if (udp)
+      return `[${id}] ${interval} ${figures}  ${sender ? pad(String(Math.round(bps / 8 / 1448)), 6) : `  0.00${Math.floor(random() * 9)} ms  0/${Math.round(bps / 8 / 1448)} (0%)`}  `;
+    return sender
+      ? `[${id}] ${interval} ${figures}  ${pad(String(Math.floor(random() ** 4 * 30)), 4)}   ${pad((1 + random() * 2).toFixed(2), 5)} MBytes       `
+      : `[${id}] ${interval} ${figures}                  `;
   };
   const intervals = (sender: boolean) => {
     const lines: string[] = [];
@@ -127,9 +327,16 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
     return lines;
   };
   const connected = (local: typeof client, remote: typeof client, port: number) =>
-    ids.map((id, index) => `[${pad(String(id), 3)}] local ${local.address.split("/")[0]} port ${local === client ? port + index : 5201} connected to ${remote.address.split("/")[0]} port ${local === client ? 5201 : port + index}`);
+    ids.map(
+      (id, index) =>
+        `[${pad(String(id), 3)}] local ${local.address.split("/")[0]} port ${local === client ? port + index : 5201} connected to ${remote.address.split("/")[0]} port ${local === client ? 5201 : port + index}`,
+    );
   const clientSends = !options.reverse;
-  const header = udp ? "[ ID] Interval           Transfer     Bitrate         Total Datagrams" : clientSends ? "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd" : "[ ID] Interval           Transfer     Bitrate";
+  const header = udp
+    ? "[ ID] Interval           Transfer     Bitrate         Total Datagrams"
+    : clientSends
+      ? "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd"
+      : "[ ID] Interval           Transfer     Bitrate";
   const clientHead = [
     `iperf ${client.host.iperf3}`,
     `Linux ${client.host.name} ${client.host.kernel} #1 SMP PREEMPT_DYNAMIC x86_64`,
@@ -158,11 +365,33 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
     const bytes = (received * seconds) / 8;
     const interval = `0.00-${seconds.toFixed(2).padEnd(6)}`;
     const lines = (role: "sender" | "receiver", share: number) =>
-      ids.map((id) => `[${pad(String(id), 3)}]   ${interval} sec  ${pad(formatBytes((bytes * share) / ids.length), 10)}  ${pad(formatRate((received * share) / ids.length), 15)}  ${role === "sender" && !udp ? pad(String(Math.round(retransmits / ids.length)), 4) : "    "}             ${role}`);
-    const sums = (role: "sender" | "receiver", share: number) => (ids.length > 1 ? [`[SUM]   ${interval} sec  ${pad(formatBytes(bytes * share), 10)}  ${pad(formatRate(received * share), 15)}  ${role === "sender" && !udp ? pad(String(retransmits), 4) : "    "}             ${role}`] : []);
-    const block = ["[ ID] Interval           Transfer     Bitrate         Retr", ...lines("sender", 1.0004), ...lines("receiver", 1), ...sums("sender", 1.0004), ...sums("receiver", 1)];
+      ids.map(
+        (id) =>
+          `[${pad(String(id), 3)}]   ${interval} sec  ${pad(formatBytes((bytes * share) / ids.length), 10)}  ${pad(formatRate((received * share) / ids.length), 15)}  ${role === "sender" && !udp ? pad(String(Math.round(retransmits / ids.length)), 4) : "    "}             ${role}`,
+      );
+    const sums = (role: "sender" | "receiver", share: number) =>
+      ids.length > 1
+        ? [
+            `[SUM]   ${interval} sec  ${pad(formatBytes(bytes * share), 10)}  ${pad(formatRate(received * share), 15)}  ${role === "sender" && !udp ? pad(String(retransmits), 4) : "    "}             ${role}`,
+          ]
+        : [];
+    const block = [
+      "[ ID] Interval           Transfer     Bitrate         Retr",
+      ...lines("sender", 1.0004),
+      ...lines("receiver", 1),
+      ...sums("sender", 1.0004),
+      ...sums("receiver", 1),
+    ];
     return {
-      client: [...block, `CPU Utilization: local/${clientSends ? "sender" : "receiver"} ${cpu[0].toFixed(1)}% (0.9%u/${(cpu[0] - 0.9).toFixed(1)}%s), remote/${clientSends ? "receiver" : "sender"} ${cpu[1].toFixed(1)}% (4.1%u/${(cpu[1] - 4.1).toFixed(1)}%s)`, "snd_tcp_congestion cubic", "rcv_tcp_congestion cubic", "", "iperf Done.", ""].join("\n"),
+      client: [
+        ...block,
+        `CPU Utilization: local/${clientSends ? "sender" : "receiver"} ${cpu[0].toFixed(1)}% (0.9%u/${(cpu[0] - 0.9).toFixed(1)}%s), remote/${clientSends ? "receiver" : "sender"} ${cpu[1].toFixed(1)}% (4.1%u/${(cpu[1] - 4.1).toFixed(1)}%s)`,
+        "snd_tcp_congestion cubic",
+        "rcv_tcp_congestion cubic",
+        "",
+        "iperf Done.",
+        "",
+      ].join("\n"),
       server: [separator, ...block, ""].join("\n"),
     };
   };
@@ -180,7 +409,16 @@ function environmentOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec)
     iperf3Version: end.host.iperf3,
     virtualization: end.host.virtualization,
     cpu: { model: end.host.cpu, cores: end.host.cores, governor: end.host.platform === "linux" ? "performance" : null },
-    tcp: end.host.platform === "linux" ? { congestionControl: "cubic", rmemMax: 212_992, wmemMax: 212_992, tcpRmem: [4096, 131_072, 6_291_456], tcpWmem: [4096, 16_384, 4_194_304] } : { congestionControl: null, rmemMax: null, wmemMax: null, tcpRmem: null, tcpWmem: null },
+    tcp:
+      end.host.platform === "linux"
+        ? {
+            congestionControl: "cubic",
+            rmemMax: 212_992,
+            wmemMax: 212_992,
+            tcpRmem: [4096, 131_072, 6_291_456],
+            tcpWmem: [4096, 16_384, 4_194_304],
+          }
+        : { congestionControl: null, rmemMax: null, wmemMax: null, tcpRmem: null, tcpWmem: null },
     nic: {
       name: end.nic,
       driver: kind.driver,
@@ -189,7 +427,13 @@ function environmentOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec)
       speedMbps: link.speedMbps,
       duplex: "full",
       mtu: link.speedMbps >= 10_000 ? 9000 : 1500,
-      pcie: { address: "0000:41:00.0", speedGTs: kind.pcie[0], width: kind.pcie[1], maxSpeedGTs: kind.pcie[0], maxWidth: kind.pcie[1] },
+      pcie: {
+        address: "0000:41:00.0",
+        speedGTs: kind.pcie[0],
+        width: kind.pcie[1],
+        maxSpeedGTs: kind.pcie[0],
+        maxWidth: kind.pcie[1],
+      },
       siblingPorts: link.speedMbps >= 10_000 ? [{ name: `${end.nic.slice(0, -1)}1`, speedMbps: link.speedMbps }] : [],
       offloads: { tso: true, gso: true, gro: true, lro: false },
       rings: { rx: 1024, tx: 1024, rxMax: 4096, txMax: 4096 },
@@ -203,20 +447,55 @@ function environmentOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec)
 // ---------------------------------------------------------------- the lab
 
 /** Hosts, NICs, `links` links with their schedules, and the default alert rule. */
-export function seedLab(sqlite: Sqlite, { links: linkCount, createdAt, seed = 15, seconds = 10 }: { links: number; createdAt: number; seed?: number; seconds?: number }): Lab {
+export function seedLab(
+  sqlite: Sqlite,
+  {
+    links: linkCount,
+    createdAt,
+    seed = 15,
+    seconds = 10,
+  }: { links: number; createdAt: number; seed?: number; seconds?: number },
+): Lab {
   const random = randomFrom(seed);
   const now = sqliteTime(createdAt);
-  const insertHost = sqlite.prepare(`INSERT INTO "Host" ("name", "address", "authMethod", "platform", "iperf3Path", "iperf3Version", "hostKeyFingerprint", "reachable", "checkedAt", "lastSeenAt", "createdAt", "updatedAt") VALUES (?, ?, 'key', ?, ?, ?, ?, 1, ?, ?, ?, ?)`);
-  const insertNic = sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "model", "driver", "speedMbps", "mtu", "mac", "addresses", "pcieLinkSpeed", "pcieLinkWidth", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertLink = sqlite.prepare(`INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`);
+  const insertHost = sqlite.prepare(
+    `INSERT INTO "Host" ("name", "address", "authMethod", "platform", "iperf3Path", "iperf3Version", "hostKeyFingerprint", "reachable", "checkedAt", "lastSeenAt", "createdAt", "updatedAt") VALUES (?, ?, 'key', ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+  );
+  const insertNic = sqlite.prepare(
+    `INSERT INTO "Nic" ("hostId", "name", "model", "driver", "speedMbps", "mtu", "mac", "addresses", "pcieLinkSpeed", "pcieLinkWidth", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertLink = sqlite.prepare(
+    `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`,
+  );
   const insertSchedule = sqlite.prepare(
     `INSERT INTO "Schedule" ("name", "linkId", "options", "direction", "clientSide", "everyMinutes", "timezone", "slipSeconds", "enabled", "nextRunAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 'UTC', 120, 1, ?, ?, ?)`,
   );
   const hostIds = new Map<string, number>();
   const nicCounts = new Map<string, number>();
   for (const [index, host] of HOSTS.entries()) {
-    const path = host.platform === "esxi" ? "/usr/lib/vmware/vsan/bin/iperf3" : host.platform === "windows" ? "C:\\iperf3\\iperf3.exe" : "/usr/bin/iperf3";
-    hostIds.set(host.name, Number(insertHost.run(host.name, `192.168.10.${index + 10}`, host.platform, path, host.iperf3, `SHA256:${Buffer.from(host.name.padEnd(32, "k")).toString("base64").slice(0, 43)}`, now, now, now, now).lastInsertRowid));
+    const path =
+      host.platform === "esxi"
+        ? "/usr/lib/vmware/vsan/bin/iperf3"
+        : host.platform === "windows"
+          ? "C:\\iperf3\\iperf3.exe"
+          : "/usr/bin/iperf3";
+    hostIds.set(
+      host.name,
+      Number(
+        insertHost.run(
+          host.name,
+          `192.168.10.${index + 10}`,
+          host.platform,
+          path,
+          host.iperf3,
+          `SHA256:${Buffer.from(host.name.padEnd(32, "k")).toString("base64").slice(0, 43)}`,
+          now,
+          now,
+          now,
+          now,
+        ).lastInsertRowid,
+      ),
+    );
   }
   const nicName = (host: HostSpec, kind: NicKind) => {
     const count = nicCounts.get(host.name) ?? 0;
@@ -224,7 +503,9 @@ export function seedLab(sqlite: Sqlite, { links: linkCount, createdAt, seed = 15
     if (host.platform === "esxi") return `vmnic${count + 2}`;
     if (host.platform === "windows") return `Ethernet ${count + 2}`;
     if (host.platform === "macos") return `en${count + 8}`;
-    return kind.speedMbps <= 1000 ? `eno${count + 1}` : `${kind.linuxBase}${count}${kind.speedMbps >= 25_000 ? `np${count}` : ""}`;
+    return kind.speedMbps <= 1000
+      ? `eno${count + 1}`
+      : `${kind.linuxBase}${count}${kind.speedMbps >= 25_000 ? `np${count}` : ""}`;
   };
   const names = new Set<string>();
   const links: LinkSpec[] = [];
@@ -232,15 +513,40 @@ export function seedLab(sqlite: Sqlite, { links: linkCount, createdAt, seed = 15
     const speedMbps = SPEED_PLAN[index % SPEED_PLAN.length]!;
     const kind = NIC_KINDS.find((entry) => entry.speedMbps === speedMbps)!;
     // Fast links join the big Linux machines; desktops and hypervisors have the slower ones.
-    const candidates = HOSTS.filter((host) => (speedMbps >= 25_000 ? host.platform === "linux" && host.cores >= 12 : true));
+    const candidates = HOSTS.filter((host) =>
+      speedMbps >= 25_000 ? host.platform === "linux" && host.cores >= 12 : true,
+    );
     const a = candidates[index % candidates.length]!;
     let b = candidates[(index * 5 + 3 + Math.floor(index / candidates.length)) % candidates.length]!;
     if (b === a) b = candidates[(index + 1) % candidates.length]!;
     const ends = [a, b].map((host, side) => {
       const nic = nicName(host, kind);
       const address = `10.${10 + (speedMbps >= 10_000 ? 1 : 0)}.${index}.${side + 1}/24`;
-      insertNic.run(hostIds.get(host.name)!, nic, kind.model, kind.driver, speedMbps, speedMbps >= 10_000 ? 9000 : 1500, `3c:fd:fe:${index.toString(16).padStart(2, "0")}:0${side}:1${side}`, JSON.stringify([address]), `${kind.pcie[0]} GT/s PCIe`, kind.pcie[1], now, now);
-      return { host, nic, address, nicId: Number(sqlite.prepare(`SELECT "id" FROM "Nic" WHERE "hostId" = ? AND "name" = ?`).pluck().get(hostIds.get(host.name)!, nic)) };
+      insertNic.run(
+        hostIds.get(host.name)!,
+        nic,
+        kind.model,
+        kind.driver,
+        speedMbps,
+        speedMbps >= 10_000 ? 9000 : 1500,
+        `3c:fd:fe:${index.toString(16).padStart(2, "0")}:0${side}:1${side}`,
+        JSON.stringify([address]),
+        `${kind.pcie[0]} GT/s PCIe`,
+        kind.pcie[1],
+        now,
+        now,
+      );
+      return {
+        host,
+        nic,
+        address,
+        nicId: Number(
+          sqlite
+            .prepare(`SELECT "id" FROM "Nic" WHERE "hostId" = ? AND "name" = ?`)
+            .pluck()
+            .get(hostIds.get(host.name)!, nic),
+        ),
+      };
     });
     let name = `${a.name} ⇄ ${b.name} ${kind.label}`;
     if (names.has(name)) name = `${name} #${index}`;
@@ -251,22 +557,63 @@ export function seedLab(sqlite: Sqlite, { links: linkCount, createdAt, seed = 15
     const base = { name, speedMbps, a: ends[0]!, b: ends[1]!, efficiency };
     const tests = testsOf(index, speedMbps, seconds);
     const schedules = tests.map((test) => {
-      const scheduleId = Number(insertSchedule.run(test.name, id, JSON.stringify({ ...test.options, reverse: undefined, bidir: undefined }), test.direction, test.clientSide, 60 * tests.length, now, now, now).lastInsertRowid);
-      return { id: scheduleId, test, signature: signatureOf(test.options, test.clientSide), texts: textsOf(base, test, random), environment: environmentOf(base, test) };
+      const scheduleId = Number(
+        insertSchedule.run(
+          test.name,
+          id,
+          JSON.stringify({ ...test.options, reverse: undefined, bidir: undefined }),
+          test.direction,
+          test.clientSide,
+          60 * tests.length,
+          now,
+          now,
+          now,
+        ).lastInsertRowid,
+      );
+      return {
+        id: scheduleId,
+        test,
+        signature: signatureOf(test.options, test.clientSide),
+        texts: textsOf(base, test, random),
+        environment: environmentOf(base, test),
+      };
     });
     links.push({ id, ...base, schedules });
   }
-  const ruleId = Number(sqlite.prepare(`INSERT INTO "AlertRule" ("name", "belowBaselinePercent", "m", "n", "createdAt", "updatedAt") VALUES ('Below 80% of the baseline', 80, 2, 3, ?, ?)`).run(now, now).lastInsertRowid);
+  const ruleId = Number(
+    sqlite
+      .prepare(
+        `INSERT INTO "AlertRule" ("name", "belowBaselinePercent", "m", "n", "createdAt", "updatedAt") VALUES ('Below 80% of the baseline', 80, 2, 3, ?, ?)`,
+      )
+      .run(now, now).lastInsertRowid,
+  );
   return { links, ruleId, hosts: HOSTS.length };
 }
 
 // ---------------------------------------------------------------- runs
 
 const ERRORS = [
-  { kind: "connection-refused", message: "iperf3: error - unable to connect to server - server may have stopped running or use a different port, firewall issue, etc.: Connection refused", hint: "Nothing listens on the server's port: the server did not start, or a firewall rejects the connection." },
-  { kind: "timeout", message: "The test did not finish within 45 s (10 s test + 35 s).", hint: "A host stopped answering during the test: check the link and both hosts' load." },
-  { kind: "ssh", message: "SSH to the server host failed: connect ETIMEDOUT 192.168.10.14:22", hint: "The host did not answer on its SSH port: is it up, and is the address right?" },
-  { kind: "server-busy", message: "iperf3: error - the server is busy running a test. try again later", hint: "Another iperf3 client was testing against this server: a test run outside Wirespeed?" },
+  {
+    kind: "connection-refused",
+    message:
+      "iperf3: error - unable to connect to server - server may have stopped running or use a different port, firewall issue, etc.: Connection refused",
+    hint: "Nothing listens on the server's port: the server did not start, or a firewall rejects the connection.",
+  },
+  {
+    kind: "timeout",
+    message: "The test did not finish within 45 s (10 s test + 35 s).",
+    hint: "A host stopped answering during the test: check the link and both hosts' load.",
+  },
+  {
+    kind: "ssh",
+    message: "SSH to the server host failed: connect ETIMEDOUT 192.168.10.14:22",
+    hint: "The host did not answer on its SSH port: is it up, and is the address right?",
+  },
+  {
+    kind: "server-busy",
+    message: "iperf3: error - the server is busy running a test. try again later",
+    hint: "Another iperf3 client was testing against this server: a test run outside Wirespeed?",
+  },
 ];
 
 export type FillRange = {
@@ -280,7 +627,13 @@ export type FillRange = {
   everyMs?: number;
 };
 
-export type FillResult = { runs: number; samples: number; skipped: number; firstRunId: number | null; lastRunId: number | null };
+export type FillResult = {
+  runs: number;
+  samples: number;
+  skipped: number;
+  firstRunId: number | null;
+  lastRunId: number | null;
+};
 
 /**
  * Every link's scheduled runs, one an hour (or every `everyMs`), from `from` to `to`: mostly succeeded, a few failed,
@@ -296,12 +649,18 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
        "latencyIdleMedianMs", "latencyIdleP95Ms", "latencyLoadedMedianMs", "latencyLoadedP95Ms", "latencyGrade", "latencySent", "latencyLost")
      VALUES (?, ?, ?, ?, 5201, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertScheduleRun = sqlite.prepare(`INSERT INTO "ScheduleRun" ("scheduleId", "dueAt", "at", "outcome", "reason", "runId") VALUES (?, ?, ?, ?, ?, ?)`);
-  const insertAudit = sqlite.prepare(`INSERT INTO "AuditEvent" ("at", "actorName", "action", "target", "targetId", "detail") VALUES (?, 'system', 'run.start', 'run', ?, ?)`);
+  const insertScheduleRun = sqlite.prepare(
+    `INSERT INTO "ScheduleRun" ("scheduleId", "dueAt", "at", "outcome", "reason", "runId") VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const insertAudit = sqlite.prepare(
+    `INSERT INTO "AuditEvent" ("at", "actorName", "action", "target", "targetId", "detail") VALUES (?, 'system', 'run.start', 'run', ?, ?)`,
+  );
   const insertSample = sqlite.prepare(
     `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "cwndBytes", "jitterMs", "lostPackets", "packets", "omitted", "streams") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
-  const insertAlert = sqlite.prepare(`INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "runIds", "receivedBitsPerSecond", "baselineBitsPerSecond", "openedAt", "resolvedAt") VALUES (?, ?, 'resolved', ?, ?, ?, ?, ?, ?, ?)`);
+  const insertAlert = sqlite.prepare(
+    `INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "runIds", "receivedBitsPerSecond", "baselineBitsPerSecond", "openedAt", "resolvedAt") VALUES (?, ?, 'resolved', ?, ?, ?, ?, ?, ?, ?)`,
+  );
 
   const result: FillResult = { runs: 0, samples: 0, skipped: 0, firstRunId: null, lastRunId: null };
   const every = range.everyMs ?? HOUR_MS;
@@ -315,21 +674,44 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
         const roll = random();
         if (roll < 0.005) {
           // A start skipped: the link was still busy with a test started by hand.
-          insertScheduleRun.run(schedule.id, sqliteTime(due), sqliteTime(due + 40), "skipped", `link busy: run ${result.lastRunId ?? 1} is running`, null);
+          insertScheduleRun.run(
+            schedule.id,
+            sqliteTime(due),
+            sqliteTime(due + 40),
+            "skipped",
+            `link busy: run ${result.lastRunId ?? 1} is running`,
+            null,
+          );
           result.skipped += 1;
           continue;
         }
-        const status = roll < 0.975 ? "succeeded" : roll < 0.995 ? "failed" : roll < 0.998 ? "interrupted" : "cancelled";
-        const options = schedule.test.options as { protocol: string; parallel: number; bidir: boolean; reverse: boolean; bitrate?: number; latency?: boolean; duration: number };
+        const status =
+          roll < 0.975 ? "succeeded" : roll < 0.995 ? "failed" : roll < 0.998 ? "interrupted" : "cancelled";
+        const options = schedule.test.options as {
+          protocol: string;
+          parallel: number;
+          bidir: boolean;
+          reverse: boolean;
+          bitrate?: number;
+          latency?: boolean;
+          duration: number;
+        };
         const udp = options.protocol === "udp";
         const created = due + 30 + Math.floor(random() * 200);
         const started = created + 600 + Math.floor(random() * 900);
-        const ended = status === "succeeded" ? started + options.duration * 1000 + 300 + Math.floor(random() * 700) : started + 200 + Math.floor(random() * 20_000);
+        const ended =
+          status === "succeeded"
+            ? started + options.duration * 1000 + 300 + Math.floor(random() * 700)
+            : started + 200 + Math.floor(random() * 20_000);
         const ok = status === "succeeded";
         // Some days are worse than others: a dip now and then, and slow drift over the months.
         const dip = random() < 0.02 ? 0.5 + random() * 0.3 : 1;
         const drift = 1 + 0.02 * Math.sin(hour / (DAY_MS * 40) + link.id);
-        const received = ok ? (udp ? options.bitrate! * (0.985 + random() * 0.015) : link.speedMbps * 1e6 * link.efficiency * drift * dip * (0.97 + random() * 0.04)) : null;
+        const received = ok
+          ? udp
+            ? options.bitrate! * (0.985 + random() * 0.015)
+            : link.speedMbps * 1e6 * link.efficiency * drift * dip * (0.97 + random() * 0.04)
+          : null;
         const retransmits = ok && !udp ? Math.floor(random() ** 3 * 400) : null;
         const cpu: [number, number] = [5 + random() * 50, 10 + random() * 60];
         const packets = ok && udp ? Math.round((received! * options.duration) / 8 / 1448) : null;
@@ -337,12 +719,21 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
         const error = status === "failed" ? ERRORS[Math.floor(random() * ERRORS.length)]! : null;
         const summary = ok ? schedule.texts.summary(received!, retransmits ?? 0, cpu) : null;
         const time = new Date(started).toUTCString();
-        const clientOutput = ok ? schedule.texts.clientHead.replace("__TIME__", time) + "\n" + summary!.client : status === "failed" ? error!.message + "\n" : schedule.texts.clientHead.replace("__TIME__", time).slice(0, 1200);
-        const serverOutput = ok ? schedule.texts.serverHead + "\n" + summary!.server : schedule.texts.serverHead.slice(0, 400);
+        const clientOutput = ok
+          ? schedule.texts.clientHead.replace("__TIME__", time) + "\n" + summary!.client
+          : status === "failed"
+            ? error!.message + "\n"
+            : schedule.texts.clientHead.replace("__TIME__", time).slice(0, 1200);
+        const serverOutput = ok
+          ? schedule.texts.serverHead + "\n" + summary!.server
+          : schedule.texts.serverHead.slice(0, 400);
         const clientAddress = (schedule.test.clientSide === "a" ? link.a : link.b).address.split("/")[0];
         const serverAddress = (schedule.test.clientSide === "a" ? link.b : link.a).address.split("/")[0];
         const bidirRate = ok && options.bidir ? received! * (0.9 + random() * 0.08) : null;
-        const latency = ok && options.latency ? [0.1 + random() * 0.2, 0.3 + random() * 0.3, 1 + random() * 6, 3 + random() * 10] : null;
+        const latency =
+          ok && options.latency
+            ? [0.1 + random() * 0.2, 0.3 + random() * 0.3, 1 + random() * 6, 3 + random() * 10]
+            : null;
         const runId = Number(
           insertRun.run(
             link.id,
@@ -374,7 +765,12 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
             ok ? cpu[1] : null,
             schedule.signature,
             error?.kind ?? (status === "interrupted" ? "interrupted" : null),
-            error?.message ?? (status === "interrupted" ? "Wirespeed stopped during the run." : status === "cancelled" ? "Cancelled by admin." : null),
+            error?.message ??
+              (status === "interrupted"
+                ? "Wirespeed stopped during the run."
+                : status === "cancelled"
+                  ? "Cancelled by admin."
+                  : null),
             error?.hint ?? null,
             serverOutput,
             clientOutput,
@@ -392,19 +788,49 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
         result.lastRunId = runId;
         result.runs += 1;
         insertScheduleRun.run(schedule.id, sqliteTime(due), sqliteTime(created), "started", null, runId);
-        insertAudit.run(sqliteTime(created), runId, `${link.name}, client on ${schedule.test.clientSide}: ${JSON.stringify(schedule.test.options)}`);
+        insertAudit.run(
+          sqliteTime(created),
+          runId,
+          `${link.name}, client on ${schedule.test.clientSide}: ${JSON.stringify(schedule.test.options)}`,
+        );
         if (created >= range.samplesFrom && status !== "failed") {
           const seconds = ok ? options.duration : Math.min(3, options.duration);
           const rate = received ?? link.speedMbps * 1e6 * link.efficiency;
           let seq = 0;
-          for (const [direction, directionRate] of options.bidir ? ([["forward", rate], ["reverse", bidirRate ?? rate]] as const) : ([["forward", rate]] as const)) {
+          for (const [direction, directionRate] of options.bidir
+            ? ([
+                ["forward", rate],
+                ["reverse", bidirRate ?? rate],
+              ] as const)
+            : ([["forward", rate]] as const)) {
             for (let second = 0; second < seconds; second += 1) {
               const bps = directionRate * (0.97 + random() * 0.06);
               const streams =
                 options.parallel > 1
-                  ? JSON.stringify(streamIds(options.parallel).map((id) => ({ id, bytes: bps / 8 / options.parallel, bitsPerSecond: bps / options.parallel, ...(udp ? {} : { retransmits: 0, cwndBytes: 1_572_864 }) })))
+                  ? JSON.stringify(
+                      streamIds(options.parallel).map((id) => ({
+                        id,
+                        bytes: bps / 8 / options.parallel,
+                        bitsPerSecond: bps / options.parallel,
+                        ...(udp ? {} : { retransmits: 0, cwndBytes: 1_572_864 }),
+                      })),
+                    )
                   : null;
-              insertSample.run(runId, seq, second, second + 1, direction, bps / 8, bps, udp ? null : Math.floor(random() ** 4 * 30), udp ? null : 1_572_864, udp ? 0.004 : null, udp ? 0 : null, udp ? Math.round(bps / 8 / 1448) : null, streams);
+              insertSample.run(
+                runId,
+                seq,
+                second,
+                second + 1,
+                direction,
+                bps / 8,
+                bps,
+                udp ? null : Math.floor(random() ** 4 * 30),
+                udp ? null : 1_572_864,
+                udp ? 0.004 : null,
+                udp ? 0 : null,
+                udp ? Math.round(bps / 8 / 1448) : null,
+                streams,
+              );
               result.samples += 1;
               seq += 1;
             }
@@ -415,7 +841,17 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
       for (const link of lab.links) {
         if (random() < every / (60 * DAY_MS)) {
           const baseline = link.speedMbps * 1e6 * link.efficiency;
-          insertAlert.run(lab.ruleId, link.id, `${link.name}: below 80% of its baseline`, "2 of the last 3 runs were below 80% of the baseline.", JSON.stringify([result.lastRunId]), baseline * 0.6, baseline, sqliteTime(hour), sqliteTime(hour + 3 * HOUR_MS));
+          insertAlert.run(
+            lab.ruleId,
+            link.id,
+            `${link.name}: below 80% of its baseline`,
+            "2 of the last 3 runs were below 80% of the baseline.",
+            JSON.stringify([result.lastRunId]),
+            baseline * 0.6,
+            baseline,
+            sqliteTime(hour),
+            sqliteTime(hour + 3 * HOUR_MS),
+          );
         }
       }
     }
@@ -431,28 +867,49 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
  * time would, before more runs are added.
  */
 export function addActivity(sqlite: Sqlite, lab: Lab, at: number): { settle: () => void } {
-  const insert = sqlite.prepare(`INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "signature", "createdAt", "startedAt") VALUES (?, ?, 'a', ?, ?, ?, ?)`);
+  const insert = sqlite.prepare(
+    `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "signature", "createdAt", "startedAt") VALUES (?, ?, 'a', ?, ?, ?, ?)`,
+  );
   const ids = lab.links.slice(0, 2).map((link, index) => {
     const schedule = link.schedules[0]!;
-    return Number(insert.run(link.id, index === 0 ? "running" : "queued", JSON.stringify(schedule.test.options), schedule.signature, sqliteTime(at - 5_000), index === 0 ? sqliteTime(at - 4_000) : null).lastInsertRowid);
+    return Number(
+      insert.run(
+        link.id,
+        index === 0 ? "running" : "queued",
+        JSON.stringify(schedule.test.options),
+        schedule.signature,
+        sqliteTime(at - 5_000),
+        index === 0 ? sqliteTime(at - 4_000) : null,
+      ).lastInsertRowid,
+    );
   });
   const alerted = lab.links[3 % lab.links.length]!;
   const alertId = Number(
     sqlite
-      .prepare(`INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "openedAt") VALUES (?, ?, 'firing', ?, '2 of the last 3 runs were below 80% of the baseline.', ?)`)
-      .run(lab.ruleId, alerted.id, `${alerted.name}: below 80% of its baseline`, sqliteTime(at - HOUR_MS)).lastInsertRowid,
+      .prepare(
+        `INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "openedAt") VALUES (?, ?, 'firing', ?, '2 of the last 3 runs were below 80% of the baseline.', ?)`,
+      )
+      .run(lab.ruleId, alerted.id, `${alerted.name}: below 80% of its baseline`, sqliteTime(at - HOUR_MS))
+      .lastInsertRowid,
   );
   return {
     settle: () => {
-      sqlite.prepare(`UPDATE "Run" SET "status" = 'cancelled', "endedAt" = ?, "errorMessage" = 'Cancelled by admin.' WHERE "id" IN (?, ?)`).run(sqliteTime(at), ids[0], ids[1] ?? ids[0]);
-      sqlite.prepare(`UPDATE "Alert" SET "status" = 'resolved', "resolvedAt" = ? WHERE "id" = ?`).run(sqliteTime(at + HOUR_MS), alertId);
+      sqlite
+        .prepare(
+          `UPDATE "Run" SET "status" = 'cancelled', "endedAt" = ?, "errorMessage" = 'Cancelled by admin.' WHERE "id" IN (?, ?)`,
+        )
+        .run(sqliteTime(at), ids[0], ids[1] ?? ids[0]);
+      sqlite
+        .prepare(`UPDATE "Alert" SET "status" = 'resolved', "resolvedAt" = ? WHERE "id" = ?`)
+        .run(sqliteTime(at + HOUR_MS), alertId);
     },
   };
 }
 
 /** Retention: the samples of runs created before `before` are deleted (their run keeps its summary and outputs). */
 export function compactSamples(sqlite: Sqlite, before: number): number {
-  const lastId = sqlite.prepare(`SELECT MAX("id") FROM "Run" WHERE "createdAt" < ?`).pluck().get(sqliteTime(before)) as number | null;
+  const lastId = sqlite.prepare(`SELECT MAX("id") FROM "Run" WHERE "createdAt" < ?`).pluck().get(sqliteTime(before)) as
+    number | null;
   if (lastId === null) return 0;
   return sqlite.prepare(`DELETE FROM "Sample" WHERE "runId" <= ?`).run(lastId).changes;
 }
@@ -462,7 +919,15 @@ export function compactSamples(sqlite: Sqlite, before: number): number {
  * 20270102000000_growth_indexes, to show what that migration is worth (the queries stay as they are).
  */
 export function withoutGrowthIndexes(sqlite: Sqlite): void {
-  for (const name of ["Run_linkId_status_createdAt_idx", "Run_status_createdAt_idx", "Run_signature_status_createdAt_idx", "Run_endedAt_startedAt_idx", "ScheduleRun_scheduleId_id_idx", "Run_signature_results_idx"]) sqlite.exec(`DROP INDEX IF EXISTS "${name}"`);
+  for (const name of [
+    "Run_linkId_status_createdAt_idx",
+    "Run_status_createdAt_idx",
+    "Run_signature_status_createdAt_idx",
+    "Run_endedAt_startedAt_idx",
+    "ScheduleRun_scheduleId_id_idx",
+    "Run_signature_results_idx",
+  ])
+    sqlite.exec(`DROP INDEX IF EXISTS "${name}"`);
   sqlite.exec(`CREATE INDEX "Run_status_idx" ON "Run"("status")`);
   sqlite.exec(
     `CREATE INDEX "Run_signature_results_idx" ON "Run"("linkId", "signature", "status", "createdAt", "id", "experimentId", "source", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "lostPackets", "packets")`,

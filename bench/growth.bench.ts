@@ -54,11 +54,20 @@ type LabLinks = { links: Array<{ id: number; name: string; schedules: unknown[] 
 /** The links of a database filled before (--database), read back from it. */
 function readLab(file: string): LabLinks & { at: number } {
   const sqlite = new Database(file, { readonly: true });
-  const links = sqlite.prepare(`SELECT "id", "name" FROM "Link" ORDER BY "id"`).all() as Array<{ id: number; name: string }>;
-  const schedules = sqlite.prepare(`SELECT "id", "linkId" FROM "Schedule"`).all() as Array<{ id: number; linkId: number }>;
+  const links = sqlite.prepare(`SELECT "id", "name" FROM "Link" ORDER BY "id"`).all() as Array<{
+    id: number;
+    name: string;
+  }>;
+  const schedules = sqlite.prepare(`SELECT "id", "linkId" FROM "Schedule"`).all() as Array<{
+    id: number;
+    linkId: number;
+  }>;
   const newest = sqlite.prepare(`SELECT MAX("createdAt") FROM "Run"`).pluck().get() as string;
   sqlite.close();
-  return { links: links.map((link) => ({ ...link, schedules: schedules.filter((schedule) => schedule.linkId === link.id) })), at: Date.parse(newest) + 60_000 };
+  return {
+    links: links.map((link) => ({ ...link, schedules: schedules.filter((schedule) => schedule.linkId === link.id) })),
+    at: Date.parse(newest) + 60_000,
+  };
 }
 
 async function measure(lab: LabLinks, at: number, repeat: number, token: string, file: string): Promise<Reading[]> {
@@ -80,17 +89,29 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
   // The link with the most tests (TCP both ways and UDP): its page has the most to read.
   const link = lab.links[8] ?? lab.links.at(-1)!;
   const linkRuns = sqlite.prepare(`SELECT COUNT(*) FROM "Run" WHERE "linkId" = ?`).pluck().get(link.id) as number;
-  const newest = sqlite.prepare(`SELECT "id" FROM "Run" ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`).pluck().get() as number;
+  const newest = sqlite
+    .prepare(`SELECT "id" FROM "Run" ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`)
+    .pluck()
+    .get() as number;
   const failed = sqlite.prepare(`SELECT COUNT(*) FROM "Run" WHERE "status" = 'failed'`).pluck().get() as number;
   sqlite.close();
   const laterPage = Math.max(2, Math.min(1000, Math.floor(runCount / 25 / 2)));
-  const get = async (route: { GET: (request: Request, context: never) => Promise<Response> }, url: string, context: unknown = undefined) => {
-    const response = await route.GET(new Request(`http://localhost${url}`, { headers: { authorization: `Bearer ${token}` } }), context as never);
+  const get = async (
+    route: { GET: (request: Request, context: never) => Promise<Response> },
+    url: string,
+    context: unknown = undefined,
+  ) => {
+    const response = await route.GET(
+      new Request(`http://localhost${url}`, { headers: { authorization: `Bearer ${token}` } }),
+      context as never,
+    );
     check(response.status === 200, `${url} answered ${response.status}`);
     return response.json() as Promise<Record<string, unknown>>;
   };
 
-  console.log(`growth: ${runCount.toLocaleString("en")} runs; the link page of ${link.name}: ${linkRuns.toLocaleString("en")} runs`);
+  console.log(
+    `growth: ${runCount.toLocaleString("en")} runs; the link page of ${link.name}: ${linkRuns.toLocaleString("en")} runs`,
+  );
   const readings: Reading[] = [];
   const add = async <T>(label: string, page: boolean, body: () => Promise<T>, verify: (value: T) => void) => {
     const result = await timed(body, repeat);
@@ -99,13 +120,29 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
   };
   const now = new Date(at);
 
-  await add("overview page, 24 h (cards, counts, timeline, hosts)", true, () => Promise.all([getOverview({ range: "24h", now }), listHosts()]), ([overview, hosts]) => {
-    check(overview.links.length === lab.links.length && overview.links.every((card) => card.latest !== null), "a card without its latest result");
-    check(overview.counts.runs === runCount, `counted ${overview.counts.runs} runs, not ${runCount}`);
-    check(overview.links.some((card) => card.active !== null), "no active run on the cards");
-    check(overview.timeline.runs.length > 0 && hosts.length > 0, "no timeline");
-  });
-  await add("GET /api/overview?range=7d (its read and JSON)", false, async () => JSON.stringify(await getOverview({ range: "7d", now })), (body) => check(body.length > 1000, "empty overview"));
+  await add(
+    "overview page, 24 h (cards, counts, timeline, hosts)",
+    true,
+    () => Promise.all([getOverview({ range: "24h", now }), listHosts()]),
+    ([overview, hosts]) => {
+      check(
+        overview.links.length === lab.links.length && overview.links.every((card) => card.latest !== null),
+        "a card without its latest result",
+      );
+      check(overview.counts.runs === runCount, `counted ${overview.counts.runs} runs, not ${runCount}`);
+      check(
+        overview.links.some((card) => card.active !== null),
+        "no active run on the cards",
+      );
+      check(overview.timeline.runs.length > 0 && hosts.length > 0, "no timeline");
+    },
+  );
+  await add(
+    "GET /api/overview?range=7d (its read and JSON)",
+    false,
+    async () => JSON.stringify(await getOverview({ range: "7d", now })),
+    (body) => check(body.length > 1000, "empty overview"),
+  );
 
   const linkPage = () => {
     const query = runTableQuery({ page: 1 }, link.id);
@@ -128,33 +165,92 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
     check(table.runs.length === 25 && table.runs.every((run) => run.linkId === link.id), "the link's first table page");
     check(table.total === linkRuns, `a total of ${table.total}, not ${linkRuns}`);
     check(streams.length > 0, "no stream counts");
-    check(schedules.length === link.schedules.length && schedules.every((schedule) => schedule.lastRun !== null), "the link's schedules and their last starts");
-    check((baseline?.signatures.length ?? 0) === link.schedules.length, `${baseline?.signatures.length} baselines for ${link.schedules.length} tests`);
+    check(
+      schedules.length === link.schedules.length && schedules.every((schedule) => schedule.lastRun !== null),
+      "the link's schedules and their last starts",
+    );
+    check(
+      (baseline?.signatures.length ?? 0) === link.schedules.length,
+      `${baseline?.signatures.length} baselines for ${link.schedules.length} tests`,
+    );
   });
-  await add("GET /api/links/:id/history (polled while a run is active)", false, () => get(historyApi, `/api/links/${link.id}/history`, { params: Promise.resolve({ id: String(link.id) }) }), (body) =>
-    check((body.points as unknown[]).length > 0, "no history"),
+  await add(
+    "GET /api/links/:id/history (polled while a run is active)",
+    false,
+    () => get(historyApi, `/api/links/${link.id}/history`, { params: Promise.resolve({ id: String(link.id) }) }),
+    (body) => check((body.points as unknown[]).length > 0, "no history"),
   );
-  await add("link page's table, TCP ×4 B to A, page 2", false, () => listRunRows({ filters: { linkId: link.id, protocol: "tcp", direction: "b-to-a", parallel: 4 }, page: 2 }), (page) =>
-    check(page.runs.every((run) => run.direction === "b-to-a"), "a run of the wrong direction"),
+  await add(
+    "link page's table, TCP ×4 B to A, page 2",
+    false,
+    () => listRunRows({ filters: { linkId: link.id, protocol: "tcp", direction: "b-to-a", parallel: 4 }, page: 2 }),
+    (page) =>
+      check(
+        page.runs.every((run) => run.direction === "b-to-a"),
+        "a run of the wrong direction",
+      ),
   );
 
-  await add("runs list (/runs), page 1", true, () => Promise.all([listRunRows({ filters: {}, page: 1 }), listLinkNames()]), ([table]) => {
-    check(table.runs.length === 25 && table.runs[0]!.id === newest, "the newest run first");
-    check(table.total === runCount, `a total of ${table.total}, not ${runCount}`);
-  });
-  await add(`runs list, page ${laterPage.toLocaleString("en")}`, true, () => Promise.all([listRunRows({ filters: {}, page: laterPage }), listLinkNames()]), ([table]) => check(table.runs.length === 25, "a later page"));
-  await add("runs list, failed runs (status filter)", true, () => Promise.all([listRunRows({ filters: { status: "failed" }, page: 1 }), listLinkNames()]), ([table]) => {
-    check(table.runs.length === Math.min(25, failed) && table.runs.every((run) => run.status === "failed"), "failed runs");
-    check(table.total === failed, `a total of ${table.total} failed, not ${failed}`);
-  });
-  await add("runs list, UDP runs (protocol filter)", true, () => Promise.all([listRunRows({ filters: { protocol: "udp" }, page: 1 }), listLinkNames()]), ([table]) =>
-    check(table.runs.length > 0 && table.runs.every((run) => run.options.protocol === "udp"), "UDP runs"),
+  await add(
+    "runs list (/runs), page 1",
+    true,
+    () => Promise.all([listRunRows({ filters: {}, page: 1 }), listLinkNames()]),
+    ([table]) => {
+      check(table.runs.length === 25 && table.runs[0]!.id === newest, "the newest run first");
+      check(table.total === runCount, `a total of ${table.total}, not ${runCount}`);
+    },
   );
-  await add("GET /api/runs", false, () => get(runsApi, "/api/runs"), (body) => check((body.runs as unknown[]).length === 25, "GET /api/runs"));
-  await add("GET /api/runs?linkId=", false, () => get(runsApi, `/api/runs?linkId=${link.id}`), (body) => check((body.runs as unknown[]).length === 25, "GET /api/runs?linkId="));
-  await add("GET /api/runs?status=failed&pageSize=100", false, () => get(runsApi, "/api/runs?status=failed&pageSize=100"), (body) => check((body.runs as unknown[]).length === Math.min(100, failed), "failed runs"));
-  await add("GET /api/runs?protocol=tcp&direction=b-to-a&parallel=4", false, () => get(runsApi, "/api/runs?protocol=tcp&direction=b-to-a&parallel=4"), (body) =>
-    check((body.runs as Array<{ direction: string }>).every((run) => run.direction === "b-to-a"), "b-to-a runs"),
+  await add(
+    `runs list, page ${laterPage.toLocaleString("en")}`,
+    true,
+    () => Promise.all([listRunRows({ filters: {}, page: laterPage }), listLinkNames()]),
+    ([table]) => check(table.runs.length === 25, "a later page"),
+  );
+  await add(
+    "runs list, failed runs (status filter)",
+    true,
+    () => Promise.all([listRunRows({ filters: { status: "failed" }, page: 1 }), listLinkNames()]),
+    ([table]) => {
+      check(
+        table.runs.length === Math.min(25, failed) && table.runs.every((run) => run.status === "failed"),
+        "failed runs",
+      );
+      check(table.total === failed, `a total of ${table.total} failed, not ${failed}`);
+    },
+  );
+  await add(
+    "runs list, UDP runs (protocol filter)",
+    true,
+    () => Promise.all([listRunRows({ filters: { protocol: "udp" }, page: 1 }), listLinkNames()]),
+    ([table]) => check(table.runs.length > 0 && table.runs.every((run) => run.options.protocol === "udp"), "UDP runs"),
+  );
+  await add(
+    "GET /api/runs",
+    false,
+    () => get(runsApi, "/api/runs"),
+    (body) => check((body.runs as unknown[]).length === 25, "GET /api/runs"),
+  );
+  await add(
+    "GET /api/runs?linkId=",
+    false,
+    () => get(runsApi, `/api/runs?linkId=${link.id}`),
+    (body) => check((body.runs as unknown[]).length === 25, "GET /api/runs?linkId="),
+  );
+  await add(
+    "GET /api/runs?status=failed&pageSize=100",
+    false,
+    () => get(runsApi, "/api/runs?status=failed&pageSize=100"),
+    (body) => check((body.runs as unknown[]).length === Math.min(100, failed), "failed runs"),
+  );
+  await add(
+    "GET /api/runs?protocol=tcp&direction=b-to-a&parallel=4",
+    false,
+    () => get(runsApi, "/api/runs?protocol=tcp&direction=b-to-a&parallel=4"),
+    (body) =>
+      check(
+        (body.runs as Array<{ direction: string }>).every((run) => run.direction === "b-to-a"),
+        "b-to-a runs",
+      ),
   );
   return readings;
 }
@@ -167,12 +263,19 @@ async function measureKept(folder: string, repeat: number): Promise<void> {
   const { db } = await import("../lib/db");
   const { createUser } = await import("../lib/auth/users");
   const { createApiToken } = await import("../lib/auth/tokens");
-  const viewer = await createUser({ username: `dashboard-${Date.now()}`, password: "correct horse battery", role: "viewer" });
+  const viewer = await createUser({
+    username: `dashboard-${Date.now()}`,
+    password: "correct horse battery",
+    role: "viewer",
+  });
   const { token } = await createApiToken(viewer.id, "growth bench");
   const size = sizeOf(file);
   console.log(`growth: ${machineLine()}`);
   console.log(`growth: ${folder}: ${lab.links.length} links, ${size.fileMb.toFixed(0)} MB`);
-  for (const reading of await measure(lab, lab.at, repeat, token, file)) console.log(`growth: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${repeat}, max ${reading.max.toFixed(1)})`);
+  for (const reading of await measure(lab, lab.at, repeat, token, file))
+    console.log(
+      `growth: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${repeat}, max ${reading.max.toFixed(1)})`,
+    );
   console.log(`growth: measured at load average ${loadAverage()}`);
   await db.$disconnect();
 }
@@ -197,14 +300,23 @@ async function main(): Promise<void> {
     if (options.withoutNewIndexes) withoutGrowthIndexes(sqlite);
     const lab = seedLab(sqlite, { links: options.links, createdAt: start - DAY_MS });
     console.log(`growth: ${machineLine()}`);
-    console.log(`growth: ${lab.links.length} links between ${lab.hosts} hosts, ${lab.links.reduce((sum, link) => sum + link.schedules.length, 0)} schedules; ${options.withoutNewIndexes ? "WITHOUT the new indexes" : "indexes as migrated"}`);
+    console.log(
+      `growth: ${lab.links.length} links between ${lab.hosts} hosts, ${lab.links.reduce((sum, link) => sum + link.schedules.length, 0)} schedules; ${options.withoutNewIndexes ? "WITHOUT the new indexes" : "indexes as migrated"}`,
+    );
 
     const { createUser } = await import("../lib/auth/users");
     const { createApiToken } = await import("../lib/auth/tokens");
     const viewer = await createUser({ username: "dashboard", password: "correct horse battery", role: "viewer" });
     const { token } = await createApiToken(viewer.id, "growth bench");
 
-    const points: Array<{ label: string; days: number; readings: Reading[]; runs: number; samples: number; size: ReturnType<typeof sizeOf> }> = [];
+    const points: Array<{
+      label: string;
+      days: number;
+      readings: Reading[];
+      runs: number;
+      samples: number;
+      size: ReturnType<typeof sizeOf>;
+    }> = [];
     let totals = { runs: 0, samples: 0 };
     let settle = () => {};
     for (const [label, from, to] of [
@@ -214,7 +326,12 @@ async function main(): Promise<void> {
       const started = performance.now();
       settle();
       const compacted = compactSamples(sqlite, to - KEEP_SAMPLES_DAYS * DAY_MS);
-      const filled = fillRuns(sqlite, lab, { from, to, samplesFrom: to - KEEP_SAMPLES_DAYS * DAY_MS, seed: Math.round(from / HOUR_MS) });
+      const filled = fillRuns(sqlite, lab, {
+        from,
+        to,
+        samplesFrom: to - KEEP_SAMPLES_DAYS * DAY_MS,
+        seed: Math.round(from / HOUR_MS),
+      });
       settle = addActivity(sqlite, lab, to).settle;
       sqlite.pragma("wal_checkpoint(TRUNCATE)");
       totals = { runs: totals.runs + filled.runs + 2, samples: totals.samples + filled.samples - compacted };
@@ -224,7 +341,10 @@ async function main(): Promise<void> {
       );
       const readings = await measure(lab, to + 60_000, options.repeat, token, file);
       console.log(`growth: ${label}: measured at load average ${loadAverage()}`);
-      for (const reading of readings) console.log(`growth: ${label}: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${options.repeat}, max ${reading.max.toFixed(1)})`);
+      for (const reading of readings)
+        console.log(
+          `growth: ${label}: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${options.repeat}, max ${reading.max.toFixed(1)})`,
+        );
       points.push({ label, days: options.days, readings, runs: totals.runs, samples: totals.samples, size });
     }
     sqlite.close();
@@ -233,16 +353,26 @@ async function main(): Promise<void> {
     console.log("");
     console.log(`| | ${first.label} | ${last.label} | ratio |`);
     console.log("| --- | ---: | ---: | ---: |");
-    console.log(`| runs | ${first.runs.toLocaleString("en")} | ${last.runs.toLocaleString("en")} | ${(last.runs / first.runs).toFixed(2)} |`);
-    console.log(`| samples | ${first.samples.toLocaleString("en")} | ${last.samples.toLocaleString("en")} | ${(last.samples / first.samples).toFixed(2)} |`);
-    console.log(`| database file | ${first.size.fileMb.toFixed(0)} MB | ${last.size.fileMb.toFixed(0)} MB | ${(last.size.fileMb / first.size.fileMb).toFixed(2)} |`);
+    console.log(
+      `| runs | ${first.runs.toLocaleString("en")} | ${last.runs.toLocaleString("en")} | ${(last.runs / first.runs).toFixed(2)} |`,
+    );
+    console.log(
+      `| samples | ${first.samples.toLocaleString("en")} | ${last.samples.toLocaleString("en")} | ${(last.samples / first.samples).toFixed(2)} |`,
+    );
+    console.log(
+      `| database file | ${first.size.fileMb.toFixed(0)} MB | ${last.size.fileMb.toFixed(0)} MB | ${(last.size.fileMb / first.size.fileMb).toFixed(2)} |`,
+    );
     for (const [index, reading] of last.readings.entries()) {
       const before = first.readings[index]!;
-      console.log(`| ${reading.label} | ${before.ms.toFixed(1)} ms | ${reading.ms.toFixed(1)} ms | ${(reading.ms / before.ms).toFixed(2)} |`);
+      console.log(
+        `| ${reading.label} | ${before.ms.toFixed(1)} ms | ${reading.ms.toFixed(1)} ms | ${(reading.ms / before.ms).toFixed(2)} |`,
+      );
     }
     const pages = points.flatMap((point) => point.readings.filter((reading) => reading.page));
     const slowest = pages.reduce((worst, reading) => (reading.ms > worst.ms ? reading : worst));
-    console.log(`growth: ${slowest.ms < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for every page: the slowest is ${slowest.label} at ${slowest.ms.toFixed(1)} ms`);
+    console.log(
+      `growth: ${slowest.ms < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for every page: the slowest is ${slowest.label} at ${slowest.ms.toFixed(1)} ms`,
+    );
     const { db } = await import("../lib/db");
     await db.$disconnect();
   } finally {

@@ -25,7 +25,11 @@ export function benchOptions(args: string[]) {
     const index = args.indexOf(`--${name}`);
     return index >= 0 && args[index + 1] !== undefined ? args[index + 1]! : isSmoke ? smoke : full;
   };
-  return { isSmoke, value, number: (name: string, full: number, smoke: number = full) => Number(value(name, String(full), String(smoke))) };
+  return {
+    isSmoke,
+    value,
+    number: (name: string, full: number, smoke: number = full) => Number(value(name, String(full), String(smoke))),
+  };
 }
 
 /** A result that is wrong (not a goal missed): the benchmark stops and exits non-zero. */
@@ -73,7 +77,9 @@ export async function withLabEngine(name: string, body: (context: BenchContext) 
   try {
     const upStarted = Date.now();
     const state = await labUp();
-    console.log(`${name}: lab instance ${instance} up in ${((Date.now() - upStarted) / 1000).toFixed(1)} s (default topology, ${state.dir})`);
+    console.log(
+      `${name}: lab instance ${instance} up in ${((Date.now() - upStarted) / 1000).toFixed(1)} s (default topology, ${state.dir})`,
+    );
     const { db } = await import("../lib/db");
     disconnect = () => db.$disconnect();
     ({ closeAll } = await import("../lib/ssh"));
@@ -110,7 +116,11 @@ export async function engineRun(context: BenchContext, link: string, body: Recor
   const { engine, bus, db, parseRunRequest, linkIds } = context;
   const request = parseRunRequest(body);
   const calledAt = performance.now();
-  const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+  const started = await engine.startRun({
+    linkId: linkIds[link]!,
+    options: request.options,
+    clientSide: request.clientSide,
+  });
   let firstSampleAt: number | null = null;
   // The listener runs inside publish(): the stamp is the moment the engine hands the sample out.
   const unsubscribe = bus.subscribe(started.id, 0, (event) => {
@@ -119,7 +129,8 @@ export async function engineRun(context: BenchContext, link: string, body: Recor
   await engine.waitForRun(started.id);
   unsubscribe?.();
   const run = await db.run.findUniqueOrThrow({ where: { id: started.id } });
-  if (run.status !== "succeeded") throw new Error(`run ${run.id} on ${link}: ${run.status}: ${run.errorKind} ${run.errorMessage}`);
+  if (run.status !== "succeeded")
+    throw new Error(`run ${run.id} on ${link}: ${run.status}: ${run.errorKind} ${run.errorMessage}`);
   return { run, toFirstSampleMs: firstSampleAt === null ? null : firstSampleAt - calledAt };
 }
 
@@ -137,10 +148,16 @@ const sshOptions = (state: LabState) => [
 ];
 
 /** One command on a lab host over `ssh`, to its end: stdout, stderr, exit code. */
-export function sshRun(state: LabState, host: string, command: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
+export function sshRun(
+  state: LabState,
+  host: string,
+  command: string,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   const target = state.hosts.find((h) => h.name === host)!;
   return new Promise((resolve, reject) => {
-    const child = spawn("ssh", [...sshOptions(state), `${target.username}@${target.sshHost}`, command], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("ssh", [...sshOptions(state), `${target.username}@${target.sshHost}`, command], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -155,7 +172,9 @@ export async function waitForListener(state: LabState, host: string, port: numbe
   const netns = state.hosts.find((h) => h.name === host)!.netns;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const out = spawnSync("ip", ["netns", "exec", netns, "ss", "-Hltn", `sport = :${port}`], { encoding: "utf8" }).stdout;
+    const out = spawnSync("ip", ["netns", "exec", netns, "ss", "-Hltn", `sport = :${port}`], {
+      encoding: "utf8",
+    }).stdout;
     if (out.trim() !== "") return;
     if (Date.now() > deadline) throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -166,18 +185,41 @@ export async function waitForListener(state: LabState, host: string, port: numbe
  * The same test by hand: `iperf3 -s -1` on b, `iperf3 -c ... -J` on a, both over ssh with the
  * lab key; returns the receiver's bits per second from the client's JSON.
  */
-export async function handRun(state: LabState, link: LabLink, port: number, seconds: number, extra: string[] = []): Promise<{ bitsPerSecond: number; serverCommand: string; clientCommand: string }> {
+export async function handRun(
+  state: LabState,
+  link: LabLink,
+  port: number,
+  seconds: number,
+  extra: string[] = [],
+): Promise<{ bitsPerSecond: number; serverCommand: string; clientCommand: string }> {
   const serverCommand = `iperf3 -s -1 -B ${link.b.address} -p ${port}`;
-  const clientCommand = ["iperf3", "-c", link.b.address, "-B", link.a.address, "-p", String(port), "-t", String(seconds), ...extra, "-J"].join(" ");
+  const clientCommand = [
+    "iperf3",
+    "-c",
+    link.b.address,
+    "-B",
+    link.a.address,
+    "-p",
+    String(port),
+    "-t",
+    String(seconds),
+    ...extra,
+    "-J",
+  ].join(" ");
   const server = sshRun(state, link.b.host, serverCommand);
   await waitForListener(state, link.b.host, port);
   const client = await sshRun(state, link.a.host, clientCommand);
   const serverResult = await server;
-  if (client.code !== 0) throw new Error(`by hand on ${link.name}: client exited ${client.code}: ${client.stderr}${client.stdout.slice(0, 500)}`);
-  if (serverResult.code !== 0) throw new Error(`by hand on ${link.name}: server exited ${serverResult.code}: ${serverResult.stderr}`);
+  if (client.code !== 0)
+    throw new Error(
+      `by hand on ${link.name}: client exited ${client.code}: ${client.stderr}${client.stdout.slice(0, 500)}`,
+    );
+  if (serverResult.code !== 0)
+    throw new Error(`by hand on ${link.name}: server exited ${serverResult.code}: ${serverResult.stderr}`);
   const json = JSON.parse(client.stdout) as { end?: { sum_received?: { bits_per_second?: number } } };
   const bitsPerSecond = json.end?.sum_received?.bits_per_second;
-  if (typeof bitsPerSecond !== "number") throw new Error(`by hand on ${link.name}: no end.sum_received.bits_per_second`);
+  if (typeof bitsPerSecond !== "number")
+    throw new Error(`by hand on ${link.name}: no end.sum_received.bits_per_second`);
   return { bitsPerSecond, serverCommand, clientCommand };
 }
 
@@ -208,21 +250,36 @@ export function runMain(main: () => Promise<void>): void {
 }
 
 /** What a benchmark run as its own process printed, and how it ended. */
-export type BenchProcess = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; seconds: number };
+export type BenchProcess = {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+};
 
 /**
  * Runs bench/<name>.bench.ts as `npm run bench` does, in its own process (a benchmark exits
  * when done and may set process-wide state), with `args` and extra environment. For the smoke tests.
  */
-export function runBenchProcess(name: string, args: string[], env: Record<string, string> = {}, timeoutMs = 170_000): Promise<BenchProcess> {
+export function runBenchProcess(
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 170_000,
+): Promise<BenchProcess> {
   const root = path.resolve(__dirname, "..");
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--require", "./testing/server-only.cjs", "--import", "tsx", `bench/${name}.bench.ts`, ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--require", "./testing/server-only.cjs", "--import", "tsx", `bench/${name}.bench.ts`, ...args],
+      {
+        cwd: root,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

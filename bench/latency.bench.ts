@@ -74,14 +74,19 @@ runMain(async () => {
       const mode = index === 0 ? "standby" : modes[(index - 1) % modes.length]!;
       setStandbySessions(mode === "standby");
       const calledAt = performance.now();
-      const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+      const started = await engine.startRun({
+        linkId: linkIds[link]!,
+        options: request.options,
+        clientSide: request.clientSide,
+      });
       const publishedAt = new Map<number, number>();
       let firstSampleAt: number | null = null;
       let runningAt: number | null = null;
       // Subscribed before the SSE stream, so this stamp is taken before the stream enqueues the event.
       const unsubscribe = bus.subscribe(started.id, 0, (event) => {
         // "running" comes after iperf3 detection over ssh, long after this subscription: its stamp is live.
-        if (event.type === "status" && (event.data as { status: string }).status === "running") runningAt ??= performance.now();
+        if (event.type === "status" && (event.data as { status: string }).status === "running")
+          runningAt ??= performance.now();
         if (event.type !== "sample") return;
         const now = performance.now();
         firstSampleAt ??= now;
@@ -96,12 +101,21 @@ runMain(async () => {
       await engine.waitForRun(started.id);
       await reading;
       unsubscribe?.();
-      const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { _count: { select: { samples: true } } } });
+      const run = await db.run.findUniqueOrThrow({
+        where: { id: started.id },
+        include: { _count: { select: { samples: true } } },
+      });
       if (run.status !== "succeeded") throw new Error(`run ${run.id}: ${run.status}: ${run.errorMessage}`);
       // Every interval the engine handed out reached the SSE client and the database, once.
       check(publishedAt.size > 0, `run ${run.id}: no sample was published`);
-      check(decodedAt.size === publishedAt.size && [...publishedAt.keys()].every((id) => decodedAt.has(id)), `run ${run.id}: ${publishedAt.size} samples published, ${decodedAt.size} read by the SSE client`);
-      check(run._count.samples === publishedAt.size, `run ${run.id}: ${publishedAt.size} samples published, ${run._count.samples} stored`);
+      check(
+        decodedAt.size === publishedAt.size && [...publishedAt.keys()].every((id) => decodedAt.has(id)),
+        `run ${run.id}: ${publishedAt.size} samples published, ${decodedAt.size} read by the SSE client`,
+      );
+      check(
+        run._count.samples === publishedAt.size,
+        `run ${run.id}: ${publishedAt.size} samples published, ${run._count.samples} stored`,
+      );
       const delays: number[] = [];
       for (const [id, at] of publishedAt) {
         const seen = decodedAt.get(id);
@@ -121,17 +135,22 @@ runMain(async () => {
       );
     }
     console.log("");
-    console.log(`(a) the first run, on new connections: startRun → first sample ${coldFirstSample === null ? "none" : ms(coldFirstSample)} (not counted below)`);
+    console.log(
+      `(a) the first run, on new connections: startRun → first sample ${coldFirstSample === null ? "none" : ms(coldFirstSample)} (not counted below)`,
+    );
     for (const mode of modes) {
       const first = toFirstSample[mode];
       console.log(
         `(a) ${mode === "standby" ? "standby sessions" : "baseline, a login shell per command"}: startRun → first sample on the bus, ${first.length} runs: median ${ms(median(first))}, p95 ${ms(percentile(first, 95))}, min ${ms(Math.min(...first))}, max ${ms(Math.max(...first))}; ` +
           `set-up (less one interval) p95 ${ms(percentile(first, 95) - interval * 1000)}`,
       );
-      console.log(`    of which startRun → status "running" (server listening, client started): median ${ms(median(toRunning[mode]))}, p95 ${ms(percentile(toRunning[mode], 95))}`);
+      console.log(
+        `    of which startRun → status "running" (server listening, client started): median ${ms(median(toRunning[mode]))}, p95 ${ms(percentile(toRunning[mode], 95))}`,
+      );
     }
     if (baseline) {
-      const ratio = (p: (values: number[]) => number) => (p(toFirstSample.standby) / p(toFirstSample["login shell"])).toFixed(2);
+      const ratio = (p: (values: number[]) => number) =>
+        (p(toFirstSample.standby) / p(toFirstSample["login shell"])).toFixed(2);
       console.log(`(a) standby / baseline: median ${ratio(median)}, p95 ${ratio((values) => percentile(values, 95))}`);
     }
     const setupP95 = percentile(toFirstSample.standby, 95) - interval * 1000;

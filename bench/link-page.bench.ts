@@ -51,9 +51,17 @@ async function main(): Promise<void> {
     // The ninth link of the lab is a 10G link tested three ways: TCP ×4, TCP both ways ×4 and UDP.
     const lab = seedLab(sqlite, { links: 9, createdAt: from - DAY_MS, seconds: options.samplesPerRun });
     const link = lab.links[8]!;
-    const filled = fillRuns(sqlite, { ...lab, links: [link] }, { from, to: end, samplesFrom: from, seed: 2, everyMs: EVERY_MS });
+    const filled = fillRuns(
+      sqlite,
+      { ...lab, links: [link] },
+      { from, to: end, samplesFrom: from, seed: 2, everyMs: EVERY_MS },
+    );
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
-    const counts = sqlite.prepare(`SELECT (SELECT COUNT(*) FROM "Run") AS "runs", (SELECT COUNT(*) FROM "Sample") AS "samples", (SELECT COUNT(*) FROM "Run" WHERE "status" = 'succeeded') AS "succeeded"`).get() as { runs: number; samples: number; succeeded: number };
+    const counts = sqlite
+      .prepare(
+        `SELECT (SELECT COUNT(*) FROM "Run") AS "runs", (SELECT COUNT(*) FROM "Sample") AS "samples", (SELECT COUNT(*) FROM "Run" WHERE "status" = 'succeeded') AS "succeeded"`,
+      )
+      .get() as { runs: number; samples: number; succeeded: number };
     sqlite.close();
     console.log(
       `link-page: seeded ${counts.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) and ${counts.samples.toLocaleString("en")} samples on ${link.name} in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s; ${options.withoutNewIndexes ? "WITHOUT the indexes of 20270102000000_growth_indexes" : "indexes as migrated"}`,
@@ -91,36 +99,102 @@ async function main(): Promise<void> {
       results.push([label, result.ms]);
       return result.ms;
     };
-    const whole = await add("the whole link page: every read", page, ([[, ends, history, rows, streams, , , baseline], schedules]) => {
-      check(ends?.name === link.name, "the link's ends");
-      check(history.points.length === Math.min(2000, counts.succeeded), `${history.points.length} history points for ${counts.succeeded} succeeded runs`);
-      check(rows.runs.length === 25 && rows.total === counts.runs, `a first page of ${rows.runs.length} of ${rows.total} runs`);
-      check(streams.join(",") === "1,4", `stream counts ${streams.join(",")}`);
-      check(baseline?.signatures.length === 3, "three baselines");
-      check(schedules.length === 3 && schedules.every((schedule) => schedule.lastRun !== null), "the link's three schedules and their last starts");
-    });
-    await add("every read but the schedules' (listSchedules)", withoutSchedules, () => {});
-    await add("the four reads of the earlier figures (ends, history, runs page 1, stream counts)", () =>
-      Promise.all([queries.getLinkEnds(linkId), queries.getLinkHistory({ linkId }), queries.listRunRows({ filters: { linkId }, page: 1 }), queries.listLinkStreamCounts(linkId)]), () => {});
-    await add("history: newest 2,000 points and the active count (GET /api/links/:id/history)", () => queries.getLinkHistory({ linkId }), (history) => check(history.points.length > 0, "no history"));
-    await add("runs table, page 1 (GET /api/runs?linkId=)", () => queries.listRunRows({ filters: { linkId }, page: 1 }), (rows) => check(rows.runs.length === 25, "page 1"));
-    const deep = Math.max(1, Math.floor(counts.runs / 25 / 4) * 3);
-    await add(`runs table, page ${deep}`, () => queries.listRunRows({ filters: { linkId }, page: deep }), (rows) => check(rows.runs.length === 25, `page ${deep}`));
-    await add("runs table, TCP ×4 A to B", () => queries.listRunRows({ filters: { linkId, protocol: "tcp", parallel: 4, direction: "a-to-b" }, page: 1 }), (rows) =>
-      check(rows.runs.length === 25 && rows.runs.every((run) => run.direction === "a-to-b" && run.options.parallel === 4), "TCP ×4 A to B"),
+    const whole = await add(
+      "the whole link page: every read",
+      page,
+      ([[, ends, history, rows, streams, , , baseline], schedules]) => {
+        check(ends?.name === link.name, "the link's ends");
+        check(
+          history.points.length === Math.min(2000, counts.succeeded),
+          `${history.points.length} history points for ${counts.succeeded} succeeded runs`,
+        );
+        check(
+          rows.runs.length === 25 && rows.total === counts.runs,
+          `a first page of ${rows.runs.length} of ${rows.total} runs`,
+        );
+        check(streams.join(",") === "1,4", `stream counts ${streams.join(",")}`);
+        check(baseline?.signatures.length === 3, "three baselines");
+        check(
+          schedules.length === 3 && schedules.every((schedule) => schedule.lastRun !== null),
+          "the link's three schedules and their last starts",
+        );
+      },
     );
-    await add("runs list (/runs, GET /api/runs), page 1", () => queries.listRunRows({ page: 1 }), (rows) => check(rows.runs.length === 25, "the runs list"));
-    await add("schedules (listSchedules)", () => listSchedules({ linkId }), (schedules) => check(schedules.length === 3, "schedules"));
-    await add("baselines (getLinkBaseline)", () => getLinkBaseline(linkId), () => {});
-    await add("findings (getLinkHints)", () => getLinkHints(linkId), () => {});
+    await add("every read but the schedules' (listSchedules)", withoutSchedules, () => {});
+    await add(
+      "the four reads of the earlier figures (ends, history, runs page 1, stream counts)",
+      () =>
+        Promise.all([
+          queries.getLinkEnds(linkId),
+          queries.getLinkHistory({ linkId }),
+          queries.listRunRows({ filters: { linkId }, page: 1 }),
+          queries.listLinkStreamCounts(linkId),
+        ]),
+      () => {},
+    );
+    await add(
+      "history: newest 2,000 points and the active count (GET /api/links/:id/history)",
+      () => queries.getLinkHistory({ linkId }),
+      (history) => check(history.points.length > 0, "no history"),
+    );
+    await add(
+      "runs table, page 1 (GET /api/runs?linkId=)",
+      () => queries.listRunRows({ filters: { linkId }, page: 1 }),
+      (rows) => check(rows.runs.length === 25, "page 1"),
+    );
+    const deep = Math.max(1, Math.floor(counts.runs / 25 / 4) * 3);
+    await add(
+      `runs table, page ${deep}`,
+      () => queries.listRunRows({ filters: { linkId }, page: deep }),
+      (rows) => check(rows.runs.length === 25, `page ${deep}`),
+    );
+    await add(
+      "runs table, TCP ×4 A to B",
+      () => queries.listRunRows({ filters: { linkId, protocol: "tcp", parallel: 4, direction: "a-to-b" }, page: 1 }),
+      (rows) =>
+        check(
+          rows.runs.length === 25 && rows.runs.every((run) => run.direction === "a-to-b" && run.options.parallel === 4),
+          "TCP ×4 A to B",
+        ),
+    );
+    await add(
+      "runs list (/runs, GET /api/runs), page 1",
+      () => queries.listRunRows({ page: 1 }),
+      (rows) => check(rows.runs.length === 25, "the runs list"),
+    );
+    await add(
+      "schedules (listSchedules)",
+      () => listSchedules({ linkId }),
+      (schedules) => check(schedules.length === 3, "schedules"),
+    );
+    await add(
+      "baselines (getLinkBaseline)",
+      () => getLinkBaseline(linkId),
+      () => {},
+    );
+    await add(
+      "findings (getLinkHints)",
+      () => getLinkHints(linkId),
+      () => {},
+    );
     // The overview asks for this every 2 s while a run is active (components/overview/OverviewBoard.tsx).
     const overview = await import("../lib/queries/overview");
     const now = new Date(end + 60_000);
-    await add("overview, 24 h (GET /api/overview)", () => overview.getOverview({ range: "24h", now }), (value) => check(value.links.length === 9, "nine cards"));
-    await add("overview, 7 days (GET /api/overview?range=7d)", () => overview.getOverview({ range: "7d", now }), (value) => check(value.timeline.runs.length > 0, "a timeline"));
+    await add(
+      "overview, 24 h (GET /api/overview)",
+      () => overview.getOverview({ range: "24h", now }),
+      (value) => check(value.links.length === 9, "nine cards"),
+    );
+    await add(
+      "overview, 7 days (GET /api/overview?range=7d)",
+      () => overview.getOverview({ range: "7d", now }),
+      (value) => check(value.timeline.runs.length > 0, "a timeline"),
+    );
     for (const [label, ms] of results) console.log(`link-page: ${label}: ${ms.toFixed(1)} ms (median of ${repeat})`);
     console.log(`link-page: measured at load average ${loadAverage()}`);
-    console.log(`link-page: ${whole < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for the page's reads: ${whole.toFixed(1)} ms`);
+    console.log(
+      `link-page: ${whole < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for the page's reads: ${whole.toFixed(1)} ms`,
+    );
     const { db } = await import("../lib/db");
     await db.$disconnect();
   } finally {

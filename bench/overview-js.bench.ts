@@ -25,14 +25,17 @@ function readJson<T>(file: string): T {
 function manifestFiles(): string[] {
   const buildManifestPath = path.join(distDir, "build-manifest.json");
   const clientManifestPath = path.join(distDir, "server/app/page_client-reference-manifest.js");
-  if (!fs.existsSync(buildManifestPath) || !fs.existsSync(clientManifestPath)) fail(`no build in ${distDir}: run \`npm run build\` (or set WIRESPEED_DIST_DIR)`);
+  if (!fs.existsSync(buildManifestPath) || !fs.existsSync(clientManifestPath))
+    fail(`no build in ${distDir}: run \`npm run build\` (or set WIRESPEED_DIST_DIR)`);
   const buildManifest = readJson<{ rootMainFiles: string[] }>(buildManifestPath);
   // The manifest is a script that assigns globalThis.__RSC_MANIFEST[route].
   const sandbox: { __RSC_MANIFEST?: Record<string, { entryJSFiles: Record<string, string[]> }> } = {};
   new Function("globalThis", fs.readFileSync(clientManifestPath, "utf8"))(sandbox);
-  const entries = sandbox.__RSC_MANIFEST?.["/page"]?.entryJSFiles ?? fail("the client-reference manifest has no /page entry");
+  const entries =
+    sandbox.__RSC_MANIFEST?.["/page"]?.entryJSFiles ?? fail("the client-reference manifest has no /page entry");
   const files = new Set(buildManifest.rootMainFiles);
-  for (const key of ["[project]/app/layout", "[project]/app/page"]) for (const file of entries[key] ?? []) files.add(file);
+  for (const key of ["[project]/app/layout", "[project]/app/page"])
+    for (const file of entries[key] ?? []) files.add(file);
   return [...files];
 }
 
@@ -58,18 +61,30 @@ async function main(): Promise<void> {
   if (process.argv.includes("--smoke")) console.log("overview-js: SMOKE RUN (--smoke)");
   if (files.length === 0 || gzipped === 0) fail("wrong result: the overview loads no JavaScript");
   console.log(`overview (/) first-load JS from ${path.relative(process.cwd(), distDir) || "."}: ${files.length} files`);
-  for (const [file, size, zipped] of rows) console.log(`  ${file.padEnd(44)} ${kB(size).padStart(10)} raw ${kB(zipped).padStart(9)} gzip`);
+  for (const [file, size, zipped] of rows)
+    console.log(`  ${file.padEnd(44)} ${kB(size).padStart(10)} raw ${kB(zipped).padStart(9)} gzip`);
   console.log(`total: ${kB(raw)} raw, ${kB(gzipped)} gzipped (gzip -9)`);
 
   const url = process.env.WIRESPEED_BENCH_URL;
   if (url) {
     const html = await (await fetch(new URL("/", url))).text();
-    const tags = [...html.matchAll(/<script\s([^>]*)>/g)].map((tag) => tag[1]!).filter((attributes) => /(^|\s)src="/.test(attributes));
+    const tags = [...html.matchAll(/<script\s([^>]*)>/g)]
+      .map((tag) => tag[1]!)
+      .filter((attributes) => /(^|\s)src="/.test(attributes));
     // nomodule scripts are polyfills that browsers with ES modules never fetch.
-    const sources = [...new Set(tags.filter((tag) => !/(^|\s)nomodule/i.test(tag)).map((tag) => /(?:^|\s)src="([^"]+)"/.exec(tag)![1]!.replace(/&amp;/g, "&")))];
+    const sources = [
+      ...new Set(
+        tags
+          .filter((tag) => !/(^|\s)nomodule/i.test(tag))
+          .map((tag) => /(?:^|\s)src="([^"]+)"/.exec(tag)![1]!.replace(/&amp;/g, "&")),
+      ),
+    ];
     let served = 0;
-    for (const source of sources) served += gzipSize(Buffer.from(await (await fetch(new URL(source, url))).arrayBuffer()));
-    console.log(`cross-check: ${url} references ${sources.length} <script src> (plus ${tags.length - sources.length} nomodule), ${kB(served)} gzipped`);
+    for (const source of sources)
+      served += gzipSize(Buffer.from(await (await fetch(new URL(source, url))).arrayBuffer()));
+    console.log(
+      `cross-check: ${url} references ${sources.length} <script src> (plus ${tags.length - sources.length} nomodule), ${kB(served)} gzipped`,
+    );
   }
   const verdict = gzipped <= GOAL_BYTES ? "meets" : "MISSES";
   console.log(`verdict: ${kB(gzipped)} gzipped ${verdict} the goal of under ${kB(GOAL_BYTES)}`);

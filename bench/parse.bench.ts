@@ -24,10 +24,26 @@ function readSettings(args: string[]): Settings & { isSmoke: boolean } {
     }
     return number;
   };
-  const minutes = value("minutes", isSmoke ? 1 : 60, (minutes) => minutes > 0 && minutes <= 24 * 60, "a number of minutes above 0, at most 1440");
-  const streams = value("streams", 32, (streams) => Number.isInteger(streams) && streams >= 2 && streams <= 128, "a whole number of streams from 2 to 128");
-  const interval = value("interval", 0.1, (interval) => interval >= 0.1 && interval <= 60, "an interval in seconds from 0.1 to 60");
-  if (Math.round((minutes * 60) / interval) < 4) throw new Error("--minutes and --interval: the log needs at least 4 intervals");
+  const minutes = value(
+    "minutes",
+    isSmoke ? 1 : 60,
+    (minutes) => minutes > 0 && minutes <= 24 * 60,
+    "a number of minutes above 0, at most 1440",
+  );
+  const streams = value(
+    "streams",
+    32,
+    (streams) => Number.isInteger(streams) && streams >= 2 && streams <= 128,
+    "a whole number of streams from 2 to 128",
+  );
+  const interval = value(
+    "interval",
+    0.1,
+    (interval) => interval >= 0.1 && interval <= 60,
+    "an interval in seconds from 0.1 to 60",
+  );
+  if (Math.round((minutes * 60) / interval) < 4)
+    throw new Error("--minutes and --interval: the log needs at least 4 intervals");
   return { isSmoke, seconds: minutes * 60, streams, interval };
 }
 
@@ -38,7 +54,14 @@ const time = (seconds: number) => seconds.toFixed(2);
 const STEPS_PER_CHUNK = 25;
 
 /** What a correct parse of the log finds: the generator adds it up as it writes. */
-type Expected = { intervals: number; streamSamples: number; streamBytes: number; sumBytes: number; sumRetransmits: number; lines: number };
+type Expected = {
+  intervals: number;
+  streamSamples: number;
+  streamBytes: number;
+  sumBytes: number;
+  sumRetransmits: number;
+  lines: number;
+};
 
 /**
  * The chunks of an iperf3 3.12 client log with -P streams -i interval -t seconds, each already
@@ -48,7 +71,8 @@ type Expected = { intervals: number; streamSamples: number; streamBytes: number;
 function* syntheticLog({ seconds, streams, interval }: Settings, expected: Expected): Generator<string[]> {
   const ids = Array.from({ length: streams }, (_, index) => 5 + 2 * index);
   const header = ["Connecting to host 198.18.0.2, port 5201"];
-  for (const id of ids) header.push(`[${pad(String(id), 3)}] local 198.18.0.1 port ${40000 + id} connected to 198.18.0.2 port 5201`);
+  for (const id of ids)
+    header.push(`[${pad(String(id), 3)}] local 198.18.0.1 port ${40000 + id} connected to 198.18.0.2 port 5201`);
   header.push("[ ID] Interval           Transfer     Bitrate         Retr  Cwnd");
   expected.lines += header.length;
   yield header;
@@ -104,7 +128,14 @@ function* syntheticLog({ seconds, streams, interval }: Settings, expected: Expec
   yield summary;
 }
 
-const newExpected = (): Expected => ({ intervals: 0, streamSamples: 0, streamBytes: 0, sumBytes: 0, sumRetransmits: 0, lines: 0 });
+const newExpected = (): Expected => ({
+  intervals: 0,
+  streamSamples: 0,
+  streamBytes: 0,
+  sumBytes: 0,
+  sumRetransmits: 0,
+  lines: 0,
+});
 
 // a real gc() between runs, so that each run's peak starts from the same floor
 setFlagsFromString("--expose-gc");
@@ -153,18 +184,48 @@ function check(isRight: boolean, what: string, found: unknown, wanted: unknown):
 function checkResult(result: IperfResult, settings: Settings, expected: Expected, seen: Expected): void {
   check(seen.lines === expected.lines, "the number of lines pushed", seen.lines, expected.lines);
   check(seen.intervals === expected.intervals, "the number of intervals", seen.intervals, expected.intervals);
-  check(seen.streamSamples === expected.streamSamples, "the number of stream samples", seen.streamSamples, expected.streamSamples);
-  check(seen.streamBytes === expected.streamBytes, "the sum of the streams' bytes", seen.streamBytes, expected.streamBytes);
+  check(
+    seen.streamSamples === expected.streamSamples,
+    "the number of stream samples",
+    seen.streamSamples,
+    expected.streamSamples,
+  );
+  check(
+    seen.streamBytes === expected.streamBytes,
+    "the sum of the streams' bytes",
+    seen.streamBytes,
+    expected.streamBytes,
+  );
   check(seen.sumBytes === expected.sumBytes, "the sum of the intervals' bytes", seen.sumBytes, expected.sumBytes);
-  check(seen.sumRetransmits === expected.sumRetransmits, "the sum of the intervals' retransmits", seen.sumRetransmits, expected.sumRetransmits);
+  check(
+    seen.sumRetransmits === expected.sumRetransmits,
+    "the sum of the intervals' retransmits",
+    seen.sumRetransmits,
+    expected.sumRetransmits,
+  );
   check(result.streams === settings.streams, "the number of streams", result.streams, settings.streams);
   const sender = result.summary?.sender;
-  check(sender?.bytes === Math.round(4.44 * 1024 ** 4), "the sender's bytes", sender?.bytes, Math.round(4.44 * 1024 ** 4));
+  check(
+    sender?.bytes === Math.round(4.44 * 1024 ** 4),
+    "the sender's bytes",
+    sender?.bytes,
+    Math.round(4.44 * 1024 ** 4),
+  );
   check(sender?.retransmits === 1184, "the sender's retransmits", sender?.retransmits, 1184);
   check(sender?.end === settings.seconds, "the summary's end", sender?.end, settings.seconds);
   const receiver = result.summary?.receiver;
-  check(receiver?.bytes === Math.round(4.44 * 1024 ** 4), "the receiver's bytes", receiver?.bytes, Math.round(4.44 * 1024 ** 4));
-  check(result.error === null && !result.interrupted, "the run's end", result.error?.message ?? "interrupted", "a normal end");
+  check(
+    receiver?.bytes === Math.round(4.44 * 1024 ** 4),
+    "the receiver's bytes",
+    receiver?.bytes,
+    Math.round(4.44 * 1024 ** 4),
+  );
+  check(
+    result.error === null && !result.interrupted,
+    "the run's end",
+    result.error?.message ?? "interrupted",
+    "a normal end",
+  );
 }
 
 function runParser(settings: Settings): RunFigures {
@@ -196,7 +257,8 @@ function runParser(settings: Settings): RunFigures {
         seen.sumBytes += interval.bytes;
         seen.sumRetransmits += interval.retransmits ?? 0;
         seen.streamSamples += interval.streams.length;
-        for (let stream = 0; stream < interval.streams.length; stream += 1) seen.streamBytes += interval.streams[stream]!.bytes;
+        for (let stream = 0; stream < interval.streams.length; stream += 1)
+          seen.streamBytes += interval.streams[stream]!.bytes;
       }
     }
     const afterParse = performance.now();
@@ -236,7 +298,8 @@ const MB = 1024 * 1024;
 const { isSmoke, ...settings } = readSettings(process.argv.slice(2));
 const quarter: Settings = { ...settings, seconds: settings.seconds / 4 };
 const perSecond = (count: number, seconds: number) => Math.round(count / seconds).toLocaleString("en");
-const median = <T>(runs: T[], key: (run: T) => number): T => [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!;
+const median = <T>(runs: T[], key: (run: T) => number): T =>
+  [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!;
 
 // warm-up: let V8 optimise the parser and the generator before anything is timed
 runParser({ ...settings, seconds: Math.min(settings.seconds, 300) });
@@ -254,9 +317,13 @@ const report = (label: string, run: RunFigures) =>
   `making the chunks ${run.generateSeconds.toFixed(3)} s; both ${perSecond(run.lines, run.parseSeconds + run.generateSeconds)} lines/s; ` +
   `peak heap ${(run.peakHeap / MB).toFixed(1)} MB, peak RSS ${(run.peakRss / MB).toFixed(1)} MB, heap left after end() ${(run.heapRetained / MB).toFixed(2)} MB`;
 
-console.log(`node ${process.version}, ${settings.streams} streams, -i ${settings.interval}, ${settings.seconds / 60} min log${isSmoke ? " (--smoke: times mean little)" : ""}`);
+console.log(
+  `node ${process.version}, ${settings.streams} streams, -i ${settings.interval}, ${settings.seconds / 60} min log${isSmoke ? " (--smoke: times mean little)" : ""}`,
+);
 generatorRuns.forEach((run, index) =>
-  console.log(`generator alone, run ${index + 1}: ${run.lines.toLocaleString("en")} lines in ${run.seconds.toFixed(3)} s (${run.cpuSeconds.toFixed(3)} s CPU) = ${perSecond(run.lines, run.seconds)} lines/s`),
+  console.log(
+    `generator alone, run ${index + 1}: ${run.lines.toLocaleString("en")} lines in ${run.seconds.toFixed(3)} s (${run.cpuSeconds.toFixed(3)} s CPU) = ${perSecond(run.lines, run.seconds)} lines/s`,
+  ),
 );
 console.log(report("1/4 log", short));
 longRuns.forEach((run, index) => console.log(report(`full log, run ${index + 1}`, run)));
@@ -273,6 +340,8 @@ console.log(
 // a parser that keeps what it read shows here whatever the log's length: a full GC leaves it in the heap
 const leaking = [short, ...longRuns].filter((run) => run.heapRetained > 1 * MB);
 if (leaking.length > 0) {
-  console.error(`memory is not flat: ${(Math.max(...leaking.map((run) => run.heapRetained)) / MB).toFixed(2)} MB left in the heap after end() (at most 1 MB)`);
+  console.error(
+    `memory is not flat: ${(Math.max(...leaking.map((run) => run.heapRetained)) / MB).toFixed(2)} MB left in the heap after end() (at most 1 MB)`,
+  );
   process.exit(1);
 }

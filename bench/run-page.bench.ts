@@ -21,10 +21,16 @@ function readArgs(args: string[]) {
   const number = (name: string, fallback: number, smoke: number) => {
     const raw = value(name);
     const parsed = raw === undefined ? (isSmoke ? smoke : fallback) : Number(raw);
-    if (!Number.isInteger(parsed) || parsed < 1 || parsed > 1_000_000) throw new Error(`--${name} must be a whole number from 1 to 1000000, not ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(parsed) || parsed < 1 || parsed > 1_000_000)
+      throw new Error(`--${name} must be a whole number from 1 to 1000000, not ${JSON.stringify(raw)}`);
     return parsed;
   };
-  return { isSmoke, samples: number("samples", 36_000, 1_200), streams: number("streams", 32, 4), repeat: number("repeat", 5, 1) };
+  return {
+    isSmoke,
+    samples: number("samples", 36_000, 1_200),
+    streams: number("streams", 32, 4),
+    repeat: number("repeat", 5, 1),
+  };
 }
 
 function median(values: number[]): number {
@@ -33,17 +39,46 @@ function median(values: number[]): number {
 }
 
 /** Host, NICs and a link, then `count` finished runs of `samples` intervals each, written with SQL. */
-function seed(file: string, { samples, streams, count }: { samples: number; streams: number; count: number }): number[] {
+function seed(
+  file: string,
+  { samples, streams, count }: { samples: number; streams: number; count: number },
+): number[] {
   const sqlite = new Database(file);
   const now = new Date().toISOString().replace("Z", "+00:00");
   const hostIds = ["bench-a", "bench-b"].map((name, index) =>
-    Number(sqlite.prepare(`INSERT INTO "Host" ("name", "address", "authMethod", "platform", "updatedAt") VALUES (?, ?, 'local', 'linux', ?)`).run(name, `198.18.200.${index + 1}`, now).lastInsertRowid),
+    Number(
+      sqlite
+        .prepare(
+          `INSERT INTO "Host" ("name", "address", "authMethod", "platform", "updatedAt") VALUES (?, ?, 'local', 'linux', ?)`,
+        )
+        .run(name, `198.18.200.${index + 1}`, now).lastInsertRowid,
+    ),
   );
   const nicIds = hostIds.map((hostId, index) =>
-    Number(sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "speedMbps", "mtu", "addresses", "updatedAt") VALUES (?, 'eth1', 1000, 9000, ?, ?)`).run(hostId, JSON.stringify([`198.18.200.${index + 1}/24`]), now).lastInsertRowid),
+    Number(
+      sqlite
+        .prepare(
+          `INSERT INTO "Nic" ("hostId", "name", "speedMbps", "mtu", "addresses", "updatedAt") VALUES (?, 'eth1', 1000, 9000, ?, ?)`,
+        )
+        .run(hostId, JSON.stringify([`198.18.200.${index + 1}/24`]), now).lastInsertRowid,
+    ),
   );
-  const linkId = Number(sqlite.prepare(`INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('bench-1g', ?, ?, 1000, ?)`).run(nicIds[0], nicIds[1], now).lastInsertRowid);
-  const options = { protocol: "tcp", duration: (samples / 10), parallel: streams, reverse: false, bidir: false, interval: 0.1, zerocopy: false };
+  const linkId = Number(
+    sqlite
+      .prepare(
+        `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('bench-1g', ?, ?, 1000, ?)`,
+      )
+      .run(nicIds[0], nicIds[1], now).lastInsertRowid,
+  );
+  const options = {
+    protocol: "tcp",
+    duration: samples / 10,
+    parallel: streams,
+    reverse: false,
+    bidir: false,
+    interval: 0.1,
+    zerocopy: false,
+  };
   const insertRun = sqlite.prepare(
     `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0)`,
   );
@@ -58,12 +93,29 @@ function seed(file: string, { samples, streams, count }: { samples: number; stre
       for (let seq = 0; seq < samples; seq += 1) {
         const values = Array.from({ length: streams }, (_, index) => {
           const bitsPerSecond = 2.9e7 + ((seq * 7 + index * 13) % 100) * 2e4;
-          return { id: 5 + 2 * index, bytes: Math.round(bitsPerSecond / 80), bitsPerSecond, retransmits: (seq + index) % 97 === 0 ? 1 : 0, cwndBytes: 120_000 + index * 1000 };
+          return {
+            id: 5 + 2 * index,
+            bytes: Math.round(bitsPerSecond / 80),
+            bitsPerSecond,
+            retransmits: (seq + index) % 97 === 0 ? 1 : 0,
+            cwndBytes: 120_000 + index * 1000,
+          };
         });
         const total = values.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
         const retransmits = values.reduce((sum, stream) => sum + stream.retransmits, 0);
         // The first second is iperf3's omitted warm-up (-O 1), as a run with --omit stores it.
-        insertSample.run(runId, seq, seq / 10, (seq + 1) / 10, total / 80, total, retransmits, streams * 120_000, seq < 10 ? 1 : 0, JSON.stringify(values));
+        insertSample.run(
+          runId,
+          seq,
+          seq / 10,
+          (seq + 1) / 10,
+          total / 80,
+          total,
+          retransmits,
+          streams * 120_000,
+          seq < 10 ? 1 : 0,
+          JSON.stringify(values),
+        );
       }
     }
   })();
@@ -81,10 +133,21 @@ async function main(): Promise<void> {
     const seedStarted = performance.now();
     // Per repetition one run seen without a digest (before) and one with it (after), plus one for the warm-up.
     const runIds = seed(path.join(database.dataDir, "wirespeed.db"), { samples, streams, count: 2 * repeat + 1 });
-    console.log(`run-page: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}seeded ${runIds.length} runs of ${samples.toLocaleString("en")} samples × ${streams} streams in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
-    console.log(`run-page: node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), load average ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+    console.log(
+      `run-page: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}seeded ${runIds.length} runs of ${samples.toLocaleString("en")} samples × ${streams} streams in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `run-page: node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), load average ${os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(" ")}`,
+    );
 
-    const queries = { ...(await import("../lib/queries/links")), ...(await import("../lib/queries/run-lists")), ...(await import("../lib/queries/run-series")) };
+    const queries = {
+      ...(await import("../lib/queries/links")),
+      ...(await import("../lib/queries/run-lists")),
+      ...(await import("../lib/queries/run-series")),
+    };
     const { readStreamStatsFromSamples, storeRunDigest } = await import("../lib/runs/digest");
     const { StreamTotals } = await import("../lib/runs/stream-totals");
     const { sampleEventFromRow } = await import("../lib/runs/contract");
@@ -92,8 +155,14 @@ async function main(): Promise<void> {
     // ends and the chart before the first byte of the page; the per-stream table streams in after.
     const shell = async (runId: number) => {
       const run = await queries.getRunDetail(runId);
-      const [ends, series] = await Promise.all([queries.getLinkEnds(run!.linkId), queries.getRunSeries({ runId, isFinished: true })]);
-      if (!ends || series.sampleCount !== samples || series.streamCount !== Math.min(streams, 32)) throw new Error(`wrong result: run ${runId}: read ${series.sampleCount} samples and ${series.streamCount} stream lines`);
+      const [ends, series] = await Promise.all([
+        queries.getLinkEnds(run!.linkId),
+        queries.getRunSeries({ runId, isFinished: true }),
+      ]);
+      if (!ends || series.sampleCount !== samples || series.streamCount !== Math.min(streams, 32))
+        throw new Error(
+          `wrong result: run ${runId}: read ${series.sampleCount} samples and ${series.streamCount} stream lines`,
+        );
       return series;
     };
     const streamTable = async (runId: number) => {
@@ -114,14 +183,21 @@ async function main(): Promise<void> {
       const used = process.cpuUsage(cpuStarted);
       return { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
     };
-    const medians = (figures: Figure[]) => ({ wall: median(figures.map((entry) => entry.wall)), cpu: median(figures.map((entry) => entry.cpu)) });
+    const medians = (figures: Figure[]) => ({
+      wall: median(figures.map((entry) => entry.wall)),
+      cpu: median(figures.map((entry) => entry.cpu)),
+    });
     const report = (label: string, figures: Figure[]) =>
-      console.log(`run-page: ${label}: median ${medians(figures).wall.toFixed(1)} ms wall (${figures.map((entry) => entry.wall.toFixed(0)).join(", ")}), ${medians(figures).cpu.toFixed(0)} ms CPU`);
+      console.log(
+        `run-page: ${label}: median ${medians(figures).wall.toFixed(1)} ms wall (${figures.map((entry) => entry.wall.toFixed(0)).join(", ")}), ${medians(figures).cpu.toFixed(0)} ms CPU`,
+      );
 
     // The samples as the engine's sample writer sees them, for its stream totals (kept outside the timed spans).
     const { db } = await import("../lib/db");
     const eventsOf = async (runId: number) =>
-      (await db.sample.findMany({ where: { runId }, orderBy: { seq: "asc" }, omit: { id: true, runId: true } })).map((row) => sampleEventFromRow(row));
+      (await db.sample.findMany({ where: { runId }, orderBy: { seq: "asc" }, omit: { id: true, runId: true } })).map(
+        (row) => sampleEventFromRow(row),
+      );
 
     // Warm-up: module loading, statement caches, the database file in the page cache.
     await page(runIds[0]!);
@@ -132,7 +208,10 @@ async function main(): Promise<void> {
       const withDigest = runIds[2 + 2 * index]!;
       before.shell.push(await timeOf(() => shell(withoutDigest)));
       before.whole.push(await timeOf(() => streamTable(withoutDigest)));
-      before.whole[index] = { wall: before.whole[index]!.wall + before.shell[index]!.wall, cpu: before.whole[index]!.cpu + before.shell[index]!.cpu };
+      before.whole[index] = {
+        wall: before.whole[index]!.wall + before.shell[index]!.wall,
+        cpu: before.whole[index]!.cpu + before.shell[index]!.cpu,
+      };
       // The end of a run: the writer kept the totals as the intervals arrived (its cost spread over the run), then the digest is stored.
       const events = await eventsOf(withDigest);
       const totals = new StreamTotals();
@@ -140,16 +219,24 @@ async function main(): Promise<void> {
       after.end.push(await timeOf(() => storeRunDigest(withDigest, totals.stats())));
       const fromSamples = await readStreamStatsFromSamples(withDigest);
       const kept = totals.stats();
-      if (kept.length !== fromSamples.length || kept.some((stat, at) => Math.abs(stat.bytes - fromSamples[at]!.bytes) > 1e-6 * stat.bytes)) throw new Error(`wrong result: run ${withDigest}: the kept stream totals differ from the samples'`);
+      if (
+        kept.length !== fromSamples.length ||
+        kept.some((stat, at) => Math.abs(stat.bytes - fromSamples[at]!.bytes) > 1e-6 * stat.bytes)
+      )
+        throw new Error(`wrong result: run ${withDigest}: the kept stream totals differ from the samples'`);
       after.shell.push(await timeOf(() => shell(withDigest)));
       after.whole.push(await timeOf(() => page(withDigest)));
     }
     const [size] = await db.$queryRaw<Array<{ digest: number | bigint; samples: number | bigint }>>`
       SELECT (SELECT length("points") + length("streams") FROM "RunDigest" WHERE "runId" = ${runIds[2]!}) AS "digest",
         (SELECT SUM(length("streams")) + COUNT(*) * 80 FROM "Sample" WHERE "runId" = ${runIds[2]!}) AS "samples"`;
-    console.log(`run-page: the digest of one run is ${(Number(size!.digest) / 1024).toFixed(0)} KiB of JSON; its samples about ${(Number(size!.samples) / 1024 / 1024).toFixed(1)} MiB (stream values plus about 80 bytes a row)`);
+    console.log(
+      `run-page: the digest of one run is ${(Number(size!.digest) / 1024).toFixed(0)} KiB of JSON; its samples about ${(Number(size!.samples) / 1024 / 1024).toFixed(1)} MiB (stream values plus about 80 bytes a row)`,
+    );
     const series = await shell(runIds[2]!);
-    console.log(`run-page: ${series.points.length} chart points, ${series.streamCount} stream lines, ${(await streamTable(runIds[2]!)).length} stream rows`);
+    console.log(
+      `run-page: ${series.points.length} chart points, ${series.streamCount} stream lines, ${(await streamTable(runIds[2]!)).length} stream rows`,
+    );
     report("before: first view without a digest, page up to the chart", before.shell);
     report("before: first view without a digest, with the per-stream table", before.whole);
     report("after: stream totals kept by the writer over the whole run (spread over its hour)", after.totals);
@@ -158,7 +245,9 @@ async function main(): Promise<void> {
     report("after: first view with the digest, with the per-stream table", after.whole);
     const ratio = medians(before.whole).wall / medians(after.whole).wall;
     const goal = medians(after.whole).wall < 300;
-    console.log(`run-page: first view ${ratio.toFixed(1)}× faster with the digest; goal (first view under 300 ms): ${goal ? "MET" : "MISSED"}`);
+    console.log(
+      `run-page: first view ${ratio.toFixed(1)}× faster with the digest; goal (first view under 300 ms): ${goal ? "MET" : "MISSED"}`,
+    );
     await db.$disconnect();
   } finally {
     database.remove();

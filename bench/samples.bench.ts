@@ -33,7 +33,9 @@ async function watch(body: NonNullable<Response["body"]>): Promise<Viewer> {
     while ((end = buffer.indexOf("\n\n")) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const fields = new Map(block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]));
+      const fields = new Map(
+        block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
+      );
       if (fields.get("event") === "sample") {
         viewer.samples += 1;
         viewer.ids.push(Number(fields.get("id")));
@@ -61,7 +63,11 @@ runMain(async () => {
     const cpuStarted = process.cpuUsage();
     const request = parseRunRequest({ parallel, interval, duration: seconds });
     const calledAt = performance.now();
-    const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+    const started = await engine.startRun({
+      linkId: linkIds[link]!,
+      options: request.options,
+      clientSide: request.clientSide,
+    });
     let firstAt: number | null = null;
     let lastAt = 0;
     let published = 0;
@@ -82,34 +88,53 @@ runMain(async () => {
     const cpu = process.cpuUsage(cpuStarted);
     const run = await db.run.findUniqueOrThrow({ where: { id: started.id } });
     const stored = await db.sample.count({ where: { runId: started.id } });
-    const seqs = await db.sample.findMany({ where: { runId: started.id }, select: { seq: true, streams: true }, orderBy: { seq: "asc" } });
+    const seqs = await db.sample.findMany({
+      where: { runId: started.id },
+      select: { seq: true, streams: true },
+      orderBy: { seq: "asc" },
+    });
     const isContiguous = seqs.every((row, index) => row.seq === index);
-    const streamsPerRow = seqs.length > 0 ? (Array.isArray(seqs[1]?.streams) ? (seqs[1]!.streams as unknown[]).length : 0) : 0;
+    const streamsPerRow =
+      seqs.length > 0 ? (Array.isArray(seqs[1]?.streams) ? (seqs[1]!.streams as unknown[]).length : 0) : 0;
     const maxRssKb = process.resourceUsage().maxRSS;
     const sampleSpan = firstAt === null ? 0 : (lastAt - firstAt) / 1000;
 
-    console.log(`  run ${run.id}: ${run.status}${run.errorMessage ? ` (${run.errorMessage})` : ""}, received ${((run.receivedBitsPerSecond ?? 0) / 1e9).toFixed(2)} Gbit/s, ${((endedAt - calledAt) / 1000).toFixed(1)} s from startRun to its end`);
+    console.log(
+      `  run ${run.id}: ${run.status}${run.errorMessage ? ` (${run.errorMessage})` : ""}, received ${((run.receivedBitsPerSecond ?? 0) / 1e9).toFixed(2)} Gbit/s, ${((endedAt - calledAt) / 1000).toFixed(1)} s from startRun to its end`,
+    );
     console.log(`  client command: ${run.clientCommand}`);
-    console.log(`  samples published on the bus: ${published}; Sample rows stored: ${stored} (seq 0..${stored - 1} contiguous: ${isContiguous}; ${streamsPerRow} per-stream values per row)`);
+    console.log(
+      `  samples published on the bus: ${published}; Sample rows stored: ${stored} (seq 0..${stored - 1} contiguous: ${isContiguous}; ${streamsPerRow} per-stream values per row)`,
+    );
     console.log(
       `  stored per second: ${(stored / seconds).toFixed(1)} over the test's ${seconds} s, ${(sampleSpan > 0 ? (stored - 1) / sampleSpan : 0).toFixed(1)} between the first and last sample (${sampleSpan.toFixed(2)} s)`,
     );
     for (const [index, viewer] of ([first, second] as const).entries()) {
       const inOrder = viewer.ids.every((id, position) => id === position + 1);
-      console.log(`  viewer ${index + 1}: ${viewer.samples} sample events (ids 1..${viewer.ids.at(-1) ?? 0} in order: ${inOrder}), ${(viewer.bytes / 1024).toFixed(0)} KiB of SSE, last status ${viewer.lastStatus}`);
+      console.log(
+        `  viewer ${index + 1}: ${viewer.samples} sample events (ids 1..${viewer.ids.at(-1) ?? 0} in order: ${inOrder}), ${(viewer.bytes / 1024).toFixed(0)} KiB of SSE, last status ${viewer.lastStatus}`,
+      );
     }
     console.log(
       `  memory: RSS ${(rssBefore / MB).toFixed(1)} MB before the run, peak ${(peakRss / MB).toFixed(1)} MB during it (sampled every 50 ms), process maxRSS ${(maxRssKb / 1024).toFixed(1)} MB; ` +
         `CPU of this process during the run ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`,
     );
-    const isMet = run.status === "succeeded" && stored === expected && first.samples === stored && second.samples === stored;
+    const isMet =
+      run.status === "succeeded" && stored === expected && first.samples === stored && second.samples === stored;
     console.log(
       `verdict: ${isMet ? "MET" : "MISSED"}: ${stored}/${expected} intervals stored, viewers ${first.samples} and ${second.samples} ${first.samples === stored && second.samples === stored ? "=" : "≠"} stored, ${(stored / seconds).toFixed(1)} samples/s`,
     );
     // After the verdict, so that the figures are printed: what must hold whatever the machine's load.
     check(run.status === "succeeded", `run ${run.id} ${run.status}`);
-    check(stored > 0 && stored === published && isContiguous, `${published} samples published, ${stored} rows stored (seq contiguous: ${isContiguous})`);
+    check(
+      stored > 0 && stored === published && isContiguous,
+      `${published} samples published, ${stored} rows stored (seq contiguous: ${isContiguous})`,
+    );
     check(streamsPerRow === parallel || stored < 2, `${streamsPerRow} per-stream values per row for -P ${parallel}`);
-    for (const viewer of [first, second]) check(viewer.samples === stored && viewer.ids.every((id, position) => id === position + 1), `a viewer got ${viewer.samples} sample events for ${stored} rows`);
+    for (const viewer of [first, second])
+      check(
+        viewer.samples === stored && viewer.ids.every((id, position) => id === position + 1),
+        `a viewer got ${viewer.samples} sample events for ${stored} rows`,
+      );
   });
 });

@@ -28,7 +28,9 @@ function benchInstance(): number {
   const chosen = process.env.WIRESPEED_BENCH_LAB_INSTANCE;
   if (chosen) {
     if (!/^[1-7]$/.test(chosen) || Number(chosen) === SUITE_INSTANCE) {
-      throw new Error(`WIRESPEED_BENCH_LAB_INSTANCE must be a lab instance from 1 to ${LAB_INSTANCE_MAX} other than the suite's (${SUITE_INSTANCE}), got ${JSON.stringify(chosen)}`);
+      throw new Error(
+        `WIRESPEED_BENCH_LAB_INSTANCE must be a lab instance from 1 to ${LAB_INSTANCE_MAX} other than the suite's (${SUITE_INSTANCE}), got ${JSON.stringify(chosen)}`,
+      );
     }
     return Number(chosen);
   }
@@ -36,20 +38,29 @@ function benchInstance(): number {
   for (let instance = 1; instance <= LAB_INSTANCE_MAX; instance += 1) {
     if (instance !== SUITE_INSTANCE && isFree(instance)) return instance;
   }
-  throw new Error(`no free lab instance for the benchmarks beside the suite's ${SUITE_INSTANCE}: set WIRESPEED_BENCH_LAB_INSTANCE`);
+  throw new Error(
+    `no free lab instance for the benchmarks beside the suite's ${SUITE_INSTANCE}: set WIRESPEED_BENCH_LAB_INSTANCE`,
+  );
 }
 
 describe("the lab's benchmarks have smoke runs", () => {
   const instance = benchInstance();
 
   // One after the other (lab test files run one at a time too): each takes both cores while it measures.
-  it.each(LAB_BENCHES)(`%s: \`--smoke\` on lab instance ${instance} exits 0, prints its figures and takes its lab down`, async (name) => {
-    const run = await runBenchProcess(name, ["--smoke"], { WIRESPEED_LAB_INSTANCE: String(instance) }, 230_000);
-    const output = `${run.stdout}\n${run.stderr}`.trim();
-    expect(run.code, `bench/${name}.bench.ts --smoke exited ${run.code ?? run.signal} after ${run.seconds.toFixed(1)} s:\n${output.slice(-4000)}`).toBe(0);
-    expect(run.stdout).toContain("SMOKE RUN (--smoke)");
-    expect(run.stdout, `bench/${name}.bench.ts --smoke printed no figure:\n${output.slice(-4000)}`).toMatch(FIGURE);
-    expect(run.stdout).toContain(`lab instance ${instance} down`);
-    expect(isFree(instance), `lab instance ${instance} is still up after bench/${name}.bench.ts`).toBe(true);
-  }, 240_000);
+  it.each(LAB_BENCHES)(
+    `%s: \`--smoke\` on lab instance ${instance} exits 0, prints its figures and takes its lab down`,
+    async (name) => {
+      const run = await runBenchProcess(name, ["--smoke"], { WIRESPEED_LAB_INSTANCE: String(instance) }, 230_000);
+      const output = `${run.stdout}\n${run.stderr}`.trim();
+      expect(
+        run.code,
+        `bench/${name}.bench.ts --smoke exited ${run.code ?? run.signal} after ${run.seconds.toFixed(1)} s:\n${output.slice(-4000)}`,
+      ).toBe(0);
+      expect(run.stdout).toContain("SMOKE RUN (--smoke)");
+      expect(run.stdout, `bench/${name}.bench.ts --smoke printed no figure:\n${output.slice(-4000)}`).toMatch(FIGURE);
+      expect(run.stdout).toContain(`lab instance ${instance} down`);
+      expect(isFree(instance), `lab instance ${instance} is still up after bench/${name}.bench.ts`).toBe(true);
+    },
+    240_000,
+  );
 });

@@ -32,20 +32,32 @@ describe("every benchmark has a smoke run", () => {
   it("knows the lab's benchmarks by their lab: those that bring a lab up are the LAB_BENCHES, and only those", () => {
     const usesLab = fs
       .readdirSync(BENCH_DIR)
-      .filter((file) => file.endsWith(".bench.ts") && fs.readFileSync(path.join(BENCH_DIR, file), "utf8").includes("withLabEngine("))
+      .filter(
+        (file) =>
+          file.endsWith(".bench.ts") && fs.readFileSync(path.join(BENCH_DIR, file), "utf8").includes("withLabEngine("),
+      )
       .map((file) => file.slice(0, -".bench.ts".length))
       .sort();
     expect(usesLab).toEqual([...LAB_BENCHES].sort());
   });
 
   // One after the other: each is a process of its own that takes a core while it runs.
-  it.each(BENCHES)("%s: `--smoke` exits 0 and prints its figures", async (name) => {
-    if (!fs.existsSync(benchFile(name))) {
-      expect.fail(`bench/${name}.bench.ts does not exist: the smoke list names it (BENCHES in bench/smoke.test.ts), so it must be there`);
-    }
-    const run = await runBenchProcess(name, ["--smoke"]);
-    const output = `${run.stdout}\n${run.stderr}`.trim();
-    expect(run.code, `bench/${name}.bench.ts --smoke exited ${run.code ?? run.signal} after ${run.seconds.toFixed(1)} s:\n${output.slice(-3000)}`).toBe(0);
-    expect(run.stdout, `bench/${name}.bench.ts --smoke printed no figure:\n${output.slice(-3000)}`).toMatch(FIGURE);
-  }, 180_000);
+  it.each(BENCHES)(
+    "%s: `--smoke` exits 0 and prints its figures",
+    async (name) => {
+      if (!fs.existsSync(benchFile(name))) {
+        expect.fail(
+          `bench/${name}.bench.ts does not exist: the smoke list names it (BENCHES in bench/smoke.test.ts), so it must be there`,
+        );
+      }
+      const run = await runBenchProcess(name, ["--smoke"]);
+      const output = `${run.stdout}\n${run.stderr}`.trim();
+      expect(
+        run.code,
+        `bench/${name}.bench.ts --smoke exited ${run.code ?? run.signal} after ${run.seconds.toFixed(1)} s:\n${output.slice(-3000)}`,
+      ).toBe(0);
+      expect(run.stdout, `bench/${name}.bench.ts --smoke printed no figure:\n${output.slice(-3000)}`).toMatch(FIGURE);
+    },
+    180_000,
+  );
 });

@@ -31,20 +31,28 @@ runMain(async () => {
   await withLabEngine("throughput", async (context) => {
     // In a control run the first column is a second by-hand test, and says so.
     const label = isControl ? "by hand #2" : "Wirespeed";
-    if (isControl) console.log(`throughput: CONTROL RUN (--control): "${label}" is a second by-hand run on port ${HAND_PORT + 1}`);
-    console.log(`throughput: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}N=${n} pairs per link, -t ${seconds}, links ${links.join(", ")}; goal: median(${label}) / median(by hand) ≥ ${GOAL_RATIO}`);
+    if (isControl)
+      console.log(`throughput: CONTROL RUN (--control): "${label}" is a second by-hand run on port ${HAND_PORT + 1}`);
+    console.log(
+      `throughput: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}N=${n} pairs per link, -t ${seconds}, links ${links.join(", ")}; goal: median(${label}) / median(by hand) ≥ ${GOAL_RATIO}`,
+    );
     const verdicts: string[] = [];
     for (const linkName of links) {
       const link = context.state.links.find((l) => l.name === linkName);
       if (!link) throw new Error(`the lab has no link ${linkName}`);
-      console.log(`\n${linkName}: ${link.rateMbps ? `tbf ${link.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${link.mtu}, ${link.a.host} ${link.a.address} → ${link.b.host} ${link.b.address}`);
+      console.log(
+        `\n${linkName}: ${link.rateMbps ? `tbf ${link.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${link.mtu}, ${link.a.host} ${link.a.address} → ${link.b.host} ${link.b.address}`,
+      );
       const engineFigures: number[] = [];
       const handFigures: number[] = [];
       const firstSample: number[] = [];
       for (let pair = 1; pair <= n; pair += 1) {
         // The order alternates too, so that neither side always runs on a warmer (or hotter) machine.
         const engineFirst = pair % 2 === 1;
-        let engineResult: { run: { receivedBitsPerSecond: number | null; clientCommand: string | null; serverCommand: string | null }; toFirstSampleMs: number | null } | null = null;
+        let engineResult: {
+          run: { receivedBitsPerSecond: number | null; clientCommand: string | null; serverCommand: string | null };
+          toFirstSampleMs: number | null;
+        } | null = null;
         let hand: Awaited<ReturnType<typeof handRun>> | null = null;
         // CPU of this Node process (engine, ssh, parser, SQLite) while each side runs: on a CPU-bound
         // link, whatever it takes is taken from iperf3 on the same 2 vCPUs.
@@ -53,7 +61,14 @@ runMain(async () => {
           const cpuStarted = process.cpuUsage();
           if (side === "engine" && isControl) {
             const again = await handRun(context.state, link, HAND_PORT + 1, seconds);
-            engineResult = { run: { receivedBitsPerSecond: again.bitsPerSecond, clientCommand: again.clientCommand, serverCommand: again.serverCommand }, toFirstSampleMs: null };
+            engineResult = {
+              run: {
+                receivedBitsPerSecond: again.bitsPerSecond,
+                clientCommand: again.clientCommand,
+                serverCommand: again.serverCommand,
+              },
+              toFirstSampleMs: null,
+            };
           } else if (side === "engine") engineResult = await engineRun(context, linkName, { duration: seconds });
           else hand = await handRun(context.state, link, HAND_PORT, seconds);
           const cpu = process.cpuUsage(cpuStarted);
@@ -61,9 +76,15 @@ runMain(async () => {
         }
         const wirespeed = engineResult!.run.receivedBitsPerSecond!;
         check(Number.isFinite(wirespeed) && wirespeed > 0, `${label} on ${linkName} stored ${wirespeed} bits/s`);
-        check(Number.isFinite(hand!.bitsPerSecond) && hand!.bitsPerSecond > 0, `by hand on ${linkName}: ${hand!.bitsPerSecond} bits/s`);
+        check(
+          Number.isFinite(hand!.bitsPerSecond) && hand!.bitsPerSecond > 0,
+          `by hand on ${linkName}: ${hand!.bitsPerSecond} bits/s`,
+        );
         const pairRatio = wirespeed / hand!.bitsPerSecond;
-        check(pairRatio > SANE_RATIO[0] && pairRatio < SANE_RATIO[1], `${label} ${gbits(wirespeed)} against ${gbits(hand!.bitsPerSecond)} by hand on ${linkName}: not the same link's rate`);
+        check(
+          pairRatio > SANE_RATIO[0] && pairRatio < SANE_RATIO[1],
+          `${label} ${gbits(wirespeed)} against ${gbits(hand!.bitsPerSecond)} by hand on ${linkName}: not the same link's rate`,
+        );
         engineFigures.push(wirespeed);
         handFigures.push(hand!.bitsPerSecond);
         if (engineResult!.toFirstSampleMs !== null) firstSample.push(engineResult!.toFirstSampleMs);
@@ -79,10 +100,19 @@ runMain(async () => {
         );
       }
       const ratio = median(engineFigures) / median(handFigures);
-      console.log(`  median: ${label} ${gbits(median(engineFigures))}, by hand ${gbits(median(handFigures))}, ratio of medians ${ratio.toFixed(3)}`);
-      if (firstSample.length > 0) console.log(`  startRun → first sample on the bus (-i 1): median ${ms(median(firstSample))}, each ${firstSample.map((v) => v.toFixed(0)).join(", ")} ms`);
-      verdicts.push(`${linkName}: ratio ${ratio.toFixed(3)} ${ratio >= GOAL_RATIO ? "≥" : "<"} ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? "MET" : "MISSED"}`);
+      console.log(
+        `  median: ${label} ${gbits(median(engineFigures))}, by hand ${gbits(median(handFigures))}, ratio of medians ${ratio.toFixed(3)}`,
+      );
+      if (firstSample.length > 0)
+        console.log(
+          `  startRun → first sample on the bus (-i 1): median ${ms(median(firstSample))}, each ${firstSample.map((v) => v.toFixed(0)).join(", ")} ms`,
+        );
+      verdicts.push(
+        `${linkName}: ratio ${ratio.toFixed(3)} ${ratio >= GOAL_RATIO ? "≥" : "<"} ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? "MET" : "MISSED"}`,
+      );
     }
-    console.log(`\nverdict${isControl ? " (control, by hand vs by hand: the noise floor, not Wirespeed)" : ""}: ${verdicts.join("; ")}`);
+    console.log(
+      `\nverdict${isControl ? " (control, by hand vs by hand: the noise floor, not Wirespeed)" : ""}: ${verdicts.join("; ")}`,
+    );
   });
 });

@@ -56,7 +56,10 @@ export function NavLinks({ isAdmin = false }: { isAdmin?: boolean }) {
             >
               {item.label}
               {item.href === "/alerts" && firing ? (
-                <span className="ml-1.5 rounded-full bg-red-700 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums dark:bg-red-500 dark:text-slate-950" data-testid="nav-firing-alerts">
+                <span
+                  className="ml-1.5 rounded-full bg-red-700 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums dark:bg-red-500 dark:text-slate-950"
+                  data-testid="nav-firing-alerts"
+                >
                   {firing}
                   <span className="sr-only"> firing</span>
                 </span>

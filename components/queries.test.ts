@@ -15,8 +15,18 @@ beforeAll(async () => {
       response.end(body);
     };
     if (request.url === "/api/ok") answer(200, JSON.stringify({ runs: [], total: 0, accept: request.headers.accept }));
-    else if (request.url === "/api/invalid") answer(400, JSON.stringify({ error: { code: "invalid", message: "parallel must be a whole number from 1 to 128", fields: [] } }));
-    else if (request.url === "/api/denied") answer(401, JSON.stringify({ error: { code: "unauthorized", message: "Sign in first: this needs an account." } }));
+    else if (request.url === "/api/invalid")
+      answer(
+        400,
+        JSON.stringify({
+          error: { code: "invalid", message: "parallel must be a whole number from 1 to 128", fields: [] },
+        }),
+      );
+    else if (request.url === "/api/denied")
+      answer(
+        401,
+        JSON.stringify({ error: { code: "unauthorized", message: "Sign in first: this needs an account." } }),
+      );
     else if (request.url === "/api/proxy") answer(502, "<html>Bad gateway</html>", "text/html");
     else if (request.url === "/api/slow") setTimeout(() => answer(200, "{}"), 5_000);
     else answer(404, "");
@@ -36,7 +46,9 @@ describe("fetchApi", () => {
   });
 
   it("turns the API's JSON error into an Error with its message", async () => {
-    await expect(fetchApi(`${origin}/api/invalid`)).rejects.toThrow(new Error("parallel must be a whole number from 1 to 128"));
+    await expect(fetchApi(`${origin}/api/invalid`)).rejects.toThrow(
+      new Error("parallel must be a whole number from 1 to 128"),
+    );
     await expect(fetchApi(`${origin}/api/denied`)).rejects.toThrow(new Error("Sign in first: this needs an account."));
   });
 
@@ -50,7 +62,9 @@ describe("fetchApi", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(fetchApi(`http://127.0.0.1:${port}/api/ok`)).rejects.toThrow("The server did not answer: check that Wirespeed is running.");
+    await expect(fetchApi(`http://127.0.0.1:${port}/api/ok`)).rejects.toThrow(
+      "The server did not answer: check that Wirespeed is running.",
+    );
   });
 
   it("passes an abort on as an abort, not as a server that did not answer", async () => {

@@ -64,7 +64,11 @@ export async function fetchApi<T>(path: string, { signal }: { signal?: AbortSign
   }
   if (!response.ok) {
     const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
-    throw new Error(typeof message === "string" && message ? message : `The server answered ${response.status} ${response.statusText}`.trim());
+    throw new Error(
+      typeof message === "string" && message
+        ? message
+        : `The server answered ${response.status} ${response.statusText}`.trim(),
+    );
   }
   return body as T;
 }

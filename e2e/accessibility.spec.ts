@@ -59,7 +59,8 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 function appRoutes(dir = path.resolve("app"), prefix = ""): string[] {
   const routes: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory() && entry.name !== "api") routes.push(...appRoutes(path.join(dir, entry.name), `${prefix}/${entry.name}`));
+    if (entry.isDirectory() && entry.name !== "api")
+      routes.push(...appRoutes(path.join(dir, entry.name), `${prefix}/${entry.name}`));
     else if (entry.name === "page.tsx") routes.push(prefix === "" ? "/" : prefix);
   }
   return routes.sort();
@@ -68,7 +69,10 @@ function appRoutes(dir = path.resolve("app"), prefix = ""): string[] {
 async function waitForExperiment(page: Page, id: number): Promise<string> {
   let status = "";
   await expect
-    .poll(async () => (status = (await apiCall<{ status: string }>(page.request, "GET", `/api/experiments/${id}`)).status), { timeout: 90_000, intervals: [1000] })
+    .poll(
+      async () => (status = (await apiCall<{ status: string }>(page.request, "GET", `/api/experiments/${id}`)).status),
+      { timeout: 90_000, intervals: [1000] },
+    )
     .toMatch(/^(succeeded|failed|cancelled|interrupted)$/);
   return status;
 }
@@ -77,19 +81,39 @@ test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
   const page = await browser.newPage();
   const request = page.request;
-  const linkId = (await registerLabLinks(request, "a11y", [{ lab: "ab-1g", name: "a11y-ab-1g", speedMbps: 1000 }]))["a11y-ab-1g"]!;
+  const linkId = (await registerLabLinks(request, "a11y", [{ lab: "ab-1g", name: "a11y-ab-1g", speedMbps: 1000 }]))[
+    "a11y-ab-1g"
+  ]!;
   const { hosts } = await apiCall<{ hosts: ApiHost[] }>(request, "GET", "/api/hosts");
   const host = hosts.find((entry) => entry.name.startsWith("a11y-"))!;
   const run = await apiCall<RunStatusJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 2, parallel: 2 });
   expect((await waitForRunStatus(request, run.id, FINAL)).status).toBe("succeeded");
   const experimentIds: number[] = [];
   for (let index = 0; index < 2; index += 1) {
-    const experiment = await apiCall<{ id: number }>(request, "POST", "/api/experiments", { kind: "sweep", linkIds: [linkId], factor: "parallel", values: [1, 2], options: { duration: 1 } });
+    const experiment = await apiCall<{ id: number }>(request, "POST", "/api/experiments", {
+      kind: "sweep",
+      linkIds: [linkId],
+      factor: "parallel",
+      values: [1, 2],
+      options: { duration: 1 },
+    });
     expect(await waitForExperiment(page, experiment.id)).toBe("succeeded");
     experimentIds.push(experiment.id);
   }
-  const schedule = await apiCall<{ id: number }>(request, "POST", "/api/schedules", { name: "a11y nightly", linkId, cron: "30 3 * * *", options: { duration: 2 }, enabled: false });
-  seeded = { hostId: host.id, linkId, runId: run.id, experimentIds: experimentIds as [number, number], scheduleId: schedule.id };
+  const schedule = await apiCall<{ id: number }>(request, "POST", "/api/schedules", {
+    name: "a11y nightly",
+    linkId,
+    cron: "30 3 * * *",
+    options: { duration: 2 },
+    enabled: false,
+  });
+  seeded = {
+    hostId: host.id,
+    linkId,
+    runId: run.id,
+    experimentIds: experimentIds as [number, number],
+    scheduleId: schedule.id,
+  };
   await page.close();
 });
 
@@ -121,14 +145,22 @@ test.describe("signed out", () => {
 });
 
 /** The run page while its run is running: live chart, progress, Cancel. */
-test("the live run page passes axe in both themes, and says its rate and intervals politely, at most every 5 s", async ({ page, request }) => {
+test("the live run page passes axe in both themes, and says its rate and intervals politely, at most every 5 s", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
-  const run = await apiCall<RunStatusJson>(request, "POST", `/api/links/${seeded.linkId}/runs`, { duration: 60, parallel: 2 });
+  const run = await apiCall<RunStatusJson>(request, "POST", `/api/links/${seeded.linkId}/runs`, {
+    duration: 60,
+    parallel: 2,
+  });
   try {
     await page.goto(`/runs/${run.id}`);
     const chart = page.getByTestId("interval-chart");
     await expect(page.getByTestId("live-progress")).toBeVisible();
-    await expect.poll(async () => Number(await chart.getAttribute("data-sample-count")), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => Number(await chart.getAttribute("data-sample-count")), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(2);
 
     // The text alternative: a polite status region, with the rate and the count of intervals.
     const announcement = page.getByTestId("live-announcement");
@@ -141,33 +173,62 @@ test("the live run page passes axe in both themes, and says its rate and interva
       const region = document.querySelector('[data-testid="live-announcement"]')!;
       const changes: { at: number; text: string }[] = [];
       (window as unknown as { announced: typeof changes }).announced = changes;
-      new MutationObserver(() => changes.push({ at: performance.now(), text: region.textContent ?? "" })).observe(region, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => changes.push({ at: performance.now(), text: region.textContent ?? "" })).observe(
+        region,
+        { childList: true, characterData: true, subtree: true },
+      );
     });
     await expectAccessibleInBothThemes(page, `/runs/${run.id} while running`);
     await page.waitForTimeout(10_000);
-    const changes = await page.evaluate(() => (window as unknown as { announced: { at: number; text: string }[] }).announced);
+    const changes = await page.evaluate(
+      () => (window as unknown as { announced: { at: number; text: string }[] }).announced,
+    );
     const listed = changes.map((change) => `${Math.round(change.at)} ms: ${change.text}`).join("\n");
     expect(changes.length, `announcements:\n${listed}`).toBeGreaterThanOrEqual(1);
     for (let index = 1; index < changes.length; index += 1) {
-      expect(changes[index]!.at - changes[index - 1]!.at, `time between two announcements:\n${listed}`).toBeGreaterThanOrEqual(4_900);
+      expect(
+        changes[index]!.at - changes[index - 1]!.at,
+        `time between two announcements:\n${listed}`,
+      ).toBeGreaterThanOrEqual(4_900);
     }
-    expect((await apiCall<RunStatusJson>(request, "GET", `/api/runs/${run.id}`)).status, "still running when checked").toBe("running");
+    expect(
+      (await apiCall<RunStatusJson>(request, "GET", `/api/runs/${run.id}`)).status,
+      "still running when checked",
+    ).toBe("running");
   } finally {
     await apiCall(request, "POST", `/api/runs/${run.id}/cancel`).catch(() => undefined);
     await waitForRunStatus(request, run.id, FINAL);
   }
 });
 
-test("the live experiment page passes axe in both themes, with its step's rate said politely", async ({ page, request }) => {
+test("the live experiment page passes axe in both themes, with its step's rate said politely", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(150_000);
-  const experiment = await apiCall<{ id: number }>(request, "POST", "/api/experiments", { kind: "sweep", linkIds: [seeded.linkId], factor: "parallel", values: [1, 2], options: { duration: 30 } });
+  const experiment = await apiCall<{ id: number }>(request, "POST", "/api/experiments", {
+    kind: "sweep",
+    linkIds: [seeded.linkId],
+    factor: "parallel",
+    values: [1, 2],
+    options: { duration: 30 },
+  });
   try {
     await page.goto(`/experiments/${experiment.id}`);
     const chart = page.getByTestId("live-step-chart");
-    await expect.poll(async () => Number((await chart.getAttribute("data-sample-count").catch(() => null)) ?? 0), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
-    await expect(page.getByTestId("live-announcement")).toHaveText(/^This step: [\d.]+ (k|M|G)bit\/s now, \d+ intervals$/);
+    await expect
+      .poll(async () => Number((await chart.getAttribute("data-sample-count").catch(() => null)) ?? 0), {
+        timeout: 60_000,
+      })
+      .toBeGreaterThanOrEqual(2);
+    await expect(page.getByTestId("live-announcement")).toHaveText(
+      /^This step: [\d.]+ (k|M|G)bit\/s now, \d+ intervals$/,
+    );
     await expectAccessibleInBothThemes(page, `/experiments/${experiment.id} while running`);
-    expect((await apiCall<{ status: string }>(request, "GET", `/api/experiments/${experiment.id}`)).status, "still running when checked").toBe("running");
+    expect(
+      (await apiCall<{ status: string }>(request, "GET", `/api/experiments/${experiment.id}`)).status,
+      "still running when checked",
+    ).toBe("running");
   } finally {
     await apiCall(request, "POST", `/api/experiments/${experiment.id}/cancel`).catch(() => undefined);
     await waitForExperiment(page, experiment.id);
@@ -179,7 +240,9 @@ async function focusLook(page: Page): Promise<{ what: string; focused: string; u
   return page.evaluate(() => {
     const element = document.activeElement as (HTMLElement | SVGElement) | null;
     if (!element || element === document.body) return null;
-    const chain: Element[] = [element, element.parentElement, element.parentElement?.parentElement].filter((entry) => entry instanceof Element);
+    const chain: Element[] = [element, element.parentElement, element.parentElement?.parentElement].filter(
+      (entry) => entry instanceof Element,
+    );
     const look = () =>
       chain
         .map((entry) => {

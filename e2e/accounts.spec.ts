@@ -51,13 +51,21 @@ function portOf(baseURL: string | undefined): number {
 test("an admin adds an operator, a viewer and a third user on the Users page", async ({ page, request }) => {
   const links = await registerLabLinks(request, "acct", [{ lab: "ab-1g", name: "acct-1g", speedMbps: 1000 }]);
   linkId = links["acct-1g"]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(request, "GET", `/api/links/${linkId}`);
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
+    request,
+    "GET",
+    `/api/links/${linkId}`,
+  );
   hostId = link.a.host.id;
   hostIds = [link.a.host.id, link.b.host.id];
   runId = (await apiCall<{ id: number }>(request, "POST", `/api/links/${linkId}/runs`, { duration: 1 })).id;
 
   await page.goto("/users");
-  for (const [username, role] of [["op1", "operator"], ["view1", "viewer"], ["locked1", "viewer"]] as const) {
+  for (const [username, role] of [
+    ["op1", "operator"],
+    ["view1", "viewer"],
+    ["locked1", "viewer"],
+  ] as const) {
     const form = page.getByRole("form", { name: "Add a user" });
     await form.getByLabel("Username").fill(username);
     await form.getByLabel("Password").fill(PASSWORD);
@@ -113,7 +121,10 @@ test.describe("a viewer", () => {
     await expect(page).toHaveURL(/\/forbidden\?need=users$/);
   });
 
-  test("gets 403 for every change with an API token of its own, and a revoked token stops at once", async ({ page, request }) => {
+  test("gets 403 for every change with an API token of its own, and a revoked token stops at once", async ({
+    page,
+    request,
+  }) => {
     await signIn(page, "view1");
     await page.goto("/account");
     await page.getByLabel("Token name").fill("read-only dashboard script");
@@ -205,12 +216,31 @@ test("no page, API answer or log line holds a line of a host's private key", asy
     .filter((line) => line.length >= 16 && !line.startsWith("-----"));
   expect(keyLines.length).toBeGreaterThan(2);
   const texts: Array<[string, string]> = [];
-  for (const url of ["/", "/hosts", `/hosts/${hostId}`, "/links", `/links/${linkId}`, "/runs", `/runs/${runId}`, "/audit", "/users", "/account"]) {
+  for (const url of [
+    "/",
+    "/hosts",
+    `/hosts/${hostId}`,
+    "/links",
+    `/links/${linkId}`,
+    "/runs",
+    `/runs/${runId}`,
+    "/audit",
+    "/users",
+    "/account",
+  ]) {
     await page.goto(url);
     await expect(page.locator("main")).toBeVisible();
     texts.push([url, await page.content()]);
   }
-  for (const url of ["/api/hosts", `/api/hosts/${hostId}`, "/api/nics", "/api/links", `/api/links/${linkId}/runs`, `/api/runs/${runId}`, `/runs/${runId}/export?format=json`]) {
+  for (const url of [
+    "/api/hosts",
+    `/api/hosts/${hostId}`,
+    "/api/nics",
+    "/api/links",
+    `/api/links/${linkId}/runs`,
+    `/api/runs/${runId}`,
+    `/runs/${runId}/export?format=json`,
+  ]) {
     texts.push([url, JSON.stringify(await apiCall(request, "GET", url))]);
   }
   texts.push(["server log", fs.readFileSync(serverLogFor(portOf(baseURL)), "utf8")]);
@@ -243,7 +273,9 @@ test.describe("a server with no account yet", () => {
     execFileSync("node_modules/.bin/prisma", ["migrate", "deploy"], { env, stdio: "pipe" });
     // The build the main server runs: started again on another port with an empty database.
     server = spawn("node_modules/.bin/next", ["start", "-p", String(port)], { env, stdio: "ignore" });
-    await expect.poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.status ?? 0, { timeout: 60_000 })
+      .toBe(200);
   });
 
   test.afterAll(() => {
@@ -251,7 +283,9 @@ test.describe("a server with no account yet", () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test("shows the public overview when it is turned on, and sends the first visitor elsewhere to set up the admin", async ({ page }) => {
+  test("shows the public overview when it is turned on, and sends the first visitor elsewhere to set up the admin", async ({
+    page,
+  }) => {
     await page.goto(`${origin}/`);
     await expect(page).toHaveURL(`${origin}/`);
     await expect(page.getByTestId("account-link")).toHaveCount(0);

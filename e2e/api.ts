@@ -24,7 +24,12 @@ export function adminStorageState(port: number): string {
 }
 
 /** A REST call as a script would make it; throws with the answer when the status is not 2xx. */
-export async function apiCall<T = unknown>(request: APIRequestContext, method: "GET" | "POST" | "PATCH" | "DELETE", path: string, data?: unknown): Promise<T> {
+export async function apiCall<T = unknown>(
+  request: APIRequestContext,
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  path: string,
+  data?: unknown,
+): Promise<T> {
   const response = await request.fetch(path, { method, data, headers: { authorization: `Bearer ${E2E_API_TOKEN}` } });
   if (!response.ok()) throw new Error(`${method} ${path} answered ${response.status()}: ${await response.text()}`);
   return (await response.json()) as T;
@@ -51,7 +56,11 @@ export async function clearInventory(request: APIRequestContext): Promise<void> 
  * leave the specs after it unable to clean up.
  */
 export async function endActiveExperiments(request: APIRequestContext): Promise<void> {
-  const { experiments } = await apiCall<{ experiments: Array<{ id: number; status: string }> }>(request, "GET", "/api/experiments?pageSize=500");
+  const { experiments } = await apiCall<{ experiments: Array<{ id: number; status: string }> }>(
+    request,
+    "GET",
+    "/api/experiments?pageSize=500",
+  );
   for (const experiment of experiments.filter((entry) => entry.status === "queued" || entry.status === "running")) {
     await apiCall(request, "POST", `/api/experiments/${experiment.id}/cancel`);
   }
@@ -61,7 +70,10 @@ export async function endActiveExperiments(request: APIRequestContext): Promise<
  * Registers lab hosts under the given names (key auth, pinned host key) and discovers their
  * NICs, as a user does before creating a link; returns each host with its NICs, by name.
  */
-export async function registerLabHosts(request: APIRequestContext, names: Record<string, string>): Promise<Record<string, { host: ApiHost; nics: ApiNic[] }>> {
+export async function registerLabHosts(
+  request: APIRequestContext,
+  names: Record<string, string>,
+): Promise<Record<string, { host: ApiHost; nics: ApiNic[] }>> {
   const state = readLabState();
   if (!state) throw new Error("the lab is not up (e2e/global-setup.ts brings it up)");
   const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
@@ -92,7 +104,11 @@ export type LabLinkSpec = { lab: string; name: string; speedMbps: number };
  * on those links, and the links; returns the links' ids by name. Specs that test runs or
  * the overview set up this way; the hosts and links pages have specs of their own.
  */
-export async function registerLabLinks(request: APIRequestContext, prefix: string, links: readonly LabLinkSpec[]): Promise<Record<string, number>> {
+export async function registerLabLinks(
+  request: APIRequestContext,
+  prefix: string,
+  links: readonly LabLinkSpec[],
+): Promise<Record<string, number>> {
   const state = readLabState();
   if (!state) throw new Error("the lab is not up (e2e/global-setup.ts brings it up)");
   const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
@@ -143,10 +159,18 @@ export async function registerLabLinks(request: APIRequestContext, prefix: strin
 }
 
 /** Polls a run until its status is one of `statuses`, and returns it. */
-export async function waitForRunStatus(request: APIRequestContext, runId: number, statuses: string[], timeoutMs = 60_000): Promise<RunStatusJson> {
+export async function waitForRunStatus(
+  request: APIRequestContext,
+  runId: number,
+  statuses: string[],
+  timeoutMs = 60_000,
+): Promise<RunStatusJson> {
   let run: RunStatusJson | null = null;
   await expect
-    .poll(async () => (run = await apiCall<RunStatusJson>(request, "GET", `/api/runs/${runId}`)).status, { timeout: timeoutMs, intervals: [500] })
+    .poll(async () => (run = await apiCall<RunStatusJson>(request, "GET", `/api/runs/${runId}`)).status, {
+      timeout: timeoutMs,
+      intervals: [500],
+    })
     .toMatch(new RegExp(`^(${statuses.join("|")})$`));
   return run!;
 }

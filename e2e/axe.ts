@@ -12,9 +12,15 @@ export const THEMES = ["light", "dark"] as const;
 type Violation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
 
 function describe(violation: Violation): string {
-  const nodes = violation.nodes.slice(0, 5).map((node) => `    ${node.target.join(" ")}: ${node.failureSummary?.split("\n").slice(1).join(" ").trim() ?? ""}`);
+  const nodes = violation.nodes
+    .slice(0, 5)
+    .map((node) => `    ${node.target.join(" ")}: ${node.failureSummary?.split("\n").slice(1).join(" ").trim() ?? ""}`);
   const more = violation.nodes.length > 5 ? [`    … and ${violation.nodes.length - 5} more`] : [];
-  return [`${violation.id} (${violation.impact}, ${violation.nodes.length}×): ${violation.help}`, ...nodes, ...more].join("\n");
+  return [
+    `${violation.id} (${violation.impact}, ${violation.nodes.length}×): ${violation.help}`,
+    ...nodes,
+    ...more,
+  ].join("\n");
 }
 
 /**
@@ -26,12 +32,20 @@ export async function expectNoAxeViolations(page: Page, where: string, { soft = 
   const { violations } = await new AxeBuilder({ page }).analyze();
   const failing = violations.filter((violation) => FAILING_IMPACTS.includes(violation.impact ?? ""));
   const others = violations.filter((violation) => !failing.includes(violation));
-  if (others.length > 0) console.log(`axe, ${where}: ${others.map((violation) => `${violation.id} (${violation.impact})`).join(", ")}`);
-  (soft ? expect.soft : expect)(failing.map(describe).join("\n"), `axe: serious or critical violations on ${where}`).toBe("");
+  if (others.length > 0)
+    console.log(`axe, ${where}: ${others.map((violation) => `${violation.id} (${violation.impact})`).join(", ")}`);
+  (soft ? expect.soft : expect)(
+    failing.map(describe).join("\n"),
+    `axe: serious or critical violations on ${where}`,
+  ).toBe("");
 }
 
 /** The page in the light theme, then in the dark one (prefers-color-scheme), checked by axe; left in light. */
-export async function expectAccessibleInBothThemes(page: Page, where: string, options: { soft?: boolean } = {}): Promise<void> {
+export async function expectAccessibleInBothThemes(
+  page: Page,
+  where: string,
+  options: { soft?: boolean } = {},
+): Promise<void> {
   for (const colorScheme of THEMES) {
     await page.emulateMedia({ colorScheme });
     // Colours with a transition (150 ms in Tailwind) would be measured half way.

@@ -12,8 +12,12 @@ test("the overview's first-load JavaScript benchmark reads this build and the pa
     execFile(
       process.execPath,
       ["--import", "tsx", "bench/overview-js.bench.ts", "--smoke"],
-      { cwd: process.cwd(), env: { ...process.env, WIRESPEED_DIST_DIR: distDirFor(port), WIRESPEED_BENCH_URL: baseURL! } },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, WIRESPEED_DIST_DIR: distDirFor(port), WIRESPEED_BENCH_URL: baseURL! },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );
   expect(result.stderr).toBe("");

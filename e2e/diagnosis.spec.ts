@@ -21,7 +21,11 @@ let hostIds: number[] = [];
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
   linkId = (await registerLabLinks(request, "dg", [LINK]))[LINK.name]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(request, "GET", `/api/links/${linkId}`);
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
+    request,
+    "GET",
+    `/api/links/${linkId}`,
+  );
   hostIds = [link.a.host.id, link.b.host.id];
 });
 
@@ -35,7 +39,9 @@ test.afterAll(async ({ playwright }, testInfo) => {
   await request.dispose();
 });
 
-test("a test with latency under load shows the latency chart under the throughput chart, and the grade", async ({ page }) => {
+test("a test with latency under load shows the latency chart under the throughput chart, and the grade", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const state = requireLabState();
   const lab = labLink(state, LINK.lab);
@@ -61,14 +67,19 @@ test("a test with latency under load shows the latency chart under the throughpu
   await expect(page.getByTestId("latency-chart")).toBeVisible();
   const grade = page.getByTestId("latency-grade");
   await expect(grade).toHaveText(/Bufferbloat grade [B-F]/);
-  const run = await apiCall<RunStatusJson & { latency: { grade: string; idleMedianMs: number; loadedMedianMs: number } }>(page.request, "GET", `/api/runs/${runId}`);
+  const run = await apiCall<
+    RunStatusJson & { latency: { grade: string; idleMedianMs: number; loadedMedianMs: number } }
+  >(page.request, "GET", `/api/runs/${runId}`);
   await expect(grade).toContainText(`grade ${run.latency.grade}`);
   expect(run.latency.loadedMedianMs).toBeGreaterThan(run.latency.idleMedianMs);
   await expect(page.getByRole("region", { name: "Environment" })).toContainText("veth");
   await screenshotEverywhere(page, "run-latency");
 });
 
-test("two runs with one end's MTU changed between them compare with what changed, and the link says MTU mismatch", async ({ page, request }) => {
+test("two runs with one end's MTU changed between them compare with what changed, and the link says MTU mismatch", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   const state = requireLabState();
   const lab = labLink(state, LINK.lab);

@@ -15,7 +15,14 @@ const VIEWER = "exps-viewer";
 const SIGNED_OUT = { storageState: { cookies: [], origins: [] } };
 const FINAL_STATUSES = /^(succeeded|failed|cancelled|interrupted)$/;
 
-type ExperimentJson = { id: number; kind: string; name: string; status: string; plan: { linkIds: number[]; baseline?: boolean; options: Record<string, unknown> }; answer: string | null };
+type ExperimentJson = {
+  id: number;
+  kind: string;
+  name: string;
+  status: string;
+  plan: { linkIds: number[]; baseline?: boolean; options: Record<string, unknown> };
+  answer: string | null;
+};
 
 let linkIds: { first: number; second: number } = { first: 0, second: 0 };
 let hostIds: number[] = [];
@@ -30,7 +37,10 @@ function experimentIdFromUrl(page: Page): number {
 async function waitForExperimentEnd(request: APIRequestContext, id: number): Promise<ExperimentJson> {
   let experiment: ExperimentJson | null = null;
   await expect
-    .poll(async () => (experiment = await apiCall<ExperimentJson>(request, "GET", `/api/experiments/${id}`)).status, { timeout: 90_000, intervals: [1000] })
+    .poll(async () => (experiment = await apiCall<ExperimentJson>(request, "GET", `/api/experiments/${id}`)).status, {
+      timeout: 90_000,
+      intervals: [1000],
+    })
     .toMatch(FINAL_STATUSES);
   return experiment!;
 }
@@ -41,7 +51,11 @@ test.beforeAll(async ({ request }) => {
     { lab: "ab-2g5", name: "exps-2g5", speedMbps: 2500 },
   ]);
   linkIds = { first: links["exps-1g"]!, second: links["exps-2g5"]! };
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(request, "GET", `/api/links/${linkIds.first}`);
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
+    request,
+    "GET",
+    `/api/links/${linkIds.first}`,
+  );
   hostIds = [link.a.host.id, link.b.host.id];
 });
 
@@ -65,7 +79,10 @@ test("a bad plan sent to the built server is a 400 naming the field, not a 500",
     [{ kind: "concurrent", linkIds: [linkIds.first, linkIds.second], options: { duration: 0 } }, "options.duration"],
   ];
   for (const [body, field] of bodies) {
-    const response = await request.post("/api/experiments", { data: body, headers: { authorization: `Bearer ${E2E_API_TOKEN}` } });
+    const response = await request.post("/api/experiments", {
+      data: body,
+      headers: { authorization: `Bearer ${E2E_API_TOKEN}` },
+    });
     const answer = (await response.json()) as { error: { code: string; fields?: Array<{ field: string }> } };
     expect(response.status(), JSON.stringify(body)).toBe(400);
     expect(answer.error.code).toBe("invalid");
@@ -73,7 +90,10 @@ test("a bad plan sent to the built server is a 400 naming the field, not a 500",
   }
 });
 
-test("two links selected on the links list Run together: the form is prefilled, and Start opens the experiment", async ({ page, request }) => {
+test("two links selected on the links list Run together: the form is prefilled, and Start opens the experiment", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(150_000);
   await page.goto("/links");
   const runTogether = page.getByTestId("run-together");
@@ -90,7 +110,10 @@ test("two links selected on the links list Run together: the form is prefilled, 
   expect(chosen.sort((a, b) => a - b)).toEqual([linkIds.first, linkIds.second].sort((a, b) => a - b));
 
   const form = page.getByRole("form", { name: "New experiment" });
-  await expect(form.getByRole("button", { name: "Ports at once, with each alone first" })).toHaveAttribute("aria-pressed", "true");
+  await expect(form.getByRole("button", { name: "Ports at once, with each alone first" })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
   await expect(form.getByRole("radio", { name: "Concurrent", exact: true })).toBeChecked();
   await expect(form.getByRole("checkbox", { name: "exps-1g · 1G" })).toBeChecked();
   await expect(form.getByRole("checkbox", { name: "exps-2g5 · 2.5G" })).toBeChecked();
@@ -109,8 +132,14 @@ test("two links selected on the links list Run together: the form is prefilled, 
   await expect(page.getByRole("heading", { level: 1, name: "exps both ports" })).toBeVisible();
   // The experiment holds the plan the form showed.
   const started = await apiCall<ExperimentJson>(request, "GET", `/api/experiments/${experimentId}`);
-  expect(started).toMatchObject({ kind: "concurrent", name: "exps both ports", plan: { baseline: true, options: { duration: 2 } } });
-  expect([...started.plan.linkIds].sort((a, b) => a - b)).toEqual([linkIds.first, linkIds.second].sort((a, b) => a - b));
+  expect(started).toMatchObject({
+    kind: "concurrent",
+    name: "exps both ports",
+    plan: { baseline: true, options: { duration: 2 } },
+  });
+  expect([...started.plan.linkIds].sort((a, b) => a - b)).toEqual(
+    [linkIds.first, linkIds.second].sort((a, b) => a - b),
+  );
   const ended = await waitForExperimentEnd(request, experimentId);
   expect(ended.status).toBe("succeeded");
   expect(ended.answer).toMatch(/^Together /);
@@ -127,7 +156,10 @@ test("a link page starts a stream sweep or every direction on that link, in the 
   await page.goto(`/links/${linkIds.first}`);
   const experiments = page.getByTestId("link-experiments");
   await expect(experiments.getByTestId(`experiment-row-${experimentId}`)).toContainText("exps both ports");
-  await experiments.getByRole("group", { name: "Start an experiment" }).getByRole("link", { name: "Sweep streams" }).click();
+  await experiments
+    .getByRole("group", { name: "Start an experiment" })
+    .getByRole("link", { name: "Sweep streams" })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/experiments/new\\?preset=stream-sweep&link=${linkIds.first}$`));
   const form = page.getByRole("form", { name: "New experiment" });
   await expect(form.getByRole("radio", { name: "Sweep", exact: true })).toBeChecked();
@@ -140,7 +172,8 @@ test("a link page starts a stream sweep or every direction on that link, in the 
   await expect(page).toHaveURL(new RegExp(`/experiments/new\\?preset=every-direction&link=${linkIds.first}$`));
   await expect(form.getByRole("radio", { name: "Matrix", exact: true })).toBeChecked();
   const directions = form.getByRole("group", { name: "Directions" });
-  for (const name of ["exps-alpha → exps-beta", "exps-beta → exps-alpha", "Both ways"]) await expect(directions.getByRole("checkbox", { name })).toBeChecked();
+  for (const name of ["exps-alpha → exps-beta", "exps-beta → exps-alpha", "Both ways"])
+    await expect(directions.getByRole("checkbox", { name })).toBeChecked();
 });
 
 test("an admin adds a viewer for the next test", async ({ page }) => {
@@ -173,7 +206,8 @@ test.describe("a viewer", () => {
     const experiments = page.getByTestId("link-experiments");
     await expect(experiments.getByTestId(`experiment-row-${experimentId}`)).toContainText("exps both ports");
     await expect(page.getByRole("group", { name: "Start an experiment" })).toHaveCount(0);
-    for (const name of ["Sweep streams", "Every direction", /Other experiment/]) await expect(experiments.getByRole("link", { name })).toHaveCount(0);
+    for (const name of ["Sweep streams", "Every direction", /Other experiment/])
+      await expect(experiments.getByRole("link", { name })).toHaveCount(0);
 
     await page.goto("/experiments");
     await expect(page.getByTestId(`experiment-row-${experimentId}`)).toBeVisible();

@@ -16,7 +16,10 @@ type SweepJson = {
   id: number;
   status: string;
   answer: string | null;
-  result: { rows: { value: number; receivedBitsPerSecond: number | null; runIds: number[] }[]; knee: { value: number; receivedBitsPerSecond: number } | null } | null;
+  result: {
+    rows: { value: number; receivedBitsPerSecond: number | null; runIds: number[] }[];
+    knee: { value: number; receivedBitsPerSecond: number } | null;
+  } | null;
   steps: { runIds: number[]; status: string }[];
 };
 
@@ -38,7 +41,9 @@ async function pageState(page: Page): Promise<{ status: string; rows: number; li
   return page.evaluate(() => ({
     status: document.querySelector<HTMLElement>('[data-testid="experiment"]')?.dataset.status ?? "",
     rows: document.querySelectorAll('table[data-testid="result-table"] tbody tr').length,
-    liveSamples: Number(document.querySelector<HTMLElement>('[data-testid="live-step-chart"]')?.dataset.sampleCount ?? 0),
+    liveSamples: Number(
+      document.querySelector<HTMLElement>('[data-testid="live-step-chart"]')?.dataset.sampleCount ?? 0,
+    ),
   }));
 }
 
@@ -50,7 +55,11 @@ test.beforeAll(async ({ request }) => {
   flowCapMbps = capped?.flowCapMbps ?? null;
   const lab = capped?.name ?? "ab-1g";
   linkId = (await registerLabLinks(request, "exp", [{ lab, name: `exp-${lab}`, speedMbps: 1000 }]))[`exp-${lab}`]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(request, "GET", `/api/links/${linkId}`);
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
+    request,
+    "GET",
+    `/api/links/${linkId}`,
+  );
   hostIds = [link.a.host.id, link.b.host.id];
 });
 
@@ -59,14 +68,22 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async ({ playwright }, testInfo) => {
   const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
   for (const id of experimentIds) {
-    await expect.poll(async () => (await apiCall<SweepJson>(request, "GET", `/api/experiments/${id}`)).status, { timeout: 120_000, intervals: [1000] }).toMatch(FINAL_STATUSES);
+    await expect
+      .poll(async () => (await apiCall<SweepJson>(request, "GET", `/api/experiments/${id}`)).status, {
+        timeout: 120_000,
+        intervals: [1000],
+      })
+      .toMatch(FINAL_STATUSES);
   }
   await endActiveExperiments(request);
   for (const id of hostIds) await apiCall(request, "DELETE", `/api/hosts/${id}`);
   await request.dispose();
 });
 
-test("a stream sweep started from the link page fills its table row by row and names the knee", async ({ page, request }) => {
+test("a stream sweep started from the link page fills its table row by row and names the knee", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   await page.goto(`/links/${linkId}`);
   await page.getByTestId("link-experiments").getByRole("link", { name: "Sweep streams" }).click();
@@ -92,7 +109,9 @@ test("a stream sweep started from the link page fills its table row by row and n
   await saveScreenshot(page, "experiment-sweep-running-desktop-light");
 
   // The first row comes in while the later steps still run (read in one go, so the two agree).
-  await expect.poll(async () => (await pageState(page)).rows, { timeout: 60_000, intervals: [250] }).toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(async () => (await pageState(page)).rows, { timeout: 60_000, intervals: [250] })
+    .toBeGreaterThanOrEqual(1);
   const whenFirstRow = await pageState(page);
   expect(whenFirstRow.status).toBe("running");
   expect(whenFirstRow.rows).toBeLessThan(VALUES.length);
@@ -121,18 +140,30 @@ test("a stream sweep started from the link page fills its table row by row and n
   }
   // Each row links to its run.
   const firstRun = experiment.result!.rows[0]!.runIds[0]!;
-  await expect(page.getByTestId(`result-row-${VALUES[0]}`).getByRole("link", { name: `#${firstRun}` })).toHaveAttribute("href", `/runs/${firstRun}`);
+  await expect(page.getByTestId(`result-row-${VALUES[0]}`).getByRole("link", { name: `#${firstRun}` })).toHaveAttribute(
+    "href",
+    `/runs/${firstRun}`,
+  );
   await expect(page.getByTestId("step-1")).toHaveAttribute("data-status", "succeeded");
   await screenshotEverywhere(page, "experiment-sweep-done");
 });
 
-test("Export CSV gives the table's rows with rates in bits/s, and JSON the experiment with each run's summary", async ({ page, request }) => {
+test("Export CSV gives the table's rows with rates in bits/s, and JSON the experiment with each run's summary", async ({
+  page,
+  request,
+}) => {
   const [experimentId] = experimentIds;
   const experiment = await apiCall<SweepJson>(request, "GET", `/api/experiments/${experimentId}`);
   await page.goto(`/experiments/${experimentId}`);
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Export CSV" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`wirespeed-experiment-${experimentId}.csv`);
-  const lines = fs.readFileSync((await download.path())!, "utf8").trimEnd().split("\n");
+  const lines = fs
+    .readFileSync((await download.path())!, "utf8")
+    .trimEnd()
+    .split("\n");
   const header = lines[0]!.split(",");
   expect(header.slice(0, 2)).toEqual(["Streams", "Median (bit/s)"]);
   expect(lines).toHaveLength(1 + VALUES.length);
@@ -145,17 +176,25 @@ test("Export CSV gives the table's rows with rates in bits/s, and JSON the exper
 
   const exported = await page.request.get(`/experiments/${experimentId}/export?format=json`);
   expect(exported.ok()).toBe(true);
-  const json = (await exported.json()) as { experiment: SweepJson; runs: { id: number; summary: { receivedBitsPerSecond: number | null } | null; output?: unknown }[] };
+  const json = (await exported.json()) as {
+    experiment: SweepJson;
+    runs: { id: number; summary: { receivedBitsPerSecond: number | null } | null; output?: unknown }[];
+  };
   expect(json.experiment.id).toBe(experimentId);
   expect(json.experiment.answer).toBe(experiment.answer);
-  expect(json.runs.map((run) => run.id).sort((a, b) => a - b)).toEqual(experiment.steps.flatMap((step) => step.runIds).sort((a, b) => a - b));
+  expect(json.runs.map((run) => run.id).sort((a, b) => a - b)).toEqual(
+    experiment.steps.flatMap((step) => step.runIds).sort((a, b) => a - b),
+  );
   for (const run of json.runs) {
     expect(run.summary?.receivedBitsPerSecond).toBeGreaterThan(0);
     expect(run.output).toBeUndefined();
   }
 });
 
-test("Run again repeats the plan, and Compare puts the two side by side with the difference in %", async ({ page, request }) => {
+test("Run again repeats the plan, and Compare puts the two side by side with the difference in %", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const [firstId] = experimentIds;
   await page.goto(`/experiments/${firstId}`);
@@ -185,10 +224,22 @@ test("Run again repeats the plan, and Compare puts the two side by side with the
   await screenshotEverywhere(page, "experiment-compare");
 
   // Two kinds do not compare: the page says so instead of pairing rows that do not match.
-  const matrix = await apiCall<{ id: number }>(request, "POST", "/api/experiments", { kind: "matrix", linkIds: [linkId], options: { duration: 1 }, directions: ["a-to-b"], protocols: ["tcp"], clientSides: ["a"] });
+  const matrix = await apiCall<{ id: number }>(request, "POST", "/api/experiments", {
+    kind: "matrix",
+    linkIds: [linkId],
+    options: { duration: 1 },
+    directions: ["a-to-b"],
+    protocols: ["tcp"],
+    clientSides: ["a"],
+  });
   await page.goto(`/experiments/compare?ids=${firstId},${matrix.id}`);
   await expect(page.getByTestId("compare-refused")).toContainText("different kinds");
   // It ends here, so that no spec after this one finds the link busy.
   await apiCall(request, "POST", `/api/experiments/${matrix.id}/cancel`).catch(() => undefined);
-  await expect.poll(async () => (await apiCall<SweepJson>(request, "GET", `/api/experiments/${matrix.id}`)).status, { timeout: 60_000, intervals: [500] }).toMatch(FINAL_STATUSES);
+  await expect
+    .poll(async () => (await apiCall<SweepJson>(request, "GET", `/api/experiments/${matrix.id}`)).status, {
+      timeout: 60_000,
+      intervals: [500],
+    })
+    .toMatch(FINAL_STATUSES);
 });

@@ -11,11 +11,29 @@ import { expect, expectedResponsesFor, test, watchForProblems, type ExpectedResp
 const MISSING = "/no-such-image.png";
 const REFUSED = "/refused-by-the-test";
 
-test("the guard reports a console error, an uncaught exception, a failed request and a 404 of a page's resource", async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ baseURL, storageState: adminStorageState(Number(new URL(baseURL!).port)) });
+test("the guard reports a console error, an uncaught exception, a failed request and a 404 of a page's resource", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({
+    baseURL,
+    storageState: adminStorageState(Number(new URL(baseURL!).port)),
+  });
   try {
-    const missingImage: ExpectedResponse = { spec: "fixtures.spec.ts", test: "guard", path: /^\/no-such-image\.png$/, status: 404, reason: "provoked" };
-    const neverAsked: ExpectedResponse = { spec: "fixtures.spec.ts", test: "guard", path: /^\/never-asked$/, status: 403, reason: "provoked" };
+    const missingImage: ExpectedResponse = {
+      spec: "fixtures.spec.ts",
+      test: "guard",
+      path: /^\/no-such-image\.png$/,
+      status: 404,
+      reason: "provoked",
+    };
+    const neverAsked: ExpectedResponse = {
+      spec: "fixtures.spec.ts",
+      test: "guard",
+      path: /^\/never-asked$/,
+      status: 403,
+      reason: "provoked",
+    };
     const strict = watchForProblems(context);
     const lenient = watchForProblems(context, [missingImage, neverAsked]);
     await context.route(`**${REFUSED}`, (route) => route.abort("failed"));
@@ -47,7 +65,11 @@ test("the guard reports a console error, an uncaught exception, a failed request
     expect(strict.problems).toEqual(
       expect.arrayContaining([
         `404 on /: GET ${MISSING}`,
-        expect.stringMatching(new RegExp(`^console error on /: Failed to load resource: the server responded with a status of 404 .*\\(${MISSING}\\)$`)),
+        expect.stringMatching(
+          new RegExp(
+            `^console error on /: Failed to load resource: the server responded with a status of 404 .*\\(${MISSING}\\)$`,
+          ),
+        ),
         "console error on /: logged by the test",
         "uncaught exception on /: thrown by the test",
         `request failed on /: GET ${REFUSED}: net::ERR_FAILED`,
@@ -67,14 +89,22 @@ test("expected responses belong to the test that names them, by spec file and ti
     { spec: "accounts.spec.ts", test: "a viewer › is sent", path: /^\/users$/, status: 403, reason: "" },
     { spec: "runs.spec.ts", test: "is sent", path: /^\/users$/, status: 403, reason: "" },
   ];
-  expect(expectedResponsesFor("/repo/e2e/accounts.spec.ts", ["accounts.spec.ts", "a viewer", "is sent to sign in"], list)).toEqual([list[0]]);
-  expect(expectedResponsesFor("/repo/e2e/accounts.spec.ts", ["accounts.spec.ts", "an operator", "is sent to sign in"], list)).toEqual([]);
+  expect(
+    expectedResponsesFor("/repo/e2e/accounts.spec.ts", ["accounts.spec.ts", "a viewer", "is sent to sign in"], list),
+  ).toEqual([list[0]]);
+  expect(
+    expectedResponsesFor("/repo/e2e/accounts.spec.ts", ["accounts.spec.ts", "an operator", "is sent to sign in"], list),
+  ).toEqual([]);
 });
 
 test("every spec takes test and expect from e2e/fixtures.ts, so that the guard watches its pages", () => {
-  const files = fs.readdirSync(path.resolve("e2e")).filter((name) => name.endsWith(".spec.ts") || name.endsWith(".setup.ts"));
+  const files = fs
+    .readdirSync(path.resolve("e2e"))
+    .filter((name) => name.endsWith(".spec.ts") || name.endsWith(".setup.ts"));
   expect(files.length).toBeGreaterThan(10);
   // Types may still come from Playwright itself; anything else would be a test without the guard.
-  const unguarded = files.filter((name) => /^import (?!type\b)[^;]*from "@playwright\/test";/m.test(fs.readFileSync(path.resolve("e2e", name), "utf8")));
+  const unguarded = files.filter((name) =>
+    /^import (?!type\b)[^;]*from "@playwright\/test";/m.test(fs.readFileSync(path.resolve("e2e", name), "utf8")),
+  );
   expect(unguarded).toEqual([]);
 });

@@ -1,5 +1,12 @@
 import path from "node:path";
-import { test as base, type BrowserContext, type ConsoleMessage, type Request, type Response, type WebError } from "@playwright/test";
+import {
+  test as base,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Request,
+  type Response,
+  type WebError,
+} from "@playwright/test";
 
 // What every spec imports `test` and `expect` from. Its `context` (and so `page`, and any page
 // opened in it) is watched for what a person would see in the browser's console: a console
@@ -60,7 +67,8 @@ const FAILED_RESOURCE = /^Failed to load resource: the server responded with a s
 export function watchForProblems(context: BrowserContext, expected: readonly ExpectedResponse[] = []): ProblemWatch {
   const problems: string[] = [];
   const used = new Set<ExpectedResponse>();
-  const expectedFor = (url: string, status: number) => expected.find((entry) => entry.status === status && entry.path.test(pathOf(url)));
+  const expectedFor = (url: string, status: number) =>
+    expected.find((entry) => entry.status === status && entry.path.test(pathOf(url)));
 
   const onConsole = (message: ConsoleMessage) => {
     if (message.type() !== "error") return;
@@ -68,7 +76,9 @@ export function watchForProblems(context: BrowserContext, expected: readonly Exp
     const failed = FAILED_RESOURCE.exec(message.text());
     // The line Chromium writes for an expected response is that response, already accounted for.
     if (failed && expectedFor(resourceUrl, Number(failed[1]))) return;
-    problems.push(`console error on ${pageOf(message)}: ${message.text()}${resourceUrl ? ` (${pathOf(resourceUrl)})` : ""}`);
+    problems.push(
+      `console error on ${pageOf(message)}: ${message.text()}${resourceUrl ? ` (${pathOf(resourceUrl)})` : ""}`,
+    );
   };
   const onWebError = (error: WebError) => {
     const page = error.page();
@@ -89,7 +99,9 @@ export function watchForProblems(context: BrowserContext, expected: readonly Exp
       used.add(entry);
       return;
     }
-    problems.push(`${status} on ${pageOf(response.request())}: ${response.request().method()} ${pathOf(response.url())}`);
+    problems.push(
+      `${status} on ${pageOf(response.request())}: ${response.request().method()} ${pathOf(response.url())}`,
+    );
   };
 
   context.on("console", onConsole);
@@ -109,7 +121,11 @@ export function watchForProblems(context: BrowserContext, expected: readonly Exp
 }
 
 /** The entries of EXPECTED_RESPONSES that belong to a test, by its file and title. */
-export function expectedResponsesFor(file: string, titlePath: readonly string[], list: readonly ExpectedResponse[] = EXPECTED_RESPONSES): ExpectedResponse[] {
+export function expectedResponsesFor(
+  file: string,
+  titlePath: readonly string[],
+  list: readonly ExpectedResponse[] = EXPECTED_RESPONSES,
+): ExpectedResponse[] {
   const title = titlePath.join(" › ");
   return list.filter((entry) => entry.spec === path.basename(file) && title.includes(entry.test));
 }
@@ -124,7 +140,10 @@ export const test = base.extend({
     const lines = [...watch.problems];
     // Only a test that ran to its end has provoked everything it was meant to.
     if (testInfo.status === testInfo.expectedStatus) {
-      for (const entry of watch.unused()) lines.push(`expected ${entry.status} on ${entry.path} never came: remove it from EXPECTED_RESPONSES (e2e/fixtures.ts)`);
+      for (const entry of watch.unused())
+        lines.push(
+          `expected ${entry.status} on ${entry.path} never came: remove it from EXPECTED_RESPONSES (e2e/fixtures.ts)`,
+        );
     }
     if (lines.length > 0) throw new Error(`the browser reported ${lines.length} problem(s):\n  ${lines.join("\n  ")}`);
   },

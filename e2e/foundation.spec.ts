@@ -63,7 +63,9 @@ for (const colorScheme of ["light", "dark"] as const) {
       if (colorScheme === "dark") expect(luminance).toBeLessThan(0.2);
       else expect(luminance).toBeGreaterThan(0.8);
       // Nothing overflows sideways on a phone.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow).toBeLessThanOrEqual(0);
       const file = await saveScreenshot(page, `overview-${viewportName}-${colorScheme}`);
       expect(fs.statSync(file).size).toBeGreaterThan(1000);

@@ -27,16 +27,27 @@ async function fillAddHostForm(page: Page, name: string, host: LabHost, keyPath:
 
 /** Tab and Shift+Tab, each more times than the dialog has controls: focus never leaves it. */
 async function expectFocusKeptIn(page: Page, dialog: Locator): Promise<void> {
-  expect(await dialog.evaluate((element) => element.contains(document.activeElement)), "focus is in the dialog when it opens").toBe(true);
+  expect(
+    await dialog.evaluate((element) => element.contains(document.activeElement)),
+    "focus is in the dialog when it opens",
+  ).toBe(true);
   for (const key of ["Tab", "Shift+Tab"]) {
     for (let press = 0; press < 6; press += 1) {
       await page.keyboard.press(key);
-      expect(await dialog.evaluate((element) => element.contains(document.activeElement)), `focus after ${press + 1}× ${key}`).toBe(true);
+      expect(
+        await dialog.evaluate((element) => element.contains(document.activeElement)),
+        `focus after ${press + 1}× ${key}`,
+      ).toBe(true);
     }
   }
 }
 
-async function addLabHostThroughForm(page: Page, name: string, labName: string, { useFile = false, screenshots = false } = {}) {
+async function addLabHostThroughForm(
+  page: Page,
+  name: string,
+  labName: string,
+  { useFile = false, screenshots = false } = {},
+) {
   const state = requireLabState();
   const host = labHost(state, labName);
   await page.goto("/hosts");
@@ -89,7 +100,9 @@ async function discoverAndSeeEth1(page: Page, labName: string, { screenshots = f
   await expect(row.getByTestId("nic-mtu")).toHaveText("9000");
 }
 
-test("add lab host alpha as ui-alpha with a pasted key, confirm its fingerprint, see Linux and iperf3", async ({ page }) => {
+test("add lab host alpha as ui-alpha with a pasted key, confirm its fingerprint, see Linux and iperf3", async ({
+  page,
+}) => {
   // SSH to the lab and 16 screenshots: slower than most tests when the machine is busy.
   test.setTimeout(180_000);
   await page.goto("/hosts");
@@ -151,10 +164,26 @@ test("delete a host after a confirmation that names its NICs, links and runs", a
     auth: { method: "key", privateKey: fs.readFileSync(state.clientKeyPath, "utf8") },
     hostKeyFingerprint: beta.hostKeyFingerprint,
   });
-  const peer = await apiCall<{ id: number }>(page.request, "POST", "/api/hosts", { name: "ui-doomed-peer", address: "198.51.100.20", auth: { method: "password", password: "unused" } });
-  const nicA = await apiCall<{ id: number }>(page.request, "POST", "/api/nics", { hostId: doomed.id, name: "eth7", address: "198.51.100.1/24", speedMbps: 1000, mtu: 1500 });
+  const peer = await apiCall<{ id: number }>(page.request, "POST", "/api/hosts", {
+    name: "ui-doomed-peer",
+    address: "198.51.100.20",
+    auth: { method: "password", password: "unused" },
+  });
+  const nicA = await apiCall<{ id: number }>(page.request, "POST", "/api/nics", {
+    hostId: doomed.id,
+    name: "eth7",
+    address: "198.51.100.1/24",
+    speedMbps: 1000,
+    mtu: 1500,
+  });
   await apiCall(page.request, "POST", "/api/nics", { hostId: doomed.id, name: "eth8" });
-  const nicB = await apiCall<{ id: number }>(page.request, "POST", "/api/nics", { hostId: peer.id, name: "eth0", address: "198.51.100.2/24", speedMbps: 1000, mtu: 1500 });
+  const nicB = await apiCall<{ id: number }>(page.request, "POST", "/api/nics", {
+    hostId: peer.id,
+    name: "eth0",
+    address: "198.51.100.2/24",
+    speedMbps: 1000,
+    mtu: 1500,
+  });
   await apiCall(page.request, "POST", "/api/links", { name: "ui-doomed-link", aNicId: nicA.id, bNicId: nicB.id });
 
   await page.goto(`/hosts/${doomed.id}`);
@@ -166,7 +195,9 @@ test("delete a host after a confirmation that names its NICs, links and runs", a
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Keep it" })).toBeFocused();
   await expectFocusKeptIn(page, dialog);
-  await expect(dialog.getByTestId("delete-impact")).toHaveText("This deletes ui-doomed with its 2 NICs, 1 link and 0 runs. It cannot be undone.");
+  await expect(dialog.getByTestId("delete-impact")).toHaveText(
+    "This deletes ui-doomed with its 2 NICs, 1 link and 0 runs. It cannot be undone.",
+  );
   await screenshotEverywhere(page, "host-delete-dialog");
   // Escape keeps it, and focus is back on the button that opened it.
   await page.keyboard.press("Escape");

@@ -27,7 +27,11 @@ let hostIds: number[] = [];
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
   linkId = (await registerLabLinks(request, "im", [LINK]))[LINK.name]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(request, "GET", `/api/links/${linkId}`);
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
+    request,
+    "GET",
+    `/api/links/${linkId}`,
+  );
   hostIds = [link.a.host.id, link.b.host.id];
 });
 
@@ -67,7 +71,10 @@ test("two files imported on a link page show in its history and runs, marked imp
   await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", "2");
 
   // The run page says where the run came from.
-  await report.getByRole("link", { name: /^run #\d+$/ }).first().click();
+  await report
+    .getByRole("link", { name: /^run #\d+$/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/runs\/\d+$/, { timeout: 20_000 });
   await expect(page.getByTestId("run-import-name")).toContainText("imported from forum-1g.txt");
   await expect(page.getByTestId("run-imported")).toBeVisible();

@@ -43,11 +43,16 @@ test("create a link between ui-alpha eth1 and ui-beta eth1 from the same-subnet 
   await expect(page.getByRole("heading", { level: 1, name: "Create link" })).toBeVisible();
 
   // The suggestions come first, and the pair on one subnet is among them.
-  const suggestion = page.getByTestId("suggested-pair").filter({ hasText: "ui-alpha eth1" }).filter({ hasText: "ui-beta eth1" });
+  const suggestion = page
+    .getByTestId("suggested-pair")
+    .filter({ hasText: "ui-alpha eth1" })
+    .filter({ hasText: "ui-beta eth1" });
   await expect(suggestion).toHaveCount(1);
   await expect(suggestion).toContainText(`same subnet ${subnet}`);
   // eth2 pairs sit on another subnet, so eth1 is never suggested with them.
-  await expect(page.getByTestId("suggested-pair").filter({ hasText: "ui-alpha eth1" }).filter({ hasText: "ui-beta eth2" })).toHaveCount(0);
+  await expect(
+    page.getByTestId("suggested-pair").filter({ hasText: "ui-alpha eth1" }).filter({ hasText: "ui-beta eth2" }),
+  ).toHaveCount(0);
   await screenshotEverywhere(page, "link-new");
 
   // Before choosing the suggestion: a pair with different MTUs is flagged before anything is created.
@@ -73,11 +78,9 @@ test("create a link between ui-alpha eth1 and ui-beta eth1 from the same-subnet 
   await page.getByRole("button", { name: "Create link" }).click();
   await expect(page).toHaveURL(/\/links\/\d+$/);
 
-  const { links } = await apiCall<{ links: { id: number; name: string; speedMbps: number; a: { nic: { id: number } }; b: { nic: { id: number } } }[] }>(
-    page.request,
-    "GET",
-    "/api/links",
-  );
+  const { links } = await apiCall<{
+    links: { id: number; name: string; speedMbps: number; a: { nic: { id: number } }; b: { nic: { id: number } } }[];
+  }>(page.request, "GET", "/api/links");
   const created = links.find((link) => link.name === "ui-ab-eth1");
   expect(created).toMatchObject({ speedMbps: slower, a: { nic: { id: aNic.id } }, b: { nic: { id: bNic.id } } });
   expect(page.url()).toMatch(new RegExp(`/links/${created!.id}$`));
@@ -91,7 +94,9 @@ test("create a link between ui-alpha eth1 and ui-beta eth1 from the same-subnet 
 
   // The pair is linked now: it is no longer suggested.
   await page.goto("/links/new");
-  await expect(page.getByTestId("suggested-pair").filter({ hasText: "ui-alpha eth1" }).filter({ hasText: "ui-beta eth1" })).toHaveCount(0);
+  await expect(
+    page.getByTestId("suggested-pair").filter({ hasText: "ui-alpha eth1" }).filter({ hasText: "ui-beta eth1" }),
+  ).toHaveCount(0);
 });
 
 test("a link with different MTUs at its ends carries a badge in the list", async ({ page }) => {
@@ -99,8 +104,15 @@ test("a link with different MTUs at its ends carries a badge in the list", async
   // alpha eth3 is on a jumbo-frame link, beta eth2 on an MTU 1500 one.
   const alphaEth3 = inventory["ui-alpha"]!.nics.find((nic) => nic.name === "eth3")!;
   const betaEth2 = inventory["ui-beta"]!.nics.find((nic) => nic.name === "eth2")!;
-  const link = await apiCall<{ id: number }>(page.request, "POST", "/api/links", { name: "ui-mismatch", aNicId: alphaEth3.id, bNicId: betaEth2.id, speedMbps: 1000 });
+  const link = await apiCall<{ id: number }>(page.request, "POST", "/api/links", {
+    name: "ui-mismatch",
+    aNicId: alphaEth3.id,
+    bNicId: betaEth2.id,
+    speedMbps: 1000,
+  });
   await page.goto("/links");
-  await expect(page.getByTestId(`link-row-${link.id}`).getByTestId("mtu-mismatch")).toContainText("MTU mismatch 9000/1500");
+  await expect(page.getByTestId(`link-row-${link.id}`).getByTestId("mtu-mismatch")).toContainText(
+    "MTU mismatch 9000/1500",
+  );
   await screenshotEverywhere(page, "links-list");
 });

@@ -25,7 +25,12 @@ export async function watchLive(page: Page, apiPrefix: string): Promise<LiveWatc
     if (url.pathname.startsWith(apiPrefix)) apiRequests.push(`${url.pathname}${url.search}`);
     const headers = request.headers();
     // The router asking the server to render the page again (router.refresh, a navigation); prefetches of links do not count.
-    if (url.pathname === pathname && (headers.rsc === "1" || url.searchParams.has("_rsc")) && !headers["next-router-prefetch"]) pageRenders.push(url.toString());
+    if (
+      url.pathname === pathname &&
+      (headers.rsc === "1" || url.searchParams.has("_rsc")) &&
+      !headers["next-router-prefetch"]
+    )
+      pageRenders.push(url.toString());
   });
   return {
     apiRequests,

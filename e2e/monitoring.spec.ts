@@ -19,8 +19,23 @@ const SECRET = "mon shared secret";
 const RULE = "mon below line rate";
 
 type ChannelJson = { id: number; name: string; secretsSet: string[] };
-type RuleJson = { id: number; name: string; linkId: number | null; belowLineRatePercent: number | null; m: number; n: number; channels: { id: number }[] };
-type AlertJson = { id: number; status: string; title: string; link: { id: number }; runIds: number[]; acknowledgedAt: string | null };
+type RuleJson = {
+  id: number;
+  name: string;
+  linkId: number | null;
+  belowLineRatePercent: number | null;
+  m: number;
+  n: number;
+  channels: { id: number }[];
+};
+type AlertJson = {
+  id: number;
+  status: string;
+  title: string;
+  link: { id: number };
+  runIds: number[];
+  acknowledgedAt: string | null;
+};
 
 let receiver: HttpReceiver;
 let linkId = 0;
@@ -33,7 +48,11 @@ test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
   receiver = await startHttpReceiver();
   linkId = (await registerLabLinks(request, "mon", [LINK]))[LINK.name]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(request, "GET", `/api/links/${linkId}`);
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
+    request,
+    "GET",
+    `/api/links/${linkId}`,
+  );
   hostIds = [link.a.host.id, link.b.host.id];
 });
 
@@ -41,7 +60,8 @@ test.beforeAll(async ({ request }) => {
 // hosts deletes their link, its runs, schedules, rules and alerts; the channel goes by itself).
 test.afterAll(async ({ playwright }, testInfo) => {
   const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
-  if (runId) await waitForRunStatus(request, runId, ["succeeded", "failed", "cancelled", "interrupted"]).catch(() => undefined);
+  if (runId)
+    await waitForRunStatus(request, runId, ["succeeded", "failed", "cancelled", "interrupted"]).catch(() => undefined);
   if (ruleId) await apiCall(request, "DELETE", `/api/alert-rules/${ruleId}`).catch(() => undefined);
   if (channelId) await apiCall(request, "DELETE", `/api/channels/${channelId}`).catch(() => undefined);
   for (const id of hostIds) await apiCall(request, "DELETE", `/api/hosts/${id}`);
@@ -49,7 +69,10 @@ test.afterAll(async ({ playwright }, testInfo) => {
   await receiver?.close();
 });
 
-test("a schedule made through its form shows its next 5 starts before it is saved, and a wrong cron by its field", async ({ page, request }) => {
+test("a schedule made through its form shows its next 5 starts before it is saved, and a wrong cron by its field", async ({
+  page,
+  request,
+}) => {
   await page.goto(`/schedules/new?link=${linkId}`);
   const form = page.getByRole("form", { name: "New schedule" });
   await form.getByLabel("Name", { exact: true }).fill("mon nightly");
@@ -80,9 +103,23 @@ test("a schedule made through its form shows its next 5 starts before it is save
   await expect(page.getByTestId("schedule-next-starts").locator("li")).toHaveCount(5);
   await expect(page.getByTestId("schedule-summary")).toContainText(`Test on ${LINK.name}`);
   await expect(page.getByTestId("schedule-summary")).toContainText("cron 0 3 * * * (Europe/Paris)");
-  const { schedules: after } = await apiCall<{ schedules: Array<{ id: number; name: string; linkId: number; cron: string; timezone: string; options: { duration?: number } }> }>(request, "GET", `/api/schedules`);
+  const { schedules: after } = await apiCall<{
+    schedules: Array<{
+      id: number;
+      name: string;
+      linkId: number;
+      cron: string;
+      timezone: string;
+      options: { duration?: number };
+    }>;
+  }>(request, "GET", `/api/schedules`);
   expect(after).toHaveLength(before.length + 1);
-  expect(after.find((schedule) => schedule.name === "mon nightly")).toMatchObject({ linkId, cron: "0 3 * * *", timezone: "Europe/Paris", options: { duration: 2 } });
+  expect(after.find((schedule) => schedule.name === "mon nightly")).toMatchObject({
+    linkId,
+    cron: "0 3 * * *",
+    timezone: "Europe/Paris",
+    options: { duration: 2 },
+  });
 
   // Paused from its page, it has no next start; it is listed with its state.
   await page.getByRole("button", { name: "Pause" }).click();
@@ -103,8 +140,17 @@ test("a webhook channel's Send test reaches the receiver, signed, and says sent"
   await form.getByLabel("Signing secret (optional)").fill(SECRET);
   await form.getByRole("button", { name: "Create channel" }).click();
 
-  await expect.poll(async () => (await apiCall<{ channels: ChannelJson[] }>(request, "GET", "/api/channels")).channels.find((channel) => channel.name === CHANNEL)?.id ?? 0).toBeGreaterThan(0);
-  const channel = (await apiCall<{ channels: ChannelJson[] }>(request, "GET", "/api/channels")).channels.find((entry) => entry.name === CHANNEL)!;
+  await expect
+    .poll(
+      async () =>
+        (await apiCall<{ channels: ChannelJson[] }>(request, "GET", "/api/channels")).channels.find(
+          (channel) => channel.name === CHANNEL,
+        )?.id ?? 0,
+    )
+    .toBeGreaterThan(0);
+  const channel = (await apiCall<{ channels: ChannelJson[] }>(request, "GET", "/api/channels")).channels.find(
+    (entry) => entry.name === CHANNEL,
+  )!;
   channelId = channel.id;
   expect(channel.secretsSet).toEqual(["secret"]);
   const row = page.getByTestId(`channel-row-${channelId}`);
@@ -118,13 +164,18 @@ test("a webhook channel's Send test reaches the receiver, signed, and says sent"
   expect(received!.method).toBe("POST");
   expect(received!.path).toBe("/hook");
   expect(received!.json).toMatchObject({ event: "test" });
-  expect(received!.headers["x-wirespeed-signature"]).toBe(`sha256=${createHmac("sha256", SECRET).update(received!.body).digest("hex")}`);
+  expect(received!.headers["x-wirespeed-signature"]).toBe(
+    `sha256=${createHmac("sha256", SECRET).update(received!.body).digest("hex")}`,
+  );
 
   // Its edit form keeps the secret without showing it.
   await row.getByRole("button", { name: `Edit ${CHANNEL}` }).click();
   const edit = page.getByRole("form", { name: `Edit channel ${CHANNEL}` });
   await expect(edit.getByLabel("Signing secret (optional)")).toHaveValue("");
-  await expect(edit.getByLabel("Signing secret (optional)")).toHaveAttribute("placeholder", "set — leave empty to keep");
+  await expect(edit.getByLabel("Signing secret (optional)")).toHaveAttribute(
+    "placeholder",
+    "set — leave empty to keep",
+  );
   await edit.getByRole("button", { name: "Cancel" }).click();
 });
 
@@ -146,23 +197,36 @@ test("a rule for one link with that channel is listed with its condition and m o
   await expect(row).toContainText("below 100% of the line rate");
   await expect(row).toContainText("1 of 1");
   await expect(row).toContainText(CHANNEL);
-  const rule = (await apiCall<{ rules: RuleJson[] }>(request, "GET", "/api/alert-rules")).rules.find((entry) => entry.name === RULE)!;
+  const rule = (await apiCall<{ rules: RuleJson[] }>(request, "GET", "/api/alert-rules")).rules.find(
+    (entry) => entry.name === RULE,
+  )!;
   ruleId = rule.id;
   expect(rule).toMatchObject({ linkId, belowLineRatePercent: 100, m: 1, n: 1, channels: [{ id: channelId }] });
 });
 
-test("a run below the line rate opens an alert: sent to the channel, marked on the overview, listed and acknowledged on the alerts page", async ({ page, request }) => {
+test("a run below the line rate opens an alert: sent to the channel, marked on the overview, listed and acknowledged on the alerts page", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(150_000);
   const run = await apiCall<RunStatusJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 2 });
   runId = run.id;
-  expect((await waitForRunStatus(request, runId, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
+  expect((await waitForRunStatus(request, runId, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe(
+    "succeeded",
+  );
 
   // The test notification, then the alert's.
   const requests = await receiver.waitFor(2, 60_000);
   const firing = requests[1]!;
   expect(firing.json).toMatchObject({ event: "alert.firing", link: { id: linkId, name: LINK.name }, runIds: [runId] });
-  expect(firing.headers["x-wirespeed-signature"]).toBe(`sha256=${createHmac("sha256", SECRET).update(firing.body).digest("hex")}`);
-  const { alerts } = await apiCall<{ alerts: AlertJson[] }>(request, "GET", `/api/alerts?status=firing&linkId=${linkId}`);
+  expect(firing.headers["x-wirespeed-signature"]).toBe(
+    `sha256=${createHmac("sha256", SECRET).update(firing.body).digest("hex")}`,
+  );
+  const { alerts } = await apiCall<{ alerts: AlertJson[] }>(
+    request,
+    "GET",
+    `/api/alerts?status=firing&linkId=${linkId}`,
+  );
   expect(alerts).toHaveLength(1);
   const alert = alerts[0]!;
   expect(alert.title).toBe(`${LINK.name}: below its line rate`);

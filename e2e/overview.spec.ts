@@ -24,7 +24,6 @@ const LINKS = [
 const linkIds: Record<string, number> = {};
 const runIds: number[] = [];
 
-
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
   // The timeline counts every link's runs: only this spec's are on it, whatever the specs before it left.
@@ -34,11 +33,15 @@ test.beforeAll(async ({ request }) => {
   for (const entry of LINKS) {
     const run = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds[entry.name]}/runs`, { duration: 3 });
     runIds.push(run.id);
-    expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
+    expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe(
+      "succeeded",
+    );
   }
 });
 
-test("each link's card shows its latest result, its share of line rate and a bar coloured by the thresholds", async ({ page }) => {
+test("each link's card shows its latest result, its share of line rate and a bar coloured by the thresholds", async ({
+  page,
+}) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   for (const entry of LINKS) {
@@ -64,7 +67,9 @@ test("each link's card shows its latest result, its share of line rate and a bar
   await expect(slow.getByTestId("line-rate-bar")).toHaveAttribute("data-level", "bad");
   await expect(slow.getByTestId("line-rate-bar")).toHaveClass(/bg-red-/);
   await expect(page.getByText("No links yet")).toHaveCount(0);
-  await expect(page.getByRole("region", { name: "Hosts" }).getByRole("row").filter({ hasText: "this machine" })).toHaveCount(1);
+  await expect(
+    page.getByRole("region", { name: "Hosts" }).getByRole("row").filter({ hasText: "this machine" }),
+  ).toHaveCount(1);
 });
 
 test("the timeline draws the intervals of both links, and its range switch works", async ({ page }) => {
@@ -94,22 +99,32 @@ test("Run again on a card starts a new run of the same test", async ({ page, req
   const newRunId = Number(/\/runs\/(\d+)$/.exec(new URL(page.url()).pathname)![1]);
   expect(runIds).not.toContain(newRunId);
   expect(newRunId).toBeGreaterThan(Math.max(...runIds));
-  const newRun = await apiCall<RunJson & { linkId: number; options: { duration?: number } }>(request, "GET", `/api/runs/${newRunId}`);
+  const newRun = await apiCall<RunJson & { linkId: number; options: { duration?: number } }>(
+    request,
+    "GET",
+    `/api/runs/${newRunId}`,
+  );
   expect(newRun.linkId).toBe(linkIds["ov-ab-1g"]);
   expect(newRun.options.duration).toBe(3);
   // While it runs, the overview shows it live on the card.
   await page.goto("/");
   const live = await apiCall<RunJson>(request, "GET", `/api/runs/${newRunId}`);
-  if (live.status !== "succeeded") await expect(card.getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${newRunId}`);
+  if (live.status !== "succeeded")
+    await expect(card.getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${newRunId}`);
   await waitForRunStatus(request, newRunId, ["succeeded"]);
   runIds.push(newRunId);
   // The page refreshes itself while a run is active; the card ends up on the new result.
   await expect(card.getByTestId("card-active-run")).toHaveCount(0, { timeout: 15_000 });
-  await expect(card.getByRole("link", { name: "TCP 3s →" })).toHaveAttribute("href", `/runs/${newRunId}`, { timeout: 15_000 });
+  await expect(card.getByRole("link", { name: "TCP 3s →" })).toHaveAttribute("href", `/runs/${newRunId}`, {
+    timeout: 15_000,
+  });
   await expect(card.getByTestId("sparkline")).toHaveAttribute("data-point-count", "2");
 });
 
-test("cards follow runs started elsewhere, live and to their result, without the page loading again", async ({ page, request }) => {
+test("cards follow runs started elsewhere, live and to their result, without the page loading again", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const cardOf = (name: string) => page.locator(`[data-testid="link-card"][data-link-name="${name}"]`);
   // A run the page opens on: while it is active the overview asks the API every few seconds.
@@ -125,17 +140,32 @@ test("cards follow runs started elsewhere, live and to their result, without the
   // Started through the API after the page loaded: its card shows it without a reload.
   // Long enough to be seen active between two of the overview's polls, however soon it starts.
   const second = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds["ov-ab-2g5"]}/runs`, { duration: 10 });
-  await expect(cardOf("ov-ab-2g5").getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${second.id}`, { timeout: 10_000 });
+  await expect(cardOf("ov-ab-2g5").getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${second.id}`, {
+    timeout: 10_000,
+  });
   await expect(page.getByTestId("count-runs")).toHaveText(String(runsBefore + 1));
-  for (const run of [first, second]) expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
+  for (const run of [first, second])
+    expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe(
+      "succeeded",
+    );
   runIds.push(first.id, second.id);
 
   // Both end on the card as the latest result, and drop out of "active".
-  await expect(cardOf("ov-ab-1g").getByRole("link", { name: "TCP 6s →" })).toHaveAttribute("href", `/runs/${first.id}`, { timeout: 10_000 });
-  await expect(cardOf("ov-ab-2g5").getByRole("link", { name: "TCP 10s →" })).toHaveAttribute("href", `/runs/${second.id}`, { timeout: 10_000 });
+  await expect(cardOf("ov-ab-1g").getByRole("link", { name: "TCP 6s →" })).toHaveAttribute(
+    "href",
+    `/runs/${first.id}`,
+    { timeout: 10_000 },
+  );
+  await expect(cardOf("ov-ab-2g5").getByRole("link", { name: "TCP 10s →" })).toHaveAttribute(
+    "href",
+    `/runs/${second.id}`,
+    { timeout: 10_000 },
+  );
   await expect(page.getByTestId("card-active-run")).toHaveCount(0);
   // The timeline draws the new run's intervals too.
-  await expect.poll(async () => Number(await slowSeries.getAttribute("data-point-count"))).toBeGreaterThan(slowPointsBefore);
+  await expect
+    .poll(async () => Number(await slowSeries.getAttribute("data-point-count")))
+    .toBeGreaterThan(slowPointsBefore);
   expect(live.apiRequests.filter((path) => path === "/api/overview?range=24h").length).toBeGreaterThanOrEqual(2);
   await live.expectSameDocument();
 
@@ -171,7 +201,9 @@ for (const colorScheme of ["light", "dark"] as const) {
       await expect(page.locator("path.recharts-area-curve").first()).toBeVisible();
       // Other specs leave their own links in the shared database: count this spec's two.
       await expect(page.locator('[data-testid="link-card"][data-link-name^="ov-ab-"]')).toHaveCount(2);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow).toBeLessThanOrEqual(0);
       await saveScreenshot(page, `overview-links-${viewportName}-${colorScheme}`);
     });

@@ -19,7 +19,6 @@ type RunJson = RunStatusJson;
 let linkId = 0;
 const runIds: number[] = [];
 
-
 /** The run page's live chart: how many intervals it holds while the progress bar (a live run) is shown; 0 otherwise. */
 async function liveSampleCount(page: Page): Promise<number> {
   return page.evaluate(() => {
@@ -37,7 +36,9 @@ function runIdFromUrl(page: Page): number {
 }
 
 test.beforeAll(async ({ request }) => {
-  linkId = (await registerLabLinks(request, "run", [{ lab: "ab-1g", name: "run-ab-1g", speedMbps: 1000 }]))["run-ab-1g"]!;
+  linkId = (await registerLabLinks(request, "run", [{ lab: "ab-1g", name: "run-ab-1g", speedMbps: 1000 }]))[
+    "run-ab-1g"
+  ]!;
 });
 
 test("a test started from the link page draws its intervals live, before it ends", async ({ page, request }) => {
@@ -164,7 +165,10 @@ test("two runs compare side by side, with the difference in %", async ({ page })
   await expect(page.getByTestId(`compare-received-${second}`)).toContainText(/[+-]?\d+\.\d %/);
 });
 
-test("the link page's table and history follow runs started through the API, without the page loading again", async ({ page, request }) => {
+test("the link page's table and history follow runs started through the API, without the page loading again", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await page.goto(`/links/${linkId}`);
   const pointsBefore = Number(await page.getByTestId("history-chart").getAttribute("data-point-count"));
@@ -178,9 +182,19 @@ test("the link page's table and history follow runs started through the API, wit
   // A second one, started after the page loaded, waits behind the first: it appears in the table with its place.
   const second = await apiCall<RunJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 2 });
   await expect(page.getByTestId(`run-row-${second.id}`)).toContainText("#1 in queue", { timeout: 10_000 });
-  for (const run of [first, second]) expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
-  for (const run of [first, second]) await expect(page.getByTestId(`run-row-${run.id}`).getByTestId("run-status")).toHaveAttribute("data-status", "succeeded", { timeout: 10_000 });
-  await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", String(pointsBefore + 2), { timeout: 10_000 });
+  for (const run of [first, second])
+    expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe(
+      "succeeded",
+    );
+  for (const run of [first, second])
+    await expect(page.getByTestId(`run-row-${run.id}`).getByTestId("run-status")).toHaveAttribute(
+      "data-status",
+      "succeeded",
+      { timeout: 10_000 },
+    );
+  await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", String(pointsBefore + 2), {
+    timeout: 10_000,
+  });
   expect(live.apiRequests.some((path) => path.startsWith(`/api/runs?linkId=${linkId}`))).toBe(true);
   expect(live.apiRequests).toContain(`/api/links/${linkId}/history`);
   await live.expectSameDocument();
@@ -230,8 +244,14 @@ test("the CSV export has one row per sample, with every sample field", async ({ 
   expect(download.suggestedFilename()).toBe(`wirespeed-run-${runId}.csv`);
   const text = fs.readFileSync(await download.path(), "utf8");
   const lines = text.trimEnd().split("\n");
-  expect(lines[0]).toBe("seq,start,end,direction,bytes,bitsPerSecond,retransmits,cwndBytes,jitterMs,lostPackets,packets,omitted,streams");
-  const { samples } = await apiCall<{ samples: Array<{ seq: number; bitsPerSecond: number }> }>(request, "GET", `/api/runs/${runId}/samples?limit=10000`);
+  expect(lines[0]).toBe(
+    "seq,start,end,direction,bytes,bitsPerSecond,retransmits,cwndBytes,jitterMs,lostPackets,packets,omitted,streams",
+  );
+  const { samples } = await apiCall<{ samples: Array<{ seq: number; bitsPerSecond: number }> }>(
+    request,
+    "GET",
+    `/api/runs/${runId}/samples?limit=10000`,
+  );
   expect(lines.length - 1).toBe(samples.length);
   const firstRow = lines[1]!.split(",");
   expect(Number(firstRow[0])).toBe(samples[0]!.seq);
@@ -254,21 +274,43 @@ test("the unit switch shows MB/s and is remembered", async ({ page }) => {
   await expect(page.getByTestId("summary-received")).toContainText(/bit\/s/);
 });
 
-test("a one-hour 32-stream run at 0.1 s (36,000 intervals) draws without freezing the page", async ({ page, request }) => {
+test("a one-hour 32-stream run at 0.1 s (36,000 intervals) draws without freezing the page", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   // Written straight into the app's database: an hour of lab time is too long for a test.
-  const database = new Database(path.join(path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e"), "wirespeed.db"));
+  const database = new Database(
+    path.join(path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e"), "wirespeed.db"),
+  );
   const now = new Date().toISOString().replace("Z", "+00:00");
-  const options = { protocol: "tcp", duration: 3600, parallel: 32, reverse: false, bidir: false, interval: 0.1, zerocopy: false };
+  const options = {
+    protocol: "tcp",
+    duration: 3600,
+    parallel: 32,
+    reverse: false,
+    bidir: false,
+    interval: 0.1,
+    zerocopy: false,
+  };
   const runId = Number(
     database
-      .prepare(`INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0)`)
+      .prepare(
+        `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0)`,
+      )
       .run(linkId, JSON.stringify(options), now, now, now).lastInsertRowid,
   );
-  const insert = database.prepare(`INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`);
+  const insert = database.prepare(
+    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`,
+  );
   database.transaction(() => {
     for (let seq = 0; seq < 36_000; seq += 1) {
-      const streams = Array.from({ length: 32 }, (_, index) => ({ id: 5 + 2 * index, bytes: 367_000, bitsPerSecond: 2.9e7 + ((seq * 7 + index * 13) % 100) * 2e4, retransmits: 0 }));
+      const streams = Array.from({ length: 32 }, (_, index) => ({
+        id: 5 + 2 * index,
+        bytes: 367_000,
+        bitsPerSecond: 2.9e7 + ((seq * 7 + index * 13) % 100) * 2e4,
+        retransmits: 0,
+      }));
       const total = streams.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
       insert.run(runId, seq, seq / 10, (seq + 1) / 10, total / 80, total, JSON.stringify(streams));
     }
@@ -292,30 +334,54 @@ test("a one-hour 32-stream run at 0.1 s (36,000 intervals) draws without freezin
   await saveScreenshot(page, "run-36000-intervals-desktop-light");
 });
 
-test("a run compacted by sample retention keeps its chart, stream table and export, and says so", async ({ page, request }) => {
+test("a run compacted by sample retention keeps its chart, stream table and export, and says so", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   // A run that ended 200 days ago, written straight into the app's database, then `npm run compact`
   // as a user runs it beside the app (the app's own pass may have compacted it first: the same result).
   const file = path.join(path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e"), "wirespeed.db");
   const database = new Database(file);
   const ended = new Date(Date.now() - 200 * 86_400_000).toISOString().replace("Z", "+00:00");
-  const options = { protocol: "tcp", duration: 300, parallel: 4, reverse: false, bidir: false, interval: 0.1, zerocopy: false };
+  const options = {
+    protocol: "tcp",
+    duration: 300,
+    parallel: 4,
+    reverse: false,
+    bidir: false,
+    interval: 0.1,
+    zerocopy: false,
+  };
   const runId = Number(
     database
-      .prepare(`INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits", "clientOutput") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0, 'iperf3 output kept')`)
+      .prepare(
+        `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits", "clientOutput") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0, 'iperf3 output kept')`,
+      )
       .run(linkId, JSON.stringify(options), ended, ended, ended).lastInsertRowid,
   );
-  const insert = database.prepare(`INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`);
+  const insert = database.prepare(
+    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`,
+  );
   database.transaction(() => {
     for (let seq = 0; seq < 3000; seq += 1) {
-      const streams = Array.from({ length: 4 }, (_, index) => ({ id: 5 + 2 * index, bytes: 2_937_500, bitsPerSecond: 2.3e8 + ((seq * 7 + index * 13) % 100) * 1e5, retransmits: 0 }));
+      const streams = Array.from({ length: 4 }, (_, index) => ({
+        id: 5 + 2 * index,
+        bytes: 2_937_500,
+        bitsPerSecond: 2.3e8 + ((seq * 7 + index * 13) % 100) * 1e5,
+        retransmits: 0,
+      }));
       const total = streams.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
       insert.run(runId, seq, seq / 10, (seq + 1) / 10, total / 80, total, JSON.stringify(streams));
     }
   })();
   database.close();
   const compacted = await new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--require", "./testing/server-only.cjs", "--import", "tsx", "scripts/compact.ts"], { cwd: process.cwd(), env: { ...process.env, DATABASE_URL: `file:${file}`, WIRESPEED_SAMPLES_KEEP_DAYS: "180" } });
+    const child = spawn(
+      process.execPath,
+      ["--require", "./testing/server-only.cjs", "--import", "tsx", "scripts/compact.ts"],
+      { cwd: process.cwd(), env: { ...process.env, DATABASE_URL: `file:${file}`, WIRESPEED_SAMPLES_KEEP_DAYS: "180" } },
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -324,7 +390,11 @@ test("a run compacted by sample retention keeps its chart, stream table and expo
   expect(compacted.code, compacted.output).toBe(0);
   expect(compacted.output).toMatch(/compacted \d+ run\(s\) that ended more than 180 days ago/);
 
-  const samples = await apiCall<{ samples: unknown[]; compactedAt: string | null }>(request, "GET", `/api/runs/${runId}/samples`);
+  const samples = await apiCall<{ samples: unknown[]; compactedAt: string | null }>(
+    request,
+    "GET",
+    `/api/runs/${runId}/samples`,
+  );
   expect(samples.samples).toEqual([]);
   expect(samples.compactedAt).not.toBeNull();
   await page.setViewportSize(VIEWPORTS.desktop);
@@ -335,8 +405,13 @@ test("a run compacted by sample retention keeps its chart, stream table and expo
   expect(Number(await chart.getAttribute("data-point-count"))).toBe(600);
   await expect(chart.locator("path.recharts-line-curve")).toHaveCount(6);
   await expect(page.getByRole("table", { name: "Per-stream results" }).getByRole("row")).toHaveCount(5);
-  await expect(page.getByText("The chart's 600 points and each stream's totals: the 3000 intervals were compacted.")).toBeVisible();
-  const exported = JSON.parse(await (await request.get(`/runs/${runId}/export?format=json`)).text()) as { samples: unknown[]; compacted: { sampleCount: number; points: unknown[]; streams: unknown[] } };
+  await expect(
+    page.getByText("The chart's 600 points and each stream's totals: the 3000 intervals were compacted."),
+  ).toBeVisible();
+  const exported = JSON.parse(await (await request.get(`/runs/${runId}/export?format=json`)).text()) as {
+    samples: unknown[];
+    compacted: { sampleCount: number; points: unknown[]; streams: unknown[] };
+  };
   expect(exported.samples).toEqual([]);
   expect(exported.compacted).toMatchObject({ sampleCount: 3000 });
   expect(exported.compacted.points).toHaveLength(600);
@@ -359,7 +434,9 @@ for (const colorScheme of ["light", "dark"] as const) {
         await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
         await page.waitForLoadState("networkidle");
         // Nothing overflows sideways: wide tables scroll inside their own box.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
         expect(overflow, `${name} page overflows by ${overflow}px`).toBeLessThanOrEqual(0);
         await saveScreenshot(page, `${name}-${viewportName}-${colorScheme}`);
       }

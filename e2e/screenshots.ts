@@ -27,7 +27,9 @@ export async function screenshotEverywhere(page: Page, name: string): Promise<vo
     for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(viewport);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, `${name} overflows sideways at ${viewportName} width`).toBeLessThanOrEqual(0);
       await saveScreenshot(page, `${name}-${viewportName}-${colorScheme}`);
     }

@@ -62,21 +62,30 @@ type Violation = { source: string; text: string };
 async function watchViolations(page: Page): Promise<Violation[]> {
   const violations: Violation[] = [];
   page.on("console", (message) => {
-    if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) violations.push({ source: `console ${page.url()}`, text: message.text() });
+    if (/Content Security Policy|Content-Security-Policy/i.test(message.text()))
+      violations.push({ source: `console ${page.url()}`, text: message.text() });
   });
   page.on("pageerror", (error) => {
-    if (/Content Security Policy|unsafe-eval|unsafe-inline/i.test(error.message)) violations.push({ source: `pageerror ${page.url()}`, text: error.message });
+    if (/Content Security Policy|unsafe-eval|unsafe-inline/i.test(error.message))
+      violations.push({ source: `pageerror ${page.url()}`, text: error.message });
   });
-  await page.exposeFunction("reportCspViolation", (text: string) => violations.push({ source: `event ${page.url()}`, text }));
+  await page.exposeFunction("reportCspViolation", (text: string) =>
+    violations.push({ source: `event ${page.url()}`, text }),
+  );
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI || "inline"}`);
+      (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation(
+        `${event.violatedDirective} blocked ${event.blockedURI || "inline"}`,
+      );
     });
   });
   return violations;
 }
 
-test("every dashboard page loads under the policy with no violation, a live run included", async ({ page, request }) => {
+test("every dashboard page loads under the policy with no violation, a live run included", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const linkIds = await registerLabLinks(request, "sec", [{ lab: "ab-1g", name: "sec-ab-1g", speedMbps: 1000 }]);
   const linkId = linkIds["sec-ab-1g"]!;
@@ -107,7 +116,9 @@ test("every dashboard page loads under the policy with no violation, a live run 
   const run = await apiCall<RunStatusJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 4 });
   await page.goto(`/runs/${run.id}`);
   await expect(page.getByTestId("interval-chart")).toBeVisible();
-  expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe("succeeded");
+  expect((await waitForRunStatus(request, run.id, ["succeeded", "failed", "cancelled", "interrupted"])).status).toBe(
+    "succeeded",
+  );
   await expect(page.getByTestId("summary-received")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("interval-chart")).not.toHaveAttribute("data-sample-count", "0");
 

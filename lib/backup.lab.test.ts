@@ -77,7 +77,9 @@ function readBackup(file: string, runId: number): { samples: number; runStatus: 
     expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
     const run = copy.prepare("SELECT status FROM Run WHERE id = ?").get(runId) as { status: string } | undefined;
     expect(run, `run ${runId} in ${file}`).toBeDefined();
-    const seqs = (copy.prepare("SELECT seq FROM Sample WHERE runId = ? ORDER BY seq").all(runId) as Array<{ seq: number }>).map((row) => row.seq);
+    const seqs = (
+      copy.prepare("SELECT seq FROM Sample WHERE runId = ? ORDER BY seq").all(runId) as Array<{ seq: number }>
+    ).map((row) => row.seq);
     expect(seqs).toEqual(seqs.map((_, index) => index));
     return { samples: seqs.length, runStatus: run!.status };
   } finally {
@@ -88,7 +90,11 @@ function readBackup(file: string, runId: number): { samples: number; runStatus: 
 describe("backups during a run with 0.1 s intervals", () => {
   it("lose no sample, hold the run up to their moment, and never hold up its writes", async () => {
     const request = parseRunRequest({ duration: 12, interval: 0.1 });
-    const started = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: request.clientSide });
+    const started = await engine.startRun({
+      linkId: linkIds["ab-1g"]!,
+      options: request.options,
+      clientSide: request.clientSide,
+    });
     let published = 0;
     const unsubscribe = bus.subscribe(started.id, 0, (event) => {
       if (event.type === "sample") published += 1;
@@ -105,7 +111,9 @@ describe("backups during a run with 0.1 s intervals", () => {
       const reader = new Database(databaseFile, { fileMustExist: true, timeout: 10_000 });
       try {
         reader.exec("BEGIN");
-        const held = (reader.prepare("SELECT count(*) AS n FROM Sample WHERE runId = ?").get(started.id) as { n: number }).n;
+        const held = (
+          reader.prepare("SELECT count(*) AS n FROM Sample WHERE runId = ?").get(started.id) as { n: number }
+        ).n;
         const hasCommitted = () => {
           try {
             return committedSamples(started.id) >= held + 10;
@@ -117,7 +125,9 @@ describe("backups during a run with 0.1 s intervals", () => {
         };
         await waitFor(hasCommitted, 10_000, "10 samples committed while a reader holds its transaction");
         // the reader still sees the moment it began: one point in time, as a backup copies it
-        expect((reader.prepare("SELECT count(*) AS n FROM Sample WHERE runId = ?").get(started.id) as { n: number }).n).toBe(held);
+        expect(
+          (reader.prepare("SELECT count(*) AS n FROM Sample WHERE runId = ?").get(started.id) as { n: number }).n,
+        ).toBe(held);
       } finally {
         if (reader.inTransaction) reader.exec("COMMIT");
         reader.close();
@@ -139,12 +149,16 @@ describe("backups during a run with 0.1 s intervals", () => {
       // Bounded, so that a failure above is reported rather than the test's timeout: with a rollback
       // journal a commit refused with SQLITE_BUSY leaves the app's connection inside its transaction,
       // and neither the run's end nor a cancel can write any more.
-      const within = <T,>(promise: Promise<T>, ms: number) => Promise.race([promise.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms))]);
+      const within = <T>(promise: Promise<T>, ms: number) =>
+        Promise.race([promise.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms))]);
       if (!(await within(ended, 30_000))) await within(engine.cancelRun(started.id), 5_000).catch(() => false);
       unsubscribe?.();
     }
 
-    const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { samples: { select: { seq: true }, orderBy: { seq: "asc" } } } });
+    const run = await db.run.findUniqueOrThrow({
+      where: { id: started.id },
+      include: { samples: { select: { seq: true }, orderBy: { seq: "asc" } } },
+    });
     expect(run.errorMessage).toBeNull();
     expect(run.status).toBe("succeeded");
     // every interval the client printed is a stored sample, seq 0..n-1 without a gap

@@ -83,7 +83,10 @@ describe("backupDatabase", () => {
     const writer = startWriter(databaseFile, stopFile);
     try {
       await writer.waitFor("writing");
-      const result = await backupDatabase({ databaseFile, destination: path.join(database.dataDir, "during-writes.db") });
+      const result = await backupDatabase({
+        databaseFile,
+        destination: path.join(database.dataDir, "during-writes.db"),
+      });
       fs.writeFileSync(stopFile, "");
       const written = Number((await writer.waitFor("wrote ")).split(" ")[1]);
 
@@ -96,7 +99,10 @@ describe("backupDatabase", () => {
       try {
         expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
         expect(copy.pragma("journal_mode", { simple: true })).toBe("delete");
-        const rows = (copy.prepare("SELECT count(*) AS rows, max(n) AS last FROM ledger").get() as { rows: number; last: number });
+        const rows = copy.prepare("SELECT count(*) AS rows, max(n) AS last FROM ledger").get() as {
+          rows: number;
+          last: number;
+        };
         const total = (copy.prepare("SELECT total FROM counter").get() as { total: number }).total;
         // one moment: every committed transaction whole, none in part
         expect(rows.rows).toBe(total);
@@ -104,7 +110,8 @@ describe("backupDatabase", () => {
         expect(total).toBeGreaterThanOrEqual(50);
         expect(total).toBeLessThan(written);
         expect((copy.prepare("SELECT count(*) AS n FROM filler").get() as { n: number }).n).toBe(10_000);
-        const migrations = (file: Database.Database) => (file.prepare("SELECT count(*) AS n FROM _prisma_migrations").get() as { n: number }).n;
+        const migrations = (file: Database.Database) =>
+          (file.prepare("SELECT count(*) AS n FROM _prisma_migrations").get() as { n: number }).n;
         const live = new Database(databaseFile, { readonly: true });
         expect(migrations(copy)).toBe(migrations(live));
         live.close();
@@ -125,7 +132,9 @@ describe("backupDatabase", () => {
     const destination = path.join(database.dataDir, "taken.db");
     fs.writeFileSync(destination, "an older backup");
     const before = fs.readdirSync(database.dataDir).sort();
-    await expect(backupDatabase({ databaseFile, destination })).rejects.toThrow(`${destination} already exists: a backup never overwrites a file`);
+    await expect(backupDatabase({ databaseFile, destination })).rejects.toThrow(
+      `${destination} already exists: a backup never overwrites a file`,
+    );
     expect(fs.readFileSync(destination, "utf8")).toBe("an older backup");
     expect(fs.readdirSync(database.dataDir).sort()).toEqual(before);
   });
@@ -137,7 +146,9 @@ describe("backupDatabase", () => {
     try {
       const destination = path.join(folder, "with-key.db");
       fs.writeFileSync(keyCopyPath(destination, "secret.key"), "another key\n");
-      await expect(backupDatabase({ databaseFile, destination, withKey: true })).rejects.toThrow("with-key.secret.key already exists");
+      await expect(backupDatabase({ databaseFile, destination, withKey: true })).rejects.toThrow(
+        "with-key.secret.key already exists",
+      );
       expect(fs.existsSync(destination)).toBe(false);
     } finally {
       fs.rmSync(keyFile);
@@ -157,11 +168,13 @@ describe("backupDatabase", () => {
     const intoFolder = await backupDatabase({ databaseFile, destination: folder, now });
     expect(intoFolder.file).toBe(path.join(folder, "wirespeed-20261130T053012Z.db"));
     // a trailing slash means a folder, even one that is not there: never a file named like the folder
-    await expect(backupDatabase({ databaseFile, destination: `${folder}/missing/` })).rejects.toThrow(`The folder ${folder}/missing does not exist`);
-    expect(fs.existsSync(path.join(folder, "missing"))).toBe(false);
-    await expect(backupDatabase({ databaseFile, destination: path.join(folder, "no", "such", "x.db") })).rejects.toThrow(
-      `The folder ${path.join(folder, "no", "such")} does not exist`,
+    await expect(backupDatabase({ databaseFile, destination: `${folder}/missing/` })).rejects.toThrow(
+      `The folder ${folder}/missing does not exist`,
     );
+    expect(fs.existsSync(path.join(folder, "missing"))).toBe(false);
+    await expect(
+      backupDatabase({ databaseFile, destination: path.join(folder, "no", "such", "x.db") }),
+    ).rejects.toThrow(`The folder ${path.join(folder, "no", "such")} does not exist`);
   });
 
   it("copies the key file only when asked, as private as the original", async () => {
@@ -214,14 +227,17 @@ describe("backupDatabase of a database in WAL mode", () => {
       const copy = new Database(result.file, { readonly: true, fileMustExist: true });
       try {
         expect(copy.pragma("journal_mode", { simple: true })).toBe("delete");
-        expect((copy.prepare("SELECT count(*) AS n, max(n) AS last FROM marker").get() as { n: number; last: number })).toEqual({ n: 1000, last: 1000 });
+        expect(
+          copy.prepare("SELECT count(*) AS n, max(n) AS last FROM marker").get() as { n: number; last: number },
+        ).toEqual({ n: 1000, last: 1000 });
       } finally {
         copy.close();
       }
 
       // restored as the README says: the app stopped, its -wal and -shm removed, the copy put in place with cp
       const restoredFile = restored.url.slice("file:".length);
-      for (const leftover of [restoredFile, `${restoredFile}-wal`, `${restoredFile}-shm`]) fs.rmSync(leftover, { force: true });
+      for (const leftover of [restoredFile, `${restoredFile}-wal`, `${restoredFile}-shm`])
+        fs.rmSync(leftover, { force: true });
       fs.copyFileSync(result.file, restoredFile);
       fs.chmodSync(restoredFile, 0o644);
       const db = await connectAppDatabase(restored.url);

@@ -54,7 +54,10 @@ export class BackupError extends Error {
 
 /** `wirespeed-20261130T053012Z.db`: UTC, sortable, no characters that some file systems refuse. */
 export function backupFileName(now: Date): string {
-  const stamp = now.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/[-:]/g, "");
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:]/g, "");
   return `wirespeed-${stamp}.db`;
 }
 
@@ -79,15 +82,19 @@ function resolveDestination(options: BackupOptions): string {
     // not there yet: a file name
   }
   if (isFolder) return path.join(destination, name);
-  if (/[\\/]$/.test(options.destination)) throw new BackupError(`The folder ${destination} does not exist: create it first, or give another destination.`);
+  if (/[\\/]$/.test(options.destination))
+    throw new BackupError(`The folder ${destination} does not exist: create it first, or give another destination.`);
   if (!fs.existsSync(path.dirname(destination))) {
-    throw new BackupError(`The folder ${path.dirname(destination)} does not exist: create it first, or give another destination.`);
+    throw new BackupError(
+      `The folder ${path.dirname(destination)} does not exist: create it first, or give another destination.`,
+    );
   }
   return destination;
 }
 
 function refuseExisting(file: string): void {
-  if (fs.existsSync(file)) throw new BackupError(`${file} already exists: a backup never overwrites a file. Give another destination.`);
+  if (fs.existsSync(file))
+    throw new BackupError(`${file} already exists: a backup never overwrites a file. Give another destination.`);
 }
 
 /** Moves a finished file to its name without ever replacing one that appeared meanwhile. */
@@ -97,7 +104,8 @@ function publish(temporary: string, file: string): void {
     fs.linkSync(temporary, file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") throw new BackupError(`${file} already exists: a backup never overwrites a file. Give another destination.`);
+    if (code === "EEXIST")
+      throw new BackupError(`${file} already exists: a backup never overwrites a file. Give another destination.`);
     if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
     // file systems without hard links: an exclusive copy refuses an existing name too
     fs.copyFileSync(temporary, file, fs.constants.COPYFILE_EXCL);
@@ -110,7 +118,9 @@ async function copyDatabase(databaseFile: string, temporary: string): Promise<nu
   try {
     source = new Database(databaseFile, { fileMustExist: true, timeout: 10_000 });
   } catch (error) {
-    throw new BackupError(`Cannot open the database ${databaseFile}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new BackupError(
+      `Cannot open the database ${databaseFile}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let restarts = 0;
   let lastRemaining = Number.POSITIVE_INFINITY;
@@ -137,7 +147,9 @@ function checkCopy(temporary: string): void {
     const rows = copy.pragma("integrity_check") as { integrity_check: string }[];
     const findings = rows.map((row) => row.integrity_check);
     if (findings.length !== 1 || findings[0] !== "ok") {
-      throw new BackupError(`The copy fails PRAGMA integrity_check, so the database itself may be damaged: ${findings.slice(0, 5).join("; ")}`);
+      throw new BackupError(
+        `The copy fails PRAGMA integrity_check, so the database itself may be damaged: ${findings.slice(0, 5).join("; ")}`,
+      );
     }
   } finally {
     copy.close();
@@ -146,16 +158,25 @@ function checkCopy(temporary: string): void {
 
 export async function backupDatabase(options: BackupOptions): Promise<BackupResult> {
   if (!fs.existsSync(options.databaseFile)) {
-    throw new BackupError(`There is no database at ${options.databaseFile}: start Wirespeed once, or set WIRESPEED_DATA_DIR or DATABASE_URL to where it is.`);
+    throw new BackupError(
+      `There is no database at ${options.databaseFile}: start Wirespeed once, or set WIRESPEED_DATA_DIR or DATABASE_URL to where it is.`,
+    );
   }
   const file = resolveDestination(options);
-  const keyFilesFound = KEY_FILE_NAMES.map((name) => path.join(path.dirname(options.databaseFile), name)).filter((keyFile) => fs.existsSync(keyFile));
-  const keyCopies = options.withKey ? keyFilesFound.map((keyFile) => ({ from: keyFile, to: keyCopyPath(file, path.basename(keyFile)) })) : [];
+  const keyFilesFound = KEY_FILE_NAMES.map((name) => path.join(path.dirname(options.databaseFile), name)).filter(
+    (keyFile) => fs.existsSync(keyFile),
+  );
+  const keyCopies = options.withKey
+    ? keyFilesFound.map((keyFile) => ({ from: keyFile, to: keyCopyPath(file, path.basename(keyFile)) }))
+    : [];
   // Every name is checked before anything is written, so a refusal leaves nothing half done.
   for (const target of [file, ...keyCopies.map((copy) => copy.to)]) refuseExisting(target);
 
   // Hidden temporary name in the same folder: a reader of the folder never sees a partial copy.
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.partial-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.partial-${process.pid}-${randomBytes(4).toString("hex")}`,
+  );
   let restarts: number;
   try {
     restarts = await copyDatabase(options.databaseFile, temporary);
@@ -163,7 +184,8 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupResu
     fs.chmodSync(temporary, 0o600);
     publish(temporary, file);
   } finally {
-    for (const leftover of [temporary, `${temporary}-journal`, `${temporary}-wal`, `${temporary}-shm`]) fs.rmSync(leftover, { force: true });
+    for (const leftover of [temporary, `${temporary}-journal`, `${temporary}-wal`, `${temporary}-shm`])
+      fs.rmSync(leftover, { force: true });
   }
 
   const keyFilesCopied: string[] = [];

@@ -15,7 +15,11 @@ describe("ensureLocalHost", () => {
     await ensureLocalHost();
     const hosts = await db.host.findMany();
     expect(hosts).toHaveLength(1);
-    expect(hosts[0]).toMatchObject({ name: os.hostname(), authMethod: "local", platform: platformOfNode(process.platform) });
+    expect(hosts[0]).toMatchObject({
+      name: os.hostname(),
+      authMethod: "local",
+      platform: platformOfNode(process.platform),
+    });
   });
 
   it("keeps its hands off a host the user already named like this machine", async () => {

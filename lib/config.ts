@@ -19,7 +19,9 @@ export function resolveDatabaseFile(env: ConfigEnv = process.env): string {
   const url = env.DATABASE_URL;
   if (url) {
     if (!url.startsWith("file:")) {
-      throw new Error(`DATABASE_URL must be a SQLite file URL such as file:./data/wirespeed.db (got a ${url.split(":")[0]}: URL)`);
+      throw new Error(
+        `DATABASE_URL must be a SQLite file URL such as file:./data/wirespeed.db (got a ${url.split(":")[0]}: URL)`,
+      );
     }
     return path.resolve(/*turbopackIgnore: true*/ process.cwd(), url.slice("file:".length));
   }

@@ -50,7 +50,11 @@ describe("prepareDatabaseFile", () => {
 
   it("narrows a database, its -wal and -shm that others could read to 0600 (a copy restored with cp), and says which", () => {
     const file = path.join(scratch, "wirespeed.db");
-    for (const [name, mode] of [["wirespeed.db", 0o644], ["wirespeed.db-wal", 0o664], ["wirespeed.db-shm", 0o600]] as const) {
+    for (const [name, mode] of [
+      ["wirespeed.db", 0o644],
+      ["wirespeed.db-wal", 0o664],
+      ["wirespeed.db-shm", 0o600],
+    ] as const) {
       fs.writeFileSync(path.join(scratch, name), "x", { mode });
     }
     const prepared = prepareDatabaseFile(file);
@@ -74,16 +78,19 @@ describe("prepareDatabaseFile", () => {
 describe("checkDataDir", () => {
   const envOf = (dir: string) => ({ WIRESPEED_DATA_DIR: dir });
 
-  it.each(["755", "750", "705", "711", "777"])("warns about a data folder of mode 0%s, naming it, its mode and the fix, and leaves it so", (modeText) => {
-    const dir = path.join(scratch, "data");
-    fs.mkdirSync(dir);
-    fs.chmodSync(dir, Number.parseInt(modeText, 8));
-    const warnings = checkDataDir(envOf(dir));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`the data folder ${dir} has mode 0${modeText}`);
-    expect(warnings[0]).toContain(`\`chmod 700 ${dir}\``);
-    expect(modeOf(dir)).toBe(modeText);
-  });
+  it.each(["755", "750", "705", "711", "777"])(
+    "warns about a data folder of mode 0%s, naming it, its mode and the fix, and leaves it so",
+    (modeText) => {
+      const dir = path.join(scratch, "data");
+      fs.mkdirSync(dir);
+      fs.chmodSync(dir, Number.parseInt(modeText, 8));
+      const warnings = checkDataDir(envOf(dir));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`the data folder ${dir} has mode 0${modeText}`);
+      expect(warnings[0]).toContain(`\`chmod 700 ${dir}\``);
+      expect(modeOf(dir)).toBe(modeText);
+    },
+  );
 
   it("says nothing about a private folder, nor about a folder not made yet", () => {
     const dir = path.join(scratch, "data");
@@ -97,7 +104,9 @@ describe("checkDataDir", () => {
   it("looks at the folder DATABASE_URL puts the database in", () => {
     const dir = path.join(scratch, "elsewhere");
     fs.mkdirSync(dir, { mode: 0o755 });
-    expect(checkDataDir({ WIRESPEED_DATA_DIR: scratch, DATABASE_URL: `file:${dir}/lab.db` })).toEqual([expect.stringContaining(`the data folder ${dir} has mode 0755`)]);
+    expect(checkDataDir({ WIRESPEED_DATA_DIR: scratch, DATABASE_URL: `file:${dir}/lab.db` })).toEqual([
+      expect.stringContaining(`the data folder ${dir} has mode 0755`),
+    ]);
   });
 
   it("is one line of the log at start", () => {
@@ -107,7 +116,9 @@ describe("checkDataDir", () => {
     try {
       warnAboutDataDir(envOf(dir));
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(warn.mock.calls[0]![0]).toMatch(/^\[wirespeed\] warning: the data folder .* has mode 0755: [^\n]*chmod 700 [^\n]*$/);
+      expect(warn.mock.calls[0]![0]).toMatch(
+        /^\[wirespeed\] warning: the data folder .* has mode 0755: [^\n]*chmod 700 [^\n]*$/,
+      );
     } finally {
       warn.mockRestore();
     }

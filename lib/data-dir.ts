@@ -103,8 +103,14 @@ export function prepareDatabaseFile(file: string): PreparedDatabaseFile {
 /** The log lines for what `prepareDatabaseFile` narrowed or could not. */
 export function preparedMessages({ narrowed, left }: PreparedDatabaseFile): string[] {
   return [
-    ...narrowed.map(({ file, mode }) => `${file} had mode ${modeText(mode)}: narrowed to 0600, as the database and its -wal and -shm files are kept`),
-    ...left.map(({ file, mode }) => `warning: ${file} has mode ${modeText(mode)} and could not be narrowed to 0600: run \`chmod 600 ${file}\` as its owner`),
+    ...narrowed.map(
+      ({ file, mode }) =>
+        `${file} had mode ${modeText(mode)}: narrowed to 0600, as the database and its -wal and -shm files are kept`,
+    ),
+    ...left.map(
+      ({ file, mode }) =>
+        `warning: ${file} has mode ${modeText(mode)} and could not be narrowed to 0600: run \`chmod 600 ${file}\` as its owner`,
+    ),
   ];
 }
 

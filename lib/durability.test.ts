@@ -22,7 +22,15 @@ async function pragma(db: Db, name: string): Promise<string> {
 }
 
 function interval(start: number): IperfInterval {
-  return { start, end: start + 0.1, bytes: 11_700_000, bitsPerSecond: 936e6, retransmits: 0, omitted: false, streams: [{ id: 5, bytes: 11_700_000, bitsPerSecond: 936e6 }] };
+  return {
+    start,
+    end: start + 0.1,
+    bytes: 11_700_000,
+    bitsPerSecond: 936e6,
+    retransmits: 0,
+    omitted: false,
+    streams: [{ id: 5, bytes: 11_700_000, bitsPerSecond: 936e6 }],
+  };
 }
 
 async function makeRun(db: Db): Promise<number> {
@@ -70,7 +78,8 @@ describe("the app's connection", () => {
     const runId = await makeRun(db);
     // opened as lib/backup.ts opens its source
     const reader = new Database(file, { fileMustExist: true, timeout: 10_000 });
-    const countIn = (connection: Database.Database) => (connection.prepare("SELECT count(*) AS n FROM Sample WHERE runId = ?").get(runId) as { n: number }).n;
+    const countIn = (connection: Database.Database) =>
+      (connection.prepare("SELECT count(*) AS n FROM Sample WHERE runId = ?").get(runId) as { n: number }).n;
     try {
       reader.exec("BEGIN");
       expect(countIn(reader)).toBe(0);

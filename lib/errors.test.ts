@@ -65,9 +65,19 @@ describe("the status of each kind", () => {
 
 describe("AppError", () => {
   it("carries its kind, the status of that kind, a hint and the fields at fault", () => {
-    const error = new AppError("conflict", "name is taken", { hint: "pick another", fields: [{ field: "name", message: "is taken" }] });
+    const error = new AppError("conflict", "name is taken", {
+      hint: "pick another",
+      fields: [{ field: "name", message: "is taken" }],
+    });
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: "AppError", kind: "conflict", status: 409, message: "name is taken", hint: "pick another", fields: [{ field: "name", message: "is taken" }] });
+    expect(error).toMatchObject({
+      name: "AppError",
+      kind: "conflict",
+      status: 409,
+      message: "name is taken",
+      hint: "pick another",
+      fields: [{ field: "name", message: "is taken" }],
+    });
   });
 
   it("has no hint and no fields unless given, and keeps a cause", () => {
@@ -95,7 +105,10 @@ describe("fieldPath", () => {
 describe("fieldErrorsFromZod", () => {
   const HostSchema = z.strictObject({
     // Two checks with one message, as the inventory's text fields have: a value failing both is named once.
-    name: z.string().max(64, "must be 1-64 letters").regex(/^[a-z]+$/, "must be 1-64 letters"),
+    name: z
+      .string()
+      .max(64, "must be 1-64 letters")
+      .regex(/^[a-z]+$/, "must be 1-64 letters"),
     port: z.number().int().min(1, "must be a whole number from 1 to 65535"),
     auth: z.strictObject({ method: z.enum(["key", "local"]) }),
     addresses: z.array(z.string().regex(/^\d+\.\d+\.\d+\.\d+$/, "must be an IPv4 address")).optional(),
@@ -121,14 +134,23 @@ describe("fieldErrorsFromZod", () => {
   });
 
   it("names array items by index", () => {
-    const result = HostSchema.safeParse({ name: "a", port: 1, auth: { method: "local" }, addresses: ["198.18.0.1", "x"] });
+    const result = HostSchema.safeParse({
+      name: "a",
+      port: 1,
+      auth: { method: "local" },
+      addresses: ["198.18.0.1", "x"],
+    });
     expect(fieldErrorsFromZod(result.error!)).toEqual([{ field: "addresses.1", message: "must be an IPv4 address" }]);
   });
 
   it("calls a body that is no object the body, or names it by the prefix", () => {
-    expect(fieldErrorsFromZod(HostSchema.safeParse("text").error!)).toEqual([{ field: "body", message: "must be a JSON object" }]);
+    expect(fieldErrorsFromZod(HostSchema.safeParse("text").error!)).toEqual([
+      { field: "body", message: "must be a JSON object" },
+    ]);
     const IdSchema = z.number({ error: "must be an id" });
-    expect(fieldErrorsFromZod(IdSchema.safeParse("7").error!, "hostId")).toEqual([{ field: "hostId", message: "must be an id" }]);
+    expect(fieldErrorsFromZod(IdSchema.safeParse("7").error!, "hostId")).toEqual([
+      { field: "hostId", message: "must be an id" },
+    ]);
   });
 
   it("never repeats the rejected value", () => {
@@ -140,13 +162,21 @@ describe("fieldErrorsFromZod", () => {
 
 describe("parseInput", () => {
   it("returns the parsed value", () => {
-    expect(parseInput(z.strictObject({ speedMbps: z.number().nullable() }), { speedMbps: null })).toEqual({ speedMbps: null });
+    expect(parseInput(z.strictObject({ speedMbps: z.number().nullable() }), { speedMbps: null })).toEqual({
+      speedMbps: null,
+    });
     expect(parseInput(z.string().trim(), "  eth0 ")).toBe("eth0");
   });
 
   it("throws an invalid AppError (400) naming each field", () => {
     expect(() => parseInput(z.strictObject({}), { a: 1 })).toThrowError(
-      expect.objectContaining({ name: "AppError", kind: "invalid", status: 400, message: "a is not a known field here", fields: [{ field: "a", message: "is not a known field here" }] }),
+      expect.objectContaining({
+        name: "AppError",
+        kind: "invalid",
+        status: 400,
+        message: "a is not a known field here",
+        fields: [{ field: "a", message: "is not a known field here" }],
+      }),
     );
   });
 
@@ -163,7 +193,11 @@ describe("invalidInput", () => {
       { field: "iperfPortMax", message: "must be at least iperfPortMin" },
       { field: "name", message: "is required" },
     ]);
-    expect(error).toMatchObject({ kind: "invalid", status: 400, message: "iperfPortMax must be at least iperfPortMin; name is required" });
+    expect(error).toMatchObject({
+      kind: "invalid",
+      status: 400,
+      message: "iperfPortMax must be at least iperfPortMin; name is required",
+    });
     expect(error.fields).toHaveLength(2);
   });
 });
@@ -179,14 +213,24 @@ describe("the name of each AppError subclass", () => {
         .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes("generated"))
         .map((file) => fs.readFileSync(path.join(root, dir, file), "utf8")),
     );
-    const classes = sources.flatMap((text) => [...text.matchAll(/class (\w+) extends (\w+) \{\n([^]*?)\n\}/g)].map(([, name = "", base = "", body = ""]) => ({ name, base, body })));
+    const classes = sources.flatMap((text) =>
+      [...text.matchAll(/class (\w+) extends (\w+) \{\n([^]*?)\n\}/g)].map(([, name = "", base = "", body = ""]) => ({
+        name,
+        base,
+        body,
+      })),
+    );
     const family = new Set(["AppError"]);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
-      for (const { name, base } of classes) if (family.has(base) && !family.has(name)) grew = family.add(name).has(name);
+      for (const { name, base } of classes)
+        if (family.has(base) && !family.has(name)) grew = family.add(name).has(name);
     }
     const subclasses = classes.filter(({ name }) => name !== "AppError" && family.has(name));
-    expect(subclasses.map(({ name }) => name)).toEqual(expect.arrayContaining(["RunError", "SshError", "HostKeyMismatchError", "AuthError"]));
-    for (const { name, body } of subclasses) expect(body, name).toContain(`static override readonly errorName: string = "${name}";`);
+    expect(subclasses.map(({ name }) => name)).toEqual(
+      expect.arrayContaining(["RunError", "SshError", "HostKeyMismatchError", "AuthError"]),
+    );
+    for (const { name, body } of subclasses)
+      expect(body, name).toContain(`static override readonly errorName: string = "${name}";`);
   });
 });

@@ -45,7 +45,9 @@ export const STATUS_OF_KIND = {
 export type AppErrorKind = keyof typeof STATUS_OF_KIND;
 
 /** The kinds a request is refused with (4xx): the caller, not a host, has to change something. */
-export type RequestErrorKind = { [K in AppErrorKind]: (typeof STATUS_OF_KIND)[K] extends 502 ? never : K }[AppErrorKind];
+export type RequestErrorKind = {
+  [K in AppErrorKind]: (typeof STATUS_OF_KIND)[K] extends 502 ? never : K;
+}[AppErrorKind];
 
 export function isRequestErrorKind(kind: AppErrorKind): kind is RequestErrorKind {
   return STATUS_OF_KIND[kind] !== 502;
@@ -93,9 +95,14 @@ export class AppError extends Error {
     if (typeof value !== "object" || value === null || !(APP_ERROR in value)) return false;
     // A subclass that declares no name of its own is recognised by its prototype alone.
     if (!Object.hasOwn(this, "errorName")) return false;
-    for (let prototype: object | null = Object.getPrototypeOf(value); prototype !== null; prototype = Object.getPrototypeOf(prototype)) {
+    for (
+      let prototype: object | null = Object.getPrototypeOf(value);
+      prototype !== null;
+      prototype = Object.getPrototypeOf(prototype)
+    ) {
       const constructor = Object.hasOwn(prototype, "constructor") ? (prototype.constructor as ErrorClass) : undefined;
-      if (constructor && Object.hasOwn(constructor, "errorName") && constructor.errorName === this.errorName) return true;
+      if (constructor && Object.hasOwn(constructor, "errorName") && constructor.errorName === this.errorName)
+        return true;
     }
     return false;
   }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { PlatformSchema } from "@/lib/inventory/schemas";
-import { HOST_PLATFORMS, installHint, isPlatform, platformLabel, platformOfNode, PLATFORMS, UNKNOWN_PLATFORM, type HostPlatform } from "./platforms";
+import {
+  HOST_PLATFORMS,
+  installHint,
+  isPlatform,
+  platformLabel,
+  platformOfNode,
+  PLATFORMS,
+  UNKNOWN_PLATFORM,
+  type HostPlatform,
+} from "./platforms";
 
 describe("PLATFORMS", () => {
   it("lists the platforms with an agent; a host may also be unknown", () => {
@@ -15,13 +24,22 @@ describe("PLATFORMS", () => {
     expect(PlatformSchema.options).toEqual(HOST_PLATFORMS);
     for (const platform of HOST_PLATFORMS) expect(PlatformSchema.parse(platform)).toBe(platform);
     for (const other of ["", "Linux", "plan9", "toString"]) expect(PlatformSchema.safeParse(other).success).toBe(false);
-    expect(PlatformSchema.safeParse("plan9").error?.issues[0]?.message).toBe("must be one of linux, esxi, windows, macos, freebsd, unknown");
+    expect(PlatformSchema.safeParse("plan9").error?.issues[0]?.message).toBe(
+      "must be one of linux, esxi, windows, macos, freebsd, unknown",
+    );
   });
 });
 
 describe("platformLabel", () => {
   it("names every platform for users and shows anything else as it is", () => {
-    expect(HOST_PLATFORMS.map(platformLabel)).toEqual(["Linux", "ESXi", "Windows", "macOS", "FreeBSD / TrueNAS", "Unknown"]);
+    expect(HOST_PLATFORMS.map(platformLabel)).toEqual([
+      "Linux",
+      "ESXi",
+      "Windows",
+      "macOS",
+      "FreeBSD / TrueNAS",
+      "Unknown",
+    ]);
     expect(platformLabel("plan9")).toBe("plan9");
   });
 });

@@ -46,7 +46,9 @@ class WirespeedSqliteAdapter extends PrismaBetterSQLite3 {
       const mode = String(result.rows[0]?.[0] ?? "unknown");
       // a file system without shared memory (some network mounts) keeps the old mode: still usable
       if (mode !== "wal" && this.file !== null) {
-        console.warn(`[wirespeed] warning: the database ${this.file} stays in journal mode "${mode}" (WAL refused): a backup will make the app's writes wait while it copies`);
+        console.warn(
+          `[wirespeed] warning: the database ${this.file} stays in journal mode "${mode}" (WAL refused): a backup will make the app's writes wait while it copies`,
+        );
       }
       await connection.executeScript("PRAGMA synchronous = NORMAL");
     } catch (error) {

@@ -40,14 +40,18 @@ describe("npm run backup", () => {
     const file = path.join(database.dataDir, "backups", "wirespeed-20261130T053012Z.db");
     const [printedPath, sizeLine] = first.stdout.split("\n");
     expect(printedPath).toBe(file);
-    expect(sizeLine).toMatch(new RegExp(`^\\d+\\.\\d (KiB|MiB) \\(${fs.statSync(file).size} bytes\\), integrity_check ok$`));
+    expect(sizeLine).toMatch(
+      new RegExp(`^\\d+\\.\\d (KiB|MiB) \\(${fs.statSync(file).size} bytes\\), integrity_check ok$`),
+    );
     const copy = new Database(file, { readonly: true });
     expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
     copy.close();
 
     const again = await run([], env);
     expect(again.code).toBe(1);
-    expect(again.stderr).toBe(`backup: ${file} already exists: a backup never overwrites a file. Give another destination.\n`);
+    expect(again.stderr).toBe(
+      `backup: ${file} already exists: a backup never overwrites a file. Give another destination.\n`,
+    );
   });
 
   it("reminds that the copy needs the key, and copies the key file only with --with-key", async () => {
@@ -56,7 +60,9 @@ describe("npm run backup", () => {
     try {
       const plain = await run([path.join(database.dataDir, "plain.db")], env);
       expect(plain.code).toBe(0);
-      expect(plain.stdout).toContain(`encrypted with the key file ${keyFile}: keep a copy of it apart from the backups (or run again with --with-key)`);
+      expect(plain.stdout).toContain(
+        `encrypted with the key file ${keyFile}: keep a copy of it apart from the backups (or run again with --with-key)`,
+      );
       expect(fs.existsSync(path.join(database.dataDir, "plain.secret.key"))).toBe(false);
 
       const keyed = await run(["--with-key", path.join(database.dataDir, "keyed.db")], env);
@@ -73,7 +79,10 @@ describe("npm run backup", () => {
 
   it("names WIRESPEED_SECRET without printing it", async () => {
     const secret = "correct-horse-battery-staple-0123456789";
-    const result = await run(["--with-key", path.join(database.dataDir, "by-variable.db")], { ...env, WIRESPEED_SECRET: secret });
+    const result = await run(["--with-key", path.join(database.dataDir, "by-variable.db")], {
+      ...env,
+      WIRESPEED_SECRET: secret,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("no key file beside the database to copy");
     expect(result.stdout).toContain("encrypted with WIRESPEED_SECRET: keep that value");
@@ -90,7 +99,9 @@ describe("npm run backup", () => {
 
     const missing = await run([], { WIRESPEED_DATA_DIR: path.join(database.dataDir, "elsewhere") });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`There is no database at ${path.join(database.dataDir, "elsewhere", "wirespeed.db")}`);
+    expect(missing.stderr).toContain(
+      `There is no database at ${path.join(database.dataDir, "elsewhere", "wirespeed.db")}`,
+    );
   });
 
   it("works as `npm run --silent backup -- DESTINATION` with DATABASE_URL", async () => {

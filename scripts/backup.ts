@@ -24,7 +24,12 @@ function formatBytes(bytes: number): string {
   return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
-export async function runBackup(args: string[], io: BackupIo, env: ConfigEnv = process.env, now?: Date): Promise<number> {
+export async function runBackup(
+  args: string[],
+  io: BackupIo,
+  env: ConfigEnv = process.env,
+  now?: Date,
+): Promise<number> {
   let destination: string | undefined;
   let withKey = false;
   for (const arg of args) {
@@ -49,12 +54,17 @@ export async function runBackup(args: string[], io: BackupIo, env: ConfigEnv = p
   }
 
   io.stdout.write(`${result.file}\n${formatBytes(result.bytes)} (${result.bytes} bytes), integrity_check ok\n`);
-  for (const keyFile of result.keyFilesCopied) io.stdout.write(`key file copied to ${keyFile} (mode 0600): whoever has it and the copy can read the SSH credentials\n`);
+  for (const keyFile of result.keyFilesCopied)
+    io.stdout.write(
+      `key file copied to ${keyFile} (mode 0600): whoever has it and the copy can read the SSH credentials\n`,
+    );
 
   // The credentials in the copy are sealed: say what opens them, never the key itself.
   if (withKey && result.keyFilesFound.length === 0) io.stdout.write("no key file beside the database to copy\n");
   if (env.WIRESPEED_SECRET) {
-    io.stdout.write("the SSH credentials in the copy are encrypted with WIRESPEED_SECRET: keep that value, the copy cannot be read without it\n");
+    io.stdout.write(
+      "the SSH credentials in the copy are encrypted with WIRESPEED_SECRET: keep that value, the copy cannot be read without it\n",
+    );
   } else if (!withKey && result.keyFilesFound.length > 0) {
     io.stdout.write(
       `the SSH credentials in the copy are encrypted with the key file ${result.keyFilesFound[0]}: keep a copy of it apart from the backups (or run again with --with-key)\n`,

@@ -16,7 +16,10 @@ const USAGE = `usage: npm run compact -- [--keep-days N] [--vacuum]
 `;
 
 function sizeOf(file: string): string {
-  const bytes = ["", "-wal"].reduce((sum, suffix) => sum + (fs.existsSync(file + suffix) ? fs.statSync(file + suffix).size : 0), 0);
+  const bytes = ["", "-wal"].reduce(
+    (sum, suffix) => sum + (fs.existsSync(file + suffix) ? fs.statSync(file + suffix).size : 0),
+    0,
+  );
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
@@ -38,9 +41,13 @@ async function main(args: string[]): Promise<number> {
   }
   let keepDays: number;
   try {
-    keepDays = samplesKeepDays(keepDaysText === undefined ? process.env : { WIRESPEED_SAMPLES_KEEP_DAYS: keepDaysText });
+    keepDays = samplesKeepDays(
+      keepDaysText === undefined ? process.env : { WIRESPEED_SAMPLES_KEEP_DAYS: keepDaysText },
+    );
   } catch (error) {
-    process.stderr.write(`compact: ${(error as Error).message.replace("WIRESPEED_SAMPLES_KEEP_DAYS", keepDaysText === undefined ? "WIRESPEED_SAMPLES_KEEP_DAYS" : "--keep-days")}\n`);
+    process.stderr.write(
+      `compact: ${(error as Error).message.replace("WIRESPEED_SAMPLES_KEEP_DAYS", keepDaysText === undefined ? "WIRESPEED_SAMPLES_KEEP_DAYS" : "--keep-days")}\n`,
+    );
     return 2;
   }
   const file = resolveDatabaseFile();
@@ -52,7 +59,9 @@ async function main(args: string[]): Promise<number> {
   if (keepDays === 0) process.stdout.write("keeping every sample (0 days: forever)\n");
   else {
     const result = await compactRuns({ keepDays });
-    process.stdout.write(`compacted ${result.runs} run(s) that ended more than ${keepDays} days ago: ${result.samples} samples deleted, their thinned series and stream totals kept\n`);
+    process.stdout.write(
+      `compacted ${result.runs} run(s) that ended more than ${keepDays} days ago: ${result.samples} samples deleted, their thinned series and stream totals kept\n`,
+    );
   }
   if (vacuum) {
     await vacuumDatabase();

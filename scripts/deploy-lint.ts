@@ -60,7 +60,8 @@ export function parseDockerfile(text: string): { preamble: DockerInstruction[]; 
 /** The key=value pairs of an ENV instruction (also the old `ENV key value` form). */
 export function parseEnv(args: string): Record<string, string> {
   const tokens = args.match(/(?:[^\s"']+|"(?:\\.|[^"\\])*"|'[^']*')+/g) ?? [];
-  const unquote = (value: string) => value.replace(/"((?:\\.|[^"\\])*)"|'([^']*)'/g, (_, double?: string, single?: string) => double ?? single ?? "");
+  const unquote = (value: string) =>
+    value.replace(/"((?:\\.|[^"\\])*)"|'([^']*)'/g, (_, double?: string, single?: string) => double ?? single ?? "");
   if (tokens.length > 0 && !tokens[0]!.includes("=")) {
     return { [tokens[0]!]: unquote(args.slice(tokens[0]!.length).trim()) };
   }
@@ -95,14 +96,19 @@ function checkAptRun(run: DockerInstruction, where: string, problems: string[]):
     if (words[0] !== "apt-get" && words[0] !== "apt") continue;
     if (words[0] === "apt") problems.push(`${where}: use apt-get in scripts, not apt (line ${run.line})`);
     if (!words.includes("install")) continue;
-    if (!words.includes("--no-install-recommends")) problems.push(`${where}: apt-get install needs --no-install-recommends (line ${run.line})`);
-    if (!words.includes("-y") && !words.includes("--yes")) problems.push(`${where}: apt-get install needs -y (line ${run.line})`);
+    if (!words.includes("--no-install-recommends"))
+      problems.push(`${where}: apt-get install needs --no-install-recommends (line ${run.line})`);
+    if (!words.includes("-y") && !words.includes("--yes"))
+      problems.push(`${where}: apt-get install needs -y (line ${run.line})`);
     installed.push(...words.slice(words.indexOf("install") + 1).filter((word) => !word.startsWith("-")));
   }
   if (installed.length > 0) {
-    if (!/apt-get update/.test(run.args)) problems.push(`${where}: apt-get update must run in the same RUN as apt-get install (line ${run.line})`);
+    if (!/apt-get update/.test(run.args))
+      problems.push(`${where}: apt-get update must run in the same RUN as apt-get install (line ${run.line})`);
     if (!/rm -rf \/var\/lib\/apt\/lists\/\*\s*$/.test(run.args)) {
-      problems.push(`${where}: a RUN that installs packages must end with rm -rf /var/lib/apt/lists/* (line ${run.line})`);
+      problems.push(
+        `${where}: a RUN that installs packages must end with rm -rf /var/lib/apt/lists/* (line ${run.line})`,
+      );
     }
   }
   return installed;
@@ -112,18 +118,24 @@ export function lintDockerfile(text: string): string[] {
   const problems: string[] = [];
   const { preamble, stages } = parseDockerfile(text);
   for (const instruction of preamble) {
-    if (instruction.keyword !== "ARG") problems.push(`${instruction.keyword} before the first FROM (line ${instruction.line}): only ARG may come first`);
+    if (instruction.keyword !== "ARG")
+      problems.push(`${instruction.keyword} before the first FROM (line ${instruction.line}): only ARG may come first`);
   }
   for (const stage of stages) {
     for (const instruction of stage.instructions) {
-      if (instruction.keyword === "INCOMPLETE") problems.push(`the instruction at line ${instruction.line} ends with a \\ and nothing after it`);
+      if (instruction.keyword === "INCOMPLETE")
+        problems.push(`the instruction at line ${instruction.line} ends with a \\ and nothing after it`);
       if (/<<-?\s*["']?[A-Za-z_]/.test(instruction.args) && ["RUN", "COPY"].includes(instruction.keyword)) {
-        problems.push(`${instruction.keyword} at line ${instruction.line} uses a heredoc, which this check cannot read: write the command out`);
+        problems.push(
+          `${instruction.keyword} at line ${instruction.line} uses a heredoc, which this check cannot read: write the command out`,
+        );
       }
     }
   }
   if (stages.length < 2) {
-    problems.push("the Dockerfile must have a build stage and a runtime stage (two FROMs), so compilers stay out of the image");
+    problems.push(
+      "the Dockerfile must have a build stage and a runtime stage (two FROMs), so compilers stay out of the image",
+    );
     if (stages.length === 0) return problems;
   }
 
@@ -132,9 +144,14 @@ export function lintDockerfile(text: string): string[] {
   for (const stage of stages) {
     const pinned = PINNED_NODE_IMAGE.exec(stage.image);
     if (pinned) {
-      if (Number(pinned[1]) < MIN_NODE_MINOR) problems.push(`FROM ${stage.image} (line ${stage.line}): package.json needs Node 20.${MIN_NODE_MINOR} or newer`);
+      if (Number(pinned[1]) < MIN_NODE_MINOR)
+        problems.push(
+          `FROM ${stage.image} (line ${stage.line}): package.json needs Node 20.${MIN_NODE_MINOR} or newer`,
+        );
     } else if (!stageNames.has(stage.image)) {
-      problems.push(`FROM ${stage.image} (line ${stage.line}) must be a pinned node:20.X.Y-bookworm-slim image or an earlier stage`);
+      problems.push(
+        `FROM ${stage.image} (line ${stage.line}) must be a pinned node:20.X.Y-bookworm-slim image or an earlier stage`,
+      );
     }
     if (stage.name) stageNames.add(stage.name);
   }
@@ -147,39 +164,69 @@ export function lintDockerfile(text: string): string[] {
         problems.push(`${where}: ADD of a URL (line ${instruction.line}); install from Debian or npm instead`);
       }
       if (instruction.keyword !== "RUN") continue;
-      if (/\b(curl|wget)\b/.test(instruction.args)) problems.push(`${where}: RUN downloads with curl or wget (line ${instruction.line}); install from Debian or npm instead`);
-      if (/\|\s*(sudo\s+)?(ba|da|z)?sh\b/.test(instruction.args)) problems.push(`${where}: RUN pipes into a shell (line ${instruction.line})`);
+      if (/\b(curl|wget)\b/.test(instruction.args))
+        problems.push(
+          `${where}: RUN downloads with curl or wget (line ${instruction.line}); install from Debian or npm instead`,
+        );
+      if (/\|\s*(sudo\s+)?(ba|da|z)?sh\b/.test(instruction.args))
+        problems.push(`${where}: RUN pipes into a shell (line ${instruction.line})`);
       for (const command of commandsOf(instruction.args)) {
         const words = command.split(/\s+/);
         if (words[0] !== "npm" || !["install", "i", "add"].includes(words[1] ?? "")) continue;
         const packages = words.slice(2).filter((word) => !word.startsWith("-"));
-        if (packages.length === 0) problems.push(`${where}: use npm ci, not npm install, for the project's dependencies (line ${instruction.line})`);
+        if (packages.length === 0)
+          problems.push(
+            `${where}: use npm ci, not npm install, for the project's dependencies (line ${instruction.line})`,
+          );
         for (const name of packages) {
-          if (!/^(@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+$/.test(name)) problems.push(`${where}: npm install ${name} (line ${instruction.line}) must name an exact version`);
+          if (!/^(@[\w.-]+\/)?[\w.-]+@\d+\.\d+\.\d+$/.test(name))
+            problems.push(`${where}: npm install ${name} (line ${instruction.line}) must name an exact version`);
         }
       }
     }
   });
 
   // The build stage: compilers, then npm ci with native modules built from source.
-  const npmCiStage = stages.find((stage) => stage.instructions.some((instruction) => instruction.keyword === "RUN" && /\bnpm ci\b/.test(instruction.args)));
+  const npmCiStage = stages.find((stage) =>
+    stage.instructions.some((instruction) => instruction.keyword === "RUN" && /\bnpm ci\b/.test(instruction.args)),
+  );
   if (!npmCiStage) {
     problems.push("no stage runs npm ci: the image must install exactly what package-lock.json says");
   } else {
-    const ciIndex = npmCiStage.instructions.findIndex((instruction) => instruction.keyword === "RUN" && /\bnpm ci\b/.test(instruction.args));
+    const ciIndex = npmCiStage.instructions.findIndex(
+      (instruction) => instruction.keyword === "RUN" && /\bnpm ci\b/.test(instruction.args),
+    );
     const before = npmCiStage.instructions.slice(0, ciIndex);
-    const env = Object.assign({}, ...before.filter((instruction) => instruction.keyword === "ENV").map((instruction) => parseEnv(instruction.args))) as Record<string, string>;
+    const env = Object.assign(
+      {},
+      ...before.filter((instruction) => instruction.keyword === "ENV").map((instruction) => parseEnv(instruction.args)),
+    ) as Record<string, string>;
     const inline = /\bnpm_config_build_from_source=true\b/.test(npmCiStage.instructions[ciIndex]!.args);
     if (env.npm_config_build_from_source !== "true" && !inline) {
-      problems.push("npm ci must run with npm_config_build_from_source=true, so native modules compile instead of downloading prebuilt binaries");
+      problems.push(
+        "npm ci must run with npm_config_build_from_source=true, so native modules compile instead of downloading prebuilt binaries",
+      );
     }
-    const buildPackages = before.filter((instruction) => instruction.keyword === "RUN").flatMap((instruction) => checkAptRun(instruction, "build stage", []));
+    const buildPackages = before
+      .filter((instruction) => instruction.keyword === "RUN")
+      .flatMap((instruction) => checkAptRun(instruction, "build stage", []));
     const missing = BUILD_PACKAGES.filter((name) => !buildPackages.includes(name));
-    if (missing.length > 0) problems.push(`the stage that runs npm ci must install ${missing.join(", ")} first (better-sqlite3 compiles with node-gyp)`);
-    if (!npmCiStage.instructions.some((instruction) => instruction.keyword === "RUN" && /\bnext build\b/.test(instruction.args))) {
+    if (missing.length > 0)
+      problems.push(
+        `the stage that runs npm ci must install ${missing.join(", ")} first (better-sqlite3 compiles with node-gyp)`,
+      );
+    if (
+      !npmCiStage.instructions.some(
+        (instruction) => instruction.keyword === "RUN" && /\bnext build\b/.test(instruction.args),
+      )
+    ) {
       problems.push("the build stage must run next build");
     }
-    if (!npmCiStage.instructions.some((instruction) => instruction.keyword === "RUN" && /\bprisma generate\b/.test(instruction.args))) {
+    if (
+      !npmCiStage.instructions.some(
+        (instruction) => instruction.keyword === "RUN" && /\bprisma generate\b/.test(instruction.args),
+      )
+    ) {
       problems.push("the build stage must run prisma generate");
     }
   }
@@ -193,20 +240,32 @@ export function lintDockerfile(text: string): string[] {
   // The runtime stage.
   const final = stages.at(-1)!;
   const finalOf = (keyword: string) => final.instructions.filter((instruction) => instruction.keyword === keyword);
-  if (!PINNED_NODE_IMAGE.test(final.image)) problems.push("the runtime stage must start FROM the pinned node image itself, not from the build stage");
+  if (!PINNED_NODE_IMAGE.test(final.image))
+    problems.push("the runtime stage must start FROM the pinned node image itself, not from the build stage");
   const runtimePackages = finalOf("RUN").flatMap((instruction) => checkAptRun(instruction, "runtime stage", []));
   for (const name of RUNTIME_PACKAGES) {
     if (!runtimePackages.includes(name)) problems.push(`the runtime stage must apt-get install ${name}`);
   }
-  if (!finalOf("COPY").some((instruction) => /--from=\S+/.test(instruction.args))) problems.push("the runtime stage must COPY --from the build stage");
+  if (!finalOf("COPY").some((instruction) => /--from=\S+/.test(instruction.args)))
+    problems.push("the runtime stage must COPY --from the build stage");
   if (finalOf("WORKDIR").length === 0) problems.push("the runtime stage must set a WORKDIR");
-  const env = Object.assign({}, ...finalOf("ENV").map((instruction) => parseEnv(instruction.args))) as Record<string, string>;
-  if (env.WIRESPEED_DATA_DIR !== "/data") problems.push("the runtime stage must set ENV WIRESPEED_DATA_DIR=/data (the volume)");
-  if (!finalOf("EXPOSE").some((instruction) => instruction.args.split(/\s+/).some((port) => port === "3000" || port === "3000/tcp"))) {
+  const env = Object.assign({}, ...finalOf("ENV").map((instruction) => parseEnv(instruction.args))) as Record<
+    string,
+    string
+  >;
+  if (env.WIRESPEED_DATA_DIR !== "/data")
+    problems.push("the runtime stage must set ENV WIRESPEED_DATA_DIR=/data (the volume)");
+  if (
+    !finalOf("EXPOSE").some((instruction) =>
+      instruction.args.split(/\s+/).some((port) => port === "3000" || port === "3000/tcp"),
+    )
+  ) {
     problems.push("the runtime stage must EXPOSE 3000");
   }
 
-  const cmdIndex = final.instructions.findLastIndex((instruction) => instruction.keyword === "CMD" || instruction.keyword === "ENTRYPOINT");
+  const cmdIndex = final.instructions.findLastIndex(
+    (instruction) => instruction.keyword === "CMD" || instruction.keyword === "ENTRYPOINT",
+  );
   if (cmdIndex < 0) {
     problems.push("the runtime stage needs a CMD");
   } else {
@@ -216,21 +275,28 @@ export function lintDockerfile(text: string): string[] {
     const command = (words ?? []).join(" ");
     const migrate = command.indexOf("prisma migrate deploy");
     const start = command.indexOf("next start");
-    if (migrate < 0 || start < migrate) problems.push(`${cmd.keyword} (line ${cmd.line}) must run prisma migrate deploy, then next start`);
+    if (migrate < 0 || start < migrate)
+      problems.push(`${cmd.keyword} (line ${cmd.line}) must run prisma migrate deploy, then next start`);
   }
-  const users = final.instructions.slice(0, cmdIndex < 0 ? undefined : cmdIndex).filter((instruction) => instruction.keyword === "USER");
+  const users = final.instructions
+    .slice(0, cmdIndex < 0 ? undefined : cmdIndex)
+    .filter((instruction) => instruction.keyword === "USER");
   const user = users.at(-1)?.args.split(":")[0];
   if (user === undefined) problems.push("the runtime stage must switch to a non-root USER before CMD");
-  else if (user === "root" || user === "0") problems.push(`the runtime stage runs as ${user}: switch to a non-root USER before CMD`);
+  else if (user === "root" || user === "0")
+    problems.push(`the runtime stage runs as ${user}: switch to a non-root USER before CMD`);
 
   const healthchecks = finalOf("HEALTHCHECK");
   if (healthchecks.length === 0) {
     problems.push("the runtime stage needs a HEALTHCHECK on /api/health");
   } else {
     const healthcheck = healthchecks.at(-1)!;
-    if (!healthcheck.args.includes("/api/health")) problems.push(`HEALTHCHECK (line ${healthcheck.line}) must request /api/health`);
-    if (/\b(curl|wget)\b/.test(healthcheck.args)) problems.push(`HEALTHCHECK (line ${healthcheck.line}) uses curl or wget, which the slim image lacks: use node`);
-    if (/\bNONE\b/.test(healthcheck.args)) problems.push(`HEALTHCHECK NONE (line ${healthcheck.line}) turns the health check off`);
+    if (!healthcheck.args.includes("/api/health"))
+      problems.push(`HEALTHCHECK (line ${healthcheck.line}) must request /api/health`);
+    if (/\b(curl|wget)\b/.test(healthcheck.args))
+      problems.push(`HEALTHCHECK (line ${healthcheck.line}) uses curl or wget, which the slim image lacks: use node`);
+    if (/\bNONE\b/.test(healthcheck.args))
+      problems.push(`HEALTHCHECK NONE (line ${healthcheck.line}) turns the health check off`);
   }
   return problems;
 }
@@ -254,7 +320,8 @@ function environmentOf(value: unknown): Record<string, string> {
   if (Array.isArray(value)) {
     return Object.fromEntries(value.map((item) => String(item).split(/=(.*)/s).slice(0, 2) as [string, string]));
   }
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, item === null ? "" : String(item)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, item === null ? "" : String(item)]));
   return {};
 }
 
@@ -274,9 +341,12 @@ export function lintCompose(text: string, options: ComposeOptions): string[] {
   const image = typeof service.image === "string" ? service.image : "";
   const tag = /^[\w./-]+:([\w.-]+)$/.exec(image)?.[1];
   if (!tag) problems.push(`image must name a tag, such as wirespeed:${options.version} (got "${image}")`);
-  else if (tag !== options.version) problems.push(`image tag ${tag} must be package.json's version ${options.version} (a pinned tag, never latest)`);
-  if (service.build === undefined) problems.push("build must be set, so `docker compose up --build` makes the image from this folder");
-  if (service.restart !== "unless-stopped") problems.push(`restart must be unless-stopped (got ${JSON.stringify(service.restart ?? null)})`);
+  else if (tag !== options.version)
+    problems.push(`image tag ${tag} must be package.json's version ${options.version} (a pinned tag, never latest)`);
+  if (service.build === undefined)
+    problems.push("build must be set, so `docker compose up --build` makes the image from this folder");
+  if (service.restart !== "unless-stopped")
+    problems.push(`restart must be unless-stopped (got ${JSON.stringify(service.restart ?? null)})`);
 
   const volumes = Array.isArray(service.volumes) ? service.volumes.map(String) : [];
   if (!volumes.some((volume) => /^\.\/data:/.test(volume) && volume.split(":")[1] === options.dataDir)) {
@@ -287,12 +357,15 @@ export function lintCompose(text: string, options: ComposeOptions): string[] {
     problems.push(`WIRESPEED_DATA_DIR must be ${options.dataDir}, the mounted folder (got ${env.WIRESPEED_DATA_DIR})`);
   }
   const ports = Array.isArray(service.ports) ? service.ports.map(String) : [];
-  if (!ports.some((port) => port.split(":").at(-1) === String(options.port))) problems.push(`ports must publish the container's port ${options.port}`);
+  if (!ports.some((port) => port.split(":").at(-1) === String(options.port)))
+    problems.push(`ports must publish the container's port ${options.port}`);
 
   const healthcheck = service.healthcheck as { test?: unknown; disable?: unknown } | undefined;
   const probe = Array.isArray(healthcheck?.test) ? healthcheck.test.join(" ") : String(healthcheck?.test ?? "");
-  if (!healthcheck || healthcheck.disable === true || !probe.includes("/api/health")) problems.push("healthcheck must request /api/health");
-  else if (/\b(curl|wget)\b/.test(probe)) problems.push("healthcheck uses curl or wget, which the image lacks: use node");
+  if (!healthcheck || healthcheck.disable === true || !probe.includes("/api/health"))
+    problems.push("healthcheck must request /api/health");
+  else if (/\b(curl|wget)\b/.test(probe))
+    problems.push("healthcheck uses curl or wget, which the image lacks: use node");
 
   if (!/^\$\{WIRESPEED_SECRET:\?[^}]+\}$/.test(env.WIRESPEED_SECRET ?? "")) {
     problems.push("WIRESPEED_SECRET must be required and explained: ${WIRESPEED_SECRET:?message}");

@@ -31,7 +31,16 @@ describe("Dockerfile", () => {
 
   it("reads continued lines, comments inside them, and both ENV forms", () => {
     const { preamble, stages } = parseDockerfile(
-      ["ARG BASE=x", "FROM node:20.20.2-bookworm-slim AS build", "RUN apt-get update \\", "  # a comment", "\\", " && true", "env A=1 B=\"two words\"", "ENV C three"].join("\n"),
+      [
+        "ARG BASE=x",
+        "FROM node:20.20.2-bookworm-slim AS build",
+        "RUN apt-get update \\",
+        "  # a comment",
+        "\\",
+        " && true",
+        'env A=1 B="two words"',
+        "ENV C three",
+      ].join("\n"),
     );
     expect(preamble).toEqual([{ keyword: "ARG", args: "BASE=x", line: 1 }]);
     expect(stages[0]!.instructions.map((instruction) => instruction.keyword)).toEqual(["RUN", "ENV", "ENV"]);
@@ -42,28 +51,98 @@ describe("Dockerfile", () => {
 
   // Each rule fails on the Dockerfile changed in the one way it guards against.
   const broken: [string, (text: string) => string, RegExp][] = [
-    ["a floating base tag", (text) => text.replaceAll("node:20.20.2-bookworm-slim", "node:20-slim"), /pinned node:20\.X\.Y-bookworm-slim/],
-    ["a Node older than engines", (text) => text.replaceAll("node:20.20.2-bookworm-slim", "node:20.8.1-bookworm-slim"), /Node 20\.9 or newer/],
-    ["a runtime built on the build stage", (text) => text.replace(/(# --- runtime ---\n)FROM \S+/, "$1FROM build"), /FROM the pinned node image itself/],
-    ["no iperf3", (text) => text.replace("install -y --no-install-recommends iperf3 ", "install -y --no-install-recommends "), /must apt-get install iperf3/],
+    [
+      "a floating base tag",
+      (text) => text.replaceAll("node:20.20.2-bookworm-slim", "node:20-slim"),
+      /pinned node:20\.X\.Y-bookworm-slim/,
+    ],
+    [
+      "a Node older than engines",
+      (text) => text.replaceAll("node:20.20.2-bookworm-slim", "node:20.8.1-bookworm-slim"),
+      /Node 20\.9 or newer/,
+    ],
+    [
+      "a runtime built on the build stage",
+      (text) => text.replace(/(# --- runtime ---\n)FROM \S+/, "$1FROM build"),
+      /FROM the pinned node image itself/,
+    ],
+    [
+      "no iperf3",
+      (text) => text.replace("install -y --no-install-recommends iperf3 ", "install -y --no-install-recommends "),
+      /must apt-get install iperf3/,
+    ],
     ["no ssh client", (text) => text.replace(" openssh-client \\", " \\"), /must apt-get install openssh-client/],
-    ["recommends pulled in", (text) => text.replace("--no-install-recommends iperf3", "iperf3"), /needs --no-install-recommends/],
-    ["apt lists left in the image", (text) => text.replace(/iperf3 openssh-client \\\n \&\& rm -rf \/var\/lib\/apt\/lists\/\*/, "iperf3 openssh-client"), /must end with rm -rf \/var\/lib\/apt\/lists/],
+    [
+      "recommends pulled in",
+      (text) => text.replace("--no-install-recommends iperf3", "iperf3"),
+      /needs --no-install-recommends/,
+    ],
+    [
+      "apt lists left in the image",
+      (text) =>
+        text.replace(/iperf3 openssh-client \\\n \&\& rm -rf \/var\/lib\/apt\/lists\/\*/, "iperf3 openssh-client"),
+      /must end with rm -rf \/var\/lib\/apt\/lists/,
+    ],
     ["running as root", (text) => text.replace("USER wirespeed", "USER root"), /runs as root/],
     ["no USER", (text) => text.replace("USER wirespeed\n", ""), /non-root USER before CMD/],
     ["no HEALTHCHECK", (text) => text.replace(/HEALTHCHECK[^\n]*\\\n[^\n]*\n/, ""), /needs a HEALTHCHECK/],
-    ["a curl health check", (text) => text.replace(/CMD \["node", "-e", "fetch[^\n]*/, 'CMD curl -f http://127.0.0.1:3000/api/health'), /uses curl or wget/],
-    ["curl piped into sh", (text) => text.replace("RUN npm install -g", "RUN curl -fsSL https://example.invalid/install.sh | sh && npm install -g"), /pipes into a shell/],
-    ["wget of a binary", (text) => text.replace("WORKDIR /app\n# The code", "RUN wget -O /usr/local/bin/tool https://example.invalid/tool\nWORKDIR /app\n# The code"), /downloads with curl or wget/],
-    ["ADD of a URL", (text) => text.replace("WORKDIR /app\n# The code", "ADD https://example.invalid/tool /usr/local/bin/tool\nWORKDIR /app\n# The code"), /ADD of a URL/],
-    ["npm install instead of npm ci", (text) => text.replace("RUN npm ci --no-audit --no-fund", "RUN npm install --no-audit --no-fund"), /no stage runs npm ci/],
-    ["an unpinned global npm", (text) => text.replace("npm@11.19.1", "npm@latest"), /npm install npm@latest .* must name an exact version/],
-    ["prebuilt native modules", (text) => text.replace("npm_config_build_from_source=true", "npm_config_build_from_source=false"), /npm_config_build_from_source=true/],
+    [
+      "a curl health check",
+      (text) => text.replace(/CMD \["node", "-e", "fetch[^\n]*/, "CMD curl -f http://127.0.0.1:3000/api/health"),
+      /uses curl or wget/,
+    ],
+    [
+      "curl piped into sh",
+      (text) =>
+        text.replace("RUN npm install -g", "RUN curl -fsSL https://example.invalid/install.sh | sh && npm install -g"),
+      /pipes into a shell/,
+    ],
+    [
+      "wget of a binary",
+      (text) =>
+        text.replace(
+          "WORKDIR /app\n# The code",
+          "RUN wget -O /usr/local/bin/tool https://example.invalid/tool\nWORKDIR /app\n# The code",
+        ),
+      /downloads with curl or wget/,
+    ],
+    [
+      "ADD of a URL",
+      (text) =>
+        text.replace(
+          "WORKDIR /app\n# The code",
+          "ADD https://example.invalid/tool /usr/local/bin/tool\nWORKDIR /app\n# The code",
+        ),
+      /ADD of a URL/,
+    ],
+    [
+      "npm install instead of npm ci",
+      (text) => text.replace("RUN npm ci --no-audit --no-fund", "RUN npm install --no-audit --no-fund"),
+      /no stage runs npm ci/,
+    ],
+    [
+      "an unpinned global npm",
+      (text) => text.replace("npm@11.19.1", "npm@latest"),
+      /npm install npm@latest .* must name an exact version/,
+    ],
+    [
+      "prebuilt native modules",
+      (text) => text.replace("npm_config_build_from_source=true", "npm_config_build_from_source=false"),
+      /npm_config_build_from_source=true/,
+    ],
     ["no compilers", (text) => text.replace("python3 make g++", "python3"), /must install make, g\+\+ first/],
     ["no next build", (text) => text.replace(" && npx next build \\\n", " \\\n"), /must run next build/],
     ["no EXPOSE", (text) => text.replace("EXPOSE 3000", "EXPOSE 8080"), /EXPOSE 3000/],
-    ["another data folder", (text) => text.replace("WIRESPEED_DATA_DIR=/data", "WIRESPEED_DATA_DIR=/var/lib/wirespeed"), /WIRESPEED_DATA_DIR=\/data/],
-    ["no migrations at start", (text) => text.replace("node_modules/.bin/prisma migrate deploy && ", ""), /must run prisma migrate deploy, then next start/],
+    [
+      "another data folder",
+      (text) => text.replace("WIRESPEED_DATA_DIR=/data", "WIRESPEED_DATA_DIR=/var/lib/wirespeed"),
+      /WIRESPEED_DATA_DIR=\/data/,
+    ],
+    [
+      "no migrations at start",
+      (text) => text.replace("node_modules/.bin/prisma migrate deploy && ", ""),
+      /must run prisma migrate deploy, then next start/,
+    ],
     ["a shell-form CMD", (text) => text.replace(/^CMD \[.*$/m, "CMD next start"), /must use the exec form/],
     ["a heredoc", (text) => text.replace("RUN npm ci --no-audit --no-fund", "RUN <<EOF\nnpm ci\nEOF"), /heredoc/],
   ];
@@ -77,7 +156,9 @@ describe("Dockerfile", () => {
 describe(".dockerignore", () => {
   it("leaves local installs, the database and local secrets out of the build context", () => {
     expect(lintDockerignore(read(".dockerignore"))).toEqual([]);
-    expect(lintDockerignore(read(".dockerignore").replace(/^data$/m, ""))).toEqual([".dockerignore must leave out data"]);
+    expect(lintDockerignore(read(".dockerignore").replace(/^data$/m, ""))).toEqual([
+      ".dockerignore must leave out data",
+    ]);
   });
 });
 
@@ -87,14 +168,38 @@ describe("docker-compose.yml as written", () => {
   });
 
   const broken: [string, (text: string) => string, RegExp][] = [
-    ["the latest tag", (text) => text.replace(/image: wirespeed:\S+/, "image: wirespeed:latest"), /must be package.json's version/],
+    [
+      "the latest tag",
+      (text) => text.replace(/image: wirespeed:\S+/, "image: wirespeed:latest"),
+      /must be package.json's version/,
+    ],
     ["no tag", (text) => text.replace(/image: wirespeed:\S+/, "image: wirespeed"), /must name a tag/],
-    ["no restart policy", (text) => text.replace("restart: unless-stopped", "restart: \"no\""), /restart must be unless-stopped/],
-    ["no data volume", (text) => text.replace("- ./data:/data", "- wirespeed-data:/data"), /must mount \.\/data on \/data/],
+    [
+      "no restart policy",
+      (text) => text.replace("restart: unless-stopped", 'restart: "no"'),
+      /restart must be unless-stopped/,
+    ],
+    [
+      "no data volume",
+      (text) => text.replace("- ./data:/data", "- wirespeed-data:/data"),
+      /must mount \.\/data on \/data/,
+    ],
     ["no health check", (text) => text.replace("/api/health", "/"), /healthcheck must request \/api\/health/],
-    ["an optional secret", (text) => text.replace(/\$\{WIRESPEED_SECRET:\?[^}]*\}/, "${WIRESPEED_SECRET:-}"), /WIRESPEED_SECRET must be required/],
-    ["a secret written in the file", (text) => text.replace(/\$\{WIRESPEED_SECRET:\?[^}]*\}/, "hunter2"), /WIRESPEED_SECRET must come from the environment/],
-    ["a required admin password", (text) => text.replace("${WIRESPEED_ADMIN_PASSWORD:-}", "${WIRESPEED_ADMIN_PASSWORD:?set it}"), /WIRESPEED_ADMIN_PASSWORD is optional/],
+    [
+      "an optional secret",
+      (text) => text.replace(/\$\{WIRESPEED_SECRET:\?[^}]*\}/, "${WIRESPEED_SECRET:-}"),
+      /WIRESPEED_SECRET must be required/,
+    ],
+    [
+      "a secret written in the file",
+      (text) => text.replace(/\$\{WIRESPEED_SECRET:\?[^}]*\}/, "hunter2"),
+      /WIRESPEED_SECRET must come from the environment/,
+    ],
+    [
+      "a required admin password",
+      (text) => text.replace("${WIRESPEED_ADMIN_PASSWORD:-}", "${WIRESPEED_ADMIN_PASSWORD:?set it}"),
+      /WIRESPEED_ADMIN_PASSWORD is optional/,
+    ],
     ["invalid YAML", (text) => `${text}\n  : [`, /not valid YAML/],
   ];
   it.each(broken)("fails with %s", (_name, mutate, message) => {
@@ -105,7 +210,10 @@ describe("docker-compose.yml as written", () => {
 
   it("publishes the port the Dockerfile exposes and mounts the folder it names", () => {
     const final = parseDockerfile(DOCKERFILE).stages.at(-1)!;
-    const env = Object.assign({}, ...final.instructions.filter((i) => i.keyword === "ENV").map((i) => parseEnv(i.args))) as Record<string, string>;
+    const env = Object.assign(
+      {},
+      ...final.instructions.filter((i) => i.keyword === "ENV").map((i) => parseEnv(i.args)),
+    ) as Record<string, string>;
     expect(env.WIRESPEED_DATA_DIR).toBe(COMPOSE_OPTIONS.dataDir);
     expect(final.instructions.find((i) => i.keyword === "EXPOSE")?.args).toBe(String(COMPOSE_OPTIONS.port));
   });
@@ -121,18 +229,28 @@ describe("docker-compose config", () => {
 
   async function compose(env: Record<string, string>, args: string[]) {
     // Only PATH and HOME from outside: a WIRESPEED_SECRET in the caller's environment must not leak in.
-    const baseEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? scratch, NODE_ENV: "test" as const };
+    const baseEnv = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? scratch,
+      NODE_ENV: "test" as const,
+    };
     try {
-      const { stdout, stderr } = await promisify(execFile)("docker-compose", ["--env-file", emptyEnvFile, "-f", path.join(ROOT, "docker-compose.yml"), ...args], {
-        cwd: ROOT,
-        env: { ...baseEnv, ...env },
-        encoding: "utf8",
-      });
+      const { stdout, stderr } = await promisify(execFile)(
+        "docker-compose",
+        ["--env-file", emptyEnvFile, "-f", path.join(ROOT, "docker-compose.yml"), ...args],
+        {
+          cwd: ROOT,
+          env: { ...baseEnv, ...env },
+          encoding: "utf8",
+        },
+      );
       return { code: 0, stdout, stderr };
     } catch (error) {
       const failure = error as NodeJS.ErrnoException & { code?: number | string; stdout?: string; stderr?: string };
       if (failure.code === "ENOENT") {
-        throw new Error("docker-compose is not installed: apt-get install -y docker-compose (npm test installs it when run as root)");
+        throw new Error(
+          "docker-compose is not installed: apt-get install -y docker-compose (npm test installs it when run as root)",
+        );
       }
       return { code: Number(failure.code ?? 1), stdout: failure.stdout ?? "", stderr: failure.stderr ?? "" };
     }
@@ -145,9 +263,13 @@ describe("docker-compose config", () => {
   });
 
   it("resolves to the pinned image, the data volume and the health check", async () => {
-    const result = await compose({ WIRESPEED_SECRET: "0123456789abcdef0123456789abcdef", WIRESPEED_API_TOKEN: "a-token" }, ["config"]);
+    const result = await compose(
+      { WIRESPEED_SECRET: "0123456789abcdef0123456789abcdef", WIRESPEED_API_TOKEN: "a-token" },
+      ["config"],
+    );
     expect(result.code).toBe(0);
-    const service = (parseYaml(result.stdout) as { services: Record<string, Record<string, unknown>> }).services.wirespeed!;
+    const service = (parseYaml(result.stdout) as { services: Record<string, Record<string, unknown>> }).services
+      .wirespeed!;
     expect(service.image).toBe(`wirespeed:${VERSION}`);
     expect(service.restart).toBe("unless-stopped");
     expect(service.volumes).toEqual([`${path.join(ROOT, "data")}:/data:rw`]);
@@ -163,9 +285,12 @@ describe("docker-compose config", () => {
   it.each([
     ["unset", {}],
     ["empty", { WIRESPEED_SECRET: "" }],
-  ])("refuses to start when WIRESPEED_SECRET is %s, and says how to set it", async (_name, env: Record<string, string>) => {
-    const result = await compose(env, ["config", "-q"]);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain("set WIRESPEED_SECRET to a long random value, e.g. openssl rand -hex 32");
-  });
+  ])(
+    "refuses to start when WIRESPEED_SECRET is %s, and says how to set it",
+    async (_name, env: Record<string, string>) => {
+      const result = await compose(env, ["config", "-q"]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("set WIRESPEED_SECRET to a long random value, e.g. openssl rand -hex 32");
+    },
+  );
 });

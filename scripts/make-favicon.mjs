@@ -15,8 +15,24 @@ const sizes = [16, 32, 48];
 const images = sizes.map((size) => {
   const page = path.join(work, `${size}.html`);
   const png = path.join(work, `${size}.png`);
-  fs.writeFileSync(page, `<html><body style="margin:0;background:transparent"><img src="file://${svg}" width="${size}" height="${size}" style="display:block"></body></html>`);
-  execFileSync("/usr/bin/chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--default-background-color=00000000", `--window-size=${size},${size}`, `--screenshot=${png}`, `file://${page}`], { stdio: "ignore" });
+  fs.writeFileSync(
+    page,
+    `<html><body style="margin:0;background:transparent"><img src="file://${svg}" width="${size}" height="${size}" style="display:block"></body></html>`,
+  );
+  execFileSync(
+    "/usr/bin/chromium",
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--hide-scrollbars",
+      "--default-background-color=00000000",
+      `--window-size=${size},${size}`,
+      `--screenshot=${png}`,
+      `file://${page}`,
+    ],
+    { stdio: "ignore" },
+  );
   return { size, data: fs.readFileSync(png) };
 });
 fs.rmSync(work, { recursive: true, force: true });

@@ -44,9 +44,15 @@ async function run(args: string[], env: Record<string, string | undefined>) {
 
 describe("wirespeed rotate-secret", () => {
   it("re-encrypts every host secret under a new key file and prints how many, never a secret", async () => {
-    const env = { DATABASE_URL: database.url, WIRESPEED_DATA_DIR: undefined, WIRESPEED_SECRET: undefined, WIRESPEED_SECRET_OLD: undefined };
+    const env = {
+      DATABASE_URL: database.url,
+      WIRESPEED_DATA_DIR: undefined,
+      WIRESPEED_SECRET: undefined,
+      WIRESPEED_SECRET_OLD: undefined,
+    };
     const before: SecretKey = loadKeys(env).keyring.current;
-    for (const name of ["a", "b"]) await client.host.create({ data: { name, address: "198.18.0.1", secret: sealText(SECRET_TEXT, before) } });
+    for (const name of ["a", "b"])
+      await client.host.create({ data: { name, address: "198.18.0.1", secret: sealText(SECRET_TEXT, before) } });
 
     const { code, stdout, stderr } = await run(["rotate-secret"], env);
 
@@ -54,7 +60,9 @@ describe("wirespeed rotate-secret", () => {
     expect(code).toBe(0);
     const keyFile = path.join(database.dataDir, "secret.key");
     const after = readKeyFile(keyFile);
-    expect(stdout).toBe(`re-encrypted 2 secret(s) (host credentials and channel tokens) under the new key (key id ${after.id})\nThe new key is in ${keyFile}; back it up with the database.\n`);
+    expect(stdout).toBe(
+      `re-encrypted 2 secret(s) (host credentials and channel tokens) under the new key (key id ${after.id})\nThe new key is in ${keyFile}; back it up with the database.\n`,
+    );
     expect(stdout).not.toContain(fs.readFileSync(keyFile, "utf8").trim());
     for (const row of await client.host.findMany({ select: { secret: true } })) {
       expect(openText(row.secret!, { current: after, all: [after] })).toBe(SECRET_TEXT);
@@ -63,15 +71,22 @@ describe("wirespeed rotate-secret", () => {
   });
 
   it("exits 1 with the variable's name when WIRESPEED_SECRET is too short", async () => {
-    const { code, stdout, stderr } = await run(["rotate-secret"], { DATABASE_URL: database.url, WIRESPEED_SECRET: "hunter2" });
+    const { code, stdout, stderr } = await run(["rotate-secret"], {
+      DATABASE_URL: database.url,
+      WIRESPEED_SECRET: "hunter2",
+    });
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toMatch(/^wirespeed rotate-secret: WIRESPEED_SECRET is too short: it must be at least 32 characters/);
+    expect(stderr).toMatch(
+      /^wirespeed rotate-secret: WIRESPEED_SECRET is too short: it must be at least 32 characters/,
+    );
     expect(stderr).not.toContain("hunter2");
   });
 
   it("exits 1 when there is no database where the environment says", async () => {
-    const { code, stderr } = await run(["rotate-secret"], { DATABASE_URL: `file:${database.dataDir}/missing/wirespeed.db` });
+    const { code, stderr } = await run(["rotate-secret"], {
+      DATABASE_URL: `file:${database.dataDir}/missing/wirespeed.db`,
+    });
     expect(code).toBe(1);
     expect(stderr).toContain(`there is no database at ${database.dataDir}/missing/wirespeed.db`);
   });

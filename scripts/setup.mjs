@@ -34,7 +34,8 @@ export function mtime(file) {
 
 export function checkNodeVersion() {
   const [major, minor] = process.versions.node.split(".").map(Number);
-  if (major < 20 || (major === 20 && minor < 9)) fail(`Node.js 20.9 or newer is needed (this is ${process.versions.node})`);
+  if (major < 20 || (major === 20 && minor < 9))
+    fail(`Node.js 20.9 or newer is needed (this is ${process.versions.node})`);
 }
 
 /** npm ci when node_modules is missing or older than package-lock.json. */

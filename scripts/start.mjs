@@ -62,7 +62,19 @@ if (isDev) {
   log(`starting the development server on http://localhost:${port}`);
   serve(["dev", "-p", port]);
 } else {
-  const sources = ["app", "components", "lib", "agents", "prisma", "public", "instrumentation.ts", "next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+  const sources = [
+    "app",
+    "components",
+    "lib",
+    "agents",
+    "prisma",
+    "public",
+    "instrumentation.ts",
+    "next.config.ts",
+    "package-lock.json",
+    "postcss.config.mjs",
+    "tsconfig.json",
+  ];
   const distDir = process.env.WIRESPEED_DIST_DIR || ".next";
   if (mtime(`${distDir}/BUILD_ID`) < newestMtime(sources)) {
     log("building the app (next build)");

@@ -7,7 +7,10 @@ const dir = process.argv[2] ?? "test-results";
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const name of fs.readdirSync(dir).filter((file) => file.endsWith(".json")).sort()) {
+for (const name of fs
+  .readdirSync(dir)
+  .filter((file) => file.endsWith(".json"))
+  .sort()) {
   const report = JSON.parse(fs.readFileSync(path.join(dir, name), "utf8"));
   let line;
   if ("numPassedTests" in report) {

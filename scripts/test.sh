@@ -57,8 +57,9 @@ node scripts/setup.mjs
 # --- 3. Static checks ----------------------------------------------------------
 step "type-check (tsc)"
 npx tsc --noEmit
-step "lint (eslint)"
+step "lint (eslint, prettier)"
 npx eslint --max-warnings=0 .
+npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "not formatted: run npm run format" >&2; exit 1; }
 
 # --- 4. Tests ------------------------------------------------------------------
 step "unit tests (vitest)"

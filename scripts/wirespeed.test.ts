@@ -24,13 +24,24 @@ describe("wirespeed parse", () => {
     const { code, stdout } = await run(["parse", `${FIXTURES}/seed/000-windows-n1000M.client.stdout.txt`]);
     expect(code).toBe(0);
     const result = IperfResultSchema.parse(JSON.parse(stdout));
-    expect(result).toMatchObject({ format: "text", role: "client", protocol: "tcp", direction: "normal", streams: 1, interrupted: false, error: null });
+    expect(result).toMatchObject({
+      format: "text",
+      role: "client",
+      protocol: "tcp",
+      direction: "normal",
+      streams: 1,
+      interrupted: false,
+      error: null,
+    });
     expect(result.intervals).toHaveLength(10);
     expect(result.summary?.sender).toMatchObject({ bytes: 1_048_576_000, bitsPerSecond: 917e6 });
   });
 
   it("reads stdin for -", async () => {
-    const { code, stdout } = await run(["parse", "-", "--compact"], "iperf3: error - the server is busy running a test. try again later\n");
+    const { code, stdout } = await run(
+      ["parse", "-", "--compact"],
+      "iperf3: error - the server is busy running a test. try again later\n",
+    );
     expect(code).toBe(0);
     expect(stdout.trim().split("\n")).toHaveLength(1);
     expect(JSON.parse(stdout).error.kind).toBe("server-busy");
@@ -51,7 +62,9 @@ describe("wirespeed parse", () => {
   it("reads -J and --json-stream files", async () => {
     const json = JSON.parse((await run(["parse", `${FIXTURES}/real/json-bidir.client.stdout.txt`])).stdout);
     expect(json).toMatchObject({ format: "json", version: "3.12", direction: "bidir" });
-    const stream = JSON.parse((await run(["parse", `${FIXTURES}/hand-written/3.17-json-stream-tcp.client.stdout.txt`])).stdout);
+    const stream = JSON.parse(
+      (await run(["parse", `${FIXTURES}/hand-written/3.17-json-stream-tcp.client.stdout.txt`])).stdout,
+    );
     expect(stream).toMatchObject({ format: "json-stream", version: "3.17.1" });
   });
 

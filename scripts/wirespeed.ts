@@ -32,8 +32,10 @@ async function runParse(args: string[], io: CommandIo): Promise<number> {
     else return usageError(io, `unknown argument "${arg}"`);
   }
   if (file === undefined) return usageError(io, "parse needs a FILE, or - for stdin");
-  if (stderrFile === "" || (args.includes("--stderr") && stderrFile === undefined)) return usageError(io, "--stderr needs a FILE");
-  if (!HOST_PLATFORMS.includes(platform)) return usageError(io, `--platform must be one of ${HOST_PLATFORMS.join(", ")}`);
+  if (stderrFile === "" || (args.includes("--stderr") && stderrFile === undefined))
+    return usageError(io, "--stderr needs a FILE");
+  if (!HOST_PLATFORMS.includes(platform))
+    return usageError(io, `--platform must be one of ${HOST_PLATFORMS.join(", ")}`);
   for (const path of [file, stderrFile]) {
     if (path === undefined || path === "-") continue;
     try {
@@ -58,11 +60,19 @@ async function runRotateSecret(args: string[], io: CommandIo): Promise<number> {
   if (args.length > 0) return usageError(io, `rotate-secret takes no arguments (got "${args[0]}")`);
   const databaseFile = resolveDatabaseFile();
   if (!existsSync(databaseFile)) {
-    io.stderr.write(`wirespeed rotate-secret: there is no database at ${databaseFile}: set WIRESPEED_DATA_DIR or DATABASE_URL as the app has them\n`);
+    io.stderr.write(
+      `wirespeed rotate-secret: there is no database at ${databaseFile}: set WIRESPEED_DATA_DIR or DATABASE_URL as the app has them\n`,
+    );
     return 1;
   }
   // Loaded here, not at the top: `parse` needs neither Prisma nor the database.
-  const [{ PrismaClient }, { createSqliteAdapter }, { rotateSecretKey }, { SecretKeyConfigError }, { ResealAbortedError }] = await Promise.all([
+  const [
+    { PrismaClient },
+    { createSqliteAdapter },
+    { rotateSecretKey },
+    { SecretKeyConfigError },
+    { ResealAbortedError },
+  ] = await Promise.all([
     import("../lib/generated/prisma/client"),
     import("../lib/sqlite"),
     import("../lib/secrets/rotate"),
@@ -72,7 +82,9 @@ async function runRotateSecret(args: string[], io: CommandIo): Promise<number> {
   const client = new PrismaClient({ adapter: createSqliteAdapter(resolveDatabaseUrl()) });
   try {
     const result = await rotateSecretKey(client, process.env);
-    io.stdout.write(`re-encrypted ${result.resealed} secret(s) (host credentials and channel tokens) under the new key (key id ${result.keyId})\n`);
+    io.stdout.write(
+      `re-encrypted ${result.resealed} secret(s) (host credentials and channel tokens) under the new key (key id ${result.keyId})\n`,
+    );
     for (const note of result.notes) io.stdout.write(`${note}\n`);
     return 0;
   } catch (error) {

@@ -20,8 +20,17 @@ async function open(): Promise<TestDatabase> {
 function rowCounts(database: TestDatabase): Record<string, number> {
   const sqlite = new Database(path.join(database.dataDir, "wirespeed.db"), { readonly: true });
   try {
-    const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'`).all() as Array<{ name: string }>;
-    return Object.fromEntries(tables.map(({ name }) => [name, (sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
+    const tables = sqlite
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'`,
+      )
+      .all() as Array<{ name: string }>;
+    return Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        (sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n,
+      ]),
+    );
   } finally {
     sqlite.close();
   }
@@ -33,8 +42,12 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
   const [a, b] = await Promise.all(["eth1", "eth2"].map((name) => db.nic.create({ data: { hostId: host.id, name } })));
   const link = await db.link.create({ data: { name: "l", aNicId: a!.id, bNicId: b!.id, speedMbps: 1000 } });
   const experiment = await db.experiment.create({ data: { kind: "sweep", plan: {} } });
-  const run = await db.run.create({ data: { linkId: link.id, experimentId: experiment.id, options: { protocol: "tcp" } } });
-  await db.sample.create({ data: { runId: run.id, seq: 0, start: 0, end: 1, direction: "forward", bytes: 1, bitsPerSecond: 8 } });
+  const run = await db.run.create({
+    data: { linkId: link.id, experimentId: experiment.id, options: { protocol: "tcp" } },
+  });
+  await db.sample.create({
+    data: { runId: run.id, seq: 0, start: 0, end: 1, direction: "forward", bytes: 1, bitsPerSecond: 8 },
+  });
   await db.latencySample.create({ data: { runId: run.id, seq: 0, t: -5, rttMs: 0.1, phase: "idle" } });
   await db.runDigest.create({ data: { runId: run.id, points: [], streamCount: 0, sampleCount: 1, streams: [] } });
   const user = await db.user.create({ data: { username: "u", usernameKey: "u", passwordHash: "x", role: "admin" } });
@@ -42,11 +55,28 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
   await db.apiToken.create({ data: { userId: user.id, name: "t", prefix: "t", tokenHash: "t" } });
   await db.auditEvent.create({ data: { actorName: "test", action: "host.create", target: "host", targetId: host.id } });
   const schedule = await db.schedule.create({ data: { name: "s", linkId: link.id, everyMinutes: 60 } });
-  await db.scheduleRun.create({ data: { scheduleId: schedule.id, dueAt: new Date(), outcome: "started", runId: run.id } });
-  const channel = await db.notificationChannel.create({ data: { name: "c", type: "webhook", config: { url: "http://127.0.0.1:9/" } } });
-  const rule = await db.alertRule.create({ data: { name: "r", linkId: link.id, failed: true, channels: { create: [{ channelId: channel.id }] } } });
-  const alert = await db.alert.create({ data: { ruleId: rule.id, linkId: link.id, title: "t", body: "b", runIds: [run.id] } });
-  await db.notification.create({ data: { alertId: alert.id, channelId: channel.id, channelName: "c", event: "alert.firing", status: "sent", attempts: 1 } });
+  await db.scheduleRun.create({
+    data: { scheduleId: schedule.id, dueAt: new Date(), outcome: "started", runId: run.id },
+  });
+  const channel = await db.notificationChannel.create({
+    data: { name: "c", type: "webhook", config: { url: "http://127.0.0.1:9/" } },
+  });
+  const rule = await db.alertRule.create({
+    data: { name: "r", linkId: link.id, failed: true, channels: { create: [{ channelId: channel.id }] } },
+  });
+  const alert = await db.alert.create({
+    data: { ruleId: rule.id, linkId: link.id, title: "t", body: "b", runIds: [run.id] },
+  });
+  await db.notification.create({
+    data: {
+      alertId: alert.id,
+      channelId: channel.id,
+      channelName: "c",
+      event: "alert.firing",
+      status: "sent",
+      attempts: 1,
+    },
+  });
 }
 
 // Each test migrates a database of its own: seconds on a busy machine.
@@ -67,9 +97,27 @@ describe("openTestDatabase", { timeout: 60_000 }, () => {
     const database = await open();
     await seedOneOfEach(database);
     expect(rowCounts(database)).toEqual({
-      ApiToken: 1, AuditEvent: 1, Experiment: 1, ExperimentLink: 0, ExperimentStep: 0, Host: 1, Link: 1, Nic: 2, Run: 1, Sample: 1, Session: 1, User: 1,
-      Schedule: 1, ScheduleRun: 1, NotificationChannel: 1, AlertRule: 1, AlertRuleChannel: 1, Alert: 1, Notification: 1,
-      LatencySample: 1, RunDigest: 1,
+      ApiToken: 1,
+      AuditEvent: 1,
+      Experiment: 1,
+      ExperimentLink: 0,
+      ExperimentStep: 0,
+      Host: 1,
+      Link: 1,
+      Nic: 2,
+      Run: 1,
+      Sample: 1,
+      Session: 1,
+      User: 1,
+      Schedule: 1,
+      ScheduleRun: 1,
+      NotificationChannel: 1,
+      AlertRule: 1,
+      AlertRuleChannel: 1,
+      Alert: 1,
+      Notification: 1,
+      LatencySample: 1,
+      RunDigest: 1,
     });
     await database.reset();
     expect(rowCounts(database)).toEqual(Object.fromEntries(Object.values(Prisma.ModelName).map((name) => [name, 0])));
@@ -77,8 +125,16 @@ describe("openTestDatabase", { timeout: 60_000 }, () => {
     expect(host.id).toBe(1);
     // the migrations are still recorded: the schema is the one the app expects
     const sqlite = new Database(path.join(database.dataDir, "wirespeed.db"), { readonly: true });
-    const migrations = fs.readdirSync(path.resolve(__dirname, "../prisma/migrations"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
-    expect((sqlite.prepare(`SELECT count(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL`).get() as { n: number }).n).toBe(migrations.length);
+    const migrations = fs
+      .readdirSync(path.resolve(__dirname, "../prisma/migrations"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory());
+    expect(
+      (
+        sqlite.prepare(`SELECT count(*) AS n FROM _prisma_migrations WHERE finished_at IS NOT NULL`).get() as {
+          n: number;
+        }
+      ).n,
+    ).toBe(migrations.length);
     sqlite.close();
   });
 

@@ -65,12 +65,17 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     url: file.url,
     dataDir: file.dataDir,
     async reset() {
-      const rows = await db.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name <> '_prisma_migrations'`);
+      const rows = await db.$queryRawUnsafe<Array<{ name: string }>>(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name <> '_prisma_migrations'`,
+      );
       const names = rows.map((row) => row.name);
       // sqlite_sequence holds the last id of each table: emptied too, so ids start again at 1.
       const tables = names.filter((name) => !name.startsWith("sqlite_") || name === "sqlite_sequence");
       // Foreign keys are checked at commit, so the order of the deletes does not matter.
-      await db.$transaction([db.$executeRawUnsafe("PRAGMA defer_foreign_keys = ON"), ...tables.map((name) => db.$executeRawUnsafe(`DELETE FROM "${name}"`))]);
+      await db.$transaction([
+        db.$executeRawUnsafe("PRAGMA defer_foreign_keys = ON"),
+        ...tables.map((name) => db.$executeRawUnsafe(`DELETE FROM "${name}"`)),
+      ]);
     },
     async close() {
       await db.$disconnect();

@@ -51,7 +51,14 @@ export class FakeRunRemote implements RunRemote {
     return { path: "/usr/bin/iperf3", version: this.version };
   }
 
-  startIperf(endpoint: RunEndpoint, role: "server" | "client", _path: string, argv: string[], callbacks: ProcessCallbacks, options: { gated?: boolean } = {}): RemoteProcess {
+  startIperf(
+    endpoint: RunEndpoint,
+    role: "server" | "client",
+    _path: string,
+    argv: string[],
+    callbacks: ProcessCallbacks,
+    options: { gated?: boolean } = {},
+  ): RemoteProcess {
     let finish: (outcome: { exitCode: number | null }) => void = () => {};
     const done = new Promise<{ exitCode: number | null }>((resolve) => (finish = resolve));
     const process: FakeProcess = {
@@ -97,7 +104,19 @@ export class FakeRunRemote implements RunRemote {
   environment: (endpoint: RunEndpoint) => Promise<HostEnvironment> = async (endpoint) => ({
     ...emptyEnvironment("linux"),
     kernel: "6.1.0-fake",
-    nic: { name: endpoint.nicName, driver: "fake", driverVersion: null, firmware: null, speedMbps: 1000, duplex: "full", mtu: 1500, pcie: null, siblingPorts: [], offloads: { tso: true, gso: true, gro: true, lro: false }, rings: null },
+    nic: {
+      name: endpoint.nicName,
+      driver: "fake",
+      driverVersion: null,
+      firmware: null,
+      speedMbps: 1000,
+      duplex: "full",
+      mtu: 1500,
+      pcie: null,
+      siblingPorts: [],
+      offloads: { tso: true, gso: true, gro: true, lro: false },
+      rings: null,
+    },
   });
   readonly environmentReads: string[] = [];
 
@@ -117,7 +136,11 @@ export class FakeRunRemote implements RunRemote {
     const timer = setInterval(() => {
       seq += 1;
       const rtt = this.pingRttMs(seq);
-      callbacks.onStdoutLine(rtt === null ? `no answer yet for icmp_seq=${seq}` : `64 bytes from ${address}: icmp_seq=${seq} ttl=64 time=${rtt} ms`);
+      callbacks.onStdoutLine(
+        rtt === null
+          ? `no answer yet for icmp_seq=${seq}`
+          : `64 bytes from ${address}: icmp_seq=${seq} ttl=64 time=${rtt} ms`,
+      );
     }, this.pingIntervalMs);
     let finish: (outcome: { exitCode: number | null }) => void = () => {};
     const done = new Promise<{ exitCode: number | null }>((resolve) => (finish = resolve));
@@ -125,7 +148,14 @@ export class FakeRunRemote implements RunRemote {
       clearInterval(timer);
       finish({ exitCode: 0 });
     };
-    const process: RemoteProcess = { commandLine: `ping ${address}`, pid: Promise.resolve(null), done, ready: Promise.resolve(), release: () => {}, stop };
+    const process: RemoteProcess = {
+      commandLine: `ping ${address}`,
+      pid: Promise.resolve(null),
+      done,
+      ready: Promise.resolve(),
+      release: () => {},
+      stop,
+    };
     return { process, ping: Promise.resolve(iputilsPing) };
   }
 
@@ -141,4 +171,3 @@ export class FakeRunRemote implements RunRemote {
     return this.processes.filter((process) => process.role === role);
   }
 }
-

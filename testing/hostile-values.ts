@@ -12,7 +12,8 @@ export const MARKER = `/tmp/ws-hostile-${randomBytes(6).toString("hex")}`;
 export const MAX_ID = 2_147_483_647;
 
 export type Case = { label: string; value: unknown };
-export const cases = (entries: ReadonlyArray<readonly [string, unknown]>): Case[] => entries.map(([label, value]) => ({ label, value }));
+export const cases = (entries: ReadonlyArray<readonly [string, unknown]>): Case[] =>
+  entries.map(([label, value]) => ({ label, value }));
 
 /** Shell metacharacters, quotes, line breaks, NUL, an over-long string, unicode tricks, option injection. */
 export const HOSTILE_TEXT = cases([
@@ -106,7 +107,9 @@ export function numberCases(spec: Extract<FieldSpec, { kind: "number" }>): Case[
 
 export function isAllowedNumber(spec: Extract<FieldSpec, { kind: "number" }>, value: unknown): boolean {
   if (value === null) return spec.nullable === true;
-  return typeof value === "number" && value >= spec.min && value <= spec.max && (!spec.integer || Number.isInteger(value));
+  return (
+    typeof value === "number" && value >= spec.min && value <= spec.max && (!spec.integer || Number.isInteger(value))
+  );
 }
 
 export function expand(spec: FieldSpec): Expanded[] {
@@ -119,30 +122,54 @@ export function expand(spec: FieldSpec): Expanded[] {
       }));
     }
     case "number":
-      return [...HOSTILE_TEXT, ...NUMBER_LIKE_TEXT, ...NOT_NUMBER, ...numberCases(spec)].map((entry) => ({ ...entry, isAllowed: isAllowedNumber(spec, entry.value) }));
+      return [...HOSTILE_TEXT, ...NUMBER_LIKE_TEXT, ...NOT_NUMBER, ...numberCases(spec)].map((entry) => ({
+        ...entry,
+        isAllowed: isAllowedNumber(spec, entry.value),
+      }));
     case "boolean":
       return [...HOSTILE_TEXT, ...NOT_BOOLEAN].map((entry) => ({ ...entry, isAllowed: false }));
     case "enum":
-      return [...HOSTILE_TEXT, ...NUMBER_LIKE_TEXT, ...NOT_TEXT, ...cases(spec.extra ?? [])].map((entry) => ({ ...entry, isAllowed: false }));
+      return [...HOSTILE_TEXT, ...NUMBER_LIKE_TEXT, ...NOT_TEXT, ...cases(spec.extra ?? [])].map((entry) => ({
+        ...entry,
+        isAllowed: false,
+      }));
     case "list":
       return [
         ...[...HOSTILE_TEXT, ...NUMBER_LIKE_TEXT].map((entry) => ({ ...entry, isAllowed: false })),
-        ...NOT_TEXT.filter((entry) => !Array.isArray(entry.value) || entry.value.length > 0).map((entry) => ({ ...entry, isAllowed: false })),
+        ...NOT_TEXT.filter((entry) => !Array.isArray(entry.value) || entry.value.length > 0).map((entry) => ({
+          ...entry,
+          isAllowed: false,
+        })),
         // one hostile address inside the list
-        ...HOSTILE_TEXT.map((entry) => ({ label: `list holding ${entry.label}`, value: ["198.18.0.9/24", entry.value], isAllowed: false })),
-        { label: "17 addresses", value: Array.from({ length: 17 }, (_, i) => `198.18.1.${i + 1}/24`), isAllowed: false },
+        ...HOSTILE_TEXT.map((entry) => ({
+          label: `list holding ${entry.label}`,
+          value: ["198.18.0.9/24", entry.value],
+          isAllowed: false,
+        })),
+        {
+          label: "17 addresses",
+          value: Array.from({ length: 17 }, (_, i) => `198.18.1.${i + 1}/24`),
+          isAllowed: false,
+        },
       ];
   }
 }
 
 // Everything a user can type that is free text, and what of the hostile table each keeps.
-export const FREE_TEXT = HOSTILE_TEXT.map((entry) => entry.label).filter((label) => !["NUL byte", "20 kB"].includes(label));
+export const FREE_TEXT = HOSTILE_TEXT.map((entry) => entry.label).filter(
+  (label) => !["NUL byte", "20 kB"].includes(label),
+);
 export const NOTES_ALLOWS = [...FREE_TEXT, ...NUMBER_LIKE_TEXT.map((entry) => entry.label)];
 export const NAME_ALLOWS = ["numeric string", "NaN string", "Infinity string", "exponent string", "hex string"];
 // A NIC model is shown, never run: any text on one line, 1-128 characters.
-export const MODEL_ALLOWS = FREE_TEXT.filter((label) => !["embedded newline", "embedded CRLF"].includes(label)).concat(NAME_ALLOWS);
+export const MODEL_ALLOWS = FREE_TEXT.filter((label) => !["embedded newline", "embedded CRLF"].includes(label)).concat(
+  NAME_ALLOWS,
+);
 // Secrets go to the SSH library only: any 1-1024 characters.
-export const SECRET_ALLOWS = [...HOSTILE_TEXT.map((entry) => entry.label).filter((label) => label !== "20 kB"), ...NAME_ALLOWS];
+export const SECRET_ALLOWS = [
+  ...HOSTILE_TEXT.map((entry) => entry.label).filter((label) => label !== "20 kB"),
+  ...NAME_ALLOWS,
+];
 
 export const HOST_FIELDS: Record<string, FieldSpec> = {
   name: { kind: "text", allows: NAME_ALLOWS },
@@ -159,7 +186,13 @@ export const HOST_FIELDS: Record<string, FieldSpec> = {
   },
   port: { kind: "number", min: 1, max: 65535, integer: true },
   username: { kind: "text", allows: NAME_ALLOWS, extra: [["space", "ro ot"]] },
-  platform: { kind: "enum", extra: [["upper case", "LINUX"], ["with a newline", "linux\n"]] },
+  platform: {
+    kind: "enum",
+    extra: [
+      ["upper case", "LINUX"],
+      ["with a newline", "linux\n"],
+    ],
+  },
   iperf3Path: {
     kind: "text",
     nullable: true,
@@ -173,7 +206,14 @@ export const HOST_FIELDS: Record<string, FieldSpec> = {
       ["directory", "/usr/bin/iperf3/"],
     ],
   },
-  hostKeyFingerprint: { kind: "text", nullable: true, extra: [["MD5 form", "MD5:12:34"], ["one character short", `SHA256:${"A".repeat(42)}`]] },
+  hostKeyFingerprint: {
+    kind: "text",
+    nullable: true,
+    extra: [
+      ["MD5 form", "MD5:12:34"],
+      ["one character short", `SHA256:${"A".repeat(42)}`],
+    ],
+  },
   // each sent with the other bound at its widest, so that the range itself is never the problem
   iperfPortMin: { kind: "number", min: 1, max: 65535, integer: true },
   iperfPortMax: { kind: "number", min: 1, max: 65535, integer: true },
@@ -181,14 +221,28 @@ export const HOST_FIELDS: Record<string, FieldSpec> = {
   notes: { kind: "text", allows: NOTES_ALLOWS },
   auth: { kind: "enum" },
   "auth.method": { kind: "enum", extra: [["upper case", "KEY"]] },
-  "auth.privateKey": { kind: "text", extra: [["public key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9u user@host"], ["PuTTY key", "PuTTY-User-Key-File-3: ssh-ed25519"]] },
+  "auth.privateKey": {
+    kind: "text",
+    extra: [
+      ["public key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9u user@host"],
+      ["PuTTY key", "PuTTY-User-Key-File-3: ssh-ed25519"],
+    ],
+  },
   "auth.passphrase": { kind: "text", allows: SECRET_ALLOWS.filter((label) => label !== "empty string") },
   "auth.password": { kind: "text", allows: SECRET_ALLOWS.filter((label) => label !== "empty string") },
 };
 
 export const NIC_FIELDS: Record<string, FieldSpec> = {
   name: { kind: "text", allows: NAME_ALLOWS },
-  address: { kind: "text", nullable: true, extra: [["bad prefix", "198.18.0.1/33"], ["zone", "fe80::1%eth0"], ["octet over 255", "256.1.1.1"]] },
+  address: {
+    kind: "text",
+    nullable: true,
+    extra: [
+      ["bad prefix", "198.18.0.1/33"],
+      ["zone", "fe80::1%eth0"],
+      ["octet over 255", "256.1.1.1"],
+    ],
+  },
   addresses: { kind: "list" },
   speedMbps: { kind: "number", min: 1, max: 1_000_000, integer: true, nullable: true },
   mtu: { kind: "number", min: 68, max: 65535, integer: true, nullable: true },
@@ -208,7 +262,13 @@ export const LINK_FIELDS: Record<string, FieldSpec> = {
 
 // Every option of a run request. None of these values may start a run, so allowed ones are not sent.
 export const RUN_FIELDS: Record<string, FieldSpec> = {
-  protocol: { kind: "enum", extra: [["upper case", "TCP"], ["sctp", "sctp"]] },
+  protocol: {
+    kind: "enum",
+    extra: [
+      ["upper case", "TCP"],
+      ["sctp", "sctp"],
+    ],
+  },
   duration: { kind: "number", min: 1, max: 86_400, integer: true },
   parallel: { kind: "number", min: 1, max: 128, integer: true },
   bitrate: { kind: "number", min: 0, max: 1e13, integer: true },
@@ -218,7 +278,15 @@ export const RUN_FIELDS: Record<string, FieldSpec> = {
   mss: { kind: "number", min: 88, max: 9216, integer: true },
   length: { kind: "number", min: 1, max: 1024 * 1024, integer: true },
   zerocopy: { kind: "boolean" },
-  congestion: { kind: "text", allows: ["numeric string", "hex string", "exponent string"], extra: [["upper case", "BBR"], ["17 characters", "a".repeat(17)], ["option", "-C"]] },
+  congestion: {
+    kind: "text",
+    allows: ["numeric string", "hex string", "exponent string"],
+    extra: [
+      ["upper case", "BBR"],
+      ["17 characters", "a".repeat(17)],
+      ["option", "-C"],
+    ],
+  },
   interval: { kind: "number", min: 0.1, max: 60, integer: false },
   tos: { kind: "number", min: 0, max: 255, integer: true },
   port: { kind: "number", min: 1, max: 65_535, integer: true },
@@ -233,10 +301,28 @@ export const RUN_FIELDS: Record<string, FieldSpec> = {
     ],
   },
   direction: { kind: "enum", extra: [["upper case", "A-TO-B"]] },
-  clientSide: { kind: "enum", extra: [["c", "c"], ["upper case", "A"]] },
+  clientSide: {
+    kind: "enum",
+    extra: [
+      ["c", "c"],
+      ["upper case", "A"],
+    ],
+  },
   // set through direction: refused whatever their value
-  reverse: { kind: "enum", extra: [["true", true], ["false", false]] },
-  bidir: { kind: "enum", extra: [["true", true], ["false", false]] },
+  reverse: {
+    kind: "enum",
+    extra: [
+      ["true", true],
+      ["false", false],
+    ],
+  },
+  bidir: {
+    kind: "enum",
+    extra: [
+      ["true", true],
+      ["false", false],
+    ],
+  },
 };
 
 /** `{ a: { b: v } }` for "a.b". */
@@ -246,7 +332,10 @@ export function nested(field: string, value: unknown): Record<string, unknown> {
 }
 
 // The other port bound at its widest, so that the range itself is never what is refused.
-export const COMPANIONS: Record<string, Record<string, unknown>> = { iperfPortMin: { iperfPortMax: 65535 }, iperfPortMax: { iperfPortMin: 1 } };
+export const COMPANIONS: Record<string, Record<string, unknown>> = {
+  iperfPortMin: { iperfPortMax: 65535 },
+  iperfPortMax: { iperfPortMin: 1 },
+};
 
 /** Puts `value` at `field` of a valid body, keeping the rest of a nested object (auth) valid. */
 export function bodyWith(base: Record<string, unknown>, field: string, value: unknown): Record<string, unknown> {
@@ -271,9 +360,14 @@ export function expectRefused(answer: Answer, field: string, label: string): voi
   expect(answer.body.error.code, what).toBe("invalid");
   const fields: Array<{ field: string; message: string }> = answer.body.error.fields;
   // the field itself, or a part of it (auth.method for auth, addresses.1 for addresses)
-  expect(fields.some((entry) => entry.field === field || entry.field.startsWith(`${field}.`)), `${what}: ${answer.text.slice(0, 300)}`).toBe(true);
+  expect(
+    fields.some((entry) => entry.field === field || entry.field.startsWith(`${field}.`)),
+    `${what}: ${answer.text.slice(0, 300)}`,
+  ).toBe(true);
   for (const entry of fields) {
-    expect(entry.field === field || entry.field.startsWith(`${field}.`), `${what}: also named ${entry.field}`).toBe(true);
+    expect(entry.field === field || entry.field.startsWith(`${field}.`), `${what}: also named ${entry.field}`).toBe(
+      true,
+    );
     // says what is allowed, in words
     expect(entry.message.length, what).toBeGreaterThan(10);
   }

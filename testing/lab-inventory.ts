@@ -18,7 +18,11 @@ const UNSHAPED_SPEED_MBPS = 10_000;
  * counting mgmt0 then eth1, eth2… in order, as the stand-in's esxcli does (e2e/lab/esxi-standin).
  */
 function esxiNicName(host: LabState["hosts"][number], nicName: string): string {
-  const order = host.nics.map((nic) => nic.name).sort((a, b) => (a === "mgmt0" ? -1 : b === "mgmt0" ? 1 : Number(a.replace(/\D/g, "")) - Number(b.replace(/\D/g, ""))));
+  const order = host.nics
+    .map((nic) => nic.name)
+    .sort((a, b) =>
+      a === "mgmt0" ? -1 : b === "mgmt0" ? 1 : Number(a.replace(/\D/g, "")) - Number(b.replace(/\D/g, "")),
+    );
   return `vmk${order.indexOf(nicName)}`;
 }
 

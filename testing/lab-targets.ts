@@ -12,7 +12,8 @@ import type { LabBottleneck, LabHost, LabLink, LabState } from "./lab-state";
 
 export function requireLabState(): LabState {
   const state = readLabState();
-  if (!state) throw new Error("lab is not up: the lab project's globalSetup (e2e/lab/vitest-global-setup.ts) builds it");
+  if (!state)
+    throw new Error("lab is not up: the lab project's globalSetup (e2e/lab/vitest-global-setup.ts) builds it");
   return state;
 }
 
@@ -94,11 +95,7 @@ export async function stopSshd(host: LabHost): Promise<void> {
 /** Starts the host's sshd again the way lab.ts does, and waits until it accepts connections. */
 export async function startSshd(host: LabHost): Promise<void> {
   const hostDir = path.dirname(host.sshdPidFile);
-  const res = spawnSync(
-    "ip",
-    ["netns", "exec", host.netns, ...sshdCommand(host, hostDir)],
-    { encoding: "utf8" },
-  );
+  const res = spawnSync("ip", ["netns", "exec", host.netns, ...sshdCommand(host, hostDir)], { encoding: "utf8" });
   if (res.status !== 0) throw new Error(`restarting sshd of ${host.name} failed: ${res.stderr}`);
   const deadline = Date.now() + 10_000;
   while (!(await isAcceptingTcp(host.sshHost, host.sshPort))) {
@@ -117,7 +114,10 @@ function sshdCommand(host: LabHost, hostDir: string): string[] {
 /** The first link on which each TCP flow is capped below the link's rate (topology field flowCapMbit). */
 export function flowCappedLink(state: LabState): LabLink {
   const found = state.links.find((l) => l.flowCapMbps !== null);
-  if (!found) throw new Error('lab has no flow-capped link: the default topology (e2e/lab/topology.json) has one with "flowCapMbit"');
+  if (!found)
+    throw new Error(
+      'lab has no flow-capped link: the default topology (e2e/lab/topology.json) has one with "flowCapMbit"',
+    );
   return found;
 }
 
@@ -127,7 +127,9 @@ export function sharedBottleneckLinks(state: LabState): { bottleneck: LabBottlen
     const links = state.links.filter((l) => l.bottleneck === bottleneck.name);
     if (links.length >= 2) return { bottleneck, links };
   }
-  throw new Error('lab has no bottleneck shared by two links: the default topology (e2e/lab/topology.json) has one in "bottlenecks"');
+  throw new Error(
+    'lab has no bottleneck shared by two links: the default topology (e2e/lab/topology.json) has one in "bottlenecks"',
+  );
 }
 
 /**
@@ -144,7 +146,9 @@ export function independentLinks(state: LabState, count = 2): LabLink[] {
     if (group.length === count) return group;
     groups.set(key, group);
   }
-  throw new Error(`lab has no ${count} independent links (same hosts, rate and MTU, no flow cap, no bottleneck): the default topology (e2e/lab/topology.json) has them`);
+  throw new Error(
+    `lab has no ${count} independent links (same hosts, rate and MTU, no flow cap, no bottleneck): the default topology (e2e/lab/topology.json) has them`,
+  );
 }
 
 /**
@@ -152,7 +156,12 @@ export function independentLinks(state: LabState, count = 2): LabLink[] {
  * cable or a port renegotiated lower would; `setLinkRate(state, link, link.rateMbps)` restores it.
  * Only for links shaped by tbf alone (no flow cap, no shared bottleneck).
  */
-export function setLinkRate(state: LabState, link: LabLink, rateMbps: number, { queueLatency }: { queueLatency?: string } = {}): void {
+export function setLinkRate(
+  state: LabState,
+  link: LabLink,
+  rateMbps: number,
+  { queueLatency }: { queueLatency?: string } = {},
+): void {
   if (link.rateMbps === null || link.flowCapMbps !== null || link.bottleneck !== null) {
     throw new Error(`${link.name} is not a plain tbf-shaped link: its rate cannot be changed this way`);
   }
@@ -162,7 +171,22 @@ export function setLinkRate(state: LabState, link: LabLink, rateMbps: number, { 
     const host = labHost(state, end.host);
     const res = spawnSync(
       "tc",
-      ["-n", host.netns, "qdisc", "change", "dev", end.nic, "root", "tbf", "rate", tbf.rate, "burst", String(tbf.burstBytes), "latency", tbf.latency],
+      [
+        "-n",
+        host.netns,
+        "qdisc",
+        "change",
+        "dev",
+        end.nic,
+        "root",
+        "tbf",
+        "rate",
+        tbf.rate,
+        "burst",
+        String(tbf.burstBytes),
+        "latency",
+        tbf.latency,
+      ],
       { encoding: "utf8" },
     );
     if (res.status !== 0) throw new Error(`tc qdisc change on ${end.host}/${end.nic} failed: ${res.stderr}`);
@@ -176,6 +200,8 @@ export function setLinkRate(state: LabState, link: LabLink, rateMbps: number, { 
 export function setNicMtu(state: LabState, link: LabLink, side: "a" | "b", mtu: number): void {
   const end = link[side];
   const host = labHost(state, end.host);
-  const res = spawnSync("ip", ["-n", host.netns, "link", "set", "dev", end.nic, "mtu", String(mtu)], { encoding: "utf8" });
+  const res = spawnSync("ip", ["-n", host.netns, "link", "set", "dev", end.nic, "mtu", String(mtu)], {
+    encoding: "utf8",
+  });
   if (res.status !== 0) throw new Error(`setting the MTU of ${end.host}/${end.nic} to ${mtu} failed: ${res.stderr}`);
 }

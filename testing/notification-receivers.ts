@@ -89,7 +89,13 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      requests.push({ method: request.method ?? "", path: request.url ?? "", headers: headersOf(request.headers), body, json: parseJson(body) });
+      requests.push({
+        method: request.method ?? "",
+        path: request.url ?? "",
+        headers: headersOf(request.headers),
+        body,
+        json: parseJson(body),
+      });
       let status: number | "hang" = 200;
       if (planned) {
         status = planned.status;
@@ -175,7 +181,9 @@ function decodeEncodedWords(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, "?==?")
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, data: string) =>
-      encoding.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : decodeQuotedPrintable(data.replace(/_/g, " ")),
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : decodeQuotedPrintable(data.replace(/_/g, " ")),
     );
 }
 
@@ -193,7 +201,11 @@ export function parseMail(raw: string): { headers: Record<string, string>; subje
   let text = rest;
   if (encoding === "quoted-printable") text = decodeQuotedPrintable(rest);
   else if (encoding === "base64") text = Buffer.from(rest.replace(/\s+/g, ""), "base64").toString("utf8");
-  return { headers, subject: decodeEncodedWords(headers.subject ?? ""), text: text.replace(/\r\n/g, "\n").replace(/\n$/, "") };
+  return {
+    headers,
+    subject: decodeEncodedWords(headers.subject ?? ""),
+    text: text.replace(/\r\n/g, "\n").replace(/\n$/, ""),
+  };
 }
 
 /** An SMTP server on 127.0.0.1 (a free port) that accepts any login (or none) and records every mail; TLS uses smtp-server's built-in certificate. */

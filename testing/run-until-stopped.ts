@@ -12,7 +12,11 @@ import { installServerShutdown } from "@/lib/runs/shutdown";
 async function main(): Promise<void> {
   const [linkId, otherLinkId, body] = process.argv.slice(2);
   const request = parseRunRequest(JSON.parse(body ?? "{}"));
-  const run = await runEngine.startRun({ linkId: Number(linkId), options: request.options, clientSide: request.clientSide });
+  const run = await runEngine.startRun({
+    linkId: Number(linkId),
+    options: request.options,
+    clientSide: request.clientSide,
+  });
   console.log(`run ${run.id}`);
   let samples = 0;
   runEventBus.subscribe(run.id, 0, (event) => {

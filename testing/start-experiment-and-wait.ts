@@ -7,11 +7,20 @@ import { experimentRunner } from "@/lib/experiments/index";
 async function main(): Promise<void> {
   const linkId = Number(process.argv[2]);
   const duration = Number(process.argv[3] ?? 10);
-  const experiment = await experimentRunner.start({ kind: "sweep", linkIds: [linkId], options: { duration }, factor: "parallel", values: [1, 2, 3] });
+  const experiment = await experimentRunner.start({
+    kind: "sweep",
+    linkIds: [linkId],
+    options: { duration },
+    factor: "parallel",
+    values: [1, 2, 3],
+  });
   console.log(`experiment ${experiment.id}`);
   experimentEventBus.subscribe(experiment.id, 0, (event) => {
     if (event.type === "sample") console.log(`sample of run ${(event.data as { runId: number }).runId}`);
-    if (event.type === "step") console.log(`step ${(event.data as { index: number; status: string }).index} ${(event.data as { status: string }).status}`);
+    if (event.type === "step")
+      console.log(
+        `step ${(event.data as { index: number; status: string }).index} ${(event.data as { status: string }).status}`,
+      );
   });
   // Stay up until killed, as a server would.
   setInterval(() => {}, 1000);

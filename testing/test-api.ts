@@ -20,7 +20,12 @@ export type TestApi = {
   /** Calls the handler for `method path` and returns its response. */
   call: (method: string, path: string, body?: unknown, options?: CallOptions) => Promise<Response>;
   /** Like `call`, also parsing the JSON body; `text` is the raw body. */
-  json: (method: string, path: string, body?: unknown, options?: CallOptions) => Promise<{ status: number; body: any; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: (
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: CallOptions,
+  ) => Promise<{ status: number; body: any; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   db: typeof import("@/lib/db").db;
   close: () => Promise<void>;
 };
@@ -40,7 +45,12 @@ export async function openTestApi({ separateServices = false }: TestApiOptions =
   process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
   const database = await openTestDatabase();
   if (separateServices) {
-    await Promise.all([import("@/lib/runs"), import("@/lib/experiments"), import("@/lib/schedules"), import("@/lib/alerts")]);
+    await Promise.all([
+      import("@/lib/runs"),
+      import("@/lib/experiments"),
+      import("@/lib/schedules"),
+      import("@/lib/alerts"),
+    ]);
     const { vi } = await import("vitest");
     vi.resetModules();
   }
@@ -69,7 +79,19 @@ export async function openTestApi({ separateServices = false }: TestApiOptions =
     import("@/app/api/experiments/[id]/rerun/route"),
     import("@/app/api/experiments/[id]/events/route"),
   ]);
-  const [schedules, schedule, alertRules, alertRule, alerts, alert, alertAck, linkBaseline, channels, channel, channelTest] = await Promise.all([
+  const [
+    schedules,
+    schedule,
+    alertRules,
+    alertRule,
+    alerts,
+    alert,
+    alertAck,
+    linkBaseline,
+    channels,
+    channel,
+    channelTest,
+  ] = await Promise.all([
     import("@/app/api/schedules/route"),
     import("@/app/api/schedules/[id]/route"),
     import("@/app/api/alert-rules/route"),
@@ -134,7 +156,10 @@ export async function openTestApi({ separateServices = false }: TestApiOptions =
     if (!route || !handler) throw new Error(`no handler for ${method} ${url.pathname}`);
     const params = { id: route.pattern.exec(url.pathname)?.groups?.id ?? "" };
     const token = options.token === undefined ? TEST_API_TOKEN : options.token;
-    const headers: Record<string, string> = { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...options.headers };
+    const headers: Record<string, string> = {
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...options.headers,
+    };
     const text = options.rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
     if (text !== undefined) headers["content-type"] ??= "application/json";
     const request = new Request(url, { method, headers, body: text });
@@ -161,7 +186,8 @@ export const SAMPLE_KEYS = {
   rsaEncrypted:
     "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89A1B5C3F2A1D5E6F7\n\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n-----END RSA PRIVATE KEY-----\n",
   ec: "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkWb3vA1gRp5mC9yQ0k5nE4rYzWl3v2oJ8aQ9tXj0qcoAoGCCqGSM49\n-----END EC PRIVATE KEY-----\n",
-  pkcs8: "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIO6m0Yf3o5oHq0P4c9yY8l7u2XbQw1mJ7rTq2vW3Zx8y\n-----END PRIVATE KEY-----\n",
+  pkcs8:
+    "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIO6m0Yf3o5oHq0P4c9yY8l7u2XbQw1mJ7rTq2vW3Zx8y\n-----END PRIVATE KEY-----\n",
   pkcs8Encrypted:
     "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIGbMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAhYx6x9Q8L3VwICCAAw\n-----END ENCRYPTED PRIVATE KEY-----\n",
 } as const;

@@ -12,9 +12,14 @@ export default async function AccountPage() {
   const tokens = principal.userId ? await listApiTokens(principal.userId) : [];
   return (
     <>
-      <PageHeader title="Your account" description={`${principal.name}, ${principal.role}: ${ROLE_DESCRIPTIONS[principal.role]}`} />
+      <PageHeader
+        title="Your account"
+        description={`${principal.name}, ${principal.role}: ${ROLE_DESCRIPTIONS[principal.role]}`}
+      />
       <section aria-labelledby="tokens-heading" className="space-y-3">
-        <h2 id="tokens-heading" className="text-lg font-semibold">API tokens</h2>
+        <h2 id="tokens-heading" className="text-lg font-semibold">
+          API tokens
+        </h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           For scripts and the REST API (docs/api.md). A token acts with your role; revoking it stops it at once.
         </p>

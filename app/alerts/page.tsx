@@ -22,7 +22,10 @@ function pageNumberOf(value: string | string[] | undefined): number {
 export default async function AlertsPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
   await requirePage("read");
   const page = pageNumberOf((await searchParams).page);
-  const [open, past] = await Promise.all([listAlerts({ status: "firing", pageSize: OPEN_ALERTS_MAX }), listAlerts({ status: "resolved", page, pageSize: PAST_PAGE_SIZE })]);
+  const [open, past] = await Promise.all([
+    listAlerts({ status: "firing", pageSize: OPEN_ALERTS_MAX }),
+    listAlerts({ status: "resolved", page, pageSize: PAST_PAGE_SIZE }),
+  ]);
   return (
     <>
       <PageHeader
@@ -70,9 +73,16 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
             ))}
           </div>
         ) : (
-          <p className="text-sm text-slate-600 dark:text-slate-400">{past.total > 0 ? "No past alerts on this page." : "No alert has ended yet."}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            {past.total > 0 ? "No past alerts on this page." : "No alert has ended yet."}
+          </p>
         )}
-        <Pagination page={past.page} pageSize={past.pageSize} total={past.total} hrefFor={(number) => (number > 1 ? `/alerts?page=${number}` : "/alerts")} />
+        <Pagination
+          page={past.page}
+          pageSize={past.pageSize}
+          total={past.total}
+          hrefFor={(number) => (number > 1 ? `/alerts?page=${number}` : "/alerts")}
+        />
       </section>
     </>
   );

@@ -17,9 +17,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { events } = await listAuditEvents(page, PER_PAGE);
   return (
     <>
-      <PageHeader title="Audit log" description="Who changed hosts, links and users, and who started and cancelled runs. Newest first." />
+      <PageHeader
+        title="Audit log"
+        description="Who changed hosts, links and users, and who started and cancelled runs. Newest first."
+      />
       {events.length === 0 ? (
-        <EmptyState title="Nothing recorded yet">Changes to the inventory, users and runs appear here as they happen.</EmptyState>
+        <EmptyState title="Nothing recorded yet">
+          Changes to the inventory, users and runs appear here as they happen.
+        </EmptyState>
       ) : (
         <AuditList events={events} />
       )}

@@ -36,7 +36,10 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
   const principal = await requirePage("read");
   const params = await searchParams;
   const linkId = idOf(firstOf(params.link));
-  const [list, links] = await Promise.all([listExperiments({ linkId: linkId ?? undefined, page: pageNumberOf(firstOf(params.page)) }), listLinks()]);
+  const [list, links] = await Promise.all([
+    listExperiments({ linkId: linkId ?? undefined, page: pageNumberOf(firstOf(params.page)) }),
+    listLinks(),
+  ]);
   const canStart = can(principal.role, "run");
   const filteredLink = linkId === null ? null : (links.find((link) => link.id === linkId) ?? null);
   const newHref = filteredLink ? `/experiments/new?link=${filteredLink.id}` : "/experiments/new";
@@ -61,11 +64,14 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
           ) : null
         }
       />
-      <ExperimentListRefresh isActive={list.experiments.some((experiment) => isActiveExperimentStatus(experiment.status))} />
+      <ExperimentListRefresh
+        isActive={list.experiments.some((experiment) => isActiveExperimentStatus(experiment.status))}
+      />
       {list.total === 0 && linkId === null ? (
         <EmptyState title="No experiments yet">
-          An experiment is a series of runs that changes one thing at a time and reads the answer off a table: how many streams a link needs, whether both directions and
-          both roles give the same, whether two ports run together as fast as each alone, the highest UDP rate without loss.{" "}
+          An experiment is a series of runs that changes one thing at a time and reads the answer off a table: how many
+          streams a link needs, whether both directions and both roles give the same, whether two ports run together as
+          fast as each alone, the highest UDP rate without loss.{" "}
           {canStart ? (
             <>
               Start one with{" "}

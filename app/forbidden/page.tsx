@@ -13,7 +13,8 @@ export default async function ForbiddenPage({ searchParams }: { searchParams: Pr
   return (
     <AuthCard title="Not allowed" description={`You are signed in as ${principal.name} (${principal.role}).`}>
       <p className="text-sm">
-        {permission ? `That page is for ${PERMISSION_NEEDS[permission]}.` : "Your role does not allow that page."} Ask an admin if you need it.
+        {permission ? `That page is for ${PERMISSION_NEEDS[permission]}.` : "Your role does not allow that page."} Ask
+        an admin if you need it.
       </p>
       <Link href="/" className="mt-4 inline-block text-sm font-medium text-sky-800 underline dark:text-sky-300">
         Back to the overview

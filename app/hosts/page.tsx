@@ -34,7 +34,10 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
       {remoteCount === 0 ? (
         <div className={hosts.length > 0 ? "mt-6" : ""}>
           <EmptyState title={hosts.length > 0 ? "No other hosts yet" : "No hosts yet"}>
-            A link is measured between two hosts. <Link href="/hosts/new" className="font-medium text-sky-800 underline dark:text-sky-300">Add a host</Link>{" "}
+            A link is measured between two hosts.{" "}
+            <Link href="/hosts/new" className="font-medium text-sky-800 underline dark:text-sky-300">
+              Add a host
+            </Link>{" "}
             with its address and SSH key, confirm its host key, then discover its NICs.
           </EmptyState>
         </div>

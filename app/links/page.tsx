@@ -31,13 +31,23 @@ export default async function LinksPage({ searchParams }: { searchParams: Promis
       {links.length > 0 ? (
         <>
           {/* Run together needs two links, and a role that starts tests. */}
-          <LinkList links={links.slice(start, start + LIST_PAGE_SIZE)} canRunTogether={can(principal.role, "run") && links.length >= 2} />
+          <LinkList
+            links={links.slice(start, start + LIST_PAGE_SIZE)}
+            canRunTogether={can(principal.role, "run") && links.length >= 2}
+          />
           <Pagination page={page} pageSize={LIST_PAGE_SIZE} total={links.length} hrefFor={listPageHref("/links")} />
         </>
       ) : (
         <EmptyState title="No links yet">
-          A link joins a NIC on one host to a NIC on another host. <Link href="/hosts" className="font-medium text-sky-800 underline dark:text-sky-300">Add two hosts</Link>,
-          discover their NICs, then <Link href="/links/new" className="font-medium text-sky-800 underline dark:text-sky-300">create a link</Link> between them.
+          A link joins a NIC on one host to a NIC on another host.{" "}
+          <Link href="/hosts" className="font-medium text-sky-800 underline dark:text-sky-300">
+            Add two hosts
+          </Link>
+          , discover their NICs, then{" "}
+          <Link href="/links/new" className="font-medium text-sky-800 underline dark:text-sky-300">
+            create a link
+          </Link>{" "}
+          between them.
         </EmptyState>
       )}
     </>

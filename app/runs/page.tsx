@@ -14,14 +14,22 @@ import { lineRateThresholds } from "@/lib/queries/overview";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Runs" };
 
-export default async function RunsPage({ searchParams }: { searchParams: Promise<Exclude<QueryInput, URLSearchParams>> }) {
+export default async function RunsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Exclude<QueryInput, URLSearchParams>>;
+}) {
   await requirePage("read");
   // The first page is rendered here, then kept current in the browser (RunTablePanel).
   const query = runTableQuery(readPageFilters(await searchParams));
   const [table, links] = await Promise.all([listRunRows({ filters: query, page: query.page }), listLinkNames()]);
   return (
     <>
-      <PageHeader title="Runs" description="Every iperf3 test across all links, newest first." actions={<RateUnitSwitch />} />
+      <PageHeader
+        title="Runs"
+        description="Every iperf3 test across all links, newest first."
+        actions={<RateUnitSwitch />}
+      />
       <RunTablePanel
         initial={table}
         thresholds={lineRateThresholds()}

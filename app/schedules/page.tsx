@@ -31,8 +31,9 @@ export default async function SchedulesPage() {
         <ScheduleList schedules={schedules} />
       ) : (
         <EmptyState title="No schedules yet">
-          A schedule repeats a link&apos;s test or an experiment every N minutes or on a cron expression, so that a slower link shows up the day it slows down, not
-          weeks later. {mayChange ? (
+          A schedule repeats a link&apos;s test or an experiment every N minutes or on a cron expression, so that a
+          slower link shows up the day it slows down, not weeks later.{" "}
+          {mayChange ? (
             <>
               <Link href="/schedules/new" className="font-medium text-sky-800 underline dark:text-sky-300">
                 Create one

@@ -17,11 +17,17 @@ export default async function UsersPage() {
       <PageHeader
         title="Users"
         description="Admins manage users, hosts and credentials; operators run tests and edit the inventory; viewers only look."
-        actions={<Link href="/audit" className="text-sm font-medium text-sky-800 underline dark:text-sky-300">Audit log</Link>}
+        actions={
+          <Link href="/audit" className="text-sm font-medium text-sky-800 underline dark:text-sky-300">
+            Audit log
+          </Link>
+        }
       />
       <UserManager users={users} selfId={principal.userId} />
       <section aria-labelledby="all-tokens-heading" className="mt-8 space-y-3">
-        <h2 id="all-tokens-heading" className="text-lg font-semibold">Everyone&apos;s API tokens</h2>
+        <h2 id="all-tokens-heading" className="text-lg font-semibold">
+          Everyone&apos;s API tokens
+        </h2>
         <TokenManager tokens={tokens} canCreate={false} showOwner />
       </section>
     </>

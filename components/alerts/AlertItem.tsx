@@ -7,7 +7,6 @@ import { describeDelivery } from "./channel-fields";
 
 // No "use client": the alerts page and a link page render it on the server.
 
-
 /** The runs of an alert as links: "runs #12, #14". */
 export function RunLinks({ runIds, label }: { runIds: number[]; label: string }) {
   if (runIds.length === 0) return null;
@@ -59,7 +58,10 @@ export function AlertItem({ alert, showLink = true }: { alert: AlertJson; showLi
       className={`rounded-lg border bg-white p-4 text-sm dark:bg-slate-900 ${isFiring ? "border-red-300 dark:border-red-800" : "border-slate-200 dark:border-slate-800"}`}
     >
       <header className="flex flex-wrap items-start justify-between gap-2">
-        <h3 id={`alert-${alert.id}-title`} className="flex min-w-0 flex-wrap items-center gap-2 font-semibold break-words">
+        <h3
+          id={`alert-${alert.id}-title`}
+          className="flex min-w-0 flex-wrap items-center gap-2 font-semibold break-words"
+        >
           <AlertStatusBadge status={alert.status} />
           {alert.title}
         </h3>
@@ -110,8 +112,12 @@ export function AlertItem({ alert, showLink = true }: { alert: AlertJson; showLi
           </summary>
           <ul className="mt-1 space-y-0.5 text-xs">
             {alert.notifications.map((notification, index) => (
-              <li key={index} className={notification.status === "failed" ? "text-red-700 dark:text-red-300" : undefined}>
-                {notification.event} to {notification.channelName}: {describeDelivery(notification)} · <LocalTime iso={notification.at} isRelativeOnly />
+              <li
+                key={index}
+                className={notification.status === "failed" ? "text-red-700 dark:text-red-300" : undefined}
+              >
+                {notification.event} to {notification.channelName}: {describeDelivery(notification)} ·{" "}
+                <LocalTime iso={notification.at} isRelativeOnly />
               </li>
             ))}
           </ul>

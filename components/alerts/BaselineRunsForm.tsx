@@ -11,14 +11,24 @@ import { setBaselineRunsAction } from "@/lib/actions/set-baseline-runs";
  * baseline, and whether imported runs count (saved as soon as it is ticked). Shown as text to those
  * who cannot change links.
  */
-export function BaselineRunsForm({ linkId, baselineRuns, importsInBaseline }: { linkId: number; baselineRuns: number; importsInBaseline: boolean }) {
+export function BaselineRunsForm({
+  linkId,
+  baselineRuns,
+  importsInBaseline,
+}: {
+  linkId: number;
+  baselineRuns: number;
+  importsInBaseline: boolean;
+}) {
   const router = useRouter();
   const mayChange = useCan("inventory");
   const [value, setValue] = useState(String(baselineRuns));
   const [error, setError] = useState<string | undefined>(undefined);
   const [importsError, setImportsError] = useState<string | undefined>(undefined);
   const [isPending, startTransition] = useTransition();
-  const importsText = importsInBaseline ? "Imported runs count toward them." : "Imported runs do not count toward them.";
+  const importsText = importsInBaseline
+    ? "Imported runs count toward them."
+    : "Imported runs do not count toward them.";
   if (!mayChange) {
     return (
       <p className="text-sm text-slate-600 dark:text-slate-400">
@@ -50,7 +60,10 @@ export function BaselineRunsForm({ linkId, baselineRuns, importsInBaseline }: { 
           startTransition(async () => {
             setError(undefined);
             const trimmed = value.trim();
-            const result = await setBaselineRunsAction({ linkId, baselineRuns: /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed });
+            const result = await setBaselineRunsAction({
+              linkId,
+              baselineRuns: /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed,
+            });
             if (result.ok) router.refresh();
             else setError(fieldError(result.errors, "baselineRuns") ?? result.message);
           });
@@ -66,7 +79,13 @@ export function BaselineRunsForm({ linkId, baselineRuns, importsInBaseline }: { 
           hint="The median of this many latest runs, 1 to 100"
           error={error}
         />
-        <Button type="submit" className="mt-6" isPending={isPending} pendingLabel="Saving…" disabled={value.trim() === String(baselineRuns)}>
+        <Button
+          type="submit"
+          className="mt-6"
+          isPending={isPending}
+          pendingLabel="Saving…"
+          disabled={value.trim() === String(baselineRuns)}
+        >
           Save
         </Button>
       </form>

@@ -6,7 +6,6 @@ import type { BaselineJson } from "@/lib/alerts/contract";
 
 // No "use client": a link page renders it on the server.
 
-
 function Runs({ baseline }: { baseline: BaselineJson }) {
   if (baseline.medianBitsPerSecond === null) {
     return (
@@ -32,11 +31,16 @@ function Runs({ baseline }: { baseline: BaselineJson }) {
 }
 
 function Median({ baseline }: { baseline: BaselineJson }) {
-  return baseline.medianBitsPerSecond === null ? <span className="text-slate-600 dark:text-slate-400">none yet</span> : <Rate bitsPerSecond={baseline.medianBitsPerSecond} className="font-medium tabular-nums" />;
+  return baseline.medianBitsPerSecond === null ? (
+    <span className="text-slate-600 dark:text-slate-400">none yet</span>
+  ) : (
+    <Rate bitsPerSecond={baseline.medianBitsPerSecond} className="font-medium tabular-nums" />
+  );
 }
 
 function Band({ baseline }: { baseline: BaselineJson }) {
-  if (baseline.minBitsPerSecond === null || baseline.maxBitsPerSecond === null) return <span className="text-slate-600 dark:text-slate-400">–</span>;
+  if (baseline.minBitsPerSecond === null || baseline.maxBitsPerSecond === null)
+    return <span className="text-slate-600 dark:text-slate-400">–</span>;
   return (
     <span className="tabular-nums">
       <Rate bitsPerSecond={baseline.minBitsPerSecond} /> – <Rate bitsPerSecond={baseline.maxBitsPerSecond} />

@@ -22,13 +22,34 @@ import {
 } from "./channel-fields";
 
 // Every form key a field shows a message for; the rest go in the notice on top.
-const PLACED_KEYS = new Set(["name", "type", ...Object.values(CHANNEL_FIELDS).flatMap((specs) => specs.map((spec) => spec.key))]);
+const PLACED_KEYS = new Set([
+  "name",
+  "type",
+  ...Object.values(CHANNEL_FIELDS).flatMap((specs) => specs.map((spec) => spec.key)),
+]);
 
-function CheckboxField({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }) {
+function CheckboxField({
+  label,
+  checked,
+  onChange,
+  hint,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  hint?: string;
+}) {
   const id = useId();
   return (
     <div className="flex items-start gap-2 pt-1 sm:pt-7">
-      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} aria-describedby={hint ? `${id}-hint` : undefined} className="mt-0.5 h-4 w-4 accent-sky-600" />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        className="mt-0.5 h-4 w-4 accent-sky-600"
+      />
       <div>
         <label htmlFor={id} className="text-sm">
           {label}
@@ -54,10 +75,25 @@ function ConfigField({
   secretsSet: readonly string[];
 }) {
   const value = fieldValue(fields, spec.key);
-  if (spec.kind === "checkbox") return <CheckboxField label={spec.label} checked={value === true} onChange={(checked) => onChange(withValue(fields, spec.key, checked))} hint={spec.hint} />;
+  if (spec.kind === "checkbox")
+    return (
+      <CheckboxField
+        label={spec.label}
+        checked={value === true}
+        onChange={(checked) => onChange(withValue(fields, spec.key, checked))}
+        hint={spec.hint}
+      />
+    );
   if (spec.kind === "select") {
     return (
-      <SelectField label={spec.label} name={spec.key} value={String(value)} onChange={(event) => onChange(withValue(fields, spec.key, event.target.value))} hint={spec.hint} error={error}>
+      <SelectField
+        label={spec.label}
+        name={spec.key}
+        value={String(value)}
+        onChange={(event) => onChange(withValue(fields, spec.key, event.target.value))}
+        hint={spec.hint}
+        error={error}
+      >
         {spec.choices?.map((choice) => (
           <option key={choice.value} value={choice.value}>
             {choice.label}
@@ -87,7 +123,12 @@ function ConfigField({
       />
       {isSet && spec.isOptional ? (
         <label className="mt-1 inline-flex items-center gap-2 text-xs">
-          <input type="checkbox" checked={cleared} onChange={(event) => onChange(withCleared(withValue(fields, spec.key, ""), spec.key, event.target.checked))} className="h-3.5 w-3.5 accent-sky-600" />
+          <input
+            type="checkbox"
+            checked={cleared}
+            onChange={(event) => onChange(withCleared(withValue(fields, spec.key, ""), spec.key, event.target.checked))}
+            className="h-3.5 w-3.5 accent-sky-600"
+          />
           Remove it
         </label>
       ) : null}
@@ -103,7 +144,9 @@ function ConfigField({
 export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone?: () => void }) {
   const router = useRouter();
   const isEdit = channel !== undefined;
-  const [fields, setFields] = useState<ChannelFormFields>(() => (channel ? channelFieldsOf(channel) : newChannelFields()));
+  const [fields, setFields] = useState<ChannelFormFields>(() =>
+    channel ? channelFieldsOf(channel) : newChannelFields(),
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
@@ -135,11 +178,21 @@ export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone
       }}
     >
       <h2 className="text-base font-semibold">{isEdit ? `Edit ${channel.name}` : "New channel"}</h2>
-      <TextField label="Name" name="name" className="max-w-md" value={fields.name} onChange={(event) => setFields({ ...fields, name: event.target.value })} error={errors.name} placeholder="lab ntfy" />
+      <TextField
+        label="Name"
+        name="name"
+        className="max-w-md"
+        value={fields.name}
+        onChange={(event) => setFields({ ...fields, name: event.target.value })}
+        error={errors.name}
+        placeholder="lab ntfy"
+      />
       {isEdit ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">
           Type: <span className="font-medium">{CHANNEL_TYPE_LABELS[fields.type]}</span>{" "}
-          <span className="text-xs text-slate-600 dark:text-slate-400">(fixed: create a new channel for another type)</span>
+          <span className="text-xs text-slate-600 dark:text-slate-400">
+            (fixed: create a new channel for another type)
+          </span>
         </p>
       ) : (
         <ChoiceGroup
@@ -153,7 +206,14 @@ export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone
       )}
       <div className="grid gap-4 sm:grid-cols-2">
         {CHANNEL_FIELDS[fields.type].map((spec) => (
-          <ConfigField key={`${fields.type}.${spec.key}`} spec={spec} fields={fields} onChange={setFields} error={errors[spec.key]} secretsSet={secretsSet} />
+          <ConfigField
+            key={`${fields.type}.${spec.key}`}
+            spec={spec}
+            fields={fields}
+            onChange={setFields}
+            error={errors[spec.key]}
+            secretsSet={secretsSet}
+          />
         ))}
       </div>
       {message ? <Notice tone="error" title={message} /> : null}

@@ -30,14 +30,36 @@ function SendTestButton({ channel }: { channel: ChannelJson }) {
           startTransition(async () => {
             setOutcome(null);
             const result = await testChannelAction({ channelId: channel.id });
-            setOutcome(result.ok ? { status: result.value.status, text: describeDelivery(result.value) } : { status: "failed", text: result.message });
+            setOutcome(
+              result.ok
+                ? { status: result.value.status, text: describeDelivery(result.value) }
+                : { status: "failed", text: result.message },
+            );
           })
         }
       >
         Send test
       </Button>
-      <span role="status" aria-live="polite" className="text-xs break-words" data-testid="channel-test-result" data-status={outcome?.status}>
-        {isPending ? <Spinner /> : outcome ? <span className={outcome.status === "sent" ? "font-medium text-emerald-700 dark:text-emerald-300" : "text-red-700 dark:text-red-300"}>{outcome.text}</span> : null}
+      <span
+        role="status"
+        aria-live="polite"
+        className="text-xs break-words"
+        data-testid="channel-test-result"
+        data-status={outcome?.status}
+      >
+        {isPending ? (
+          <Spinner />
+        ) : outcome ? (
+          <span
+            className={
+              outcome.status === "sent"
+                ? "font-medium text-emerald-700 dark:text-emerald-300"
+                : "text-red-700 dark:text-red-300"
+            }
+          >
+            {outcome.text}
+          </span>
+        ) : null}
       </span>
     </span>
   );
@@ -74,7 +96,8 @@ export function ChannelList({ channels }: { channels: ChannelJson[] }) {
   const mayChange = useCan("monitor");
   const [editingId, setEditingId] = useState<number | null>(null);
   const editing = channels.find((channel) => channel.id === editingId) ?? null;
-  const secrets = (channel: ChannelJson) => (channel.secretsSet.length > 0 ? `${channel.secretsSet.join(", ")} set` : "–");
+  const secrets = (channel: ChannelJson) =>
+    channel.secretsSet.length > 0 ? `${channel.secretsSet.join(", ")} set` : "–";
   return (
     <div className="space-y-6">
       {channels.length > 0 ? (
@@ -82,7 +105,13 @@ export function ChannelList({ channels }: { channels: ChannelJson[] }) {
           items={channels}
           label="Notification channels"
           testId="channel-table"
-          columns={[{ header: "Name" }, { header: "Type" }, { header: "Sends to" }, { header: "Secrets" }, ...(mayChange ? [{ header: "Actions" }] : [])]}
+          columns={[
+            { header: "Name" },
+            { header: "Type" },
+            { header: "Sends to" },
+            { header: "Secrets" },
+            ...(mayChange ? [{ header: "Actions" }] : []),
+          ]}
           keyOf={(channel) => channel.id}
           rowTestId={(channel) => `channel-row-${channel.id}`}
           cardTestId={(channel) => `channel-card-${channel.id}`}
@@ -105,10 +134,15 @@ export function ChannelList({ channels }: { channels: ChannelJson[] }) {
           card={(channel) => (
             <>
               <p className="font-medium break-words">
-                {channel.name} <span className="font-normal text-slate-600 dark:text-slate-400">· {CHANNEL_TYPE_LABELS[channel.type] ?? channel.type}</span>
+                {channel.name}{" "}
+                <span className="font-normal text-slate-600 dark:text-slate-400">
+                  · {CHANNEL_TYPE_LABELS[channel.type] ?? channel.type}
+                </span>
               </p>
               <p className="mt-0.5 font-mono text-xs break-all">{describeDestination(channel)}</p>
-              {channel.secretsSet.length > 0 ? <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{secrets(channel)}</p> : null}
+              {channel.secretsSet.length > 0 ? (
+                <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{secrets(channel)}</p>
+              ) : null}
               {mayChange ? (
                 <div className="mt-2">
                   <ChannelActions channel={channel} onEdit={() => setEditingId(channel.id)} />
@@ -118,9 +152,17 @@ export function ChannelList({ channels }: { channels: ChannelJson[] }) {
           )}
         />
       ) : (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No channels yet. A channel is where alerts go: a webhook, ntfy, Discord, Slack, Gotify or email.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          No channels yet. A channel is where alerts go: a webhook, ntfy, Discord, Slack, Gotify or email.
+        </p>
       )}
-      {mayChange ? editing ? <ChannelForm key={editing.id} channel={editing} onDone={() => setEditingId(null)} /> : <ChannelForm key="new" /> : null}
+      {mayChange ? (
+        editing ? (
+          <ChannelForm key={editing.id} channel={editing} onDone={() => setEditingId(null)} />
+        ) : (
+          <ChannelForm key="new" />
+        )
+      ) : null}
     </div>
   );
 }

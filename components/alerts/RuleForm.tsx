@@ -9,7 +9,17 @@ import { M_N_LIMITS, type AlertRuleJson } from "@/lib/alerts/contract";
 import { CHANNEL_TYPE_LABELS, type ChannelJson } from "@/lib/notify/contract";
 import { RULE_FORM_DEFAULTS, ruleFieldsOf, ruleRequestBody, type RuleFormFields } from "./rule-fields";
 
-const PLACED_KEYS = new Set(["name", "linkId", "belowBaselinePercent", "belowLineRatePercent", "failed", "m", "n", "channelIds", "enabled"]);
+const PLACED_KEYS = new Set([
+  "name",
+  "linkId",
+  "belowBaselinePercent",
+  "belowLineRatePercent",
+  "failed",
+  "m",
+  "n",
+  "channelIds",
+  "enabled",
+]);
 
 export type RuleFormLink = { id: number; name: string };
 export type RuleFormChannel = Pick<ChannelJson, "id" | "name" | "type">;
@@ -18,7 +28,17 @@ export type RuleFormChannel = Pick<ChannelJson, "id" | "name" | "type">;
  * An alert rule's form, new or edit: its name, the link it watches (or every link, as the
  * default), its conditions, m of n, the channels it sends to and whether it is on.
  */
-export function RuleForm({ rule, links, channels, onDone }: { rule?: AlertRuleJson; links: RuleFormLink[]; channels: RuleFormChannel[]; onDone?: () => void }) {
+export function RuleForm({
+  rule,
+  links,
+  channels,
+  onDone,
+}: {
+  rule?: AlertRuleJson;
+  links: RuleFormLink[];
+  channels: RuleFormChannel[];
+  onDone?: () => void;
+}) {
   const router = useRouter();
   const isEdit = rule !== undefined;
   const [fields, setFields] = useState<RuleFormFields>(() => (rule ? ruleFieldsOf(rule) : RULE_FORM_DEFAULTS));
@@ -55,7 +75,14 @@ export function RuleForm({ rule, links, channels, onDone }: { rule?: AlertRuleJs
     >
       <h2 className="text-base font-semibold">{isEdit ? `Edit ${rule.name}` : "New rule"}</h2>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Name" name="name" value={fields.name} onChange={(event) => change({ name: event.target.value })} error={errors.name} placeholder="slower than usual" />
+        <TextField
+          label="Name"
+          name="name"
+          value={fields.name}
+          onChange={(event) => change({ name: event.target.value })}
+          error={errors.name}
+          placeholder="slower than usual"
+        />
         <SelectField
           label="Link"
           name="linkId"
@@ -94,10 +121,18 @@ export function RuleForm({ rule, links, channels, onDone }: { rule?: AlertRuleJs
             error={errors.belowLineRatePercent}
           />
           <label className="flex items-start gap-2 pt-1 text-sm sm:pt-7">
-            <input type="checkbox" name="failed" checked={fields.failed} onChange={(event) => change({ failed: event.target.checked })} className="mt-0.5 h-4 w-4 accent-sky-600" />
+            <input
+              type="checkbox"
+              name="failed"
+              checked={fields.failed}
+              onChange={(event) => change({ failed: event.target.checked })}
+              className="mt-0.5 h-4 w-4 accent-sky-600"
+            />
             <span>
               The run failed
-              <span className="block text-xs text-slate-600 dark:text-slate-400">Host unreachable, iperf3 missing, and so on</span>
+              <span className="block text-xs text-slate-600 dark:text-slate-400">
+                Host unreachable, iperf3 missing, and so on
+              </span>
             </span>
           </label>
         </div>
@@ -126,7 +161,10 @@ export function RuleForm({ rule, links, channels, onDone }: { rule?: AlertRuleJs
         <ChoiceGroup
           legend="Send to"
           multiple
-          choices={channels.map((channel) => ({ value: String(channel.id), label: `${channel.name} (${CHANNEL_TYPE_LABELS[channel.type] ?? channel.type})` }))}
+          choices={channels.map((channel) => ({
+            value: String(channel.id),
+            label: `${channel.name} (${CHANNEL_TYPE_LABELS[channel.type] ?? channel.type})`,
+          }))}
           selected={fields.channelIds.map(String)}
           onChange={(ids) => change({ channelIds: ids.map(Number) })}
           hint="None: the alert shows in Wirespeed only"
@@ -134,10 +172,18 @@ export function RuleForm({ rule, links, channels, onDone }: { rule?: AlertRuleJs
           testId="rule-channels"
         />
       ) : (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No notification channels yet: the alerts of this rule show in Wirespeed only until a channel is added.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          No notification channels yet: the alerts of this rule show in Wirespeed only until a channel is added.
+        </p>
       )}
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="enabled" checked={fields.enabled} onChange={(event) => change({ enabled: event.target.checked })} className="h-4 w-4 accent-sky-600" />
+        <input
+          type="checkbox"
+          name="enabled"
+          checked={fields.enabled}
+          onChange={(event) => change({ enabled: event.target.checked })}
+          className="h-4 w-4 accent-sky-600"
+        />
         Enabled
       </label>
       {message ? <Notice tone="error" title={message} /> : null}

@@ -14,7 +14,6 @@ import type { AlertRuleJson } from "@/lib/alerts/contract";
 import { describeConditions } from "./rule-fields";
 import { RuleForm, type RuleFormChannel, type RuleFormLink } from "./RuleForm";
 
-
 function RuleLink({ rule }: { rule: AlertRuleJson }) {
   if (!rule.link) return <span className="text-slate-700 dark:text-slate-300">Every link (default)</span>;
   return (
@@ -25,7 +24,11 @@ function RuleLink({ rule }: { rule: AlertRuleJson }) {
 }
 
 function Channels({ rule }: { rule: AlertRuleJson }) {
-  return rule.channels.length > 0 ? <>{rule.channels.map((channel) => channel.name).join(", ")}</> : <span className="text-slate-600 dark:text-slate-400">none</span>;
+  return rule.channels.length > 0 ? (
+    <>{rule.channels.map((channel) => channel.name).join(", ")}</>
+  ) : (
+    <span className="text-slate-600 dark:text-slate-400">none</span>
+  );
 }
 
 function RuleActions({ rule, onEdit }: { rule: AlertRuleJson; onEdit: () => void }) {
@@ -54,7 +57,15 @@ function RuleActions({ rule, onEdit }: { rule: AlertRuleJson; onEdit: () => void
  * whether it is on; for operators edit and delete, then the form of a new rule (or of the one
  * being edited).
  */
-export function RuleList({ rules, links, channels }: { rules: AlertRuleJson[]; links: RuleFormLink[]; channels: RuleFormChannel[] }) {
+export function RuleList({
+  rules,
+  links,
+  channels,
+}: {
+  rules: AlertRuleJson[];
+  links: RuleFormLink[];
+  channels: RuleFormChannel[];
+}) {
   const mayChange = useCan("monitor");
   const [editingId, setEditingId] = useState<number | null>(null);
   const editing = rules.find((rule) => rule.id === editingId) ?? null;
@@ -65,7 +76,15 @@ export function RuleList({ rules, links, channels }: { rules: AlertRuleJson[]; l
           items={rules}
           label="Alert rules"
           testId="rule-table"
-          columns={[{ header: "Name" }, { header: "Link" }, { header: "Conditions" }, { header: "Runs" }, { header: "Channels" }, { header: "State" }, ...(mayChange ? [{ header: "Actions" }] : [])]}
+          columns={[
+            { header: "Name" },
+            { header: "Link" },
+            { header: "Conditions" },
+            { header: "Runs" },
+            { header: "Channels" },
+            { header: "State" },
+            ...(mayChange ? [{ header: "Actions" }] : []),
+          ]}
           keyOf={(rule) => rule.id}
           rowTestId={(rule) => `rule-row-${rule.id}`}
           cardTestId={(rule) => `rule-card-${rule.id}`}
@@ -118,12 +137,19 @@ export function RuleList({ rules, links, channels }: { rules: AlertRuleJson[]; l
         />
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          No rules yet. A rule opens one alert when m of a link&apos;s last n runs fall below a share of its baseline or of its line rate, or fail, and ends it when n runs in a row are fine.
+          No rules yet. A rule opens one alert when m of a link&apos;s last n runs fall below a share of its baseline or
+          of its line rate, or fail, and ends it when n runs in a row are fine.
         </p>
       )}
       {mayChange ? (
         editing ? (
-          <RuleForm key={editing.id} rule={editing} links={links} channels={channels} onDone={() => setEditingId(null)} />
+          <RuleForm
+            key={editing.id}
+            rule={editing}
+            links={links}
+            channels={channels}
+            onDone={() => setEditingId(null)}
+          />
         ) : (
           <RuleForm key="new" links={links} channels={channels} />
         )

@@ -21,21 +21,68 @@ export type ChannelFieldSpec = {
 export const CHANNEL_FIELDS: Record<ChannelType, readonly ChannelFieldSpec[]> = {
   webhook: [
     { key: "url", label: "URL", kind: "url", isOptional: false, hint: "Receives a JSON POST of each notification" },
-    { key: "secret", label: "Signing secret (optional)", kind: "text", isOptional: true, hint: "With it, X-Wirespeed-Signature: sha256=<HMAC-SHA256 of the body>" },
+    {
+      key: "secret",
+      label: "Signing secret (optional)",
+      kind: "text",
+      isOptional: true,
+      hint: "With it, X-Wirespeed-Signature: sha256=<HMAC-SHA256 of the body>",
+    },
   ],
   ntfy: [
-    { key: "url", label: "Topic URL", kind: "url", isOptional: false, hint: "Such as https://ntfy.sh/my-lab or http://ntfy.lan/wirespeed" },
-    { key: "token", label: "Access token (optional)", kind: "text", isOptional: true, hint: "For a protected topic: sent as a bearer token" },
+    {
+      key: "url",
+      label: "Topic URL",
+      kind: "url",
+      isOptional: false,
+      hint: "Such as https://ntfy.sh/my-lab or http://ntfy.lan/wirespeed",
+    },
+    {
+      key: "token",
+      label: "Access token (optional)",
+      kind: "text",
+      isOptional: true,
+      hint: "For a protected topic: sent as a bearer token",
+    },
   ],
-  discord: [{ key: "url", label: "Webhook URL", kind: "url", isOptional: false, hint: "Channel settings → Integrations → Webhooks; kept sealed, as whoever has it can post" }],
-  slack: [{ key: "url", label: "Incoming webhook URL", kind: "url", isOptional: false, hint: "https://hooks.slack.com/services/…; kept sealed, as whoever has it can post" }],
+  discord: [
+    {
+      key: "url",
+      label: "Webhook URL",
+      kind: "url",
+      isOptional: false,
+      hint: "Channel settings → Integrations → Webhooks; kept sealed, as whoever has it can post",
+    },
+  ],
+  slack: [
+    {
+      key: "url",
+      label: "Incoming webhook URL",
+      kind: "url",
+      isOptional: false,
+      hint: "https://hooks.slack.com/services/…; kept sealed, as whoever has it can post",
+    },
+  ],
   gotify: [
     { key: "url", label: "Server URL", kind: "url", isOptional: false, hint: "Such as http://gotify.lan" },
-    { key: "token", label: "Application token", kind: "text", isOptional: false, hint: "Apps → create an application → its token" },
+    {
+      key: "token",
+      label: "Application token",
+      kind: "text",
+      isOptional: false,
+      hint: "Apps → create an application → its token",
+    },
   ],
   email: [
     { key: "host", label: "SMTP server", kind: "text", isOptional: false, hint: "Host name or address" },
-    { key: "port", label: "Port", kind: "number", isOptional: false, initial: "587", hint: "587 for STARTTLS, 465 for TLS, 25 without" },
+    {
+      key: "port",
+      label: "Port",
+      kind: "number",
+      isOptional: false,
+      initial: "587",
+      hint: "587 for STARTTLS, 465 for TLS, 25 without",
+    },
     {
       key: "security",
       label: "Security",
@@ -52,7 +99,13 @@ export const CHANNEL_FIELDS: Record<ChannelType, readonly ChannelFieldSpec[]> = 
     { key: "password", label: "Password (optional)", kind: "text", isOptional: true },
     { key: "from", label: "From", kind: "email", isOptional: false, hint: "One address, such as wirespeed@nas.lan" },
     { key: "to", label: "To", kind: "text", isOptional: false, hint: "One or more addresses, separated by commas" },
-    { key: "insecureTls", label: "Accept a self-signed certificate", kind: "checkbox", isOptional: false, initial: false },
+    {
+      key: "insecureTls",
+      label: "Accept a self-signed certificate",
+      kind: "checkbox",
+      isOptional: false,
+      initial: false,
+    },
   ],
 };
 
@@ -88,7 +141,8 @@ export function channelFieldsOf(channel: ChannelJson): ChannelFormFields {
   for (const spec of CHANNEL_FIELDS[channel.type] ?? []) {
     if (isSecretField(channel.type, spec.key)) continue;
     const value = channel.config[spec.key];
-    fields.values[valueKey(channel.type, spec.key)] = spec.kind === "checkbox" ? value === true : value === undefined || value === null ? "" : String(value);
+    fields.values[valueKey(channel.type, spec.key)] =
+      spec.kind === "checkbox" ? value === true : value === undefined || value === null ? "" : String(value);
   }
   return { ...fields, name: channel.name };
 }
@@ -122,7 +176,10 @@ function typedValue(spec: ChannelFieldSpec, value: string | boolean): unknown {
  * An edit (`isEdit`) leaves an empty secret out, which keeps the stored one, unless it is
  * marked to clear (null); an empty optional field that is not secret is cleared (null).
  */
-export function channelRequestBody(fields: ChannelFormFields, isEdit: boolean): { name: string; type: ChannelType; config: Record<string, unknown> } {
+export function channelRequestBody(
+  fields: ChannelFormFields,
+  isEdit: boolean,
+): { name: string; type: ChannelType; config: Record<string, unknown> } {
   const config: Record<string, unknown> = {};
   for (const spec of CHANNEL_FIELDS[fields.type]) {
     const raw = fieldValue(fields, spec.key);
@@ -154,7 +211,11 @@ export function channelFormErrorsOf(errors: ReadonlyArray<{ field: string; messa
 }
 
 /** "sent", or "failed after 1 attempt: HTTP 500 Internal Server Error". */
-export function describeDelivery(result: { status: DeliveryResult["status"] | string; attempts: number; error: string | null }): string {
+export function describeDelivery(result: {
+  status: DeliveryResult["status"] | string;
+  attempts: number;
+  error: string | null;
+}): string {
   if (result.status === "sent") return "sent";
   const attempts = `${result.attempts} attempt${result.attempts === 1 ? "" : "s"}`;
   return result.error ? `failed after ${attempts}: ${result.error}` : `failed after ${attempts}`;
@@ -163,7 +224,8 @@ export function describeDelivery(result: { status: DeliveryResult["status"] | st
 /** Where a channel sends, for the list: its URL (not secret ones) or its mail server and recipients. */
 export function describeDestination(channel: ChannelJson): string {
   const config = channel.config;
-  if (channel.type === "email") return `${String(config.to ?? "")} via ${String(config.host ?? "")}:${String(config.port ?? "")}`;
+  if (channel.type === "email")
+    return `${String(config.to ?? "")} via ${String(config.host ?? "")}:${String(config.port ?? "")}`;
   if (typeof config.url === "string") return config.url;
   return channel.secretsSet.includes("url") ? "URL set (kept sealed)" : "no URL";
 }

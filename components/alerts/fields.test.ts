@@ -14,7 +14,17 @@ const { AppError } = await import("@/lib/errors");
 const { createChannel, getChannel, loadChannelForDelivery, updateChannel } = await import("@/lib/notify/channels");
 const { sendTestNotification } = await import("@/lib/notify/deliver");
 const { createAlertRule, getAlertRule, updateAlertRule } = await import("@/lib/alerts/rules");
-const { channelFieldsOf, channelFormErrorsOf, channelRequestBody, describeDelivery, describeDestination, fieldValue, newChannelFields, withCleared, withValue } = await import("./channel-fields");
+const {
+  channelFieldsOf,
+  channelFormErrorsOf,
+  channelRequestBody,
+  describeDelivery,
+  describeDestination,
+  fieldValue,
+  newChannelFields,
+  withCleared,
+  withValue,
+} = await import("./channel-fields");
 const { describeConditions, RULE_FORM_DEFAULTS, ruleFieldsOf, ruleRequestBody } = await import("./rule-fields");
 
 let receiver: HttpReceiver;
@@ -25,7 +35,8 @@ async function refusal(work: Promise<unknown>): Promise<{ field: string; message
     () => null,
     (thrown: unknown) => thrown,
   );
-  if (!(error instanceof AppError) || (error.kind !== "invalid" && error.kind !== "conflict")) throw new Error(`expected a 400 or 409, got ${String(error)}`);
+  if (!(error instanceof AppError) || (error.kind !== "invalid" && error.kind !== "conflict"))
+    throw new Error(`expected a 400 or 409, got ${String(error)}`);
   return error.fields;
 }
 
@@ -33,10 +44,18 @@ beforeAll(async () => {
   receiver = await startHttpReceiver();
   const nics = [];
   for (const side of ["a", "b"]) {
-    const host = await db.host.create({ data: { name: side, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
-    nics.push(await db.nic.create({ data: { hostId: host.id, name: "eth1", addresses: [`198.18.0.${side === "a" ? 1 : 2}/24`] } }));
+    const host = await db.host.create({
+      data: { name: side, address: "127.0.0.1", authMethod: "local", platform: "linux" },
+    });
+    nics.push(
+      await db.nic.create({
+        data: { hostId: host.id, name: "eth1", addresses: [`198.18.0.${side === "a" ? 1 : 2}/24`] },
+      }),
+    );
   }
-  linkId = (await db.link.create({ data: { name: "nas-10g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })).id;
+  linkId = (
+    await db.link.create({ data: { name: "nas-10g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })
+  ).id;
 });
 
 afterEach(() => {
@@ -51,7 +70,11 @@ afterAll(async () => {
 
 describe("the channel form", () => {
   it("creates a webhook with its secret sealed, and an edit that leaves the secret empty keeps it", async () => {
-    let fields = withValue(withValue({ ...newChannelFields("webhook"), name: "lab hook" }, "url", `${receiver.url}/hook`), "secret", "shared secret");
+    let fields = withValue(
+      withValue({ ...newChannelFields("webhook"), name: "lab hook" }, "url", `${receiver.url}/hook`),
+      "secret",
+      "shared secret",
+    );
     const created = await createChannel(channelRequestBody(fields, false));
     expect(created).toMatchObject({ type: "webhook", config: { url: `${receiver.url}/hook` }, secretsSet: ["secret"] });
     expect(describeDestination(created)).toBe(`${receiver.url}/hook`);
@@ -73,21 +96,45 @@ describe("the channel form", () => {
 
   it("sends an email channel's port as a number and its checkbox as a boolean; an empty user name is cleared on edit", async () => {
     let fields = { ...newChannelFields("email"), name: "mail" };
-    for (const [key, value] of Object.entries({ host: "127.0.0.1", port: "2525", security: "none", username: "wirespeed", password: "hunter2", from: "wirespeed@nas.lan", to: "me@nas.lan, you@nas.lan" })) {
+    for (const [key, value] of Object.entries({
+      host: "127.0.0.1",
+      port: "2525",
+      security: "none",
+      username: "wirespeed",
+      password: "hunter2",
+      from: "wirespeed@nas.lan",
+      to: "me@nas.lan, you@nas.lan",
+    })) {
       fields = withValue(fields, key, value);
     }
     fields = withValue(fields, "insecureTls", true);
     const created = await createChannel(channelRequestBody(fields, false));
-    expect(created.config).toEqual({ host: "127.0.0.1", port: 2525, security: "none", username: "wirespeed", from: "wirespeed@nas.lan", to: "me@nas.lan, you@nas.lan", insecureTls: true });
+    expect(created.config).toEqual({
+      host: "127.0.0.1",
+      port: 2525,
+      security: "none",
+      username: "wirespeed",
+      from: "wirespeed@nas.lan",
+      to: "me@nas.lan, you@nas.lan",
+      insecureTls: true,
+    });
     expect(created.secretsSet).toEqual(["password"]);
 
-    const edited = await updateChannel(created.id, channelRequestBody(withValue(channelFieldsOf(created), "username", ""), true));
+    const edited = await updateChannel(
+      created.id,
+      channelRequestBody(withValue(channelFieldsOf(created), "username", ""), true),
+    );
     expect(edited.config).not.toHaveProperty("username");
     expect(edited.secretsSet).toEqual(["password"]);
   });
 
   it("keeps a Discord URL, a secret of its own, when the edit leaves it empty", async () => {
-    const created = await createChannel(channelRequestBody(withValue({ ...newChannelFields("discord"), name: "discord" }, "url", `${receiver.url}/api/webhooks/1/abc`), false));
+    const created = await createChannel(
+      channelRequestBody(
+        withValue({ ...newChannelFields("discord"), name: "discord" }, "url", `${receiver.url}/api/webhooks/1/abc`),
+        false,
+      ),
+    );
     expect(created.config).toEqual({});
     expect(describeDestination(created)).toBe("URL set (kept sealed)");
     await updateChannel(created.id, channelRequestBody(channelFieldsOf(created), true));
@@ -99,12 +146,27 @@ describe("the channel form", () => {
     const byField = channelFormErrorsOf(await refusal(createChannel(channelRequestBody(fields, false))));
     expect(Object.keys(byField).sort()).toEqual(["token", "url"]);
     expect(byField.url).toMatch(/http/);
-    await createChannel(channelRequestBody(withValue(withValue(fields, "url", "http://gotify.lan"), "token", "A1b2C3"), false));
-    expect(channelFormErrorsOf(await refusal(createChannel(channelRequestBody(withValue(withValue(fields, "url", "http://gotify.lan"), "token", "A1b2C3"), false))))).toEqual({ name: expect.any(String) });
+    await createChannel(
+      channelRequestBody(withValue(withValue(fields, "url", "http://gotify.lan"), "token", "A1b2C3"), false),
+    );
+    expect(
+      channelFormErrorsOf(
+        await refusal(
+          createChannel(
+            channelRequestBody(withValue(withValue(fields, "url", "http://gotify.lan"), "token", "A1b2C3"), false),
+          ),
+        ),
+      ),
+    ).toEqual({ name: expect.any(String) });
   });
 
   it("says how Send test went: sent, or failed after its attempt with the receiver's answer", async () => {
-    const channel = await createChannel(channelRequestBody(withValue({ ...newChannelFields("ntfy"), name: "ntfy test" }, "url", `${receiver.url}/wirespeed`), false));
+    const channel = await createChannel(
+      channelRequestBody(
+        withValue({ ...newChannelFields("ntfy"), name: "ntfy test" }, "url", `${receiver.url}/wirespeed`),
+        false,
+      ),
+    );
     expect(describeDelivery(await sendTestNotification(channel.id))).toBe("sent");
     expect(receiver.requests).toHaveLength(1);
     receiver.respondWith(500);
@@ -114,19 +176,57 @@ describe("the channel form", () => {
 
 describe("the rule form", () => {
   it("creates the default rule and a link's rule with its channels, and reads each back unchanged", async () => {
-    const channel = await createChannel({ name: "rule hook", type: "webhook", config: { url: `${receiver.url}/rules` } });
+    const channel = await createChannel({
+      name: "rule hook",
+      type: "webhook",
+      config: { url: `${receiver.url}/rules` },
+    });
     const byDefault = await createAlertRule(ruleRequestBody({ ...RULE_FORM_DEFAULTS, name: "slower than usual" }));
-    expect(byDefault).toMatchObject({ linkId: null, belowBaselinePercent: 80, belowLineRatePercent: null, failed: true, m: 2, n: 3, channels: [], enabled: true });
+    expect(byDefault).toMatchObject({
+      linkId: null,
+      belowBaselinePercent: 80,
+      belowLineRatePercent: null,
+      failed: true,
+      m: 2,
+      n: 3,
+      channels: [],
+      enabled: true,
+    });
 
     const own = await createAlertRule(
-      ruleRequestBody({ ...RULE_FORM_DEFAULTS, name: "below line rate", linkId: String(linkId), belowBaselinePercent: "", belowLineRatePercent: "100", failed: false, m: "1", n: "1", channelIds: [channel.id] }),
+      ruleRequestBody({
+        ...RULE_FORM_DEFAULTS,
+        name: "below line rate",
+        linkId: String(linkId),
+        belowBaselinePercent: "",
+        belowLineRatePercent: "100",
+        failed: false,
+        m: "1",
+        n: "1",
+        channelIds: [channel.id],
+      }),
     );
-    expect(own).toMatchObject({ link: { id: linkId, name: "nas-10g" }, belowBaselinePercent: null, belowLineRatePercent: 100, failed: false, m: 1, n: 1, channels: [{ id: channel.id, name: "rule hook" }] });
+    expect(own).toMatchObject({
+      link: { id: linkId, name: "nas-10g" },
+      belowBaselinePercent: null,
+      belowLineRatePercent: 100,
+      failed: false,
+      m: 1,
+      n: 1,
+      channels: [{ id: channel.id, name: "rule hook" }],
+    });
     expect(describeConditions(own)).toBe("below 100% of the line rate");
     expect(describeConditions(byDefault)).toBe("below 80% of the baseline or failed");
 
     const fields = ruleFieldsOf(own);
-    expect(fields).toMatchObject({ linkId: String(linkId), belowBaselinePercent: "", belowLineRatePercent: "100", m: "1", n: "1", channelIds: [channel.id] });
+    expect(fields).toMatchObject({
+      linkId: String(linkId),
+      belowBaselinePercent: "",
+      belowLineRatePercent: "100",
+      m: "1",
+      n: "1",
+      channelIds: [channel.id],
+    });
     const saved = await updateAlertRule(own.id, ruleRequestBody(fields));
     expect({ ...saved, updatedAt: "" }).toEqual({ ...(await getAlertRule(own.id)), updatedAt: "" });
     expect(saved).toMatchObject({ linkId, belowLineRatePercent: 100, m: 1, n: 1, channels: [{ id: channel.id }] });
@@ -136,9 +236,22 @@ describe("the rule form", () => {
   });
 
   it("names m when it is above n, and the first condition when there is none", async () => {
-    const fields = await refusal(createAlertRule(ruleRequestBody({ ...RULE_FORM_DEFAULTS, name: "bad", belowBaselinePercent: "", failed: false, m: "4", n: "3" })));
+    const fields = await refusal(
+      createAlertRule(
+        ruleRequestBody({
+          ...RULE_FORM_DEFAULTS,
+          name: "bad",
+          belowBaselinePercent: "",
+          failed: false,
+          m: "4",
+          n: "3",
+        }),
+      ),
+    );
     expect(fields.map((entry) => entry.field).sort()).toEqual(["belowBaselinePercent", "m"]);
-    const empty = await refusal(createAlertRule(ruleRequestBody({ ...RULE_FORM_DEFAULTS, name: "bad", m: "", belowLineRatePercent: "many" })));
+    const empty = await refusal(
+      createAlertRule(ruleRequestBody({ ...RULE_FORM_DEFAULTS, name: "bad", m: "", belowLineRatePercent: "many" })),
+    );
     expect(empty.map((entry) => entry.field).sort()).toEqual(["belowLineRatePercent", "m"]);
   });
 });

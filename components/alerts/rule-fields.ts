@@ -68,7 +68,9 @@ export function ruleFieldsOf(rule: AlertRuleJson): RuleFormFields {
 }
 
 /** "below 80% of the baseline, below 50% of the line rate or failed": a rule's conditions in words. */
-export function describeConditions(rule: Pick<AlertRuleJson, "belowBaselinePercent" | "belowLineRatePercent" | "failed">): string {
+export function describeConditions(
+  rule: Pick<AlertRuleJson, "belowBaselinePercent" | "belowLineRatePercent" | "failed">,
+): string {
   const parts = [
     rule.belowBaselinePercent !== null ? `below ${rule.belowBaselinePercent}% of the baseline` : null,
     rule.belowLineRatePercent !== null ? `below ${rule.belowLineRatePercent}% of the line rate` : null,

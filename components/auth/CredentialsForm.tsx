@@ -42,8 +42,20 @@ export function CredentialsForm({ mode, action, next }: Props) {
 
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
-      {message ? <Notice tone="error" testId="auth-error">{message}</Notice> : null}
-      <TextField label="Username" name="username" autoComplete="username" required maxLength={64} error={fieldErrors.username} autoFocus />
+      {message ? (
+        <Notice tone="error" testId="auth-error">
+          {message}
+        </Notice>
+      ) : null}
+      <TextField
+        label="Username"
+        name="username"
+        autoComplete="username"
+        required
+        maxLength={64}
+        error={fieldErrors.username}
+        autoFocus
+      />
       <TextField
         label="Password"
         name="password"
@@ -53,8 +65,23 @@ export function CredentialsForm({ mode, action, next }: Props) {
         error={fieldErrors.password}
         hint={mode === "set-up" ? "At least 10 characters." : undefined}
       />
-      {mode === "set-up" ? <TextField label="Password again" name="confirm" type="password" autoComplete="new-password" required error={fieldErrors.confirm} /> : null}
-      <Button type="submit" variant="primary" isPending={isPending} pendingLabel={mode === "set-up" ? "Creating…" : "Signing in…"} className="w-full">
+      {mode === "set-up" ? (
+        <TextField
+          label="Password again"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={fieldErrors.confirm}
+        />
+      ) : null}
+      <Button
+        type="submit"
+        variant="primary"
+        isPending={isPending}
+        pendingLabel={mode === "set-up" ? "Creating…" : "Signing in…"}
+        className="w-full"
+      >
         {mode === "set-up" ? "Create admin account" : "Sign in"}
       </Button>
     </form>

@@ -13,7 +13,15 @@ import type { ApiTokenView } from "@/lib/auth/tokens";
  * API tokens: create one (shown once, here, and never again) and revoke. `showOwner` for
  * the admin's list of everyone's tokens; `canCreate` for the viewer's own list.
  */
-export function TokenManager({ tokens, canCreate, showOwner = false }: { tokens: ApiTokenView[]; canCreate: boolean; showOwner?: boolean }) {
+export function TokenManager({
+  tokens,
+  canCreate,
+  showOwner = false,
+}: {
+  tokens: ApiTokenView[];
+  canCreate: boolean;
+  showOwner?: boolean;
+}) {
   const router = useRouter();
   const [created, setCreated] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -52,18 +60,30 @@ export function TokenManager({ tokens, canCreate, showOwner = false }: { tokens:
       {created ? (
         <Notice tone="success" title="Copy this token now: it is not shown again" testId="new-token">
           <div className="mt-1 flex flex-wrap items-center gap-2">
-            <code data-testid="new-token-value" className="rounded bg-slate-900/10 px-2 py-1 font-mono text-xs break-all dark:bg-white/15">
+            <code
+              data-testid="new-token-value"
+              className="rounded bg-slate-900/10 px-2 py-1 font-mono text-xs break-all dark:bg-white/15"
+            >
               {created}
             </code>
             <CopyButton text={created} label="Copy token" />
           </div>
-          <p className="mt-2">Send it as <code className="font-mono text-xs">Authorization: Bearer …</code>; it carries your role.</p>
+          <p className="mt-2">
+            Send it as <code className="font-mono text-xs">Authorization: Bearer …</code>; it carries your role.
+          </p>
         </Notice>
       ) : null}
       {message ? <Notice tone="error">{message}</Notice> : null}
       {canCreate ? (
         <form onSubmit={create} className="flex flex-wrap items-end gap-3">
-          <TextField label="Token name" name="name" placeholder="e.g. nightly sweep script" maxLength={80} error={nameError} className="min-w-64 flex-1" />
+          <TextField
+            label="Token name"
+            name="name"
+            placeholder="e.g. nightly sweep script"
+            maxLength={80}
+            error={nameError}
+            className="min-w-64 flex-1"
+          />
           <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Creating…">
             Create token
           </Button>
@@ -82,7 +102,9 @@ export function TokenManager({ tokens, canCreate, showOwner = false }: { tokens:
                 <th className="hidden py-2 pr-4 sm:table-cell">Created</th>
                 <th className="hidden py-2 pr-4 sm:table-cell">Last used</th>
                 <th className="py-2 pr-4">Status</th>
-                <th className="py-2"><span className="sr-only">Actions</span></th>
+                <th className="py-2">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -91,12 +113,24 @@ export function TokenManager({ tokens, canCreate, showOwner = false }: { tokens:
                   <td className="py-2 pr-4 font-medium break-words">{token.name}</td>
                   {showOwner ? <td className="py-2 pr-4">{token.username}</td> : null}
                   <td className="hidden py-2 pr-4 font-mono text-xs sm:table-cell">{token.prefix}…</td>
-                  <td className="hidden py-2 pr-4 sm:table-cell"><RelativeTime date={token.createdAt} /></td>
-                  <td className="hidden py-2 pr-4 sm:table-cell"><RelativeTime date={token.lastUsedAt} /></td>
-                  <td className="py-2 pr-4">{token.revokedAt ? <span className="text-red-700 dark:text-red-300">revoked</span> : "active"}</td>
+                  <td className="hidden py-2 pr-4 sm:table-cell">
+                    <RelativeTime date={token.createdAt} />
+                  </td>
+                  <td className="hidden py-2 pr-4 sm:table-cell">
+                    <RelativeTime date={token.lastUsedAt} />
+                  </td>
+                  <td className="py-2 pr-4">
+                    {token.revokedAt ? <span className="text-red-700 dark:text-red-300">revoked</span> : "active"}
+                  </td>
                   <td className="py-2 text-right">
                     {token.revokedAt ? null : (
-                      <Button type="button" variant="danger" disabled={isPending} onClick={() => revoke(token.id)} aria-label={`Revoke token ${token.name}`}>
+                      <Button
+                        type="button"
+                        variant="danger"
+                        disabled={isPending}
+                        onClick={() => revoke(token.id)}
+                        aria-label={`Revoke token ${token.name}`}
+                      >
                         Revoke
                       </Button>
                     )}

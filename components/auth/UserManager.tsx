@@ -12,7 +12,13 @@ import type { ActionResult } from "@/lib/actions/action";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import type { UserView } from "@/lib/auth/users";
 
-const COLUMNS = [{ header: "User" }, { header: "Role" }, { header: "Last sign-in" }, { header: "Status" }, { header: <span className="sr-only">Actions</span> }];
+const COLUMNS = [
+  { header: "User" },
+  { header: "Role" },
+  { header: "Last sign-in" },
+  { header: "Status" },
+  { header: <span className="sr-only">Actions</span> },
+];
 
 /** The admin's list of accounts: create, change role, reset password, disable, delete. */
 export function UserManager({ users, selfId }: { users: UserView[]; selfId: number | null }) {
@@ -41,19 +47,35 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
-    const input = { username: String(data.get("username") ?? ""), password: String(data.get("password") ?? ""), role: String(data.get("role") ?? "") };
-    apply(() => createUserAction(input), `Created ${input.username}.`, () => form.reset());
+    const input = {
+      username: String(data.get("username") ?? ""),
+      password: String(data.get("password") ?? ""),
+      role: String(data.get("role") ?? ""),
+    };
+    apply(
+      () => createUserAction(input),
+      `Created ${input.username}.`,
+      () => form.reset(),
+    );
   }
 
   function resetPassword(event: FormEvent<HTMLFormElement>, user: UserView) {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
-    apply(() => updateUserAction({ userId: user.id, password }), `New password set for ${user.username}; their sessions ended.`, () => setResetting(null));
+    apply(
+      () => updateUserAction({ userId: user.id, password }),
+      `New password set for ${user.username}; their sessions ended.`,
+      () => setResetting(null),
+    );
   }
 
   return (
     <div className="space-y-6">
-      {message ? <Notice tone={message.tone} testId="users-message">{message.text}</Notice> : null}
+      {message ? (
+        <Notice tone={message.tone} testId="users-message">
+          {message.text}
+        </Notice>
+      ) : null}
       <TableOrCards
         items={users}
         label="Users"
@@ -66,27 +88,46 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
           <>
             <td className="block py-1 pr-4 font-medium sm:table-cell sm:py-2">
               {user.username}
-              {user.id === selfId ? <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span> : null}
+              {user.id === selfId ? (
+                <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span>
+              ) : null}
             </td>
             <td className="block py-1 pr-4 sm:table-cell sm:py-2">
-              <label className="sr-only" htmlFor={`role-${user.id}`}>Role of {user.username}</label>
+              <label className="sr-only" htmlFor={`role-${user.id}`}>
+                Role of {user.username}
+              </label>
               <select
                 id={`role-${user.id}`}
                 value={user.role}
                 disabled={isPending}
-                onChange={(event) => apply(() => updateUserAction({ userId: user.id, role: event.target.value }), `${user.username} is now ${event.target.value}.`)}
+                onChange={(event) =>
+                  apply(
+                    () => updateUserAction({ userId: user.id, role: event.target.value }),
+                    `${user.username} is now ${event.target.value}.`,
+                  )
+                }
                 className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-900"
               >
                 {ROLES.map((role) => (
-                  <option key={role} value={role}>{role}</option>
+                  <option key={role} value={role}>
+                    {role}
+                  </option>
                 ))}
               </select>
             </td>
-            <td className="hidden py-2 pr-4 sm:table-cell"><RelativeTime date={user.lastLoginAt} /></td>
-            <td className="block py-1 pr-4 sm:table-cell sm:py-2">{user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : "active"}</td>
+            <td className="hidden py-2 pr-4 sm:table-cell">
+              <RelativeTime date={user.lastLoginAt} />
+            </td>
+            <td className="block py-1 pr-4 sm:table-cell sm:py-2">
+              {user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : "active"}
+            </td>
             <td className="block py-1 sm:table-cell sm:py-2">
               <div className="flex flex-wrap gap-2 sm:justify-end">
-                <Button type="button" disabled={isPending} onClick={() => setResetting(resetting === user.id ? null : user.id)}>
+                <Button
+                  type="button"
+                  disabled={isPending}
+                  onClick={() => setResetting(resetting === user.id ? null : user.id)}
+                >
                   Reset password
                 </Button>
                 {user.id === selfId ? null : (
@@ -94,7 +135,12 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
                     <Button
                       type="button"
                       disabled={isPending}
-                      onClick={() => apply(() => updateUserAction({ userId: user.id, disabled: !user.disabled }), `${user.username} ${user.disabled ? "enabled" : "disabled"}.`)}
+                      onClick={() =>
+                        apply(
+                          () => updateUserAction({ userId: user.id, disabled: !user.disabled }),
+                          `${user.username} ${user.disabled ? "enabled" : "disabled"}.`,
+                        )
+                      }
                     >
                       {user.disabled ? "Enable" : "Disable"}
                     </Button>
@@ -103,7 +149,11 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
                       variant="danger"
                       disabled={isPending}
                       onClick={() => {
-                        if (window.confirm(`Delete ${user.username}? Their sessions and API tokens are deleted with the account; the audit log keeps their name.`)) {
+                        if (
+                          window.confirm(
+                            `Delete ${user.username}? Their sessions and API tokens are deleted with the account; the audit log keeps their name.`,
+                          )
+                        ) {
                           apply(() => deleteUserAction({ userId: user.id }), `Deleted ${user.username}.`);
                         }
                       }}
@@ -114,9 +164,20 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
                 )}
               </div>
               {resetting === user.id ? (
-                <form onSubmit={(event) => resetPassword(event, user)} className="mt-2 flex flex-wrap items-end justify-end gap-2">
-                  <TextField label={`New password for ${user.username}`} name="password" type="password" autoComplete="new-password" error={fieldErrors.password} />
-                  <Button type="submit" variant="primary" isPending={isPending}>Set password</Button>
+                <form
+                  onSubmit={(event) => resetPassword(event, user)}
+                  className="mt-2 flex flex-wrap items-end justify-end gap-2"
+                >
+                  <TextField
+                    label={`New password for ${user.username}`}
+                    name="password"
+                    type="password"
+                    autoComplete="new-password"
+                    error={fieldErrors.password}
+                  />
+                  <Button type="submit" variant="primary" isPending={isPending}>
+                    Set password
+                  </Button>
                 </form>
               ) : null}
             </td>
@@ -124,14 +185,29 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
         )}
       />
 
-      <form onSubmit={create} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="new-user-heading">
-        <h2 id="new-user-heading" className="mb-3 font-semibold">Add a user</h2>
+      <form
+        onSubmit={create}
+        className="rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+        aria-labelledby="new-user-heading"
+      >
+        <h2 id="new-user-heading" className="mb-3 font-semibold">
+          Add a user
+        </h2>
         <div className="grid gap-3 sm:grid-cols-3">
           <TextField label="Username" name="username" autoComplete="off" maxLength={64} error={fieldErrors.username} />
-          <TextField label="Password" name="password" type="password" autoComplete="new-password" error={resetting === null ? fieldErrors.password : undefined} hint="At least 10 characters; tell it to them yourself." />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            error={resetting === null ? fieldErrors.password : undefined}
+            hint="At least 10 characters; tell it to them yourself."
+          />
           <SelectField label="Role" name="role" defaultValue="viewer" error={fieldErrors.role}>
             {ROLES.map((role) => (
-              <option key={role} value={role}>{role}: {ROLE_DESCRIPTIONS[role]}</option>
+              <option key={role} value={role}>
+                {role}: {ROLE_DESCRIPTIONS[role]}
+              </option>
             ))}
           </SelectField>
         </div>

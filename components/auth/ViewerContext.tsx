@@ -23,6 +23,14 @@ export function useCan(permission: Permission): boolean {
 }
 
 /** Renders its children only for viewers whose role holds the permission. */
-export function IfCan({ permission, children, otherwise = null }: { permission: Permission; children: ReactNode; otherwise?: ReactNode }) {
+export function IfCan({
+  permission,
+  children,
+  otherwise = null,
+}: {
+  permission: Permission;
+  children: ReactNode;
+  otherwise?: ReactNode;
+}) {
   return useCan(permission) ? <>{children}</> : <>{otherwise}</>;
 }

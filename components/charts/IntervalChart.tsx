@@ -1,6 +1,15 @@
 "use client";
 
-import { CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { formatNumber, formatRate, rateScale } from "@/components/units/rate";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { secondsTicks } from "./axes";
@@ -47,9 +56,21 @@ export function intervalChartRightInset(protocol: "tcp" | "udp", points: SeriesP
  * Bits/s per interval (total, and a thin line per stream when -P > 1), with retransmits
  * (TCP) or jitter and loss (UDP) on a second axis. Points arrive thinned for display.
  */
-export function IntervalChart({ points, streamCount, protocol, isBidir, lineRateBitsPerSecond, sampleCount, durationSeconds, xDomain }: Props) {
+export function IntervalChart({
+  points,
+  streamCount,
+  protocol,
+  isBidir,
+  lineRateBitsPerSecond,
+  sampleCount,
+  durationSeconds,
+  xDomain,
+}: Props) {
   const [unit] = useRateUnit();
-  const peak = Math.max(lineRateBitsPerSecond, ...points.map((point) => Math.max(point.bps ?? 0, point.reverseBps ?? 0)));
+  const peak = Math.max(
+    lineRateBitsPerSecond,
+    ...points.map((point) => Math.max(point.bps ?? 0, point.reverseBps ?? 0)),
+  );
   const scale = rateScale(peak, unit);
   const showStreams = streamCount > 1;
   const hasRetransmits = hasRetransmitsOf(protocol, points);
@@ -86,32 +107,135 @@ export function IntervalChart({ points, streamCount, protocol, isBidir, lineRate
             stroke="currentColor"
             strokeOpacity={0.4}
             tickFormatter={(value: number) => formatNumber(value / scale.divisor)}
-            label={{ value: scale.label, angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12, dx: 4 }}
+            label={{
+              value: scale.label,
+              angle: -90,
+              position: "insideLeft",
+              fill: "currentColor",
+              fontSize: 12,
+              dx: 4,
+            }}
           />
           {hasRetransmits ? (
-            <YAxis yAxisId="retransmits" orientation="right" width={RETRANSMIT_AXIS_WIDTH} allowDecimals={false} tick={{ fill: RETRANSMIT_COLOR, fontSize: 12 }} stroke={RETRANSMIT_COLOR} strokeOpacity={0.6} label={{ value: "retr", angle: 90, position: "insideRight", fill: RETRANSMIT_COLOR, fontSize: 12 }} />
+            <YAxis
+              yAxisId="retransmits"
+              orientation="right"
+              width={RETRANSMIT_AXIS_WIDTH}
+              allowDecimals={false}
+              tick={{ fill: RETRANSMIT_COLOR, fontSize: 12 }}
+              stroke={RETRANSMIT_COLOR}
+              strokeOpacity={0.6}
+              label={{ value: "retr", angle: 90, position: "insideRight", fill: RETRANSMIT_COLOR, fontSize: 12 }}
+            />
           ) : null}
           {hasUdpQuality ? (
             <>
-              <YAxis yAxisId="jitter" orientation="right" width={JITTER_AXIS_WIDTH} tick={{ fill: JITTER_COLOR, fontSize: 12 }} stroke={JITTER_COLOR} strokeOpacity={0.6} tickFormatter={(value: number) => formatNumber(value)} label={{ value: "ms", angle: 90, position: "insideRight", fill: JITTER_COLOR, fontSize: 12 }} />
-              <YAxis yAxisId="loss" orientation="right" width={LOSS_AXIS_WIDTH} domain={[0, (max: number) => Math.max(1, max)]} tick={{ fill: LOSS_COLOR, fontSize: 12 }} stroke={LOSS_COLOR} strokeOpacity={0.6} tickFormatter={(value: number) => `${formatNumber(value)}%`} />
+              <YAxis
+                yAxisId="jitter"
+                orientation="right"
+                width={JITTER_AXIS_WIDTH}
+                tick={{ fill: JITTER_COLOR, fontSize: 12 }}
+                stroke={JITTER_COLOR}
+                strokeOpacity={0.6}
+                tickFormatter={(value: number) => formatNumber(value)}
+                label={{ value: "ms", angle: 90, position: "insideRight", fill: JITTER_COLOR, fontSize: 12 }}
+              />
+              <YAxis
+                yAxisId="loss"
+                orientation="right"
+                width={LOSS_AXIS_WIDTH}
+                domain={[0, (max: number) => Math.max(1, max)]}
+                tick={{ fill: LOSS_COLOR, fontSize: 12 }}
+                stroke={LOSS_COLOR}
+                strokeOpacity={0.6}
+                tickFormatter={(value: number) => `${formatNumber(value)}%`}
+              />
             </>
           ) : null}
           {lineRateBitsPerSecond > 0 ? (
-            <ReferenceLine yAxisId="rate" y={lineRateBitsPerSecond} stroke="currentColor" strokeDasharray="6 4" strokeOpacity={0.6} label={{ value: "line rate", position: "insideTopRight", fill: "currentColor", fontSize: 11 }} />
+            <ReferenceLine
+              yAxisId="rate"
+              y={lineRateBitsPerSecond}
+              stroke="currentColor"
+              strokeDasharray="6 4"
+              strokeOpacity={0.6}
+              label={{ value: "line rate", position: "insideTopRight", fill: "currentColor", fontSize: 11 }}
+            />
           ) : null}
           {showStreams
             ? Array.from({ length: streamCount }, (_, index) => (
-                <Line key={index} yAxisId="rate" dataKey={`s${index}`} name={`stream ${index + 1}`} stroke={STREAM_COLOR} strokeOpacity={0.45} strokeWidth={1} dot={false} isAnimationActive={false} connectNulls />
+                <Line
+                  key={index}
+                  yAxisId="rate"
+                  dataKey={`s${index}`}
+                  name={`stream ${index + 1}`}
+                  stroke={STREAM_COLOR}
+                  strokeOpacity={0.45}
+                  strokeWidth={1}
+                  dot={false}
+                  isAnimationActive={false}
+                  connectNulls
+                />
               ))
             : null}
-          <Line yAxisId="rate" dataKey="bps" name={isBidir ? "forward" : "total"} stroke={TOTAL_COLOR} strokeWidth={2.25} dot={points.length <= 60 ? { r: 2.5 } : false} isAnimationActive={false} connectNulls />
-          {isBidir ? <Line yAxisId="rate" dataKey="reverseBps" name="reverse" stroke={REVERSE_COLOR} strokeWidth={2.25} dot={points.length <= 60 ? { r: 2.5 } : false} isAnimationActive={false} connectNulls /> : null}
-          {hasRetransmits ? <Line yAxisId="retransmits" dataKey="retransmits" name="retransmits" stroke={RETRANSMIT_COLOR} strokeWidth={1.25} strokeDasharray="3 3" dot={false} isAnimationActive={false} connectNulls /> : null}
+          <Line
+            yAxisId="rate"
+            dataKey="bps"
+            name={isBidir ? "forward" : "total"}
+            stroke={TOTAL_COLOR}
+            strokeWidth={2.25}
+            dot={points.length <= 60 ? { r: 2.5 } : false}
+            isAnimationActive={false}
+            connectNulls
+          />
+          {isBidir ? (
+            <Line
+              yAxisId="rate"
+              dataKey="reverseBps"
+              name="reverse"
+              stroke={REVERSE_COLOR}
+              strokeWidth={2.25}
+              dot={points.length <= 60 ? { r: 2.5 } : false}
+              isAnimationActive={false}
+              connectNulls
+            />
+          ) : null}
+          {hasRetransmits ? (
+            <Line
+              yAxisId="retransmits"
+              dataKey="retransmits"
+              name="retransmits"
+              stroke={RETRANSMIT_COLOR}
+              strokeWidth={1.25}
+              strokeDasharray="3 3"
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
+          ) : null}
           {hasUdpQuality ? (
             <>
-              <Line yAxisId="jitter" dataKey="jitterMs" name="jitter" stroke={JITTER_COLOR} strokeWidth={1.25} dot={false} isAnimationActive={false} connectNulls />
-              <Line yAxisId="loss" dataKey="lostPercent" name="loss" stroke={LOSS_COLOR} strokeWidth={1.25} strokeDasharray="3 3" dot={false} isAnimationActive={false} connectNulls />
+              <Line
+                yAxisId="jitter"
+                dataKey="jitterMs"
+                name="jitter"
+                stroke={JITTER_COLOR}
+                strokeWidth={1.25}
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
+              <Line
+                yAxisId="loss"
+                dataKey="lostPercent"
+                name="loss"
+                stroke={LOSS_COLOR}
+                strokeWidth={1.25}
+                strokeDasharray="3 3"
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
             </>
           ) : null}
           <Tooltip
@@ -119,15 +243,31 @@ export function IntervalChart({ points, streamCount, protocol, isBidir, lineRate
             content={({ active, payload }) => {
               const point = active ? (payload?.[0]?.payload as SeriesPoint | undefined) : undefined;
               if (!point) return null;
-              const rows = [{ label: isBidir ? "forward" : "total", value: formatRate(point.bps, unit), color: TOTAL_COLOR }];
-              if (isBidir) rows.push({ label: "reverse", value: formatRate(point.reverseBps, unit), color: REVERSE_COLOR });
-              if (point.retransmits != null) rows.push({ label: "retransmits", value: String(point.retransmits), color: RETRANSMIT_COLOR });
-              if (point.jitterMs != null) rows.push({ label: "jitter", value: `${formatNumber(point.jitterMs)} ms`, color: JITTER_COLOR });
-              if (point.lostPercent != null) rows.push({ label: "loss", value: `${formatNumber(point.lostPercent)} %`, color: LOSS_COLOR });
+              const rows = [
+                { label: isBidir ? "forward" : "total", value: formatRate(point.bps, unit), color: TOTAL_COLOR },
+              ];
+              if (isBidir)
+                rows.push({ label: "reverse", value: formatRate(point.reverseBps, unit), color: REVERSE_COLOR });
+              if (point.retransmits != null)
+                rows.push({ label: "retransmits", value: String(point.retransmits), color: RETRANSMIT_COLOR });
+              if (point.jitterMs != null)
+                rows.push({ label: "jitter", value: `${formatNumber(point.jitterMs)} ms`, color: JITTER_COLOR });
+              if (point.lostPercent != null)
+                rows.push({ label: "loss", value: `${formatNumber(point.lostPercent)} %`, color: LOSS_COLOR });
               if (showStreams) {
-                for (let index = 0; index < Math.min(streamCount, 8); index += 1) rows.push({ label: `stream ${index + 1}`, value: formatRate(point[`s${index}`], unit), color: STREAM_COLOR });
+                for (let index = 0; index < Math.min(streamCount, 8); index += 1)
+                  rows.push({
+                    label: `stream ${index + 1}`,
+                    value: formatRate(point[`s${index}`], unit),
+                    color: STREAM_COLOR,
+                  });
               }
-              return <TooltipBox title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`} rows={rows} />;
+              return (
+                <TooltipBox
+                  title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`}
+                  rows={rows}
+                />
+              );
             }}
           />
         </ComposedChart>
@@ -137,19 +277,38 @@ export function IntervalChart({ points, streamCount, protocol, isBidir, lineRate
 }
 
 /** The colour key under the interval chart. */
-export function IntervalChartLegend({ protocol, isBidir, streamCount }: { protocol: "tcp" | "udp"; isBidir: boolean; streamCount: number }) {
-  const items: Array<{ label: string; color: string; isDashed?: boolean; isThin?: boolean }> = [{ label: isBidir ? "forward" : "total", color: TOTAL_COLOR }];
+export function IntervalChartLegend({
+  protocol,
+  isBidir,
+  streamCount,
+}: {
+  protocol: "tcp" | "udp";
+  isBidir: boolean;
+  streamCount: number;
+}) {
+  const items: Array<{ label: string; color: string; isDashed?: boolean; isThin?: boolean }> = [
+    { label: isBidir ? "forward" : "total", color: TOTAL_COLOR },
+  ];
   if (isBidir) items.push({ label: "reverse", color: REVERSE_COLOR });
   if (streamCount > 1) items.push({ label: `each of ${streamCount} streams`, color: STREAM_COLOR, isThin: true });
   if (protocol === "tcp") items.push({ label: "retransmits (right axis)", color: RETRANSMIT_COLOR, isDashed: true });
-  else items.push({ label: "jitter, ms", color: JITTER_COLOR }, { label: "loss, %", color: LOSS_COLOR, isDashed: true });
+  else
+    items.push({ label: "jitter, ms", color: JITTER_COLOR }, { label: "loss, %", color: LOSS_COLOR, isDashed: true });
   items.push({ label: "line rate", color: "currentColor", isDashed: true });
   return (
     <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
       {items.map((item) => (
         <li key={item.label} className="flex items-center gap-1.5">
           <svg aria-hidden width="18" height="6">
-            <line x1="0" y1="3" x2="18" y2="3" stroke={item.color} strokeWidth={item.isThin ? 1 : 2.5} strokeDasharray={item.isDashed ? "4 3" : undefined} />
+            <line
+              x1="0"
+              y1="3"
+              x2="18"
+              y2="3"
+              stroke={item.color}
+              strokeWidth={item.isThin ? 1 : 2.5}
+              strokeDasharray={item.isDashed ? "4 3" : undefined}
+            />
           </svg>
           {item.label}
         </li>

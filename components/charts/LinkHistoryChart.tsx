@@ -2,7 +2,17 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
-import { CartesianGrid, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { SERIES_COLORS } from "@/components/charts/colors";
 import type { BaselineJson } from "@/lib/alerts/contract";
 import { DIRECTION_ARROWS } from "@/lib/runs/describe";
@@ -30,7 +40,9 @@ const SERIES_LABELS: Record<keyof typeof SERIES_COLORS, string> = {
 type Band = BaselineJson & { medianBitsPerSecond: number; minBitsPerSecond: number; maxBitsPerSecond: number };
 
 function isBand(baseline: BaselineJson): baseline is Band {
-  return baseline.medianBitsPerSecond !== null && baseline.minBitsPerSecond !== null && baseline.maxBitsPerSecond !== null;
+  return (
+    baseline.medianBitsPerSecond !== null && baseline.minBitsPerSecond !== null && baseline.maxBitsPerSecond !== null
+  );
 }
 
 /**
@@ -74,22 +86,33 @@ export function LinkHistoryChart({
   const [isLatencyShown, setLatencyShown] = useState(true);
   const bands = baselines.filter(isBand);
   const newest = points.at(-1);
-  const defaultSignature = (newest ? bands.find((band) => isOfBand(newest, band))?.signature : undefined) ?? bands[0]?.signature ?? "";
+  const defaultSignature =
+    (newest ? bands.find((band) => isOfBand(newest, band))?.signature : undefined) ?? bands[0]?.signature ?? "";
   // null: the default (it follows new runs); "": no band.
   const [chosen, setChosen] = useState<string | null>(null);
   const band = bands.find((entry) => entry.signature === (chosen ?? defaultSignature)) ?? null;
-  const peak = Math.max(lineRateBitsPerSecond, band?.maxBitsPerSecond ?? 0, ...points.map((point) => point.receivedBitsPerSecond));
+  const peak = Math.max(
+    lineRateBitsPerSecond,
+    band?.maxBitsPerSecond ?? 0,
+    ...points.map((point) => point.receivedBitsPerSecond),
+  );
   const { unit, rateAxis } = useRateAxis(peak, [0, peak * 1.08]);
   // Per colour, the band's points and (faded) the others.
   const groups = new Map<keyof typeof SERIES_COLORS, { ofBand: PlotPoint[]; others: PlotPoint[] }>();
   for (const point of points) {
     const key = `${point.protocol}:${point.direction}` as keyof typeof SERIES_COLORS;
     const group = groups.get(key) ?? { ofBand: [], others: [] };
-    (band && !isOfBand(point, band) ? group.others : group.ofBand).push({ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond });
+    (band && !isOfBand(point, band) ? group.others : group.ofBand).push({
+      ...point,
+      x: Date.parse(point.time),
+      y: point.receivedBitsPerSecond,
+    });
     groups.set(key, group);
   }
   const latencyPoints: LatencyPlotPoint[] = points.flatMap((point) =>
-    point.loadedLatencyMs != null && Number.isFinite(point.loadedLatencyMs) ? [{ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond, latencyMs: point.loadedLatencyMs }] : [],
+    point.loadedLatencyMs != null && Number.isFinite(point.loadedLatencyMs)
+      ? [{ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond, latencyMs: point.loadedLatencyMs }]
+      : [],
   );
   const hasLatency = latencyPoints.length > 0;
   const showsLatency = hasLatency && isLatencyShown;
@@ -126,7 +149,14 @@ export function LinkHistoryChart({
           ) : null}
           {hasLatency ? (
             <label htmlFor={latencyToggleId} className="inline-flex items-center gap-2">
-              <input id={latencyToggleId} type="checkbox" checked={isLatencyShown} onChange={(event) => setLatencyShown(event.target.checked)} className="h-4 w-4 accent-sky-600" data-testid="history-latency-toggle" />
+              <input
+                id={latencyToggleId}
+                type="checkbox"
+                checked={isLatencyShown}
+                onChange={(event) => setLatencyShown(event.target.checked)}
+                className="h-4 w-4 accent-sky-600"
+                data-testid="history-latency-toggle"
+              />
               Loaded latency ({latencyPoints.length} run{latencyPoints.length === 1 ? "" : "s"})
             </label>
           ) : null}
@@ -144,7 +174,11 @@ export function LinkHistoryChart({
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
             <CartesianGrid {...GRID_PROPS} />
-            <XAxis {...clockAxisProps(span)} name="time" domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]} />
+            <XAxis
+              {...clockAxisProps(span)}
+              name="time"
+              domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]}
+            />
             <YAxis {...rateAxis} dataKey="y" type="number" />
             {showsLatency ? (
               <YAxis
@@ -162,19 +196,77 @@ export function LinkHistoryChart({
               />
             ) : null}
             {/* A band of no height (every run alike) is drawn a hair thick, so it still shows. */}
-            {band ? <ReferenceArea y1={band.minBitsPerSecond} y2={Math.max(band.maxBitsPerSecond, band.minBitsPerSecond * 1.002)} fill={BAND_COLOR} fillOpacity={0.14} stroke="none" ifOverflow="extendDomain" /> : null}
             {band ? (
-              <ReferenceLine y={band.medianBitsPerSecond} stroke={BAND_COLOR} strokeDasharray="2 3" strokeWidth={1.5} label={{ value: `baseline ${formatRate(band.medianBitsPerSecond, unit)}`, position: "insideTopLeft", fill: BAND_COLOR, fontSize: 11 }} />
+              <ReferenceArea
+                y1={band.minBitsPerSecond}
+                y2={Math.max(band.maxBitsPerSecond, band.minBitsPerSecond * 1.002)}
+                fill={BAND_COLOR}
+                fillOpacity={0.14}
+                stroke="none"
+                ifOverflow="extendDomain"
+              />
             ) : null}
-            <ReferenceLine y={lineRateBitsPerSecond} stroke="currentColor" strokeDasharray="6 4" strokeOpacity={0.7} label={{ value: `line rate ${formatRate(lineRateBitsPerSecond, unit)}`, position: "insideBottomRight", fill: "currentColor", fontSize: 11 }} />
+            {band ? (
+              <ReferenceLine
+                y={band.medianBitsPerSecond}
+                stroke={BAND_COLOR}
+                strokeDasharray="2 3"
+                strokeWidth={1.5}
+                label={{
+                  value: `baseline ${formatRate(band.medianBitsPerSecond, unit)}`,
+                  position: "insideTopLeft",
+                  fill: BAND_COLOR,
+                  fontSize: 11,
+                }}
+              />
+            ) : null}
+            <ReferenceLine
+              y={lineRateBitsPerSecond}
+              stroke="currentColor"
+              strokeDasharray="6 4"
+              strokeOpacity={0.7}
+              label={{
+                value: `line rate ${formatRate(lineRateBitsPerSecond, unit)}`,
+                position: "insideBottomRight",
+                fill: "currentColor",
+                fontSize: 11,
+              }}
+            />
             {[...groups.entries()].flatMap(([key, group]) => [
-              <Scatter key={key} name={SERIES_LABELS[key]} data={group.ofBand} fill={SERIES_COLORS[key]} isAnimationActive={false} cursor="pointer" onClick={onPointClick} />,
+              <Scatter
+                key={key}
+                name={SERIES_LABELS[key]}
+                data={group.ofBand}
+                fill={SERIES_COLORS[key]}
+                isAnimationActive={false}
+                cursor="pointer"
+                onClick={onPointClick}
+              />,
               group.others.length > 0 ? (
-                <Scatter key={`${key}:others`} name={`${SERIES_LABELS[key]} (other tests)`} data={group.others} fill={SERIES_COLORS[key]} fillOpacity={0.3} isAnimationActive={false} cursor="pointer" onClick={onPointClick} />
+                <Scatter
+                  key={`${key}:others`}
+                  name={`${SERIES_LABELS[key]} (other tests)`}
+                  data={group.others}
+                  fill={SERIES_COLORS[key]}
+                  fillOpacity={0.3}
+                  isAnimationActive={false}
+                  cursor="pointer"
+                  onClick={onPointClick}
+                />
               ) : null,
             ])}
             {showsLatency ? (
-              <Scatter name="loaded latency" data={latencyPoints} dataKey="latencyMs" yAxisId="latency" shape="diamond" fill={LATENCY_COLOR} isAnimationActive={false} cursor="pointer" onClick={onPointClick} />
+              <Scatter
+                name="loaded latency"
+                data={latencyPoints}
+                dataKey="latencyMs"
+                yAxisId="latency"
+                shape="diamond"
+                fill={LATENCY_COLOR}
+                isAnimationActive={false}
+                cursor="pointer"
+                onClick={onPointClick}
+              />
             ) : null}
             <Tooltip
               isAnimationActive={false}
@@ -186,9 +278,27 @@ export function LinkHistoryChart({
                   <TooltipBox
                     title={`Run #${point.id}${point.imported ? " · imported" : ""} · ${formatClockTime(point.x)}`}
                     rows={[
-                      { label: `${point.protocol.toUpperCase()}${point.parallel > 1 ? ` ×${point.parallel}` : ""} ${DIRECTION_ARROWS[point.direction]}`, value: formatRate(point.y, unit), color: SERIES_COLORS[`${point.protocol}:${point.direction}`] },
-                      { label: "of line rate", value: lineRateBitsPerSecond > 0 ? `${formatNumber((point.y / lineRateBitsPerSecond) * 100)} %` : "–" },
-                      ...(point.loadedLatencyMs != null ? [{ label: "loaded latency, median", value: `${formatNumber(point.loadedLatencyMs)} ms`, color: LATENCY_COLOR }] : []),
+                      {
+                        label: `${point.protocol.toUpperCase()}${point.parallel > 1 ? ` ×${point.parallel}` : ""} ${DIRECTION_ARROWS[point.direction]}`,
+                        value: formatRate(point.y, unit),
+                        color: SERIES_COLORS[`${point.protocol}:${point.direction}`],
+                      },
+                      {
+                        label: "of line rate",
+                        value:
+                          lineRateBitsPerSecond > 0
+                            ? `${formatNumber((point.y / lineRateBitsPerSecond) * 100)} %`
+                            : "–",
+                      },
+                      ...(point.loadedLatencyMs != null
+                        ? [
+                            {
+                              label: "loaded latency, median",
+                              value: `${formatNumber(point.loadedLatencyMs)} ms`,
+                              color: LATENCY_COLOR,
+                            },
+                          ]
+                        : []),
                     ]}
                   />
                 );
@@ -197,11 +307,21 @@ export function LinkHistoryChart({
           </ScatterChart>
         </ResponsiveContainer>
       </div>
-      <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300" aria-label="Colours">
+      <ul
+        className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300"
+        aria-label="Colours"
+      >
         {[...groups.keys()].map((key) => (
           <li key={key} className="flex items-center gap-1.5">
-            <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: SERIES_COLORS[key] }} />
-            {SERIES_LABELS[key].replace("→", `${aName} → ${bName}`).replace("←", `${bName} → ${aName}`).replace("⇄", "both ways")}
+            <span
+              aria-hidden
+              className="inline-block h-2.5 w-2.5 rounded-full"
+              style={{ backgroundColor: SERIES_COLORS[key] }}
+            />
+            {SERIES_LABELS[key]
+              .replace("→", `${aName} → ${bName}`)
+              .replace("←", `${bName} → ${aName}`)
+              .replace("⇄", "both ways")}
           </li>
         ))}
         <li className="flex items-center gap-1.5">
@@ -220,8 +340,13 @@ export function LinkHistoryChart({
         ) : null}
         {band ? (
           <li className="flex items-center gap-1.5" data-testid="history-baseline">
-            <span aria-hidden className="inline-block h-2.5 w-4 rounded-sm" style={{ backgroundColor: BAND_COLOR, opacity: 0.35 }} />
-            baseline of {band.label}: {formatRate(band.medianBitsPerSecond, unit)}, median of {band.count} runs (band: slowest to fastest; other tests faded)
+            <span
+              aria-hidden
+              className="inline-block h-2.5 w-4 rounded-sm"
+              style={{ backgroundColor: BAND_COLOR, opacity: 0.35 }}
+            />
+            baseline of {band.label}: {formatRate(band.medianBitsPerSecond, unit)}, median of {band.count} runs (band:
+            slowest to fastest; other tests faded)
           </li>
         ) : null}
       </ul>

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { describeLiveRate } from "@/components/charts/LiveAnnouncer";
 import type { SeriesPoint } from "@/lib/runs/series";
 
-const point = (bps: number | null, reverseBps: number | null = null): SeriesPoint => ({ t: 1, bps, reverseBps, retransmits: null, jitterMs: null, lostPercent: null, omitted: false });
+const point = (bps: number | null, reverseBps: number | null = null): SeriesPoint => ({
+  t: 1,
+  bps,
+  reverseBps,
+  retransmits: null,
+  jitterMs: null,
+  lostPercent: null,
+  omitted: false,
+});
 
 describe("describeLiveRate", () => {
   it("says the last rate and the count of intervals", () => {
@@ -11,7 +19,9 @@ describe("describeLiveRate", () => {
   });
 
   it("says the reverse direction of a bidirectional run, in the chosen unit", () => {
-    expect(describeLiveRate(point(8_000_000_000, 4_000_000_000), 5, "bytes")).toBe("1.00 GB/s and 500 MB/s in reverse now, 5 intervals");
+    expect(describeLiveRate(point(8_000_000_000, 4_000_000_000), 5, "bytes")).toBe(
+      "1.00 GB/s and 500 MB/s in reverse now, 5 intervals",
+    );
   });
 
   it("says when there is no rate yet", () => {

@@ -14,7 +14,11 @@ import type { SeriesPoint } from "@/lib/runs/series";
 export const ANNOUNCE_EVERY_MS = 5_000;
 
 /** "941 Mbit/s now, 23 intervals" (and the reverse direction's rate when there is one). */
-export function describeLiveRate(point: SeriesPoint | undefined, sampleCount: number, unit: Parameters<typeof formatRate>[1]): string {
+export function describeLiveRate(
+  point: SeriesPoint | undefined,
+  sampleCount: number,
+  unit: Parameters<typeof formatRate>[1],
+): string {
   const intervals = `${sampleCount} interval${sampleCount === 1 ? "" : "s"}`;
   if (!point || point.bps === null) return `No rate yet, ${intervals}`;
   const reverse = point.reverseBps !== null ? ` and ${formatRate(point.reverseBps, unit)} in reverse` : "";
@@ -47,7 +51,15 @@ export function LiveAnnouncer({ message, testId = "live-announcement" }: { messa
 }
 
 /** The live rate of a chart's last point, announced as LiveAnnouncer does. */
-export function LiveRateAnnouncer({ points, sampleCount, prefix = "" }: { points: SeriesPoint[]; sampleCount: number; prefix?: string }) {
+export function LiveRateAnnouncer({
+  points,
+  sampleCount,
+  prefix = "",
+}: {
+  points: SeriesPoint[];
+  sampleCount: number;
+  prefix?: string;
+}) {
   const [unit] = useRateUnit();
   return <LiveAnnouncer message={`${prefix}${describeLiveRate(points.at(-1), sampleCount, unit)}`} />;
 }

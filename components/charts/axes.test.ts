@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { rateScale } from "@/components/units/rate";
-import { clockAxisProps, clockTickFormat, clockTicks, formatSecondsTick, rateAxisProps, secondsTicks, secondsAxisProps } from "./axes";
+import {
+  clockAxisProps,
+  clockTickFormat,
+  clockTicks,
+  formatSecondsTick,
+  rateAxisProps,
+  secondsTicks,
+  secondsAxisProps,
+} from "./axes";
 
 const HOUR = 3600 * 1000;
 

@@ -6,7 +6,11 @@ import { useRateUnit } from "@/components/units/useRateUnit";
 // props to spread on Recharts' own <XAxis>/<YAxis>, which must stay direct children of the chart.
 
 /** Ticks, axis line and labels in the text colour, so both themes read them. */
-const AXIS_STYLE = { tick: { fill: "currentColor", fontSize: 12 }, stroke: "currentColor", strokeOpacity: 0.4 } satisfies Partial<XAxisProps & YAxisProps>;
+const AXIS_STYLE = {
+  tick: { fill: "currentColor", fontSize: 12 },
+  stroke: "currentColor",
+  strokeOpacity: 0.4,
+} satisfies Partial<XAxisProps & YAxisProps>;
 
 export const GRID_PROPS = { stroke: "currentColor", strokeOpacity: 0.15 } satisfies CartesianGridProps;
 
@@ -49,7 +53,13 @@ export function clockTickFormat(spanMs: number): Intl.DateTimeFormat {
 /** A wall-clock axis over `spanMs` (x: milliseconds since the epoch); the chart sets the domain. */
 export function clockAxisProps(spanMs: number): XAxisProps {
   const format = clockTickFormat(spanMs);
-  return { ...AXIS_STYLE, dataKey: "x", type: "number", scale: "time", tickFormatter: (value: number) => format.format(new Date(value)) };
+  return {
+    ...AXIS_STYLE,
+    dataKey: "x",
+    type: "number",
+    scale: "time",
+    tickFormatter: (value: number) => format.format(new Date(value)),
+  };
 }
 
 /** A moment in full, for a tooltip: "Mar 3, 2026, 14:05:30". */

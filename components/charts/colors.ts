@@ -11,4 +11,13 @@ export const SERIES_COLORS = {
 } as const;
 
 /** Distinct colours for runs compared side by side. */
-export const COMPARE_COLORS = ["#0284c7", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0d9488", "#ca8a04", "#db2777"] as const;
+export const COMPARE_COLORS = [
+  "#0284c7",
+  "#ea580c",
+  "#16a34a",
+  "#9333ea",
+  "#dc2626",
+  "#0d9488",
+  "#ca8a04",
+  "#db2777",
+] as const;

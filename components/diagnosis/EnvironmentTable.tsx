@@ -8,7 +8,11 @@ import { pairEnvironmentRows } from "./environment-table";
 function Cell({ value }: { value: string | null }) {
   return (
     <td className="min-w-40 px-3 py-2 break-words">
-      {value === null || value === UNKNOWN ? <span className="text-slate-500 dark:text-slate-400">{value ?? "not read"}</span> : value}
+      {value === null || value === UNKNOWN ? (
+        <span className="text-slate-500 dark:text-slate-400">{value ?? "not read"}</span>
+      ) : (
+        value
+      )}
     </td>
   );
 }
@@ -49,7 +53,12 @@ export function EnvironmentSection({
   /** read from an iperf3 output a user brought: nobody read its ends */
   isImported?: boolean;
 }) {
-  const rows = environment ? pairEnvironmentRows(environment.client ? environmentRows(environment.client) : null, environment.server ? environmentRows(environment.server) : null) : [];
+  const rows = environment
+    ? pairEnvironmentRows(
+        environment.client ? environmentRows(environment.client) : null,
+        environment.server ? environmentRows(environment.server) : null,
+      )
+    : [];
   const differing = rows.filter((row) => row.isDifferent).length;
   return (
     <section aria-labelledby="environment-heading" className="mb-6" data-testid="environment">
@@ -61,20 +70,27 @@ export function EnvironmentSection({
           {isImported
             ? "No snapshot: this run was imported from an iperf3 output, and Wirespeed did not see its ends."
             : isActive
-            ? "Both ends are read when the run starts."
-            : hasStopped
-              ? "No snapshot: this run stopped before its ends were read, or is older than environment snapshots."
-              : "No snapshot: this run is older than environment snapshots."}
+              ? "Both ends are read when the run starts."
+              : hasStopped
+                ? "No snapshot: this run stopped before its ends were read, or is older than environment snapshots."
+                : "No snapshot: this run is older than environment snapshots."}
         </p>
       ) : (
         <>
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
             Each end as it was when the run started.
-            {differing > 0 ? ` ${differing} ${differing === 1 ? "row differs" : "rows differ"} between the ends, marked ≠.` : rows.length > 0 ? " The two ends agree on every row both could read." : ""}
+            {differing > 0
+              ? ` ${differing} ${differing === 1 ? "row differs" : "rows differ"} between the ends, marked ≠.`
+              : rows.length > 0
+                ? " The two ends agree on every row both could read."
+                : ""}
           </p>
           <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
             <table className="w-full text-left text-sm" data-testid="environment-table">
-              <caption className="sr-only">Environment of the client, {clientHost}, and the server, {serverHost}, at the start of the run; rows marked differs are not the same on both ends</caption>
+              <caption className="sr-only">
+                Environment of the client, {clientHost}, and the server, {serverHost}, at the start of the run; rows
+                marked differs are not the same on both ends
+              </caption>
               <thead className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-300">
                 <tr className="border-b border-slate-200 dark:border-slate-800">
                   <th scope="col" className="px-3 py-2">
@@ -102,7 +118,10 @@ export function EnvironmentSection({
                     <th scope="row" className="whitespace-nowrap px-3 py-2 font-medium">
                       {row.label}
                       {row.isDifferent ? (
-                        <span className="ml-2 rounded bg-amber-200 px-1 py-0.5 text-xs font-semibold text-amber-950 dark:bg-amber-800 dark:text-amber-50" title="Not the same on both ends">
+                        <span
+                          className="ml-2 rounded bg-amber-200 px-1 py-0.5 text-xs font-semibold text-amber-950 dark:bg-amber-800 dark:text-amber-50"
+                          title="Not the same on both ends"
+                        >
                           ≠ differs
                         </span>
                       ) : null}
@@ -114,10 +133,21 @@ export function EnvironmentSection({
               </tbody>
             </table>
           </div>
-          {environment.client?.missing.length || environment.server?.missing.length || !environment.client || !environment.server ? (
+          {environment.client?.missing.length ||
+          environment.server?.missing.length ||
+          !environment.client ||
+          !environment.server ? (
             <div className="mt-3 grid gap-3 sm:grid-cols-2">
-              {environment.client ? <MissingList host={clientHost} snapshot={environment.client} /> : <p className="text-xs text-slate-600 dark:text-slate-400">{clientHost} (client) was not read.</p>}
-              {environment.server ? <MissingList host={serverHost} snapshot={environment.server} /> : <p className="text-xs text-slate-600 dark:text-slate-400">{serverHost} (server) was not read.</p>}
+              {environment.client ? (
+                <MissingList host={clientHost} snapshot={environment.client} />
+              ) : (
+                <p className="text-xs text-slate-600 dark:text-slate-400">{clientHost} (client) was not read.</p>
+              )}
+              {environment.server ? (
+                <MissingList host={serverHost} snapshot={environment.server} />
+              ) : (
+                <p className="text-xs text-slate-600 dark:text-slate-400">{serverHost} (server) was not read.</p>
+              )}
             </div>
           ) : null}
         </>

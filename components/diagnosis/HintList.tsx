@@ -18,11 +18,14 @@ const CARD_BORDERS: Record<HintSeverity, string> = {
   info: "border-slate-200 dark:border-slate-800",
 };
 
-
 /** Critical, Warning or Info, in words beside the colour. */
 export function HintSeverityBadge({ severity }: { severity: HintSeverity }) {
   return (
-    <span data-testid="hint-severity" data-severity={severity} className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${BADGE_STYLES[severity]}`}>
+    <span
+      data-testid="hint-severity"
+      data-severity={severity}
+      className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${BADGE_STYLES[severity]}`}
+    >
       {SEVERITY_LABELS[severity]}
     </span>
   );

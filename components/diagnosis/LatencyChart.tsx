@@ -1,6 +1,17 @@
 "use client";
 
-import { CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { formatSecondsTick, GRID_PROPS, secondsTicks } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatNumber } from "@/components/units/rate";
@@ -14,7 +25,13 @@ const LOST_COLOR = "#dc2626";
 /** A lost ping: a small cross on the time axis, where the line has its gap. */
 function LostMark({ cx, cy }: { cx?: number; cy?: number }) {
   if (cx == null || cy == null) return null;
-  return <path d={`M${cx - 4},${cy - 4}L${cx + 4},${cy + 4}M${cx - 4},${cy + 4}L${cx + 4},${cy - 4}`} stroke={LOST_COLOR} strokeWidth={2} />;
+  return (
+    <path
+      d={`M${cx - 4},${cy - 4}L${cx + 4},${cy + 4}M${cx - 4},${cy + 4}L${cx + 4},${cy - 4}`}
+      stroke={LOST_COLOR}
+      strokeWidth={2}
+    />
+  );
 }
 
 /**
@@ -23,7 +40,17 @@ function LostMark({ cx, cy }: { cx?: number; cy?: number }) {
  * own colour, a lost ping a red cross where its line breaks. `rightInset` is the width of the
  * throughput chart's right axes, so that both plots span the same pixels.
  */
-export function LatencyChart({ samples, domain, rightInset, summary }: { samples: readonly LatencySample[]; domain: [number, number]; rightInset: number; summary: LatencySummary | null }) {
+export function LatencyChart({
+  samples,
+  domain,
+  rightInset,
+  summary,
+}: {
+  samples: readonly LatencySample[];
+  domain: [number, number];
+  rightInset: number;
+  summary: LatencySummary | null;
+}) {
   const points = latencyChartPoints(samples);
   const peak = Math.max(1, ...points.map((point) => Math.max(point.idle ?? 0, point.loaded ?? 0)));
   const hasIdle = domain[0] < 0;
@@ -42,7 +69,18 @@ export function LatencyChart({ samples, domain, rightInset, summary }: { samples
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={points} margin={{ top: 8, right: 4 + rightInset, bottom: 4, left: 4 }}>
           <CartesianGrid {...GRID_PROPS} vertical={false} />
-          {hasIdle ? <ReferenceArea x1={domain[0]} x2={0} fill={IDLE_COLOR} fillOpacity={0.1} stroke="none" label={isIdleNamed ? { value: "idle", position: "insideTopLeft", fill: IDLE_COLOR, fontSize: 11 } : undefined} /> : null}
+          {hasIdle ? (
+            <ReferenceArea
+              x1={domain[0]}
+              x2={0}
+              fill={IDLE_COLOR}
+              fillOpacity={0.1}
+              stroke="none"
+              label={
+                isIdleNamed ? { value: "idle", position: "insideTopLeft", fill: IDLE_COLOR, fontSize: 11 } : undefined
+              }
+            />
+          ) : null}
           {hasIdle ? <ReferenceLine x={0} stroke="currentColor" strokeOpacity={0.5} strokeDasharray="4 3" /> : null}
           <XAxis
             dataKey="t"
@@ -64,8 +102,24 @@ export function LatencyChart({ samples, domain, rightInset, summary }: { samples
             tickFormatter={(value: number) => formatNumber(value)}
             label={{ value: "RTT, ms", angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12, dx: 4 }}
           />
-          <Line dataKey="idle" name="idle" stroke={IDLE_COLOR} strokeWidth={2} dot={points.length <= 80 ? { r: 2 } : false} isAnimationActive={false} connectNulls={false} />
-          <Line dataKey="loaded" name="under load" stroke={LOADED_COLOR} strokeWidth={2} dot={points.length <= 80 ? { r: 2 } : false} isAnimationActive={false} connectNulls={false} />
+          <Line
+            dataKey="idle"
+            name="idle"
+            stroke={IDLE_COLOR}
+            strokeWidth={2}
+            dot={points.length <= 80 ? { r: 2 } : false}
+            isAnimationActive={false}
+            connectNulls={false}
+          />
+          <Line
+            dataKey="loaded"
+            name="under load"
+            stroke={LOADED_COLOR}
+            strokeWidth={2}
+            dot={points.length <= 80 ? { r: 2 } : false}
+            isAnimationActive={false}
+            connectNulls={false}
+          />
           <Scatter dataKey="lost" name="lost" fill={LOST_COLOR} shape={<LostMark />} isAnimationActive={false} />
           <Tooltip
             isAnimationActive={false}
@@ -74,11 +128,18 @@ export function LatencyChart({ samples, domain, rightInset, summary }: { samples
               if (!point) return null;
               const rtt = point.idle ?? point.loaded;
               const rows: Array<{ label: string; value: string; color?: string }> = [
-                { label: point.phase === "idle" ? "idle RTT" : "RTT under load", value: rtt === null ? "lost" : formatMs(rtt), color: point.phase === "idle" ? IDLE_COLOR : LOADED_COLOR },
+                {
+                  label: point.phase === "idle" ? "idle RTT" : "RTT under load",
+                  value: rtt === null ? "lost" : formatMs(rtt),
+                  color: point.phase === "idle" ? IDLE_COLOR : LOADED_COLOR,
+                },
               ];
               if (point.count > 1) rows.push({ label: "pings", value: `${point.count}, the highest shown` });
-              if (point.lostCount > 0 && rtt !== null) rows.push({ label: "lost", value: String(point.lostCount), color: LOST_COLOR });
-              return <TooltipBox title={`at ${Number(point.t.toFixed(1))} s${isThinned ? " (about)" : ""}`} rows={rows} />;
+              if (point.lostCount > 0 && rtt !== null)
+                rows.push({ label: "lost", value: String(point.lostCount), color: LOST_COLOR });
+              return (
+                <TooltipBox title={`at ${Number(point.t.toFixed(1))} s${isThinned ? " (about)" : ""}`} rows={rows} />
+              );
             }}
           />
         </ComposedChart>
@@ -90,7 +151,10 @@ export function LatencyChart({ samples, domain, rightInset, summary }: { samples
 /** The colour key under the latency chart: the two phases in words, and the lost pings' mark. */
 export function LatencyChartLegend({ isThinned }: { isThinned: boolean }) {
   return (
-    <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300" data-testid="latency-legend">
+    <ul
+      className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300"
+      data-testid="latency-legend"
+    >
       <li className="flex items-center gap-1.5">
         <svg aria-hidden width="18" height="6">
           <line x1="0" y1="3" x2="18" y2="3" stroke={IDLE_COLOR} strokeWidth={2.5} />

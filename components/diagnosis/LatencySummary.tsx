@@ -23,7 +23,17 @@ export function BufferbloatGradeBadge({ grade }: { grade: BufferbloatGrade }) {
   );
 }
 
-function Figure({ label, median, p95, testId }: { label: string; median: number | null; p95: number | null; testId: string }) {
+function Figure({
+  label,
+  median,
+  p95,
+  testId,
+}: {
+  label: string;
+  median: number | null;
+  p95: number | null;
+  testId: string;
+}) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</dt>
@@ -42,25 +52,50 @@ function Figure({ label, median, p95, testId }: { label: string; median: number 
  * median rose, the pings lost, and the grade. While the run is live they are those of the
  * pings so far (`isSoFar`), and a line says so.
  */
-export function LatencySummaryView({ summary, isActive, isSoFar = false }: { summary: LatencySummary | null; isActive: boolean; isSoFar?: boolean }) {
+export function LatencySummaryView({
+  summary,
+  isActive,
+  isSoFar = false,
+}: {
+  summary: LatencySummary | null;
+  isActive: boolean;
+  isSoFar?: boolean;
+}) {
   if (!summary) {
     return (
       <p className="mt-3 text-sm text-slate-600 dark:text-slate-400" data-testid="latency-summary-pending">
-        {isActive ? "The medians and the bufferbloat grade come with the first pings." : "No latency summary: no ping was recorded."}
+        {isActive
+          ? "The medians and the bufferbloat grade come with the first pings."
+          : "No latency summary: no ping was recorded."}
       </p>
     );
   }
   const increase = latencyIncreaseMs(summary);
   return (
     <div className="mt-3" data-testid="latency-summary" data-so-far={isSoFar || undefined}>
-      {isSoFar ? <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">So far: the pings until now; the figures are final when the run ends.</p> : null}
+      {isSoFar ? (
+        <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">
+          So far: the pings until now; the figures are final when the run ends.
+        </p>
+      ) : null}
       <div className="mb-2 flex flex-wrap items-center gap-3">
-        {summary.grade ? <BufferbloatGradeBadge grade={summary.grade} /> : <span className="text-sm text-slate-600 dark:text-slate-400">No grade: it needs answered pings both idle and under load.</span>}
+        {summary.grade ? (
+          <BufferbloatGradeBadge grade={summary.grade} />
+        ) : (
+          <span className="text-sm text-slate-600 dark:text-slate-400">
+            No grade: it needs answered pings both idle and under load.
+          </span>
+        )}
         {increase !== null ? (
           <span className="text-sm text-slate-700 dark:text-slate-300" data-testid="latency-increase">
             {increase >= 0 ? "+" : "−"}
             {formatMs(Math.abs(increase))} under load
-            {summary.grade ? <span className="text-slate-600 dark:text-slate-400"> ({summary.grade}: {GRADE_MEANINGS[summary.grade]})</span> : null}
+            {summary.grade ? (
+              <span className="text-slate-600 dark:text-slate-400">
+                {" "}
+                ({summary.grade}: {GRADE_MEANINGS[summary.grade]})
+              </span>
+            ) : null}
           </span>
         ) : null}
       </div>
@@ -70,7 +105,8 @@ export function LatencySummaryView({ summary, isActive, isSoFar = false }: { sum
         <div className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
           <dt className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Lost pings</dt>
           <dd className="mt-1 text-lg font-semibold tabular-nums" data-testid="latency-lost">
-            {summary.lost} <span className="text-xs font-normal text-slate-600 dark:text-slate-400">of {summary.sent}</span>
+            {summary.lost}{" "}
+            <span className="text-xs font-normal text-slate-600 dark:text-slate-400">of {summary.sent}</span>
           </dd>
         </div>
       </dl>

@@ -12,7 +12,13 @@ function snapshot({ mtu, driverVersion }: { mtu: number; driverVersion: string }
     iperf3Version: "3.12",
     virtualization: "none",
     cpu: { model: "Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz", cores: 20, governor: "performance" },
-    tcp: { congestionControl: "cubic", rmemMax: 212_992, wmemMax: 212_992, tcpRmem: [4096, 131_072, 6_291_456], tcpWmem: [4096, 16_384, 4_194_304] },
+    tcp: {
+      congestionControl: "cubic",
+      rmemMax: 212_992,
+      wmemMax: 212_992,
+      tcpRmem: [4096, 131_072, 6_291_456],
+      tcpWmem: [4096, 16_384, 4_194_304],
+    },
     nic: {
       name: "enp3s0f0",
       driver: "ixgbe",
@@ -34,7 +40,10 @@ const row = (key: string, value: string): EnvironmentRow => ({ key, label: key.t
 
 describe("pairEnvironmentRows", () => {
   it("puts both ends' values on one row and marks those that differ", () => {
-    const paired = pairEnvironmentRows([row("os", "Debian 12"), row("mtu", "9000"), row("driver", "ixgbe 5.19")], [row("os", "Debian 12"), row("mtu", "1500"), row("driver", "ixgbe 5.19")]);
+    const paired = pairEnvironmentRows(
+      [row("os", "Debian 12"), row("mtu", "9000"), row("driver", "ixgbe 5.19")],
+      [row("os", "Debian 12"), row("mtu", "1500"), row("driver", "ixgbe 5.19")],
+    );
     expect(paired).toEqual([
       { key: "os", label: "OS", client: "Debian 12", server: "Debian 12", isDifferent: false },
       { key: "mtu", label: "MTU", client: "9000", server: "1500", isDifferent: true },
@@ -43,15 +52,33 @@ describe("pairEnvironmentRows", () => {
   });
 
   it("keeps a row only one end has where that end has it, without calling it a difference", () => {
-    const paired = pairEnvironmentRows([row("os", "Debian 12"), row("mtu", "1500")], [row("os", "ESXi 8"), row("pcie", "8 GT/s x8"), row("mtu", "1500"), row("rings", "4096")]);
+    const paired = pairEnvironmentRows(
+      [row("os", "Debian 12"), row("mtu", "1500")],
+      [row("os", "ESXi 8"), row("pcie", "8 GT/s x8"), row("mtu", "1500"), row("rings", "4096")],
+    );
     expect(paired.map((entry) => entry.key)).toEqual(["os", "pcie", "mtu", "rings"]);
-    expect(paired.find((entry) => entry.key === "pcie")).toEqual({ key: "pcie", label: "PCIE", client: null, server: "8 GT/s x8", isDifferent: false });
+    expect(paired.find((entry) => entry.key === "pcie")).toEqual({
+      key: "pcie",
+      label: "PCIE",
+      client: null,
+      server: "8 GT/s x8",
+      isDifferent: false,
+    });
     expect(paired.find((entry) => entry.key === "os")?.isDifferent).toBe(true);
   });
 
   it("calls nothing a difference that one end could not read", () => {
-    const paired = pairEnvironmentRows([row("firmware", "unknown"), row("mtu", "1500")], [row("firmware", "0x800003e7"), row("mtu", "1500")]);
-    expect(paired[0]).toEqual({ key: "firmware", label: "FIRMWARE", client: "unknown", server: "0x800003e7", isDifferent: false });
+    const paired = pairEnvironmentRows(
+      [row("firmware", "unknown"), row("mtu", "1500")],
+      [row("firmware", "0x800003e7"), row("mtu", "1500")],
+    );
+    expect(paired[0]).toEqual({
+      key: "firmware",
+      label: "FIRMWARE",
+      client: "unknown",
+      server: "0x800003e7",
+      isDifferent: false,
+    });
   });
 
   it("marks the differences in the rows of two real snapshots, the MTU among them", () => {
@@ -65,7 +92,9 @@ describe("pairEnvironmentRows", () => {
   });
 
   it("shows one end alone when the other was never read", () => {
-    expect(pairEnvironmentRows(null, [row("os", "Debian 12")])).toEqual([{ key: "os", label: "OS", client: null, server: "Debian 12", isDifferent: false }]);
+    expect(pairEnvironmentRows(null, [row("os", "Debian 12")])).toEqual([
+      { key: "os", label: "OS", client: null, server: "Debian 12", isDifferent: false },
+    ]);
     expect(pairEnvironmentRows(null, null)).toEqual([]);
   });
 });

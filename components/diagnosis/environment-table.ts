@@ -4,7 +4,13 @@ import { UNKNOWN, type EnvironmentRow } from "@/lib/diagnosis/format";
 
 export type { EnvironmentRow };
 
-export type PairedEnvironmentRow = { key: string; label: string; client: string | null; server: string | null; isDifferent: boolean };
+export type PairedEnvironmentRow = {
+  key: string;
+  label: string;
+  client: string | null;
+  server: string | null;
+  isDifferent: boolean;
+};
 
 /**
  * The rows of the two ends side by side, in the order the snapshots give them; a row that only
@@ -13,7 +19,10 @@ export type PairedEnvironmentRow = { key: string; label: string; client: string 
  */
 const isRead = (value: string | null): value is string => value !== null && value !== UNKNOWN;
 
-export function pairEnvironmentRows(client: readonly EnvironmentRow[] | null, server: readonly EnvironmentRow[] | null): PairedEnvironmentRow[] {
+export function pairEnvironmentRows(
+  client: readonly EnvironmentRow[] | null,
+  server: readonly EnvironmentRow[] | null,
+): PairedEnvironmentRow[] {
   const order: EnvironmentRow[] = [...(client ?? [])];
   let after = -1;
   for (const row of server ?? []) {
@@ -25,10 +34,17 @@ export function pairEnvironmentRows(client: readonly EnvironmentRow[] | null, se
     order.splice(after + 1, 0, row);
     after += 1;
   }
-  const valueOf = (rows: readonly EnvironmentRow[] | null, key: string) => rows?.find((row) => row.key === key)?.value ?? null;
+  const valueOf = (rows: readonly EnvironmentRow[] | null, key: string) =>
+    rows?.find((row) => row.key === key)?.value ?? null;
   return order.map(({ key, label }) => {
     const clientValue = valueOf(client, key);
     const serverValue = valueOf(server, key);
-    return { key, label, client: clientValue, server: serverValue, isDifferent: isRead(clientValue) && isRead(serverValue) && clientValue !== serverValue };
+    return {
+      key,
+      label,
+      client: clientValue,
+      server: serverValue,
+      isDifferent: isRead(clientValue) && isRead(serverValue) && clientValue !== serverValue,
+    };
   });
 }

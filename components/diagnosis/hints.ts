@@ -10,7 +10,10 @@ const SEVERITY_RANK: Record<HintSeverity, number> = { critical: 0, warning: 1, i
 export function sortHints(hints: readonly Hint[]): Hint[] {
   return hints
     .map((hint, index) => ({ hint, index }))
-    .sort((left, right) => SEVERITY_RANK[left.hint.severity] - SEVERITY_RANK[right.hint.severity] || left.index - right.index)
+    .sort(
+      (left, right) =>
+        SEVERITY_RANK[left.hint.severity] - SEVERITY_RANK[right.hint.severity] || left.index - right.index,
+    )
     .map((entry) => entry.hint);
 }
 
@@ -18,5 +21,7 @@ export function sortHints(hints: readonly Hint[]): Hint[] {
 export function hintSourceOf(hint: Pick<Hint, "source">): { href: string; label: string } | null {
   if (!hint.source) return null;
   const { kind, id } = hint.source;
-  return kind === "run" ? { href: `/runs/${id}`, label: `run #${id}` } : { href: `/experiments/${id}`, label: `experiment #${id}` };
+  return kind === "run"
+    ? { href: `/runs/${id}`, label: `run #${id}` }
+    : { href: `/experiments/${id}`, label: `experiment #${id}` };
 }

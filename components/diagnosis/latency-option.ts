@@ -6,7 +6,10 @@ export const LATENCY_OPTION_LABEL = `Measure latency under load (ping every ${LA
 
 /** Run options with `latency: true` when asked; left out otherwise, as a run that never asked stores it. */
 export function withLatencyOption(options: Record<string, unknown>, isLatency: boolean): Record<string, unknown> {
-  return Object.fromEntries([...Object.entries(options).filter(([key]) => key !== "latency"), ...(isLatency ? [["latency", true] as const] : [])]);
+  return Object.fromEntries([
+    ...Object.entries(options).filter(([key]) => key !== "latency"),
+    ...(isLatency ? [["latency", true] as const] : []),
+  ]);
 }
 
 /** Whether stored or requested run options ask for latency under load. */

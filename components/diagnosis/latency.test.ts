@@ -51,17 +51,33 @@ describe("latencyChartPoints", () => {
 
 describe("runTimeDomain", () => {
   it("starts at −5 s when latency is measured, and at 0 otherwise", () => {
-    expect(runTimeDomain({ isLatencyMeasured: true, plannedEnd: null, lastIntervalT: 10, samples: pings(10, () => 1) })).toEqual([-5, 10]);
-    expect(runTimeDomain({ isLatencyMeasured: false, plannedEnd: null, lastIntervalT: 10, samples: [] })).toEqual([0, 10]);
+    expect(
+      runTimeDomain({ isLatencyMeasured: true, plannedEnd: null, lastIntervalT: 10, samples: pings(10, () => 1) }),
+    ).toEqual([-5, 10]);
+    expect(runTimeDomain({ isLatencyMeasured: false, plannedEnd: null, lastIntervalT: 10, samples: [] })).toEqual([
+      0, 10,
+    ]);
   });
 
   it("reaches the planned end while live, before any ping or interval", () => {
     expect(runTimeDomain({ isLatencyMeasured: true, plannedEnd: 30, lastIntervalT: 0, samples: [] })).toEqual([-5, 30]);
-    expect(runTimeDomain({ isLatencyMeasured: false, plannedEnd: null, lastIntervalT: 0, samples: [] })).toEqual([0, 1]);
+    expect(runTimeDomain({ isLatencyMeasured: false, plannedEnd: null, lastIntervalT: 0, samples: [] })).toEqual([
+      0, 1,
+    ]);
   });
 
   it("takes in pings past the last interval and an idle ping before −5 s", () => {
-    expect(runTimeDomain({ isLatencyMeasured: true, plannedEnd: null, lastIntervalT: 10, samples: [{ t: -5.4, rttMs: 1, phase: "idle" }, { t: 10.6, rttMs: 1, phase: "loaded" }] })).toEqual([-6, 10.6]);
+    expect(
+      runTimeDomain({
+        isLatencyMeasured: true,
+        plannedEnd: null,
+        lastIntervalT: 10,
+        samples: [
+          { t: -5.4, rttMs: 1, phase: "idle" },
+          { t: 10.6, rttMs: 1, phase: "loaded" },
+        ],
+      }),
+    ).toEqual([-6, 10.6]);
   });
 });
 
@@ -83,8 +99,18 @@ describe("the summary's words", () => {
       { t: -1, rttMs: 0.4, phase: "idle" },
       { t: 1, rttMs: null, phase: "loaded" },
     ];
-    const summary = { idleMedianMs: 0.4, idleP95Ms: 0.4, loadedMedianMs: 9.8, loadedP95Ms: 12, grade: "B" as const, sent: 2, lost: 1 };
-    expect(describeLatency(samples, summary)).toBe("Round-trip time of 2 pings, idle median 0.40 ms, under load median 9.80 ms, 1 lost");
+    const summary = {
+      idleMedianMs: 0.4,
+      idleP95Ms: 0.4,
+      loadedMedianMs: 9.8,
+      loadedP95Ms: 12,
+      grade: "B" as const,
+      sent: 2,
+      lost: 1,
+    };
+    expect(describeLatency(samples, summary)).toBe(
+      "Round-trip time of 2 pings, idle median 0.40 ms, under load median 9.80 ms, 1 lost",
+    );
     expect(describeLatency([], null)).toBe("Round-trip time under load: no pings yet");
   });
 });

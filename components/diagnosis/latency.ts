@@ -1,7 +1,13 @@
 // Latency under load for the run page, without React: the chart's points (thinned for long
 // runs), the time axis the throughput and latency charts share, and the words of the summary.
 import { formatNumber } from "@/components/units/rate";
-import { LATENCY_IDLE_SECONDS, type BufferbloatGrade, type LatencyPhase, type LatencySample, type LatencySummary } from "@/lib/diagnosis/contract";
+import {
+  LATENCY_IDLE_SECONDS,
+  type BufferbloatGrade,
+  type LatencyPhase,
+  type LatencySample,
+  type LatencySummary,
+} from "@/lib/diagnosis/contract";
 
 /** One point of the latency chart: a ping, or the pings of a stretch of a long run. */
 export type LatencyPoint = {
@@ -33,7 +39,9 @@ export function latencyChartPoints(samples: readonly LatencySample[], maxPoints 
   let bucket: LatencySample[] = [];
   const flush = () => {
     if (bucket.length === 0) return;
-    const replies = bucket.map((sample) => sample.rttMs).filter((rtt): rtt is number => rtt !== null && Number.isFinite(rtt));
+    const replies = bucket
+      .map((sample) => sample.rttMs)
+      .filter((rtt): rtt is number => rtt !== null && Number.isFinite(rtt));
     const rtt = replies.length ? Math.max(...replies) : null;
     const phase = bucket[0]!.phase;
     const lostCount = bucket.length - replies.length;
@@ -106,7 +114,11 @@ export function describeLatency(samples: readonly LatencySample[], summary: Late
   if (samples.length === 0) return "Round-trip time under load: no pings yet";
   const lost = samples.filter((sample) => sample.rttMs === null).length;
   const parts = [`Round-trip time of ${samples.length} pings`];
-  if (summary) parts.push(`idle median ${formatMs(summary.idleMedianMs)}`, `under load median ${formatMs(summary.loadedMedianMs)}`);
+  if (summary)
+    parts.push(
+      `idle median ${formatMs(summary.idleMedianMs)}`,
+      `under load median ${formatMs(summary.loadedMedianMs)}`,
+    );
   parts.push(lost === 0 ? "none lost" : `${lost} lost`);
   return parts.join(", ");
 }

@@ -8,7 +8,6 @@ import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
 
 // No "use client": the experiments page and a link page render it on the server.
 
-
 function ExperimentLinks({ experiment }: { experiment: ExperimentListItem }) {
   return (
     <>
@@ -46,7 +45,8 @@ function ExperimentCard({ experiment, showLinks }: { experiment: ExperimentListI
         <StatusBadge status={experiment.status} />
       </div>
       <p className="mt-0.5 text-slate-700 dark:text-slate-300">
-        {KIND_DEFINITIONS[experiment.kind].title} · steps <Steps experiment={experiment} /> · <RelativeTime date={experiment.createdAt} />
+        {KIND_DEFINITIONS[experiment.kind].title} · steps <Steps experiment={experiment} /> ·{" "}
+        <RelativeTime date={experiment.createdAt} />
       </p>
       {showLinks ? (
         <p className="mt-0.5 break-words text-slate-700 dark:text-slate-300">
@@ -92,7 +92,13 @@ function ExperimentCells({ experiment, showLinks }: { experiment: ExperimentList
  * Experiments newest first: name (opens it), kind, links, status, the answer in a sentence,
  * steps done of planned, and when it was created. A link page leaves the links out.
  */
-export function ExperimentList({ experiments, showLinks = true }: { experiments: ExperimentListItem[]; showLinks?: boolean }) {
+export function ExperimentList({
+  experiments,
+  showLinks = true,
+}: {
+  experiments: ExperimentListItem[];
+  showLinks?: boolean;
+}) {
   const columns = [
     { header: "Name" },
     { header: "Kind" },

@@ -35,12 +35,21 @@ const STATUS_WORDS: Record<string, string> = {
  * in row by row; once it has ended, the kind's chart, the table and the steps with their runs.
  * Its findings come with the page, which is read again when the experiment ends.
  */
-export function ExperimentView({ initial, kindTitle, hints = [] }: { initial: ExperimentJson; kindTitle: string; hints?: Hint[] }) {
+export function ExperimentView({
+  initial,
+  kindTitle,
+  hints = [],
+}: {
+  initial: ExperimentJson;
+  kindTitle: string;
+  hints?: Hint[];
+}) {
   const query = useQuery({
     queryKey: queryKeys.experiment(initial.id),
     queryFn: ({ signal }) => fetchApi<ExperimentJson>(apiPaths.experiment(initial.id), { signal }),
     initialData: initial,
-    refetchInterval: (current) => (isActiveExperimentStatus(current.state.data?.status ?? "") ? ACTIVE_SAFETY_REFETCH_MS : false),
+    refetchInterval: (current) =>
+      isActiveExperimentStatus(current.state.data?.status ?? "") ? ACTIVE_SAFETY_REFETCH_MS : false,
   });
   const experiment = query.data;
   const isActive = isActiveExperimentStatus(experiment.status);
@@ -52,7 +61,10 @@ export function ExperimentView({ initial, kindTitle, hints = [] }: { initial: Ex
     if (wasActive.current && !isActive) router.refresh();
     wasActive.current = isActive;
   }, [isActive, router]);
-  const took = experiment.startedAt && experiment.endedAt ? (Date.parse(experiment.endedAt) - Date.parse(experiment.startedAt)) / 1000 : null;
+  const took =
+    experiment.startedAt && experiment.endedAt
+      ? (Date.parse(experiment.endedAt) - Date.parse(experiment.startedAt)) / 1000
+      : null;
   const hasRows = (experiment.table?.rows.length ?? 0) > 0;
 
   return (
@@ -113,20 +125,31 @@ export function ExperimentView({ initial, kindTitle, hints = [] }: { initial: Ex
         <RateUnitSwitch />
       </div>
 
-      <section aria-label="Answer" className="mb-6 rounded-lg border-l-4 border-sky-600 bg-sky-50 px-4 py-3 dark:border-sky-400 dark:bg-sky-950/60">
+      <section
+        aria-label="Answer"
+        className="mb-6 rounded-lg border-l-4 border-sky-600 bg-sky-50 px-4 py-3 dark:border-sky-400 dark:bg-sky-950/60"
+      >
         {experiment.answer ? (
           <p className="text-lg font-medium text-slate-900 dark:text-slate-50" data-testid="experiment-answer">
             {experiment.answer}
           </p>
         ) : (
           <p className="text-slate-700 dark:text-slate-300" data-testid="experiment-answer-pending">
-            {isActive ? "The answer appears as soon as the first steps have measured something." : "No answer: no step measured anything."}
+            {isActive
+              ? "The answer appears as soon as the first steps have measured something."
+              : "No answer: no step measured anything."}
           </p>
         )}
-        {isActive && experiment.answer ? <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">So far: the answer may change with the steps still to come.</p> : null}
+        {isActive && experiment.answer ? (
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            So far: the answer may change with the steps still to come.
+          </p>
+        ) : null}
       </section>
 
-      {query.isError ? <QueryError what="the experiment" error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {query.isError ? (
+        <QueryError what="the experiment" error={query.error} onRetry={() => void query.refetch()} />
+      ) : null}
 
       {experiment.error || STATUS_WORDS[experiment.status] ? (
         <section
@@ -135,14 +158,20 @@ export function ExperimentView({ initial, kindTitle, hints = [] }: { initial: Ex
           data-testid="experiment-ended-early"
         >
           <h2 className="font-semibold">{STATUS_WORDS[experiment.status] ?? "Something went wrong"}</h2>
-          {experiment.error ? <p className="mt-1 whitespace-pre-wrap break-words text-sm">{experiment.error.message}</p> : null}
+          {experiment.error ? (
+            <p className="mt-1 whitespace-pre-wrap break-words text-sm">{experiment.error.message}</p>
+          ) : null}
           <p className="mt-1 text-sm">The steps that ended are kept below.</p>
         </section>
       ) : null}
 
       {isActive ? <LivePanel experiment={experiment} live={live} readAtMs={query.dataUpdatedAt} /> : null}
 
-      <FindingsSection hints={hints} emptyText={isActive ? null : "No findings: nothing in this experiment's runs or result points to a limit."} testId="experiment-findings" />
+      <FindingsSection
+        hints={hints}
+        emptyText={isActive ? null : "No findings: nothing in this experiment's runs or result points to a limit."}
+        testId="experiment-findings"
+      />
 
       <section aria-labelledby="results-heading" className="mb-6">
         <h2 id="results-heading" className="mb-3 text-lg font-semibold">
@@ -151,10 +180,17 @@ export function ExperimentView({ initial, kindTitle, hints = [] }: { initial: Ex
         {hasRows && experiment.table ? (
           <div className="space-y-4">
             <KindChart experiment={experiment} />
-            <ResultTableView table={experiment.table} label={`Results of experiment #${experiment.id}`} isFinal={!isActive} />
+            <ResultTableView
+              table={experiment.table}
+              label={`Results of experiment #${experiment.id}`}
+              isFinal={!isActive}
+            />
           </div>
         ) : (
-          <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400" data-testid="results-pending">
+          <p
+            className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400"
+            data-testid="results-pending"
+          >
             {isActive ? "The first row appears here when the first step ends." : "No step measured anything."}
           </p>
         )}

@@ -125,12 +125,16 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
     const next = formFieldsOfPreset(entry, presetLinks);
     const presetEnds = presetLinks.flatMap((link) => [link.a, link.b]);
     // Both ways on a host whose iperf3 lacks --bidir would fail at its step: left out, and the checkbox says why.
-    setFields({ ...next, directions: next.directions.filter((direction) => !directionUnavailableReason(direction, presetEnds)) });
+    setFields({
+      ...next,
+      directions: next.directions.filter((direction) => !directionUnavailableReason(direction, presetEnds)),
+    });
     setPresetId(entry.id);
     clearAnswer();
   };
 
-  const chooseKind = (kind: ExperimentKind) => change({ kind, linkIds: takesSeveralLinks(kind) ? fields.linkIds : fields.linkIds.slice(0, 1) });
+  const chooseKind = (kind: ExperimentKind) =>
+    change({ kind, linkIds: takesSeveralLinks(kind) ? fields.linkIds : fields.linkIds.slice(0, 1) });
 
   const chooseLinks = (linkIds: number[]) => {
     // A preset untouched by hand follows the links: its line-rate options come from the new one.
@@ -165,7 +169,10 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
         submit();
       }}
     >
-      <Section title="What to find out" description="Start from a preset, or choose the kind of experiment and set it up below.">
+      <Section
+        title="What to find out"
+        description="Start from a preset, or choose the kind of experiment and set it up below."
+      >
         <fieldset>
           <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Preset</legend>
           <div className="mt-2 flex flex-wrap gap-2">
@@ -193,14 +200,21 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
         <ChoiceGroup
           legend="Kind"
           isStacked
-          choices={EXPERIMENT_KINDS.map((kind) => ({ value: kind, label: KIND_DEFINITIONS[kind].title, hint: KIND_HINTS[kind] }))}
+          choices={EXPERIMENT_KINDS.map((kind) => ({
+            value: kind,
+            label: KIND_DEFINITIONS[kind].title,
+            hint: KIND_HINTS[kind],
+          }))}
           selected={[fields.kind]}
           onChange={([kind]) => chooseKind(kind!)}
           error={errors.kind}
         />
       </Section>
 
-      <Section title={isSeveral ? "Links" : "Link"} description={isSeveral ? "Two or more links, measured at the same time." : undefined}>
+      <Section
+        title={isSeveral ? "Links" : "Link"}
+        description={isSeveral ? "Two or more links, measured at the same time." : undefined}
+      >
         {isSeveral ? (
           <ChoiceGroup
             legend="Links to run together"
@@ -232,7 +246,14 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
       </Section>
 
       <Section title={KIND_DEFINITIONS[fields.kind].title} description={KIND_HINTS[fields.kind]}>
-        <KindFields fields={fields} onChange={change} errors={errors} ends={ends} endNames={endNames} speedMbps={speedMbps} />
+        <KindFields
+          fields={fields}
+          onChange={change}
+          errors={errors}
+          ends={ends}
+          endNames={endNames}
+          speedMbps={speedMbps}
+        />
       </Section>
 
       <Section title="Every run" description="The options each run of the plan starts from.">
@@ -245,7 +266,11 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
           speedMbps={speedMbps}
           errors={errors}
           parallelLabel={fields.kind === "channels" ? "Streams per channel (-P)" : undefined}
-          bitrateLabel={fields.kind === "matrix" && fields.protocols.includes("udp") ? "Bitrate of the UDP runs (-b, Mbit/s)" : undefined}
+          bitrateLabel={
+            fields.kind === "matrix" && fields.protocols.includes("udp")
+              ? "Bitrate of the UDP runs (-b, Mbit/s)"
+              : undefined
+          }
         />
       </Section>
 

@@ -10,7 +10,16 @@ import { Button, buttonClass, fieldError, Notice, TextField } from "@/components
 
 type FieldErrors = { field: string; message: string }[];
 
-const PLACED_FIELDS = ["name", "address", "port", "username", "auth", "auth.privateKey", "auth.passphrase", "auth.password"];
+const PLACED_FIELDS = [
+  "name",
+  "address",
+  "port",
+  "username",
+  "auth",
+  "auth.privateKey",
+  "auth.passphrase",
+  "auth.password",
+];
 
 /**
  * Step 1 records the host (its secret goes to createHost and never comes back);
@@ -54,10 +63,13 @@ export function AddHostForm() {
     return (
       <div className="space-y-6">
         <Notice tone="success" title={`Host ${created.name} added`}>
-          Next, test the connection: Wirespeed shows the key the host presents, you confirm it, and then it detects the platform
-          and iperf3.
+          Next, test the connection: Wirespeed shows the key the host presents, you confirm it, and then it detects the
+          platform and iperf3.
         </Notice>
-        <section aria-labelledby="connect-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+        <section
+          aria-labelledby="connect-heading"
+          className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+        >
           <h2 id="connect-heading" className="mb-4 text-lg font-semibold">
             Connect to {created.name}
           </h2>
@@ -77,14 +89,33 @@ export function AddHostForm() {
 
   const others = unplacedErrors(errors, PLACED_FIELDS);
   return (
-    <form onSubmit={submit} noValidate className="space-y-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="space-y-6 rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+    >
       {message ? (
-        <Notice tone="error" title={errors.length > 0 ? "The host was not added: see the fields marked below" : "The host was not added"}>
-          {errors.length === 0 ? message : others.length > 0 ? others.map((entry) => `${entry.field} ${entry.message}`).join("; ") : null}
+        <Notice
+          tone="error"
+          title={errors.length > 0 ? "The host was not added: see the fields marked below" : "The host was not added"}
+        >
+          {errors.length === 0
+            ? message
+            : others.length > 0
+              ? others.map((entry) => `${entry.field} ${entry.message}`).join("; ")
+              : null}
         </Notice>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Name" required value={name} onChange={(e) => setName(e.target.value)} error={fieldError(errors, "name")} hint="How you call it: nas, pve1, esx-rack2." autoComplete="off" />
+        <TextField
+          label="Name"
+          required
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError(errors, "name")}
+          hint="How you call it: nas, pve1, esx-rack2."
+          autoComplete="off"
+        />
         <TextField
           label="Address"
           required
@@ -95,8 +126,21 @@ export function AddHostForm() {
           autoComplete="off"
           spellCheck={false}
         />
-        <TextField label="SSH port" inputMode="numeric" value={port} onChange={(e) => setPort(e.target.value)} error={fieldError(errors, "port")} />
-        <TextField label="User" value={username} onChange={(e) => setUsername(e.target.value)} error={fieldError(errors, "username")} autoComplete="off" spellCheck={false} />
+        <TextField
+          label="SSH port"
+          inputMode="numeric"
+          value={port}
+          onChange={(e) => setPort(e.target.value)}
+          error={fieldError(errors, "port")}
+        />
+        <TextField
+          label="User"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          error={fieldError(errors, "username")}
+          autoComplete="off"
+          spellCheck={false}
+        />
       </div>
       <CredentialFields value={credentials} onChange={setCredentials} errors={errors} />
       <div className="flex flex-wrap items-center gap-3">

@@ -49,7 +49,9 @@ export function CredentialFields({
     setFileProblem(null);
     if (!file) return;
     if (file.size > MAX_PRIVATE_KEY_BYTES) {
-      setFileProblem(`That file is ${Math.round(file.size / 1024)} KiB; a private key is at most 16 KiB. Did you pick the right file?`);
+      setFileProblem(
+        `That file is ${Math.round(file.size / 1024)} KiB; a private key is at most 16 KiB. Did you pick the right file?`,
+      );
       return;
     }
     // Read here, in the browser: the text goes into the field above and is sent only when the form is.
@@ -131,7 +133,9 @@ export function CredentialFields({
         />
       ) : null}
       {value.method === "local" ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">Commands run on the machine Wirespeed runs on, without SSH.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Commands run on the machine Wirespeed runs on, without SSH.
+        </p>
       ) : null}
     </fieldset>
   );

@@ -45,7 +45,12 @@ export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number;
       >
         Delete host…
       </Button>
-      <ModalDialog open={isOpen} onClose={() => setIsOpen(false)} titleId="delete-host-title" describedById="delete-host-what">
+      <ModalDialog
+        open={isOpen}
+        onClose={() => setIsOpen(false)}
+        titleId="delete-host-title"
+        describedById="delete-host-what"
+      >
         <h2 id="delete-host-title" className="text-lg font-semibold">
           Delete {hostName}?
         </h2>
@@ -55,15 +60,27 @@ export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number;
         </p>
         {impact.activeRun ? (
           <Notice tone="warning" title="A run is still going">
-            Run #{impact.activeRun.id} on one of its links is {impact.activeRun.status}: cancel it or wait for it to end, then delete.
+            Run #{impact.activeRun.id} on one of its links is {impact.activeRun.status}: cancel it or wait for it to
+            end, then delete.
           </Notice>
         ) : null}
-        {failure ? <Notice tone="error" title="Not deleted">{failure}</Notice> : null}
+        {failure ? (
+          <Notice tone="error" title="Not deleted">
+            {failure}
+          </Notice>
+        ) : null}
         <div className="flex flex-wrap justify-end gap-2">
           <Button type="button" data-autofocus onClick={() => setIsOpen(false)} disabled={isPending}>
             Keep it
           </Button>
-          <Button type="button" variant="danger" onClick={remove} isPending={isPending} pendingLabel="Deleting…" disabled={impact.activeRun !== null}>
+          <Button
+            type="button"
+            variant="danger"
+            onClick={remove}
+            isPending={isPending}
+            pendingLabel="Deleting…"
+            disabled={impact.activeRun !== null}
+          >
             Delete {hostName}
           </Button>
         </div>

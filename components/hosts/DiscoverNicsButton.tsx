@@ -5,8 +5,16 @@ import { discoverNicsAction } from "@/lib/actions/discover-nics";
 import { Button, HintText, Notice } from "@/components/ui/ui";
 
 /** Reads the host's NICs over SSH; says how many it found, or why it could not. */
-export function DiscoverNicsButton({ hostId, variant = "secondary" }: { hostId: number; variant?: "primary" | "secondary" }) {
-  const [outcome, setOutcome] = useState<{ ok: true; count: number; names: string[] } | { ok: false; message: string } | null>(null);
+export function DiscoverNicsButton({
+  hostId,
+  variant = "secondary",
+}: {
+  hostId: number;
+  variant?: "primary" | "secondary";
+}) {
+  const [outcome, setOutcome] = useState<
+    { ok: true; count: number; names: string[] } | { ok: false; message: string } | null
+  >(null);
   const [isPending, startTransition] = useTransition();
 
   function discover() {

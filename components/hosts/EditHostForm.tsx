@@ -12,8 +12,19 @@ type FieldErrors = { field: string; message: string }[];
 type EditableHost = Omit<HostDetail["host"], "lastSeenAt" | "createdAt" | "updatedAt">;
 
 const PLACED_FIELDS = [
-  "name", "address", "port", "username", "notes", "iperf3Path", "iperfPortMin", "iperfPortMax", "openFirewall",
-  "auth", "auth.privateKey", "auth.passphrase", "auth.password",
+  "name",
+  "address",
+  "port",
+  "username",
+  "notes",
+  "iperf3Path",
+  "iperfPortMin",
+  "iperfPortMax",
+  "openFirewall",
+  "auth",
+  "auth.privateKey",
+  "auth.passphrase",
+  "auth.password",
 ];
 
 /** Edits the host's settings; credentials change only when new ones are given (the stored ones are never shown). */
@@ -29,7 +40,10 @@ export function EditHostForm({ host }: { host: EditableHost }) {
   const [openFirewall, setOpenFirewall] = useState(host.openFirewall);
   const [isChangingCredentials, setIsChangingCredentials] = useState(false);
   const canSetCredentials = useCan("credentials");
-  const [credentials, setCredentials] = useState<Credentials>({ ...EMPTY_CREDENTIALS, method: host.authMethod as Credentials["method"] });
+  const [credentials, setCredentials] = useState<Credentials>({
+    ...EMPTY_CREDENTIALS,
+    method: host.authMethod as Credentials["method"],
+  });
   const [errors, setErrors] = useState<FieldErrors>([]);
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
   const [isPending, startTransition] = useTransition();
@@ -62,7 +76,12 @@ export function EditHostForm({ host }: { host: EditableHost }) {
         const others = unplacedErrors(result.errors, PLACED_FIELDS);
         setOutcome({
           ok: false,
-          message: result.errors.length === 0 ? result.message : others.length > 0 ? others.map((e) => `${e.field} ${e.message}`).join("; ") : "See the fields marked below.",
+          message:
+            result.errors.length === 0
+              ? result.message
+              : others.length > 0
+                ? others.map((e) => `${e.field} ${e.message}`).join("; ")
+                : "See the fields marked below.",
         });
       }
     });
@@ -71,10 +90,36 @@ export function EditHostForm({ host }: { host: EditableHost }) {
   return (
     <form onSubmit={submit} noValidate className="space-y-5" aria-label={`Edit ${host.name}`}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={fieldError(errors, "name")} autoComplete="off" />
-        <TextField label="Address" value={address} onChange={(e) => setAddress(e.target.value)} error={fieldError(errors, "address")} autoComplete="off" spellCheck={false} />
-        <TextField label="SSH port" inputMode="numeric" value={port} onChange={(e) => setPort(e.target.value)} error={fieldError(errors, "port")} />
-        <TextField label="User" value={username} onChange={(e) => setUsername(e.target.value)} error={fieldError(errors, "username")} autoComplete="off" spellCheck={false} />
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError(errors, "name")}
+          autoComplete="off"
+        />
+        <TextField
+          label="Address"
+          value={address}
+          onChange={(e) => setAddress(e.target.value)}
+          error={fieldError(errors, "address")}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextField
+          label="SSH port"
+          inputMode="numeric"
+          value={port}
+          onChange={(e) => setPort(e.target.value)}
+          error={fieldError(errors, "port")}
+        />
+        <TextField
+          label="User"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          error={fieldError(errors, "username")}
+          autoComplete="off"
+          spellCheck={false}
+        />
         <TextField
           label="iperf3 path"
           className="sm:col-span-2"
@@ -85,7 +130,13 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           hint="Leave empty to let the check find it."
           spellCheck={false}
         />
-        <TextField label="First iperf3 port" inputMode="numeric" value={portMin} onChange={(e) => setPortMin(e.target.value)} error={fieldError(errors, "iperfPortMin")} />
+        <TextField
+          label="First iperf3 port"
+          inputMode="numeric"
+          value={portMin}
+          onChange={(e) => setPortMin(e.target.value)}
+          error={fieldError(errors, "iperfPortMin")}
+        />
         <TextField
           label="Last iperf3 port"
           inputMode="numeric"
@@ -97,7 +148,12 @@ export function EditHostForm({ host }: { host: EditableHost }) {
       </div>
       {host.platform === "esxi" ? (
         <label className="flex items-start gap-3 text-sm">
-          <input type="checkbox" checked={openFirewall} onChange={(e) => setOpenFirewall(e.target.checked)} className={`mt-0.5 h-4 w-4 accent-sky-600 ${FOCUS_RING}`} />
+          <input
+            type="checkbox"
+            checked={openFirewall}
+            onChange={(e) => setOpenFirewall(e.target.checked)}
+            className={`mt-0.5 h-4 w-4 accent-sky-600 ${FOCUS_RING}`}
+          />
           <span>
             <span className="font-medium">Open the ESXi firewall during tests</span>
             <span className="block text-slate-600 dark:text-slate-400">
@@ -106,28 +162,42 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           </span>
         </label>
       ) : null}
-      <TextAreaField label="Notes" rows={3} value={notes} onChange={(e) => setNotes(e.target.value)} error={fieldError(errors, "notes")} />
+      <TextAreaField
+        label="Notes"
+        rows={3}
+        value={notes}
+        onChange={(e) => setNotes(e.target.value)}
+        error={fieldError(errors, "notes")}
+      />
       {canSetCredentials ? (
-      <div className="rounded-md border border-slate-200 p-4 dark:border-slate-700">
-        <label className="flex items-center gap-3 text-sm font-medium">
-          <input
-            type="checkbox"
-            checked={isChangingCredentials}
-            onChange={(e) => setIsChangingCredentials(e.target.checked)}
-            className={`h-4 w-4 accent-sky-600 ${FOCUS_RING}`}
-          />
-          Set new credentials
-        </label>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          Now: {host.authMethod === "local" ? "this machine, no SSH" : `${host.authMethod === "key" ? "SSH key" : "password"}${host.hasSecret ? ", stored" : ", none stored"}`}. Stored
-          credentials are never shown; leave this off to keep them.
-        </p>
-        {isChangingCredentials ? (
-          <div className="mt-4">
-            <CredentialFields value={credentials} onChange={setCredentials} errors={errors} legend="New credentials" />
-          </div>
-        ) : null}
-      </div>
+        <div className="rounded-md border border-slate-200 p-4 dark:border-slate-700">
+          <label className="flex items-center gap-3 text-sm font-medium">
+            <input
+              type="checkbox"
+              checked={isChangingCredentials}
+              onChange={(e) => setIsChangingCredentials(e.target.checked)}
+              className={`h-4 w-4 accent-sky-600 ${FOCUS_RING}`}
+            />
+            Set new credentials
+          </label>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Now:{" "}
+            {host.authMethod === "local"
+              ? "this machine, no SSH"
+              : `${host.authMethod === "key" ? "SSH key" : "password"}${host.hasSecret ? ", stored" : ", none stored"}`}
+            . Stored credentials are never shown; leave this off to keep them.
+          </p>
+          {isChangingCredentials ? (
+            <div className="mt-4">
+              <CredentialFields
+                value={credentials}
+                onChange={setCredentials}
+                errors={errors}
+                legend="New credentials"
+              />
+            </div>
+          ) : null}
+        </div>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-400">Credentials are set by an admin.</p>
       )}
@@ -138,9 +208,13 @@ export function EditHostForm({ host }: { host: EditableHost }) {
         <div aria-live="polite" className="min-w-0 flex-1">
           {outcome ? (
             outcome.ok ? (
-              <span role="status" className="text-sm text-emerald-800 dark:text-emerald-300">{outcome.message}</span>
+              <span role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
+                {outcome.message}
+              </span>
             ) : (
-              <Notice tone="error" title="Not saved">{outcome.message}</Notice>
+              <Notice tone="error" title="Not saved">
+                {outcome.message}
+              </Notice>
             )
           ) : null}
         </div>

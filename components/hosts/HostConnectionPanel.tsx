@@ -16,7 +16,15 @@ const HOST_KEY_COMMAND = "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub";
  * the user to compare it with the host's own before it is pinned; then the check logs in
  * and shows platform and iperf3, or what is missing and how to install it.
  */
-export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test connection" }: { hostId: number; hostName: string; buttonLabel?: string }) {
+export function HostConnectionPanel({
+  hostId,
+  hostName,
+  buttonLabel = "Test connection",
+}: {
+  hostId: number;
+  hostName: string;
+  buttonLabel?: string;
+}) {
   const [check, setCheck] = useState<HostCheck | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // The key dialog closed without trusting: "rejected" (it does not match) or "closed" (Escape: not judged).
@@ -50,11 +58,20 @@ export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test conn
     });
   }
 
-  const needsConfirmation = check && (check.hostKey.status === "unconfirmed" || check.hostKey.status === "mismatch") && check.hostKey.presented;
+  const needsConfirmation =
+    check && (check.hostKey.status === "unconfirmed" || check.hostKey.status === "mismatch") && check.hostKey.presented;
 
   return (
     <div className="space-y-4">
-      <Button ref={testButtonRef} type="button" variant={check ? "secondary" : "primary"} onClick={runCheck} isPending={isChecking} pendingLabel="Testing…" disabled={isPinning}>
+      <Button
+        ref={testButtonRef}
+        type="button"
+        variant={check ? "secondary" : "primary"}
+        onClick={runCheck}
+        isPending={isChecking}
+        pendingLabel="Testing…"
+        disabled={isPinning}
+      >
         {check ? "Test again" : buttonLabel}
       </Button>
       <div aria-live="polite" className="space-y-4">
@@ -75,8 +92,8 @@ export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test conn
         ) : null}
         {needsConfirmation && keyClosed === "rejected" ? (
           <Notice tone="error" title="Do not trust this key">
-            Something other than your host may be answering at this address. Check the address and port in the host&apos;s
-            settings, or the network between here and the host, then test again.
+            Something other than your host may be answering at this address. Check the address and port in the
+            host&apos;s settings, or the network between here and the host, then test again.
           </Notice>
         ) : null}
         {needsConfirmation && keyClosed === "closed" ? (
@@ -87,7 +104,14 @@ export function HostConnectionPanel({ hostId, hostName, buttonLabel = "Test conn
         {check && check.reachable && !needsConfirmation ? <CheckResult check={check} hostName={hostName} /> : null}
       </div>
       {/* A dialog: nothing else on the page should be done before the key is judged. */}
-      <ModalDialog open={Boolean(needsConfirmation) && keyClosed === null} onClose={() => setKeyClosed("closed")} titleId="fingerprint-heading" describedById="fingerprint-what" returnFocusTo={testButtonRef} testId="fingerprint-dialog">
+      <ModalDialog
+        open={Boolean(needsConfirmation) && keyClosed === null}
+        onClose={() => setKeyClosed("closed")}
+        titleId="fingerprint-heading"
+        describedById="fingerprint-what"
+        returnFocusTo={testButtonRef}
+        testId="fingerprint-dialog"
+      >
         {needsConfirmation ? (
           <FingerprintConfirmation
             hostName={hostName}
@@ -136,17 +160,29 @@ function FingerprintConfirmation({
           Trusted until now: <code className="font-mono text-xs break-all">{pinned}</code>
         </p>
       ) : null}
-      <p className="mt-2 rounded-md bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 dark:bg-slate-900 dark:text-slate-100" data-testid="presented-fingerprint">
+      <p
+        className="mt-2 rounded-md bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+        data-testid="presented-fingerprint"
+      >
         {presented}
       </p>
       <p className="mt-3 text-sm">On the host itself (its console, or a session you already trust), run</p>
       <pre className="mt-1 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-xs text-slate-100 dark:bg-black">
         <code>{HOST_KEY_COMMAND}</code>
       </pre>
-      <p className="mt-2 text-sm">and check that it prints the same SHA256 fingerprint. Only then trust it: Wirespeed will refuse any other key from now on.</p>
+      <p className="mt-2 text-sm">
+        and check that it prints the same SHA256 fingerprint. Only then trust it: Wirespeed will refuse any other key
+        from now on.
+      </p>
       <div className="mt-4 flex flex-wrap gap-2">
         {canTrust ? (
-          <Button type="button" variant="primary" onClick={onConfirm} isPending={isPinning} pendingLabel="Trusting and checking…">
+          <Button
+            type="button"
+            variant="primary"
+            onClick={onConfirm}
+            isPending={isPinning}
+            pendingLabel="Trusting and checking…"
+          >
             It matches: trust this key
           </Button>
         ) : (
@@ -164,22 +200,37 @@ function FingerprintConfirmation({
 function CheckResult({ check, hostName }: { check: HostCheck; hostName: string }) {
   const isMissingIperf = check.error?.kind === "not-found";
   return (
-    <section aria-labelledby="check-result-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid="check-result">
+    <section
+      aria-labelledby="check-result-heading"
+      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      data-testid="check-result"
+    >
       <h3 id="check-result-heading" className="font-semibold">
         {check.error ? `${hostName} answered, with a problem` : `${hostName} is ready for tests`}
       </h3>
       <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-slate-600 dark:text-slate-400">Host key</dt>
         <dd className="min-w-0 break-all">
-          {check.hostKey.status === "local" ? "this machine (no SSH)" : <>trusted <code className="font-mono text-xs">{check.hostKey.pinned ?? check.hostKey.presented}</code></>}
+          {check.hostKey.status === "local" ? (
+            "this machine (no SSH)"
+          ) : (
+            <>
+              trusted <code className="font-mono text-xs">{check.hostKey.pinned ?? check.hostKey.presented}</code>
+            </>
+          )}
         </dd>
         <dt className="text-slate-600 dark:text-slate-400">Platform</dt>
-        <dd data-testid="check-platform">{check.platform ? `${formatPlatform(check.platform)}${check.os && check.os.toLowerCase() !== formatPlatform(check.platform).toLowerCase() ? ` (${check.os})` : ""}` : "not detected"}</dd>
+        <dd data-testid="check-platform">
+          {check.platform
+            ? `${formatPlatform(check.platform)}${check.os && check.os.toLowerCase() !== formatPlatform(check.platform).toLowerCase() ? ` (${check.os})` : ""}`
+            : "not detected"}
+        </dd>
         <dt className="text-slate-600 dark:text-slate-400">iperf3</dt>
         <dd data-testid="check-iperf3">
           {check.iperf3 ? (
             <>
-              {check.iperf3.version} <span className="font-mono text-xs text-slate-600 dark:text-slate-400">{check.iperf3.path}</span>
+              {check.iperf3.version}{" "}
+              <span className="font-mono text-xs text-slate-600 dark:text-slate-400">{check.iperf3.path}</span>
             </>
           ) : (
             <span className="font-medium text-red-700 dark:text-red-300">missing</span>
@@ -188,7 +239,10 @@ function CheckResult({ check, hostName }: { check: HostCheck; hostName: string }
       </dl>
       {check.error ? (
         <div className="mt-3">
-          <Notice tone={isMissingIperf ? "warning" : "error"} title={isMissingIperf ? "iperf3 is missing" : check.error.message}>
+          <Notice
+            tone={isMissingIperf ? "warning" : "error"}
+            title={isMissingIperf ? "iperf3 is missing" : check.error.message}
+          >
             {isMissingIperf ? <p>{check.error.message}.</p> : null}
             {check.error.hint ? (
               <p className="mt-1">

@@ -24,9 +24,12 @@ function HostCard({ host }: { host: HostListItem }) {
         </Link>
         <HostStatusBadge host={host} />
       </div>
-      <p className="mt-0.5 font-mono text-xs break-all text-slate-600 dark:text-slate-400">{host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}</p>
+      <p className="mt-0.5 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
+        {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
+      </p>
       <p className="mt-1 text-slate-700 dark:text-slate-300">
-        {formatPlatform(host.platform)} · iperf3 {host.iperf3Version ?? "–"} · {host.nicCount === 1 ? "1 NIC" : `${host.nicCount} NICs`} · seen <LastSeen date={host.lastSeenAt} />
+        {formatPlatform(host.platform)} · iperf3 {host.iperf3Version ?? "–"} ·{" "}
+        {host.nicCount === 1 ? "1 NIC" : `${host.nicCount} NICs`} · seen <LastSeen date={host.lastSeenAt} />
       </p>
     </>
   );
@@ -39,11 +42,17 @@ function HostCells({ host }: { host: HostListItem }) {
         <Link href={`/hosts/${host.id}`} className={TEXT_LINK}>
           {host.name}
         </Link>
-        <div className="mt-0.5 font-mono text-xs font-normal break-all text-slate-600 lg:hidden dark:text-slate-400">{host.isLocal ? "local" : host.address}</div>
+        <div className="mt-0.5 font-mono text-xs font-normal break-all text-slate-600 lg:hidden dark:text-slate-400">
+          {host.isLocal ? "local" : host.address}
+        </div>
       </th>
-      <td className="hidden px-4 py-2 font-mono text-xs lg:table-cell">{host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}</td>
+      <td className="hidden px-4 py-2 font-mono text-xs lg:table-cell">
+        {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
+      </td>
       <td className="px-4 py-2">{formatPlatform(host.platform)}</td>
-      <td className="px-4 py-2">{host.iperf3Version ?? <span className="text-slate-600 dark:text-slate-400">–</span>}</td>
+      <td className="px-4 py-2">
+        {host.iperf3Version ?? <span className="text-slate-600 dark:text-slate-400">–</span>}
+      </td>
       <td className="px-4 py-2">
         <HostStatusBadge host={host} />
       </td>

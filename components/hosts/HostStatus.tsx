@@ -1,6 +1,11 @@
 import { RelativeTime } from "@/components/ui/RelativeTime";
 
-type HostStatusInput = { isLocal: boolean; hostKeyFingerprint: string | null; lastSeenAt: Date | null; iperf3Version: string | null };
+type HostStatusInput = {
+  isLocal: boolean;
+  hostKeyFingerprint: string | null;
+  lastSeenAt: Date | null;
+  iperf3Version: string | null;
+};
 
 const BADGE = "inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium";
 const TONES = {

@@ -35,9 +35,15 @@ function NicCard({ nic }: { nic: Nic }) {
         </span>
       </div>
       {nic.model ? <p className="mt-0.5 text-slate-700 dark:text-slate-300">{nic.model}</p> : null}
-      <p className="mt-1 font-mono text-xs break-all text-slate-600 dark:text-slate-400">{nic.addresses.length > 0 ? nic.addresses.join(", ") : "no address"}</p>
+      <p className="mt-1 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
+        {nic.addresses.length > 0 ? nic.addresses.join(", ") : "no address"}
+      </p>
       {pcie || nic.linkCount > 0 ? (
-        <p className={`mt-1 text-xs ${MUTED}`}>{[pcie ? `PCIe ${pcie}` : null, nic.linkCount > 0 ? linkCountText(nic.linkCount) : null].filter(Boolean).join(" · ")}</p>
+        <p className={`mt-1 text-xs ${MUTED}`}>
+          {[pcie ? `PCIe ${pcie}` : null, nic.linkCount > 0 ? linkCountText(nic.linkCount) : null]
+            .filter(Boolean)
+            .join(" · ")}
+        </p>
       ) : null}
     </>
   );
@@ -50,14 +56,18 @@ function NicCells({ nic }: { nic: Nic }) {
       <th scope="row" className="px-4 py-2 font-mono font-medium whitespace-nowrap">
         {nic.name}
         {nic.linkCount > 0 ? (
-          <span className="ml-2 rounded-full bg-sky-100 px-2 py-0.5 font-sans text-xs font-medium text-sky-900 dark:bg-sky-900 dark:text-sky-100">{linkCountText(nic.linkCount)}</span>
+          <span className="ml-2 rounded-full bg-sky-100 px-2 py-0.5 font-sans text-xs font-medium text-sky-900 dark:bg-sky-900 dark:text-sky-100">
+            {linkCountText(nic.linkCount)}
+          </span>
         ) : null}
       </th>
       <td className="min-w-40 px-4 py-2">
         {nic.model ?? <span className={MUTED}>–</span>}
         {nic.driver ? <div className={`text-xs ${MUTED}`}>driver {nic.driver}</div> : null}
       </td>
-      <td className="px-4 py-2 text-right tabular-nums whitespace-nowrap">{nic.speedMbps === null ? <span className={MUTED}>unknown</span> : formatLinkSpeed(nic.speedMbps)}</td>
+      <td className="px-4 py-2 text-right tabular-nums whitespace-nowrap">
+        {nic.speedMbps === null ? <span className={MUTED}>unknown</span> : formatLinkSpeed(nic.speedMbps)}
+      </td>
       <td className="px-4 py-2 text-right tabular-nums" data-testid="nic-mtu">
         {nic.mtu ?? <span className={MUTED}>–</span>}
       </td>

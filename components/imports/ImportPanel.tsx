@@ -55,7 +55,8 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
           credentials: "same-origin",
           body: JSON.stringify(built.request),
         });
-        const body = (await response.json().catch(() => null)) as (ImportResponse & { error?: { message?: string } }) | null;
+        const body = (await response.json().catch(() => null)) as
+          (ImportResponse & { error?: { message?: string } }) | null;
         if (!response.ok || !body) {
           setFailure(body?.error?.message ?? `The server answered ${response.status}.`);
           return;
@@ -85,8 +86,9 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
       }}
     >
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        Outputs of iperf3 you already have: text as iperf3 printed it (3.0 to 3.21, client or server side, also as copied from a web page), <code>-J</code> or{" "}
-        <code>--json-stream</code>. Each becomes a run of this link, marked imported. Up to {MAX_IMPORT_OUTPUTS} files at once, 20 MB in all.
+        Outputs of iperf3 you already have: text as iperf3 printed it (3.0 to 3.21, client or server side, also as
+        copied from a web page), <code>-J</code> or <code>--json-stream</code>. Each becomes a run of this link, marked
+        imported. Up to {MAX_IMPORT_OUTPUTS} files at once, 20 MB in all.
       </p>
       <div>
         <label htmlFor={filesId} className="mb-1 block text-sm font-medium">
@@ -103,7 +105,15 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
           onChange={(event) => void readFiles(event.target.files)}
           className="block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-slate-200 dark:file:bg-slate-800 dark:file:text-slate-100"
         />
-        <FieldMessages id={filesId} hint={files.length > 0 ? `${files.length} file${files.length === 1 ? "" : "s"} chosen` : "Choose one or more files"} error={errors.files} />
+        <FieldMessages
+          id={filesId}
+          hint={
+            files.length > 0
+              ? `${files.length} file${files.length === 1 ? "" : "s"} chosen`
+              : "Choose one or more files"
+          }
+          error={errors.files}
+        />
       </div>
       <TextAreaField
         label="Or paste one output"
@@ -113,7 +123,9 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
         value={pasted}
         onChange={(event) => setPasted(event.target.value)}
         error={errors.pasted}
-        placeholder={"Connecting to host 192.168.1.2, port 5201\n[  5] local 192.168.1.1 port 50514 connected to 192.168.1.2 port 5201\n…"}
+        placeholder={
+          "Connecting to host 192.168.1.2, port 5201\n[  5] local 192.168.1.1 port 50514 connected to 192.168.1.2 port 5201\n…"
+        }
       />
       <div className="flex flex-wrap gap-4">
         <SelectField
@@ -141,7 +153,11 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
       <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Importing…">
         Import
       </Button>
-      {failure ? <Notice tone="error" title="Nothing was imported">{failure}</Notice> : null}
+      {failure ? (
+        <Notice tone="error" title="Nothing was imported">
+          {failure}
+        </Notice>
+      ) : null}
       {report ? <ImportReport report={report} /> : null}
     </form>
   );
@@ -150,8 +166,16 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
 function ImportReport({ report }: { report: ImportResponse }) {
   const { imported, duplicates, failed } = report;
   const tone = failed.length > 0 ? "warning" : "success";
-  const others = [duplicates.length > 0 ? `${duplicates.length} already imported` : null, failed.length > 0 ? `${failed.length} not read` : null].filter(Boolean).join(", ");
-  const title = imported.length > 0 ? [`${imported.length} imported`, others].filter(Boolean).join(", ") : `Nothing imported: ${others}`;
+  const others = [
+    duplicates.length > 0 ? `${duplicates.length} already imported` : null,
+    failed.length > 0 ? `${failed.length} not read` : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const title =
+    imported.length > 0
+      ? [`${imported.length} imported`, others].filter(Boolean).join(", ")
+      : `Nothing imported: ${others}`;
   return (
     <Notice tone={tone} title={title} testId="import-report">
       <ul className="space-y-1">

@@ -14,7 +14,11 @@ type FieldErrors = { field: string; message: string }[];
 const PLACED_FIELDS = ["name", "aNicId", "bNicId", "speedMbps", "notes"];
 
 function nicLabel(nic: LinkableNic): string {
-  const facts = [nic.addresses[0], nic.speedMbps !== null ? formatLinkSpeed(nic.speedMbps) : null, nic.mtu !== null ? `MTU ${nic.mtu}` : null].filter(Boolean);
+  const facts = [
+    nic.addresses[0],
+    nic.speedMbps !== null ? formatLinkSpeed(nic.speedMbps) : null,
+    nic.mtu !== null ? `MTU ${nic.mtu}` : null,
+  ].filter(Boolean);
   return `${nic.name}${facts.length ? ` (${facts.join(", ")})` : ""}`;
 }
 
@@ -88,23 +92,38 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
 
   return (
     <div className="space-y-6">
-      <section aria-labelledby="suggestions-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900">
-        <h2 id="suggestions-heading" className="text-lg font-semibold">Suggested pairs</h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">NICs on two hosts whose addresses are in the same subnet, most likely joined by a cable.</p>
+      <section
+        aria-labelledby="suggestions-heading"
+        className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+      >
+        <h2 id="suggestions-heading" className="text-lg font-semibold">
+          Suggested pairs
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          NICs on two hosts whose addresses are in the same subnet, most likely joined by a cable.
+        </p>
         {suggestions.length > 0 ? (
           <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Suggested pairs">
             {suggestions.map((pair) => {
               const isChosen = a?.id === pair.a.id && b?.id === pair.b.id;
               return (
-                <li key={`${pair.a.id}-${pair.b.id}`} className="flex flex-wrap items-center justify-between gap-3 py-3" data-testid="suggested-pair">
+                <li
+                  key={`${pair.a.id}-${pair.b.id}`}
+                  className="flex flex-wrap items-center justify-between gap-3 py-3"
+                  data-testid="suggested-pair"
+                >
                   <div className="min-w-0 text-sm">
-                    <span className="font-medium">{pair.a.host.name}</span> <span className="font-mono">{pair.a.name}</span>
+                    <span className="font-medium">{pair.a.host.name}</span>{" "}
+                    <span className="font-mono">{pair.a.name}</span>
                     <span aria-hidden> ↔ </span>
                     <span className="sr-only"> and </span>
-                    <span className="font-medium">{pair.b.host.name}</span> <span className="font-mono">{pair.b.name}</span>
+                    <span className="font-medium">{pair.b.host.name}</span>{" "}
+                    <span className="font-mono">{pair.b.name}</span>
                     <span className="block text-xs text-slate-600 dark:text-slate-400">
                       same subnet <span className="font-mono">{pair.subnet}</span>
-                      {pair.a.mtu !== null && pair.b.mtu !== null && pair.a.mtu !== pair.b.mtu ? ` · MTU ${pair.a.mtu}/${pair.b.mtu} differ` : ""}
+                      {pair.a.mtu !== null && pair.b.mtu !== null && pair.a.mtu !== pair.b.mtu
+                        ? ` · MTU ${pair.a.mtu}/${pair.b.mtu} differ`
+                        : ""}
                     </span>
                   </div>
                   <Button
@@ -123,22 +142,48 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
           </ul>
         ) : (
           <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
-            No two NICs on different hosts share a subnet (or those that do are linked already). Choose the two ends below.
+            No two NICs on different hosts share a subnet (or those that do are linked already). Choose the two ends
+            below.
           </p>
         )}
       </section>
 
-      <form onSubmit={submit} noValidate className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900" aria-label="New link">
+      <form
+        onSubmit={submit}
+        noValidate
+        className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+        aria-label="New link"
+      >
         {message ? (
           <Notice tone="error" title="The link was not created">
-            {errors.length === 0 ? message : others.length > 0 ? others.map((entry) => `${entry.field} ${entry.message}`).join("; ") : "See the fields marked below."}
+            {errors.length === 0
+              ? message
+              : others.length > 0
+                ? others.map((entry) => `${entry.field} ${entry.message}`).join("; ")
+                : "See the fields marked below."}
           </Notice>
         ) : null}
         <div className="grid gap-6 md:grid-cols-2">
           {(
             [
-              { side: "A", hostId: aHostId, otherHostId: bHostId, setHostId: setAHostId, nicId: aNicId, field: "aNicId", pick: (nic: LinkableNic | null) => choose(nic, b) },
-              { side: "B", hostId: bHostId, otherHostId: aHostId, setHostId: setBHostId, nicId: bNicId, field: "bNicId", pick: (nic: LinkableNic | null) => choose(a, nic) },
+              {
+                side: "A",
+                hostId: aHostId,
+                otherHostId: bHostId,
+                setHostId: setAHostId,
+                nicId: aNicId,
+                field: "aNicId",
+                pick: (nic: LinkableNic | null) => choose(nic, b),
+              },
+              {
+                side: "B",
+                hostId: bHostId,
+                otherHostId: aHostId,
+                setHostId: setBHostId,
+                nicId: bNicId,
+                field: "bNicId",
+                pick: (nic: LinkableNic | null) => choose(a, nic),
+              },
             ] as const
           ).map((end) => (
             <fieldset key={end.side} className="space-y-3">
@@ -186,16 +231,22 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
               </p>
             ) : (
               <Notice tone="warning" title="Not in one subnet">
-                These two NICs have no address in a common subnet: iperf3 traffic between them may take another path, or none.
+                These two NICs have no address in a common subnet: iperf3 traffic between them may take another path, or
+                none.
               </Notice>
             )}
             {isMtuMismatch ? (
               <Notice tone="warning" title="MTU mismatch" testId="mtu-warning">
-                <MtuMismatchBadge a={a.mtu} b={b.mtu} /> {a.host.name} {a.name} uses MTU {a.mtu}, {b.host.name} {b.name} uses {b.mtu}: large
-                frames from one end get fragmented or dropped at the other. Set both to the same MTU for a fair measurement.
+                <MtuMismatchBadge a={a.mtu} b={b.mtu} /> {a.host.name} {a.name} uses MTU {a.mtu}, {b.host.name} {b.name}{" "}
+                uses {b.mtu}: large frames from one end get fragmented or dropped at the other. Set both to the same MTU
+                for a fair measurement.
               </Notice>
             ) : null}
-            {isAlreadyLinked ? <Notice tone="warning" title="Already linked">Another link joins these two NICs.</Notice> : null}
+            {isAlreadyLinked ? (
+              <Notice tone="warning" title="Already linked">
+                Another link joins these two NICs.
+              </Notice>
+            ) : null}
           </div>
         ) : null}
 
@@ -230,7 +281,13 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
             }
           />
         </div>
-        <TextAreaField label="Notes (optional)" rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} error={fieldError(errors, "notes")} />
+        <TextAreaField
+          label="Notes (optional)"
+          rows={2}
+          value={notes}
+          onChange={(event) => setNotes(event.target.value)}
+          error={fieldError(errors, "notes")}
+        />
         <div className="flex flex-wrap gap-3">
           <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Creating…">
             Create link

@@ -34,7 +34,13 @@ export function MtuMismatchBadge({ a, b }: { a: number | null; b: number | null 
   );
 }
 
-const COLUMNS = [{ header: "Name" }, { header: "A end" }, { header: "B end" }, { header: "Speed", className: "text-right" }, { header: "Runs", className: "text-right" }];
+const COLUMNS = [
+  { header: "Name" },
+  { header: "A end" },
+  { header: "B end" },
+  { header: "Speed", className: "text-right" },
+  { header: "Runs", className: "text-right" },
+];
 const SELECT_COLUMN = { header: <span className="sr-only">Select</span>, className: "w-10" };
 
 type Selection = { isSelected: (id: number) => boolean; toggle: (id: number) => void };
@@ -120,7 +126,10 @@ function RunTogetherBar({ linkIds, onClear }: { linkIds: number[]; onClear: () =
   return (
     <div className="mb-3 flex flex-wrap items-center gap-3 text-sm" data-testid="run-together">
       {count >= 2 ? (
-        <Link href={newExperimentHref({ presetId: PORTS_AT_ONCE_PRESET_ID, linkIds })} className={buttonClass("primary")}>
+        <Link
+          href={newExperimentHref({ presetId: PORTS_AT_ONCE_PRESET_ID, linkIds })}
+          className={buttonClass("primary")}
+        >
           Run together ({count} links)
         </Link>
       ) : (
@@ -129,10 +138,16 @@ function RunTogetherBar({ linkIds, onClear }: { linkIds: number[]; onClear: () =
         </button>
       )}
       <span className="text-slate-600 dark:text-slate-400">
-        {count >= 2 ? "Each link alone first, then all of them at the same time." : "Select two or more links to measure them at the same time."}
+        {count >= 2
+          ? "Each link alone first, then all of them at the same time."
+          : "Select two or more links to measure them at the same time."}
       </span>
       {count > 0 ? (
-        <button type="button" onClick={onClear} className={`rounded text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white ${FOCUS_RING}`}>
+        <button
+          type="button"
+          onClick={onClear}
+          className={`rounded text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white ${FOCUS_RING}`}
+        >
           Clear selection
         </button>
       ) : null}

@@ -61,7 +61,9 @@ function formatNetwork(version: 4 | 6, value: bigint, prefixLength: number): str
     const bytes = [24, 16, 8, 0].map((shift) => Number((value >> BigInt(shift)) & BigInt(255)));
     return `${bytes.join(".")}/${prefixLength}`;
   }
-  const groups = Array.from({ length: 8 }, (_, index) => Number((value >> BigInt(112 - index * 16)) & BigInt(0xffff)).toString(16));
+  const groups = Array.from({ length: 8 }, (_, index) =>
+    Number((value >> BigInt(112 - index * 16)) & BigInt(0xffff)).toString(16),
+  );
   // Shorten the longest run of zero groups to "::", as addresses are usually written.
   let best = { start: -1, length: 0 };
   for (let start = 0; start < 8; start += 1) {
@@ -70,13 +72,16 @@ function formatNetwork(version: 4 | 6, value: bigint, prefixLength: number): str
     if (length > best.length && length > 1) best = { start, length };
   }
   const text =
-    best.start < 0 ? groups.join(":") : `${groups.slice(0, best.start).join(":")}::${groups.slice(best.start + best.length).join(":")}`;
+    best.start < 0
+      ? groups.join(":")
+      : `${groups.slice(0, best.start).join(":")}::${groups.slice(best.start + best.length).join(":")}`;
   return `${text}/${prefixLength}`;
 }
 
 /** Addresses no link is about: loopback and link-local (every NIC has fe80::/64, so it says nothing). */
 function isIgnored(cidr: ParsedCidr): boolean {
-  if (cidr.version === 4) return cidr.value >> BigInt(24) === BigInt(127) || cidr.value >> BigInt(16) === BigInt(0xa9fe);
+  if (cidr.version === 4)
+    return cidr.value >> BigInt(24) === BigInt(127) || cidr.value >> BigInt(16) === BigInt(0xa9fe);
   return cidr.value === ONE || cidr.value >> BigInt(118) === BigInt(0x3fa);
 }
 
@@ -89,7 +94,9 @@ export function sharedSubnet(a: string, b: string): string | null {
   const prefixLength = Math.min(left.prefixLength, right.prefixLength);
   const bits = left.version === 4 ? 32 : 128;
   const network = networkOf(left.value, prefixLength, bits);
-  return network === networkOf(right.value, prefixLength, bits) ? formatNetwork(left.version, network, prefixLength) : null;
+  return network === networkOf(right.value, prefixLength, bits)
+    ? formatNetwork(left.version, network, prefixLength)
+    : null;
 }
 
 /** The first subnet that any address of one NIC shares with any address of the other. */
@@ -103,7 +110,13 @@ export function sharedSubnetOf(aAddresses: string[], bAddresses: string[]): stri
   return null;
 }
 
-export type NicForPairing = { id: number; name: string; host: { id: number; name: string }; addresses: string[]; linkedNicIds: number[] };
+export type NicForPairing = {
+  id: number;
+  name: string;
+  host: { id: number; name: string };
+  addresses: string[];
+  linkedNicIds: number[];
+};
 export type SuggestedPair<T extends NicForPairing> = { a: T; b: T; subnet: string };
 
 /** Pairs of NICs on two different hosts in one subnet, not yet linked: the likely cables. */

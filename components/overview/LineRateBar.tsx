@@ -22,7 +22,10 @@ export function LineRateBar({ percent, thresholds }: { percent: number; threshol
     <div>
       <div className="flex items-baseline justify-between text-xs text-slate-600 dark:text-slate-300">
         <span>of line rate{LEVEL_WORDS[level]}</span>
-        <span className="font-mono font-medium tabular-nums text-slate-900 dark:text-slate-100" data-testid="line-rate-percent">
+        <span
+          className="font-mono font-medium tabular-nums text-slate-900 dark:text-slate-100"
+          data-testid="line-rate-percent"
+        >
           {formatPercent(percent)}
         </span>
       </div>
@@ -35,7 +38,12 @@ export function LineRateBar({ percent, thresholds }: { percent: number; threshol
         aria-valuetext={`${formatPercent(percent)} of line rate`}
         className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
       >
-        <div data-testid="line-rate-bar" data-level={level} className={`h-full rounded-full ${BAR_CLASSES[level]}`} style={{ width: `${Math.max(1, Math.min(100, percent))}%` }} />
+        <div
+          data-testid="line-rate-bar"
+          data-level={level}
+          className={`h-full rounded-full ${BAR_CLASSES[level]}`}
+          style={{ width: `${Math.max(1, Math.min(100, percent))}%` }}
+        />
       </div>
     </div>
   );

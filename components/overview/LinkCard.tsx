@@ -10,10 +10,17 @@ import { Sparkline } from "./Sparkline";
 
 /** The last start of the link's schedules in a line: "schedule: 940 Mbit/s 5 min ago", "skipped: link busy: run 12 is running". */
 function LastScheduled({ last }: { last: NonNullable<OverviewLink["lastScheduled"]> }) {
-  const href = last.runId !== null ? `/runs/${last.runId}` : last.experimentId !== null ? `/experiments/${last.experimentId}` : null;
+  const href =
+    last.runId !== null
+      ? `/runs/${last.runId}`
+      : last.experimentId !== null
+        ? `/experiments/${last.experimentId}`
+        : null;
   const what =
     last.outcome !== "started" ? (
-      <span className={last.outcome === "failed" ? "text-red-700 dark:text-red-300" : "text-amber-800 dark:text-amber-300"}>
+      <span
+        className={last.outcome === "failed" ? "text-red-700 dark:text-red-300" : "text-amber-800 dark:text-amber-300"}
+      >
         {last.outcome}
         {last.reason ? `: ${last.reason}` : ""}
       </span>
@@ -25,7 +32,11 @@ function LastScheduled({ last }: { last: NonNullable<OverviewLink["lastScheduled
       <>schedule: {last.status ?? "started"}</>
     );
   return (
-    <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="card-last-scheduled" data-outcome={last.outcome}>
+    <p
+      className="text-xs text-slate-600 dark:text-slate-400"
+      data-testid="card-last-scheduled"
+      data-outcome={last.outcome}
+    >
       {href ? (
         <Link href={href} className="hover:underline">
           {what}
@@ -39,7 +50,15 @@ function LastScheduled({ last }: { last: NonNullable<OverviewLink["lastScheduled
 }
 
 /** One link: its ends, nominal speed, latest result against line rate, recent results and Run again. */
-export function LinkCard({ link, color, thresholds }: { link: OverviewLink; color: string; thresholds: LineRateThresholds }) {
+export function LinkCard({
+  link,
+  color,
+  thresholds,
+}: {
+  link: OverviewLink;
+  color: string;
+  thresholds: LineRateThresholds;
+}) {
   const lineRate = link.speedMbps * 1e6;
   return (
     <article
@@ -52,13 +71,21 @@ export function LinkCard({ link, color, thresholds }: { link: OverviewLink; colo
       <header className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h3 id={`link-card-${link.id}`} className="flex items-center gap-2 font-semibold">
-            <span aria-hidden className="inline-block h-2.5 w-2.5 shrink-0 rounded-full" style={{ backgroundColor: color }} />
-            <Link href={`/links/${link.id}`} className="truncate rounded hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
+            <span
+              aria-hidden
+              className="inline-block h-2.5 w-2.5 shrink-0 rounded-full"
+              style={{ backgroundColor: color }}
+            />
+            <Link
+              href={`/links/${link.id}`}
+              className="truncate rounded hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500"
+            >
               {link.name}
             </Link>
           </h3>
           <p className="mt-0.5 truncate text-xs text-slate-600 dark:text-slate-400">
-            {link.a.hostName} <span className="font-mono">{link.a.nicName}</span> ↔ {link.b.hostName} <span className="font-mono">{link.b.nicName}</span>
+            {link.a.hostName} <span className="font-mono">{link.a.nicName}</span> ↔ {link.b.hostName}{" "}
+            <span className="font-mono">{link.b.nicName}</span>
           </p>
         </div>
         <div className="flex shrink-0 items-center gap-1.5">
@@ -72,7 +99,11 @@ export function LinkCard({ link, color, thresholds }: { link: OverviewLink; colo
               Alert{link.alert.count > 1 ? ` ×${link.alert.count}` : ""}
             </Link>
           ) : null}
-          <span className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200" title="Nominal speed" data-testid="card-speed">
+          <span
+            className="rounded-md bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+            title="Nominal speed"
+            data-testid="card-speed"
+          >
             {formatLinkSpeed(link.speedMbps)}
           </span>
         </div>
@@ -100,9 +131,15 @@ export function LinkCard({ link, color, thresholds }: { link: OverviewLink; colo
                 · <RelativeTime date={link.latest.createdAt} />
               </p>
             </div>
-            <Sparkline values={link.sparkline} lineRateBitsPerSecond={lineRate} label={`Received rate of the last ${link.sparkline.length} runs of ${link.name}`} />
+            <Sparkline
+              values={link.sparkline}
+              lineRateBitsPerSecond={lineRate}
+              label={`Received rate of the last ${link.sparkline.length} runs of ${link.name}`}
+            />
           </div>
-          {link.latest.lineRatePercent != null ? <LineRateBar percent={link.latest.lineRatePercent} thresholds={thresholds} /> : null}
+          {link.latest.lineRatePercent != null ? (
+            <LineRateBar percent={link.latest.lineRatePercent} thresholds={thresholds} />
+          ) : null}
         </>
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-400">

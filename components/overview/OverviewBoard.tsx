@@ -67,7 +67,9 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
   return (
     // data-updated-at is when this browser got the data: never the server's time, so React is told not to compare it.
     <div data-testid="overview-board" data-updated-at={result.dataUpdatedAt} suppressHydrationWarning>
-      {result.isError ? <QueryError what="the overview" error={result.error} onRetry={() => void result.refetch()} /> : null}
+      {result.isError ? (
+        <QueryError what="the overview" error={result.error} onRetry={() => void result.refetch()} />
+      ) : null}
       <dl className="mb-6 grid grid-cols-3 gap-3">
         {[
           { label: "Hosts", value: counts.hosts, href: "/hosts" },
@@ -80,36 +82,52 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
             className="relative rounded-lg border border-slate-200 bg-white p-3 hover:border-sky-400 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-sky-500 sm:p-4 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
           >
             <dt className="text-sm text-slate-600 dark:text-slate-400">
-              <Link href={item.href} className="outline-none after:absolute after:inset-0 after:rounded-lg after:content-['']">
+              <Link
+                href={item.href}
+                className="outline-none after:absolute after:inset-0 after:rounded-lg after:content-['']"
+              >
                 {item.label}
               </Link>
             </dt>
-            <dd className="text-2xl font-semibold" data-testid={`count-${item.label.toLowerCase()}`}>{item.value}</dd>
+            <dd className="text-2xl font-semibold" data-testid={`count-${item.label.toLowerCase()}`}>
+              {item.value}
+            </dd>
           </div>
         ))}
       </dl>
       {links.length > 0 ? (
-        <section aria-labelledby="timeline-heading" className="mb-8 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+        <section
+          aria-labelledby="timeline-heading"
+          className="mb-8 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+        >
           <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-            <h2 id="timeline-heading" className="text-lg font-semibold">Throughput over time</h2>
+            <h2 id="timeline-heading" className="text-lg font-semibold">
+              Throughput over time
+            </h2>
             <div className="flex flex-wrap items-center gap-3">
               <RangeSwitch current={range} onSelect={selectRange} />
               <RateUnitSwitch />
             </div>
           </div>
-          <div aria-busy={result.isPlaceholderData} className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+          <div
+            aria-busy={result.isPlaceholderData}
+            className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+          >
             {series.length > 0 ? (
               <Timeline series={series} from={timeline.from} to={timeline.to} />
             ) : (
               <EmptyState title="No tests in this period">
-                Open a link below and run a test, or choose a longer period: each test shows here as its throughput over time.
+                Open a link below and run a test, or choose a longer period: each test shows here as its throughput over
+                time.
               </EmptyState>
             )}
           </div>
         </section>
       ) : null}
       <section aria-labelledby="links-heading" className="mb-8">
-        <h2 id="links-heading" className="mb-3 text-lg font-semibold">Links</h2>
+        <h2 id="links-heading" className="mb-3 text-lg font-semibold">
+          Links
+        </h2>
         {links.length > 0 ? (
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {links.map((link) => (
@@ -121,10 +139,16 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
             A link joins a NIC on one host to a NIC on another.{" "}
             {counts.hosts < 2 ? (
               <>
-                <Link href="/hosts/new" className="font-medium text-sky-700 underline dark:text-sky-300">Add a host</Link> (a second machine to test against), discover its NICs, then{" "}
+                <Link href="/hosts/new" className="font-medium text-sky-700 underline dark:text-sky-300">
+                  Add a host
+                </Link>{" "}
+                (a second machine to test against), discover its NICs, then{" "}
               </>
             ) : null}
-            <Link href="/links/new" className="font-medium text-sky-700 underline dark:text-sky-300">create a link</Link> between two NICs and run a test on it.
+            <Link href="/links/new" className="font-medium text-sky-700 underline dark:text-sky-300">
+              create a link
+            </Link>{" "}
+            between two NICs and run a test on it.
           </EmptyState>
         )}
       </section>

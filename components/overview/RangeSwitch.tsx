@@ -11,7 +11,10 @@ const RANGES = [
 /** The timeline's range as links (?range=), so it works without JavaScript and survives a reload; `onSelect` switches it in place. */
 export function RangeSwitch({ current, onSelect }: { current: string; onSelect?: (range: TimelineRange) => void }) {
   return (
-    <nav aria-label="Timeline range" className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700">
+    <nav
+      aria-label="Timeline range"
+      className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-700"
+    >
       {RANGES.map(([value, label]) => (
         <a
           key={value}

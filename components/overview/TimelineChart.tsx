@@ -16,11 +16,24 @@ export function TimelineChart({ series, from, to }: { series: TimelineSeries[]; 
   const pointCount = series.reduce((sum, entry) => sum + entry.points.length, 0);
   return (
     <div>
-      <div className="h-56 w-full overflow-hidden text-slate-600 sm:h-64 dark:text-slate-300" data-testid="timeline-chart" data-point-count={pointCount} role="img" aria-label={`Throughput of ${series.length} links over time`}>
+      <div
+        className="h-56 w-full overflow-hidden text-slate-600 sm:h-64 dark:text-slate-300"
+        data-testid="timeline-chart"
+        data-point-count={pointCount}
+        role="img"
+        aria-label={`Throughput of ${series.length} links over time`}
+      >
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 4 }}>
             <CartesianGrid {...GRID_PROPS} />
-            <XAxis {...clockAxisProps(to - from)} domain={[from, to]} allowDataOverflow ticks={clockTicks(from, to)} interval="preserveStartEnd" minTickGap={16} />
+            <XAxis
+              {...clockAxisProps(to - from)}
+              domain={[from, to]}
+              allowDataOverflow
+              ticks={clockTicks(from, to)}
+              interval="preserveStartEnd"
+              minTickGap={16}
+            />
             <YAxis {...rateAxis} dataKey="y" type="number" />
             {series.map((entry) => (
               <Area
@@ -41,13 +54,19 @@ export function TimelineChart({ series, from, to }: { series: TimelineSeries[]; 
             <Tooltip
               isAnimationActive={false}
               content={({ active, payload }) => {
-                const items = active ? (payload ?? []).filter((item) => typeof (item.payload as PlotPoint | undefined)?.y === "number") : [];
+                const items = active
+                  ? (payload ?? []).filter((item) => typeof (item.payload as PlotPoint | undefined)?.y === "number")
+                  : [];
                 if (items.length === 0) return null;
                 const x = (items[0]!.payload as PlotPoint).x;
                 return (
                   <TooltipBox
                     title={formatClockTime(x)}
-                    rows={items.map((item) => ({ label: String(item.name), value: formatRate((item.payload as PlotPoint).y, unit), color: String(item.color ?? item.stroke ?? "") }))}
+                    rows={items.map((item) => ({
+                      label: String(item.name),
+                      value: formatRate((item.payload as PlotPoint).y, unit),
+                      color: String(item.color ?? item.stroke ?? ""),
+                    }))}
                   />
                 );
               }}
@@ -55,10 +74,23 @@ export function TimelineChart({ series, from, to }: { series: TimelineSeries[]; 
           </ComposedChart>
         </ResponsiveContainer>
       </div>
-      <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300" aria-label="Links on the timeline">
+      <ul
+        className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300"
+        aria-label="Links on the timeline"
+      >
         {series.map((entry) => (
-          <li key={entry.linkId} className="flex items-center gap-1.5" data-testid="timeline-series" data-link-name={entry.name} data-point-count={entry.points.length}>
-            <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: entry.color }} />
+          <li
+            key={entry.linkId}
+            className="flex items-center gap-1.5"
+            data-testid="timeline-series"
+            data-link-name={entry.name}
+            data-point-count={entry.points.length}
+          >
+            <span
+              aria-hidden
+              className="inline-block h-2.5 w-2.5 rounded-full"
+              style={{ backgroundColor: entry.color }}
+            />
             {entry.name}
           </li>
         ))}

@@ -46,19 +46,34 @@ export function LinkActivity({
   return (
     <>
       <section aria-labelledby="history-heading" className="mb-8">
-        <h2 id="history-heading" className="mb-3 text-lg font-semibold">History</h2>
-        {history.isError ? <QueryError what="the history" error={history.error} onRetry={() => void history.refetch()} /> : null}
+        <h2 id="history-heading" className="mb-3 text-lg font-semibold">
+          History
+        </h2>
+        {history.isError ? (
+          <QueryError what="the history" error={history.error} onRetry={() => void history.refetch()} />
+        ) : null}
         {points.length > 0 ? (
           <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-            <LinkHistoryChart points={points} lineRateBitsPerSecond={lineRateBitsPerSecond} aName={aName} bName={bName} baselines={baselines} />
+            <LinkHistoryChart
+              points={points}
+              lineRateBitsPerSecond={lineRateBitsPerSecond}
+              aName={aName}
+              bName={bName}
+              baselines={baselines}
+            />
           </div>
         ) : (
-          <EmptyState title="No results yet">Start a test above: each finished run becomes a point here, so you can see whether a new card, jumbo frames or more streams helped.</EmptyState>
+          <EmptyState title="No results yet">
+            Start a test above: each finished run becomes a point here, so you can see whether a new card, jumbo frames
+            or more streams helped.
+          </EmptyState>
         )}
       </section>
 
       <section aria-labelledby="runs-heading">
-        <h2 id="runs-heading" className="mb-3 text-lg font-semibold">Runs</h2>
+        <h2 id="runs-heading" className="mb-3 text-lg font-semibold">
+          Runs
+        </h2>
         <RunTablePanel
           initial={initialRuns}
           linkId={linkId}
@@ -70,7 +85,11 @@ export function LinkActivity({
             { value: "bidir", label: "Both ways" },
           ]}
           streamChoices={streamChoices}
-          emptyState={<EmptyState title="No runs yet">Pick a preset in the New test form and start it: the run opens with a live chart.</EmptyState>}
+          emptyState={
+            <EmptyState title="No runs yet">
+              Pick a preset in the New test form and start it: the run opens with a live chart.
+            </EmptyState>
+          }
           noMatch="Clear the filters to see every run of this link."
         />
       </section>

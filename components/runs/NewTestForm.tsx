@@ -29,7 +29,21 @@ type End = TestEnd & { nicName: string };
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 dark:disabled:bg-slate-800 dark:disabled:text-slate-400";
 
-function Field({ id, label, hint, error, disabledReason, children }: { id: string; label: string; hint?: ReactNode; error?: string; disabledReason?: string | null; children: ReactNode }) {
+function Field({
+  id,
+  label,
+  hint,
+  error,
+  disabledReason,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  disabledReason?: string | null;
+  children: ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
@@ -76,7 +90,13 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
     setState((previous) => ({ ...previous, [key]: value }));
   };
   const id = (name: string) => `${formId}-${name}`;
-  const described = (name: string) => [errors[name] ? `${id(name)}-error` : null, isGatedOption(name) && reason(name) ? `${id(name)}-reason` : `${id(name)}-hint`].filter(Boolean).join(" ") || undefined;
+  const described = (name: string) =>
+    [
+      errors[name] ? `${id(name)}-error` : null,
+      isGatedOption(name) && reason(name) ? `${id(name)}-reason` : `${id(name)}-hint`,
+    ]
+      .filter(Boolean)
+      .join(" ") || undefined;
   const unknownVersions = ends.filter((end) => !end.iperf3Version).map((end) => end.hostName);
   const bidirReason = directionUnavailableReason("bidir", ends);
 
@@ -147,7 +167,11 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
           <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Direction</legend>
           <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
             {directionChoices.map((choice) => (
-              <label key={choice.value} className={`inline-flex items-center gap-2 text-sm ${choice.reason ? "text-slate-500 dark:text-slate-500" : ""}`} title={choice.reason ? `Unavailable: ${choice.reason}` : undefined}>
+              <label
+                key={choice.value}
+                className={`inline-flex items-center gap-2 text-sm ${choice.reason ? "text-slate-500 dark:text-slate-500" : ""}`}
+                title={choice.reason ? `Unavailable: ${choice.reason}` : undefined}
+              >
                 <input
                   type="radio"
                   name={id("direction")}
@@ -161,8 +185,12 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
               </label>
             ))}
           </div>
-          {bidirReason ? <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">Both ways unavailable: {bidirReason}</p> : null}
-          {errors.direction ? <p className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">{errors.direction}</p> : null}
+          {bidirReason ? (
+            <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">Both ways unavailable: {bidirReason}</p>
+          ) : null}
+          {errors.direction ? (
+            <p className="mt-1 text-xs font-medium text-red-700 dark:text-red-300">{errors.direction}</p>
+          ) : null}
         </fieldset>
         <fieldset>
           <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Protocol</legend>
@@ -185,26 +213,79 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
             ))}
           </div>
         </fieldset>
-        <Field id={id("parallel")} label="Streams (-P)" hint="1 to 128 parallel streams" error={errors.parallel} disabledReason={reason("parallel")}>
-          <input id={id("parallel")} name="parallel" inputMode="numeric" className={inputClass} value={state.parallel} disabled={Boolean(reason("parallel"))} aria-describedby={described("parallel")} aria-invalid={Boolean(errors.parallel)} onChange={(event) => set("parallel", event.target.value)} />
+        <Field
+          id={id("parallel")}
+          label="Streams (-P)"
+          hint="1 to 128 parallel streams"
+          error={errors.parallel}
+          disabledReason={reason("parallel")}
+        >
+          <input
+            id={id("parallel")}
+            name="parallel"
+            inputMode="numeric"
+            className={inputClass}
+            value={state.parallel}
+            disabled={Boolean(reason("parallel"))}
+            aria-describedby={described("parallel")}
+            aria-invalid={Boolean(errors.parallel)}
+            onChange={(event) => set("parallel", event.target.value)}
+          />
         </Field>
         {state.lengthMode === "time" ? (
           <Field id={id("duration")} label="Duration (-t, seconds)" hint="1 s to 1 day" error={errors.duration}>
-            <input id={id("duration")} name="duration" inputMode="numeric" className={inputClass} value={state.duration} aria-describedby={described("duration")} aria-invalid={Boolean(errors.duration)} onChange={(event) => set("duration", event.target.value)} />
+            <input
+              id={id("duration")}
+              name="duration"
+              inputMode="numeric"
+              className={inputClass}
+              value={state.duration}
+              aria-describedby={described("duration")}
+              aria-invalid={Boolean(errors.duration)}
+              onChange={(event) => set("duration", event.target.value)}
+            />
           </Field>
         ) : (
-          <Field id={id("bytes")} label="Bytes to send (-n)" hint="e.g. 10G, 500M" error={errors.bytes} disabledReason={reason("bytes")}>
-            <input id={id("bytes")} name="bytes" className={inputClass} value={state.bytes} aria-describedby={described("bytes")} aria-invalid={Boolean(errors.bytes)} onChange={(event) => set("bytes", event.target.value)} />
+          <Field
+            id={id("bytes")}
+            label="Bytes to send (-n)"
+            hint="e.g. 10G, 500M"
+            error={errors.bytes}
+            disabledReason={reason("bytes")}
+          >
+            <input
+              id={id("bytes")}
+              name="bytes"
+              className={inputClass}
+              value={state.bytes}
+              aria-describedby={described("bytes")}
+              aria-invalid={Boolean(errors.bytes)}
+              onChange={(event) => set("bytes", event.target.value)}
+            />
           </Field>
         )}
         <Field
           id={id("bitrateMbps")}
           label={`Target bitrate (-b, Mbit/s)${state.protocol === "udp" ? "" : ", optional"}`}
-          hint={state.protocol === "udp" ? `Required for UDP; line rate is ${speedMbps} Mbit/s, 0 = unlimited` : "Empty: as fast as possible"}
+          hint={
+            state.protocol === "udp"
+              ? `Required for UDP; line rate is ${speedMbps} Mbit/s, 0 = unlimited`
+              : "Empty: as fast as possible"
+          }
           error={errors.bitrateMbps}
           disabledReason={reason("bitrateMbps")}
         >
-          <input id={id("bitrateMbps")} name="bitrate" inputMode="decimal" className={inputClass} value={state.bitrateMbps} disabled={Boolean(reason("bitrateMbps"))} aria-describedby={described("bitrateMbps")} aria-invalid={Boolean(errors.bitrateMbps)} onChange={(event) => set("bitrateMbps", event.target.value)} />
+          <input
+            id={id("bitrateMbps")}
+            name="bitrate"
+            inputMode="decimal"
+            className={inputClass}
+            value={state.bitrateMbps}
+            disabled={Boolean(reason("bitrateMbps"))}
+            aria-describedby={described("bitrateMbps")}
+            aria-invalid={Boolean(errors.bitrateMbps)}
+            onChange={(event) => set("bitrateMbps", event.target.value)}
+          />
         </Field>
       </div>
 
@@ -218,12 +299,20 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
             <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
               {(["a", "b"] as const).map((side) => (
                 <label key={side} className="inline-flex items-center gap-2 text-sm">
-                  <input type="radio" name={id("clientSide")} checked={state.clientSide === side} onChange={() => set("clientSide", side)} className="h-4 w-4 accent-sky-600" />
+                  <input
+                    type="radio"
+                    name={id("clientSide")}
+                    checked={state.clientSide === side}
+                    onChange={() => set("clientSide", side)}
+                    className="h-4 w-4 accent-sky-600"
+                  />
                   {side === "a" ? a.hostName : b.hostName}
                 </label>
               ))}
             </div>
-            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">The direction stays the same; -R is added when needed.</p>
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              The direction stays the same; -R is added when needed.
+            </p>
           </fieldset>
           <fieldset>
             <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Test length</legend>
@@ -235,48 +324,200 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
                 ] as const
               ).map(([mode, label]) => (
                 <label key={mode} className="inline-flex items-center gap-2 text-sm">
-                  <input type="radio" name={id("lengthMode")} checked={state.lengthMode === mode} disabled={mode === "bytes" && Boolean(reason("bytes"))} onChange={() => set("lengthMode", mode)} className="h-4 w-4 accent-sky-600" />
+                  <input
+                    type="radio"
+                    name={id("lengthMode")}
+                    checked={state.lengthMode === mode}
+                    disabled={mode === "bytes" && Boolean(reason("bytes"))}
+                    onChange={() => set("lengthMode", mode)}
+                    className="h-4 w-4 accent-sky-600"
+                  />
                   {label}
                 </label>
               ))}
             </div>
           </fieldset>
-          <Field id={id("omit")} label="Omit warm-up (-O, seconds)" hint="Left out of the result" error={errors.omit} disabledReason={reason("omit")}>
-            <input id={id("omit")} name="omit" inputMode="numeric" className={inputClass} value={state.omit} disabled={Boolean(reason("omit"))} aria-describedby={described("omit")} aria-invalid={Boolean(errors.omit)} onChange={(event) => set("omit", event.target.value)} />
+          <Field
+            id={id("omit")}
+            label="Omit warm-up (-O, seconds)"
+            hint="Left out of the result"
+            error={errors.omit}
+            disabledReason={reason("omit")}
+          >
+            <input
+              id={id("omit")}
+              name="omit"
+              inputMode="numeric"
+              className={inputClass}
+              value={state.omit}
+              disabled={Boolean(reason("omit"))}
+              aria-describedby={described("omit")}
+              aria-invalid={Boolean(errors.omit)}
+              onChange={(event) => set("omit", event.target.value)}
+            />
           </Field>
-          <Field id={id("interval")} label="Interval (-i, seconds)" hint="0.1 to 60" error={errors.interval} disabledReason={reason("interval")}>
-            <input id={id("interval")} name="interval" inputMode="decimal" className={inputClass} value={state.interval} disabled={Boolean(reason("interval"))} aria-describedby={described("interval")} aria-invalid={Boolean(errors.interval)} onChange={(event) => set("interval", event.target.value)} />
+          <Field
+            id={id("interval")}
+            label="Interval (-i, seconds)"
+            hint="0.1 to 60"
+            error={errors.interval}
+            disabledReason={reason("interval")}
+          >
+            <input
+              id={id("interval")}
+              name="interval"
+              inputMode="decimal"
+              className={inputClass}
+              value={state.interval}
+              disabled={Boolean(reason("interval"))}
+              aria-describedby={described("interval")}
+              aria-invalid={Boolean(errors.interval)}
+              onChange={(event) => set("interval", event.target.value)}
+            />
           </Field>
-          <Field id={id("window")} label="Socket buffer (-w)" hint="Bytes, or with K/M: 4M" error={errors.window} disabledReason={reason("window")}>
-            <input id={id("window")} name="window" className={inputClass} value={state.window} disabled={Boolean(reason("window"))} aria-describedby={described("window")} aria-invalid={Boolean(errors.window)} onChange={(event) => set("window", event.target.value)} />
+          <Field
+            id={id("window")}
+            label="Socket buffer (-w)"
+            hint="Bytes, or with K/M: 4M"
+            error={errors.window}
+            disabledReason={reason("window")}
+          >
+            <input
+              id={id("window")}
+              name="window"
+              className={inputClass}
+              value={state.window}
+              disabled={Boolean(reason("window"))}
+              aria-describedby={described("window")}
+              aria-invalid={Boolean(errors.window)}
+              onChange={(event) => set("window", event.target.value)}
+            />
           </Field>
-          <Field id={id("length")} label="Buffer length (-l)" hint="Bytes, or with K/M: 128K" error={errors.length} disabledReason={reason("length")}>
-            <input id={id("length")} name="length" className={inputClass} value={state.length} disabled={Boolean(reason("length"))} aria-describedby={described("length")} aria-invalid={Boolean(errors.length)} onChange={(event) => set("length", event.target.value)} />
+          <Field
+            id={id("length")}
+            label="Buffer length (-l)"
+            hint="Bytes, or with K/M: 128K"
+            error={errors.length}
+            disabledReason={reason("length")}
+          >
+            <input
+              id={id("length")}
+              name="length"
+              className={inputClass}
+              value={state.length}
+              disabled={Boolean(reason("length"))}
+              aria-describedby={described("length")}
+              aria-invalid={Boolean(errors.length)}
+              onChange={(event) => set("length", event.target.value)}
+            />
           </Field>
-          <Field id={id("mss")} label="TCP MSS (-M, bytes)" hint={state.protocol === "udp" ? "TCP only" : "88 to 9216"} error={errors.mss} disabledReason={reason("mss")}>
-            <input id={id("mss")} name="mss" inputMode="numeric" className={inputClass} value={state.mss} disabled={state.protocol === "udp" || Boolean(reason("mss"))} aria-describedby={described("mss")} aria-invalid={Boolean(errors.mss)} onChange={(event) => set("mss", event.target.value)} />
+          <Field
+            id={id("mss")}
+            label="TCP MSS (-M, bytes)"
+            hint={state.protocol === "udp" ? "TCP only" : "88 to 9216"}
+            error={errors.mss}
+            disabledReason={reason("mss")}
+          >
+            <input
+              id={id("mss")}
+              name="mss"
+              inputMode="numeric"
+              className={inputClass}
+              value={state.mss}
+              disabled={state.protocol === "udp" || Boolean(reason("mss"))}
+              aria-describedby={described("mss")}
+              aria-invalid={Boolean(errors.mss)}
+              onChange={(event) => set("mss", event.target.value)}
+            />
           </Field>
-          <Field id={id("congestion")} label="Congestion control (-C)" hint={state.protocol === "udp" ? "TCP only" : "e.g. cubic, bbr"} error={errors.congestion} disabledReason={reason("congestion")}>
-            <input id={id("congestion")} name="congestion" className={inputClass} value={state.congestion} disabled={state.protocol === "udp" || Boolean(reason("congestion"))} aria-describedby={described("congestion")} aria-invalid={Boolean(errors.congestion)} onChange={(event) => set("congestion", event.target.value)} />
+          <Field
+            id={id("congestion")}
+            label="Congestion control (-C)"
+            hint={state.protocol === "udp" ? "TCP only" : "e.g. cubic, bbr"}
+            error={errors.congestion}
+            disabledReason={reason("congestion")}
+          >
+            <input
+              id={id("congestion")}
+              name="congestion"
+              className={inputClass}
+              value={state.congestion}
+              disabled={state.protocol === "udp" || Boolean(reason("congestion"))}
+              aria-describedby={described("congestion")}
+              aria-invalid={Boolean(errors.congestion)}
+              onChange={(event) => set("congestion", event.target.value)}
+            />
           </Field>
-          <Field id={id("tos")} label="Type of service (-S)" hint="0 to 255, e.g. 184 for EF" error={errors.tos} disabledReason={reason("tos")}>
-            <input id={id("tos")} name="tos" inputMode="numeric" className={inputClass} value={state.tos} disabled={Boolean(reason("tos"))} aria-describedby={described("tos")} aria-invalid={Boolean(errors.tos)} onChange={(event) => set("tos", event.target.value)} />
+          <Field
+            id={id("tos")}
+            label="Type of service (-S)"
+            hint="0 to 255, e.g. 184 for EF"
+            error={errors.tos}
+            disabledReason={reason("tos")}
+          >
+            <input
+              id={id("tos")}
+              name="tos"
+              inputMode="numeric"
+              className={inputClass}
+              value={state.tos}
+              disabled={Boolean(reason("tos"))}
+              aria-describedby={described("tos")}
+              aria-invalid={Boolean(errors.tos)}
+              onChange={(event) => set("tos", event.target.value)}
+            />
           </Field>
-          <Field id={id("port")} label="Fixed port (-p)" hint="Empty: a free port from the host's range" error={errors.port} disabledReason={reason("port")}>
-            <input id={id("port")} name="port" inputMode="numeric" className={inputClass} value={state.port} disabled={Boolean(reason("port"))} aria-describedby={described("port")} aria-invalid={Boolean(errors.port)} onChange={(event) => set("port", event.target.value)} />
+          <Field
+            id={id("port")}
+            label="Fixed port (-p)"
+            hint="Empty: a free port from the host's range"
+            error={errors.port}
+            disabledReason={reason("port")}
+          >
+            <input
+              id={id("port")}
+              name="port"
+              inputMode="numeric"
+              className={inputClass}
+              value={state.port}
+              disabled={Boolean(reason("port"))}
+              aria-describedby={described("port")}
+              aria-invalid={Boolean(errors.port)}
+              onChange={(event) => set("port", event.target.value)}
+            />
           </Field>
           <div className="flex items-start gap-2 pt-6">
-            <input id={id("zerocopy")} type="checkbox" checked={state.zerocopy} disabled={Boolean(reason("zerocopy"))} onChange={(event) => set("zerocopy", event.target.checked)} className="mt-0.5 h-4 w-4 accent-sky-600" />
+            <input
+              id={id("zerocopy")}
+              type="checkbox"
+              checked={state.zerocopy}
+              disabled={Boolean(reason("zerocopy"))}
+              onChange={(event) => set("zerocopy", event.target.checked)}
+              className="mt-0.5 h-4 w-4 accent-sky-600"
+            />
             <label htmlFor={id("zerocopy")} className="text-sm">
               Zero copy (-Z)
-              {reason("zerocopy") ? <span className="block text-xs text-amber-800 dark:text-amber-300">Unavailable: {reason("zerocopy")}</span> : null}
+              {reason("zerocopy") ? (
+                <span className="block text-xs text-amber-800 dark:text-amber-300">
+                  Unavailable: {reason("zerocopy")}
+                </span>
+              ) : null}
             </label>
           </div>
           <div className="flex items-start gap-2 pt-6 sm:col-span-2">
-            <input id={id("latency")} name="latency" type="checkbox" checked={isLatency} onChange={(event) => setLatency(event.target.checked)} className="mt-0.5 h-4 w-4 accent-sky-600" />
+            <input
+              id={id("latency")}
+              name="latency"
+              type="checkbox"
+              checked={isLatency}
+              onChange={(event) => setLatency(event.target.checked)}
+              className="mt-0.5 h-4 w-4 accent-sky-600"
+            />
             <label htmlFor={id("latency")} className="text-sm">
               {LATENCY_OPTION_LABEL}
-              {errors.latency ? <span className="block text-xs font-medium text-red-700 dark:text-red-300">{errors.latency}</span> : null}
+              {errors.latency ? (
+                <span className="block text-xs font-medium text-red-700 dark:text-red-300">{errors.latency}</span>
+              ) : null}
             </label>
           </div>
         </div>
@@ -291,12 +532,16 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
           {isPending ? "Starting…" : "Start test"}
         </button>
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          {a.hostName}: iperf3 {a.iperf3Version ?? "not checked yet"} · {b.hostName}: iperf3 {b.iperf3Version ?? "not checked yet"}
+          {a.hostName}: iperf3 {a.iperf3Version ?? "not checked yet"} · {b.hostName}: iperf3{" "}
+          {b.iperf3Version ?? "not checked yet"}
           {unknownVersions.length ? " (options are checked against the versions when the run starts)" : ""}
         </p>
       </div>
       {message ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+        <p
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           {message}
         </p>
       ) : null}

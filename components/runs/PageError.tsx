@@ -1,12 +1,24 @@
 "use client";
 
 /** The error boundary of the run pages: what failed, and a way to try again. */
-export function PageError({ error, reset, what }: { error: Error & { digest?: string }; reset: () => void; what: string }) {
+export function PageError({
+  error,
+  reset,
+  what,
+}: {
+  error: Error & { digest?: string };
+  reset: () => void;
+  what: string;
+}) {
   return (
-    <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-6 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+    <div
+      role="alert"
+      className="rounded-lg border border-red-300 bg-red-50 p-6 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+    >
       <h1 className="text-lg font-semibold">Could not load {what}</h1>
       <p className="mt-1 text-sm">
-        The server could not read it{error.digest ? ` (error ${error.digest} in the server log)` : ""}. Check that the app and its database are running, then try again.
+        The server could not read it{error.digest ? ` (error ${error.digest} in the server log)` : ""}. Check that the
+        app and its database are running, then try again.
       </p>
       <button
         type="button"

@@ -6,7 +6,10 @@
  */
 export function QueryError({ what, error, onRetry }: { what: string; error: Error; onRetry: () => void }) {
   return (
-    <div role="alert" className="mb-3 flex flex-wrap items-center justify-between gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+    <div
+      role="alert"
+      className="mb-3 flex flex-wrap items-center justify-between gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+    >
       <span>
         Could not refresh {what}: {error.message}
       </span>

@@ -8,7 +8,15 @@ import { useCan } from "@/components/auth/ViewerContext";
 import { rerunRunAction } from "@/lib/actions/rerun-run";
 
 /** Repeats a run (same link, options and client side) and opens the new run's page. */
-export function RerunButton({ runId, label = "Run again", className = "" }: { runId: number; label?: string; className?: string }) {
+export function RerunButton({
+  runId,
+  label = "Run again",
+  className = "",
+}: {
+  runId: number;
+  label?: string;
+  className?: string;
+}) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const mayRun = useCan("run");

@@ -6,7 +6,17 @@ import { useRateUnit } from "@/components/units/useRateUnit";
 import type { RunSummaryJson } from "@/lib/runs/serialize";
 import type { StreamStat } from "@/lib/queries/run-series";
 
-function Card({ label, value, detail, testId }: { label: string; value: ReactNode; detail?: ReactNode; testId?: string }) {
+function Card({
+  label,
+  value,
+  detail,
+  testId,
+}: {
+  label: string;
+  value: ReactNode;
+  detail?: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</dt>
@@ -52,7 +62,12 @@ export function RunSummaryCards({
   const reverse = summary.reverse;
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label="Summary">
-      <Card label="Received" value={formatRate(summary.receivedBitsPerSecond, unit)} detail={formatBytes(summary.receivedBytes)} testId="summary-received" />
+      <Card
+        label="Received"
+        value={formatRate(summary.receivedBitsPerSecond, unit)}
+        detail={formatBytes(summary.receivedBytes)}
+        testId="summary-received"
+      />
       <Card label="Sent" value={formatRate(summary.sentBitsPerSecond, unit)} detail={formatBytes(summary.sentBytes)} />
       <Card
         label="Line rate"
@@ -61,7 +76,10 @@ export function RunSummaryCards({
           <>
             received ÷ nominal speed
             {againstBaseline ? (
-              <span className="mt-0.5 block font-medium text-slate-800 dark:text-slate-200" data-testid="summary-baseline">
+              <span
+                className="mt-0.5 block font-medium text-slate-800 dark:text-slate-200"
+                data-testid="summary-baseline"
+              >
                 {againstBaseline}
               </span>
             ) : null}
@@ -74,17 +92,35 @@ export function RunSummaryCards({
       ) : (
         <>
           <Card label="Jitter" value={summary.jitterMs == null ? "–" : `${formatNumber(summary.jitterMs)} ms`} />
-          <Card label="Loss" value={formatPercent(summary.lostPercent, 2)} detail={summary.lostPackets == null ? undefined : `${summary.lostPackets} of ${summary.packets ?? "?"} datagrams`} />
+          <Card
+            label="Loss"
+            value={formatPercent(summary.lostPercent, 2)}
+            detail={
+              summary.lostPackets == null ? undefined : `${summary.lostPackets} of ${summary.packets ?? "?"} datagrams`
+            }
+          />
         </>
       )}
       <Card
         label="CPU"
-        value={summary.clientCpuPercent == null && summary.serverCpuPercent == null ? "–" : `${formatCpu(summary.clientCpuPercent)} / ${formatCpu(summary.serverCpuPercent)}`}
-        detail={summary.clientCpuPercent == null && summary.serverCpuPercent == null ? "not reported by iperf3" : `iperf3 on ${clientHost} (client) / ${serverHost} (server), % of one core`}
+        value={
+          summary.clientCpuPercent == null && summary.serverCpuPercent == null
+            ? "–"
+            : `${formatCpu(summary.clientCpuPercent)} / ${formatCpu(summary.serverCpuPercent)}`
+        }
+        detail={
+          summary.clientCpuPercent == null && summary.serverCpuPercent == null
+            ? "not reported by iperf3"
+            : `iperf3 on ${clientHost} (client) / ${serverHost} (server), % of one core`
+        }
         testId="summary-cpu"
       />
       {reverse ? (
-        <Card label="Reverse received" value={formatRate(reverse.receivedBitsPerSecond, unit)} detail={`${formatPercent(reverse.lineRatePercent)} of line rate · ${reverse.retransmits ?? "–"} retransmits`} />
+        <Card
+          label="Reverse received"
+          value={formatRate(reverse.receivedBitsPerSecond, unit)}
+          detail={`${formatPercent(reverse.lineRatePercent)} of line rate · ${reverse.retransmits ?? "–"} retransmits`}
+        />
       ) : null}
     </dl>
   );
@@ -103,20 +139,40 @@ export function StreamTable({ streams, protocol }: { streams: StreamRow[]; proto
         <caption className="sr-only">Per-stream results</caption>
         <thead className="bg-slate-100 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300">
           <tr>
-            <th scope="col" className="px-3 py-2">Stream</th>
-            {hasReverse ? <th scope="col" className="px-3 py-2">Direction</th> : null}
-            <th scope="col" className="px-3 py-2 text-right">Transferred</th>
-            <th scope="col" className="px-3 py-2 text-right">Average</th>
-            <th scope="col" className="px-3 py-2 text-right">Share</th>
+            <th scope="col" className="px-3 py-2">
+              Stream
+            </th>
+            {hasReverse ? (
+              <th scope="col" className="px-3 py-2">
+                Direction
+              </th>
+            ) : null}
+            <th scope="col" className="px-3 py-2 text-right">
+              Transferred
+            </th>
+            <th scope="col" className="px-3 py-2 text-right">
+              Average
+            </th>
+            <th scope="col" className="px-3 py-2 text-right">
+              Share
+            </th>
             {protocol === "tcp" ? (
               <>
-                <th scope="col" className="px-3 py-2 text-right">Retransmits</th>
-                <th scope="col" className="px-3 py-2 text-right">Last cwnd</th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Retransmits
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Last cwnd
+                </th>
               </>
             ) : (
               <>
-                <th scope="col" className="px-3 py-2 text-right">Jitter</th>
-                <th scope="col" className="px-3 py-2 text-right">Lost</th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Jitter
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Lost
+                </th>
               </>
             )}
           </tr>
@@ -125,12 +181,15 @@ export function StreamTable({ streams, protocol }: { streams: StreamRow[]; proto
           {streams.map((stream, index) => (
             <tr key={`${stream.direction}:${stream.id}`} className="border-t border-slate-200 dark:border-slate-800">
               <th scope="row" className="whitespace-nowrap px-3 py-1.5 font-medium">
-                {index + 1} <span className="text-xs font-normal text-slate-500 dark:text-slate-400">[{stream.id}]</span>
+                {index + 1}{" "}
+                <span className="text-xs font-normal text-slate-500 dark:text-slate-400">[{stream.id}]</span>
               </th>
               {hasReverse ? <td className="px-3 py-1.5">{stream.direction}</td> : null}
               <td className="whitespace-nowrap px-3 py-1.5 text-right">{formatBytes(stream.bytes)}</td>
               <td className="whitespace-nowrap px-3 py-1.5 text-right">{formatRate(stream.bitsPerSecond, unit)}</td>
-              <td className="whitespace-nowrap px-3 py-1.5 text-right">{total > 0 ? formatPercent((stream.bitsPerSecond / total) * 100) : "–"}</td>
+              <td className="whitespace-nowrap px-3 py-1.5 text-right">
+                {total > 0 ? formatPercent((stream.bitsPerSecond / total) * 100) : "–"}
+              </td>
               {protocol === "tcp" ? (
                 <>
                   <td className="px-3 py-1.5 text-right">{stream.retransmits ?? "–"}</td>
@@ -138,8 +197,12 @@ export function StreamTable({ streams, protocol }: { streams: StreamRow[]; proto
                 </>
               ) : (
                 <>
-                  <td className="whitespace-nowrap px-3 py-1.5 text-right">{stream.jitterMs == null ? "–" : `${formatNumber(stream.jitterMs)} ms`}</td>
-                  <td className="whitespace-nowrap px-3 py-1.5 text-right">{stream.lostPackets == null ? "–" : `${stream.lostPackets} / ${stream.packets ?? "?"}`}</td>
+                  <td className="whitespace-nowrap px-3 py-1.5 text-right">
+                    {stream.jitterMs == null ? "–" : `${formatNumber(stream.jitterMs)} ms`}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-1.5 text-right">
+                    {stream.lostPackets == null ? "–" : `${stream.lostPackets} / ${stream.packets ?? "?"}`}
+                  </td>
                 </>
               )}
             </tr>

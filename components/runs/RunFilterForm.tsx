@@ -60,7 +60,12 @@ export function RunFilterForm({
       {links ? (
         <label className="text-sm font-medium">
           Link
-          <select name="link" value={values.linkId ? String(values.linkId) : ""} onChange={applyOnChange} className={selectClass}>
+          <select
+            name="link"
+            value={values.linkId ? String(values.linkId) : ""}
+            onChange={applyOnChange}
+            className={selectClass}
+          >
             <option value="">All links</option>
             {links.map((link) => (
               <option key={link.value} value={link.value}>
@@ -107,7 +112,12 @@ export function RunFilterForm({
       {streamChoices ? (
         <label className="text-sm font-medium">
           Streams
-          <select name="streams" value={values.parallel ? String(values.parallel) : ""} onChange={applyOnChange} className={selectClass}>
+          <select
+            name="streams"
+            value={values.parallel ? String(values.parallel) : ""}
+            onChange={applyOnChange}
+            className={selectClass}
+          >
             <option value="">Any number</option>
             {streamChoices.map((count) => (
               <option key={count} value={String(count)}>
@@ -117,7 +127,10 @@ export function RunFilterForm({
           </select>
         </label>
       ) : null}
-      <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800">
+      <button
+        type="submit"
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800"
+      >
         Apply
       </button>
       {isFiltered ? (

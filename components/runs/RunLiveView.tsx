@@ -58,7 +58,13 @@ function useLiveRun(runId: number, isActive: boolean): Live | null {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = () => {
       timer = null;
-      setLive({ points: downsample(builder.points).slice(), streamCount: builder.streamCount, sampleCount, status, lastEnd });
+      setLive({
+        points: downsample(builder.points).slice(),
+        streamCount: builder.streamCount,
+        sampleCount,
+        status,
+        lastEnd,
+      });
     };
     const schedule = () => {
       timer ??= setTimeout(flush, REDRAW_MS);
@@ -100,7 +106,18 @@ function useLiveRun(runId: number, isActive: boolean): Live | null {
 }
 
 /** The run's chart: live with progress and Cancel while it runs, the stored samples after. */
-export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, durationSeconds, omitSeconds, lineRateBitsPerSecond, series, latency = { isMeasured: false, summary: null } }: Props) {
+export function RunLiveView({
+  runId,
+  status,
+  queuePosition,
+  protocol,
+  isBidir,
+  durationSeconds,
+  omitSeconds,
+  lineRateBitsPerSecond,
+  series,
+  latency = { isMeasured: false, summary: null },
+}: Props) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const isActive = isActiveStatus(status);
@@ -116,16 +133,27 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
   const pings = useRunLatency(runId, { isMeasured: latency.isMeasured, isActive });
   // Throughput and latency on one time axis: from the idle pings at −5 s to the end.
   const timeDomain = latency.isMeasured
-    ? runTimeDomain({ isLatencyMeasured: true, plannedEnd: isActive && totalSeconds ? totalSeconds : null, lastIntervalT: shown.points.at(-1)?.t ?? 0, samples: pings.samples })
+    ? runTimeDomain({
+        isLatencyMeasured: true,
+        plannedEnd: isActive && totalSeconds ? totalSeconds : null,
+        lastIntervalT: shown.points.at(-1)?.t ?? 0,
+        samples: pings.samples,
+      })
     : undefined;
   // While live, the figures of the pings so far; the stored summary once the run has ended.
   const isSummarySoFar = isActive && latency.summary === null && pings.samples.length > 0;
   // Summarised when the pings change (every 2 s), not at every redraw of the live chart.
-  const pingsSoFar = useMemo(() => (isSummarySoFar ? summarizeLatency(pings.samples) : null), [isSummarySoFar, pings.samples]);
+  const pingsSoFar = useMemo(
+    () => (isSummarySoFar ? summarizeLatency(pings.samples) : null),
+    [isSummarySoFar, pings.samples],
+  );
   const latencySummary = pingsSoFar ?? latency.summary;
 
   return (
-    <section aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby="chart-heading"
+      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
         <h2 id="chart-heading" className="text-lg font-semibold">
           {isActive ? "Live" : "Intervals"}
@@ -155,23 +183,23 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
               </span>
             </div>
             {mayCancel ? (
-            <button
-              type="button"
-              disabled={isCancelling}
-              onClick={() =>
-                startCancel(async () => {
-                  setCancelError(null);
-                  const result = await cancelRunAction({ runId });
-                  if (result.ok) {
-                    void invalidateRunViews(queryClient);
-                    router.refresh();
-                  } else setCancelError(result.message);
-                })
-              }
-              className="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950"
-            >
-              {isCancelling ? "Cancelling…" : "Cancel"}
-            </button>
+              <button
+                type="button"
+                disabled={isCancelling}
+                onClick={() =>
+                  startCancel(async () => {
+                    setCancelError(null);
+                    const result = await cancelRunAction({ runId });
+                    if (result.ok) {
+                      void invalidateRunViews(queryClient);
+                      router.refresh();
+                    } else setCancelError(result.message);
+                  })
+                }
+                className="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950"
+              >
+                {isCancelling ? "Cancelling…" : "Cancel"}
+              </button>
             ) : null}
           </div>
           {cancelError ? (
@@ -188,7 +216,10 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
             aria-valuetext={percent === null ? "in progress" : `${Math.round(percent)} %`}
             className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
           >
-            <div className={`h-full rounded-full bg-sky-600 transition-[width] duration-300 dark:bg-sky-400 ${percent === null ? "w-1/3 animate-pulse" : ""}`} style={percent === null ? undefined : { width: `${percent}%` }} />
+            <div
+              className={`h-full rounded-full bg-sky-600 transition-[width] duration-300 dark:bg-sky-400 ${percent === null ? "w-1/3 animate-pulse" : ""}`}
+              style={percent === null ? undefined : { width: `${percent}%` }}
+            />
           </div>
         </div>
       ) : null}
@@ -217,10 +248,18 @@ export function RunLiveView({ runId, status, queuePosition, protocol, isBidir, d
             Latency under load
           </h3>
           <p className="mb-3 text-xs text-slate-600 dark:text-slate-400">
-            A ping every {LATENCY_INTERVAL_SECONDS} s from the client host to the server&apos;s link address: {LATENCY_IDLE_SECONDS} s idle before the traffic, then under it, on the time axis of the chart above.
+            A ping every {LATENCY_INTERVAL_SECONDS} s from the client host to the server&apos;s link address:{" "}
+            {LATENCY_IDLE_SECONDS} s idle before the traffic, then under it, on the time axis of the chart above.
           </p>
-          {pings.error ? <QueryError what="the pings" error={pings.error} onRetry={() => void pings.refetch()} /> : null}
-          <LatencyChart samples={pings.samples} domain={timeDomain} rightInset={intervalChartRightInset(protocol, shown.points)} summary={latencySummary} />
+          {pings.error ? (
+            <QueryError what="the pings" error={pings.error} onRetry={() => void pings.refetch()} />
+          ) : null}
+          <LatencyChart
+            samples={pings.samples}
+            domain={timeDomain}
+            rightInset={intervalChartRightInset(protocol, shown.points)}
+            summary={latencySummary}
+          />
           <LatencyChartLegend isThinned={pings.samples.length > LATENCY_MAX_POINTS} />
           <LatencySummaryView summary={latencySummary} isActive={isActive} isSoFar={isSummarySoFar} />
         </div>

@@ -69,21 +69,28 @@ export function RunTablePanel({
     // As old as the page: back on it after the cache let it go, it is asked for again at once.
     initialDataUpdatedAt: renderedAt,
     placeholderData: keepPreviousData,
-    refetchInterval: (current) => refetchEvery(isLinkActive || Boolean(current.state.data?.runs.some((row) => isActiveStatus(row.status)))),
+    refetchInterval: (current) =>
+      refetchEvery(isLinkActive || Boolean(current.state.data?.runs.some((row) => isActiveStatus(row.status)))),
   });
   const table = result.data ?? initial;
 
   const basePath = linkId === undefined ? "/runs" : `/links/${linkId}`;
   const compare = params.get("compare") ?? "";
-  const tableFilters = linkId === undefined ? { protocol: query.protocol, status: query.status, linkId: query.linkId } : { protocol: query.protocol, direction: query.direction, parallel: query.parallel };
-  const hrefFor = (page: number, withCompare = true) => `${basePath}${runListSearch({ ...tableFilters, page }, "page", { compare: withCompare ? compare : undefined })}`;
+  const tableFilters =
+    linkId === undefined
+      ? { protocol: query.protocol, status: query.status, linkId: query.linkId }
+      : { protocol: query.protocol, direction: query.direction, parallel: query.parallel };
+  const hrefFor = (page: number, withCompare = true) =>
+    `${basePath}${runListSearch({ ...tableFilters, page }, "page", { compare: withCompare ? compare : undefined })}`;
   const apply = (next: RunListQuery) => {
     // A link page's link is its path, not a parameter.
     const nextQuery = { ...runTableQuery(next, linkId), linkId: linkId === undefined ? next.linkId : undefined };
     setState((previous) => ({ ...previous, filters: nextQuery }));
     set(new URLSearchParams(runListSearch(nextQuery, "page", { compare })));
   };
-  const isFiltered = Boolean(query.protocol || query.direction || query.parallel || query.status || (linkId === undefined && query.linkId));
+  const isFiltered = Boolean(
+    query.protocol || query.direction || query.parallel || query.status || (linkId === undefined && query.linkId),
+  );
 
   if (table.total === 0 && !isFiltered) return <>{emptyState}</>;
   return (
@@ -98,18 +105,37 @@ export function RunTablePanel({
         links={links}
         hidden={compare ? { compare } : {}}
       />
-      {result.isError ? <QueryError what="the runs" error={result.error} onRetry={() => void result.refetch()} /> : null}
+      {result.isError ? (
+        <QueryError what="the runs" error={result.error} onRetry={() => void result.refetch()} />
+      ) : null}
       <p className="mb-2 text-sm text-slate-600 dark:text-slate-400" data-testid="runs-total" aria-live="polite">
         {table.total} {table.total === 1 ? "run" : "runs"}
         {isFiltered ? (table.total === 1 ? " matches" : " match") : " in all"}
       </p>
-      <div aria-busy={result.isPlaceholderData} className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} data-testid="runs-panel" data-updated-at={result.dataUpdatedAt} suppressHydrationWarning>
+      <div
+        aria-busy={result.isPlaceholderData}
+        className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+        data-testid="runs-panel"
+        data-updated-at={result.dataUpdatedAt}
+        suppressHydrationWarning
+      >
         {table.runs.length > 0 ? (
-          <RunsTable rows={table.runs} thresholds={thresholds} showLink={linkId === undefined} compareBaseHref={linkId === undefined ? undefined : hrefFor(query.page, false)} />
+          <RunsTable
+            rows={table.runs}
+            thresholds={thresholds}
+            showLink={linkId === undefined}
+            compareBaseHref={linkId === undefined ? undefined : hrefFor(query.page, false)}
+          />
         ) : (
           <EmptyState title="No runs match these filters">{noMatch}</EmptyState>
         )}
-        <Pagination page={table.page} pageSize={table.pageSize} total={table.total} hrefFor={hrefFor} onNavigate={(page) => apply({ ...filters, page })} />
+        <Pagination
+          page={table.page}
+          pageSize={table.pageSize}
+          total={table.total}
+          hrefFor={hrefFor}
+          onNavigate={(page) => apply({ ...filters, page })}
+        />
       </div>
     </>
   );

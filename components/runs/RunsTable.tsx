@@ -35,7 +35,11 @@ export type RunsTableRow = Pick<
   | "queuePosition"
 >;
 
-const SHARE_CLASSES = { good: "", warn: "text-amber-700 dark:text-amber-300", bad: "text-red-700 dark:text-red-300" } as const;
+const SHARE_CLASSES = {
+  good: "",
+  warn: "text-amber-700 dark:text-amber-300",
+  bad: "text-red-700 dark:text-red-300",
+} as const;
 
 // The overview's thresholds (WIRESPEED_WARN_PERCENT / WIRESPEED_BAD_PERCENT), so a share reads the same everywhere.
 function shareClass(percent: number | null, thresholds: LineRateThresholds): string {
@@ -61,8 +65,10 @@ export function RunsTable({
   const [unit] = useRateUnit();
   const [selected, setSelected] = useState<number[]>([]);
   const canCompare = compareBaseHref !== undefined;
-  const compareHref = (ids: number[]) => `${compareBaseHref}${compareBaseHref?.includes("?") ? "&" : "?"}compare=${ids.join(",")}#compare`;
-  const toggle = (id: number) => setSelected((previous) => (previous.includes(id) ? previous.filter((entry) => entry !== id) : [...previous, id]));
+  const compareHref = (ids: number[]) =>
+    `${compareBaseHref}${compareBaseHref?.includes("?") ? "&" : "?"}compare=${ids.join(",")}#compare`;
+  const toggle = (id: number) =>
+    setSelected((previous) => (previous.includes(id) ? previous.filter((entry) => entry !== id) : [...previous, id]));
   return (
     <div>
       {canCompare ? (
@@ -75,9 +81,15 @@ export function RunsTable({
           >
             Compare{selected.length ? ` ${selected.length} runs` : ""}
           </button>
-          <span className="text-slate-600 dark:text-slate-400">{selected.length < 2 ? "Select two or more runs to compare them." : ""}</span>
+          <span className="text-slate-600 dark:text-slate-400">
+            {selected.length < 2 ? "Select two or more runs to compare them." : ""}
+          </span>
           {selected.length ? (
-            <button type="button" className="text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" onClick={() => setSelected([])}>
+            <button
+              type="button"
+              className="text-slate-600 underline hover:text-slate-900 dark:text-slate-400 dark:hover:text-white"
+              onClick={() => setSelected([])}
+            >
               Clear selection
             </button>
           ) : null}
@@ -86,11 +98,21 @@ export function RunsTable({
       {/* Phones: one card per run, since nine columns would leave only the first two in view. */}
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white sm:hidden dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
         {rows.map((row) => (
-          <li key={row.id} data-testid={`run-card-${row.id}`} className={`space-y-1.5 px-3 py-2.5 text-sm ${selected.includes(row.id) ? "bg-sky-50 dark:bg-sky-950/50" : ""}`}>
+          <li
+            key={row.id}
+            data-testid={`run-card-${row.id}`}
+            className={`space-y-1.5 px-3 py-2.5 text-sm ${selected.includes(row.id) ? "bg-sky-50 dark:bg-sky-950/50" : ""}`}
+          >
             <div className="flex items-center justify-between gap-2">
               <span className="flex items-center gap-2">
                 {canCompare ? (
-                  <input type="checkbox" aria-label={`Select run #${row.id} to compare`} checked={selected.includes(row.id)} onChange={() => toggle(row.id)} className="h-4 w-4 accent-sky-600" />
+                  <input
+                    type="checkbox"
+                    aria-label={`Select run #${row.id} to compare`}
+                    checked={selected.includes(row.id)}
+                    onChange={() => toggle(row.id)}
+                    className="h-4 w-4 accent-sky-600"
+                  />
                 ) : null}
                 <Link href={`/runs/${row.id}`} className="font-medium text-sky-700 hover:underline dark:text-sky-300">
                   #{row.id}
@@ -109,12 +131,18 @@ export function RunsTable({
               {showLink ? <span className="text-xs">{row.linkName}</span> : null}
               <span>
                 <span className="font-medium">{formatRate(row.receivedBitsPerSecond, unit)}</span>
-                <span className={`ml-2 text-xs ${shareClass(row.lineRatePercent, thresholds)}`}>{formatPercent(row.lineRatePercent)}</span>
+                <span className={`ml-2 text-xs ${shareClass(row.lineRatePercent, thresholds)}`}>
+                  {formatPercent(row.lineRatePercent)}
+                </span>
               </span>
             </div>
             {isActiveStatus(row.status) ? null : (
               <div className="flex items-center justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
-                <span>{row.options.protocol === "udp" ? `loss ${formatPercent(row.lostPercent, 2)}` : `retransmits ${row.retransmits ?? "–"}`}</span>
+                <span>
+                  {row.options.protocol === "udp"
+                    ? `loss ${formatPercent(row.lostPercent, 2)}`
+                    : `retransmits ${row.retransmits ?? "–"}`}
+                </span>
                 <RerunButton runId={row.id} />
               </div>
             )}
@@ -130,14 +158,32 @@ export function RunsTable({
                   <span className="sr-only">Select</span>
                 </th>
               ) : null}
-              <th scope="col" className="px-3 py-2">Run</th>
-              <th scope="col" className="px-3 py-2">Time</th>
-              {showLink ? <th scope="col" className="px-3 py-2">Link</th> : null}
-              <th scope="col" className="px-3 py-2">Options</th>
-              <th scope="col" className="px-3 py-2 text-right">Result</th>
-              <th scope="col" className="px-3 py-2 text-right">Line rate</th>
-              <th scope="col" className="px-3 py-2 text-right">Retr.</th>
-              <th scope="col" className="px-3 py-2">Status</th>
+              <th scope="col" className="px-3 py-2">
+                Run
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Time
+              </th>
+              {showLink ? (
+                <th scope="col" className="px-3 py-2">
+                  Link
+                </th>
+              ) : null}
+              <th scope="col" className="px-3 py-2">
+                Options
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Result
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Line rate
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Retr.
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Status
+              </th>
               <th scope="col" className="px-3 py-2">
                 <span className="sr-only">Actions</span>
               </th>
@@ -145,10 +191,20 @@ export function RunsTable({
           </thead>
           <tbody className="tabular-nums">
             {rows.map((row) => (
-              <tr key={row.id} data-testid={`run-row-${row.id}`} className={`border-t border-slate-200 dark:border-slate-800 ${selected.includes(row.id) ? "bg-sky-50 dark:bg-sky-950/50" : ""}`}>
+              <tr
+                key={row.id}
+                data-testid={`run-row-${row.id}`}
+                className={`border-t border-slate-200 dark:border-slate-800 ${selected.includes(row.id) ? "bg-sky-50 dark:bg-sky-950/50" : ""}`}
+              >
                 {canCompare ? (
                   <td className="px-3 py-1.5">
-                    <input type="checkbox" aria-label={`Select run #${row.id} to compare`} checked={selected.includes(row.id)} onChange={() => toggle(row.id)} className="h-4 w-4 accent-sky-600" />
+                    <input
+                      type="checkbox"
+                      aria-label={`Select run #${row.id} to compare`}
+                      checked={selected.includes(row.id)}
+                      onChange={() => toggle(row.id)}
+                      className="h-4 w-4 accent-sky-600"
+                    />
                   </td>
                 ) : null}
                 <td className="whitespace-nowrap px-3 py-1.5">
@@ -166,19 +222,43 @@ export function RunsTable({
                     </Link>
                   </td>
                 ) : null}
-                <td className="whitespace-nowrap px-3 py-1.5 font-mono text-xs">{describeOptions({ ...row.options, bytes: row.options.bytes }, row.direction)}</td>
+                <td className="whitespace-nowrap px-3 py-1.5 font-mono text-xs">
+                  {describeOptions({ ...row.options, bytes: row.options.bytes }, row.direction)}
+                </td>
                 <td className="whitespace-nowrap px-3 py-1.5 text-right font-medium">
                   {formatRate(row.receivedBitsPerSecond, unit)}
-                  {row.reverseReceivedBitsPerSecond != null ? <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">⇄ {formatRate(row.reverseReceivedBitsPerSecond, unit)}</span> : null}
+                  {row.reverseReceivedBitsPerSecond != null ? (
+                    <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
+                      ⇄ {formatRate(row.reverseReceivedBitsPerSecond, unit)}
+                    </span>
+                  ) : null}
                 </td>
-                <td className={`whitespace-nowrap px-3 py-1.5 text-right ${shareClass(row.lineRatePercent, thresholds)}`}>{formatPercent(row.lineRatePercent)}</td>
-                <td className="px-3 py-1.5 text-right">{row.options.protocol === "udp" ? (row.lostPercent == null ? "–" : <span title="UDP loss">{formatPercent(row.lostPercent, 2)} lost</span>) : (row.retransmits ?? "–")}</td>
+                <td
+                  className={`whitespace-nowrap px-3 py-1.5 text-right ${shareClass(row.lineRatePercent, thresholds)}`}
+                >
+                  {formatPercent(row.lineRatePercent)}
+                </td>
+                <td className="px-3 py-1.5 text-right">
+                  {row.options.protocol === "udp" ? (
+                    row.lostPercent == null ? (
+                      "–"
+                    ) : (
+                      <span title="UDP loss">{formatPercent(row.lostPercent, 2)} lost</span>
+                    )
+                  ) : (
+                    (row.retransmits ?? "–")
+                  )}
+                </td>
                 <td className="whitespace-nowrap px-3 py-1.5">
                   <StatusBadge status={row.status} queuePosition={row.queuePosition} />
                   {row.source === "imported" ? <ImportedTag /> : null}
-                  {row.errorKind && row.status !== "cancelled" ? <span className="ml-1 font-mono text-xs text-red-700 dark:text-red-300">{row.errorKind}</span> : null}
+                  {row.errorKind && row.status !== "cancelled" ? (
+                    <span className="ml-1 font-mono text-xs text-red-700 dark:text-red-300">{row.errorKind}</span>
+                  ) : null}
                 </td>
-                <td className="px-3 py-1.5 text-right">{isActiveStatus(row.status) ? null : <RerunButton runId={row.id} />}</td>
+                <td className="px-3 py-1.5 text-right">
+                  {isActiveStatus(row.status) ? null : <RerunButton runId={row.id} />}
+                </td>
               </tr>
             ))}
           </tbody>

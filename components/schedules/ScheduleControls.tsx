@@ -35,7 +35,12 @@ export function ScheduleControls({ schedule, links }: { schedule: ScheduleJson; 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Schedule actions">
-        <Button type="button" onClick={toggle} isPending={isPending} pendingLabel={schedule.enabled ? "Pausing…" : "Resuming…"}>
+        <Button
+          type="button"
+          onClick={toggle}
+          isPending={isPending}
+          pendingLabel={schedule.enabled ? "Pausing…" : "Resuming…"}
+        >
           {schedule.enabled ? "Pause" : "Resume"}
         </Button>
         <Button type="button" aria-expanded={isEditing} onClick={() => setIsEditing((previous) => !previous)}>
@@ -59,7 +64,14 @@ export function ScheduleControls({ schedule, links }: { schedule: ScheduleJson; 
           {failure}
         </Notice>
       ) : null}
-      {isEditing ? <ScheduleForm links={links} initial={formFieldsOf(schedule)} scheduleId={schedule.id} onSaved={() => setIsEditing(false)} /> : null}
+      {isEditing ? (
+        <ScheduleForm
+          links={links}
+          initial={formFieldsOf(schedule)}
+          scheduleId={schedule.id}
+          onSaved={() => setIsEditing(false)}
+        />
+      ) : null}
     </div>
   );
 }

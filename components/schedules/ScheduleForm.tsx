@@ -11,8 +11,22 @@ import { LATENCY_OPTION_LABEL } from "@/components/diagnosis/latency-option";
 import { previewScheduleAction } from "@/lib/actions/preview-schedule";
 import { saveScheduleAction } from "@/lib/actions/save-schedule";
 import { EXPERIMENT_PRESETS, presetById, presetFitsLinks, presetRequestBody } from "@/lib/experiments/presets";
-import { MAX_EVERY_MINUTES, MAX_SCHEDULE_NAME_LENGTH, MAX_SLIP_SECONDS, PREVIEW_STARTS, type SchedulePreview } from "@/lib/schedules/contract";
-import { fieldLabelled, SCHEDULE_FORM_DEFAULTS, scheduleFormErrorsOf, scheduleRequestBody, timingBody, type ScheduleFormErrors, type ScheduleFormFields } from "./fields";
+import {
+  MAX_EVERY_MINUTES,
+  MAX_SCHEDULE_NAME_LENGTH,
+  MAX_SLIP_SECONDS,
+  PREVIEW_STARTS,
+  type SchedulePreview,
+} from "@/lib/schedules/contract";
+import {
+  fieldLabelled,
+  SCHEDULE_FORM_DEFAULTS,
+  scheduleFormErrorsOf,
+  scheduleRequestBody,
+  timingBody,
+  type ScheduleFormErrors,
+  type ScheduleFormFields,
+} from "./fields";
 import { formatStartIn, hasSecondsField } from "./format";
 
 // Every form key a field of this form shows a message for; the rest go in the notice on top.
@@ -83,10 +97,12 @@ function useTimingPreview(fields: ScheduleFormFields): { state: PreviewState; is
     const timer = setTimeout(() => {
       void previewScheduleAction(JSON.parse(key)).then(
         (result) => {
-          if (isCurrent) setState({ key, preview: result.ok ? result.value : null, message: result.ok ? null : result.message });
+          if (isCurrent)
+            setState({ key, preview: result.ok ? result.value : null, message: result.ok ? null : result.message });
         },
         () => {
-          if (isCurrent) setState({ key, preview: null, message: "The server did not answer: check that Wirespeed is running." });
+          if (isCurrent)
+            setState({ key, preview: null, message: "The server did not answer: check that Wirespeed is running." });
         },
       );
     }, PREVIEW_DELAY_MS);
@@ -98,12 +114,25 @@ function useTimingPreview(fields: ScheduleFormFields): { state: PreviewState; is
   return { state, isStale: state.key !== key };
 }
 
-function TimingPreview({ state, isStale, fields }: { state: PreviewState; isStale: boolean; fields: ScheduleFormFields }) {
+function TimingPreview({
+  state,
+  isStale,
+  fields,
+}: {
+  state: PreviewState;
+  isStale: boolean;
+  fields: ScheduleFormFields;
+}) {
   const timezone = fields.timezone.trim() || "UTC";
   const withSeconds = fields.timingMode === "cron" && hasSecondsField(fields.cron);
   const starts = state.preview?.ok ? state.preview.starts : null;
   return (
-    <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-950" aria-live="polite" data-testid="schedule-preview" data-stale={isStale || undefined}>
+    <div
+      className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-950"
+      aria-live="polite"
+      data-testid="schedule-preview"
+      data-stale={isStale || undefined}
+    >
       <p className="flex items-center gap-2 font-medium">
         Next {PREVIEW_STARTS} starts
         {isStale ? <Spinner /> : null}
@@ -123,7 +152,9 @@ function TimingPreview({ state, isStale, fields }: { state: PreviewState; isStal
           </li>
         </ol>
       ) : state.preview && !state.preview.ok ? (
-        <p className="mt-1 text-slate-600 dark:text-slate-400">No starts until the timing is valid: see the fields marked.</p>
+        <p className="mt-1 text-slate-600 dark:text-slate-400">
+          No starts until the timing is valid: see the fields marked.
+        </p>
       ) : (
         <p className="mt-1 text-slate-600 dark:text-slate-400">Working them out…</p>
       )}
@@ -138,7 +169,17 @@ function TimingPreview({ state, isStale, fields }: { state: PreviewState; isStal
  * starts show as the timing is typed, before anything is saved; the server's field errors
  * show beside their fields.
  */
-export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: FormLink[]; initial?: ScheduleFormFields; scheduleId?: number; onSaved?: () => void }) {
+export function ScheduleForm({
+  links,
+  initial,
+  scheduleId,
+  onSaved,
+}: {
+  links: FormLink[];
+  initial?: ScheduleFormFields;
+  scheduleId?: number;
+  onSaved?: () => void;
+}) {
   const router = useRouter();
   const [fields, setFields] = useState<ScheduleFormFields>(initial ?? SCHEDULE_FORM_DEFAULTS);
   const [errors, setErrors] = useState<ScheduleFormErrors>({});
@@ -158,12 +199,23 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
   const endNames = link ? { a: link.a.hostName, b: link.b.hostName } : { a: "A", b: "B" };
   // The timing's messages: the last save's, else the live preview's.
   const previewErrors = preview.state.preview && !preview.state.preview.ok ? preview.state.preview.fields : [];
-  const timingError = (field: string) => errors[field] ?? (preview.isStale ? undefined : previewErrors.find((entry) => entry.field === field)?.message);
-  const testErrors = Object.fromEntries(Object.entries(errors).flatMap(([key, value]) => (key.startsWith("test.") ? [[`base.${key.slice(5)}`, value]] : [])));
+  const timingError = (field: string) =>
+    errors[field] ?? (preview.isStale ? undefined : previewErrors.find((entry) => entry.field === field)?.message);
+  const testErrors = Object.fromEntries(
+    Object.entries(errors).flatMap(([key, value]) =>
+      key.startsWith("test.") ? [[`base.${key.slice(5)}`, value]] : [],
+    ),
+  );
 
   const preset = presetById(presetId);
   const planLinks = linksOf(planLinkIds, links);
-  const presetReason = !preset ? "choose a preset" : !presetFitsLinks(preset, planLinks.length) ? (preset.links === 1 ? "choose one link" : "choose two links or more") : null;
+  const presetReason = !preset
+    ? "choose a preset"
+    : !presetFitsLinks(preset, planLinks.length)
+      ? preset.links === 1
+        ? "choose one link"
+        : "choose two links or more"
+      : null;
 
   const submit = () =>
     startTransition(async () => {
@@ -185,7 +237,11 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
       }
       const byField = scheduleFormErrorsOf(result.errors, fields.target);
       setErrors(byField);
-      setUnplaced(Object.entries(byField).flatMap(([field, text]) => (PLACED_KEYS.has(field) ? [] : [{ field: field.replace(/^test\./, ""), message: text }])));
+      setUnplaced(
+        Object.entries(byField).flatMap(([field, text]) =>
+          PLACED_KEYS.has(field) ? [] : [{ field: field.replace(/^test\./, ""), message: text }],
+        ),
+      );
       setMessage(result.errors.length ? "Check the fields marked below." : result.message);
     });
 
@@ -198,7 +254,10 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
         submit();
       }}
     >
-      <Section title="What to repeat" description="A link's test, or an experiment. Each start is an ordinary run (or experiment) in the link's history.">
+      <Section
+        title="What to repeat"
+        description="A link's test, or an experiment. Each start is an ordinary run (or experiment) in the link's history."
+      >
         <TextField
           label="Name"
           name="name"
@@ -236,13 +295,32 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
                 </option>
               ))}
             </SelectField>
-            <RunOptionFields fields={fields.test} onChange={(test) => change({ test })} hidden={new Set()} ends={ends} endNames={endNames} speedMbps={link?.speedMbps ?? null} errors={testErrors} />
-            <CheckboxField label={LATENCY_OPTION_LABEL} hint="Each start pings from the client's host to the server, idle and then under the test's traffic." checked={fields.latency} onChange={(latency) => change({ latency })} />
+            <RunOptionFields
+              fields={fields.test}
+              onChange={(test) => change({ test })}
+              hidden={new Set()}
+              ends={ends}
+              endNames={endNames}
+              speedMbps={link?.speedMbps ?? null}
+              errors={testErrors}
+            />
+            <CheckboxField
+              label={LATENCY_OPTION_LABEL}
+              hint="Each start pings from the client's host to the server, idle and then under the test's traffic."
+              checked={fields.latency}
+              onChange={(latency) => change({ latency })}
+            />
           </>
         ) : (
           <>
             <div className="grid gap-4 sm:grid-cols-2">
-              <SelectField label="Fill in from a preset" name="preset" value={presetId} onChange={(event) => setPresetId(event.target.value)} hint={preset?.description}>
+              <SelectField
+                label="Fill in from a preset"
+                name="preset"
+                value={presetId}
+                onChange={(event) => setPresetId(event.target.value)}
+                hint={preset?.description}
+              >
                 <option value="">Choose a preset</option>
                 {EXPERIMENT_PRESETS.map((entry) => (
                   <option key={entry.id} value={entry.id}>
@@ -270,7 +348,9 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
               >
                 Fill in the request
               </Button>
-              {presetReason ? <span className="text-xs text-slate-600 dark:text-slate-400">To fill it in, {presetReason}.</span> : null}
+              {presetReason ? (
+                <span className="text-xs text-slate-600 dark:text-slate-400">To fill it in, {presetReason}.</span>
+              ) : null}
             </div>
             <TextAreaField
               label="Experiment request (JSON)"
@@ -287,7 +367,10 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
         )}
       </Section>
 
-      <Section title="When" description="Starts that find the link busy are skipped and recorded, never queued behind it.">
+      <Section
+        title="When"
+        description="Starts that find the link busy are skipped and recorded, never queued behind it."
+      >
         <ChoiceGroup
           legend="Timing"
           choices={[
@@ -332,7 +415,11 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
                 autoComplete="off"
                 value={fields.timezone}
                 onChange={(event) => change({ timezone: event.target.value })}
-                hint={fields.timingMode === "cron" ? "IANA name, such as Europe/Paris: the cron's hours are in it" : "IANA name: the preview shows times in it"}
+                hint={
+                  fields.timingMode === "cron"
+                    ? "IANA name, such as Europe/Paris: the cron's hours are in it"
+                    : "IANA name: the preview shows times in it"
+                }
                 error={timingError("timezone")}
               />
               <datalist id="schedule-time-zones">
@@ -341,7 +428,11 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
                 ))}
               </datalist>
               {myZone && myZone !== fields.timezone ? (
-                <button type="button" className="mt-1 text-xs font-medium text-sky-800 underline dark:text-sky-300" onClick={() => change({ timezone: myZone })}>
+                <button
+                  type="button"
+                  className="mt-1 text-xs font-medium text-sky-800 underline dark:text-sky-300"
+                  onClick={() => change({ timezone: myZone })}
+                >
                   Use mine: {myZone}
                 </button>
               ) : null}
@@ -356,10 +447,18 @@ export function ScheduleForm({ links, initial, scheduleId, onSaved }: { links: F
               error={errors.slipSeconds}
             />
             <label className="flex items-start gap-2 pt-1 text-sm sm:pt-7">
-              <input type="checkbox" name="enabled" checked={fields.enabled} onChange={(event) => change({ enabled: event.target.checked })} className="mt-0.5 h-4 w-4 accent-sky-600" />
+              <input
+                type="checkbox"
+                name="enabled"
+                checked={fields.enabled}
+                onChange={(event) => change({ enabled: event.target.checked })}
+                className="mt-0.5 h-4 w-4 accent-sky-600"
+              />
               <span>
                 Enabled
-                <span className="block text-xs text-slate-600 dark:text-slate-400">Paused, it keeps its history and starts nothing.</span>
+                <span className="block text-xs text-slate-600 dark:text-slate-400">
+                  Paused, it keeps its history and starts nothing.
+                </span>
               </span>
             </label>
           </div>

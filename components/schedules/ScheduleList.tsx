@@ -8,7 +8,6 @@ import { ScheduleOutcome } from "./ScheduleOutcome";
 
 // No "use client": the schedules page and a link page render it on the server.
 
-
 /** Enabled or paused (a rule: disabled), in words beside the colour. */
 export function ScheduleState({ enabled, offLabel = "Paused" }: { enabled: boolean; offLabel?: string }) {
   return (

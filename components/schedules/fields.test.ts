@@ -11,7 +11,8 @@ const { db } = database;
 const { AppError } = await import("@/lib/errors");
 const { createSchedule, getSchedule, updateSchedule } = await import("@/lib/schedules/store");
 const { presetById, presetRequestBody, STREAM_SWEEP_PRESET_ID } = await import("@/lib/experiments/presets");
-const { formFieldsOf, parsePlanText, SCHEDULE_FORM_DEFAULTS, scheduleFormErrorsOf, scheduleRequestBody, timingBody } = await import("./fields");
+const { formFieldsOf, parsePlanText, SCHEDULE_FORM_DEFAULTS, scheduleFormErrorsOf, scheduleRequestBody, timingBody } =
+  await import("./fields");
 type Fields = import("./fields").ScheduleFormFields;
 
 let linkId = 0;
@@ -19,10 +20,18 @@ let linkId = 0;
 beforeAll(async () => {
   const nics = [];
   for (const side of ["a", "b"]) {
-    const host = await db.host.create({ data: { name: side, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
-    nics.push(await db.nic.create({ data: { hostId: host.id, name: "eth1", addresses: [`198.18.0.${side === "a" ? 1 : 2}/24`] } }));
+    const host = await db.host.create({
+      data: { name: side, address: "127.0.0.1", authMethod: "local", platform: "linux" },
+    });
+    nics.push(
+      await db.nic.create({
+        data: { hostId: host.id, name: "eth1", addresses: [`198.18.0.${side === "a" ? 1 : 2}/24`] },
+      }),
+    );
   }
-  linkId = (await db.link.create({ data: { name: "nas-1g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 1_000 } })).id;
+  linkId = (
+    await db.link.create({ data: { name: "nas-1g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 1_000 } })
+  ).id;
 });
 
 afterAll(() => database.close());
@@ -48,19 +57,53 @@ describe("a link's test", () => {
       ...SCHEDULE_FORM_DEFAULTS,
       name: "udp nightly",
       linkId: String(linkId),
-      test: { ...SCHEDULE_FORM_DEFAULTS.test, protocol: "udp", parallel: "4", duration: "5", bitrateMbps: "500", direction: "b-to-a", clientSide: "b" },
+      test: {
+        ...SCHEDULE_FORM_DEFAULTS.test,
+        protocol: "udp",
+        parallel: "4",
+        duration: "5",
+        bitrateMbps: "500",
+        direction: "b-to-a",
+        clientSide: "b",
+      },
       timingMode: "cron",
       cron: "30 2 * * *",
       timezone: "Europe/Paris",
       slipSeconds: "90",
     };
     const created = await createSchedule(bodyOf(fields));
-    expect(created).toMatchObject({ kind: "test", linkId, direction: "b-to-a", clientSide: "b", cron: "30 2 * * *", everyMinutes: null, timezone: "Europe/Paris", slipSeconds: 90, enabled: true });
+    expect(created).toMatchObject({
+      kind: "test",
+      linkId,
+      direction: "b-to-a",
+      clientSide: "b",
+      cron: "30 2 * * *",
+      everyMinutes: null,
+      timezone: "Europe/Paris",
+      slipSeconds: 90,
+      enabled: true,
+    });
     expect(created.options).toMatchObject({ protocol: "udp", parallel: 4, duration: 5, bitrate: 500_000_000 });
 
     const again = formFieldsOf(created);
-    expect(again).toMatchObject({ name: "udp nightly", target: "test", linkId: String(linkId), timingMode: "cron", cron: "30 2 * * *", timezone: "Europe/Paris", slipSeconds: "90", enabled: true });
-    expect(again.test).toMatchObject({ protocol: "udp", parallel: "4", duration: "5", bitrateMbps: "500", direction: "b-to-a", clientSide: "b" });
+    expect(again).toMatchObject({
+      name: "udp nightly",
+      target: "test",
+      linkId: String(linkId),
+      timingMode: "cron",
+      cron: "30 2 * * *",
+      timezone: "Europe/Paris",
+      slipSeconds: "90",
+      enabled: true,
+    });
+    expect(again.test).toMatchObject({
+      protocol: "udp",
+      parallel: "4",
+      duration: "5",
+      bitrateMbps: "500",
+      direction: "b-to-a",
+      clientSide: "b",
+    });
     // Saved as read back, nothing changes: the edit form does not drift the schedule.
     const saved = await updateSchedule(created.id, bodyOf(again));
     expect(saved.options).toEqual(created.options);
@@ -70,7 +113,9 @@ describe("a link's test", () => {
   });
 
   it("keeps latency under load asked, through the store and back into the form", async () => {
-    const created = await createSchedule(bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "bloat check", linkId: String(linkId), latency: true }));
+    const created = await createSchedule(
+      bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "bloat check", linkId: String(linkId), latency: true }),
+    );
     expect(created.options).toMatchObject({ latency: true });
     const again = formFieldsOf(created);
     expect(again.latency).toBe(true);
@@ -82,8 +127,19 @@ describe("a link's test", () => {
   });
 
   it("switches from a cron to every N minutes, the other side cleared", async () => {
-    const created = await createSchedule(bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "hourly", linkId: String(linkId), timingMode: "cron", cron: "0 * * * *" }));
-    const changed = await updateSchedule(created.id, bodyOf({ ...formFieldsOf(created), timingMode: "every", everyMinutes: "15" }));
+    const created = await createSchedule(
+      bodyOf({
+        ...SCHEDULE_FORM_DEFAULTS,
+        name: "hourly",
+        linkId: String(linkId),
+        timingMode: "cron",
+        cron: "0 * * * *",
+      }),
+    );
+    const changed = await updateSchedule(
+      created.id,
+      bodyOf({ ...formFieldsOf(created), timingMode: "every", everyMinutes: "15" }),
+    );
     expect(changed).toMatchObject({ cron: null, everyMinutes: 15 });
     expect(formFieldsOf(changed)).toMatchObject({ timingMode: "every", everyMinutes: "15" });
   });
@@ -103,15 +159,28 @@ describe("a link's test", () => {
     const byField = scheduleFormErrorsOf(errors, "test");
     expect(Object.keys(byField).sort()).toEqual(["name", "slipSeconds"].sort());
     // The schema refuses name and slip first; with those right, the timing and options are checked.
-    const second = scheduleFormErrorsOf(await refusal(createSchedule(bodyOf({ ...fields, name: "bad", slipSeconds: "0" }))), "test");
+    const second = scheduleFormErrorsOf(
+      await refusal(createSchedule(bodyOf({ ...fields, name: "bad", slipSeconds: "0" }))),
+      "test",
+    );
     expect(Object.keys(second).sort()).toEqual(["test.duration", "test.parallel", "timezone"].sort());
     expect(second["test.parallel"]).toMatch(/1/);
-    const third = scheduleFormErrorsOf(await refusal(createSchedule(bodyOf({ ...fields, name: "bad", slipSeconds: "0", timezone: "UTC", test: SCHEDULE_FORM_DEFAULTS.test }))), "test");
+    const third = scheduleFormErrorsOf(
+      await refusal(
+        createSchedule(
+          bodyOf({ ...fields, name: "bad", slipSeconds: "0", timezone: "UTC", test: SCHEDULE_FORM_DEFAULTS.test }),
+        ),
+      ),
+      "test",
+    );
     expect(Object.keys(third)).toEqual(["cron"]);
   });
 
   it("names the link when none is chosen", async () => {
-    const byField = scheduleFormErrorsOf(await refusal(createSchedule(bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "no link" }))), "test");
+    const byField = scheduleFormErrorsOf(
+      await refusal(createSchedule(bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "no link" }))),
+      "test",
+    );
     expect(Object.keys(byField)).toEqual(["linkId"]);
   });
 });
@@ -120,8 +189,20 @@ describe("an experiment", () => {
   it("stores a preset's request filled into the JSON field, and reads it back as the same JSON", async () => {
     const preset = presetById(STREAM_SWEEP_PRESET_ID)!;
     const plan = JSON.stringify(presetRequestBody(preset, [{ id: linkId, speedMbps: 1_000 }]), null, 2);
-    const created = await createSchedule(bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "weekly sweep", target: "experiment", experimentPlan: plan, everyMinutes: "10080" }));
-    expect(created).toMatchObject({ kind: "experiment", linkId: null, experimentPlan: { kind: "sweep", linkIds: [linkId] } });
+    const created = await createSchedule(
+      bodyOf({
+        ...SCHEDULE_FORM_DEFAULTS,
+        name: "weekly sweep",
+        target: "experiment",
+        experimentPlan: plan,
+        everyMinutes: "10080",
+      }),
+    );
+    expect(created).toMatchObject({
+      kind: "experiment",
+      linkId: null,
+      experimentPlan: { kind: "sweep", linkIds: [linkId] },
+    });
     const again = formFieldsOf(created);
     expect(again.target).toBe("experiment");
     expect(JSON.parse(again.experimentPlan)).toEqual(created.experimentPlan);
@@ -131,13 +212,22 @@ describe("an experiment", () => {
 
   it("puts the plan's own field errors on the JSON field, with their path", async () => {
     const plan = JSON.stringify({ kind: "sweep", linkIds: [linkId], factor: "parallel", values: [] });
-    const byField = scheduleFormErrorsOf(await refusal(createSchedule(bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "empty sweep", target: "experiment", experimentPlan: plan }))), "experiment");
+    const byField = scheduleFormErrorsOf(
+      await refusal(
+        createSchedule(
+          bodyOf({ ...SCHEDULE_FORM_DEFAULTS, name: "empty sweep", target: "experiment", experimentPlan: plan }),
+        ),
+      ),
+      "experiment",
+    );
     expect(Object.keys(byField)).toEqual(["experimentPlan"]);
     expect(byField.experimentPlan).toMatch(/^values: /);
   });
 
   it("refuses JSON that does not parse before asking the server", () => {
-    expect(scheduleRequestBody({ ...SCHEDULE_FORM_DEFAULTS, target: "experiment", experimentPlan: "{ kind: sweep" })).toEqual({ ok: false, field: "experimentPlan", message: expect.stringMatching(/^is not valid JSON/) });
+    expect(
+      scheduleRequestBody({ ...SCHEDULE_FORM_DEFAULTS, target: "experiment", experimentPlan: "{ kind: sweep" }),
+    ).toEqual({ ok: false, field: "experimentPlan", message: expect.stringMatching(/^is not valid JSON/) });
     expect(parsePlanText("[1, 2]")).toEqual({ ok: false, message: expect.stringMatching(/^must be a JSON object/) });
     expect(parsePlanText("  ")).toEqual({ ok: false, message: expect.stringMatching(/^is required/) });
   });
@@ -145,9 +235,17 @@ describe("an experiment", () => {
 
 describe("the timing the preview asks about", () => {
   it("is the cron or the minutes, never both, in UTC when no zone is typed", () => {
-    expect(timingBody({ timingMode: "cron", cron: " 0 3 * * * ", everyMinutes: "15", timezone: "" })).toEqual({ cron: "0 3 * * *", everyMinutes: null, timezone: "UTC" });
-    expect(timingBody({ timingMode: "every", cron: "0 3 * * *", everyMinutes: "15", timezone: "Europe/Paris" })).toEqual({ cron: null, everyMinutes: 15, timezone: "Europe/Paris" });
+    expect(timingBody({ timingMode: "cron", cron: " 0 3 * * * ", everyMinutes: "15", timezone: "" })).toEqual({
+      cron: "0 3 * * *",
+      everyMinutes: null,
+      timezone: "UTC",
+    });
+    expect(
+      timingBody({ timingMode: "every", cron: "0 3 * * *", everyMinutes: "15", timezone: "Europe/Paris" }),
+    ).toEqual({ cron: null, everyMinutes: 15, timezone: "Europe/Paris" });
     // Text that is no number goes as typed, for the server to name what is allowed.
-    expect(timingBody({ timingMode: "every", cron: "", everyMinutes: "often", timezone: "UTC" }).everyMinutes).toBe("often");
+    expect(timingBody({ timingMode: "every", cron: "", everyMinutes: "often", timezone: "UTC" }).everyMinutes).toBe(
+      "often",
+    );
   });
 });

@@ -56,20 +56,28 @@ function numberOrText(text: string): number | string | undefined {
 }
 
 /** The plan's JSON text as an object, or the message for the field. */
-export function parsePlanText(text: string): { ok: true; plan: Record<string, unknown> } | { ok: false; message: string } {
-  if (!text.trim()) return { ok: false, message: "is required: the experiment request as JSON (choose a preset to fill it in)" };
+export function parsePlanText(
+  text: string,
+): { ok: true; plan: Record<string, unknown> } | { ok: false; message: string } {
+  if (!text.trim())
+    return { ok: false, message: "is required: the experiment request as JSON (choose a preset to fill it in)" };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { ok: false, message: "is not valid JSON: paste the request as POST /api/experiments takes it" };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, message: "must be a JSON object, as POST /api/experiments takes it" };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, message: "must be a JSON object, as POST /api/experiments takes it" };
   return { ok: true, plan: value as Record<string, unknown> };
 }
 
 /** The timing half of the body: what the preview needs, and what the schedule stores. */
-export function timingBody(fields: Pick<ScheduleFormFields, "timingMode" | "cron" | "everyMinutes" | "timezone">): { cron: string | null; everyMinutes: number | string | null; timezone: string } {
+export function timingBody(fields: Pick<ScheduleFormFields, "timingMode" | "cron" | "everyMinutes" | "timezone">): {
+  cron: string | null;
+  everyMinutes: number | string | null;
+  timezone: string;
+} {
   const timezone = fields.timezone.trim() || "UTC";
   if (fields.timingMode === "cron") return { cron: fields.cron.trim(), everyMinutes: null, timezone };
   return { cron: null, everyMinutes: numberOrText(fields.everyMinutes) ?? null, timezone };
@@ -80,7 +88,9 @@ export function timingBody(fields: Pick<ScheduleFormFields, "timingMode" | "cron
  * parse (the form shows it there without asking the server). A link's test sends its run
  * options without direction and client side, which go beside them.
  */
-export function scheduleRequestBody(fields: ScheduleFormFields): { ok: true; body: Record<string, unknown> } | { ok: false; field: string; message: string } {
+export function scheduleRequestBody(
+  fields: ScheduleFormFields,
+): { ok: true; body: Record<string, unknown> } | { ok: false; field: string; message: string } {
   const common = {
     name: fields.name,
     ...timingBody(fields),
@@ -94,7 +104,17 @@ export function scheduleRequestBody(fields: ScheduleFormFields): { ok: true; bod
   }
   const { direction, clientSide, ...options } = newTestRequestBody(fields.test);
   const linkId = numberOrText(fields.linkId);
-  return { ok: true, body: { ...common, linkId: linkId ?? null, experimentPlan: null, options: withLatencyOption(options, fields.latency), direction, clientSide } };
+  return {
+    ok: true,
+    body: {
+      ...common,
+      linkId: linkId ?? null,
+      experimentPlan: null,
+      options: withLatencyOption(options, fields.latency),
+      direction,
+      clientSide,
+    },
+  };
 }
 
 function sizeText(value: unknown): string {
@@ -102,7 +122,11 @@ function sizeText(value: unknown): string {
 }
 
 /** A stored link test's options back as the new-test form's fields (what it does not show is kept). */
-export function testFieldsOf(options: Record<string, unknown>, direction: NewTestFields["direction"], clientSide: NewTestFields["clientSide"]): NewTestFields {
+export function testFieldsOf(
+  options: Record<string, unknown>,
+  direction: NewTestFields["direction"],
+  clientSide: NewTestFields["clientSide"],
+): NewTestFields {
   const text = (value: unknown) => (typeof value === "number" || typeof value === "string" ? String(value) : "");
   const bitrate = typeof options.bitrate === "number" ? String(options.bitrate / 1e6) : "";
   return {
@@ -146,7 +170,17 @@ export function formFieldsOf(schedule: ScheduleJson): ScheduleFormFields {
 }
 
 // The schedule's own fields; on a link's test every other field is one of its run options.
-const SCHEDULE_FIELDS = new Set(["name", "linkId", "experimentPlan", "options", "cron", "everyMinutes", "timezone", "slipSeconds", "enabled"]);
+const SCHEDULE_FIELDS = new Set([
+  "name",
+  "linkId",
+  "experimentPlan",
+  "options",
+  "cron",
+  "everyMinutes",
+  "timezone",
+  "slipSeconds",
+  "enabled",
+]);
 // The server's `bitrate` is the form's `bitrateMbps`.
 const TEST_FIELD_OF: Record<string, string> = { bitrate: "bitrateMbps" };
 
@@ -155,13 +189,20 @@ const TEST_FIELD_OF: Record<string, string> = { bitrate: "bitrateMbps" };
  * `options.parallel` (or `parallel`, `direction`) is `test.parallel`; on an experiment,
  * whatever is not the schedule's own field is the plan's and goes by its field, with its path.
  */
-export function scheduleFormErrorsOf(errors: ReadonlyArray<{ field: string; message: string }>, target: ScheduleTarget): ScheduleFormErrors {
+export function scheduleFormErrorsOf(
+  errors: ReadonlyArray<{ field: string; message: string }>,
+  target: ScheduleTarget,
+): ScheduleFormErrors {
   const byField: ScheduleFormErrors = {};
   const add = (key: string, message: string) => {
     byField[key] ??= message;
   };
   for (const { field, message } of errors) {
-    const inner = field.startsWith("experimentPlan.") ? field.slice("experimentPlan.".length) : field.startsWith("options.") ? field.slice("options.".length) : null;
+    const inner = field.startsWith("experimentPlan.")
+      ? field.slice("experimentPlan.".length)
+      : field.startsWith("options.")
+        ? field.slice("options.".length)
+        : null;
     if (inner === null && SCHEDULE_FIELDS.has(field)) {
       add(field, message);
     } else if (target === "experiment") {

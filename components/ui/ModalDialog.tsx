@@ -13,7 +13,8 @@ import { useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject }
 //   element is gone or was disabled meanwhile (a button that showed a spinner while the dialog's
 //   reason was fetched).
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** The controls Tab stops at, in order: those shown and enabled. */
 function focusableIn(root: HTMLElement): HTMLElement[] {
@@ -21,7 +22,13 @@ function focusableIn(root: HTMLElement): HTMLElement[] {
 }
 
 function canTakeFocus(element: Element | null): element is HTMLElement {
-  return element instanceof HTMLElement && element.isConnected && element !== document.body && !element.matches(":disabled") && element.getClientRects().length > 0;
+  return (
+    element instanceof HTMLElement &&
+    element.isConnected &&
+    element !== document.body &&
+    !element.matches(":disabled") &&
+    element.getClientRects().length > 0
+  );
 }
 
 export function ModalDialog({

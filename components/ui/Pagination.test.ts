@@ -32,7 +32,8 @@ function linksOf(html: string): Array<{ text: string; href?: string; rel?: strin
 }
 
 describe("Pagination", () => {
-  const render = (page: number, total: number) => renderToStaticMarkup(createElement(Pagination, { page, pageSize: 50, total, hrefFor: listPageHref("/links") }));
+  const render = (page: number, total: number) =>
+    renderToStaticMarkup(createElement(Pagination, { page, pageSize: 50, total, hrefFor: listPageHref("/links") }));
 
   it("is absent when the list fits on one page", () => {
     expect(render(1, 50)).toBe("");

@@ -11,7 +11,11 @@ function pageCountOf(itemCount: number, pageSize: number): number {
 }
 
 /** The 1-based page from `?page=`, kept within the pages there are. */
-export function pageOf(text: string | string[] | undefined, itemCount: number, pageSize = LIST_PAGE_SIZE): { page: number; start: number } {
+export function pageOf(
+  text: string | string[] | undefined,
+  itemCount: number,
+  pageSize = LIST_PAGE_SIZE,
+): { page: number; start: number } {
   const asked = typeof text === "string" && /^\d{1,6}$/.test(text) ? Number(text) : 1;
   const page = Math.min(Math.max(asked, 1), pageCountOf(itemCount, pageSize));
   return { page, start: (page - 1) * pageSize };
@@ -24,7 +28,8 @@ export function listPageHref(basePath: string): (page: number) => string {
 
 // Where there is no page before or after: a link that is off, said so to a screen reader
 // (role="link" with aria-disabled) and dimmed, as a disabled control may be (WCAG 1.4.3 exempts it).
-const DISABLED_CLASS = "inline-flex items-center justify-center rounded-md border border-slate-200 px-3 py-2 text-sm font-medium text-slate-400 dark:border-slate-800 dark:text-slate-600";
+const DISABLED_CLASS =
+  "inline-flex items-center justify-center rounded-md border border-slate-200 px-3 py-2 text-sm font-medium text-slate-400 dark:border-slate-800 dark:text-slate-600";
 
 type PaginationProps = {
   page: number;
@@ -68,10 +73,34 @@ export function Pagination({ page, pageSize, total, hrefFor, onNavigate }: Pagin
         {first}–{last} of {total} · page {page} of {pageCount}
       </p>
       <div className="flex gap-2">
-        {page > 1 ? link(1, "«", { "aria-label": "First page" }) : <span className={DISABLED_CLASS} aria-hidden>«</span>}
-        {page > 1 ? link(page - 1, "Previous", { rel: "prev" }) : <span role="link" aria-disabled="true" className={DISABLED_CLASS}>Previous</span>}
-        {page < pageCount ? link(page + 1, "Next", { rel: "next" }) : <span role="link" aria-disabled="true" className={DISABLED_CLASS}>Next</span>}
-        {page < pageCount ? link(pageCount, "»", { "aria-label": "Last page" }) : <span className={DISABLED_CLASS} aria-hidden>»</span>}
+        {page > 1 ? (
+          link(1, "«", { "aria-label": "First page" })
+        ) : (
+          <span className={DISABLED_CLASS} aria-hidden>
+            «
+          </span>
+        )}
+        {page > 1 ? (
+          link(page - 1, "Previous", { rel: "prev" })
+        ) : (
+          <span role="link" aria-disabled="true" className={DISABLED_CLASS}>
+            Previous
+          </span>
+        )}
+        {page < pageCount ? (
+          link(page + 1, "Next", { rel: "next" })
+        ) : (
+          <span role="link" aria-disabled="true" className={DISABLED_CLASS}>
+            Next
+          </span>
+        )}
+        {page < pageCount ? (
+          link(pageCount, "»", { "aria-label": "Last page" })
+        ) : (
+          <span className={DISABLED_CLASS} aria-hidden>
+            »
+          </span>
+        )}
       </div>
     </nav>
   );

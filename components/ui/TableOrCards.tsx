@@ -35,13 +35,24 @@ type TableOrCardsProps<Item> = {
 
 // Whole class names, one per breakpoint: Tailwind finds only what is written out.
 const WIDE = {
-  sm: { cards: "sm:hidden", table: "sm:block", stackedHead: "hidden sm:table-header-group", stackedRow: "block py-2 sm:table-row sm:py-0" },
-  md: { cards: "md:hidden", table: "md:block", stackedHead: "hidden md:table-header-group", stackedRow: "block py-2 md:table-row md:py-0" },
+  sm: {
+    cards: "sm:hidden",
+    table: "sm:block",
+    stackedHead: "hidden sm:table-header-group",
+    stackedRow: "block py-2 sm:table-row sm:py-0",
+  },
+  md: {
+    cards: "md:hidden",
+    table: "md:block",
+    stackedHead: "hidden md:table-header-group",
+    stackedRow: "block py-2 md:table-row md:py-0",
+  },
 } as const;
 
 const LOOKS = {
   boxed: {
-    cards: "divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900",
+    cards:
+      "divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900",
     card: "px-4 py-3 text-sm",
     frame: "overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900",
     head: "bg-slate-100 text-xs uppercase tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-300",
@@ -68,7 +79,20 @@ function classes(...names: Array<string | false | undefined>): string | undefine
  * The one list of the app: a table on wide screens and, on phones, cards or stacked rows,
  * so that no column is scrolled out of view. Used by hosts, links, NICs, users and the audit log.
  */
-export function TableOrCards<Item>({ items, label, columns, keyOf, row, rowTestId, card, cardTestId, isStackedWhenNarrow = false, breakpoint = "sm", look = "boxed", testId }: TableOrCardsProps<Item>) {
+export function TableOrCards<Item>({
+  items,
+  label,
+  columns,
+  keyOf,
+  row,
+  rowTestId,
+  card,
+  cardTestId,
+  isStackedWhenNarrow = false,
+  breakpoint = "sm",
+  look = "boxed",
+  testId,
+}: TableOrCardsProps<Item>) {
   const wide = WIDE[breakpoint];
   const style = LOOKS[look];
   const isStacked = !card && isStackedWhenNarrow;
@@ -97,7 +121,11 @@ export function TableOrCards<Item>({ items, label, columns, keyOf, row, rowTestI
           </thead>
           <tbody className={classes(style.body)}>
             {items.map((item) => (
-              <tr key={keyOf(item)} data-testid={rowTestId?.(item)} className={classes(isStacked && wide.stackedRow, style.row)}>
+              <tr
+                key={keyOf(item)}
+                data-testid={rowTestId?.(item)}
+                className={classes(isStacked && wide.stackedRow, style.row)}
+              >
                 {row(item)}
               </tr>
             ))}

@@ -5,7 +5,8 @@ const BUTTON_VARIANTS = {
     "bg-sky-700 text-white hover:bg-sky-800 disabled:bg-sky-700/60 dark:bg-sky-500 dark:text-slate-950 dark:hover:bg-sky-400 dark:disabled:bg-sky-500/60",
   secondary:
     "border border-slate-300 bg-white text-slate-900 hover:bg-slate-100 disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800 dark:disabled:text-slate-400",
-  danger: "bg-red-700 text-white hover:bg-red-800 disabled:bg-red-700/60 dark:bg-red-500 dark:text-slate-950 dark:hover:bg-red-400",
+  danger:
+    "bg-red-700 text-white hover:bg-red-800 disabled:bg-red-700/60 dark:bg-red-500 dark:text-slate-950 dark:hover:bg-red-400",
 } as const;
 
 export const FOCUS_RING =
@@ -20,4 +21,3 @@ export type ButtonVariant = keyof typeof BUTTON_VARIANTS;
 export function buttonClass(variant: ButtonVariant = "secondary"): string {
   return `inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium disabled:cursor-not-allowed ${FOCUS_RING} ${BUTTON_VARIANTS[variant]}`;
 }
-

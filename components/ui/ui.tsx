@@ -1,6 +1,14 @@
 "use client";
 
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import {
+  useId,
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 
 // The form kit of every page: buttons, fields, notices and hint text.
 
@@ -17,9 +25,19 @@ export function Button({
   className = "",
   disabled,
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; isPending?: boolean; pendingLabel?: string; ref?: Ref<HTMLButtonElement> }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: ButtonVariant;
+  isPending?: boolean;
+  pendingLabel?: string;
+  ref?: Ref<HTMLButtonElement>;
+}) {
   return (
-    <button {...props} disabled={disabled || isPending} aria-busy={isPending || undefined} className={`${buttonClass(variant)} ${className}`}>
+    <button
+      {...props}
+      disabled={disabled || isPending}
+      aria-busy={isPending || undefined}
+      className={`${buttonClass(variant)} ${className}`}
+    >
       {isPending ? <Spinner /> : null}
       {isPending && pendingLabel ? pendingLabel : children}
     </button>
@@ -27,7 +45,12 @@ export function Button({
 }
 
 export function Spinner() {
-  return <span aria-hidden className="inline-block h-3.5 w-3.5 animate-spin rounded-full border-2 border-current border-r-transparent" />;
+  return (
+    <span
+      aria-hidden
+      className="inline-block h-3.5 w-3.5 animate-spin rounded-full border-2 border-current border-r-transparent"
+    />
+  );
 }
 
 const CONTROL =
@@ -58,7 +81,14 @@ export function FieldMessages({ id, hint, error }: { id: string; hint?: ReactNod
 }
 
 /** Label, control, hint and the server's message for this field, wired with aria-describedby. */
-function FieldFrame({ label, error, hint, className = "", id, children }: FieldProps & { id: string; children: ReactNode }) {
+function FieldFrame({
+  label,
+  error,
+  hint,
+  className = "",
+  id,
+  children,
+}: FieldProps & { id: string; children: ReactNode }) {
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
@@ -74,17 +104,36 @@ function describedBy(id: string, error?: string, hint?: ReactNode): string | und
   return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 }
 
-export function TextField({ label, error, hint, className, ...props }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({
+  label,
+  error,
+  hint,
+  className,
+  ...props
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   const generated = useId();
   const id = props.id ?? generated;
   return (
     <FieldFrame label={label} error={error} hint={hint} className={className} id={id}>
-      <input {...props} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={controlClass(!!error)} />
+      <input
+        {...props}
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={controlClass(!!error)}
+      />
     </FieldFrame>
   );
 }
 
-export function TextAreaField({ label, error, hint, className, isMonospace = false, ...props }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement> & { isMonospace?: boolean }) {
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  className,
+  isMonospace = false,
+  ...props
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement> & { isMonospace?: boolean }) {
   const generated = useId();
   const id = props.id ?? generated;
   return (
@@ -100,12 +149,25 @@ export function TextAreaField({ label, error, hint, className, isMonospace = fal
   );
 }
 
-export function SelectField({ label, error, hint, className, children, ...props }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  error,
+  hint,
+  className,
+  children,
+  ...props
+}: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
   const generated = useId();
   const id = props.id ?? generated;
   return (
     <FieldFrame label={label} error={error} hint={hint} className={className} id={id}>
-      <select {...props} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={controlClass(!!error)}>
+      <select
+        {...props}
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        className={controlClass(!!error)}
+      >
         {children}
       </select>
     </FieldFrame>
@@ -114,12 +176,30 @@ export function SelectField({ label, error, hint, className, children, ...props 
 
 /** A message block: `alert` for failures (announced at once), `status` for the rest. */
 /** A checkbox with its label beside it, a hint under the label and an error under both. */
-export function CheckboxField({ label, hint, checked, onChange, error }: { label: string; hint?: ReactNode; checked: boolean; onChange: (checked: boolean) => void; error?: string }) {
+export function CheckboxField({
+  label,
+  hint,
+  checked,
+  onChange,
+  error,
+}: {
+  label: string;
+  hint?: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  error?: string;
+}) {
   const id = useId();
   return (
     <div>
       <label className="inline-flex items-start gap-2 text-sm font-medium">
-        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} aria-describedby={describedBy(id, error)} className="mt-0.5 h-4 w-4 shrink-0 accent-sky-600" />
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-describedby={describedBy(id, error)}
+          className="mt-0.5 h-4 w-4 shrink-0 accent-sky-600"
+        />
         <span>
           {label}
           {hint ? <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">{hint}</span> : null}
@@ -130,15 +210,30 @@ export function CheckboxField({ label, hint, checked, onChange, error }: { label
   );
 }
 
-export function Notice({ tone, title, children, testId }: { tone: "error" | "warning" | "success" | "info"; title?: string; children?: ReactNode; testId?: string }) {
+export function Notice({
+  tone,
+  title,
+  children,
+  testId,
+}: {
+  tone: "error" | "warning" | "success" | "info";
+  title?: string;
+  children?: ReactNode;
+  testId?: string;
+}) {
   const tones = {
     error: "border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100",
     warning: "border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100",
-    success: "border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100",
+    success:
+      "border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100",
     info: "border-slate-300 bg-white text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100",
   } as const;
   return (
-    <div role={tone === "error" ? "alert" : "status"} data-testid={testId} className={`rounded-md border p-3 text-sm ${tones[tone]}`}>
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      data-testid={testId}
+      className={`rounded-md border p-3 text-sm ${tones[tone]}`}
+    >
       {title ? <p className="font-semibold">{title}</p> : null}
       {children ? <div className={title ? "mt-1" : ""}>{children}</div> : null}
     </div>
@@ -152,7 +247,10 @@ export function HintText({ text }: { text: string }) {
     <>
       {parts.map((part, index) =>
         part.startsWith("`") && part.endsWith("`") && part.length > 1 ? (
-          <code key={index} className="rounded bg-slate-900/10 px-1 py-0.5 font-mono text-xs break-all dark:bg-white/15">
+          <code
+            key={index}
+            className="rounded bg-slate-900/10 px-1 py-0.5 font-mono text-xs break-all dark:bg-white/15"
+          >
             {part.slice(1, -1)}
           </code>
         ) : (
@@ -164,7 +262,10 @@ export function HintText({ text }: { text: string }) {
 }
 
 /** The message of one field from an action's `errors`, by dotted path. */
-export function fieldError(errors: { field: string; message: string }[] | undefined, field: string): string | undefined {
+export function fieldError(
+  errors: { field: string; message: string }[] | undefined,
+  field: string,
+): string | undefined {
   return errors?.find((entry) => entry.field === field)?.message;
 }
 
@@ -172,7 +273,11 @@ export function fieldError(errors: { field: string; message: string }[] | undefi
  * The form's message after a refused action: "Check the fields marked below.", followed by the
  * errors of fields the form has no place for (so none is lost), or the action's own message.
  */
-export function formFailureMessage(result: { message: string; errors: { field: string }[] }, byField: Record<string, string>, placed: ReadonlySet<string>): string {
+export function formFailureMessage(
+  result: { message: string; errors: { field: string }[] },
+  byField: Record<string, string>,
+  placed: ReadonlySet<string>,
+): string {
   if (result.errors.length === 0) return result.message;
   const unplaced = Object.entries(byField).filter(([key]) => !placed.has(key));
   return `Check the fields marked below.${unplaced.map(([key, text]) => ` ${key}: ${text}`).join("")}`;

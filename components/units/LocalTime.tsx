@@ -47,7 +47,9 @@ export function LocalTime({ iso, isRelativeOnly = false }: { iso: string; isRela
   const absolute = absoluteFormat.format(date);
   return (
     <time dateTime={iso} title={absolute}>
-      {isRelativeOnly ? relative : (
+      {isRelativeOnly ? (
+        relative
+      ) : (
         <>
           {absolute} <span className="text-slate-500 dark:text-slate-400">({relative})</span>
         </>

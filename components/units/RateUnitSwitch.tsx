@@ -8,7 +8,9 @@ export function RateUnitSwitch() {
   return (
     <fieldset className="inline-flex items-center gap-2 text-sm">
       <legend className="sr-only">Show rates in</legend>
-      <span aria-hidden className="text-slate-600 dark:text-slate-400">Units</span>
+      <span aria-hidden className="text-slate-600 dark:text-slate-400">
+        Units
+      </span>
       <div className="inline-flex overflow-hidden rounded-md border border-slate-300 dark:border-slate-700">
         {(
           [
@@ -24,7 +26,14 @@ export function RateUnitSwitch() {
                 : "bg-white text-slate-700 hover:bg-slate-100 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
             }`}
           >
-            <input type="radio" name="rate-unit" value={value} checked={unit === value} onChange={() => setUnit(value)} className="sr-only" />
+            <input
+              type="radio"
+              name="rate-unit"
+              value={value}
+              checked={unit === value}
+              onChange={() => setUnit(value)}
+              className="sr-only"
+            />
             {label}
           </label>
         ))}

@@ -80,7 +80,8 @@ async function measure(over: LabLink, port: number): Promise<IperfResult> {
 
 beforeAll(() => {
   const found = readLabState();
-  if (!found) throw new Error("lab is not up: the lab project's globalSetup (e2e/lab/vitest-global-setup.ts) builds it");
+  if (!found)
+    throw new Error("lab is not up: the lab project's globalSetup (e2e/lab/vitest-global-setup.ts) builds it");
   state = found;
 });
 

@@ -64,12 +64,16 @@ const MARKER = ".wirespeed-lab";
 export function labInstance(): number {
   const raw = process.env.WIRESPEED_LAB_INSTANCE;
   if (raw === undefined || raw === "") return 0;
-  if (!/^[0-7]$/.test(raw)) throw new Error(`WIRESPEED_LAB_INSTANCE must be a number from 0 to ${LAB_INSTANCE_MAX}, got ${JSON.stringify(raw)}`);
+  if (!/^[0-7]$/.test(raw))
+    throw new Error(
+      `WIRESPEED_LAB_INSTANCE must be a number from 0 to ${LAB_INSTANCE_MAX}, got ${JSON.stringify(raw)}`,
+    );
   return Number(raw);
 }
 
 export const netnsPrefix = (instance: number = labInstance()) => (instance === 0 ? NETNS_PREFIX : `ws${instance}-`);
-export const mgmtVethPrefix = (instance: number = labInstance()) => (instance === 0 ? MGMT_VETH_PREFIX : `wsm${instance}-`);
+export const mgmtVethPrefix = (instance: number = labInstance()) =>
+  instance === 0 ? MGMT_VETH_PREFIX : `wsm${instance}-`;
 
 export function labDir(instance: number = labInstance()): string {
   return process.env.WIRESPEED_LAB_DIR ?? `/tmp/wirespeed-lab${instance > 0 ? `-${instance}` : ""}`;
@@ -136,7 +140,8 @@ function bin(name: string): string {
 /** Human messages for everything the lab needs and this machine lacks; empty when ready. */
 export function checkLabPrerequisites(): string[] {
   const problems: string[] = [];
-  if (process.platform !== "linux") problems.push(`the lab needs Linux network namespaces; this is ${process.platform}`);
+  if (process.platform !== "linux")
+    problems.push(`the lab needs Linux network namespaces; this is ${process.platform}`);
   if (typeof process.getuid === "function" && process.getuid() !== 0) {
     problems.push("the lab needs root: it creates network namespaces (run as root, or with sudo)");
   }
@@ -208,7 +213,9 @@ export function flowCapTcBatch(dev: string, rateMbps: number, capMbps: number): 
   }
   lines.push(`filter add dev ${dev} parent 1: prio 1 handle 2: protocol ip u32 divisor ${FLOW_CAP_BUCKETS}`);
   for (let bucket = 0; bucket < FLOW_CAP_BUCKETS; bucket++) {
-    lines.push(`filter add dev ${dev} parent 1: prio 1 protocol ip u32 ht 2:${hex(bucket)}: match u32 0 0 flowid ${flowClassId(bucket)}`);
+    lines.push(
+      `filter add dev ${dev} parent 1: prio 1 protocol ip u32 ht 2:${hex(bucket)}: match u32 0 0 flowid ${flowClassId(bucket)}`,
+    );
   }
   const sourcePortMask = `0x${hex(FLOW_PORT_HASH_MASK << 16).padStart(8, "0")}`;
   const destinationPortMask = `0x${hex(FLOW_PORT_HASH_MASK).padStart(8, "0")}`;
@@ -262,7 +269,9 @@ export function parseTopology(value: unknown): LabTopology {
   if (!Array.isArray(value.hosts) || value.hosts.length === 0) {
     problems.push(`topology.hosts: expected a non-empty array, got ${describe(value.hosts)}`);
   } else if (value.hosts.length > MAX_HOSTS) {
-    problems.push(`topology.hosts: at most ${MAX_HOSTS} hosts (one 198.19.<N*16+i>.0/24 each), got ${value.hosts.length}`);
+    problems.push(
+      `topology.hosts: at most ${MAX_HOSTS} hosts (one 198.19.<N*16+i>.0/24 each), got ${value.hosts.length}`,
+    );
   } else {
     value.hosts.forEach((host, i) => {
       const where = `hosts[${i}]`;
@@ -271,10 +280,14 @@ export function parseTopology(value: unknown): LabTopology {
       const name = host.name;
       const flavor = host.flavor;
       if (flavor !== undefined && !LAB_FLAVORS.includes(flavor as LabFlavor)) {
-        return void problems.push(`${where}.flavor: expected one of ${LAB_FLAVORS.map((f) => `"${f}"`).join(", ")}, got ${describe(flavor)}`);
+        return void problems.push(
+          `${where}.flavor: expected one of ${LAB_FLAVORS.map((f) => `"${f}"`).join(", ")}, got ${describe(flavor)}`,
+        );
       }
       if (typeof name !== "string" || !NAME_RE.test(name)) {
-        return void problems.push(`${where}.name: expected lowercase letters, digits and "-", starting with a letter, got ${describe(name)}`);
+        return void problems.push(
+          `${where}.name: expected lowercase letters, digits and "-", starting with a letter, got ${describe(name)}`,
+        );
       }
       if (name.length > HOST_NAME_MAX) {
         return void problems.push(
@@ -303,8 +316,15 @@ export function parseTopology(value: unknown): LabTopology {
       } else if (bottlenecks.some((b) => b.name === name)) {
         problems.push(`${where}.name: duplicate bottleneck "${name}"`);
       }
-      if (typeof rate !== "string" || !BOTTLENECK_RATE_RE.test(rate) || rateToMbps(rate) < 1 || rateToMbps(rate) > BOTTLENECK_MBPS_MAX) {
-        problems.push(`${where}.rate: expected a tc rate from "1mbit" to "10gbit", such as "1.2gbit" or "800mbit", got ${describe(rate)}`);
+      if (
+        typeof rate !== "string" ||
+        !BOTTLENECK_RATE_RE.test(rate) ||
+        rateToMbps(rate) < 1 ||
+        rateToMbps(rate) > BOTTLENECK_MBPS_MAX
+      ) {
+        problems.push(
+          `${where}.rate: expected a tc rate from "1mbit" to "10gbit", such as "1.2gbit" or "800mbit", got ${describe(rate)}`,
+        );
       }
       if (problems.length === before) bottlenecks.push({ name: name as string, rate: rate as string });
     });
@@ -315,7 +335,9 @@ export function parseTopology(value: unknown): LabTopology {
   if (value.links !== undefined && !Array.isArray(value.links)) {
     problems.push(`topology.links: expected an array, got ${describe(value.links)}`);
   } else if (Array.isArray(value.links) && value.links.length > MAX_LINKS) {
-    problems.push(`topology.links: at most ${MAX_LINKS} links (one 198.18.<N*16+j>.0/24 each), got ${value.links.length}`);
+    problems.push(
+      `topology.links: at most ${MAX_LINKS} links (one 198.18.<N*16+j>.0/24 each), got ${value.links.length}`,
+    );
   } else {
     (value.links ?? []).forEach((link: unknown, j: number) => {
       const where = `links[${j}]`;
@@ -328,13 +350,19 @@ export function parseTopology(value: unknown): LabTopology {
       } else if (links.some((l) => l.name === name)) {
         problems.push(`${where}.name: duplicate link "${name}"`);
       }
-      for (const [end, host] of [["a", a], ["b", b]] as const) {
+      for (const [end, host] of [
+        ["a", a],
+        ["b", b],
+      ] as const) {
         if (typeof host !== "string") problems.push(`${where}.${end}: expected a host name, got ${describe(host)}`);
         else if (!hostNames.has(host)) problems.push(`${where}.${end}: unknown host "${host}"`);
       }
-      if (typeof a === "string" && a === b) problems.push(`${where}: both ends are on host "${a}"; a link joins two different hosts`);
+      if (typeof a === "string" && a === b)
+        problems.push(`${where}: both ends are on host "${a}"; a link joins two different hosts`);
       if (rate !== null && !LAB_RATES.includes(rate as LabRate)) {
-        problems.push(`${where}.rate: expected one of ${LAB_RATES.map((r) => `"${r}"`).join(", ")} or null (unshaped), got ${describe(rate)}`);
+        problems.push(
+          `${where}.rate: expected one of ${LAB_RATES.map((r) => `"${r}"`).join(", ")} or null (unshaped), got ${describe(rate)}`,
+        );
       }
       if (typeof mtu !== "number" || !Number.isInteger(mtu) || mtu < MTU_MIN || mtu > MTU_MAX) {
         problems.push(`${where}.mtu: expected an integer from ${MTU_MIN} to ${MTU_MAX}, got ${describe(mtu)}`);
@@ -342,21 +370,39 @@ export function parseTopology(value: unknown): LabTopology {
       const rateMbps = typeof rate === "string" && LAB_RATES.includes(rate as LabRate) ? rateToMbps(rate) : null;
       if (flowCapMbit !== undefined) {
         if (rate === null) {
-          problems.push(`${where}.flowCapMbit: needs a shaped link (rate is null): the cap is a share of the link's rate`);
-        } else if (typeof flowCapMbit !== "number" || !Number.isInteger(flowCapMbit) || flowCapMbit < 1 || (rateMbps !== null && flowCapMbit >= rateMbps)) {
+          problems.push(
+            `${where}.flowCapMbit: needs a shaped link (rate is null): the cap is a share of the link's rate`,
+          );
+        } else if (
+          typeof flowCapMbit !== "number" ||
+          !Number.isInteger(flowCapMbit) ||
+          flowCapMbit < 1 ||
+          (rateMbps !== null && flowCapMbit >= rateMbps)
+        ) {
           const below = rateMbps === null ? "the link's rate" : `${rateMbps}, the link's rate`;
-          problems.push(`${where}.flowCapMbit: expected an integer number of Mbit/s from 1 to below ${below}, got ${describe(flowCapMbit)}`);
+          problems.push(
+            `${where}.flowCapMbit: expected an integer number of Mbit/s from 1 to below ${below}, got ${describe(flowCapMbit)}`,
+          );
         }
       }
       if (bottleneck !== undefined) {
         if (typeof bottleneck !== "string" || !bottlenecks.some((k) => k.name === bottleneck)) {
-          const known = bottlenecks.length === 0 ? "topology.bottlenecks names none" : `known: ${bottlenecks.map((k) => `"${k.name}"`).join(", ")}`;
-          problems.push(`${where}.bottleneck: expected the name of one of topology.bottlenecks (${known}), got ${describe(bottleneck)}`);
+          const known =
+            bottlenecks.length === 0
+              ? "topology.bottlenecks names none"
+              : `known: ${bottlenecks.map((k) => `"${k.name}"`).join(", ")}`;
+          problems.push(
+            `${where}.bottleneck: expected the name of one of topology.bottlenecks (${known}), got ${describe(bottleneck)}`,
+          );
         } else if (rate === null) {
-          problems.push(`${where}.bottleneck: needs a shaped link (rate is null): the link's htb takes the packets back from the ifb`);
+          problems.push(
+            `${where}.bottleneck: needs a shaped link (rate is null): the link's htb takes the packets back from the ifb`,
+          );
         }
         if (flowCapMbit !== undefined) {
-          problems.push(`${where}: has both flowCapMbit and bottleneck; a link takes one or the other (packets back from the ifb skip the flow hash)`);
+          problems.push(
+            `${where}: has both flowCapMbit and bottleneck; a link takes one or the other (packets back from the ifb skip the flow hash)`,
+          );
         }
       }
       if (problems.length === before) {
@@ -415,8 +461,10 @@ export function loadTopology(topologyPath: string): LabTopology {
 // ---------------------------------------------------------------- address plan
 
 const octet = (index: number, instance: number) => instance * INSTANCE_BLOCK + index;
-export const mgmtRootAddress = (hostIndex: number, instance: number = labInstance()) => `198.19.${octet(hostIndex, instance)}.1`;
-export const mgmtHostAddress = (hostIndex: number, instance: number = labInstance()) => `198.19.${octet(hostIndex, instance)}.2`;
+export const mgmtRootAddress = (hostIndex: number, instance: number = labInstance()) =>
+  `198.19.${octet(hostIndex, instance)}.1`;
+export const mgmtHostAddress = (hostIndex: number, instance: number = labInstance()) =>
+  `198.19.${octet(hostIndex, instance)}.2`;
 export const linkAddress = (linkIndex: number, side: "a" | "b", instance: number = labInstance()) =>
   `198.18.${octet(linkIndex, instance)}.${side === "a" ? 1 : 2}`;
 export const linkNicName = (linkIndex: number) => `eth${linkIndex + 1}`;
@@ -427,7 +475,11 @@ export const mgmtVethName = (host: string, instance: number = labInstance()) => 
 
 function run(file: string, args: string[], input?: string): string {
   try {
-    return execFileSync(bin(file), args, { encoding: "utf8", stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], input });
+    return execFileSync(bin(file), args, {
+      encoding: "utf8",
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      input,
+    });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
     const detail = (e.stderr ?? "").trim() || e.message;
@@ -524,7 +576,9 @@ export function labDown(): void {
   // makes every later shell of that user wait for it, outside the lab too.
   const starting = (pid: number) => {
     try {
-      return /exec sh -c '?echo wirespeed-standby/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
+      return /exec sh -c '?echo wirespeed-standby/.test(
+        fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "),
+      );
     } catch {
       return false;
     }
@@ -595,7 +649,13 @@ function linkInfo(ns: string, dev: string): { mac: string; mtu: number } {
   return { mac: first.address, mtu: first.mtu };
 }
 
-function sshdConfig(opts: { listen: string; hostKey: string; pidFile: string; authorizedKeys: string; forceCommand?: string }): string {
+function sshdConfig(opts: {
+  listen: string;
+  hostKey: string;
+  pidFile: string;
+  authorizedKeys: string;
+  forceCommand?: string;
+}): string {
   return [
     "# Written by e2e/lab/lab.ts for one lab host; removed by `lab down`.",
     `ListenAddress ${opts.listen}:${SSH_PORT}`,
@@ -627,7 +687,8 @@ function waitForTcp(host: string, port: number, timeoutMs: number): Promise<void
       const socket = net.connect({ host, port, timeout: 1000 });
       const retry = (why: string) => {
         socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`${host}:${port} did not accept TCP within ${timeoutMs} ms (${why})`));
+        if (Date.now() > deadline)
+          reject(new Error(`${host}:${port} did not accept TCP within ${timeoutMs} ms (${why})`));
         else setTimeout(attempt, 100);
       };
       socket.once("connect", () => {
@@ -658,7 +719,8 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
   fs.writeFileSync(authorizedKeys, `${clientPublicKey}\n`, { mode: 0o600 });
   if (topology.hosts.some((h) => h.flavor === "esxi")) {
     const missing = ["/bin/busybox", "unshare"].filter((b) => !findBinary(b));
-    if (missing.length > 0) throw new Error(`the ESXi stand-in needs ${missing.join(" and ")}: apt-get install -y busybox util-linux`);
+    if (missing.length > 0)
+      throw new Error(`the ESXi stand-in needs ${missing.join(" and ")}: apt-get install -y busybox util-linux`);
   }
   // sshd refuses to start without its privilege-separation directory.
   fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
@@ -698,7 +760,17 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
     // sshd daemonizes itself and writes its PidFile; -E keeps its log with the host. The ESXi stand-in's
     // sshd starts inside a private mount namespace that overlays /usr with the stand-in's files.
     const sshdArgv = isEsxi
-      ? [bin("unshare"), "-m", "--propagation", "private", "/bin/sh", path.join(ESXI_STANDIN_DIR, "start-sshd.sh"), hostDir, configPath, logPath]
+      ? [
+          bin("unshare"),
+          "-m",
+          "--propagation",
+          "private",
+          "/bin/sh",
+          path.join(ESXI_STANDIN_DIR, "start-sshd.sh"),
+          hostDir,
+          configPath,
+          logPath,
+        ]
       : [SSHD, "-f", configPath, "-E", logPath];
     // Recorded so a test that stops this sshd can start it again the same way.
     fs.writeFileSync(path.join(hostDir, "sshd.argv.json"), `${JSON.stringify(sshdArgv)}\n`);
@@ -716,7 +788,15 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
       hostKeyPath,
       sshdPidFile,
       nics: [
-        { name: "mgmt0", address: mgmtHostAddress(i), prefixLength: PREFIX_LENGTH, mtu: mgmtInfo.mtu, mac: mgmtInfo.mac, speedMbps: null, link: null },
+        {
+          name: "mgmt0",
+          address: mgmtHostAddress(i),
+          prefixLength: PREFIX_LENGTH,
+          mtu: mgmtInfo.mtu,
+          mac: mgmtInfo.mac,
+          speedMbps: null,
+          link: null,
+        },
       ],
     });
   }
@@ -731,9 +811,31 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
     for (const ns of [netnsName(a), netnsName(b)]) {
       ipn(ns, "link", "add", ifb, "type", "ifb");
       ipn(ns, "link", "set", "dev", ifb, "mtu", String(Math.max(...members.map((l) => l.mtu))), "up");
-      run("tc", ["-n", ns, "qdisc", "add", "dev", ifb, "root", "tbf", "rate", tbf.rate, "burst", String(tbf.burstBytes), "latency", tbf.latency]);
+      run("tc", [
+        "-n",
+        ns,
+        "qdisc",
+        "add",
+        "dev",
+        ifb,
+        "root",
+        "tbf",
+        "rate",
+        tbf.rate,
+        "burst",
+        String(tbf.burstBytes),
+        "latency",
+        tbf.latency,
+      ]);
     }
-    return { name: bottleneck.name, rateMbps: rateToMbps(bottleneck.rate), ifb, a, b, links: members.map((l) => l.name) };
+    return {
+      name: bottleneck.name,
+      rateMbps: rateToMbps(bottleneck.rate),
+      ifb,
+      a,
+      b,
+      links: members.map((l) => l.name),
+    };
   });
 
   const links: LabLink[] = [];
@@ -758,7 +860,22 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
         tcBatch(ns, bottleneckTcBatch(nic, speedMbps, bottleneck.ifb));
       } else if (link.rate !== null) {
         const tbf = tbfParameters(link.rate);
-        run("tc", ["-n", ns, "qdisc", "add", "dev", nic, "root", "tbf", "rate", tbf.rate, "burst", String(tbf.burstBytes), "latency", tbf.latency]);
+        run("tc", [
+          "-n",
+          ns,
+          "qdisc",
+          "add",
+          "dev",
+          nic,
+          "root",
+          "tbf",
+          "rate",
+          tbf.rate,
+          "burst",
+          String(tbf.burstBytes),
+          "latency",
+          tbf.latency,
+        ]);
       }
       const { mac, mtu } = linkInfo(ns, nic);
       const host = hosts.find((h) => h.name === hostName);

@@ -26,7 +26,14 @@ import {
 } from "./lab";
 
 const twoHosts = [{ name: "alpha" }, { name: "beta" }];
-const link = (over: Record<string, unknown> = {}) => ({ name: "ab-1g", a: "alpha", b: "beta", rate: "1gbit", mtu: 1500, ...over });
+const link = (over: Record<string, unknown> = {}) => ({
+  name: "ab-1g",
+  a: "alpha",
+  b: "beta",
+  rate: "1gbit",
+  mtu: 1500,
+  ...over,
+});
 
 describe("parseTopology", () => {
   it("accepts the default topology: alpha and beta, the ESXi stand-in, and gamma and delta for the shared bottleneck", () => {
@@ -52,7 +59,9 @@ describe("parseTopology", () => {
       { name: "esx", flavor: "esxi" },
       { name: "plain" },
     ]);
-    expect(() => parseTopology({ hosts: [{ name: "esx", flavor: "vmware" }] })).toThrow(/hosts\[0\]\.flavor: expected one of "linux", "esxi"/);
+    expect(() => parseTopology({ hosts: [{ name: "esx", flavor: "vmware" }] })).toThrow(
+      /hosts\[0\]\.flavor: expected one of "linux", "esxi"/,
+    );
   });
 
   it("allows at most 16 hosts and 16 links: one instance's block of the third octet", () => {
@@ -71,11 +80,15 @@ describe("parseTopology", () => {
   });
 
   it("rejects a link to an unknown host", () => {
-    expect(() => parseTopology({ hosts: twoHosts, links: [link({ b: "gamma" })] })).toThrow(/links\[0\]\.b: unknown host "gamma"/);
+    expect(() => parseTopology({ hosts: twoHosts, links: [link({ b: "gamma" })] })).toThrow(
+      /links\[0\]\.b: unknown host "gamma"/,
+    );
   });
 
   it("rejects a rate tc would not shape the way the lab promises", () => {
-    expect(() => parseTopology({ hosts: twoHosts, links: [link({ rate: "100mbit" })] })).toThrow(/links\[0\]\.rate: expected one of "1gbit"/);
+    expect(() => parseTopology({ hosts: twoHosts, links: [link({ rate: "100mbit" })] })).toThrow(
+      /links\[0\]\.rate: expected one of "1gbit"/,
+    );
     expect(() => parseTopology({ hosts: twoHosts, links: [link({ rate: 1000 })] })).toThrow(/rate/);
   });
 
@@ -107,8 +120,12 @@ describe("parseTopology", () => {
   });
 
   it("accepts a flow cap below a shaped link's rate, and rejects one on an unshaped link, at or above the rate, or not a whole number", () => {
-    expect(parseTopology({ hosts: twoHosts, links: [link({ flowCapMbit: 300 })] }).links[0]).toMatchObject({ flowCapMbit: 300 });
-    expect(parseTopology({ hosts: twoHosts, links: [link({ flowCapMbit: 999 })] }).links[0]).toMatchObject({ flowCapMbit: 999 });
+    expect(parseTopology({ hosts: twoHosts, links: [link({ flowCapMbit: 300 })] }).links[0]).toMatchObject({
+      flowCapMbit: 300,
+    });
+    expect(parseTopology({ hosts: twoHosts, links: [link({ flowCapMbit: 999 })] }).links[0]).toMatchObject({
+      flowCapMbit: 999,
+    });
     expect(() => parseTopology({ hosts: twoHosts, links: [link({ rate: null, flowCapMbit: 300 })] })).toThrow(
       /links\[0\]\.flowCapMbit: needs a shaped link \(rate is null\)/,
     );
@@ -125,27 +142,38 @@ describe("parseTopology", () => {
   ];
 
   it("accepts links that share a bottleneck between the same two hosts", () => {
-    const topology = parseTopology({ hosts: twoHosts, links: bottleneckLinks(), bottlenecks: [{ name: "shared", rate: "1.2gbit" }] });
+    const topology = parseTopology({
+      hosts: twoHosts,
+      links: bottleneckLinks(),
+      bottlenecks: [{ name: "shared", rate: "1.2gbit" }],
+    });
     expect(topology.bottlenecks).toEqual([{ name: "shared", rate: "1.2gbit" }]);
     expect(topology.links.map((l) => l.bottleneck)).toEqual(["shared", "shared"]);
-    expect(parseTopology({ hosts: twoHosts, links: bottleneckLinks(), bottlenecks: [{ name: "shared", rate: "800mbit" }] }).bottlenecks[0]!.rate).toBe("800mbit");
+    expect(
+      parseTopology({ hosts: twoHosts, links: bottleneckLinks(), bottlenecks: [{ name: "shared", rate: "800mbit" }] })
+        .bottlenecks[0]!.rate,
+    ).toBe("800mbit");
     expect(parseTopology({ hosts: twoHosts }).bottlenecks).toEqual([]);
   });
 
   it("rejects a bottleneck rate tc would not read as a rate from 1mbit to 10gbit", () => {
     for (const rate of ["fast", "1.2 gbit", "1.2Gbit", "0mbit", "20gbit", "1.2", 1200, null, "01gbit"]) {
-      expect(() => parseTopology({ hosts: twoHosts, links: bottleneckLinks(), bottlenecks: [{ name: "shared", rate }] })).toThrow(
-        /bottlenecks\[0\]\.rate: expected a tc rate from "1mbit" to "10gbit"/,
-      );
+      expect(() =>
+        parseTopology({ hosts: twoHosts, links: bottleneckLinks(), bottlenecks: [{ name: "shared", rate }] }),
+      ).toThrow(/bottlenecks\[0\]\.rate: expected a tc rate from "1mbit" to "10gbit"/);
     }
   });
 
   it("rejects a link naming an unknown bottleneck, a bottleneck on an unshaped link, and a link with both a flow cap and a bottleneck", () => {
     const bottlenecks = [{ name: "shared", rate: "1.2gbit" }];
-    expect(() => parseTopology({ hosts: twoHosts, links: bottleneckLinks({ bottleneck: "shard" }), bottlenecks })).toThrow(
+    expect(() =>
+      parseTopology({ hosts: twoHosts, links: bottleneckLinks({ bottleneck: "shard" }), bottlenecks }),
+    ).toThrow(
       /links\[1\]\.bottleneck: expected the name of one of topology\.bottlenecks \(known: "shared"\), got "shard"/,
     );
-    expect(() => parseTopology({ hosts: twoHosts, links: [link({ bottleneck: "shared" })] })).toThrow(/topology\.bottlenecks names none/);
+    expect(() => parseTopology({ hosts: twoHosts, links: [link({ bottleneck: "shared" })] })).toThrow(
+      /topology\.bottlenecks names none/,
+    );
     expect(() => parseTopology({ hosts: twoHosts, links: bottleneckLinks({ rate: null }), bottlenecks })).toThrow(
       /links\[1\]\.bottleneck: needs a shaped link \(rate is null\)/,
     );
@@ -203,14 +231,26 @@ describe("parseTopology", () => {
 
 describe("address plan", () => {
   it("puts management on 198.19.<host>.0/24 and links on 198.18.<link>.0/24", () => {
-    expect([mgmtRootAddress(0), mgmtHostAddress(0), mgmtHostAddress(1)]).toEqual(["198.19.0.1", "198.19.0.2", "198.19.1.2"]);
-    expect([linkAddress(0, "a"), linkAddress(0, "b"), linkAddress(1, "a")]).toEqual(["198.18.0.1", "198.18.0.2", "198.18.1.1"]);
+    expect([mgmtRootAddress(0), mgmtHostAddress(0), mgmtHostAddress(1)]).toEqual([
+      "198.19.0.1",
+      "198.19.0.2",
+      "198.19.1.2",
+    ]);
+    expect([linkAddress(0, "a"), linkAddress(0, "b"), linkAddress(1, "a")]).toEqual([
+      "198.18.0.1",
+      "198.18.0.2",
+      "198.18.1.1",
+    ]);
     expect([linkNicName(0), linkNicName(1)]).toEqual(["eth1", "eth2"]);
     expect([netnsName("alpha", 0), mgmtVethName("alpha", 0)]).toEqual(["ws-alpha", "wsm-alpha"]);
   });
 
   it("offsets instance N by N*16 in the third octet and prefixes its names with ws<N>- / wsm<N>-", () => {
-    expect([mgmtRootAddress(0, 1), mgmtHostAddress(0, 1), mgmtHostAddress(1, 1)]).toEqual(["198.19.16.1", "198.19.16.2", "198.19.17.2"]);
+    expect([mgmtRootAddress(0, 1), mgmtHostAddress(0, 1), mgmtHostAddress(1, 1)]).toEqual([
+      "198.19.16.1",
+      "198.19.16.2",
+      "198.19.17.2",
+    ]);
     expect([linkAddress(0, "a", 1), linkAddress(2, "b", 1)]).toEqual(["198.18.16.1", "198.18.18.2"]);
     expect([mgmtHostAddress(15, 7), linkAddress(15, "b", 7)]).toEqual(["198.19.127.2", "198.18.127.2"]);
     expect([netnsName("alpha", 3), mgmtVethName("alpha", 3)]).toEqual(["ws3-alpha", "wsm3-alpha"]);
@@ -232,7 +272,12 @@ describe("lab instance", () => {
   it("reads WIRESPEED_LAB_INSTANCE (default 0) and derives the state dir from it", () => {
     vi.stubEnv("WIRESPEED_LAB_DIR", undefined);
     vi.stubEnv("WIRESPEED_LAB_INSTANCE", undefined);
-    expect([labInstance(), labDir(), netnsName("alpha"), mgmtHostAddress(0)]).toEqual([0, "/tmp/wirespeed-lab", "ws-alpha", "198.19.0.2"]);
+    expect([labInstance(), labDir(), netnsName("alpha"), mgmtHostAddress(0)]).toEqual([
+      0,
+      "/tmp/wirespeed-lab",
+      "ws-alpha",
+      "198.19.0.2",
+    ]);
     vi.stubEnv("WIRESPEED_LAB_INSTANCE", "2");
     expect([labInstance(), labDir(), netnsName("alpha"), mgmtVethName("alpha"), linkAddress(0, "a")]).toEqual([
       2,
@@ -255,7 +300,9 @@ describe("lab instance", () => {
 
 describe("tbf parameters", () => {
   it("converts rates to Mb/s", () => {
-    expect(["1gbit", "2.5gbit", "5gbit", "10gbit"].map((r) => rateToMbps(r as "1gbit"))).toEqual([1000, 2500, 5000, 10000]);
+    expect(["1gbit", "2.5gbit", "5gbit", "10gbit"].map((r) => rateToMbps(r as "1gbit"))).toEqual([
+      1000, 2500, 5000, 10000,
+    ]);
     expect([rateToMbps("1.2gbit"), rateToMbps("800mbit")]).toEqual([1200, 800]);
   });
 
@@ -275,7 +322,8 @@ describe("flow cap", () => {
     expect(lines[1]).toMatch(/^class add dev eth5 parent 1: classid 1:1 htb rate 1000mbit ceil 1000mbit /);
     const bucketClasses = lines.filter((l) => / classid 1:1[0-9a-f]{2} /.test(l));
     expect(bucketClasses).toHaveLength(FLOW_CAP_BUCKETS);
-    for (const line of bucketClasses) expect(line).toMatch(/parent 1:1 classid 1:1[0-9a-f]{2} htb rate 3mbit ceil 300mbit /);
+    for (const line of bucketClasses)
+      expect(line).toMatch(/parent 1:1 classid 1:1[0-9a-f]{2} htb rate 3mbit ceil 300mbit /);
     // Guaranteed rates within the parent's: above them every class borrows, so the parent holds the sum to the link's rate.
     expect(3 * (FLOW_CAP_BUCKETS + 1)).toBeLessThanOrEqual(1000);
   });
@@ -285,14 +333,18 @@ describe("flow cap", () => {
     expect(buckets).toHaveLength(FLOW_CAP_BUCKETS);
     expect(new Set(buckets.map((l) => l.split("flowid ")[1])).size).toBe(FLOW_CAP_BUCKETS);
     expect(buckets[0]).toBe("filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 2:0: match u32 0 0 flowid 1:100");
-    expect(buckets[255]).toBe("filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 2:ff: match u32 0 0 flowid 1:1ff");
+    expect(buckets[255]).toBe(
+      "filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 2:ff: match u32 0 0 flowid 1:1ff",
+    );
   });
 
   it("hashes bits 1-8 of the ephemeral port: the source port when it is one (top bit set), else the destination port", () => {
     expect(lines).toContain(
       "filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff match u16 0x8000 0x8000 at 20 hashkey mask 0x01fe0000 at 20 link 2:",
     );
-    expect(lines.at(-1)).toBe("filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x000001fe at 20 link 2:");
+    expect(lines.at(-1)).toBe(
+      "filter add dev eth5 parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x000001fe at 20 link 2:",
+    );
   });
 });
 

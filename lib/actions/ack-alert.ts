@@ -10,7 +10,9 @@ import { acknowledgeAlert } from "@/lib/alerts/alerts";
 const AckAlertSchema = z.strictObject({ alertId: IdSchema });
 
 /** Acknowledges an alert: someone has seen it. It stays firing until its runs recover. */
-export async function ackAlertAction(input: z.input<typeof AckAlertSchema>): Promise<ActionResult<{ id: number; acknowledgedAt: string | null }>> {
+export async function ackAlertAction(
+  input: z.input<typeof AckAlertSchema>,
+): Promise<ActionResult<{ id: number; acknowledgedAt: string | null }>> {
   return runAction("ack-alert", "monitor", async () => {
     const { alertId } = parseInput(AckAlertSchema, input);
     const alert = await acknowledgeAlert(alertId);

@@ -16,23 +16,54 @@ afterEach(() => {
 describe("actionFailureOf", () => {
   it.each(Object.keys(STATUS_OF_KIND) as AppErrorKind[])("answers %s with its message, hint and fields", (kind) => {
     const fields = [{ field: "name", message: "is taken" }];
-    expect(actionFailureOf(new AppError(kind, "nas1 failed", { hint: "Check it", fields }), "test")).toEqual({ ok: false, message: "nas1 failed. Check it", errors: fields });
-    expect(actionFailureOf(new AppError(kind, "nas1 failed"), "test")).toEqual({ ok: false, message: "nas1 failed", errors: [] });
+    expect(actionFailureOf(new AppError(kind, "nas1 failed", { hint: "Check it", fields }), "test")).toEqual({
+      ok: false,
+      message: "nas1 failed. Check it",
+      errors: fields,
+    });
+    expect(actionFailureOf(new AppError(kind, "nas1 failed"), "test")).toEqual({
+      ok: false,
+      message: "nas1 failed",
+      errors: [],
+    });
   });
 
   it("answers the subclasses alike: not allowed, validation, not found, a host that failed", () => {
-    expect(actionFailureOf(new AuthError(403, "Your role (viewer) does not allow changes."), "x")).toEqual({ ok: false, message: "Your role (viewer) does not allow changes.", errors: [] });
+    expect(actionFailureOf(new AuthError(403, "Your role (viewer) does not allow changes."), "x")).toEqual({
+      ok: false,
+      message: "Your role (viewer) does not allow changes.",
+      errors: [],
+    });
     const fields = [{ field: "name", message: "is taken" }];
-    expect(actionFailureOf(new InventoryError("conflict", "name is taken", fields), "x")).toEqual({ ok: false, message: "name is taken", errors: fields });
-    expect(actionFailureOf(new RunError("not-found", "Run 7 does not exist."), "x")).toEqual({ ok: false, message: "Run 7 does not exist.", errors: [] });
-    expect(actionFailureOf(new SshAuthError("nas1", "authentication to nas1 failed"), "x")).toEqual({ ok: false, message: "authentication to nas1 failed", errors: [] });
+    expect(actionFailureOf(new InventoryError("conflict", "name is taken", fields), "x")).toEqual({
+      ok: false,
+      message: "name is taken",
+      errors: fields,
+    });
+    expect(actionFailureOf(new RunError("not-found", "Run 7 does not exist."), "x")).toEqual({
+      ok: false,
+      message: "Run 7 does not exist.",
+      errors: [],
+    });
+    expect(actionFailureOf(new SshAuthError("nas1", "authentication to nas1 failed"), "x")).toEqual({
+      ok: false,
+      message: "authentication to nas1 failed",
+      errors: [],
+    });
   });
 
   it("answers anything else with a generic message and logs only its first line", () => {
     const logged: string[] = [];
     vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
-    const leaky = Object.assign(new Error("Invalid `prisma.host.create()` invocation:\n  secret: PRIVATE-KEY-MATERIAL"), { kind: "auth", hint: "x" });
-    expect(actionFailureOf(leaky, "create-host")).toEqual({ ok: false, message: "Something went wrong on the server: see its log.", errors: [] });
+    const leaky = Object.assign(
+      new Error("Invalid `prisma.host.create()` invocation:\n  secret: PRIVATE-KEY-MATERIAL"),
+      { kind: "auth", hint: "x" },
+    );
+    expect(actionFailureOf(leaky, "create-host")).toEqual({
+      ok: false,
+      message: "Something went wrong on the server: see its log.",
+      errors: [],
+    });
     expect(logged).toEqual(["action create-host: unexpected error: Invalid `prisma.host.create()` invocation:"]);
     expect(logged.join("\n")).not.toContain("PRIVATE-KEY-MATERIAL");
   });
@@ -55,7 +86,11 @@ describe("actionFailureOf with an error from another copy of lib/errors.ts", () 
     expect(copy.AppError).not.toBe(AppError);
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     const fields = [{ field: "linkIds", message: "must be at least two" }];
-    expect(actionFailureOf(copy.invalidInput(fields), "startExperiment")).toEqual({ ok: false, message: "linkIds must be at least two", errors: fields });
+    expect(actionFailureOf(copy.invalidInput(fields), "startExperiment")).toEqual({
+      ok: false,
+      message: "linkIds must be at least two",
+      errors: fields,
+    });
     expect(log).not.toHaveBeenCalled();
   });
 });

@@ -20,7 +20,11 @@ export type ActionResult<T> = { ok: true; value: T } | { ok: false; message: str
  *
  * `permission: null` is for the actions that come before an account: sign-in and first set-up.
  */
-export async function runAction<T>(name: string, permission: Permission | null, body: (principal: Principal | null) => Promise<T>): Promise<ActionResult<T>> {
+export async function runAction<T>(
+  name: string,
+  permission: Permission | null,
+  body: (principal: Principal | null) => Promise<T>,
+): Promise<ActionResult<T>> {
   try {
     if (permission === null) return { ok: true, value: await body(null) };
     const principal = authorize(await currentSessionPrincipal(), permission);
@@ -39,7 +43,10 @@ export function actionFailureOf(error: unknown, name: string): ActionResult<neve
   if (error instanceof AppError) {
     return { ok: false, message: error.hint ? `${error.message}. ${error.hint}` : error.message, errors: error.fields };
   }
-  const firstLine = error instanceof Error ? (error.message.split("\n").find((line) => line.trim()) ?? "").slice(0, 200) : String(error);
+  const firstLine =
+    error instanceof Error
+      ? (error.message.split("\n").find((line) => line.trim()) ?? "").slice(0, 200)
+      : String(error);
   console.error(`action ${name}: unexpected error: ${firstLine}`);
   return { ok: false, message: "Something went wrong on the server: see its log.", errors: [] };
 }

@@ -10,7 +10,9 @@ import { deleteAlertRule } from "@/lib/alerts/rules";
 const DeleteAlertRuleSchema = z.strictObject({ ruleId: IdSchema });
 
 /** Deletes an alert rule with its alerts. */
-export async function deleteAlertRuleAction(input: z.input<typeof DeleteAlertRuleSchema>): Promise<ActionResult<{ id: number }>> {
+export async function deleteAlertRuleAction(
+  input: z.input<typeof DeleteAlertRuleSchema>,
+): Promise<ActionResult<{ id: number }>> {
   return runAction("delete-alert-rule", "monitor", async () => {
     const { ruleId } = parseInput(DeleteAlertRuleSchema, input);
     await deleteAlertRule(ruleId);

@@ -10,7 +10,9 @@ import { deleteChannel } from "@/lib/notify/channels";
 const DeleteChannelSchema = z.strictObject({ channelId: IdSchema });
 
 /** Deletes a channel; the rules that named it no longer send there, and past deliveries keep its name. */
-export async function deleteChannelAction(input: z.input<typeof DeleteChannelSchema>): Promise<ActionResult<{ id: number }>> {
+export async function deleteChannelAction(
+  input: z.input<typeof DeleteChannelSchema>,
+): Promise<ActionResult<{ id: number }>> {
   return runAction("delete-channel", "monitor", async () => {
     const { channelId } = parseInput(DeleteChannelSchema, input);
     await deleteChannel(channelId);

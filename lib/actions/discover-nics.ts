@@ -19,7 +19,9 @@ const SSH_HINTS: Partial<Record<AppErrorKind, string>> = {
 };
 
 /** Reads the host's NICs over SSH and records them by name; answers how many it found. */
-export async function discoverNicsAction(input: z.input<typeof DiscoverNicsSchema>): Promise<ActionResult<{ count: number; names: string[] }>> {
+export async function discoverNicsAction(
+  input: z.input<typeof DiscoverNicsSchema>,
+): Promise<ActionResult<{ count: number; names: string[] }>> {
   return runAction("discover-nics", "inventory", async () => {
     const { hostId } = parseInput(DiscoverNicsSchema, input);
     try {

@@ -11,7 +11,9 @@ import { createAlertRule, updateAlertRule } from "@/lib/alerts/rules";
 const SaveAlertRuleSchema = z.strictObject({ ruleId: IdSchema.optional(), rule: z.unknown() });
 
 /** Creates an alert rule (no id) or changes one; answers its id. */
-export async function saveAlertRuleAction(input: z.input<typeof SaveAlertRuleSchema>): Promise<ActionResult<{ id: number }>> {
+export async function saveAlertRuleAction(
+  input: z.input<typeof SaveAlertRuleSchema>,
+): Promise<ActionResult<{ id: number }>> {
   return runAction("save-alert-rule", "monitor", async () => {
     const { ruleId, rule } = parseInput(SaveAlertRuleSchema, input);
     const saved = ruleId === undefined ? await createAlertRule(rule) : await updateAlertRule(ruleId, rule);

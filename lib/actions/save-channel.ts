@@ -11,7 +11,9 @@ import { createChannel, updateChannel } from "@/lib/notify/channels";
 const SaveChannelSchema = z.strictObject({ channelId: IdSchema.optional(), channel: z.unknown() });
 
 /** Creates a notification channel (no id) or changes one; answers its id. Secrets are sealed there and never come back. */
-export async function saveChannelAction(input: z.input<typeof SaveChannelSchema>): Promise<ActionResult<{ id: number }>> {
+export async function saveChannelAction(
+  input: z.input<typeof SaveChannelSchema>,
+): Promise<ActionResult<{ id: number }>> {
   return runAction("save-channel", "monitor", async () => {
     const { channelId, channel } = parseInput(SaveChannelSchema, input);
     const saved = channelId === undefined ? await createChannel(channel) : await updateChannel(channelId, channel);

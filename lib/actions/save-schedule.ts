@@ -11,10 +11,13 @@ import { createSchedule, updateSchedule } from "@/lib/schedules/store";
 const SaveScheduleSchema = z.strictObject({ scheduleId: IdSchema.optional(), schedule: z.unknown() });
 
 /** Creates a schedule (no id) or replaces the fields of one; answers its id for its page. */
-export async function saveScheduleAction(input: z.input<typeof SaveScheduleSchema>): Promise<ActionResult<{ id: number }>> {
+export async function saveScheduleAction(
+  input: z.input<typeof SaveScheduleSchema>,
+): Promise<ActionResult<{ id: number }>> {
   return runAction("save-schedule", "monitor", async () => {
     const { scheduleId, schedule } = parseInput(SaveScheduleSchema, input);
-    const saved = scheduleId === undefined ? await createSchedule(schedule) : await updateSchedule(scheduleId, schedule);
+    const saved =
+      scheduleId === undefined ? await createSchedule(schedule) : await updateSchedule(scheduleId, schedule);
     revalidateSchedulePages(saved.id, saved.linkId);
     return { id: saved.id };
   });

@@ -8,7 +8,11 @@ import { IdSchema } from "@/lib/inventory/schemas";
 import { updateLink } from "@/lib/inventory/links";
 
 // The settings themselves are checked by the link's own schema (LinkUpdateSchema), so their messages are the API's.
-const SetBaselineRunsSchema = z.strictObject({ linkId: IdSchema, baselineRuns: z.unknown().optional(), importsInBaseline: z.unknown().optional() });
+const SetBaselineRunsSchema = z.strictObject({
+  linkId: IdSchema,
+  baselineRuns: z.unknown().optional(),
+  importsInBaseline: z.unknown().optional(),
+});
 
 /**
  * A link's baseline settings, as PATCH /api/links/:id sets them: how many of its latest successful

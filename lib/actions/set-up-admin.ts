@@ -11,7 +11,9 @@ import { parseInput } from "@/lib/errors";
 const SetUpAdminSchema = z.object({ username: UsernameSchema, password: PasswordSchema });
 
 /** The first account: only while none exists (createFirstAdmin checks in a transaction). Comes before an account. */
-export async function setUpAdminAction(input: z.input<typeof SetUpAdminSchema>): Promise<ActionResult<{ next: string }>> {
+export async function setUpAdminAction(
+  input: z.input<typeof SetUpAdminSchema>,
+): Promise<ActionResult<{ next: string }>> {
   return runAction("set-up", null, async () => {
     const { username, password } = parseInput(SetUpAdminSchema, input);
     const admin = await createFirstAdmin({ username, password });

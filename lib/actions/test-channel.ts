@@ -10,7 +10,9 @@ import { sendTestNotification } from "@/lib/notify/deliver";
 const TestChannelSchema = z.strictObject({ channelId: IdSchema });
 
 /** Sends a test notification to a stored channel; answers how it went (sent, or failed after n attempts and why). */
-export async function testChannelAction(input: z.input<typeof TestChannelSchema>): Promise<ActionResult<DeliveryResult>> {
+export async function testChannelAction(
+  input: z.input<typeof TestChannelSchema>,
+): Promise<ActionResult<DeliveryResult>> {
   return runAction("test-channel", "monitor", async () => {
     const { channelId } = parseInput(TestChannelSchema, input);
     return sendTestNotification(channelId);

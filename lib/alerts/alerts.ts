@@ -58,11 +58,22 @@ function alertNotFound(id: number): AppError {
 export type ListAlertsOptions = { status?: AlertStatus; linkId?: number; page?: number; pageSize?: number };
 
 /** Alerts, the most recently opened first; `status` and `linkId` narrow them. */
-export async function listAlerts({ status, linkId, page = 1, pageSize = 50 }: ListAlertsOptions = {}): Promise<AlertListPage> {
+export async function listAlerts({
+  status,
+  linkId,
+  page = 1,
+  pageSize = 50,
+}: ListAlertsOptions = {}): Promise<AlertListPage> {
   const where: Prisma.AlertWhereInput = { ...(status ? { status } : {}), ...(linkId === undefined ? {} : { linkId }) };
   const [total, rows] = await Promise.all([
     db.alert.count({ where }),
-    db.alert.findMany({ where, orderBy: [{ openedAt: "desc" }, { id: "desc" }], skip: (page - 1) * pageSize, take: pageSize, include: alertInclude }),
+    db.alert.findMany({
+      where,
+      orderBy: [{ openedAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      include: alertInclude,
+    }),
   ]);
   return { alerts: rows.map(toAlertJson), total, page, pageSize };
 }
@@ -83,7 +94,10 @@ export async function acknowledgeAlert(id: number): Promise<AlertJson> {
   const principal = currentPrincipal();
   const by = principal ? (principal.via === "env-token" ? "WIRESPEED_API_TOKEN" : principal.name) : "system";
   // Conditioned on not acknowledged yet: two people acknowledging at once leave the first name.
-  const { count } = await db.alert.updateMany({ where: { id: alertId, acknowledgedAt: null }, data: { acknowledgedAt: new Date(), acknowledgedBy: by } });
+  const { count } = await db.alert.updateMany({
+    where: { id: alertId, acknowledgedAt: null },
+    data: { acknowledgedAt: new Date(), acknowledgedBy: by },
+  });
   const row = await db.alert.findUnique({ where: { id: alertId }, include: alertInclude });
   if (!row) throw alertNotFound(alertId);
   if (count > 0) await recordAudit("alert.ack", "alert", row.id, row.title);
@@ -92,7 +106,11 @@ export async function acknowledgeAlert(id: number): Promise<AlertJson> {
 
 /** The firing alerts of every link that has one, oldest first: the overview's and link page's marks. */
 export async function openAlertsByLink(): Promise<Map<number, AlertJson[]>> {
-  const rows = await db.alert.findMany({ where: { status: "firing" }, orderBy: [{ openedAt: "asc" }, { id: "asc" }], include: alertInclude });
+  const rows = await db.alert.findMany({
+    where: { status: "firing" },
+    orderBy: [{ openedAt: "asc" }, { id: "asc" }],
+    include: alertInclude,
+  });
   const byLink = new Map<number, AlertJson[]>();
   for (const row of rows) byLink.set(row.linkId, [...(byLink.get(row.linkId) ?? []), toAlertJson(row)]);
   return byLink;

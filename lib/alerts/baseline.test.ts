@@ -20,16 +20,34 @@ let clock = Date.UTC(2026, 0, 1);
 async function seedLink(baselineRuns = 10): Promise<number> {
   const nics = [];
   for (const side of ["a", "b"]) {
-    const host = await db.host.create({ data: { name: `host-${side}`, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
+    const host = await db.host.create({
+      data: { name: `host-${side}`, address: "127.0.0.1", authMethod: "local", platform: "linux" },
+    });
     nics.push(await db.nic.create({ data: { hostId: host.id, name: "eth1" } }));
   }
-  return (await db.link.create({ data: { name: "nas-10g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000, baselineRuns } })).id;
+  return (
+    await db.link.create({
+      data: { name: "nas-10g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000, baselineRuns },
+    })
+  ).id;
 }
 
-type RunSpec = { rate?: number | null; status?: string; signature?: string; experimentId?: number | null; link?: number };
+type RunSpec = {
+  rate?: number | null;
+  status?: string;
+  signature?: string;
+  experimentId?: number | null;
+  link?: number;
+};
 
 /** A finished run, a minute after the one before. */
-async function addRun({ rate = 940 * MBIT, status = "succeeded", signature = TCP, experimentId = null, link }: RunSpec = {}) {
+async function addRun({
+  rate = 940 * MBIT,
+  status = "succeeded",
+  signature = TCP,
+  experimentId = null,
+  link,
+}: RunSpec = {}) {
   clock += 60_000;
   return db.run.create({
     data: {
@@ -58,14 +76,28 @@ describe("baselineFor", () => {
     // the two oldest fall outside the last 5
     for (const rate of [100, 200, 900, 940, 950, 930, 945]) await addRun({ rate: rate * MBIT });
     const figures = await baselineFor({ id: linkId, baselineRuns: 5, importsInBaseline: false }, TCP, null);
-    expect(figures).toMatchObject({ medianBitsPerSecond: 940 * MBIT, minBitsPerSecond: 900 * MBIT, maxBitsPerSecond: 950 * MBIT, count: 5 });
+    expect(figures).toMatchObject({
+      medianBitsPerSecond: 940 * MBIT,
+      minBitsPerSecond: 900 * MBIT,
+      maxBitsPerSecond: 950 * MBIT,
+      count: 5,
+    });
     const [baseline] = await linkBaselines({ id: linkId, baselineRuns: 5, importsInBaseline: false });
-    expect(baseline).toMatchObject({ signature: TCP, label: "TCP, A → B, 1 stream", medianBitsPerSecond: 940 * MBIT, count: 5, n: 5, minRuns: 3 });
+    expect(baseline).toMatchObject({
+      signature: TCP,
+      label: "TCP, A → B, 1 stream",
+      medianBitsPerSecond: 940 * MBIT,
+      count: 5,
+      n: 5,
+      minRuns: 3,
+    });
   });
 
   it("takes the mean of the middle two with an even count", async () => {
     for (const rate of [900, 910, 930, 950]) await addRun({ rate: rate * MBIT });
-    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond).toBe(920 * MBIT);
+    expect(
+      (await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond,
+    ).toBe(920 * MBIT);
   });
 
   it("needs 3 runs: with 2 there is no median, and the run page says so", async () => {
@@ -75,7 +107,9 @@ describe("baselineFor", () => {
     expect(figures).toMatchObject({ medianBitsPerSecond: null, count: 2 });
     const third = await addRun({ rate: 700 * MBIT });
     expect(describeAgainstBaseline(await againstBaseline(third.id))).toBe("baseline from 2 runs, needs 3");
-    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond).toBe(940 * MBIT);
+    expect(
+      (await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond,
+    ).toBe(940 * MBIT);
   });
 
   it("leaves out experiment runs, failed, cancelled and interrupted runs", async () => {
@@ -91,22 +125,41 @@ describe("baselineFor", () => {
   });
 
   it("keeps signatures apart, UDP bitrates included, and links apart", async () => {
-    const other = await db.link.create({ data: { name: "other", aNicId: (await db.nic.findFirstOrThrow()).id, bNicId: (await db.nic.findFirstOrThrow({ orderBy: { id: "desc" } })).id, speedMbps: 1000 } });
+    const other = await db.link.create({
+      data: {
+        name: "other",
+        aNicId: (await db.nic.findFirstOrThrow()).id,
+        bNicId: (await db.nic.findFirstOrThrow({ orderBy: { id: "desc" } })).id,
+        speedMbps: 1000,
+      },
+    });
     for (const rate of [940, 935, 945]) await addRun({ rate: rate * MBIT });
     for (const rate of [99, 100, 98]) await addRun({ rate: rate * MBIT, signature: UDP_100M });
     for (const rate of [480, 490, 470, 500]) await addRun({ rate: rate * MBIT, signature: UDP_500M });
     for (const rate of [10, 20, 30]) await addRun({ rate: rate * MBIT, link: other.id });
-    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond).toBe(940 * MBIT);
-    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, UDP_100M, null)).medianBitsPerSecond).toBe(99 * MBIT);
-    expect((await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, UDP_500M, null)).medianBitsPerSecond).toBe(485 * MBIT);
-    expect((await baselineFor({ id: other.id, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond).toBe(20 * MBIT);
+    expect(
+      (await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond,
+    ).toBe(940 * MBIT);
+    expect(
+      (await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, UDP_100M, null))
+        .medianBitsPerSecond,
+    ).toBe(99 * MBIT);
+    expect(
+      (await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, UDP_500M, null))
+        .medianBitsPerSecond,
+    ).toBe(485 * MBIT);
+    expect(
+      (await baselineFor({ id: other.id, baselineRuns: 10, importsInBaseline: false }, TCP, null)).medianBitsPerSecond,
+    ).toBe(20 * MBIT);
     expect(UDP_100M).not.toBe(UDP_500M);
   });
 
   it("counts only runs created before the given time", async () => {
     const runs = [];
     for (const rate of [900, 910, 920, 930, 990]) runs.push(await addRun({ rate: rate * MBIT }));
-    expect(await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, runs[3]!.createdAt)).toMatchObject({ medianBitsPerSecond: 910 * MBIT, count: 3, runIds: [runs[2]!.id, runs[1]!.id, runs[0]!.id] });
+    expect(
+      await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, runs[3]!.createdAt),
+    ).toMatchObject({ medianBitsPerSecond: 910 * MBIT, count: 3, runIds: [runs[2]!.id, runs[1]!.id, runs[0]!.id] });
   });
 });
 
@@ -115,7 +168,12 @@ describe("a run against its baseline", () => {
     for (const rate of [940, 940, 940]) await addRun({ rate: rate * MBIT });
     const slow = await addRun({ rate: 724 * MBIT });
     const against = await againstBaseline(slow.id);
-    expect(against).toEqual({ baselineBitsPerSecond: 940 * MBIT, count: 3, percentOfBaseline: 77, differencePercent: -23 });
+    expect(against).toEqual({
+      baselineBitsPerSecond: 940 * MBIT,
+      count: 3,
+      percentOfBaseline: 77,
+      differencePercent: -23,
+    });
     expect(describeAgainstBaseline(against)).toBe("−23% against the baseline of 940 Mbit/s");
   });
 

@@ -36,7 +36,11 @@ export function baselineRunsWhere(link: Pick<BaselineLink, "importsInBaseline">)
  * created before `before` (the run being judged: it is not its own baseline); null `before`
  * takes the latest.
  */
-export async function baselineFor(link: BaselineLink, signature: string, before: Date | null): Promise<BaselineFigures> {
+export async function baselineFor(
+  link: BaselineLink,
+  signature: string,
+  before: Date | null,
+): Promise<BaselineFigures> {
   const runs = await db.run.findMany({
     where: {
       linkId: link.id,
@@ -72,14 +76,29 @@ function figuresOf(runs: { id: number; rate: number }[]): BaselineFigures {
 export async function linkBaselines(link: BaselineLink): Promise<BaselineJson[]> {
   const groups = await db.run.groupBy({
     by: ["signature"],
-    where: { linkId: link.id, ...baselineRunsWhere(link), status: { in: ["succeeded", "failed"] }, signature: { not: null } },
+    where: {
+      linkId: link.id,
+      ...baselineRunsWhere(link),
+      status: { in: ["succeeded", "failed"] },
+      signature: { not: null },
+    },
     _max: { createdAt: true },
   });
-  groups.sort((a, b) => (b._max.createdAt?.getTime() ?? 0) - (a._max.createdAt?.getTime() ?? 0) || a.signature!.localeCompare(b.signature!));
+  groups.sort(
+    (a, b) =>
+      (b._max.createdAt?.getTime() ?? 0) - (a._max.createdAt?.getTime() ?? 0) ||
+      a.signature!.localeCompare(b.signature!),
+  );
   return Promise.all(
     groups.map(async ({ signature }) => {
       const figures = await baselineFor(link, signature!, null);
-      return { signature: signature!, label: describeSignature(signature!), ...figures, n: link.baselineRuns, minRuns: BASELINE_MIN_RUNS };
+      return {
+        signature: signature!,
+        label: describeSignature(signature!),
+        ...figures,
+        n: link.baselineRuns,
+        minRuns: BASELINE_MIN_RUNS,
+      };
     }),
   );
 }
@@ -88,7 +107,12 @@ export async function linkBaselines(link: BaselineLink): Promise<BaselineJson[]>
 export async function getLinkBaseline(linkId: number): Promise<LinkBaselineJson | null> {
   const link = await db.link.findUnique({ where: { id: linkId }, select: BASELINE_LINK_SELECT });
   if (!link) return null;
-  return { linkId: link.id, baselineRuns: link.baselineRuns, importsInBaseline: link.importsInBaseline, signatures: await linkBaselines(link) };
+  return {
+    linkId: link.id,
+    baselineRuns: link.baselineRuns,
+    importsInBaseline: link.importsInBaseline,
+    signatures: await linkBaselines(link),
+  };
 }
 
 /**
@@ -98,7 +122,13 @@ export async function getLinkBaseline(linkId: number): Promise<LinkBaselineJson 
 export async function againstBaseline(runId: number): Promise<RunAgainstBaseline> {
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { signature: true, status: true, createdAt: true, receivedBitsPerSecond: true, link: { select: BASELINE_LINK_SELECT } },
+    select: {
+      signature: true,
+      status: true,
+      createdAt: true,
+      receivedBitsPerSecond: true,
+      link: { select: BASELINE_LINK_SELECT },
+    },
   });
   if (!run || run.status !== "succeeded" || run.signature === null || run.receivedBitsPerSecond === null) return null;
   const figures = await baselineFor(run.link, run.signature, run.createdAt);
@@ -106,9 +136,18 @@ export async function againstBaseline(runId: number): Promise<RunAgainstBaseline
 }
 
 /** `received` against a baseline: 77% of it, −23%; only the count without a baseline. */
-export function compareWithBaseline(received: number, figures: Pick<BaselineFigures, "medianBitsPerSecond" | "count">): NonNullable<RunAgainstBaseline> {
+export function compareWithBaseline(
+  received: number,
+  figures: Pick<BaselineFigures, "medianBitsPerSecond" | "count">,
+): NonNullable<RunAgainstBaseline> {
   const baseline = figures.medianBitsPerSecond;
-  if (baseline === null || !(baseline > 0)) return { baselineBitsPerSecond: null, count: figures.count, percentOfBaseline: null, differencePercent: null };
+  if (baseline === null || !(baseline > 0))
+    return { baselineBitsPerSecond: null, count: figures.count, percentOfBaseline: null, differencePercent: null };
   const percent = Math.round((received / baseline) * 1000) / 10;
-  return { baselineBitsPerSecond: baseline, count: figures.count, percentOfBaseline: percent, differencePercent: Math.round((percent - 100) * 10) / 10 };
+  return {
+    baselineBitsPerSecond: baseline,
+    count: figures.count,
+    percentOfBaseline: percent,
+    differencePercent: Math.round((percent - 100) * 10) / 10,
+  };
 }

@@ -35,7 +35,12 @@ export type BaselineJson = {
 };
 
 /** GET /api/links/:id/baseline. */
-export type LinkBaselineJson = { linkId: number; baselineRuns: number; importsInBaseline: boolean; signatures: BaselineJson[] };
+export type LinkBaselineJson = {
+  linkId: number;
+  baselineRuns: number;
+  importsInBaseline: boolean;
+  signatures: BaselineJson[];
+};
 
 /**
  * A run's result against the baseline its signature had when it ran (the runs before it);
@@ -73,7 +78,8 @@ export const DEFAULT_N = 3;
 const NAME_DESCRIPTION = "1-100 characters, without control characters";
 
 function allowed(description: string) {
-  return (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${description}` : `must be ${description}`);
+  return (issue: { input?: unknown }) =>
+    issue.input === undefined ? `is required: ${description}` : `must be ${description}`;
 }
 
 function percent() {
@@ -87,9 +93,14 @@ function runCount(name: "m" | "n") {
   return z.int({ error }).min(M_N_LIMITS.min, { error }).max(M_N_LIMITS.max, { error });
 }
 
-const IdListSchema = z.array(z.int({ error: "must be ids (whole numbers from 1)" }).min(1, { error: "must be ids (whole numbers from 1)" }), {
-  error: allowed("a list of notification channel ids"),
-}).max(50, { error: "must list at most 50 channels" });
+const IdListSchema = z
+  .array(
+    z.int({ error: "must be ids (whole numbers from 1)" }).min(1, { error: "must be ids (whole numbers from 1)" }),
+    {
+      error: allowed("a list of notification channel ids"),
+    },
+  )
+  .max(50, { error: "must list at most 50 channels" });
 
 // One definition of each field; the create schema adds the defaults, the PATCH schema none.
 const ruleFields = {
@@ -113,14 +124,23 @@ const ruleFields = {
 };
 
 /** The conditions and counts of a rule, as the checks below read them. */
-export type RuleShape = { belowBaselinePercent: number | null; belowLineRatePercent: number | null; failed: boolean; m: number; n: number };
+export type RuleShape = {
+  belowBaselinePercent: number | null;
+  belowLineRatePercent: number | null;
+  failed: boolean;
+  m: number;
+  n: number;
+};
 
 /** What makes a rule whole beyond its fields: m ≤ n and at least one condition. Empty when it is. */
 export function ruleProblems(rule: RuleShape): { field: string; message: string }[] {
   const problems: { field: string; message: string }[] = [];
   if (rule.m > rule.n) problems.push({ field: "m", message: `must be at most n (${rule.n})` });
   if (rule.belowBaselinePercent == null && rule.belowLineRatePercent == null && !rule.failed) {
-    problems.push({ field: "belowBaselinePercent", message: "set at least one condition: belowBaselinePercent, belowLineRatePercent or failed" });
+    problems.push({
+      field: "belowBaselinePercent",
+      message: "set at least one condition: belowBaselinePercent, belowLineRatePercent or failed",
+    });
   }
   return problems;
 }
@@ -139,7 +159,8 @@ export const AlertRuleInputSchema = z
     enabled: ruleFields.enabled.default(true),
   })
   .superRefine((rule, context) => {
-    for (const problem of ruleProblems(rule)) context.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+    for (const problem of ruleProblems(rule))
+      context.addIssue({ code: "custom", path: [problem.field], message: problem.message });
   });
 export type AlertRuleInput = z.input<typeof AlertRuleInputSchema>;
 export type AlertRuleValues = z.output<typeof AlertRuleInputSchema>;

@@ -1,9 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { breachedConditions, breaches, decide, firingText, isJudged, resolvedText, type RuleConditions, type RunFact } from "./evaluate";
+import {
+  breachedConditions,
+  breaches,
+  decide,
+  firingText,
+  isJudged,
+  resolvedText,
+  type RuleConditions,
+  type RunFact,
+} from "./evaluate";
 
 const GBIT = 1e9;
 
-const baselineRule: RuleConditions = { belowBaselinePercent: 80, belowLineRatePercent: null, failed: false, m: 2, n: 3 };
+const baselineRule: RuleConditions = {
+  belowBaselinePercent: 80,
+  belowLineRatePercent: null,
+  failed: false,
+  m: 2,
+  n: 3,
+};
 
 let nextId = 1;
 function run(received: number | null, overrides: Partial<RunFact> = {}): RunFact {
@@ -20,7 +35,8 @@ function run(received: number | null, overrides: Partial<RunFact> = {}): RunFact
 }
 const good = (overrides: Partial<RunFact> = {}) => run(9.3 * GBIT, overrides);
 const slow = (overrides: Partial<RunFact> = {}) => run(4.1 * GBIT, overrides);
-const failed = (message = "iperf3: unable to connect to server: Connection refused") => run(null, { status: "failed", errorMessage: message });
+const failed = (message = "iperf3: unable to connect to server: Connection refused") =>
+  run(null, { status: "failed", errorMessage: message });
 
 /**
  * Feeds runs one at a time, oldest first, as the watcher sees them end, keeping the open alert
@@ -150,7 +166,8 @@ describe("decide: episodes", () => {
 
 describe("decide: baselines per signature", () => {
   it("judges each run against its own signature's baseline: a slow UDP test is not a slow TCP link", () => {
-    const udp = (received: number) => run(received, { signature: "udp a-to-b P1 100000000", baselineBitsPerSecond: 100e6 });
+    const udp = (received: number) =>
+      run(received, { signature: "udp a-to-b P1 100000000", baselineBitsPerSecond: 100e6 });
     // UDP at its 100 Mbit/s target: 1% of the line rate, 100% of its baseline
     const mixed = [udp(99e6), good(), udp(100e6)];
     expect(decide(baselineRule, mixed, false).action).toBe("none");
@@ -172,7 +189,11 @@ describe("notification words", () => {
     expect(text.body).toBe("nas-10g: 4.1 Gbit/s, 44% of its 9.4 Gbit/s baseline (2 of 3 runs)");
     expect(text.runId).toBe(decision.breaching[0]!.runId);
     expect(text.runIds).toEqual([decision.breaching[1]!.runId, decision.breaching[0]!.runId]);
-    expect(text).toMatchObject({ receivedBitsPerSecond: 4.1 * GBIT, baselineBitsPerSecond: 9.4 * GBIT, lineRatePercent: 41 });
+    expect(text).toMatchObject({
+      receivedBitsPerSecond: 4.1 * GBIT,
+      baselineBitsPerSecond: 9.4 * GBIT,
+      lineRatePercent: 41,
+    });
   });
 
   it("tells a line-rate breach against the line rate", () => {
@@ -184,7 +205,11 @@ describe("notification words", () => {
 
   it("tells failures by count and the newest run's error", () => {
     const rule: RuleConditions = { belowBaselinePercent: null, belowLineRatePercent: null, failed: true, m: 2, n: 3 };
-    const text = firingText("nas-10g", rule, decide(rule, [failed("ssh: host unreachable."), good(), failed("older")], false));
+    const text = firingText(
+      "nas-10g",
+      rule,
+      decide(rule, [failed("ssh: host unreachable."), good(), failed("older")], false),
+    );
     expect(text.title).toBe("nas-10g: runs failing");
     expect(text.body).toBe("nas-10g: 2 of the last 3 runs failed: ssh: host unreachable");
     expect(text.receivedBitsPerSecond).toBeNull();
@@ -200,6 +225,8 @@ describe("notification words", () => {
 
   it("falls back to the line rate in a recovery when the run has no baseline", () => {
     const decision = decide(baselineRule, [good({ baselineBitsPerSecond: null }), good(), good()], true);
-    expect(resolvedText("nas-10g", decision).body).toBe("nas-10g: back to 9.3 Gbit/s, 93% of its line rate, for 3 runs in a row");
+    expect(resolvedText("nas-10g", decision).body).toBe(
+      "nas-10g: back to 9.3 Gbit/s, 93% of its line rate, for 3 runs in a row",
+    );
   });
 });

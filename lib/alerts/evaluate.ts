@@ -44,10 +44,18 @@ export function breachedConditions(rule: RuleConditions, fact: RunFact): Conditi
   const rate = fact.receivedBitsPerSecond;
   if (rate === null) return conditions;
   // A baseline from too few runs is no baseline: "not below" rather than a guess.
-  if (rule.belowBaselinePercent !== null && fact.baselineBitsPerSecond !== null && rate < (fact.baselineBitsPerSecond * rule.belowBaselinePercent) / 100) {
+  if (
+    rule.belowBaselinePercent !== null &&
+    fact.baselineBitsPerSecond !== null &&
+    rate < (fact.baselineBitsPerSecond * rule.belowBaselinePercent) / 100
+  ) {
     conditions.push("below-baseline");
   }
-  if (rule.belowLineRatePercent !== null && fact.lineRateBitsPerSecond !== null && rate < (fact.lineRateBitsPerSecond * rule.belowLineRatePercent) / 100) {
+  if (
+    rule.belowLineRatePercent !== null &&
+    fact.lineRateBitsPerSecond !== null &&
+    rate < (fact.lineRateBitsPerSecond * rule.belowLineRatePercent) / 100
+  ) {
     conditions.push("below-line-rate");
   }
   return conditions;
@@ -145,9 +153,17 @@ export function resolvedText(linkName: string, decision: Decision): AlertText {
   const rate = newest.receivedBitsPerSecond;
   const ofBaseline = percentOf(rate, newest.baselineBitsPerSecond);
   const lineRatePercent = percentOf(rate, newest.lineRateBitsPerSecond);
-  const share = ofBaseline !== null ? `, ${formatAlertPercent(ofBaseline)} of its baseline` : lineRatePercent !== null ? `, ${formatAlertPercent(lineRatePercent)} of its line rate` : "";
+  const share =
+    ofBaseline !== null
+      ? `, ${formatAlertPercent(ofBaseline)} of its baseline`
+      : lineRatePercent !== null
+        ? `, ${formatAlertPercent(lineRatePercent)} of its line rate`
+        : "";
   const inARow = `for ${decision.judged.length} run${decision.judged.length === 1 ? "" : "s"} in a row`;
-  const body = rate === null ? `${linkName}: back to normal ${inARow}` : `${linkName}: back to ${formatAlertRate(rate)}${share}, ${inARow}`;
+  const body =
+    rate === null
+      ? `${linkName}: back to normal ${inARow}`
+      : `${linkName}: back to ${formatAlertRate(rate)}${share}, ${inARow}`;
   return {
     title: `${linkName}: recovered`,
     body,

@@ -65,10 +65,15 @@ async function checkLink(linkId: number | null): Promise<string | null> {
 async function checkChannels(channelIds: number[]): Promise<number[]> {
   const ids = [...new Set(channelIds)];
   if (ids.length === 0) return ids;
-  const found = new Set((await db.notificationChannel.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((row) => row.id));
+  const found = new Set(
+    (await db.notificationChannel.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((row) => row.id),
+  );
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0) {
-    const message = missing.length === 1 ? `notification channel ${missing[0]} does not exist` : `notification channels ${missing.join(", ")} do not exist`;
+    const message =
+      missing.length === 1
+        ? `notification channel ${missing[0]} does not exist`
+        : `notification channels ${missing.join(", ")} do not exist`;
     throw invalidInput([{ field: "channelIds", message }]);
   }
   return ids;
@@ -100,9 +105,17 @@ export async function getAlertRule(id: number): Promise<AlertRuleJson> {
  * Without an enabled rule of its own, a link is watched by every enabled default.
  */
 export async function applicableRules(linkId: number): Promise<AlertRuleJson[]> {
-  const own = await db.alertRule.findMany({ where: { linkId, enabled: true }, orderBy: { id: "asc" }, include: ruleInclude });
+  const own = await db.alertRule.findMany({
+    where: { linkId, enabled: true },
+    orderBy: { id: "asc" },
+    include: ruleInclude,
+  });
   if (own.length > 0) return own.map(toRuleJson);
-  const defaults = await db.alertRule.findMany({ where: { linkId: null, enabled: true }, orderBy: { id: "asc" }, include: ruleInclude });
+  const defaults = await db.alertRule.findMany({
+    where: { linkId: null, enabled: true },
+    orderBy: { id: "asc" },
+    include: ruleInclude,
+  });
   return defaults.map(toRuleJson);
 }
 
@@ -140,8 +153,10 @@ export async function updateAlertRule(id: number, input: unknown): Promise<Alert
   const current = await db.alertRule.findUnique({ where: { id: ruleId } });
   if (!current) throw ruleNotFound(ruleId);
   const merged = {
-    belowBaselinePercent: patch.belowBaselinePercent !== undefined ? patch.belowBaselinePercent : current.belowBaselinePercent,
-    belowLineRatePercent: patch.belowLineRatePercent !== undefined ? patch.belowLineRatePercent : current.belowLineRatePercent,
+    belowBaselinePercent:
+      patch.belowBaselinePercent !== undefined ? patch.belowBaselinePercent : current.belowBaselinePercent,
+    belowLineRatePercent:
+      patch.belowLineRatePercent !== undefined ? patch.belowLineRatePercent : current.belowLineRatePercent,
     failed: patch.failed ?? current.failed,
     m: patch.m ?? current.m,
     n: patch.n ?? current.n,
@@ -159,7 +174,9 @@ export async function updateAlertRule(id: number, input: unknown): Promise<Alert
         linkId,
         ...merged,
         ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
-        ...(channelIds === undefined ? {} : { channels: { deleteMany: {}, create: channelIds.map((channelId) => ({ channelId })) } }),
+        ...(channelIds === undefined
+          ? {}
+          : { channels: { deleteMany: {}, create: channelIds.map((channelId) => ({ channelId })) } }),
       },
       include: ruleInclude,
     })
@@ -168,7 +185,12 @@ export async function updateAlertRule(id: number, input: unknown): Promise<Alert
       throw isRecordMissing(error) ? ruleNotFound(ruleId) : error;
     });
   const changed = Object.keys(patch).join(", ");
-  await recordAudit("alert-rule.update", "alert-rule", row.id, `${describeRule(row.name, linkName)}: ${changed || "nothing"}`);
+  await recordAudit(
+    "alert-rule.update",
+    "alert-rule",
+    row.id,
+    `${describeRule(row.name, linkName)}: ${changed || "nothing"}`,
+  );
   return toRuleJson(row);
 }
 

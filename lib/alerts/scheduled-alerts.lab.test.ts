@@ -88,58 +88,81 @@ afterAll(async () => {
 });
 
 describe("a scheduled test with an alert rule, on the lab", () => {
-  it("fires once when the link's rate halves, resolves once when it comes back, and survives a restart", { timeout: 420_000 }, async () => {
-    const channel = await createChannel({ name: "lab receiver", type: "webhook", config: { url: receiver.url, secret: "lab-hmac-secret" } });
-    await createAlertRule({ name: "below 80% of line rate", linkId, belowLineRatePercent: 80, m: 2, n: 3, channelIds: [channel.id] });
-    const schedule = await createSchedule({ name: "every 15 s", linkId, options: { duration: 2 }, direction: "a-to-b", clientSide: "a", cron: `*/${EVERY_SECONDS} * * * * *`, timezone: "UTC" });
+  it(
+    "fires once when the link's rate halves, resolves once when it comes back, and survives a restart",
+    { timeout: 420_000 },
+    async () => {
+      const channel = await createChannel({
+        name: "lab receiver",
+        type: "webhook",
+        config: { url: receiver.url, secret: "lab-hmac-secret" },
+      });
+      await createAlertRule({
+        name: "below 80% of line rate",
+        linkId,
+        belowLineRatePercent: 80,
+        m: 2,
+        n: 3,
+        channelIds: [channel.id],
+      });
+      const schedule = await createSchedule({
+        name: "every 15 s",
+        linkId,
+        options: { duration: 2 },
+        direction: "a-to-b",
+        clientSide: "a",
+        cron: `*/${EVERY_SECONDS} * * * * *`,
+        timezone: "UTC",
+      });
 
-    let app = await startApp();
-    try {
-      // 1 healthy run at the link's 1 Gbit/s.
-      const [healthy] = await untilRunsEnded(1);
-      expect(healthy!.receivedBitsPerSecond!).toBeGreaterThan(0.9e9);
-      expect(events()).toEqual([]);
+      let app = await startApp();
+      try {
+        // 1 healthy run at the link's 1 Gbit/s.
+        const [healthy] = await untilRunsEnded(1);
+        expect(healthy!.receivedBitsPerSecond!).toBeGreaterThan(0.9e9);
+        expect(events()).toEqual([]);
 
-      // Half the rate: the 2nd low run makes 2 of the last 3 below 80%, and one alert fires.
-      setLinkRate(state, link, link.rateMbps! / 2);
-      const low = await untilRunsEnded(3);
-      expect(low.slice(1).map((run) => run.receivedBitsPerSecond! < 0.6e9)).toEqual([true, true]);
-      expect(events()).toEqual(["alert.firing"]);
-      const alert = await db.alert.findFirstOrThrow({ where: { linkId } });
-      expect(alert.status).toBe("firing");
-      expect(alert.runIds).toEqual(low.slice(1).map((run) => run.id));
+        // Half the rate: the 2nd low run makes 2 of the last 3 below 80%, and one alert fires.
+        setLinkRate(state, link, link.rateMbps! / 2);
+        const low = await untilRunsEnded(3);
+        expect(low.slice(1).map((run) => run.receivedBitsPerSecond! < 0.6e9)).toEqual([true, true]);
+        expect(events()).toEqual(["alert.firing"]);
+        const alert = await db.alert.findFirstOrThrow({ where: { linkId } });
+        expect(alert.status).toBe("firing");
+        expect(alert.runIds).toEqual(low.slice(1).map((run) => run.id));
 
-      // Restart between two scheduled runs: a new app on the same database.
-      await app.stop();
-      app = await startApp();
+        // Restart between two scheduled runs: a new app on the same database.
+        await app.stop();
+        app = await startApp();
 
-      // Still low: the alert stays open, with no second notification.
-      await untilRunsEnded(4);
-      expect(events()).toEqual(["alert.firing"]);
+        // Still low: the alert stays open, with no second notification.
+        await untilRunsEnded(4);
+        expect(events()).toEqual(["alert.firing"]);
 
-      // Back to full rate: after 3 good runs in a row, exactly one resolved notification.
-      setLinkRate(state, link, link.rateMbps!);
-      const all = await untilRunsEnded(7);
-      expect(all.slice(4).every((run) => run.receivedBitsPerSecond! > 0.9e9)).toBe(true);
-      expect(events()).toEqual(["alert.firing", "alert.resolved"]);
-      expect((await db.alert.findUniqueOrThrow({ where: { id: alert.id } })).status).toBe("resolved");
-    } finally {
-      await app.stop();
-    }
+        // Back to full rate: after 3 good runs in a row, exactly one resolved notification.
+        setLinkRate(state, link, link.rateMbps!);
+        const all = await untilRunsEnded(7);
+        expect(all.slice(4).every((run) => run.receivedBitsPerSecond! > 0.9e9)).toBe(true);
+        expect(events()).toEqual(["alert.firing", "alert.resolved"]);
+        expect((await db.alert.findUniqueOrThrow({ where: { id: alert.id } })).status).toBe("resolved");
+      } finally {
+        await app.stop();
+      }
 
-    // The webhook was signed with the channel's secret and names the link and the runs.
-    const firing = receiver.requests[0]!;
-    expect(firing.headers["x-wirespeed-signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(firing.json).toMatchObject({ event: "alert.firing", link: { id: linkId }, alertId: expect.any(Number) });
+      // The webhook was signed with the channel's secret and names the link and the runs.
+      const firing = receiver.requests[0]!;
+      expect(firing.headers["x-wirespeed-signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
+      expect(firing.json).toMatchObject({ event: "alert.firing", link: { id: linkId }, alertId: expect.any(Number) });
 
-    // Every start of the schedule is one run: none twice across the restart, on the 15 s grid.
-    const starts = await db.scheduleRun.findMany({ where: { scheduleId: schedule.id }, orderBy: { id: "asc" } });
-    const started = starts.filter((start) => start.outcome === "started");
-    expect(started.length).toBeGreaterThanOrEqual(7);
-    expect(new Set(started.map((start) => start.runId)).size).toBe(started.length);
-    const due = started.map((start) => start.dueAt.getTime());
-    expect(new Set(due).size).toBe(due.length);
-    for (const at of due) expect(at % (EVERY_SECONDS * 1000)).toBe(0);
-    expect(starts.filter((start) => start.catchUp)).toEqual([]);
-  });
+      // Every start of the schedule is one run: none twice across the restart, on the 15 s grid.
+      const starts = await db.scheduleRun.findMany({ where: { scheduleId: schedule.id }, orderBy: { id: "asc" } });
+      const started = starts.filter((start) => start.outcome === "started");
+      expect(started.length).toBeGreaterThanOrEqual(7);
+      expect(new Set(started.map((start) => start.runId)).size).toBe(started.length);
+      const due = started.map((start) => start.dueAt.getTime());
+      expect(new Set(due).size).toBe(due.length);
+      for (const at of due) expect(at % (EVERY_SECONDS * 1000)).toBe(0);
+      expect(starts.filter((start) => start.catchUp)).toEqual([]);
+    },
+  );
 });

@@ -22,7 +22,14 @@ function backfillStatement(): string {
 
 afterAll(() => database.close());
 
-type Options = { protocol?: string; reverse?: boolean; bidir?: boolean; parallel?: number; bitrate?: number; duration?: number };
+type Options = {
+  protocol?: string;
+  reverse?: boolean;
+  bidir?: boolean;
+  parallel?: number;
+  bitrate?: number;
+  duration?: number;
+};
 
 describe("the signature backfill of migration 20261215000000_schedules_alerts", () => {
   it("writes, for every mix of options and client side, what signatureOf writes", async () => {
@@ -32,15 +39,33 @@ describe("the signature backfill of migration 20261215000000_schedules_alerts", 
     const link = await db.link.create({ data: { name: "l", aNicId: a.id, bNicId: b.id, speedMbps: 1000 } });
 
     const cases: Array<{ options: Options; clientSide: ClientSide }> = [];
-    const protocols: Array<Options> = [{}, { protocol: "tcp" }, { protocol: "udp", bitrate: 1_000_000_000 }, { protocol: "udp", bitrate: 0 }, { protocol: "udp" }, { protocol: "udp", bitrate: 2_500_000 }, { protocol: "tcp", bitrate: 5_000_000 }];
-    const directions: Array<Options> = [{}, { reverse: false }, { reverse: true }, { bidir: true }, { bidir: false, reverse: true }, { bidir: true, reverse: true }];
+    const protocols: Array<Options> = [
+      {},
+      { protocol: "tcp" },
+      { protocol: "udp", bitrate: 1_000_000_000 },
+      { protocol: "udp", bitrate: 0 },
+      { protocol: "udp" },
+      { protocol: "udp", bitrate: 2_500_000 },
+      { protocol: "tcp", bitrate: 5_000_000 },
+    ];
+    const directions: Array<Options> = [
+      {},
+      { reverse: false },
+      { reverse: true },
+      { bidir: true },
+      { bidir: false, reverse: true },
+      { bidir: true, reverse: true },
+    ];
     const streams: Array<Options> = [{}, { parallel: 1 }, { parallel: 4 }, { parallel: 128 }];
     for (const protocol of protocols)
       for (const direction of directions)
         for (const parallel of streams)
-          for (const clientSide of ["a", "b"] as const) cases.push({ options: { duration: 10, ...protocol, ...direction, ...parallel }, clientSide });
+          for (const clientSide of ["a", "b"] as const)
+            cases.push({ options: { duration: 10, ...protocol, ...direction, ...parallel }, clientSide });
 
-    await db.run.createMany({ data: cases.map(({ options, clientSide }) => ({ linkId: link.id, status: "succeeded", options, clientSide })) });
+    await db.run.createMany({
+      data: cases.map(({ options, clientSide }) => ({ linkId: link.id, status: "succeeded", options, clientSide })),
+    });
     expect(await db.run.count({ where: { signature: null } })).toBe(cases.length);
 
     await db.$executeRawUnsafe(backfillStatement());
@@ -50,6 +75,15 @@ describe("the signature backfill of migration 20261215000000_schedules_alerts", 
     const expected = cases.map(({ options, clientSide }) => signatureOf(options, clientSide));
     expect(written).toEqual(expected);
     // the cases reach every direction, stream count and UDP bitrate
-    expect(expected).toEqual(expect.arrayContaining(["tcp a-to-b P1", "tcp b-to-a P4", "tcp bidir P128", "udp b-to-a P1 1000000000", "udp a-to-b P4 0", "udp bidir P1 2500000"]));
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        "tcp a-to-b P1",
+        "tcp b-to-a P4",
+        "tcp bidir P128",
+        "udp b-to-a P1 1000000000",
+        "udp a-to-b P4 0",
+        "udp bidir P1 2500000",
+      ]),
+    );
   });
 });

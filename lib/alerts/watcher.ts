@@ -63,7 +63,15 @@ type LinkFacts = { id: number; name: string };
  * failed runs (then it needs its n latest successes) or counts them.
  */
 async function latestFacts(link: BaselineLink & { speedMbps: number }, n: number): Promise<RunFact[]> {
-  const select = { id: true, status: true, signature: true, receivedBitsPerSecond: true, errorMessage: true, createdAt: true, endedAt: true } as const;
+  const select = {
+    id: true,
+    status: true,
+    signature: true,
+    receivedBitsPerSecond: true,
+    errorMessage: true,
+    createdAt: true,
+    endedAt: true,
+  } as const;
   // Runs Wirespeed made: an imported run tells of the past, not of how the link is now.
   const where = { linkId: link.id, experimentId: null, source: "wirespeed" };
   const orderBy = [{ endedAt: "desc" as const }, { id: "desc" as const }];
@@ -79,7 +87,10 @@ async function latestFacts(link: BaselineLink & { speedMbps: number }, n: number
     rows.map(async (row) => {
       const succeededRun = row.status === "succeeded";
       // The baseline the run's signature had when it was created: the runs before it, not itself.
-      const baseline = succeededRun && row.signature ? (await baselineFor(link, row.signature, row.createdAt)).medianBitsPerSecond : null;
+      const baseline =
+        succeededRun && row.signature
+          ? (await baselineFor(link, row.signature, row.createdAt)).medianBitsPerSecond
+          : null;
       return {
         runId: row.id,
         status: succeededRun ? "succeeded" : "failed",
@@ -94,24 +105,35 @@ async function latestFacts(link: BaselineLink & { speedMbps: number }, n: number
 }
 
 async function evaluateLink(linkId: number, options: WatchOptions): Promise<void> {
-  const link = await db.link.findUnique({ where: { id: linkId }, select: { ...BASELINE_LINK_SELECT, name: true, speedMbps: true } });
+  const link = await db.link.findUnique({
+    where: { id: linkId },
+    select: { ...BASELINE_LINK_SELECT, name: true, speedMbps: true },
+  });
   if (!link) return;
   const [rules, openAlerts] = await Promise.all([
     applicableRules(linkId),
-    db.alert.findMany({ where: { linkId, status: "firing" }, orderBy: { id: "asc" }, select: { id: true, ruleId: true } }),
+    db.alert.findMany({
+      where: { linkId, status: "firing" },
+      orderBy: { id: "asc" },
+      select: { id: true, ruleId: true },
+    }),
   ]);
   // A rule that no longer applies (disabled, or a default now shadowed by the link's own rule)
   // still ends the alert it opened once the runs recover: nothing else would.
   const applying = new Set(rules.map((rule) => rule.id));
-  const stale = await Promise.all(openAlerts.filter((alert) => !applying.has(alert.ruleId)).map((alert) => getAlertRule(alert.ruleId)));
+  const stale = await Promise.all(
+    openAlerts.filter((alert) => !applying.has(alert.ruleId)).map((alert) => getAlertRule(alert.ruleId)),
+  );
   const judging = [...rules, ...stale];
   if (judging.length === 0) return;
   const facts = await latestFacts(link, Math.max(...judging.map((rule) => rule.n)));
   for (const rule of judging) {
     const open = openAlerts.find((alert) => alert.ruleId === rule.id);
     const decision = decide(rule, facts, open !== undefined);
-    if (decision.action === "fire" && applying.has(rule.id)) await fire(link, rule, firingText(link.name, rule, decision), options);
-    if (decision.action === "resolve" && open) await resolve(link, rule, open.id, resolvedText(link.name, decision), options);
+    if (decision.action === "fire" && applying.has(rule.id))
+      await fire(link, rule, firingText(link.name, rule, decision), options);
+    if (decision.action === "resolve" && open)
+      await resolve(link, rule, open.id, resolvedText(link.name, decision), options);
   }
 }
 
@@ -131,7 +153,13 @@ async function fire(link: LinkFacts, rule: AlertRuleJson, text: AlertText, optio
   await notify(rule, messageOf("alert.firing", alert.id, link, rule, text), options);
 }
 
-async function resolve(link: LinkFacts, rule: AlertRuleJson, alertId: number, text: AlertText, options: WatchOptions): Promise<void> {
+async function resolve(
+  link: LinkFacts,
+  rule: AlertRuleJson,
+  alertId: number,
+  text: AlertText,
+  options: WatchOptions,
+): Promise<void> {
   // Conditioned on still firing: an alert is resolved once, whatever else reads it meanwhile.
   const { count } = await db.alert.updateMany({
     where: { id: alertId, status: "firing" },
@@ -141,7 +169,13 @@ async function resolve(link: LinkFacts, rule: AlertRuleJson, alertId: number, te
   await notify(rule, messageOf("alert.resolved", alertId, link, rule, text), options);
 }
 
-function messageOf(event: "alert.firing" | "alert.resolved", alertId: number, link: LinkFacts, rule: AlertRuleJson, text: AlertText): NotificationMessage {
+function messageOf(
+  event: "alert.firing" | "alert.resolved",
+  alertId: number,
+  link: LinkFacts,
+  rule: AlertRuleJson,
+  text: AlertText,
+): NotificationMessage {
   return {
     event,
     title: text.title,

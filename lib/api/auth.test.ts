@@ -46,20 +46,65 @@ beforeAll(async () => {
     tokens[role] = token;
     if (role === "viewer") viewerId = user.id;
   }
-  const host = await api.json("POST", "/api/hosts", { name: "nas1", address: "198.18.0.9", username: "root", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh } });
+  const host = await api.json("POST", "/api/hosts", {
+    name: "nas1",
+    address: "198.18.0.9",
+    username: "root",
+    auth: { method: "key", privateKey: SAMPLE_KEYS.openssh },
+  });
   hostId = host.body.id;
-  const second = await api.json("POST", "/api/hosts", { name: "nas2", address: "198.18.0.10", username: "root", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh } });
+  const second = await api.json("POST", "/api/hosts", {
+    name: "nas2",
+    address: "198.18.0.10",
+    username: "root",
+    auth: { method: "key", privateKey: SAMPLE_KEYS.openssh },
+  });
   nicAId = (await api.json("POST", "/api/nics", { hostId, name: "eth0", address: "198.18.0.9/24" })).body.id;
-  const nicB = (await api.json("POST", "/api/nics", { hostId: second.body.id, name: "eth0", address: "198.18.0.10/24" })).body.id;
-  linkId = (await api.json("POST", "/api/links", { name: "nas1-nas2", aNicId: nicAId, bNicId: nicB, speedMbps: 1000 })).body.id;
+  const nicB = (
+    await api.json("POST", "/api/nics", { hostId: second.body.id, name: "eth0", address: "198.18.0.10/24" })
+  ).body.id;
+  linkId = (await api.json("POST", "/api/links", { name: "nas1-nas2", aNicId: nicAId, bNicId: nicB, speedMbps: 1000 }))
+    .body.id;
   // A finished run to read, written directly: no test is started against these made-up hosts.
   runId = (await api.db.run.create({ data: { linkId, status: "succeeded", options: { protocol: "tcp" } } })).id;
-  const plan = { kind: "sweep", name: "streams", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2], repeats: 1, kneePercent: 95 };
-  experimentId = (await api.db.experiment.create({ data: { kind: "sweep", name: "streams", status: "succeeded", plan, links: { create: [{ linkId, position: 0 }] } } })).id;
-  scheduleId = (await api.json("POST", "/api/schedules", { name: "nightly", linkId, cron: "0 3 * * *", enabled: false })).body.id;
-  channelId = (await api.json("POST", "/api/channels", { name: "hook", type: "webhook", config: { url: "http://127.0.0.1:9/hook", secret: "s3cret-hmac" } })).body.id;
-  ruleId = (await api.json("POST", "/api/alert-rules", { name: "slow", linkId, belowLineRatePercent: 80, channelIds: [channelId] })).body.id;
-  alertId = (await api.db.alert.create({ data: { ruleId, linkId, title: "nas1-nas2: below its line rate", body: "…", runIds: [runId] } })).id;
+  const plan = {
+    kind: "sweep",
+    name: "streams",
+    linkIds: [linkId],
+    options: { duration: 5 },
+    factor: "parallel",
+    values: [1, 2],
+    repeats: 1,
+    kneePercent: 95,
+  };
+  experimentId = (
+    await api.db.experiment.create({
+      data: { kind: "sweep", name: "streams", status: "succeeded", plan, links: { create: [{ linkId, position: 0 }] } },
+    })
+  ).id;
+  scheduleId = (
+    await api.json("POST", "/api/schedules", { name: "nightly", linkId, cron: "0 3 * * *", enabled: false })
+  ).body.id;
+  channelId = (
+    await api.json("POST", "/api/channels", {
+      name: "hook",
+      type: "webhook",
+      config: { url: "http://127.0.0.1:9/hook", secret: "s3cret-hmac" },
+    })
+  ).body.id;
+  ruleId = (
+    await api.json("POST", "/api/alert-rules", {
+      name: "slow",
+      linkId,
+      belowLineRatePercent: 80,
+      channelIds: [channelId],
+    })
+  ).body.id;
+  alertId = (
+    await api.db.alert.create({
+      data: { ruleId, linkId, title: "nas1-nas2: below its line rate", body: "…", runIds: [runId] },
+    })
+  ).id;
 }, 60_000);
 
 afterAll(async () => {
@@ -72,7 +117,14 @@ function bearer(role: keyof typeof tokens) {
 
 describe("bearer tokens", () => {
   it("lets WIRESPEED_API_TOKEN act as an admin, whatever the scheme's case", async () => {
-    expect((await api.call("GET", "/api/hosts", undefined, { headers: { authorization: `bearer ${TEST_API_TOKEN}` }, token: null })).status).toBe(200);
+    expect(
+      (
+        await api.call("GET", "/api/hosts", undefined, {
+          headers: { authorization: `bearer ${TEST_API_TOKEN}` },
+          token: null,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it.each([
@@ -82,7 +134,10 @@ describe("bearer tokens", () => {
     ["Basic auth", null, "Basic czNjcmV0LXRva2Vu", /must be Bearer/],
     ["an empty bearer", null, "Bearer ", /must be Bearer/],
   ])("answers 401 for %s", async (_what, token, header, message) => {
-    const response = await api.call("GET", "/api/hosts", undefined, { token, headers: header ? { authorization: header } : {} });
+    const response = await api.call("GET", "/api/hosts", undefined, {
+      token,
+      headers: header ? { authorization: header } : {},
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe('Bearer realm="wirespeed"');
     const body = await response.json();
@@ -119,51 +174,204 @@ describe("bearer tokens", () => {
 
     const other = await userWithToken("leaver", "operator");
     expect((await api.call("GET", "/api/links", undefined, { token: other.token })).status).toBe(200);
-    await updateUser(other.user.id, { disabled: true }, { userId: null, name: "WIRESPEED_API_TOKEN", role: "admin", via: "env-token" });
+    await updateUser(
+      other.user.id,
+      { disabled: true },
+      { userId: null, name: "WIRESPEED_API_TOKEN", role: "admin", via: "env-token" },
+    );
     expect((await api.call("GET", "/api/links", undefined, { token: other.token })).status).toBe(401);
   });
 });
 
 // Every mutation of the API with a body that would succeed for an admin, and the permission it needs.
-const MUTATIONS: Array<{ what: string; method: string; path: () => string; body?: () => unknown; needs: "run" | "inventory" | "monitor" | "credentials" }> = [
-  { what: "add a host", method: "POST", path: () => "/api/hosts", body: () => ({ name: "new", address: "198.18.0.20", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh } }), needs: "credentials" },
-  { what: "edit a host's notes", method: "PATCH", path: () => `/api/hosts/${hostId}`, body: () => ({ notes: "rack 2" }), needs: "inventory" },
-  { what: "set a host's credentials", method: "PATCH", path: () => `/api/hosts/${hostId}`, body: () => ({ auth: { method: "password", password: "hunter22" } }), needs: "credentials" },
-  { what: "pin a host key", method: "PATCH", path: () => `/api/hosts/${hostId}`, body: () => ({ hostKeyFingerprint: `SHA256:${"A".repeat(43)}` }), needs: "credentials" },
+const MUTATIONS: Array<{
+  what: string;
+  method: string;
+  path: () => string;
+  body?: () => unknown;
+  needs: "run" | "inventory" | "monitor" | "credentials";
+}> = [
+  {
+    what: "add a host",
+    method: "POST",
+    path: () => "/api/hosts",
+    body: () => ({ name: "new", address: "198.18.0.20", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh } }),
+    needs: "credentials",
+  },
+  {
+    what: "edit a host's notes",
+    method: "PATCH",
+    path: () => `/api/hosts/${hostId}`,
+    body: () => ({ notes: "rack 2" }),
+    needs: "inventory",
+  },
+  {
+    what: "set a host's credentials",
+    method: "PATCH",
+    path: () => `/api/hosts/${hostId}`,
+    body: () => ({ auth: { method: "password", password: "hunter22" } }),
+    needs: "credentials",
+  },
+  {
+    what: "pin a host key",
+    method: "PATCH",
+    path: () => `/api/hosts/${hostId}`,
+    body: () => ({ hostKeyFingerprint: `SHA256:${"A".repeat(43)}` }),
+    needs: "credentials",
+  },
   { what: "delete a host", method: "DELETE", path: () => `/api/hosts/${hostId}`, needs: "credentials" },
   { what: "check a host", method: "POST", path: () => `/api/hosts/${hostId}/check`, needs: "inventory" },
   { what: "discover NICs", method: "POST", path: () => `/api/hosts/${hostId}/discover`, needs: "inventory" },
-  { what: "add a NIC", method: "POST", path: () => "/api/nics", body: () => ({ hostId, name: "eth9" }), needs: "inventory" },
-  { what: "edit a NIC", method: "PATCH", path: () => `/api/nics/${nicAId}`, body: () => ({ mtu: 9000 }), needs: "inventory" },
+  {
+    what: "add a NIC",
+    method: "POST",
+    path: () => "/api/nics",
+    body: () => ({ hostId, name: "eth9" }),
+    needs: "inventory",
+  },
+  {
+    what: "edit a NIC",
+    method: "PATCH",
+    path: () => `/api/nics/${nicAId}`,
+    body: () => ({ mtu: 9000 }),
+    needs: "inventory",
+  },
   { what: "delete a NIC", method: "DELETE", path: () => `/api/nics/${nicAId}`, needs: "inventory" },
-  { what: "add a link", method: "POST", path: () => "/api/links", body: () => ({ name: "x", aNicId: nicAId, bNicId: nicAId }), needs: "inventory" },
-  { what: "edit a link", method: "PATCH", path: () => `/api/links/${linkId}`, body: () => ({ notes: "x" }), needs: "inventory" },
+  {
+    what: "add a link",
+    method: "POST",
+    path: () => "/api/links",
+    body: () => ({ name: "x", aNicId: nicAId, bNicId: nicAId }),
+    needs: "inventory",
+  },
+  {
+    what: "edit a link",
+    method: "PATCH",
+    path: () => `/api/links/${linkId}`,
+    body: () => ({ notes: "x" }),
+    needs: "inventory",
+  },
   { what: "delete a link", method: "DELETE", path: () => `/api/links/${linkId}`, needs: "inventory" },
-  { what: "start a run", method: "POST", path: () => `/api/links/${linkId}/runs`, body: () => ({ duration: 5 }), needs: "run" },
+  {
+    what: "start a run",
+    method: "POST",
+    path: () => `/api/links/${linkId}/runs`,
+    body: () => ({ duration: 5 }),
+    needs: "run",
+  },
   { what: "cancel a run", method: "POST", path: () => `/api/runs/${runId}/cancel`, needs: "run" },
-  { what: "import results", method: "POST", path: () => `/api/links/${linkId}/imports`, body: () => ({ outputs: [{ text: IPERF3_OUTPUT, name: "old.txt" }] }), needs: "run" },
+  {
+    what: "import results",
+    method: "POST",
+    path: () => `/api/links/${linkId}/imports`,
+    body: () => ({ outputs: [{ text: IPERF3_OUTPUT, name: "old.txt" }] }),
+    needs: "run",
+  },
   { what: "re-run a run", method: "POST", path: () => `/api/runs/${runId}/rerun`, needs: "run" },
-  { what: "start an experiment", method: "POST", path: () => "/api/experiments", body: () => ({ kind: "sweep", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2] }), needs: "run" },
+  {
+    what: "start an experiment",
+    method: "POST",
+    path: () => "/api/experiments",
+    body: () => ({ kind: "sweep", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2] }),
+    needs: "run",
+  },
   { what: "cancel an experiment", method: "POST", path: () => `/api/experiments/${experimentId}/cancel`, needs: "run" },
-  { what: "run an experiment again", method: "POST", path: () => `/api/experiments/${experimentId}/rerun`, needs: "run" },
-  { what: "create a schedule", method: "POST", path: () => "/api/schedules", body: () => ({ name: "hourly", linkId, everyMinutes: 60 }), needs: "monitor" },
-  { what: "pause a schedule", method: "PATCH", path: () => `/api/schedules/${scheduleId}`, body: () => ({ enabled: false }), needs: "monitor" },
+  {
+    what: "run an experiment again",
+    method: "POST",
+    path: () => `/api/experiments/${experimentId}/rerun`,
+    needs: "run",
+  },
+  {
+    what: "create a schedule",
+    method: "POST",
+    path: () => "/api/schedules",
+    body: () => ({ name: "hourly", linkId, everyMinutes: 60 }),
+    needs: "monitor",
+  },
+  {
+    what: "pause a schedule",
+    method: "PATCH",
+    path: () => `/api/schedules/${scheduleId}`,
+    body: () => ({ enabled: false }),
+    needs: "monitor",
+  },
   { what: "delete a schedule", method: "DELETE", path: () => `/api/schedules/${scheduleId}`, needs: "monitor" },
-  { what: "create a channel", method: "POST", path: () => "/api/channels", body: () => ({ name: "ntfy", type: "ntfy", config: { url: "http://127.0.0.1:9/topic" } }), needs: "monitor" },
-  { what: "edit a channel", method: "PATCH", path: () => `/api/channels/${channelId}`, body: () => ({ name: "hook 2" }), needs: "monitor" },
+  {
+    what: "create a channel",
+    method: "POST",
+    path: () => "/api/channels",
+    body: () => ({ name: "ntfy", type: "ntfy", config: { url: "http://127.0.0.1:9/topic" } }),
+    needs: "monitor",
+  },
+  {
+    what: "edit a channel",
+    method: "PATCH",
+    path: () => `/api/channels/${channelId}`,
+    body: () => ({ name: "hook 2" }),
+    needs: "monitor",
+  },
   { what: "send a test notification", method: "POST", path: () => `/api/channels/${channelId}/test`, needs: "monitor" },
   { what: "delete a channel", method: "DELETE", path: () => `/api/channels/${channelId}`, needs: "monitor" },
-  { what: "create an alert rule", method: "POST", path: () => "/api/alert-rules", body: () => ({ name: "failing", linkId: null, failed: true }), needs: "monitor" },
-  { what: "edit an alert rule", method: "PATCH", path: () => `/api/alert-rules/${ruleId}`, body: () => ({ m: 1 }), needs: "monitor" },
+  {
+    what: "create an alert rule",
+    method: "POST",
+    path: () => "/api/alert-rules",
+    body: () => ({ name: "failing", linkId: null, failed: true }),
+    needs: "monitor",
+  },
+  {
+    what: "edit an alert rule",
+    method: "PATCH",
+    path: () => `/api/alert-rules/${ruleId}`,
+    body: () => ({ m: 1 }),
+    needs: "monitor",
+  },
   { what: "delete an alert rule", method: "DELETE", path: () => `/api/alert-rules/${ruleId}`, needs: "monitor" },
   { what: "acknowledge an alert", method: "POST", path: () => `/api/alerts/${alertId}/ack`, needs: "monitor" },
 ];
 
-const READS = [() => "/api/hosts", () => `/api/hosts/${hostId}`, () => "/api/nics", () => `/api/nics/${nicAId}`, () => "/api/links", () => `/api/links/${linkId}`, () => `/api/links/${linkId}/runs`, () => `/api/runs/${runId}`, () => `/api/runs/${runId}/samples`, () => "/api/experiments", () => `/api/experiments/${experimentId}`, () => `/api/experiments?linkId=${linkId}`, () => "/api/schedules", () => `/api/schedules/${scheduleId}`, () => "/api/channels", () => `/api/channels/${channelId}`, () => "/api/alert-rules", () => `/api/alert-rules/${ruleId}`, () => "/api/alerts?status=firing", () => `/api/alerts/${alertId}`, () => `/api/links/${linkId}/baseline`, () => `/api/runs/${runId}/latency`, () => `/api/links/${linkId}/hints`];
+const READS = [
+  () => "/api/hosts",
+  () => `/api/hosts/${hostId}`,
+  () => "/api/nics",
+  () => `/api/nics/${nicAId}`,
+  () => "/api/links",
+  () => `/api/links/${linkId}`,
+  () => `/api/links/${linkId}/runs`,
+  () => `/api/runs/${runId}`,
+  () => `/api/runs/${runId}/samples`,
+  () => "/api/experiments",
+  () => `/api/experiments/${experimentId}`,
+  () => `/api/experiments?linkId=${linkId}`,
+  () => "/api/schedules",
+  () => `/api/schedules/${scheduleId}`,
+  () => "/api/channels",
+  () => `/api/channels/${channelId}`,
+  () => "/api/alert-rules",
+  () => `/api/alert-rules/${ruleId}`,
+  () => "/api/alerts?status=firing",
+  () => `/api/alerts/${alertId}`,
+  () => `/api/links/${linkId}/baseline`,
+  () => `/api/runs/${runId}/latency`,
+  () => `/api/links/${linkId}/hints`,
+];
 
 async function snapshot() {
-  const [hosts, nics, links, runs, experiments] = await Promise.all([api.db.host.findMany(), api.db.nic.findMany(), api.db.link.findMany(), api.db.run.findMany(), api.db.experiment.findMany()]);
-  const [schedules, channels, rules, alerts, notifications] = await Promise.all([api.db.schedule.findMany(), api.db.notificationChannel.findMany(), api.db.alertRule.findMany(), api.db.alert.findMany(), api.db.notification.findMany()]);
+  const [hosts, nics, links, runs, experiments] = await Promise.all([
+    api.db.host.findMany(),
+    api.db.nic.findMany(),
+    api.db.link.findMany(),
+    api.db.run.findMany(),
+    api.db.experiment.findMany(),
+  ]);
+  const [schedules, channels, rules, alerts, notifications] = await Promise.all([
+    api.db.schedule.findMany(),
+    api.db.notificationChannel.findMany(),
+    api.db.alertRule.findMany(),
+    api.db.alert.findMany(),
+    api.db.notification.findMany(),
+  ]);
   return JSON.stringify({ hosts, nics, links, runs, experiments, schedules, channels, rules, alerts, notifications });
 }
 
@@ -243,24 +451,55 @@ describe("session cookies", () => {
   });
 
   it("refuse a change that another site could have made the browser send", async () => {
-    const response = await api.json("PATCH", `/api/hosts/${hostId}`, { notes: "x" }, { token: null, headers: { cookie, "sec-fetch-site": "cross-site" } });
+    const response = await api.json(
+      "PATCH",
+      `/api/hosts/${hostId}`,
+      { notes: "x" },
+      { token: null, headers: { cookie, "sec-fetch-site": "cross-site" } },
+    );
     expect(response.status).toBe(403);
     expect(response.body.error.message).toMatch(/own pages/);
   });
 
   it("still apply the role to a same-origin change", async () => {
-    const response = await api.json("PATCH", `/api/hosts/${hostId}`, { notes: "x" }, { token: null, headers: { cookie, "sec-fetch-site": "same-origin" } });
+    const response = await api.json(
+      "PATCH",
+      `/api/hosts/${hostId}`,
+      { notes: "x" },
+      { token: null, headers: { cookie, "sec-fetch-site": "same-origin" } },
+    );
     expect(response.status).toBe(403);
     expect(response.body.error.code).toBe("forbidden");
   });
 
   it("ignore an unknown or expired session", async () => {
-    expect((await api.call("GET", "/api/links", undefined, { token: null, headers: { cookie: "wirespeed_session=wss_nothing" } })).status).toBe(401);
-    expect((await api.call("GET", "/api/links", undefined, { token: null, headers: { cookie: "wirespeed_session=%E0%A4%A" } })).status).toBe(401);
+    expect(
+      (
+        await api.call("GET", "/api/links", undefined, {
+          token: null,
+          headers: { cookie: "wirespeed_session=wss_nothing" },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await api.call("GET", "/api/links", undefined, {
+          token: null,
+          headers: { cookie: "wirespeed_session=%E0%A4%A" },
+        })
+      ).status,
+    ).toBe(401);
     const { createSession } = await import("@/lib/auth/sessions");
     const { token } = await createSession(viewerId);
     await api.db.session.updateMany({ where: {}, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await api.call("GET", "/api/links", undefined, { token: null, headers: { cookie: `wirespeed_session=${token}` } })).status).toBe(401);
+    expect(
+      (
+        await api.call("GET", "/api/links", undefined, {
+          token: null,
+          headers: { cookie: `wirespeed_session=${token}` },
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -268,18 +507,26 @@ describe("withApiAuth", () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
-  const asAdmin = (method = "GET") => new Request("http://localhost/api/hosts", { method, headers: { authorization: `Bearer ${TEST_API_TOKEN}` } });
+  const asAdmin = (method = "GET") =>
+    new Request("http://localhost/api/hosts", { method, headers: { authorization: `Bearer ${TEST_API_TOKEN}` } });
 
   it("does not call the handler when unauthorized", async () => {
     const handler = vi.fn(async () => new Response("ok"));
-    const response = await withApiAuth("read", handler)(new Request("http://localhost/api/hosts", { headers: { authorization: "Bearer nope" } }), {});
+    const response = await withApiAuth("read", handler)(
+      new Request("http://localhost/api/hosts", { headers: { authorization: "Bearer nope" } }),
+      {},
+    );
     expect(response.status).toBe(401);
     expect(handler).not.toHaveBeenCalled();
   });
 
   it("turns AppError and InventoryError into their statuses", async () => {
     const cases: Array<[Error, number, string]> = [
-      [new AppError("invalid", "port must be …", { fields: [{ field: "port", message: "must be …" }] }), 400, "invalid"],
+      [
+        new AppError("invalid", "port must be …", { fields: [{ field: "port", message: "must be …" }] }),
+        400,
+        "invalid",
+      ],
       [new InventoryError("invalid", "x", [{ field: "name", message: "y" }]), 400, "invalid"],
       [new InventoryError("not-found", "no host has id 3"), 404, "not_found"],
       [new InventoryError("conflict", "taken"), 409, "conflict"],

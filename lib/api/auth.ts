@@ -15,7 +15,11 @@ export type ApiAuthOptions = {
 };
 
 /** The request's principal if it may proceed with `permission`; throws AuthError otherwise. */
-export async function authorizeApiRequest(request: Request, permission: Permission, options: ApiAuthOptions = {}): Promise<Principal> {
+export async function authorizeApiRequest(
+  request: Request,
+  permission: Permission,
+  options: ApiAuthOptions = {},
+): Promise<Principal> {
   const principal = await principalOfRequest(request);
   if (!principal && options.public && permission === "read" && publicOverviewEnabled()) return PUBLIC_VIEWER;
   return authorize(principal, permission);

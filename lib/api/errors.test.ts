@@ -23,22 +23,38 @@ afterEach(() => {
 });
 
 describe("errorResponse", () => {
-  it.each(KINDS.filter(isRequestErrorKind))("answers %s with its status, its code in snake_case, the message and the fields", async (kind) => {
-    const fields = [{ field: "port", message: "must be a whole number from 1 to 65535" }];
-    const { status, body } = await answer(new AppError(kind, "port must be a whole number from 1 to 65535", { fields }));
-    expect(status).toBe(STATUS_OF_KIND[kind]);
-    expect(body).toEqual({ error: { code: kind.replaceAll("-", "_"), message: "port must be a whole number from 1 to 65535", fields } });
-  });
+  it.each(KINDS.filter(isRequestErrorKind))(
+    "answers %s with its status, its code in snake_case, the message and the fields",
+    async (kind) => {
+      const fields = [{ field: "port", message: "must be a whole number from 1 to 65535" }];
+      const { status, body } = await answer(
+        new AppError(kind, "port must be a whole number from 1 to 65535", { fields }),
+      );
+      expect(status).toBe(STATUS_OF_KIND[kind]);
+      expect(body).toEqual({
+        error: { code: kind.replaceAll("-", "_"), message: "port must be a whole number from 1 to 65535", fields },
+      });
+    },
+  );
 
-  it.each(KINDS.filter((kind) => !isRequestErrorKind(kind)))("answers %s (the host failed) with 502 host_error, its kind and hint", async (kind) => {
-    const { status, body } = await answer(new AppError(kind, "cannot reach nas1", { hint: "Check that sshd runs." }));
-    expect(status).toBe(502);
-    expect(body).toEqual({ error: { code: "host_error", message: "cannot reach nas1", kind, hint: "Check that sshd runs." } });
-  });
+  it.each(KINDS.filter((kind) => !isRequestErrorKind(kind)))(
+    "answers %s (the host failed) with 502 host_error, its kind and hint",
+    async (kind) => {
+      const { status, body } = await answer(new AppError(kind, "cannot reach nas1", { hint: "Check that sshd runs." }));
+      expect(status).toBe(502);
+      expect(body).toEqual({
+        error: { code: "host_error", message: "cannot reach nas1", kind, hint: "Check that sshd runs." },
+      });
+    },
+  );
 
   it("leaves fields out when there are none", async () => {
-    expect((await answer(new InventoryError("conflict", "a host named nas1 already exists"))).body).toEqual({ error: { code: "conflict", message: "a host named nas1 already exists" } });
-    expect((await answer(new InventoryError("not-found", "no host has id 3"))).body).toEqual({ error: { code: "not_found", message: "no host has id 3" } });
+    expect((await answer(new InventoryError("conflict", "a host named nas1 already exists"))).body).toEqual({
+      error: { code: "conflict", message: "a host named nas1 already exists" },
+    });
+    expect((await answer(new InventoryError("not-found", "no host has id 3"))).body).toEqual({
+      error: { code: "not_found", message: "no host has id 3" },
+    });
   });
 
   it("answers a run that does not exist 404, not 502", async () => {
@@ -51,12 +67,16 @@ describe("errorResponse", () => {
     const unauthorized = await answer(new AuthError(401, "Sign in first: this needs an account."));
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get("WWW-Authenticate")).toBe('Bearer realm="wirespeed"');
-    expect(unauthorized.body).toEqual({ error: { code: "unauthorized", message: "Sign in first: this needs an account." } });
+    expect(unauthorized.body).toEqual({
+      error: { code: "unauthorized", message: "Sign in first: this needs an account." },
+    });
     const limited = await answer(new AuthError(429, "Too many failed sign-ins: try again in 15 minutes.", 900));
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBe("900");
     expect(limited.headers.get("WWW-Authenticate")).toBeNull();
-    expect(limited.body).toEqual({ error: { code: "rate_limited", message: "Too many failed sign-ins: try again in 15 minutes." } });
+    expect(limited.body).toEqual({
+      error: { code: "rate_limited", message: "Too many failed sign-ins: try again in 15 minutes." },
+    });
     const forbidden = await answer(new AuthError(403, "Your role (viewer) does not allow changes."));
     expect(forbidden.status).toBe(403);
     expect([forbidden.headers.get("WWW-Authenticate"), forbidden.headers.get("Retry-After")]).toEqual([null, null]);
@@ -66,24 +86,37 @@ describe("errorResponse", () => {
     const cases: Array<[AppError, string, string]> = [
       [new HostKeyMismatchError("nas1", "SHA256:aaa", "SHA256:bbb"), "host-key", ""],
       [new SshUnreachableError("nas1", "cannot reach nas1 (10.0.0.5:22): no route to host"), "unreachable", ""],
-      [new IperfOptionError("bidir", "--bidir needs iperf3 3.7 or newer; host nas1 has 3.6"), "parameter", "Choose options this host's iperf3 supports, or upgrade iperf3 there."],
+      [
+        new IperfOptionError("bidir", "--bidir needs iperf3 3.7 or newer; host nas1 has 3.6"),
+        "parameter",
+        "Choose options this host's iperf3 supports, or upgrade iperf3 there.",
+      ],
       [new PortExhaustedError("nas1", { min: 5201, max: 5202 }), "ports-exhausted", ""],
       [new SecretOpenError("key-mismatch", "The stored credentials cannot be read"), "key-mismatch", ""],
     ];
     for (const [error, kind, hint] of cases) {
-      expect(await answer(error)).toMatchObject({ status: 502, body: { error: { code: "host_error", message: error.message, kind, hint } } });
+      expect(await answer(error)).toMatchObject({
+        status: 502,
+        body: { error: { code: "host_error", message: error.message, kind, hint } },
+      });
     }
   });
 
   it("answers anything else a generic 500 and logs only the first line of it", async () => {
     const logged: string[] = [];
     vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.join(" ")));
-    const leaky = Object.assign(new Error("\nInvalid `prisma.host.create()` invocation:\n  secret: PRIVATE-KEY-MATERIAL"), { kind: "host-key" });
+    const leaky = Object.assign(
+      new Error("\nInvalid `prisma.host.create()` invocation:\n  secret: PRIVATE-KEY-MATERIAL"),
+      { kind: "host-key" },
+    );
     const { status, body } = await answer(leaky);
     expect(status).toBe(500);
     expect(body).toEqual({ error: { code: "internal", message: "Internal error: see the server log." } });
     expect((await answer("a string")).status).toBe(500);
-    expect(logged).toEqual(["GET /api/test: unexpected Error: Invalid `prisma.host.create()` invocation:", "GET /api/test: unexpected string: "]);
+    expect(logged).toEqual([
+      "GET /api/test: unexpected Error: Invalid `prisma.host.create()` invocation:",
+      "GET /api/test: unexpected string: ",
+    ]);
     expect(logged.join("\n")).not.toContain("PRIVATE-KEY-MATERIAL");
   });
 });
@@ -93,7 +126,12 @@ describe("errorResponse", () => {
 // copy of lib/errors.ts. A fresh module registry gives such a copy here.
 async function anotherCopy() {
   vi.resetModules();
-  const [errors, auth, runs, ssh] = await Promise.all([import("@/lib/errors"), import("@/lib/auth/errors"), import("@/lib/runs/errors"), import("@/lib/ssh/errors")]);
+  const [errors, auth, runs, ssh] = await Promise.all([
+    import("@/lib/errors"),
+    import("@/lib/auth/errors"),
+    import("@/lib/runs/errors"),
+    import("@/lib/ssh/errors"),
+  ]);
   expect(errors.AppError).not.toBe(AppError);
   return { ...errors, ...auth, ...runs, ...ssh };
 }
@@ -105,7 +143,9 @@ describe("errors made by another copy of the modules", () => {
     const fields = [{ field: "linkIds", message: "links measured together must be at least two (1 given)" }];
     const { status, body } = await answer(copy.invalidInput(fields));
     expect(status).toBe(400);
-    expect(body).toEqual({ error: { code: "invalid", message: "linkIds links measured together must be at least two (1 given)", fields } });
+    expect(body).toEqual({
+      error: { code: "invalid", message: "linkIds links measured together must be at least two (1 given)", fields },
+    });
     expect(log).not.toHaveBeenCalled();
   });
 

@@ -2,12 +2,16 @@ import { AuthError } from "@/lib/auth/errors";
 import { AppError, isRequestErrorKind, type AppErrorKind, type FieldError, type RequestErrorKind } from "@/lib/errors";
 
 /** The API's code of each request kind: the kind in snake_case (`not-found` → `not_found`). */
-type RequestErrorCode<K extends string = RequestErrorKind> = K extends `${infer Head}-${infer Tail}` ? `${Head}_${RequestErrorCode<Tail>}` : K;
+type RequestErrorCode<K extends string = RequestErrorKind> = K extends `${infer Head}-${infer Tail}`
+  ? `${Head}_${RequestErrorCode<Tail>}`
+  : K;
 
 export type ApiErrorCode = RequestErrorCode | "host_error" | "internal";
 
 /** The one error shape of the API: `{ "error": { "code", "message", "fields"? } }`; a host error adds `kind` and `hint`. */
-export type ApiErrorBody = { error: { code: ApiErrorCode; message: string; fields?: FieldError[]; kind?: AppErrorKind; hint?: string } };
+export type ApiErrorBody = {
+  error: { code: ApiErrorCode; message: string; fields?: FieldError[]; kind?: AppErrorKind; hint?: string };
+};
 
 function apiCodeOf(kind: RequestErrorKind): RequestErrorCode {
   return kind.replaceAll("-", "_") as RequestErrorCode;
@@ -35,7 +39,8 @@ export function errorResponse(error: unknown, context = "api"): Response {
     return Response.json(body, { status: error.status, headers });
   }
   const name = error instanceof Error ? error.name : typeof error;
-  const firstLine = error instanceof Error ? (error.message.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 200) : "";
+  const firstLine =
+    error instanceof Error ? (error.message.split("\n").find((line) => line.trim() !== "") ?? "").slice(0, 200) : "";
   console.error(`${context}: unexpected ${name}: ${firstLine}`);
   const body: ApiErrorBody = { error: { code: "internal", message: "Internal error: see the server log." } };
   return Response.json(body, { status: 500 });

@@ -13,7 +13,17 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
 import type { LabState } from "@/testing/lab-state";
 import { labHost, processesInHost, requireLabState } from "@/testing/lab-targets";
-import { HOST_FIELDS, LINK_FIELDS, MARKER, NIC_FIELDS, RUN_FIELDS, bodyWith, expand, expectRefused, type Answer } from "@/testing/hostile-values";
+import {
+  HOST_FIELDS,
+  LINK_FIELDS,
+  MARKER,
+  NIC_FIELDS,
+  RUN_FIELDS,
+  bodyWith,
+  expand,
+  expectRefused,
+  type Answer,
+} from "@/testing/hostile-values";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 import type { LabInventory } from "@/testing/lab-inventory";
 
@@ -49,7 +59,13 @@ async function send(method: string, pathName: string, body?: unknown): Promise<A
   const started = performance.now();
   const response = await api.call(method, pathName, body);
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, text, ms: performance.now() - started, contentType: response.headers.get("content-type") };
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : null,
+    text,
+    ms: performance.now() - started,
+    contentType: response.headers.get("content-type"),
+  };
 }
 
 /** iperf3 processes themselves (not a shell that mentions the word) in any lab host's namespace. */
@@ -69,24 +85,31 @@ function expectNothingRan(): void {
 }
 
 describe("run requests on real links", () => {
-  it.each(["ab-1g", "a-esx"])("every hostile value of every option on %s is a 400 naming the option, and nothing starts", async (linkName) => {
-    const linkId = inventory.linkIds[linkName]!;
-    expect(linkId).toBeGreaterThan(0);
-    let sent = 0;
-    for (const [field, spec] of Object.entries(RUN_FIELDS)) {
-      for (const { label, value, isAllowed } of expand(spec)) {
-        // a value the option allows would start a real test: the control at the end does that once
-        if (isAllowed) continue;
-        expectRefused(await send("POST", `/api/links/${linkId}/runs`, { [field]: value }), field, `${linkName} ${label}`);
-        sent++;
+  it.each(["ab-1g", "a-esx"])(
+    "every hostile value of every option on %s is a 400 naming the option, and nothing starts",
+    async (linkName) => {
+      const linkId = inventory.linkIds[linkName]!;
+      expect(linkId).toBeGreaterThan(0);
+      let sent = 0;
+      for (const [field, spec] of Object.entries(RUN_FIELDS)) {
+        for (const { label, value, isAllowed } of expand(spec)) {
+          // a value the option allows would start a real test: the control at the end does that once
+          if (isAllowed) continue;
+          expectRefused(
+            await send("POST", `/api/links/${linkId}/runs`, { [field]: value }),
+            field,
+            `${linkName} ${label}`,
+          );
+          sent++;
+        }
       }
-    }
-    // Unknown keys are named, never passed on: an `args` array cannot reach the command line.
-    expectRefused(await send("POST", `/api/links/${linkId}/runs`, { args: ["--logfile", MARKER] }), "args", "args");
-    expect(sent).toBeGreaterThan(400);
-    expect(await api.db.run.count()).toBe(0);
-    expectNothingRan();
-  });
+      // Unknown keys are named, never passed on: an `args` array cannot reach the command line.
+      expectRefused(await send("POST", `/api/links/${linkId}/runs`, { args: ["--logfile", MARKER] }), "args", "args");
+      expect(sent).toBeGreaterThan(400);
+      expect(await api.db.run.count()).toBe(0);
+      expectNothingRan();
+    },
+  );
 
   it("hostile ids on the run routes are 400s too", async () => {
     for (const id of [`1;touch ${MARKER}`, `$(touch ${MARKER})`, "1 --logfile x", "-1", "1e3"]) {
@@ -148,7 +171,11 @@ describe("host, NIC and link settings of real lab hosts", () => {
     for (const [name, id] of Object.entries(inventory.hostIds)) {
       const check = await send("POST", `/api/hosts/${id}/check`);
       expect(check.status, name).toBe(200);
-      expect(check.body, name).toMatchObject({ reachable: true, hostKey: { status: "pinned", pinned: labHost(state, name).hostKeyFingerprint }, error: null });
+      expect(check.body, name).toMatchObject({
+        reachable: true,
+        hostKey: { status: "pinned", pinned: labHost(state, name).hostKeyFingerprint },
+        error: null,
+      });
     }
     expect(fs.existsSync(MARKER)).toBe(false);
     expect(iperfProcesses()).toEqual([]);
@@ -167,7 +194,12 @@ describe("the control: what a field allows reaches the hosts quoted, and runs", 
     const check = await send("POST", `/api/hosts/${alphaId}/check`);
     expect(check.body, check.text).toMatchObject({ reachable: true, error: null, iperf3: { path: oddPath } });
 
-    const started = await send("POST", `/api/links/${inventory.linkIds["ab-1g"]}/runs`, { duration: 2, congestion: "cubic", tos: 0, omit: 0 });
+    const started = await send("POST", `/api/links/${inventory.linkIds["ab-1g"]}/runs`, {
+      duration: 2,
+      congestion: "cubic",
+      tos: 0,
+      omit: 0,
+    });
     expect(started.status, started.text).toBe(202);
     const deadline = Date.now() + 60_000;
     let run = await send("GET", `/api/runs/${started.body.id}`);

@@ -28,7 +28,15 @@ import {
 } from "@/testing/hostile-values";
 import { SAMPLE_KEYS, openTestApi, type TestApi } from "@/testing/test-api";
 import { AppError, parseInput } from "@/lib/errors";
-import { HostCreateSchema, HostUpdateSchema, IdSchema, LinkCreateSchema, NicCreateSchema, NicUpdateSchema, LinkUpdateSchema } from "@/lib/inventory/schemas";
+import {
+  HostCreateSchema,
+  HostUpdateSchema,
+  IdSchema,
+  LinkCreateSchema,
+  NicCreateSchema,
+  NicUpdateSchema,
+  LinkUpdateSchema,
+} from "@/lib/inventory/schemas";
 import { parseRunRequest } from "@/lib/runs/request";
 
 let api: TestApi;
@@ -53,12 +61,18 @@ beforeAll(async () => {
   engineSpies = [vi.spyOn(runEngine, "startRun"), vi.spyOn(runEngine, "rerun"), vi.spyOn(runEngine, "cancelRun")];
   hostA = (await api.json("POST", "/api/hosts", { name: "alpha", address: "198.18.0.1", auth: keyAuth })).body.id;
   hostB = (await api.json("POST", "/api/hosts", { name: "beta", address: "198.18.0.2", auth: keyAuth })).body.id;
-  nicA = (await api.json("POST", "/api/nics", { hostId: hostA, name: "eth0", address: "198.18.0.1/24", speedMbps: 1000 })).body.id;
-  nicB = (await api.json("POST", "/api/nics", { hostId: hostB, name: "eth0", address: "198.18.0.2/24", speedMbps: 1000 })).body.id;
+  nicA = (
+    await api.json("POST", "/api/nics", { hostId: hostA, name: "eth0", address: "198.18.0.1/24", speedMbps: 1000 })
+  ).body.id;
+  nicB = (
+    await api.json("POST", "/api/nics", { hostId: hostB, name: "eth0", address: "198.18.0.2/24", speedMbps: 1000 })
+  ).body.id;
   linkId = (await api.json("POST", "/api/links", { name: "alpha-beta", aNicId: nicA, bNicId: nicB })).body.id;
   spareNics = [
-    (await api.json("POST", "/api/nics", { hostId: hostA, name: "eth1", address: "198.18.2.1/24", speedMbps: 1000 })).body.id,
-    (await api.json("POST", "/api/nics", { hostId: hostB, name: "eth1", address: "198.18.2.2/24", speedMbps: 1000 })).body.id,
+    (await api.json("POST", "/api/nics", { hostId: hostA, name: "eth1", address: "198.18.2.1/24", speedMbps: 1000 }))
+      .body.id,
+    (await api.json("POST", "/api/nics", { hostId: hostB, name: "eth1", address: "198.18.2.2/24", speedMbps: 1000 }))
+      .body.id,
   ];
   expect([hostA, hostB, nicA, nicB, linkId].every((id) => Number.isInteger(id))).toBe(true);
 }, 60_000);
@@ -72,7 +86,13 @@ async function send(method: string, path: string, body?: unknown, rawBody?: stri
   const started = performance.now();
   const response = await api.call(method, path, body, rawBody === undefined ? {} : { rawBody });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, text, ms: performance.now() - started, contentType: response.headers.get("content-type") };
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : null,
+    text,
+    ms: performance.now() - started,
+    contentType: response.headers.get("content-type"),
+  };
 }
 
 /** Stored and returned verbatim, as an escaped JSON string. */
@@ -94,14 +114,19 @@ describe.each(Object.entries(HOST_FIELDS))("hosts: %s", (field, spec) => {
 
   it("POST /api/hosts refuses each hostile value naming the field, or stores it verbatim", async () => {
     for (const { label, value, isAllowed } of expand(spec)) {
-      const answer = await send("POST", "/api/hosts", bodyWith({ name: unique("h"), address: "198.18.0.10", auth: keyAuth }, field, value));
+      const answer = await send(
+        "POST",
+        "/api/hosts",
+        bodyWith({ name: unique("h"), address: "198.18.0.10", auth: keyAuth }, field, value),
+      );
       if (!isAllowed) {
         expectRefused(answer, field, label);
         continue;
       }
       if (isSecret) {
         expect(answer.status, label).toBe(201);
-        if (typeof value === "string" && value.length > 3) expect(answer.text, label).not.toContain(JSON.stringify(value).slice(1, -1));
+        if (typeof value === "string" && value.length > 3)
+          expect(answer.text, label).not.toContain(JSON.stringify(value).slice(1, -1));
         const { openSecret } = await import("@/lib/inventory/secrets");
         const row = await api.db.host.findUniqueOrThrow({ where: { id: answer.body.id }, select: { secret: true } });
         expect((openSecret(row.secret!) as Record<string, unknown>)[secretKey], label).toBe(value);
@@ -127,7 +152,10 @@ describe.each(Object.entries(HOST_FIELDS))("hosts: %s", (field, spec) => {
       }
     }
     // the host keeps working values for the other tests
-    expect((await send("PATCH", `/api/hosts/${hostA}`, { name: "alpha", auth: keyAuth, iperf3Path: null, notes: "" })).status).toBe(200);
+    expect(
+      (await send("PATCH", `/api/hosts/${hostA}`, { name: "alpha", auth: keyAuth, iperf3Path: null, notes: "" }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -155,12 +183,16 @@ describe.each(Object.entries(NIC_FIELDS))("nics: %s", (field, spec) => {
         expect((await send("GET", `/api/nics/${nicA}`)).text, label).toBe(before);
       }
     }
-    expect((await send("PATCH", `/api/nics/${nicA}`, { name: "eth0", address: "198.18.0.1/24", speedMbps: 1000 })).status).toBe(200);
+    expect(
+      (await send("PATCH", `/api/nics/${nicA}`, { name: "eth0", address: "198.18.0.1/24", speedMbps: 1000 })).status,
+    ).toBe(200);
   });
 
   if (field === "name") {
     it("POST /api/nics refuses a hostile hostId", async () => {
-      for (const { label, value } of expand({ kind: "number", min: 1, max: MAX_ID, integer: true }).filter((entry) => !entry.isAllowed)) {
+      for (const { label, value } of expand({ kind: "number", min: 1, max: MAX_ID, integer: true }).filter(
+        (entry) => !entry.isAllowed,
+      )) {
         expectRefused(await send("POST", "/api/nics", { hostId: value, name: unique("eth") }), "hostId", label);
       }
     });
@@ -197,7 +229,9 @@ describe.each(Object.entries({ ...LINK_FIELDS, aNicId: null, bNicId: null }))("l
         expect((await send("GET", `/api/links/${linkId}`)).text, label).toBe(before);
       }
     }
-    expect((await send("PATCH", `/api/links/${linkId}`, { name: "alpha-beta", notes: "", speedMbps: null })).status).toBe(200);
+    expect(
+      (await send("PATCH", `/api/links/${linkId}`, { name: "alpha-beta", notes: "", speedMbps: null })).status,
+    ).toBe(200);
   });
 });
 
@@ -233,7 +267,11 @@ describe("POST /api/links/:id/runs: the request as a whole", () => {
   it("refuses numbers beyond what JSON's doubles hold (1e400 parses to Infinity)", async () => {
     for (const field of ["duration", "parallel", "bitrate", "interval", "port"]) {
       expectRefused(await send("POST", `/api/links/${linkId}/runs`, undefined, `{"${field}": 1e400}`), field, "1e400");
-      expectRefused(await send("POST", `/api/links/${linkId}/runs`, undefined, `{"${field}": -1e400}`), field, "-1e400");
+      expectRefused(
+        await send("POST", `/api/links/${linkId}/runs`, undefined, `{"${field}": -1e400}`),
+        field,
+        "-1e400",
+      );
     }
   });
 });
@@ -261,7 +299,9 @@ describe("every body: not an object, not JSON, too large, unknown and prototype 
     for (const [method, path] of endpoints()) {
       const answer = await send(method, path, { notes: "n".repeat(100 * 1024) });
       expect(answer.status, `${method} ${path}`).toBe(413);
-      expect(answer.body.error.fields, `${method} ${path}`).toEqual([{ field: "body", message: "must be at most 65536 bytes" }]);
+      expect(answer.body.error.fields, `${method} ${path}`).toEqual([
+        { field: "body", message: "must be at most 65536 bytes" },
+      ]);
       expect(answer.text).not.toContain("n".repeat(100));
     }
   });
@@ -275,14 +315,21 @@ describe("every body: not an object, not JSON, too large, unknown and prototype 
       ] as const) {
         const answer = await send(method, path, undefined, raw);
         expect(answer.status, `${method} ${path} ${key}`).toBe(400);
-        expect(answer.body.error.fields.map((entry: { field: string }) => entry.field), `${method} ${path} ${key}`).toContain(key);
+        expect(
+          answer.body.error.fields.map((entry: { field: string }) => entry.field),
+          `${method} ${path} ${key}`,
+        ).toContain(key);
       }
     }
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
   it("takes the last of duplicated keys, and checks it", async () => {
-    expectRefused(await send("PATCH", `/api/hosts/${hostA}`, undefined, `{"name": "alpha", "name": "$(touch ${MARKER})"}`), "name", "duplicate key");
+    expectRefused(
+      await send("PATCH", `/api/hosts/${hostA}`, undefined, `{"name": "alpha", "name": "$(touch ${MARKER})"}`),
+      "name",
+      "duplicate key",
+    );
   });
 });
 
@@ -310,33 +357,36 @@ describe("ids in the path", () => {
   ];
   const hostileIds = [
     ...HOSTILE_TEXT.map((entry) => [entry.label, entry.value as string] as const),
-    ...(
-      [
-        ["zero", "0"],
-        ["negative", "-1"],
-        ["fraction", "1.5"],
-        ["exponent", "1e3"],
-        ["hex", "0x10"],
-        ["leading space", " 1"],
-        ["trailing space", "1 "],
-        ["plus sign", "+1"],
-        ["leading zero", "01"],
-        ["2^31", "2147483648"],
-        ["eleven digits", "99999999999"],
-        ["NaN", "NaN"],
-        ["Infinity", "Infinity"],
-        ["full-width digit", "\uFF11"],
-        ["list", "1,2"],
-        ["JSON array", "[1]"],
-        ["null", "null"],
-        ["true", "true"],
-        ["percent-encoded NUL", "1%00"],
-      ] as const
-    ),
+    ...([
+      ["zero", "0"],
+      ["negative", "-1"],
+      ["fraction", "1.5"],
+      ["exponent", "1e3"],
+      ["hex", "0x10"],
+      ["leading space", " 1"],
+      ["trailing space", "1 "],
+      ["plus sign", "+1"],
+      ["leading zero", "01"],
+      ["2^31", "2147483648"],
+      ["eleven digits", "99999999999"],
+      ["NaN", "NaN"],
+      ["Infinity", "Infinity"],
+      ["full-width digit", "\uFF11"],
+      ["list", "1,2"],
+      ["JSON array", "[1]"],
+      ["null", "null"],
+      ["true", "true"],
+      ["percent-encoded NUL", "1%00"],
+    ] as const),
   ];
 
   it("answers 400 naming id for every hostile id on every route, and changes nothing", async () => {
-    const counts = async () => [await api.db.host.count(), await api.db.nic.count(), await api.db.link.count(), await runCount()];
+    const counts = async () => [
+      await api.db.host.count(),
+      await api.db.nic.count(),
+      await api.db.link.count(),
+      await runCount(),
+    ];
     const before = await counts();
     for (const [method, pattern, body] of routes()) {
       for (const [label, id] of hostileIds) {
@@ -404,7 +454,10 @@ describe("server actions' validation (the schemas and parsers they share with th
     const error = thrown as AppError;
     expect(error.kind).toBe("invalid");
     expect(error.fields.length, `${field} = ${label}`).toBeGreaterThan(0);
-    for (const entry of error.fields) expect(entry.field === field || entry.field.startsWith(`${field}.`), `${field} = ${label}: ${entry.field}`).toBe(true);
+    for (const entry of error.fields)
+      expect(entry.field === field || entry.field.startsWith(`${field}.`), `${field} = ${label}: ${entry.field}`).toBe(
+        true,
+      );
     expect(error.message).not.toContain(MARKER);
   }
 
@@ -412,7 +465,12 @@ describe("server actions' validation (the schemas and parsers they share with th
     for (const [field, spec] of Object.entries(HOST_FIELDS)) {
       for (const { label, value, isAllowed } of expand(spec)) {
         if (isAllowed) continue;
-        expectInvalid(() => parseInput(HostCreateSchema, bodyWith({ name: "h", address: "198.18.0.10", auth: keyAuth }, field, value)), field, label);
+        expectInvalid(
+          () =>
+            parseInput(HostCreateSchema, bodyWith({ name: "h", address: "198.18.0.10", auth: keyAuth }, field, value)),
+          field,
+          label,
+        );
         expectInvalid(() => parseInput(HostUpdateSchema, bodyWith({}, field, value)), field, label);
       }
     }
@@ -429,7 +487,11 @@ describe("server actions' validation (the schemas and parsers they share with th
     for (const [field, spec] of Object.entries(LINK_FIELDS)) {
       for (const { label, value, isAllowed } of expand(spec)) {
         if (isAllowed) continue;
-        expectInvalid(() => parseInput(LinkCreateSchema, { name: "l", aNicId: 1, bNicId: 2, [field]: value }), field, label);
+        expectInvalid(
+          () => parseInput(LinkCreateSchema, { name: "l", aNicId: 1, bNicId: 2, [field]: value }),
+          field,
+          label,
+        );
         expectInvalid(() => parseInput(LinkUpdateSchema, { [field]: value }), field, label);
       }
     }

@@ -1,7 +1,11 @@
 import { invalidInput } from "@/lib/errors";
 
 /** A whole number from the query string within [min, max], or the default when absent; else a 400 naming it. */
-export function queryInteger(url: URL, field: string, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
+export function queryInteger(
+  url: URL,
+  field: string,
+  { min, max, fallback }: { min: number; max: number; fallback: number },
+): number {
   const raw = url.searchParams.get(field);
   if (raw === null || raw === "") return fallback;
   if (/^\d{1,10}$/.test(raw)) {

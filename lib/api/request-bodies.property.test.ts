@@ -26,13 +26,41 @@ const RUNS_PER_ROUTE = Number(process.env.WIRESPEED_PROPERTY_RUNS ?? 80);
 
 let api: TestApi;
 const log: string[] = [];
-const ids = { hostA: 0, hostB: 0, hostC: 0, nicA: 0, nicB: 0, nicC: 0, spareA: 0, spareB: 0, link: 0, link2: 0, run: 0, channel: 0, patchChannel: 0, rule: 0, schedule: 0, experiment: 0 };
+const ids = {
+  hostA: 0,
+  hostB: 0,
+  hostC: 0,
+  nicA: 0,
+  nicB: 0,
+  nicC: 0,
+  spareA: 0,
+  spareB: 0,
+  link: 0,
+  link2: 0,
+  run: 0,
+  channel: 0,
+  patchChannel: 0,
+  rule: 0,
+  schedule: 0,
+  experiment: 0,
+};
 
 // ------------------------------------------------------------------ values
 
 /** Ids that no row has, and path segments that are not ids at all. */
 const MISSING_ID = fc.constantFrom(0, -1, 1.5, 2_147_483_647, 2_147_483_648, 9_007_199_254_740_993, 1e308, 10_000_000);
-const BAD_PATH_ID = fc.constantFrom("0", "-1", "1.5", "abc", "1e3", "0x10", "99999999999999999999", "%20", " 1", "1;rm");
+const BAD_PATH_ID = fc.constantFrom(
+  "0",
+  "-1",
+  "1.5",
+  "abc",
+  "1e3",
+  "0x10",
+  "99999999999999999999",
+  "%20",
+  " 1",
+  "1;rm",
+);
 
 const HOSTILE_STRINGS = [
   "",
@@ -62,17 +90,37 @@ const deep = (leaf: unknown, depth = 64): unknown => (depth === 0 ? leaf : { a: 
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
   // once in a while, more than a request may carry (413) or a structure 200 deep
   { weight: 1, arbitrary: fc.constantFrom("é".repeat(70_000), deep("x", 200)) },
-  { weight: 15, arbitrary: fc.oneof(
-  fc.constantFrom(null, true, false, 0, -1, -0, 0.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 2 ** 31, 1e-300),
-  fc.integer({ min: 10_000_000 }),
-  fc.integer({ max: -1 }),
-  fc.double({ noNaN: true }),
-  fc.constantFrom(...HOSTILE_STRINGS),
-  fc.string({ maxLength: 40 }),
-  fc.constantFrom("x".repeat(5_000), "9".repeat(400)),
-  fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(null, -1, 1e308)), { maxLength: 5 }),
-  fc.constantFrom([], {}, [[]], { "": null }, { constructor: "x" }, deep(null)),
-  fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 8 }), fc.constant(null)), { maxKeys: 4 })) },
+  {
+    weight: 15,
+    arbitrary: fc.oneof(
+      fc.constantFrom(
+        null,
+        true,
+        false,
+        0,
+        -1,
+        -0,
+        0.5,
+        1e308,
+        -1e308,
+        Number.MAX_SAFE_INTEGER,
+        2 ** 53 + 2,
+        2 ** 31,
+        1e-300,
+      ),
+      fc.integer({ min: 10_000_000 }),
+      fc.integer({ max: -1 }),
+      fc.double({ noNaN: true }),
+      fc.constantFrom(...HOSTILE_STRINGS),
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom("x".repeat(5_000), "9".repeat(400)),
+      fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(null, -1, 1e308)), { maxLength: 5 }),
+      fc.constantFrom([], {}, [[]], { "": null }, { constructor: "x" }, deep(null)),
+      fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 8 }), fc.constant(null)), {
+        maxKeys: 4,
+      }),
+    ),
+  },
 );
 
 const text = (...values: string[]) => fc.constantFrom("nas1", "Link A", "fast one", ...values);
@@ -122,14 +170,23 @@ function withKey(body: Record<string, unknown>, key: string, value: unknown): vo
  * allows; then, in most bodies, one or two of them given anything else, an unknown key added,
  * or a field left out. One wrong thing at a time reaches deeper than a body wrong everywhere.
  */
-function objectOf(fields: Record<string, fc.Arbitrary<unknown>>, required: string[] = []): fc.Arbitrary<Record<string, unknown>> {
+function objectOf(
+  fields: Record<string, fc.Arbitrary<unknown>>,
+  required: string[] = [],
+): fc.Arbitrary<Record<string, unknown>> {
   const keys = Object.keys(fields);
   const changes = fc.oneof(
     { weight: 3, arbitrary: fc.constant<Array<[string, unknown]>>([]) },
     { weight: 4, arbitrary: fc.array(fc.tuple(fc.constantFrom(...keys), hostile), { minLength: 1, maxLength: 2 }) },
-    { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom(...UNKNOWN_KEYS), hostile), { minLength: 1, maxLength: 2 }) },
+    {
+      weight: 1,
+      arbitrary: fc.array(fc.tuple(fc.constantFrom(...UNKNOWN_KEYS), hostile), { minLength: 1, maxLength: 2 }),
+    },
   );
-  const leftOut = fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...keys) });
+  const leftOut = fc.oneof(
+    { weight: 5, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom(...keys) },
+  );
   return fc.tuple(fc.record(fields, { requiredKeys: required }), changes, leftOut).map(([valid, replaced, dropped]) => {
     const body: Record<string, unknown> = { ...valid };
     for (const [key, value] of replaced) withKey(body, key, value);
@@ -140,7 +197,11 @@ function objectOf(fields: Record<string, fc.Arbitrary<unknown>>, required: strin
 
 /** A body: mostly an object of the route's fields, sometimes anything at all (null, a number, an array, text). */
 function bodyOf(object: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 8, arbitrary: object }, { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) }, { weight: 1, arbitrary: hostile });
+  return fc.oneof(
+    { weight: 8, arbitrary: object },
+    { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) },
+    { weight: 1, arbitrary: hostile },
+  );
 }
 
 const hostFields = (): Record<string, fc.Arbitrary<unknown>> => ({
@@ -152,7 +213,12 @@ const hostFields = (): Record<string, fc.Arbitrary<unknown>> => ({
     fc.constant({ method: "password", password: "secret" }),
     fc.constant({ method: "key", privateKey: SAMPLE_KEYS.openssh }),
     fc.constant({ method: "key", privateKey: SAMPLE_KEYS.rsaEncrypted, passphrase: "p" }),
-    objectOf({ method: fromSet(["password", "key", "agent", "none"]), password: text(), privateKey: text(SAMPLE_KEYS.pkcs8), passphrase: text() }),
+    objectOf({
+      method: fromSet(["password", "key", "agent", "none"]),
+      password: text(),
+      privateKey: text(SAMPLE_KEYS.pkcs8),
+      passphrase: text(),
+    }),
   ),
   platform: fromSet(["linux", "esxi", "windows", "macos", "freebsd", "unknown", "Linux", "truenas"]),
   iperf3Path: fc.constantFrom(null, "/usr/bin/iperf3", "C:\\iperf3\\iperf3.exe", "iperf3"),
@@ -190,30 +256,76 @@ const linkFields = (): Record<string, fc.Arbitrary<unknown>> => ({
 /** An experiment request of each kind with its own fields, and of kinds that do not exist. */
 const experimentBody = (): fc.Arbitrary<Record<string, unknown>> => {
   const common = { name: text(""), options: objectOf(runOptions()) };
-  const oneLink = fc.oneof({ weight: 4, arbitrary: fc.constant([ids.link]) }, { weight: 1, arbitrary: fc.array(linkId(), { maxLength: 3 }) });
-  const twoLinks = fc.oneof({ weight: 4, arbitrary: fc.constant([ids.link, ids.link2]) }, { weight: 1, arbitrary: fc.array(linkId(), { maxLength: 3 }) });
+  const oneLink = fc.oneof(
+    { weight: 4, arbitrary: fc.constant([ids.link]) },
+    { weight: 1, arbitrary: fc.array(linkId(), { maxLength: 3 }) },
+  );
+  const twoLinks = fc.oneof(
+    { weight: 4, arbitrary: fc.constant([ids.link, ids.link2]) },
+    { weight: 1, arbitrary: fc.array(linkId(), { maxLength: 3 }) },
+  );
   const kinds = {
-    sweep: { linkIds: oneLink, factor: fromSet([...SWEEP_FACTORS, "streams"]), values: fc.array(fc.oneof(int(1, 16), fromSet(["cubic", "bbr"]), bool), { maxLength: 4 }), repeats: int(1, 10), kneePercent: int(1, 100) },
-    matrix: { linkIds: oneLink, directions: someOf(["a-to-b", "b-to-a", "bidir"]), protocols: someOf(["tcp", "udp"]), clientSides: someOf(["a", "b"]) },
+    sweep: {
+      linkIds: oneLink,
+      factor: fromSet([...SWEEP_FACTORS, "streams"]),
+      values: fc.array(fc.oneof(int(1, 16), fromSet(["cubic", "bbr"]), bool), { maxLength: 4 }),
+      repeats: int(1, 10),
+      kneePercent: int(1, 100),
+    },
+    matrix: {
+      linkIds: oneLink,
+      directions: someOf(["a-to-b", "b-to-a", "bidir"]),
+      protocols: someOf(["tcp", "udp"]),
+      clientSides: someOf(["a", "b"]),
+    },
     concurrent: { linkIds: twoLinks, baseline: bool },
     channels: { linkIds: oneLink, channels: int(2, 16), affinity: bool },
-    "udp-ceiling": { linkIds: oneLink, lossPercent: fc.constantFrom(0.1, 1, 5), low: fc.constantFrom(1_000_000, 10_000_000), high: fc.constantFrom(100_000_000, 1_000_000_000) },
+    "udp-ceiling": {
+      linkIds: oneLink,
+      lossPercent: fc.constantFrom(0.1, 1, 5),
+      low: fc.constantFrom(1_000_000, 10_000_000),
+      high: fc.constantFrom(100_000_000, 1_000_000_000),
+    },
   } satisfies Record<(typeof EXPERIMENT_KINDS)[number], Record<string, fc.Arbitrary<unknown>>>;
   return fc.oneof(
-    ...Object.entries(kinds).map(([kind, fields]) => objectOf({ kind: fc.constant(kind), ...common, ...fields }, ["kind", "linkIds"])),
+    ...Object.entries(kinds).map(([kind, fields]) =>
+      objectOf({ kind: fc.constant(kind), ...common, ...fields }, ["kind", "linkIds"]),
+    ),
     objectOf({ kind: fromSet(["mesh", "Sweep", ""]), linkIds: oneLink, ...common }),
   );
 };
 
 /** A schedule of a link's test or of an experiment, started by cron or every N minutes (and both, or neither). */
 const scheduleBody = (patch: boolean): fc.Arbitrary<Record<string, unknown>> => {
-  const common = { name: text(), timezone: fc.constantFrom("UTC", "Europe/Paris", "Mars/Olympus"), slipSeconds: int(0, 3600), enabled: bool };
+  const common = {
+    name: text(),
+    timezone: fc.constantFrom("UTC", "Europe/Paris", "Mars/Olympus"),
+    slipSeconds: int(0, 3600),
+    enabled: bool,
+  };
   const what: Array<Record<string, fc.Arbitrary<unknown>>> = [
-    { linkId: linkId(), options: objectOf(runOptions()), direction: fromSet(["a-to-b", "b-to-a", "bidir"]), clientSide: fromSet(["a", "b"]) },
+    {
+      linkId: linkId(),
+      options: objectOf(runOptions()),
+      direction: fromSet(["a-to-b", "b-to-a", "bidir"]),
+      clientSide: fromSet(["a", "b"]),
+    },
     { experimentPlan: experimentBody() },
   ];
-  const when: Array<Record<string, fc.Arbitrary<unknown>>> = [{ cron: fc.constantFrom("0 3 * * *", "*/5 * * * *", "0 0 3 * * *", "@daily", "61 * * * *", "not cron") }, { everyMinutes: fc.constantFrom(1, 60, 10_080, 10_081) }];
-  return fc.oneof(...what.flatMap((fields) => when.map((timing) => objectOf({ ...common, ...fields, ...timing }, patch ? [] : ["name", Object.keys(fields)[0]!, Object.keys(timing)[0]!]))));
+  const when: Array<Record<string, fc.Arbitrary<unknown>>> = [
+    { cron: fc.constantFrom("0 3 * * *", "*/5 * * * *", "0 0 3 * * *", "@daily", "61 * * * *", "not cron") },
+    { everyMinutes: fc.constantFrom(1, 60, 10_080, 10_081) },
+  ];
+  return fc.oneof(
+    ...what.flatMap((fields) =>
+      when.map((timing) =>
+        objectOf(
+          { ...common, ...fields, ...timing },
+          patch ? [] : ["name", Object.keys(fields)[0]!, Object.keys(timing)[0]!],
+        ),
+      ),
+    ),
+  );
 };
 
 const alertRuleFields = (): Record<string, fc.Arbitrary<unknown>> => ({
@@ -230,7 +342,12 @@ const alertRuleFields = (): Record<string, fc.Arbitrary<unknown>> => ({
 
 /** A channel of each type with its own config, and of a type that does not exist: every URL and mail host is loopback, and is never sent to. */
 const channelBody = (patch: boolean): fc.Arbitrary<Record<string, unknown>> => {
-  const url = fc.constantFrom("http://127.0.0.1:1/hook", "https://[::1]:1/x", "ftp://127.0.0.1/", "http://169.254.169.254/");
+  const url = fc.constantFrom(
+    "http://127.0.0.1:1/hook",
+    "https://[::1]:1/x",
+    "ftp://127.0.0.1/",
+    "http://169.254.169.254/",
+  );
   const configs = {
     webhook: objectOf({ url, secret: text() }, ["url"]),
     ntfy: objectOf({ url, token: text("tk_123") }, ["url"]),
@@ -253,82 +370,151 @@ const channelBody = (patch: boolean): fc.Arbitrary<Record<string, unknown>> => {
   } satisfies Record<(typeof CHANNEL_TYPES)[number], fc.Arbitrary<unknown>>;
   const required = patch ? [] : ["name", "type", "config"];
   return fc.oneof(
-    ...Object.entries(configs).map(([type, config]) => objectOf({ name: text(), type: fc.constant(type), config }, required)),
+    ...Object.entries(configs).map(([type, config]) =>
+      objectOf({ name: text(), type: fc.constant(type), config }, required),
+    ),
     objectOf({ name: text(), type: fromSet(["pagerduty", "Webhook"]), config: configs.webhook }, required),
   );
 };
 
 const importBody = (): fc.Arbitrary<Record<string, unknown>> =>
-  objectOf({
-    outputs: fc.array(
-    objectOf({
-      text: fc.constantFrom(
-        "",
-        "Connecting to host 127.0.0.1, port 5201\n[  5]   0.00-1.00   sec   112 MBytes   940 Mbits/sec\n",
-        '{"start":{},"intervals":[],"end":{}}',
-        "{",
-        "not iperf3 at all",
+  objectOf(
+    {
+      outputs: fc.array(
+        objectOf(
+          {
+            text: fc.constantFrom(
+              "",
+              "Connecting to host 127.0.0.1, port 5201\n[  5]   0.00-1.00   sec   112 MBytes   940 Mbits/sec\n",
+              '{"start":{},"intervals":[],"end":{}}',
+              "{",
+              "not iperf3 at all",
+            ),
+            startedAt: fc.constantFrom(
+              "2026-01-01T00:00:00Z",
+              "2026-01-01T00:00:00+02:00",
+              "yesterday",
+              "2026-13-01T00:00:00Z",
+            ),
+            name: text(""),
+            clientSide: fromSet(["a", "b", "c"]),
+          },
+          ["text"],
+        ),
+        { maxLength: 3 },
       ),
-      startedAt: fc.constantFrom("2026-01-01T00:00:00Z", "2026-01-01T00:00:00+02:00", "yesterday", "2026-13-01T00:00:00Z"),
-      name: text(""),
-      clientSide: fromSet(["a", "b", "c"]),
-    }, ["text"]),
-    { maxLength: 3 },
-  ),
-  }, ["outputs"]);
+    },
+    ["outputs"],
+  );
 
 // ------------------------------------------------------------------ the routes
 
 type RouteCase = { paths: () => fc.Arbitrary<string>; body: () => fc.Arbitrary<unknown> };
 
 const pathWith = (prefix: string, suffix: string, existing: () => number[]) => () =>
-  fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...existing()).map(String) }, { weight: 1, arbitrary: fc.oneof(MISSING_ID.map(String), BAD_PATH_ID) }).map((id) => `${prefix}/${id}${suffix}`);
+  fc
+    .oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...existing()).map(String) },
+      { weight: 1, arbitrary: fc.oneof(MISSING_ID.map(String), BAD_PATH_ID) },
+    )
+    .map((id) => `${prefix}/${id}${suffix}`);
 const fixed = (pathname: string) => () => fc.constant(pathname);
 /** Routes that contact a host or a channel get only ids of rows that do not exist, or malformed ones. */
-const missingOnly = (prefix: string, suffix: string) => () => fc.oneof(MISSING_ID.map(String), BAD_PATH_ID).map((id) => `${prefix}/${id}${suffix}`);
+const missingOnly = (prefix: string, suffix: string) => () =>
+  fc.oneof(MISSING_ID.map(String), BAD_PATH_ID).map((id) => `${prefix}/${id}${suffix}`);
 const anyBody = () => fc.oneof(fc.constant(undefined), hostile, fc.anything({ maxDepth: 2 }));
 
 /** Every POST and PATCH route, by `METHOD /api/path/:id`: the test below checks that none is missing. */
 const ROUTES: Record<string, RouteCase> = {
-  "POST /api/hosts": { paths: fixed("/api/hosts"), body: () => bodyOf(objectOf(hostFields(), ["name", "address", "auth"])) },
-  "PATCH /api/hosts/:id": { paths: pathWith("/api/hosts", "", () => [ids.hostC]), body: () => bodyOf(objectOf(hostFields())) },
+  "POST /api/hosts": {
+    paths: fixed("/api/hosts"),
+    body: () => bodyOf(objectOf(hostFields(), ["name", "address", "auth"])),
+  },
+  "PATCH /api/hosts/:id": {
+    paths: pathWith("/api/hosts", "", () => [ids.hostC]),
+    body: () => bodyOf(objectOf(hostFields())),
+  },
   "POST /api/hosts/:id/check": { paths: missingOnly("/api/hosts", "/check"), body: anyBody },
   "POST /api/hosts/:id/discover": { paths: missingOnly("/api/hosts", "/discover"), body: anyBody },
-  "POST /api/nics": { paths: fixed("/api/nics"), body: () => bodyOf(objectOf(nicFields([ids.hostC]), ["hostId", "name"])) },
-  "PATCH /api/nics/:id": { paths: pathWith("/api/nics", "", () => [ids.nicC]), body: () => bodyOf(objectOf(nicFields([ids.hostC, ids.hostA]))) },
-  "POST /api/links": { paths: fixed("/api/links"), body: () => bodyOf(objectOf(linkFields(), ["name", "aNicId", "bNicId"])) },
-  "PATCH /api/links/:id": { paths: pathWith("/api/links", "", () => [ids.link2]), body: () => bodyOf(objectOf(linkFields())) },
-  "POST /api/links/:id/runs": { paths: pathWith("/api/links", "/runs", () => [ids.link, ids.link2]), body: () => bodyOf(objectOf(runOptions())) },
-  "POST /api/links/:id/imports": { paths: pathWith("/api/links", "/imports", () => [ids.link2]), body: () => bodyOf(importBody()) },
+  "POST /api/nics": {
+    paths: fixed("/api/nics"),
+    body: () => bodyOf(objectOf(nicFields([ids.hostC]), ["hostId", "name"])),
+  },
+  "PATCH /api/nics/:id": {
+    paths: pathWith("/api/nics", "", () => [ids.nicC]),
+    body: () => bodyOf(objectOf(nicFields([ids.hostC, ids.hostA]))),
+  },
+  "POST /api/links": {
+    paths: fixed("/api/links"),
+    body: () => bodyOf(objectOf(linkFields(), ["name", "aNicId", "bNicId"])),
+  },
+  "PATCH /api/links/:id": {
+    paths: pathWith("/api/links", "", () => [ids.link2]),
+    body: () => bodyOf(objectOf(linkFields())),
+  },
+  "POST /api/links/:id/runs": {
+    paths: pathWith("/api/links", "/runs", () => [ids.link, ids.link2]),
+    body: () => bodyOf(objectOf(runOptions())),
+  },
+  "POST /api/links/:id/imports": {
+    paths: pathWith("/api/links", "/imports", () => [ids.link2]),
+    body: () => bodyOf(importBody()),
+  },
   "POST /api/runs/:id/cancel": { paths: pathWith("/api/runs", "/cancel", () => [ids.run]), body: anyBody },
   "POST /api/runs/:id/rerun": { paths: pathWith("/api/runs", "/rerun", () => [ids.run]), body: anyBody },
   "POST /api/experiments": { paths: fixed("/api/experiments"), body: () => bodyOf(experimentBody()) },
-  "POST /api/experiments/:id/cancel": { paths: pathWith("/api/experiments", "/cancel", () => [ids.experiment]), body: anyBody },
-  "POST /api/experiments/:id/rerun": { paths: pathWith("/api/experiments", "/rerun", () => [ids.experiment]), body: anyBody },
+  "POST /api/experiments/:id/cancel": {
+    paths: pathWith("/api/experiments", "/cancel", () => [ids.experiment]),
+    body: anyBody,
+  },
+  "POST /api/experiments/:id/rerun": {
+    paths: pathWith("/api/experiments", "/rerun", () => [ids.experiment]),
+    body: anyBody,
+  },
   "POST /api/schedules": { paths: fixed("/api/schedules"), body: () => bodyOf(scheduleBody(false)) },
-  "PATCH /api/schedules/:id": { paths: pathWith("/api/schedules", "", () => [ids.schedule]), body: () => bodyOf(scheduleBody(true)) },
-  "POST /api/alert-rules": { paths: fixed("/api/alert-rules"), body: () => bodyOf(objectOf(alertRuleFields(), ["name", "linkId"])) },
-  "PATCH /api/alert-rules/:id": { paths: pathWith("/api/alert-rules", "", () => [ids.rule]), body: () => bodyOf(objectOf(alertRuleFields())) },
+  "PATCH /api/schedules/:id": {
+    paths: pathWith("/api/schedules", "", () => [ids.schedule]),
+    body: () => bodyOf(scheduleBody(true)),
+  },
+  "POST /api/alert-rules": {
+    paths: fixed("/api/alert-rules"),
+    body: () => bodyOf(objectOf(alertRuleFields(), ["name", "linkId"])),
+  },
+  "PATCH /api/alert-rules/:id": {
+    paths: pathWith("/api/alert-rules", "", () => [ids.rule]),
+    body: () => bodyOf(objectOf(alertRuleFields())),
+  },
   "POST /api/alerts/:id/ack": { paths: pathWith("/api/alerts", "/ack", () => [1]), body: anyBody },
   "POST /api/channels": { paths: fixed("/api/channels"), body: () => bodyOf(channelBody(false)) },
-  "PATCH /api/channels/:id": { paths: pathWith("/api/channels", "", () => [ids.patchChannel]), body: () => bodyOf(channelBody(true)) },
+  "PATCH /api/channels/:id": {
+    paths: pathWith("/api/channels", "", () => [ids.patchChannel]),
+    body: () => bodyOf(channelBody(true)),
+  },
   "POST /api/channels/:id/test": { paths: missingOnly("/api/channels", "/test"), body: anyBody },
 };
 
 /** `POST /api/hosts/:id/check` for each POST and PATCH a route.ts under app/api exports. */
 function routesOfTheApp(): string[] {
   const apiDir = path.resolve(__dirname, "../../app/api");
-  const files = fs.readdirSync(apiDir, { recursive: true, encoding: "utf8" }).filter((file) => path.basename(file) === "route.ts");
+  const files = fs
+    .readdirSync(apiDir, { recursive: true, encoding: "utf8" })
+    .filter((file) => path.basename(file) === "route.ts");
   return files.flatMap((file) => {
     const source = fs.readFileSync(path.join(apiDir, file), "utf8");
     const route = `/api/${path.dirname(file).split(path.sep).join("/")}`.replaceAll("[id]", ":id");
-    return [...source.matchAll(/export (?:const|async function) (POST|PATCH|PUT)\b/g)].map(([, method]) => `${method} ${route}`);
+    return [...source.matchAll(/export (?:const|async function) (POST|PATCH|PUT)\b/g)].map(
+      ([, method]) => `${method} ${route}`,
+    );
   });
 }
 
 // ------------------------------------------------------------------ the check
 
-type Answer = { status: number; text: string; body: { error?: { code?: unknown; message?: unknown; fields?: unknown } } | null };
+type Answer = {
+  status: number;
+  text: string;
+  body: { error?: { code?: unknown; message?: unknown; fields?: unknown } } | null;
+};
 
 async function send(method: string, pathname: string, body: unknown): Promise<Answer> {
   const rawBody = body === undefined ? undefined : JSON.stringify(body);
@@ -383,20 +569,41 @@ beforeAll(async () => {
   ids.spareB = await created("/api/nics", { hostId: ids.hostB, name: "eth1", address: "127.0.1.2", speedMbps: 1000 });
   ids.link = await created("/api/links", { name: "alpha-beta", aNicId: ids.nicA, bNicId: ids.nicB });
   ids.link2 = await created("/api/links", { name: "alpha-beta 2", aNicId: ids.spareA, bNicId: ids.spareB });
-  ids.channel = await created("/api/channels", { name: "hook", type: "webhook", config: { url: "http://127.0.0.1:1/hook" } });
-  ids.patchChannel = await created("/api/channels", { name: "hook 2", type: "webhook", config: { url: "http://127.0.0.1:1/other" } });
+  ids.channel = await created("/api/channels", {
+    name: "hook",
+    type: "webhook",
+    config: { url: "http://127.0.0.1:1/hook" },
+  });
+  ids.patchChannel = await created("/api/channels", {
+    name: "hook 2",
+    type: "webhook",
+    config: { url: "http://127.0.0.1:1/other" },
+  });
   ids.rule = await created("/api/alert-rules", { name: "slow", linkId: ids.link, belowLineRatePercent: 50 });
-  ids.schedule = await created("/api/schedules", { name: "nightly", linkId: ids.link, everyMinutes: 60, enabled: false });
+  ids.schedule = await created("/api/schedules", {
+    name: "nightly",
+    linkId: ids.link,
+    everyMinutes: 60,
+    enabled: false,
+  });
   // A run and an experiment to cancel and re-run: they fail at once (nothing listens on 127.0.0.1:1).
   ids.run = await created(`/api/links/${ids.link}/runs`, { duration: 1 });
-  ids.experiment = await created("/api/experiments", { kind: "sweep", linkIds: [ids.link], factor: "parallel", values: [1, 2], options: { duration: 1 } });
+  ids.experiment = await created("/api/experiments", {
+    kind: "sweep",
+    linkIds: [ids.link],
+    factor: "parallel",
+    values: [1, 2],
+    options: { duration: 1 },
+  });
   log.length = 0;
 }, 60_000);
 
 afterAll(async () => {
   // Let the runs and experiments the accepted bodies started end (each fails at once) before the database goes.
   for (let wait = 0; wait < 100 && api; wait += 1) {
-    const active = (await api.db.run.count({ where: { status: { in: ["queued", "preparing", "running"] } } })) + (await api.db.experiment.count({ where: { status: { in: ["queued", "running"] } } }));
+    const active =
+      (await api.db.run.count({ where: { status: { in: ["queued", "preparing", "running"] } } })) +
+      (await api.db.experiment.count({ where: { status: { in: ["queued", "running"] } } }));
     if (active === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -411,7 +618,11 @@ describe("request bodies", () => {
 
   it("answers the bodies the issue reported as 500 with a 400 naming the field", async () => {
     log.length = 0;
-    const one = await send("POST", "/api/experiments", { kind: "concurrent", linkIds: [ids.link], options: { duration: 3 } });
+    const one = await send("POST", "/api/experiments", {
+      kind: "concurrent",
+      linkIds: [ids.link],
+      options: { duration: 3 },
+    });
     expectAnswered(one, "concurrent with one link");
     expect(one.status).toBe(400);
     expect(one.body?.error?.fields).toEqual([expect.objectContaining({ field: "linkIds" })]);

@@ -17,7 +17,9 @@ async function thrown(promise: Promise<unknown>): Promise<AppError> {
 
 describe("readJsonBody", () => {
   it("parses JSON whatever the Content-Type says", async () => {
-    expect(await readJsonBody(post('{"a":1}', { "content-type": "application/x-www-form-urlencoded" }))).toEqual({ a: 1 });
+    expect(await readJsonBody(post('{"a":1}', { "content-type": "application/x-www-form-urlencoded" }))).toEqual({
+      a: 1,
+    });
     expect(await readJsonBody(post("[1,2]"))).toEqual([1, 2]);
   });
 
@@ -42,7 +44,11 @@ describe("readJsonBody", () => {
         controller.close();
       },
     });
-    const undeclared = new Request("http://localhost/api/hosts", { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    const undeclared = new Request("http://localhost/api/hosts", {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expect(await thrown(readJsonBody(undeclared))).toMatchObject({ status: 413 });
   });
 });
@@ -56,12 +62,23 @@ describe("parseId", () => {
     expect(parseId(raw)).toBe(id);
   });
 
-  it.each(["", "0", "-1", "01", "1.0", "1e3", "0x10", " 1", "abc", "2147483648", "99999999999", null, undefined])("refuses %j naming the field", (raw) => {
-    expect(() => parseId(raw, "hostId")).toThrowError(expect.objectContaining({ status: 400, fields: [{ field: "hostId", message: expect.stringContaining("whole number") }] }));
-  });
+  it.each(["", "0", "-1", "01", "1.0", "1e3", "0x10", " 1", "abc", "2147483648", "99999999999", null, undefined])(
+    "refuses %j naming the field",
+    (raw) => {
+      expect(() => parseId(raw, "hostId")).toThrowError(
+        expect.objectContaining({
+          status: 400,
+          fields: [{ field: "hostId", message: expect.stringContaining("whole number") }],
+        }),
+      );
+    },
+  );
 
   it("reads the id of a route's params", async () => {
     expect(await idFromParams(Promise.resolve({ id: "7" }))).toBe(7);
-    await expect(idFromParams(Promise.resolve({ id: "x" }))).rejects.toMatchObject({ status: 400, fields: [{ field: "id" }] });
+    await expect(idFromParams(Promise.resolve({ id: "x" }))).rejects.toMatchObject({
+      status: 400,
+      fields: [{ field: "id" }],
+    });
   });
 });

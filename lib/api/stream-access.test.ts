@@ -17,13 +17,32 @@ beforeAll(async () => {
   api = await openTestApi();
   const nics = [];
   for (const name of ["live-a", "live-b"]) {
-    const hostId = (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id;
+    const hostId = (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } }))
+      .body.id;
     nics.push((await api.json("POST", "/api/nics", { hostId, name: "eth0", speedMbps: 1000 })).body.id);
   }
-  const linkId = (await api.json("POST", "/api/links", { name: "live-link", aNicId: nics[0], bNicId: nics[1] })).body.id;
-  runId = (await api.db.run.create({ data: { linkId, status: "running", clientSide: "a", options: { protocol: "tcp", duration: 3600 } } })).id;
-  const plan = { kind: "sweep", name: "streams", linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2], repeats: 1, kneePercent: 95 };
-  experimentId = (await api.db.experiment.create({ data: { kind: "sweep", name: "streams", status: "running", plan, links: { create: [{ linkId, position: 0 }] } } })).id;
+  const linkId = (await api.json("POST", "/api/links", { name: "live-link", aNicId: nics[0], bNicId: nics[1] })).body
+    .id;
+  runId = (
+    await api.db.run.create({
+      data: { linkId, status: "running", clientSide: "a", options: { protocol: "tcp", duration: 3600 } },
+    })
+  ).id;
+  const plan = {
+    kind: "sweep",
+    name: "streams",
+    linkIds: [linkId],
+    options: { duration: 5 },
+    factor: "parallel",
+    values: [1, 2],
+    repeats: 1,
+    kneePercent: 95,
+  };
+  experimentId = (
+    await api.db.experiment.create({
+      data: { kind: "sweep", name: "streams", status: "running", plan, links: { create: [{ linkId, position: 0 }] } },
+    })
+  ).id;
 }, 60_000);
 
 afterAll(async () => {
@@ -37,14 +56,28 @@ async function user(username: string, role: "admin" | "operator" | "viewer" = "v
   const created = await createUser({ username, password: "correct horse battery", role });
   const session = await createSession(created.id);
   const token = await createApiToken(created.id, `${username}'s script`);
-  return { id: created.id, cookie: `wirespeed_session=${session.token}`, sessionToken: session.token, token: token.token, tokenId: token.view.id };
+  return {
+    id: created.id,
+    cookie: `wirespeed_session=${session.token}`,
+    sessionToken: session.token,
+    token: token.token,
+    tokenId: token.view.id,
+  };
 }
 
 type Followed = { text: () => string; ended: Promise<string>; isEnded: () => boolean; stop: () => Promise<void> };
 
 /** Opens `path` and reads its body in the background until it ends. */
-async function follow(path: string, credential: { cookie: string } | { token: string } | "WIRESPEED_API_TOKEN"): Promise<Followed> {
-  const options = credential === "WIRESPEED_API_TOKEN" ? {} : "cookie" in credential ? { token: null, headers: { cookie: credential.cookie } } : { token: credential.token };
+async function follow(
+  path: string,
+  credential: { cookie: string } | { token: string } | "WIRESPEED_API_TOKEN",
+): Promise<Followed> {
+  const options =
+    credential === "WIRESPEED_API_TOKEN"
+      ? {}
+      : "cookie" in credential
+        ? { token: null, headers: { cookie: credential.cookie } }
+        : { token: credential.token };
   const response = await api.call("GET", path, undefined, options);
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
@@ -77,7 +110,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The last event of a stream's text, as { event, data }. */
 function lastEvent(text: string): { event: string; data: unknown } {
   const block = text.trim().split("\n\n").at(-1) ?? "";
-  const field = (name: string) => block.split("\n").find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
+  const field = (name: string) =>
+    block
+      .split("\n")
+      .find((line) => line.startsWith(`${name}: `))
+      ?.slice(name.length + 2);
   return { event: field("event") ?? "", data: JSON.parse(field("data") ?? "null") };
 }
 
@@ -114,7 +151,8 @@ describe("an open event stream of a running run", () => {
     };
     runEventBus.publish(runId, "status", { status: "running" });
     await sleep(50);
-    for (const stream of [...Object.values(streams), ...Object.values(valid)]) expect(stream.text()).toContain('event: status\ndata: {"status":"running"}');
+    for (const stream of [...Object.values(streams), ...Object.values(valid)])
+      expect(stream.text()).toContain('event: status\ndata: {"status":"running"}');
 
     await updateUser(disabled.id, { disabled: true }, ADMIN);
     await deleteUser(deleted.id, ADMIN);
@@ -122,15 +160,34 @@ describe("an open event stream of a running run", () => {
     await revokeApiToken(revoked.tokenId, ADMIN);
     await api.db.user.update({ where: { id: demoted.id }, data: { role: "guest" } });
 
-    await within(Promise.all(Object.values(streams).map((stream) => stream.ended)), END_WITHIN_MS, "the end of every revoked stream");
-    expect(lastEvent(streams.disabled.text())).toEqual({ event: "error", data: { kind: "unauthorized", message: "Your account was disabled: this stream has ended." } });
-    expect(lastEvent(streams.deleted.text())).toEqual({ event: "error", data: { kind: "unauthorized", message: "Your account was deleted: this stream has ended." } });
+    await within(
+      Promise.all(Object.values(streams).map((stream) => stream.ended)),
+      END_WITHIN_MS,
+      "the end of every revoked stream",
+    );
+    expect(lastEvent(streams.disabled.text())).toEqual({
+      event: "error",
+      data: { kind: "unauthorized", message: "Your account was disabled: this stream has ended." },
+    });
+    expect(lastEvent(streams.deleted.text())).toEqual({
+      event: "error",
+      data: { kind: "unauthorized", message: "Your account was deleted: this stream has ended." },
+    });
     expect(lastEvent(streams.signedOut.text())).toEqual({
       event: "error",
-      data: { kind: "unauthorized", message: "Your session has ended (signed out or expired): sign in again to follow this live." },
+      data: {
+        kind: "unauthorized",
+        message: "Your session has ended (signed out or expired): sign in again to follow this live.",
+      },
     });
-    expect(lastEvent(streams.revoked.text())).toEqual({ event: "error", data: { kind: "unauthorized", message: "The API token was revoked: this stream has ended." } });
-    expect(lastEvent(streams.demoted.text())).toEqual({ event: "error", data: { kind: "forbidden", message: expect.stringMatching(/role \(guest\)/) } });
+    expect(lastEvent(streams.revoked.text())).toEqual({
+      event: "error",
+      data: { kind: "unauthorized", message: "The API token was revoked: this stream has ended." },
+    });
+    expect(lastEvent(streams.demoted.text())).toEqual({
+      event: "error",
+      data: { kind: "forbidden", message: expect.stringMatching(/role \(guest\)/) },
+    });
 
     // More than one check later, the others still follow the run.
     await sleep(2_500);
@@ -159,7 +216,10 @@ describe("an open event stream of a running run", () => {
     const other = await follow(path, { cookie: stays.cookie });
     await revokeApiToken(revoked.tokenId, ADMIN);
     await within(stream.ended, END_WITHIN_MS, "the end of the revoked experiment stream");
-    expect(lastEvent(stream.text())).toEqual({ event: "error", data: { kind: "unauthorized", message: "The API token was revoked: this stream has ended." } });
+    expect(lastEvent(stream.text())).toEqual({
+      event: "error",
+      data: { kind: "unauthorized", message: "The API token was revoked: this stream has ended." },
+    });
     await sleep(2_500);
     experimentEventBus.publish(experimentId, "status", { status: "running" });
     await sleep(50);

@@ -20,16 +20,24 @@ export const STREAM_ACCESS_CHECK_MS = 2_000;
 export async function accessEnded(principal: Principal, permission: Permission): Promise<AuthError | null> {
   const { userId, credentialId, via } = principal;
   if ((via !== "session" && via !== "token") || userId === null || credentialId === undefined) return null;
-  const credential = via === "session" ? { sessions: { some: { id: credentialId, expiresAt: { gt: new Date() } } } } : { apiTokens: { some: { id: credentialId, revokedAt: null } } };
-  const user = await db.user.findFirst({ where: { id: userId, disabledAt: null, ...credential }, select: { role: true } });
+  const credential =
+    via === "session"
+      ? { sessions: { some: { id: credentialId, expiresAt: { gt: new Date() } } } }
+      : { apiTokens: { some: { id: credentialId, revokedAt: null } } };
+  const user = await db.user.findFirst({
+    where: { id: userId, disabledAt: null, ...credential },
+    select: { role: true },
+  });
   if (user) {
-    if (!isRole(user.role)) return new AuthError(403, `Your role (${user.role}) is not one Wirespeed knows: this stream has ended.`);
+    if (!isRole(user.role))
+      return new AuthError(403, `Your role (${user.role}) is not one Wirespeed knows: this stream has ended.`);
     return can(user.role, permission) ? null : forbidden(user.role, permission);
   }
   const account = await db.user.findUnique({ where: { id: userId }, select: { disabledAt: true } });
   if (!account) return new AuthError(401, "Your account was deleted: this stream has ended.");
   if (account.disabledAt) return new AuthError(401, "Your account was disabled: this stream has ended.");
-  if (via === "session") return new AuthError(401, "Your session has ended (signed out or expired): sign in again to follow this live.");
+  if (via === "session")
+    return new AuthError(401, "Your session has ended (signed out or expired): sign in again to follow this live.");
   return new AuthError(401, "The API token was revoked: this stream has ended.");
 }
 
@@ -43,7 +51,11 @@ function isEventStream(response: Response): boolean {
  * `{ kind, message }` (kind `unauthorized` or `forbidden`, as a new request would be told)
  * and ends. The event carries no id, so a client that reconnects resumes where it was.
  */
-export function endStreamWhenAccessEnds(response: Response, stillAllowed: () => Promise<AuthError | null>, everyMs = STREAM_ACCESS_CHECK_MS): Response {
+export function endStreamWhenAccessEnds(
+  response: Response,
+  stillAllowed: () => Promise<AuthError | null>,
+  everyMs = STREAM_ACCESS_CHECK_MS,
+): Response {
   if (!isEventStream(response)) return response;
   const reader = response.body!.getReader();
   let timer: ReturnType<typeof setInterval> | undefined;

@@ -3,7 +3,10 @@ import { PERMISSION_NEEDS, type Permission, type Role } from "./roles";
 
 export type AuthErrorKind = "unauthorized" | "forbidden" | "rate-limited";
 
-const KIND_OF_STATUS = { 401: "unauthorized", 403: "forbidden", 429: "rate-limited" } as const satisfies Record<number, AuthErrorKind>;
+const KIND_OF_STATUS = { 401: "unauthorized", 403: "forbidden", 429: "rate-limited" } as const satisfies Record<
+  number,
+  AuthErrorKind
+>;
 
 /** A request that is not signed in (401), not allowed (403) or sent too often (429). Messages are written for the user. */
 export class AuthError extends AppError {

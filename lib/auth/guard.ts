@@ -48,7 +48,10 @@ const ENV_TOKEN_ADMIN: Principal = { userId: null, name: "WIRESPEED_API_TOKEN", 
  * The principal of a bearer token: a user's API token, or WIRESPEED_API_TOKEN (an admin)
  * when that is set. A wrong token is a 401 even when a session cookie is also sent.
  */
-export async function principalOfBearer(header: string, env: Record<string, string | undefined> = process.env): Promise<Principal> {
+export async function principalOfBearer(
+  header: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<Principal> {
   const match = /^Bearer +(\S+) *$/i.exec(header);
   if (!match) throw new AuthError(401, "The Authorization header must be Bearer <token>.");
   const token = match[1]!;
@@ -81,7 +84,10 @@ export async function principalOfRequest(request: Request): Promise<Principal | 
   // A cookie rides along on any request the browser makes, another site's too: writes
   // made with one must come from the app's own pages.
   if (request.method !== "GET" && request.method !== "HEAD" && !fromOwnPages(request)) {
-    throw new AuthError(403, "A cookie-authenticated change must come from Wirespeed's own pages: use a bearer token from scripts.");
+    throw new AuthError(
+      403,
+      "A cookie-authenticated change must come from Wirespeed's own pages: use a bearer token from scripts.",
+    );
   }
   return session;
 }
@@ -119,7 +125,11 @@ export async function requirePage(permission: Permission, options: { allowPublic
     if ((await countUsers()) === 0) redirect("/setup");
     const path = (await headers()).get("x-wirespeed-path");
     // Back to the page asked for after signing in (the overview is where sign-in goes anyway).
-    redirect(path && path !== "/" && path.startsWith("/") && !path.startsWith("//") ? `/login?next=${encodeURIComponent(path)}` : "/login");
+    redirect(
+      path && path !== "/" && path.startsWith("/") && !path.startsWith("//")
+        ? `/login?next=${encodeURIComponent(path)}`
+        : "/login",
+    );
   }
   try {
     return authorize(principal, permission);

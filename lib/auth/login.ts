@@ -18,7 +18,11 @@ const perClient = createRateLimiter(20, WINDOW_MS);
 
 function tooMany(ms: number): AuthError {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  return new AuthError(429, `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, Math.ceil(ms / 1000));
+  return new AuthError(
+    429,
+    `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    Math.ceil(ms / 1000),
+  );
 }
 
 /**
@@ -26,7 +30,10 @@ function tooMany(ms: number): AuthError {
  * when a trusted proxy gives it (else ""). Wrong username and wrong password get the
  * same answer, in the same time.
  */
-export async function signIn(input: unknown, client: string): Promise<{ token: string; expiresAt: Date; principal: Principal }> {
+export async function signIn(
+  input: unknown,
+  client: string,
+): Promise<{ token: string; expiresAt: Date; principal: Principal }> {
   const { username, password } = parseInput(LoginSchema, input);
   const userKey = `user:${usernameKey(username)}`;
   const clientKey = `client:${client}`;
@@ -41,7 +48,13 @@ export async function signIn(input: unknown, client: string): Promise<{ token: s
   if (!user || !matches || user.disabledAt || !isRole(user.role)) {
     perUser.fail(userKey);
     if (client) perClient.fail(clientKey);
-    await recordAudit("session.login-failed", "session", null, `as "${username.slice(0, 64)}"${client ? ` from ${client}` : ""}`, null);
+    await recordAudit(
+      "session.login-failed",
+      "session",
+      null,
+      `as "${username.slice(0, 64)}"${client ? ` from ${client}` : ""}`,
+      null,
+    );
     throw new AuthError(401, "Wrong username or password.");
   }
   perUser.reset(userKey);

@@ -31,7 +31,8 @@ export function isRole(value: unknown): value is Role {
 
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   admin: "Everything: users, hosts and their credentials, tests.",
-  operator: "Runs tests; edits hosts' settings, NICs and links, schedules, alert rules and channels. Never sees or sets credentials.",
+  operator:
+    "Runs tests; edits hosts' settings, NICs and links, schedules, alert rules and channels. Never sees or sets credentials.",
   viewer: "Sees hosts, links, runs, history, charts, schedules and alerts. Starts and changes nothing.",
 };
 

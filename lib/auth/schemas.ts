@@ -8,7 +8,10 @@ export const UsernameSchema = z
   .trim()
   .min(1, "is required")
   .max(64, "must be at most 64 characters")
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "may contain letters, digits, '.', '_' and '-', and must start with a letter or digit");
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
+    "may contain letters, digits, '.', '_' and '-', and must start with a letter or digit",
+  );
 
 /** bcrypt reads at most 72 bytes: longer passwords are refused rather than cut silently. */
 export const PasswordSchema = z

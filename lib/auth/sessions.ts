@@ -24,7 +24,12 @@ export async function principalOfSession(token: string | undefined): Promise<Pri
   if (!token || token.length > 200) return null;
   const session = await db.session.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { id: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, username: true, role: true, disabledAt: true } } },
+    select: {
+      id: true,
+      expiresAt: true,
+      lastSeenAt: true,
+      user: { select: { id: true, username: true, role: true, disabledAt: true } },
+    },
   });
   if (!session || session.expiresAt.getTime() <= Date.now()) return null;
   const { user } = session;

@@ -32,7 +32,16 @@ const select = {
   user: { select: { username: true } },
 } as const;
 
-type Row = { id: number; userId: number; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null; user: { username: string } };
+type Row = {
+  id: number;
+  userId: number;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  user: { username: string };
+};
 
 function view(row: Row): ApiTokenView {
   return {
@@ -61,7 +70,11 @@ export async function createApiToken(userId: number, name: unknown): Promise<{ t
 
 /** Tokens of one user, or of everyone (userId undefined), newest first. */
 export async function listApiTokens(userId?: number): Promise<ApiTokenView[]> {
-  const rows = await db.apiToken.findMany({ where: userId === undefined ? {} : { userId }, orderBy: { id: "desc" }, select });
+  const rows = await db.apiToken.findMany({
+    where: userId === undefined ? {} : { userId },
+    orderBy: { id: "desc" },
+    select,
+  });
   return rows.map(view);
 }
 
@@ -84,7 +97,12 @@ export async function principalOfApiToken(token: string): Promise<Principal | nu
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const row = await db.apiToken.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { id: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, username: true, role: true, disabledAt: true } } },
+    select: {
+      id: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      user: { select: { id: true, username: true, role: true, disabledAt: true } },
+    },
   });
   if (!row || row.revokedAt || row.user.disabledAt || !isRole(row.user.role)) return null;
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {

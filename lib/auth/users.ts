@@ -21,7 +21,14 @@ export type UserView = {
 // passwordHash is never selected here: nothing outside sign-in reads it.
 const select = { id: true, username: true, role: true, disabledAt: true, lastLoginAt: true, createdAt: true } as const;
 
-function view(row: { id: number; username: string; role: string; disabledAt: Date | null; lastLoginAt: Date | null; createdAt: Date }): UserView {
+function view(row: {
+  id: number;
+  username: string;
+  role: string;
+  disabledAt: Date | null;
+  lastLoginAt: Date | null;
+  createdAt: Date;
+}): UserView {
   return {
     id: row.id,
     username: row.username,
@@ -52,7 +59,9 @@ export async function createUser(input: unknown): Promise<UserView> {
     return view(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new InventoryError("conflict", `A user named ${data.username} already exists.`, [{ field: "username", message: "is taken" }]);
+      throw new InventoryError("conflict", `A user named ${data.username} already exists.`, [
+        { field: "username", message: "is taken" },
+      ]);
     }
     throw error;
   }
@@ -69,14 +78,24 @@ export async function createFirstAdmin(input: unknown): Promise<UserView> {
     if ((await tx.user.count()) > 0) {
       throw new InventoryError("conflict", "An administrator already exists: sign in instead.");
     }
-    return tx.user.create({ data: { username: data.username, usernameKey: usernameKey(data.username), passwordHash, role: "admin" }, select });
+    return tx.user.create({
+      data: { username: data.username, usernameKey: usernameKey(data.username), passwordHash, role: "admin" },
+      select,
+    });
   });
-  await recordAudit("user.setup", "user", row.id, `${row.username} created as the first admin`, { userId: row.id, name: row.username, role: "admin", via: "session" });
+  await recordAudit("user.setup", "user", row.id, `${row.username} created as the first admin`, {
+    userId: row.id,
+    name: row.username,
+    role: "admin",
+    via: "session",
+  });
   return view(row);
 }
 
 /** With WIRESPEED_ADMIN_PASSWORD set and no user yet, creates the admin (WIRESPEED_ADMIN_USER, default "admin"). */
-export async function seedAdminFromEnv(env: Record<string, string | undefined> = process.env): Promise<UserView | null> {
+export async function seedAdminFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Promise<UserView | null> {
   const password = env.WIRESPEED_ADMIN_PASSWORD;
   if (!password || (await countUsers()) > 0) return null;
   try {
@@ -100,14 +119,17 @@ export async function updateUser(id: number, input: unknown, by: Principal): Pro
   const changes = parseInput(UserUpdateSchema, input);
   const current = await db.user.findUnique({ where: { id }, select });
   if (!current) throw new InventoryError("not-found", `User ${id} does not exist.`);
-  const losesAdmin = current.role === "admin" && ((changes.role && changes.role !== "admin") || changes.disabled === true);
+  const losesAdmin =
+    current.role === "admin" && ((changes.role && changes.role !== "admin") || changes.disabled === true);
   if (losesAdmin && (await otherActiveAdmins(id)) === 0) {
     throw new InventoryError("conflict", `${current.username} is the last active admin: make another admin first.`, [
       { field: changes.disabled ? "disabled" : "role", message: "would leave no active admin" },
     ]);
   }
   if (changes.disabled === true && by.userId === id) {
-    throw new InventoryError("conflict", "You cannot disable your own account.", [{ field: "disabled", message: "is your own account" }]);
+    throw new InventoryError("conflict", "You cannot disable your own account.", [
+      { field: "disabled", message: "is your own account" },
+    ]);
   }
   const row = await db.user.update({
     where: { id },
@@ -120,7 +142,11 @@ export async function updateUser(id: number, input: unknown, by: Principal): Pro
   });
   // A new password or a disabled account ends the user's sessions; a new role applies at once anyway.
   if (changes.password || changes.disabled) await db.session.deleteMany({ where: { userId: id } });
-  const what = [changes.role && `role ${current.role} → ${changes.role}`, changes.password && "password changed", changes.disabled !== undefined && (changes.disabled ? "disabled" : "enabled")].filter(Boolean);
+  const what = [
+    changes.role && `role ${current.role} → ${changes.role}`,
+    changes.password && "password changed",
+    changes.disabled !== undefined && (changes.disabled ? "disabled" : "enabled"),
+  ].filter(Boolean);
   await recordAudit("user.update", "user", id, `${row.username}: ${what.join(", ")}`);
   return view(row);
 }

@@ -14,7 +14,14 @@ function host({ nic, tcp, os }: Changes = {}): EnvironmentSnapshot {
     iperf3Version: "3.12",
     virtualization: "none",
     cpu: { model: "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", cores: 28, governor: "performance" },
-    tcp: { congestionControl: "cubic", rmemMax: 212_992, wmemMax: 212_992, tcpRmem: [4096, 131_072, 6_291_456], tcpWmem: [4096, 16_384, 4_194_304], ...tcp },
+    tcp: {
+      congestionControl: "cubic",
+      rmemMax: 212_992,
+      wmemMax: 212_992,
+      tcpRmem: [4096, 131_072, 6_291_456],
+      tcpWmem: [4096, 16_384, 4_194_304],
+      ...tcp,
+    },
     nic: {
       name: "enp1s0f0",
       driver: "ixgbe",
@@ -34,12 +41,18 @@ function host({ nic, tcp, os }: Changes = {}): EnvironmentSnapshot {
 }
 
 let nextRunId = 1;
-const run = (client: EnvironmentSnapshot | null, server: EnvironmentSnapshot | null): RunWithEnvironment => ({ runId: nextRunId++, environment: { client, server } });
+const run = (client: EnvironmentSnapshot | null, server: EnvironmentSnapshot | null): RunWithEnvironment => ({
+  runId: nextRunId++,
+  environment: { client, server },
+});
 
 describe("environmentChanges", () => {
   it("says the issue's changes: MTU on both ends, the driver on the server, congestion control on the client", () => {
     const before = run(host(), host());
-    const after = run(host({ nic: { mtu: 9000 }, tcp: { congestionControl: "bbr" } }), host({ nic: { mtu: 9000, driverVersion: "5.19" } }));
+    const after = run(
+      host({ nic: { mtu: 9000 }, tcp: { congestionControl: "bbr" } }),
+      host({ nic: { mtu: 9000, driverVersion: "5.19" } }),
+    );
     expect(environmentChanges([before, after])).toEqual([
       "driver ixgbe 5.1 → 5.19 on the server",
       "MTU 1500 → 9000 on both ends",
@@ -48,18 +61,38 @@ describe("environmentChanges", () => {
   });
 
   it("chains the values of more than two runs, a value repeated in the next run said once", () => {
-    const runs = [run(host(), host()), run(host(), host()), run(host({ nic: { mtu: 9000 } }), host({ nic: { mtu: 9000 } })), run(host(), host())];
+    const runs = [
+      run(host(), host()),
+      run(host(), host()),
+      run(host({ nic: { mtu: 9000 } }), host({ nic: { mtu: 9000 } })),
+      run(host(), host()),
+    ];
     expect(environmentChanges(runs)).toEqual(["MTU 1500 → 9000 → 1500 on both ends"]);
   });
 
   it("says each end apart when they changed differently, and a new driver by its name", () => {
-    const runs = [run(host(), host()), run(host({ nic: { mtu: 9000 } }), host({ nic: { mtu: 4000, driver: "i40e", driverVersion: "2.22.18" } }))];
-    expect(environmentChanges(runs)).toEqual(["driver ixgbe 5.1 → i40e 2.22.18 on the server", "MTU 1500 → 9000 on the client", "MTU 1500 → 4000 on the server"]);
+    const runs = [
+      run(host(), host()),
+      run(host({ nic: { mtu: 9000 } }), host({ nic: { mtu: 4000, driver: "i40e", driverVersion: "2.22.18" } })),
+    ];
+    expect(environmentChanges(runs)).toEqual([
+      "driver ixgbe 5.1 → i40e 2.22.18 on the server",
+      "MTU 1500 → 9000 on the client",
+      "MTU 1500 → 4000 on the server",
+    ]);
   });
 
   it("words each field as format.ts does: PCIe, buffers, offloads, rings", () => {
-    const slow = host({ nic: { pcie: { address: "0000:01:00.0", speedGTs: 5, width: 4, maxSpeedGTs: 8, maxWidth: 8 } } });
-    const tuned = host({ nic: { offloads: { tso: false, gso: true, gro: true, lro: false }, rings: { rx: 4096, tx: 4096, rxMax: 4096, txMax: 4096 } }, tcp: { rmemMax: 16_777_216 } });
+    const slow = host({
+      nic: { pcie: { address: "0000:01:00.0", speedGTs: 5, width: 4, maxSpeedGTs: 8, maxWidth: 8 } },
+    });
+    const tuned = host({
+      nic: {
+        offloads: { tso: false, gso: true, gro: true, lro: false },
+        rings: { rx: 4096, tx: 4096, rxMax: 4096, txMax: 4096 },
+      },
+      tcp: { rmemMax: 16_777_216 },
+    });
     expect(environmentChanges([run(null, slow), run(null, tuned)])).toEqual([
       "PCIe 2.0 x4 (card: 3.0 x8) → 3.0 x8 on the server",
       "TSO on → off on the server",

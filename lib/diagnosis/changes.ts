@@ -30,7 +30,8 @@ function chainOf(rowsPerRun: ReadonlyArray<readonly EnvironmentRow[]>, key: stri
 function chainText(key: string, chain: readonly string[]): string {
   if (key === "nic.driver") {
     const names = chain.map((value) => value.split(" ")[0]);
-    if (chain.every((value, i) => value.includes(" ") && names[i] === names[0])) return `${names[0]} ${chain.map((value) => value.slice(names[0]!.length + 1)).join(" → ")}`;
+    if (chain.every((value, i) => value.includes(" ") && names[i] === names[0]))
+      return `${names[0]} ${chain.map((value) => value.slice(names[0]!.length + 1)).join(" → ")}`;
   }
   return chain.join(" → ");
 }
@@ -53,7 +54,8 @@ export function environmentChanges(runs: readonly RunWithEnvironment[]): string[
   const client = rowsOf("client");
   const server = rowsOf("server");
   const fields = new Map<string, string>();
-  for (const rows of [...client, ...server]) for (const { key, label } of rows) if (!fields.has(key)) fields.set(key, label);
+  for (const rows of [...client, ...server])
+    for (const { key, label } of rows) if (!fields.has(key)) fields.set(key, label);
 
   const lines: string[] = [];
   for (const [key, label] of fields) {

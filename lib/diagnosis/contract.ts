@@ -78,7 +78,10 @@ export type EnvironmentSnapshot = {
  * A snapshot with nothing read yet: every field null, `missing` as given. Parsers start from it and
  * fill in what their platform tells; the engine stores it as is when the host could not be read.
  */
-export function emptyEnvironment(platform: Platform, missing: string[] = []): Omit<EnvironmentSnapshot, "readAt" | "iperf3Version"> {
+export function emptyEnvironment(
+  platform: Platform,
+  missing: string[] = [],
+): Omit<EnvironmentSnapshot, "readAt" | "iperf3Version"> {
   return {
     platform,
     os: null,
@@ -98,7 +101,8 @@ export type RunEnvironment = { client: EnvironmentSnapshot | null; server: Envir
 export function parseStoredSnapshot(value: unknown): EnvironmentSnapshot | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
   const snapshot = value as Partial<EnvironmentSnapshot>;
-  if (typeof snapshot.platform !== "string" || typeof snapshot.cpu !== "object" || typeof snapshot.tcp !== "object") return null;
+  if (typeof snapshot.platform !== "string" || typeof snapshot.cpu !== "object" || typeof snapshot.tcp !== "object")
+    return null;
   return { ...(snapshot as EnvironmentSnapshot), missing: Array.isArray(snapshot.missing) ? snapshot.missing : [] };
 }
 

@@ -46,7 +46,10 @@ describe("diagnosis on the lab", () => {
     const run = await runOn("ab-1g", { duration: 2 });
     expect(run.status).toBe("succeeded");
     const ab = labLink(state, "ab-1g");
-    for (const [role, end] of [["client", ab.a], ["server", ab.b]] as const) {
+    for (const [role, end] of [
+      ["client", ab.a],
+      ["server", ab.b],
+    ] as const) {
       const snapshot = run.environment[role];
       expect(snapshot.platform).toBe("linux");
       expect(snapshot.kernel).toMatch(/^\d+\.\d+/);
@@ -70,7 +73,10 @@ describe("diagnosis on the lab", () => {
     expect(mismatched.environment.client.nic.mtu).toBe(link.mtu);
     expect(mismatched.environment.server.nic.mtu).toBe(1500);
     const whileMismatched = await api.json("GET", `/api/links/${linkIds[LINK]}/hints`);
-    expect(whileMismatched.body.hints.find((entry: { id: string }) => entry.id === "mtu-mismatch")?.source).toEqual({ kind: "run", id: mismatched.id });
+    expect(whileMismatched.body.hints.find((entry: { id: string }) => entry.id === "mtu-mismatch")?.source).toEqual({
+      kind: "run",
+      id: mismatched.id,
+    });
     const hint = mismatched.hints.find((entry: { id: string }) => entry.id === "mtu-mismatch");
     expect(hint?.evidence).toMatch(/1500/);
     expect(hint?.evidence).toMatch(new RegExp(String(link.mtu)));
@@ -96,7 +102,11 @@ describe("diagnosis on the lab", () => {
     expect(latency.grade).toBe(bufferbloatGrade(latency.loadedMedianMs - latency.idleMedianMs));
     expect(latency.grade).not.toBe("A");
 
-    const samples = (await api.json("GET", `/api/runs/${run.id}/latency`)).body.samples as Array<{ t: number; rttMs: number | null; phase: string }>;
+    const samples = (await api.json("GET", `/api/runs/${run.id}/latency`)).body.samples as Array<{
+      t: number;
+      rttMs: number | null;
+      phase: string;
+    }>;
     const idle = samples.filter((sample) => sample.phase === "idle");
     const loaded = samples.filter((sample) => sample.phase === "loaded");
     // 5 s idle at 0.2 s, then 8 s of traffic: about 25 and 40 pings, on the throughput chart's time axis

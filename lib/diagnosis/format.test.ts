@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { emptyEnvironment, type EnvironmentSnapshot } from "./contract";
-import { environmentRows, formatBuffer, formatBufferTriple, formatLinkSpeed, formatOffloads, formatPcie, pcieGeneration, usablePcieGbps } from "./format";
+import {
+  environmentRows,
+  formatBuffer,
+  formatBufferTriple,
+  formatLinkSpeed,
+  formatOffloads,
+  formatPcie,
+  pcieGeneration,
+  usablePcieGbps,
+} from "./format";
 
 /** A Debian host with a dual-port Intel X550 (ixgbe) in a PCIe 3.0 x4 slot, as its snapshot reads. */
 function ixgbeHost(): EnvironmentSnapshot {
@@ -12,7 +21,13 @@ function ixgbeHost(): EnvironmentSnapshot {
     iperf3Version: "3.12",
     virtualization: "none",
     cpu: { model: "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", cores: 28, governor: "performance" },
-    tcp: { congestionControl: "cubic", rmemMax: 212_992, wmemMax: 212_992, tcpRmem: [4096, 131_072, 6_291_456], tcpWmem: [4096, 16_384, 4_194_304] },
+    tcp: {
+      congestionControl: "cubic",
+      rmemMax: 212_992,
+      wmemMax: 212_992,
+      tcpRmem: [4096, 131_072, 6_291_456],
+      tcpWmem: [4096, 16_384, 4_194_304],
+    },
     nic: {
       name: "enp1s0f0",
       driver: "ixgbe",
@@ -55,7 +70,9 @@ describe("PCIe", () => {
     expect(formatPcie({ ...link, speedGTs: 8, width: 8, maxSpeedGTs: null, maxWidth: null })).toBe("PCIe 3.0 x8");
     expect(formatPcie({ ...link, speedGTs: 8, maxSpeedGTs: null })).toBe("PCIe 3.0 x4 (card: 3.0 x8)");
     expect(formatPcie({ ...link, speedGTs: 12, width: 8, maxSpeedGTs: 12, maxWidth: 8 })).toBe("12 GT/s x8");
-    expect(formatPcie({ address: null, speedGTs: null, width: null, maxSpeedGTs: null, maxWidth: null })).toBe("unknown");
+    expect(formatPcie({ address: null, speedGTs: null, width: null, maxSpeedGTs: null, maxWidth: null })).toBe(
+      "unknown",
+    );
     expect(formatPcie(null)).toBe("unknown");
   });
 });
@@ -71,7 +88,13 @@ describe("sizes, speeds, offloads", () => {
   });
 
   it("writes link speeds as a rate", () => {
-    expect([100, 1000, 2500, 10_000, 25_000].map(formatLinkSpeed)).toEqual(["100 Mbit/s", "1 Gbit/s", "2.5 Gbit/s", "10 Gbit/s", "25 Gbit/s"]);
+    expect([100, 1000, 2500, 10_000, 25_000].map(formatLinkSpeed)).toEqual([
+      "100 Mbit/s",
+      "1 Gbit/s",
+      "2.5 Gbit/s",
+      "10 Gbit/s",
+      "25 Gbit/s",
+    ]);
     expect(formatLinkSpeed(null)).toBe("unknown");
   });
 
@@ -116,7 +139,11 @@ describe("environmentRows", () => {
   });
 
   it("keeps the same keys for a snapshot that read nothing, every value unknown", () => {
-    const empty: EnvironmentSnapshot = { ...emptyEnvironment("windows", ["everything: the host did not answer"]), readAt: "2026-12-20T10:00:00.000Z", iperf3Version: null };
+    const empty: EnvironmentSnapshot = {
+      ...emptyEnvironment("windows", ["everything: the host did not answer"]),
+      readAt: "2026-12-20T10:00:00.000Z",
+      iperf3Version: null,
+    };
     const rows = environmentRows(empty);
     expect(rows.map((row) => row.key)).toEqual(environmentRows(ixgbeHost()).map((row) => row.key));
     expect(new Set(rows.map((row) => row.value))).toEqual(new Set(["unknown"]));
@@ -127,9 +154,20 @@ describe("environmentRows", () => {
     const rows = environmentRows({
       ...host,
       virtualization: "kvm",
-      nic: { ...host.nic!, driverVersion: null, siblingPorts: [], rings: { rx: 256, tx: null, rxMax: null, txMax: null } },
+      nic: {
+        ...host.nic!,
+        driverVersion: null,
+        siblingPorts: [],
+        rings: { rx: 256, tx: null, rxMax: null, txMax: null },
+      },
     });
     const value = (key: string) => rows.find((row) => row.key === key)?.value;
-    expect([value("virtualization"), value("nic.driver"), value("nic.siblings"), value("nic.ring.rx"), value("nic.ring.tx")]).toEqual(["kvm", "ixgbe", "none", "256", "unknown"]);
+    expect([
+      value("virtualization"),
+      value("nic.driver"),
+      value("nic.siblings"),
+      value("nic.ring.rx"),
+      value("nic.ring.tx"),
+    ]).toEqual(["kvm", "ixgbe", "none", "256", "unknown"]);
   });
 });

@@ -38,14 +38,17 @@ export function usablePcieGbps(speedGTs: number | null, width: number | null): n
 // "2.0 x4" with the generation's name, "12 GT/s x4" without one; "PCIe " before a generation when asked.
 function linkText(speedGTs: number | null, width: number | null, isPrefixed: boolean): string {
   const generation = pcieGeneration(speedGTs);
-  const speed = generation !== null ? `${isPrefixed ? "PCIe " : ""}${generation}` : speedGTs !== null ? `${speedGTs} GT/s` : null;
+  const speed =
+    generation !== null ? `${isPrefixed ? "PCIe " : ""}${generation}` : speedGTs !== null ? `${speedGTs} GT/s` : null;
   return [speed, width !== null ? `x${width}` : null].filter((part) => part !== null).join(" ");
 }
 
 function pcieText(pcie: PcieLink | null, isPrefixed: boolean): string {
   if (!pcie) return UNKNOWN;
   const current = linkText(pcie.speedGTs, pcie.width, isPrefixed) || UNKNOWN;
-  const isShort = (pcie.maxSpeedGTs !== null && pcie.maxSpeedGTs !== pcie.speedGTs) || (pcie.maxWidth !== null && pcie.maxWidth !== pcie.width);
+  const isShort =
+    (pcie.maxSpeedGTs !== null && pcie.maxSpeedGTs !== pcie.speedGTs) ||
+    (pcie.maxWidth !== null && pcie.maxWidth !== pcie.width);
   if (!isShort) return current;
   return `${current} (card: ${linkText(pcie.maxSpeedGTs ?? pcie.speedGTs, pcie.maxWidth ?? pcie.width, false)})`;
 }
@@ -74,7 +77,9 @@ const onOff = (value: boolean | null) => (value === null ? UNKNOWN : value ? "on
 
 /** "TSO on, GSO on, GRO on, LRO off", leaving out what is not known; "unknown" when none is. */
 export function formatOffloads(offloads: NicOffloads): string {
-  const known = OFFLOADS.filter((name) => offloads[name] !== null).map((name) => `${name.toUpperCase()} ${onOff(offloads[name])}`);
+  const known = OFFLOADS.filter((name) => offloads[name] !== null).map(
+    (name) => `${name.toUpperCase()} ${onOff(offloads[name])}`,
+  );
   return known.length > 0 ? known.join(", ") : UNKNOWN;
 }
 
@@ -83,7 +88,8 @@ export function formatLinkSpeed(speedMbps: number | null): string {
   return speedMbps === null ? UNKNOWN : formatBitRate(speedMbps * 1e6);
 }
 
-const text = (value: string | number | null | undefined) => (value === null || value === undefined || value === "" ? UNKNOWN : String(value));
+const text = (value: string | number | null | undefined) =>
+  value === null || value === undefined || value === "" ? UNKNOWN : String(value);
 
 // "512 (max 4096)": the ring in use and the most the NIC takes.
 function ringText(size: number | null, max: number | null): string {
@@ -99,7 +105,9 @@ function driverText(nic: NicEnvironment | null): string {
 function siblingsText(nic: NicEnvironment | null): string {
   if (!nic) return UNKNOWN;
   if (nic.siblingPorts.length === 0) return "none";
-  return nic.siblingPorts.map((port) => (port.speedMbps === null ? port.name : `${port.name} (${formatLinkSpeed(port.speedMbps)})`)).join(", ");
+  return nic.siblingPorts
+    .map((port) => (port.speedMbps === null ? port.name : `${port.name} (${formatLinkSpeed(port.speedMbps)})`))
+    .join(", ");
 }
 
 /**
@@ -113,7 +121,11 @@ export function environmentRows(snapshot: EnvironmentSnapshot): EnvironmentRow[]
     ["os", "OS", text(snapshot.os)],
     ["kernel", "Kernel", text(snapshot.kernel)],
     ["iperf3", "iperf3", text(snapshot.iperf3Version)],
-    ["virtualization", "Virtualization", snapshot.virtualization === "none" ? "bare metal" : text(snapshot.virtualization)],
+    [
+      "virtualization",
+      "Virtualization",
+      snapshot.virtualization === "none" ? "bare metal" : text(snapshot.virtualization),
+    ],
     ["cpu.model", "CPU", text(cpu.model)],
     ["cpu.cores", "CPU cores", text(cpu.cores)],
     ["cpu.governor", "CPU governor", text(cpu.governor)],
@@ -125,7 +137,11 @@ export function environmentRows(snapshot: EnvironmentSnapshot): EnvironmentRow[]
     ["nic.mtu", "MTU", text(nic?.mtu)],
     ["nic.pcie", "PCIe", pcieText(nic?.pcie ?? null, false)],
     ["nic.siblings", "Other ports of the card", siblingsText(nic)],
-    ...OFFLOADS.map((name): [string, string, string] => [`nic.offload.${name}`, name.toUpperCase(), onOff(nic?.offloads[name] ?? null)]),
+    ...OFFLOADS.map((name): [string, string, string] => [
+      `nic.offload.${name}`,
+      name.toUpperCase(),
+      onOff(nic?.offloads[name] ?? null),
+    ]),
     ["nic.ring.rx", "RX ring", ringText(nic?.rings?.rx ?? null, nic?.rings?.rxMax ?? null)],
     ["nic.ring.tx", "TX ring", ringText(nic?.rings?.tx ?? null, nic?.rings?.txMax ?? null)],
     ["tcp.congestion", "Congestion control", text(tcp.congestionControl)],

@@ -72,13 +72,17 @@ describe("PingTimeline", () => {
     const summary = summarizeLatency(samples);
     // as ping itself counts: 35 transmitted, 23 received, 12 errors
     expect(summary).toMatchObject({ sent: 35, lost: 12 });
-    expect(samples.filter((s) => s.rttMs === null).map((s) => s.t)).toEqual([1.051, 1.255, 1.459, 1.663, 1.867, 2.071, 2.275, 2.479, 2.683, 2.887, 3.091, 3.295]);
+    expect(samples.filter((s) => s.rttMs === null).map((s) => s.t)).toEqual([
+      1.051, 1.255, 1.459, 1.663, 1.867, 2.071, 2.275, 2.479, 2.683, 2.887, 3.091, 3.295,
+    ]);
     // seq 6, named at 1251 (sent 1051), is settled by the first line 2 s later, at 3087, before any reply
     const firstLoss = emitted.find((e) => e.samples.some((s) => s.rttMs === null))!;
     expect(firstLoss.atMs).toBe(3087);
     expect(firstLoss.atMs - 1051).toBeGreaterThanOrEqual(LOSS_TIMEOUT_MS);
     // queued for a second behind the failed ARP, and still counted as replies
-    expect(samples.filter((s) => s.rttMs !== null && s.rttMs > 100).map((s) => s.rttMs)).toEqual([1013, 808, 604, 400, 196]);
+    expect(samples.filter((s) => s.rttMs !== null && s.rttMs > 100).map((s) => s.rttMs)).toEqual([
+      1013, 808, 604, 400, 196,
+    ]);
     expect(isIncreasing(samples.map((s) => s.t))).toBe(true);
   });
 
@@ -113,7 +117,11 @@ describe("PingTimeline", () => {
   it("follows sequence numbers round 65535", () => {
     const timeline = timelineOf(busyboxPing, 0);
     const reply = (seq: number) => `64 bytes from 198.18.0.2: seq=${seq} ttl=64 time=1.000 ms`;
-    const samples = [timeline.push(reply(65534), 1000), timeline.push(reply(65535), 1200), timeline.push(reply(1), 1600)].flat();
+    const samples = [
+      timeline.push(reply(65534), 1000),
+      timeline.push(reply(65535), 1200),
+      timeline.push(reply(1), 1600),
+    ].flat();
     expect(samples.map((s) => s.rttMs)).toEqual([1, 1, null, 1]);
     expect(samples[2]!.t).toBe(1.399);
   });
@@ -149,8 +157,24 @@ describe("summarizeLatency", () => {
       { t: -0.6, rttMs: 3, phase: "idle" },
       { t: 0.2, rttMs: null, phase: "loaded" },
     ];
-    expect(summarizeLatency(samples)).toEqual({ idleMedianMs: 2, idleP95Ms: 2.9, loadedMedianMs: null, loadedP95Ms: null, grade: null, sent: 4, lost: 2 });
-    expect(summarizeLatency([])).toEqual({ idleMedianMs: null, idleP95Ms: null, loadedMedianMs: null, loadedP95Ms: null, grade: null, sent: 0, lost: 0 });
+    expect(summarizeLatency(samples)).toEqual({
+      idleMedianMs: 2,
+      idleP95Ms: 2.9,
+      loadedMedianMs: null,
+      loadedP95Ms: null,
+      grade: null,
+      sent: 4,
+      lost: 2,
+    });
+    expect(summarizeLatency([])).toEqual({
+      idleMedianMs: null,
+      idleP95Ms: null,
+      loadedMedianMs: null,
+      loadedP95Ms: null,
+      grade: null,
+      sent: 0,
+      lost: 0,
+    });
   });
 
   it("interpolates percentiles between the nearest ranks", () => {

@@ -131,7 +131,8 @@ export class PingTimeline {
     const named = this.unanswered.get(seq);
     if (named !== undefined) return named;
     const previous = this.lastReply;
-    if (previous && previous.seq < seq) return previous.sentMs + ((seq - previous.seq) * (next.sentMs - previous.sentMs)) / (next.seq - previous.seq);
+    if (previous && previous.seq < seq)
+      return previous.sentMs + ((seq - previous.seq) * (next.sentMs - previous.sentMs)) / (next.seq - previous.seq);
     return next.sentMs - (next.seq - seq) * this.intervalMs;
   }
 

@@ -40,7 +40,9 @@ describe("hints for a run", () => {
   });
 
   it("finds nothing in a healthy run", () => {
-    const healthy = runEvidence({ nics: { client: nicFacts({ mtu: 9000 }), server: nicFacts({ name: "eth1", mtu: 9000 }) } });
+    const healthy = runEvidence({
+      nics: { client: nicFacts({ mtu: 9000 }), server: nicFacts({ name: "eth1", mtu: 9000 }) },
+    });
     expect(hintsForRun(healthy)).toEqual([]);
   });
 
@@ -51,8 +53,13 @@ describe("hints for a run", () => {
 
 describe("hints for an experiment", () => {
   it("gives its own findings and its runs', one per rule, each with where it was found", () => {
-    const runs = [runEvidence({ runId: 31, receivedBitsPerSecond: 7.2e9, serverCpuPercent: 95 }), runEvidence({ runId: 32, receivedBitsPerSecond: 7.2e9, serverCpuPercent: 96 })];
-    const hints = hintsForExperiment(experimentEvidence({ experimentId: 5, kind: "concurrent", result: sharedBottleneck(), runs }));
+    const runs = [
+      runEvidence({ runId: 31, receivedBitsPerSecond: 7.2e9, serverCpuPercent: 95 }),
+      runEvidence({ runId: 32, receivedBitsPerSecond: 7.2e9, serverCpuPercent: 96 }),
+    ];
+    const hints = hintsForExperiment(
+      experimentEvidence({ experimentId: 5, kind: "concurrent", result: sharedBottleneck(), runs }),
+    );
     expect(hints.map((hint) => [hint.id, hint.severity, hint.source])).toEqual([
       ["shared-bottleneck", "critical", { kind: "experiment", id: 5 }],
       // both runs were CPU bound: the newer one's finding
@@ -64,25 +71,53 @@ describe("hints for an experiment", () => {
 
 describe("hints for a link", () => {
   it("says how the ends are set up from the newest run alone: an MTU fixed since an older run is no finding", () => {
-    const mismatched = runEvidence({ runId: 10, environment: { client: snapshot({ nic: nicEnvironment({ mtu: 9000 }) }), server: snapshot({ nic: nicEnvironment({ name: "eth1", mtu: 1500 }) }) } });
-    const fixed = runEvidence({ runId: 11, environment: { client: snapshot({ nic: nicEnvironment({ mtu: 9000 }) }), server: snapshot({ nic: nicEnvironment({ name: "eth1", mtu: 9000 }) }) } });
+    const mismatched = runEvidence({
+      runId: 10,
+      environment: {
+        client: snapshot({ nic: nicEnvironment({ mtu: 9000 }) }),
+        server: snapshot({ nic: nicEnvironment({ name: "eth1", mtu: 1500 }) }),
+      },
+    });
+    const fixed = runEvidence({
+      runId: 11,
+      environment: {
+        client: snapshot({ nic: nicEnvironment({ mtu: 9000 }) }),
+        server: snapshot({ nic: nicEnvironment({ name: "eth1", mtu: 9000 }) }),
+      },
+    });
     expect(hintsForLink({ runs: [mismatched], experiments: [] }).map((hint) => hint.id)).toContain("mtu-mismatch");
-    expect(hintsForLink({ runs: [fixed, mismatched], experiments: [] }).map((hint) => hint.id)).not.toContain("mtu-mismatch");
+    expect(hintsForLink({ runs: [fixed, mismatched], experiments: [] }).map((hint) => hint.id)).not.toContain(
+      "mtu-mismatch",
+    );
     // a newer run without a snapshot (from before snapshots, or unreadable) does not hide what the newest snapshot says
     const unread = runEvidence({ runId: 12, environment: null });
-    expect(hintsForLink({ runs: [unread, mismatched], experiments: [] }).find((hint) => hint.id === "mtu-mismatch")?.source).toEqual({ kind: "run", id: 10 });
+    expect(
+      hintsForLink({ runs: [unread, mismatched], experiments: [] }).find((hint) => hint.id === "mtu-mismatch")?.source,
+    ).toEqual({ kind: "run", id: 10 });
   });
 
   it("keeps one finding per rule: the most severe, then the newest", () => {
-    const older = runEvidence({ runId: 10, receivedBitsPerSecond: 900e6, nics: { client: nicFacts({ speedMbps: 1000 }), server: nicFacts({ name: "eth1" }) } });
+    const older = runEvidence({
+      runId: 10,
+      receivedBitsPerSecond: 900e6,
+      nics: { client: nicFacts({ speedMbps: 1000 }), server: nicFacts({ name: "eth1" }) },
+    });
     const newer = runEvidence({
       runId: 20,
       status: "failed",
       receivedBitsPerSecond: null,
       nics: { client: nicFacts({ speedMbps: 2500 }), server: nicFacts({ name: "eth1", mtu: 9000 }) },
     });
-    const newest = runEvidence({ runId: 30, nics: { client: nicFacts(), server: nicFacts({ name: "eth1", mtu: 1400 }) } });
-    const experiment = experimentEvidence({ experimentId: 4, kind: "concurrent", result: sharedBottleneck(), runs: [runEvidence({ runId: 25 })] });
+    const newest = runEvidence({
+      runId: 30,
+      nics: { client: nicFacts(), server: nicFacts({ name: "eth1", mtu: 1400 }) },
+    });
+    const experiment = experimentEvidence({
+      experimentId: 4,
+      kind: "concurrent",
+      result: sharedBottleneck(),
+      runs: [runEvidence({ runId: 25 })],
+    });
     const hints = hintsForLink({ runs: [newest, newer, older], experiments: [experiment] });
     expect(hints.map((hint) => [hint.id, hint.severity, hint.source])).toEqual([
       ["shared-bottleneck", "critical", { kind: "experiment", id: 4 }],
@@ -90,7 +125,9 @@ describe("hints for a link", () => {
       ["mtu-mismatch", "warning", { kind: "run", id: 30 }],
       ["standard-frames", "info", { kind: "run", id: 30 }],
     ]);
-    expect(hints.find((hint) => hint.id === "mtu-mismatch")?.evidence).toBe("The client's enp3s0f0 has MTU 1500, the server's eth1 MTU 1400.");
+    expect(hints.find((hint) => hint.id === "mtu-mismatch")?.evidence).toBe(
+      "The client's enp3s0f0 has MTU 1500, the server's eth1 MTU 1400.",
+    );
   });
 
   it("finds nothing without runs or experiments", () => {

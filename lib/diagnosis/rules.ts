@@ -65,7 +65,11 @@ function onePerRule(candidates: readonly Candidate[]): Hint[] {
   for (const candidate of candidates) {
     const kept = best.get(candidate.hint.id);
     const rank = severityRank(candidate.hint.severity);
-    if (!kept || rank > severityRank(kept.hint.severity) || (rank === severityRank(kept.hint.severity) && candidate.recency > kept.recency)) {
+    if (
+      !kept ||
+      rank > severityRank(kept.hint.severity) ||
+      (rank === severityRank(kept.hint.severity) && candidate.recency > kept.recency)
+    ) {
       best.set(candidate.hint.id, candidate);
     }
   }
@@ -83,12 +87,18 @@ function experimentCandidates(experiment: ExperimentEvidence): Candidate[] {
   const recency = Math.max(0, ...experiment.runs.map((run) => run.runId));
   const own = EXPERIMENT_RULES.map((rule) => rule(experiment))
     .filter((hint): hint is Hint => hint !== null)
-    .map((hint): Candidate => ({ hint: { ...hint, source: { kind: "experiment", id: experiment.experimentId } }, recency }));
+    .map((hint): Candidate => ({
+      hint: { ...hint, source: { kind: "experiment", id: experiment.experimentId } },
+      recency,
+    }));
   return [...own, ...experiment.runs.flatMap(runCandidates)];
 }
 
 function runCandidates(run: RunEvidence): Candidate[] {
-  return hintsForRun(run).map((hint) => ({ hint: { ...hint, source: { kind: "run", id: run.runId } }, recency: run.runId }));
+  return hintsForRun(run).map((hint) => ({
+    hint: { ...hint, source: { kind: "run", id: run.runId } },
+    recency: run.runId,
+  }));
 }
 
 /**
@@ -104,7 +114,14 @@ export function hintsForExperiment(experiment: ExperimentEvidence): Hint[] {
  * Findings about how the ends are set up rather than about one result: the newest run tells how
  * the link is set up now, and an MTU fixed since an older run is no finding any more.
  */
-const SETUP_HINTS: ReadonlySet<HintId> = new Set<HintId>(["pcie-slot", "mtu-mismatch", "standard-frames", "negotiated-below-nominal", "small-buffers", "iperf3-too-old"]);
+const SETUP_HINTS: ReadonlySet<HintId> = new Set<HintId>([
+  "pcie-slot",
+  "mtu-mismatch",
+  "standard-frames",
+  "negotiated-below-nominal",
+  "small-buffers",
+  "iperf3-too-old",
+]);
 
 /**
  * The link page's findings: from its latest runs and experiments, one per rule id (the most severe,
@@ -116,5 +133,9 @@ export function hintsForLink(input: { runs: RunEvidence[]; experiments: Experime
   const withSnapshot = runs.filter((run) => run.environment !== null);
   const newest = Math.max(-1, ...(withSnapshot.length > 0 ? withSnapshot : runs).map((run) => run.runId));
   const candidates = [...input.runs.flatMap(runCandidates), ...input.experiments.flatMap(experimentCandidates)];
-  return onePerRule(candidates.filter(({ hint }) => !SETUP_HINTS.has(hint.id) || (hint.source?.kind === "run" && hint.source.id === newest)));
+  return onePerRule(
+    candidates.filter(
+      ({ hint }) => !SETUP_HINTS.has(hint.id) || (hint.source?.kind === "run" && hint.source.id === newest),
+    ),
+  );
 }

@@ -44,7 +44,14 @@ describe("compareTables", () => {
   });
 
   it("takes A's columns, then those only B has", () => {
-    expect(columns.map((column) => column.key)).toEqual(["channel", "received", "retransmits", "lostPercent", "runs", "jitter"]);
+    expect(columns.map((column) => column.key)).toEqual([
+      "channel",
+      "received",
+      "retransmits",
+      "lostPercent",
+      "runs",
+      "jitter",
+    ]);
   });
 
   it("gives B against A in % for the numeric columns of rows both have, and null where one is missing", () => {
@@ -90,18 +97,29 @@ describe("percentDifference", () => {
 
 describe("compareExperiments", () => {
   it("compares two experiments of one kind", () => {
-    const result = compareExperiments({ id: 12, kind: "channels", table: BEFORE }, { id: 15, kind: "channels", table: AFTER });
+    const result = compareExperiments(
+      { id: 12, kind: "channels", table: BEFORE },
+      { id: 15, kind: "channels", table: AFTER },
+    );
     expect(result.isComparable).toBe(true);
     if (result.isComparable) expect(result.comparison.rows).toHaveLength(4);
   });
 
   it("refuses two kinds, naming both experiments and their kinds", () => {
-    const result = compareExperiments({ id: 12, kind: "sweep", table: BEFORE }, { id: 15, kind: "matrix", table: AFTER });
-    expect(result).toEqual({ isComparable: false, message: expect.stringMatching(/#12 \(sweep\) and #15 \(matrix\) are experiments of different kinds/) });
+    const result = compareExperiments(
+      { id: 12, kind: "sweep", table: BEFORE },
+      { id: 15, kind: "matrix", table: AFTER },
+    );
+    expect(result).toEqual({
+      isComparable: false,
+      message: expect.stringMatching(/#12 \(sweep\) and #15 \(matrix\) are experiments of different kinds/),
+    });
   });
 
   it("refuses an experiment compared with itself", () => {
-    expect(compareExperiments({ id: 12, kind: "sweep", table: BEFORE }, { id: 12, kind: "sweep", table: BEFORE })).toEqual({ isComparable: false, message: expect.stringContaining("#12 twice") });
+    expect(
+      compareExperiments({ id: 12, kind: "sweep", table: BEFORE }, { id: 12, kind: "sweep", table: BEFORE }),
+    ).toEqual({ isComparable: false, message: expect.stringContaining("#12 twice") });
   });
 
   it("compares an experiment whose table is not there yet as one without rows", () => {

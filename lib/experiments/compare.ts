@@ -35,8 +35,7 @@ export type ComparedRow = {
 export type TableComparison = { columns: TableColumn[]; rows: ComparedRow[] };
 
 export type ExperimentComparison =
-  | { isComparable: true; kind: ExperimentKind; comparison: TableComparison }
-  | { isComparable: false; message: string };
+  { isComparable: true; kind: ExperimentKind; comparison: TableComparison } | { isComparable: false; message: string };
 
 /**
  * Pairs the rows of A and B by key: A's rows in A's order, then those only B has, in B's
@@ -58,7 +57,8 @@ export function compareTables(a: ResultTable, b: ResultTable): TableComparison {
 function pairOf(columns: TableColumn[], key: string, a: TableRow | null, b: TableRow | null): ComparedRow {
   const differences: Record<string, number | null> = {};
   for (const column of columns) {
-    if (isNumericColumn(column)) differences[column.key] = a && b ? percentDifference(a.cells[column.key], b.cells[column.key]) : null;
+    if (isNumericColumn(column))
+      differences[column.key] = a && b ? percentDifference(a.cells[column.key], b.cells[column.key]) : null;
   }
   return { key, isSum: Boolean(a?.isSum || b?.isSum), a, b, differences };
 }
@@ -68,9 +68,16 @@ type Comparable = { id: number; kind: ExperimentKind; table: ResultTable | null 
 /** The comparison of two experiments, or why there is none: different kinds, or a table not there yet. */
 export function compareExperiments(a: Comparable, b: Comparable): ExperimentComparison {
   if (a.kind !== b.kind) {
-    return { isComparable: false, message: `#${a.id} (${a.kind}) and #${b.id} (${b.kind}) are experiments of different kinds: only the rows of one kind pair up. Pick another ${a.kind} experiment.` };
+    return {
+      isComparable: false,
+      message: `#${a.id} (${a.kind}) and #${b.id} (${b.kind}) are experiments of different kinds: only the rows of one kind pair up. Pick another ${a.kind} experiment.`,
+    };
   }
-  if (a.id === b.id) return { isComparable: false, message: `That is experiment #${a.id} twice: pick another ${a.kind} experiment to compare it with.` };
+  if (a.id === b.id)
+    return {
+      isComparable: false,
+      message: `That is experiment #${a.id} twice: pick another ${a.kind} experiment to compare it with.`,
+    };
   const empty: ResultTable = { columns: [], rows: [] };
   return { isComparable: true, kind: a.kind, comparison: compareTables(a.table ?? empty, b.table ?? empty) };
 }

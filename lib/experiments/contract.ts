@@ -60,7 +60,12 @@ type PlanCommon = { name: string; linkIds: number[]; options: BaseRunOptions };
  */
 export type ExperimentPlan =
   | (PlanCommon & { kind: "sweep"; factor: SweepFactor; values: SweepValue[]; repeats: number; kneePercent: number })
-  | (PlanCommon & { kind: "matrix"; directions: RunDirection[]; protocols: ("tcp" | "udp")[]; clientSides: ClientSide[] })
+  | (PlanCommon & {
+      kind: "matrix";
+      directions: RunDirection[];
+      protocols: ("tcp" | "udp")[];
+      clientSides: ClientSide[];
+    })
   | (PlanCommon & { kind: "concurrent"; baseline: boolean })
   | (PlanCommon & { kind: "channels"; channels: number; affinity: boolean })
   | (PlanCommon & {
@@ -145,7 +150,11 @@ export type SweepRow = {
   clientCpuPercent: number | null;
   serverCpuPercent: number | null;
 };
-export type SweepResult = { factor: SweepFactor; rows: SweepRow[]; knee: { value: SweepValue; receivedBitsPerSecond: number } | null };
+export type SweepResult = {
+  factor: SweepFactor;
+  rows: SweepRow[];
+  knee: { value: SweepValue; receivedBitsPerSecond: number } | null;
+};
 
 export type MatrixRow = {
   direction: RunDirection;
@@ -161,7 +170,12 @@ export type MatrixRow = {
 };
 export type MatrixResult = { rows: MatrixRow[]; asymmetry: { slower: RunDirection; percent: number } | null };
 
-export type ConcurrentRow = { linkId: number; runIds: number[]; aloneBitsPerSecond: number | null; togetherBitsPerSecond: number | null };
+export type ConcurrentRow = {
+  linkId: number;
+  runIds: number[];
+  aloneBitsPerSecond: number | null;
+  togetherBitsPerSecond: number | null;
+};
 export type ConcurrentResult = {
   rows: ConcurrentRow[];
   aggregateBitsPerSecond: number | null;
@@ -187,12 +201,24 @@ export type ChannelRow = {
 export type ChannelsResult = {
   rows: ChannelRow[];
   /** jitter: the channels' mean; loss: every channel's lost datagrams over all their datagrams (UDP) */
-  sum: { sentBitsPerSecond: number | null; receivedBitsPerSecond: number | null; retransmits: number | null; jitterMs: number | null; lostPercent: number | null };
+  sum: {
+    sentBitsPerSecond: number | null;
+    receivedBitsPerSecond: number | null;
+    retransmits: number | null;
+    jitterMs: number | null;
+    lostPercent: number | null;
+  };
   /** the channels' rates added up per interval, over the intervals every channel reported */
   intervals: { end: number; bitsPerSecond: number }[];
 };
 
-export type UdpCeilingStep = { bitrate: number; runId: number; receivedBitsPerSecond: number | null; lostPercent: number | null; jitterMs: number | null };
+export type UdpCeilingStep = {
+  bitrate: number;
+  runId: number;
+  receivedBitsPerSecond: number | null;
+  lostPercent: number | null;
+  jitterMs: number | null;
+};
 /** `bitsPerSecond`: the highest bitrate tried whose loss stayed within lossPercent; the next three are that step's figures. */
 export type UdpCeilingResult = {
   bitsPerSecond: number | null;

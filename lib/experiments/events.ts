@@ -9,7 +9,10 @@ import { isActiveExperimentStatus, type ExperimentEventType } from "./contract";
 // experiment replayed first); once it has ended, its steps, rows and final status from the
 // database (samples of ended runs are on each run's own stream).
 
-async function replayFromDatabase(experimentId: number, send: (event: BusEvent<ExperimentEventType>) => void): Promise<void> {
+async function replayFromDatabase(
+  experimentId: number,
+  send: (event: BusEvent<ExperimentEventType>) => void,
+): Promise<void> {
   const experiment = await getExperiment(experimentId);
   if (!experiment) return;
   for (const step of experiment.steps) send({ id: 0, type: "step", data: step });
@@ -17,7 +20,12 @@ async function replayFromDatabase(experimentId: number, send: (event: BusEvent<E
   send({ id: 0, type: "status", data: { status: experiment.status } });
 }
 
-export function openExperimentEventStream(experimentId: number, after: number, signal: AbortSignal, bus: ExperimentEventBus = experimentEventBus): ReadableStream<Uint8Array> {
+export function openExperimentEventStream(
+  experimentId: number,
+  after: number,
+  signal: AbortSignal,
+  bus: ExperimentEventBus = experimentEventBus,
+): ReadableStream<Uint8Array> {
   return openEventStream({
     bus,
     id: experimentId,

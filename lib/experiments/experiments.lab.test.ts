@@ -4,7 +4,15 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabState } from "@/testing/lab-state";
-import { flowCappedLink, independentLinks, labHost, processesInHost, requireLabState, sharedBottleneckLinks, waitFor } from "@/testing/lab-targets";
+import {
+  flowCappedLink,
+  independentLinks,
+  labHost,
+  processesInHost,
+  requireLabState,
+  sharedBottleneckLinks,
+  waitFor,
+} from "@/testing/lab-targets";
 import { openTestDatabase } from "@/testing/database";
 import type { ChannelsResult, ConcurrentResult, SweepResult, UdpCeilingResult } from "./contract";
 
@@ -33,7 +41,10 @@ function iperfProcessesOn(...hosts: string[]): number[] {
 async function experimentOf(body: Record<string, unknown>) {
   const started = await runner.start(body);
   await runner.waitFor(started.id);
-  return db.experiment.findUniqueOrThrow({ where: { id: started.id }, include: { runs: { orderBy: { id: "asc" } }, steps: { orderBy: { index: "asc" } } } });
+  return db.experiment.findUniqueOrThrow({
+    where: { id: started.id },
+    include: { runs: { orderBy: { id: "asc" } }, steps: { orderBy: { index: "asc" } } },
+  });
 }
 
 beforeAll(async () => {
@@ -50,7 +61,14 @@ describe("experiments on the lab", () => {
   it("finds the knee of a stream sweep where one flow is capped: 4 streams of 300 Mbit/s fill 1 Gbit/s", async () => {
     const link = flowCappedLink(state);
     // Two flows can share a hash bucket now and then: the median of three runs per value.
-    const experiment = await experimentOf({ kind: "sweep", linkIds: [linkIds[link.name]], options: { duration: 2 }, factor: "parallel", values: [1, 2, 3, 4, 5], repeats: 3 });
+    const experiment = await experimentOf({
+      kind: "sweep",
+      linkIds: [linkIds[link.name]],
+      options: { duration: 2 },
+      factor: "parallel",
+      values: [1, 2, 3, 4, 5],
+      repeats: 3,
+    });
     expect(experiment.status).toBe("succeeded");
     expect(experiment.runs).toHaveLength(15);
     const result = experiment.result as unknown as SweepResult;
@@ -65,7 +83,12 @@ describe("experiments on the lab", () => {
 
   it("flags two links that share a bottleneck, and not two independent links", async () => {
     const shared = sharedBottleneckLinks(state).links.slice(0, 2);
-    const sharing = await experimentOf({ kind: "concurrent", linkIds: shared.map((link) => linkIds[link.name]), options: { duration: 3 }, baseline: true });
+    const sharing = await experimentOf({
+      kind: "concurrent",
+      linkIds: shared.map((link) => linkIds[link.name]),
+      options: { duration: 3 },
+      baseline: true,
+    });
     expect(sharing.status).toBe("succeeded");
     const sharedResult = sharing.result as unknown as ConcurrentResult;
     expect(sharedResult.sharedBottleneck).toBe(true);
@@ -73,7 +96,12 @@ describe("experiments on the lab", () => {
     // Every server first, then every client together.
     expect(sharedResult.startSkewMs).toBeLessThan(200);
 
-    const independent = await experimentOf({ kind: "concurrent", linkIds: independentLinks(state, 2).map((link) => linkIds[link.name]), options: { duration: 3 }, baseline: true });
+    const independent = await experimentOf({
+      kind: "concurrent",
+      linkIds: independentLinks(state, 2).map((link) => linkIds[link.name]),
+      options: { duration: 3 },
+      baseline: true,
+    });
     const independentResult = independent.result as unknown as ConcurrentResult;
     expect(independentResult.sharedBottleneck).toBe(false);
     expect(independentResult.aggregatePercentOfAlone).toBeGreaterThan(90);
@@ -81,7 +109,12 @@ describe("experiments on the lab", () => {
   }, 120_000);
 
   it("runs channels as iperf3 pairs on distinct ports whose sum is the total, and leaves no iperf3 behind", async () => {
-    const experiment = await experimentOf({ kind: "channels", linkIds: [linkIds["ab-2g5"]], options: { duration: 3, parallel: 2 }, channels: 3 });
+    const experiment = await experimentOf({
+      kind: "channels",
+      linkIds: [linkIds["ab-2g5"]],
+      options: { duration: 3, parallel: 2 },
+      channels: 3,
+    });
     expect(experiment.status).toBe("succeeded");
     expect(experiment.runs).toHaveLength(3);
     const ports = experiment.runs.map((run) => Number(/-p (\d+)/.exec(run.serverCommand ?? "")?.[1]));
@@ -96,7 +129,12 @@ describe("experiments on the lab", () => {
   }, 60_000);
 
   it("cancels channels mid-run: the samples are kept and no iperf3 is left on either host", async () => {
-    const started = await runner.start({ kind: "channels", linkIds: [linkIds["ab-1g"]], options: { duration: 60 }, channels: 2 });
+    const started = await runner.start({
+      kind: "channels",
+      linkIds: [linkIds["ab-1g"]],
+      options: { duration: 60 },
+      channels: 2,
+    });
     // Both channels have sent samples (they reach the database in batches every 250 ms).
     const sampled = new Set<number>();
     bus.subscribe(started.id, 0, (event) => {
@@ -106,7 +144,10 @@ describe("experiments on the lab", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const cancelled = await runner.cancel(started.id);
     expect(cancelled.status).toBe("cancelled");
-    const runs = await db.run.findMany({ where: { experimentId: started.id }, include: { _count: { select: { samples: true } } } });
+    const runs = await db.run.findMany({
+      where: { experimentId: started.id },
+      include: { _count: { select: { samples: true } } },
+    });
     expect(runs.map((run) => run.status)).toEqual(["cancelled", "cancelled"]);
     expect(runs.every((run) => run._count.samples >= 1)).toBe(true);
     await waitFor(() => iperfProcessesOn("alpha", "beta").length === 0, 10_000, "no iperf3 left after the cancel");
@@ -117,7 +158,11 @@ describe("experiments on the lab", () => {
     // receiving iperf3 on this 2-core machine drops datagrams at any rate (0.06% at 500 Mbit/s, 16%
     // at 1 Gbit/s, all UdpRcvbufErrors); with 4 MiB, 1 Gbit/s passes without loss. That is the host's
     // limit, not the link's, and what a user tunes first (-w) when a UDP ceiling comes out low.
-    const experiment = await experimentOf({ kind: "udp-ceiling", linkIds: [linkIds["ab-1g"]], options: { window: 4 * 1024 * 1024 } });
+    const experiment = await experimentOf({
+      kind: "udp-ceiling",
+      linkIds: [linkIds["ab-1g"]],
+      options: { window: 4 * 1024 * 1024 },
+    });
     expect(experiment.status).toBe("succeeded");
     const result = experiment.result as unknown as UdpCeilingResult;
     expect(result.bitsPerSecond).toBeGreaterThan(0.9e9);
@@ -130,10 +175,14 @@ describe("experiments on the lab", () => {
     const script = path.resolve(__dirname, "../../testing/start-experiment-and-wait.ts");
     const preload = path.resolve(__dirname, "../../testing/server-only.cjs");
     // One process (node with tsx as loader, not the tsx CLI, which would fork a child that survives the kill).
-    const child = spawn(process.execPath, ["--require", preload, "--import", "tsx", script, String(linkIds["ab-1g"]), "4"], {
-      env: { ...process.env, DATABASE_URL: database.url },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--require", preload, "--import", "tsx", script, String(linkIds["ab-1g"]), "4"],
+      {
+        env: { ...process.env, DATABASE_URL: database.url },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     await waitFor(() => /experiment (\d+)/.test(output), 30_000, "the child app to start the experiment");
@@ -145,7 +194,10 @@ describe("experiments on the lab", () => {
 
     await engine.recoverInterruptedRuns();
     expect(await runner.recoverInterrupted()).toBe(1);
-    const experiment = await db.experiment.findUniqueOrThrow({ where: { id: experimentId }, include: { steps: { orderBy: { index: "asc" } } } });
+    const experiment = await db.experiment.findUniqueOrThrow({
+      where: { id: experimentId },
+      include: { steps: { orderBy: { index: "asc" } } },
+    });
     expect(experiment.status).toBe("interrupted");
     expect(experiment.steps[0]!.status).toBe("succeeded");
     expect((experiment.result as unknown as SweepResult).rows[0]!.receivedBitsPerSecond).toBeGreaterThan(0);

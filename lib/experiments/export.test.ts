@@ -14,9 +14,19 @@ const SWEEP_TABLE: ResultTable = {
     { key: "runs", label: "Runs", format: "runs" },
   ],
   rows: [
-    { key: "1", cells: { value: "1", received: 2_200_000_000.4, lineRate: 44, retransmits: 12, jitter: null, runs: [11] } },
-    { key: "4", cells: { value: "4", received: 4_700_000_000, lineRate: 94.2, retransmits: 0, jitter: 0.031, runs: [14, 15, 16] } },
-    { key: "sum", isSum: true, cells: { value: "Sum", received: 6_900_000_000, lineRate: null, retransmits: 12, jitter: null, runs: [] } },
+    {
+      key: "1",
+      cells: { value: "1", received: 2_200_000_000.4, lineRate: 44, retransmits: 12, jitter: null, runs: [11] },
+    },
+    {
+      key: "4",
+      cells: { value: "4", received: 4_700_000_000, lineRate: 94.2, retransmits: 0, jitter: 0.031, runs: [14, 15, 16] },
+    },
+    {
+      key: "sum",
+      isSum: true,
+      cells: { value: "Sum", received: 6_900_000_000, lineRate: null, retransmits: 12, jitter: null, runs: [] },
+    },
   ],
 };
 
@@ -46,7 +56,15 @@ describe("resultTableCsv", () => {
       ],
     };
     const csv = resultTableCsv(table);
-    expect(csv).toBe(['"Link ""name"", a",Received (bit/s)', '"rack 1, port 2",1000000000', '"the ""fast"" one\nsecond line",', "plain,5", ""].join("\n"));
+    expect(csv).toBe(
+      [
+        '"Link ""name"", a",Received (bit/s)',
+        '"rack 1, port 2",1000000000',
+        '"the ""fast"" one\nsecond line",',
+        "plain,5",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("writes a table without rows as its header alone", () => {
@@ -54,7 +72,9 @@ describe("resultTableCsv", () => {
   });
 
   it("leaves a cell empty when the row has no value for the column", () => {
-    expect(resultTableCsv({ columns: SWEEP_TABLE.columns.slice(0, 2), rows: [{ key: "x", cells: { value: "x" } }] })).toBe("Streams,Received (bit/s)\nx,\n");
+    expect(
+      resultTableCsv({ columns: SWEEP_TABLE.columns.slice(0, 2), rows: [{ key: "x", cells: { value: "x" } }] }),
+    ).toBe("Streams,Received (bit/s)\nx,\n");
   });
 });
 
@@ -76,7 +96,7 @@ describe("csvValueOf", () => {
   });
 
   it("keeps text that starts like a spreadsheet formula as text", () => {
-    expect(csvValueOf("=HYPERLINK(\"x\")", "text")).toBe("'=HYPERLINK(\"x\")");
+    expect(csvValueOf('=HYPERLINK("x")', "text")).toBe('\'=HYPERLINK("x")');
     expect(csvValueOf("+1", "text")).toBe("'+1");
     expect(csvValueOf("-1", "text")).toBe("'-1");
     expect(csvValueOf("@sum", "text")).toBe("'@sum");

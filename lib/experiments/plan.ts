@@ -5,7 +5,14 @@
 import { z } from "zod";
 import { AppError, invalidInput, type FieldError } from "@/lib/errors";
 import { parseRunRequest, type RunRequest } from "@/lib/runs/request";
-import { EXPERIMENT_KINDS, MAX_PLAN_RUNS, type BaseRunOptions, type ExperimentKind, type ExperimentPlan, type PlanLink } from "./contract";
+import {
+  EXPERIMENT_KINDS,
+  MAX_PLAN_RUNS,
+  type BaseRunOptions,
+  type ExperimentKind,
+  type ExperimentPlan,
+  type PlanLink,
+} from "./contract";
 import { fieldErrorsOf } from "./kinds/figures";
 import { kindOf, planKind } from "./kinds";
 
@@ -54,7 +61,10 @@ function parseLinkIds(value: unknown, errors: FieldError[]): number[] | null {
 /** parseRunRequest's errors, named as fields of `options`. */
 function optionErrors(error: unknown): FieldError[] {
   if (!(error instanceof AppError) || error.kind !== "invalid") throw error;
-  return error.fields.map(({ field, message }) => ({ field: field === "body" ? "options" : `options.${field}`, message }));
+  return error.fields.map(({ field, message }) => ({
+    field: field === "body" ? "options" : `options.${field}`,
+    message,
+  }));
 }
 
 /**
@@ -92,7 +102,8 @@ function checkAgainst(plan: ExperimentPlan, base: RunRequest, links: PlanLink[])
   const kind = planKind(plan);
   const errors = kind.check(base, links);
   const maxRuns = kind.maxRuns(links);
-  if (maxRuns > MAX_PLAN_RUNS) errors.push({ field: "plan", message: `this plan takes ${maxRuns} runs; at most ${MAX_PLAN_RUNS}` });
+  if (maxRuns > MAX_PLAN_RUNS)
+    errors.push({ field: "plan", message: `this plan takes ${maxRuns} runs; at most ${MAX_PLAN_RUNS}` });
   return { errors, base, maxRuns, maxSteps: kind.maxSteps(links) };
 }
 
@@ -114,19 +125,33 @@ export function parseExperimentRequest(body: unknown): ExperimentPlan {
   if (!isKind(kind)) errors.push({ field: "kind", message: `must be one of ${EXPERIMENT_KINDS.join(", ")}` });
   const parsedName = parseName(name, errors);
   const parsedLinkIds = parseLinkIds(linkIds, errors);
-  if (!isObject(options)) errors.push({ field: "options", message: "must be a JSON object of run options, as POST /api/links/:id/runs takes them" });
+  if (!isObject(options))
+    errors.push({
+      field: "options",
+      message: "must be a JSON object of run options, as POST /api/links/:id/runs takes them",
+    });
   if (!isKind(kind)) throw invalidInput(errors);
 
   const definition = kindOf(kind);
   const parsedFields = definition.fieldsSchema.safeParse(fields);
   if (!parsedFields.success) {
     for (const entry of fieldErrorsOf(parsedFields.error)) {
-      errors.push(entry.message === "is not a known field here" ? { ...entry, message: unknownFieldMessage(kind, definition.fieldsSchema) } : entry);
+      errors.push(
+        entry.message === "is not a known field here"
+          ? { ...entry, message: unknownFieldMessage(kind, definition.fieldsSchema) }
+          : entry,
+      );
     }
   }
   if (!isObject(options)) throw invalidInput(errors);
   // Even with fields in error, the options get checked: one answer names every problem.
-  const plan = { kind, name: parsedName ?? "", linkIds: parsedLinkIds ?? [], options: options as BaseRunOptions, ...(parsedFields.success ? parsedFields.data : fields) } as ExperimentPlan;
+  const plan = {
+    kind,
+    name: parsedName ?? "",
+    linkIds: parsedLinkIds ?? [],
+    options: options as BaseRunOptions,
+    ...(parsedFields.success ? parsedFields.data : fields),
+  } as ExperimentPlan;
   const base = baseOrErrors(plan);
   if (Array.isArray(base)) errors.push(...base);
   else if (parsedFields.success && parsedLinkIds) errors.push(...checkAgainst(plan, base, []).errors);

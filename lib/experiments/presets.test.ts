@@ -46,7 +46,13 @@ describe("experiment presets", () => {
   it("sets the UDP bitrate of both roles to the link's line rate, and leaves it for the user when the link has no speed", () => {
     const preset = presetById(BOTH_ROLES_PRESET_ID)!;
     const body = presetRequestBody(preset, [planLink(5, 25000)]);
-    expect(body).toMatchObject({ kind: "matrix", linkIds: [5], options: { bitrate: 25e9 }, protocols: ["tcp", "udp"], clientSides: ["a", "b"] });
+    expect(body).toMatchObject({
+      kind: "matrix",
+      linkIds: [5],
+      options: { bitrate: 25e9 },
+      protocols: ["tcp", "udp"],
+      clientSides: ["a", "b"],
+    });
     expect(checkPlan(parseExperimentRequest(body), [planLink(5, 25000)]).maxRuns).toBe(8);
     expect(() => parseExperimentRequest(presetRequestBody(preset, [planLink(5, 0)]))).toThrow("options.bitrate");
   });
@@ -55,7 +61,11 @@ describe("experiment presets", () => {
     const preset = presetById(PORTS_AT_ONCE_PRESET_ID)!;
     expect(presetFitsLinks(preset, 1)).toBe(false);
     expect(presetFitsLinks(preset, 3)).toBe(true);
-    expect(parseExperimentRequest(presetRequestBody(preset, TWO_PORTS))).toMatchObject({ kind: "concurrent", baseline: true, linkIds: [2, 3] });
+    expect(parseExperimentRequest(presetRequestBody(preset, TWO_PORTS))).toMatchObject({
+      kind: "concurrent",
+      baseline: true,
+      linkIds: [2, 3],
+    });
   });
 
   it("runs 4 channels of 3 streams each, as seeds/003 measures 100G TCP", () => {

@@ -105,7 +105,10 @@ export function presetFitsLinks(preset: ExperimentPreset, count: number): boolea
  * The `POST /api/experiments` body of a preset on the links chosen. A link without a speed
  * leaves a line-rate option out, and the server's 400 names it for the user to fill in.
  */
-export function presetRequestBody(preset: ExperimentPreset, links: readonly { id: number; speedMbps: number }[]): Record<string, unknown> {
+export function presetRequestBody(
+  preset: ExperimentPreset,
+  links: readonly { id: number; speedMbps: number }[],
+): Record<string, unknown> {
   const options: BaseRunOptions = { ...preset.options };
   const speedMbps = links[0]?.speedMbps ?? 0;
   for (const option of preset.fromLineRate) if (speedMbps > 0) options[option] = speedMbps * 1e6;

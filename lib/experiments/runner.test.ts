@@ -36,10 +36,18 @@ function setUp() {
 }
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !(await condition()); await tick()) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  for (const deadline = Date.now() + 5_000; !(await condition()); await tick())
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 }
 
-const sweep = (values: number[], extra: Record<string, unknown> = {}) => ({ kind: "sweep", linkIds: [linkIds[0]], options: { duration: 3 }, factor: "parallel", values, ...extra });
+const sweep = (values: number[], extra: Record<string, unknown> = {}) => ({
+  kind: "sweep",
+  linkIds: [linkIds[0]],
+  options: { duration: 3 },
+  factor: "parallel",
+  values,
+  ...extra,
+});
 
 beforeAll(async () => {
   linkIds = await seedLocalLinks(db, 2);
@@ -57,15 +65,25 @@ describe("an experiment, step by step", () => {
       ["4 streams", "pending"],
     ]);
     await runner.waitFor(experiment.id);
-    const stored = await db.experiment.findUniqueOrThrow({ where: { id: experiment.id }, include: { steps: { orderBy: { index: "asc" }, include: { runs: true } } } });
+    const stored = await db.experiment.findUniqueOrThrow({
+      where: { id: experiment.id },
+      include: { steps: { orderBy: { index: "asc" }, include: { runs: true } } },
+    });
     expect(stored.status).toBe("succeeded");
     expect(stored.steps.map((step) => step.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
     // Each step's run is an ordinary run of the link with the step's value, tied to the experiment.
     const runs = stored.steps.map((step) => step.runs[0]!);
     expect(runs.map((run) => (run.options as { parallel: number }).parallel)).toEqual([1, 2, 4]);
-    expect(runs.every((run) => run.linkId === linkIds[0] && run.experimentId === experiment.id && run.status === "succeeded")).toBe(true);
+    expect(
+      runs.every(
+        (run) => run.linkId === linkIds[0] && run.experimentId === experiment.id && run.status === "succeeded",
+      ),
+    ).toBe(true);
     // The recorded output (tcp-1) gives 14.2 Gbit/s each time: every value reaches the best, so the knee is the first.
-    const result = stored.result as { rows: { value: number; receivedBitsPerSecond: number }[]; knee: { value: number } };
+    const result = stored.result as {
+      rows: { value: number; receivedBitsPerSecond: number }[];
+      knee: { value: number };
+    };
     expect(result.rows.map((row) => [row.value, row.receivedBitsPerSecond])).toEqual([
       [1, 14.2e9],
       [2, 14.2e9],
@@ -74,22 +92,35 @@ describe("an experiment, step by step", () => {
     expect(result.knee.value).toBe(1);
     expect(stored.answer).toMatch(/1 stream/);
     // Viewers saw the steps, every run's samples tagged with the run, and each row as it filled in.
-    const samples = events.filter((event) => event.type === "sample").map((event) => event.data as { runId: number; bitsPerSecond: number });
+    const samples = events
+      .filter((event) => event.type === "sample")
+      .map((event) => event.data as { runId: number; bitsPerSecond: number });
     expect(new Set(samples.map((sample) => sample.runId))).toEqual(new Set(runs.map((run) => run.id)));
-    expect(samples.filter((sample) => sample.runId === runs[0]!.id).map((sample) => sample.bitsPerSecond)).toEqual([12.2e9, 15.2e9, 15.3e9]);
+    expect(samples.filter((sample) => sample.runId === runs[0]!.id).map((sample) => sample.bitsPerSecond)).toEqual([
+      12.2e9, 15.2e9, 15.3e9,
+    ]);
     expect(events.filter((event) => event.type === "row")).toHaveLength(3);
-    expect(events.filter((event) => event.type === "status").map((event) => (event.data as { status: string }).status)).toEqual(["queued", "running", "succeeded"]);
+    expect(
+      events.filter((event) => event.type === "status").map((event) => (event.data as { status: string }).status),
+    ).toEqual(["queued", "running", "succeeded"]);
   });
 
   it("holds its link: a run asked for meanwhile waits until the last step has ended", async () => {
     const { engine, runner, start } = setUp();
     const experiment = await start(sweep([1, 2, 3]));
     await until(async () => (await db.run.count({ where: { experimentId: experiment.id } })) >= 1, "the first step");
-    const other = await engine.startRun({ linkId: linkIds[0]!, options: (await db.run.findFirstOrThrow({ where: { experimentId: experiment.id } })).options as never, clientSide: "a" });
+    const other = await engine.startRun({
+      linkId: linkIds[0]!,
+      options: (await db.run.findFirstOrThrow({ where: { experimentId: experiment.id } })).options as never,
+      clientSide: "a",
+    });
     expect(engine.queuePosition(linkIds[0]!, other.id)).toBe(1);
     await runner.waitFor(experiment.id);
     await engine.waitForRun(other.id);
-    const lastStepRun = await db.run.findFirstOrThrow({ where: { experimentId: experiment.id }, orderBy: { id: "desc" } });
+    const lastStepRun = await db.run.findFirstOrThrow({
+      where: { experimentId: experiment.id },
+      orderBy: { id: "desc" },
+    });
     const otherRun = await db.run.findUniqueOrThrow({ where: { id: other.id } });
     expect(otherRun.status).toBe("succeeded");
     expect(otherRun.startedAt!.getTime()).toBeGreaterThanOrEqual(lastStepRun.endedAt!.getTime());
@@ -105,8 +136,15 @@ describe("an experiment, step by step", () => {
         process.exit(0);
       };
     };
-    const busy = await engine.startRun({ linkId: linkIds[1]!, options: (await import("@/lib/runs/request")).parseRunRequest({ duration: 3 }).options, clientSide: "a" });
-    await until(async () => (await db.run.findUniqueOrThrow({ where: { id: busy.id } })).status === "running", "the busy run");
+    const busy = await engine.startRun({
+      linkId: linkIds[1]!,
+      options: (await import("@/lib/runs/request")).parseRunRequest({ duration: 3 }).options,
+      clientSide: "a",
+    });
+    await until(
+      async () => (await db.run.findUniqueOrThrow({ where: { id: busy.id } })).status === "running",
+      "the busy run",
+    );
     remote.client = new FakeRunRemote().client.bind(remote);
     const experiment = await start({ kind: "concurrent", linkIds, options: { duration: 3 } });
     await tick();
@@ -116,7 +154,10 @@ describe("an experiment, step by step", () => {
     await runner.waitFor(experiment.id);
     const runs = await db.run.findMany({ where: { experimentId: experiment.id } });
     expect(runs.map((run) => run.linkId).sort()).toEqual([...linkIds].sort());
-    const clientStarts = remote.started("client").slice(-2).map((process) => process.startedAt);
+    const clientStarts = remote
+      .started("client")
+      .slice(-2)
+      .map((process) => process.startedAt);
     expect(Math.abs(clientStarts[0]! - clientStarts[1]!)).toBeLessThan(50);
     const stored = await db.experiment.findUniqueOrThrow({ where: { id: experiment.id } });
     expect(stored.status).toBe("succeeded");
@@ -132,11 +173,17 @@ describe("an experiment that does not go to plan", () => {
       setTimeout(() => process.emit(...fixtureLines("tcp-1.client.stdout.txt").slice(0, 5)), 5);
     };
     const experiment = await start(sweep([1, 2, 3]));
-    await until(async () => (await db.sample.count({ where: { run: { experimentId: experiment.id } } })) >= 2, "two samples stored");
+    await until(
+      async () => (await db.sample.count({ where: { run: { experimentId: experiment.id } } })) >= 2,
+      "two samples stored",
+    );
     const cancelled = await runner.cancel(experiment.id);
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.steps.map((step) => step.status)).toEqual(["cancelled"]);
-    const run = await db.run.findFirstOrThrow({ where: { experimentId: experiment.id }, include: { _count: { select: { samples: true } } } });
+    const run = await db.run.findFirstOrThrow({
+      where: { experimentId: experiment.id },
+      include: { _count: { select: { samples: true } } },
+    });
     expect(run.status).toBe("cancelled");
     expect(run._count.samples).toBe(2);
     expect(remote.started("client").filter((process) => process.isRunning)).toHaveLength(0);
@@ -150,7 +197,11 @@ describe("an experiment that does not go to plan", () => {
   it("on cancel while it waits for its links, ends with no step", async () => {
     const { remote, engine, runner, start } = setUp();
     remote.client = () => {};
-    const busy = await engine.startRun({ linkId: linkIds[0]!, options: (await import("@/lib/runs/request")).parseRunRequest({ duration: 3 }).options, clientSide: "a" });
+    const busy = await engine.startRun({
+      linkId: linkIds[0]!,
+      options: (await import("@/lib/runs/request")).parseRunRequest({ duration: 3 }).options,
+      clientSide: "a",
+    });
     const experiment = await start(sweep([1, 2]));
     const cancelled = await runner.cancel(experiment.id);
     expect(cancelled.status).toBe("cancelled");
@@ -171,32 +222,59 @@ describe("an experiment that does not go to plan", () => {
     };
     const experiment = await start(sweep([1, 2, 3]));
     await runner.waitFor(experiment.id);
-    const stored = await db.experiment.findUniqueOrThrow({ where: { id: experiment.id }, include: { steps: { orderBy: { index: "asc" } } } });
+    const stored = await db.experiment.findUniqueOrThrow({
+      where: { id: experiment.id },
+      include: { steps: { orderBy: { index: "asc" } } },
+    });
     expect(stored.status).toBe("failed");
     expect(stored.steps.map((step) => step.status)).toEqual(["succeeded", "failed"]);
     expect(stored.errorMessage).toMatch(/^Step 2 \(2 streams\) failed, run #\d+: .*refused/i);
-    expect((stored.result as { rows: { receivedBitsPerSecond: number | null }[] }).rows[0]!.receivedBitsPerSecond).toBe(14.2e9);
+    expect((stored.result as { rows: { receivedBitsPerSecond: number | null }[] }).rows[0]!.receivedBitsPerSecond).toBe(
+      14.2e9,
+    );
   });
 
   it("refuses a bad plan with a 400 that names each field", async () => {
     const { runner } = setUp();
-    const refusal = await runner.start({ kind: "concurrent", linkIds: [linkIds[0], linkIds[0]], options: { paralel: 2 } }).catch((error: unknown) => error);
+    const refusal = await runner
+      .start({ kind: "concurrent", linkIds: [linkIds[0], linkIds[0]], options: { paralel: 2 } })
+      .catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(AppError);
     const fields = (refusal as InstanceType<typeof AppError>).fields.map((field) => field.field);
     expect(fields).toEqual(expect.arrayContaining(["linkIds[1]", "options.paralel"]));
-    const tooMany = await runner.start(sweep([1, 2, 3, 4, 5, 6, 7, 8], { repeats: 9 })).catch((error: unknown) => error);
-    expect((tooMany as InstanceType<typeof AppError>).fields).toEqual([{ field: "plan", message: "this plan takes 72 runs; at most 64" }]);
+    const tooMany = await runner
+      .start(sweep([1, 2, 3, 4, 5, 6, 7, 8], { repeats: 9 }))
+      .catch((error: unknown) => error);
+    expect((tooMany as InstanceType<typeof AppError>).fields).toEqual([
+      { field: "plan", message: "this plan takes 72 runs; at most 64" },
+    ]);
     const missing = await runner.start({ ...sweep([1]), linkIds: [9999] }).catch((error: unknown) => error);
-    expect((missing as InstanceType<typeof AppError>).fields).toEqual([{ field: "linkIds[0]", message: "link 9999 does not exist" }]);
+    expect((missing as InstanceType<typeof AppError>).fields).toEqual([
+      { field: "linkIds[0]", message: "link 9999 does not exist" },
+    ]);
   });
 
   it("after a restart, marks an experiment left running interrupted and keeps its finished steps", async () => {
     const { runner } = setUp();
     const experiment = await db.experiment.create({
-      data: { kind: "sweep", name: "left over", status: "running", plan: sweep([1, 2]) as never, steps: { create: [{ index: 0, label: "1 stream", status: "succeeded", endedAt: new Date() }, { index: 1, label: "2 streams" }] } },
+      data: {
+        kind: "sweep",
+        name: "left over",
+        status: "running",
+        plan: sweep([1, 2]) as never,
+        steps: {
+          create: [
+            { index: 0, label: "1 stream", status: "succeeded", endedAt: new Date() },
+            { index: 1, label: "2 streams" },
+          ],
+        },
+      },
     });
     expect(await runner.recoverInterrupted()).toBe(1);
-    const stored = await db.experiment.findUniqueOrThrow({ where: { id: experiment.id }, include: { steps: { orderBy: { index: "asc" } } } });
+    const stored = await db.experiment.findUniqueOrThrow({
+      where: { id: experiment.id },
+      include: { steps: { orderBy: { index: "asc" } } },
+    });
     expect(stored.status).toBe("interrupted");
     expect(stored.errorMessage).toMatch(/steps that finished are kept/);
     expect(stored.steps.map((step) => step.status)).toEqual(["succeeded", "interrupted"]);

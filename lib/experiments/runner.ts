@@ -10,7 +10,16 @@ import { RunError, shutdownInterruption, ShuttingDownError } from "@/lib/runs/er
 import { newHostCache } from "@/lib/runs/execution";
 import type { RunJson } from "@/lib/runs/serialize";
 import { experimentEventBus, type ExperimentEventBus } from "./bus";
-import { isActiveExperimentStatus, type ExperimentJson, type ExperimentPlan, type ExperimentStatus, type PlanLink, type StepOutcome, type StepStatus, type TableRow } from "./contract";
+import {
+  isActiveExperimentStatus,
+  type ExperimentJson,
+  type ExperimentPlan,
+  type ExperimentStatus,
+  type PlanLink,
+  type StepOutcome,
+  type StepStatus,
+  type TableRow,
+} from "./contract";
 import { planKind } from "./kinds";
 import { checkPlan, parseExperimentRequest } from "./plan";
 
@@ -57,7 +66,12 @@ export class ExperimentRunner {
         links: { create: plan.linkIds.map((linkId, position) => ({ linkId, position })) },
       },
     });
-    await recordAudit("experiment.start", "experiment", experiment.id, `${plan.kind} "${plan.name}" on ${links.map((link) => link.name).join(", ")}`);
+    await recordAudit(
+      "experiment.start",
+      "experiment",
+      experiment.id,
+      `${plan.kind} "${plan.name}" on ${links.map((link) => link.name).join(", ")}`,
+    );
     this.bus.begin(experiment.id);
     this.bus.publish(experiment.id, "status", { status: "queued" });
     const controller = new AbortController();
@@ -69,7 +83,9 @@ export class ExperimentRunner {
       .catch(async (error: unknown) => {
         const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
         console.error(`experiment ${experiment.id}: ${message}`);
-        await this.end(experiment.id, "failed", `The experiment stopped on an internal error: ${message}`).catch(() => undefined);
+        await this.end(experiment.id, "failed", `The experiment stopped on an internal error: ${message}`).catch(
+          () => undefined,
+        );
       })
       .finally(() => {
         entry.hold?.release();
@@ -100,30 +116,67 @@ export class ExperimentRunner {
       const spec = kind.nextStep(base, links, done);
       if (!spec) break;
       const index = done.length;
-      const step = await db.experimentStep.create({ data: { experimentId, index, label: spec.label, tags: spec.tags as Prisma.InputJsonValue } });
-      this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: [], status: "running" });
+      const step = await db.experimentStep.create({
+        data: { experimentId, index, label: spec.label, tags: spec.tags as Prisma.InputJsonValue },
+      });
+      this.bus.publish(experimentId, "step", {
+        index,
+        label: spec.label,
+        tags: spec.tags,
+        runIds: [],
+        status: "running",
+      });
       let runs: RunJson[];
       try {
         runs = await this.engine.runHeld(
-          spec.runs.map((run) => ({ linkId: run.linkId, options: run.options, clientSide: run.clientSide, channel: run.channel ?? null, experimentId, stepId: step.id })),
+          spec.runs.map((run) => ({
+            linkId: run.linkId,
+            options: run.options,
+            clientSide: run.clientSide,
+            channel: run.channel ?? null,
+            experimentId,
+            stepId: step.id,
+          })),
           { onRecorded: (recorded) => this.follow(experimentId, entry, recorded), hostCache },
         );
       } catch (error) {
         // Wirespeed began to stop as this step was about to start: it never ran.
         if (!(error instanceof ShuttingDownError)) throw error;
-        await db.experimentStep.update({ where: { id: step.id }, data: { status: "interrupted", endedAt: new Date() } });
-        this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: [], status: "interrupted" });
+        await db.experimentStep.update({
+          where: { id: step.id },
+          data: { status: "interrupted", endedAt: new Date() },
+        });
+        this.bus.publish(experimentId, "step", {
+          index,
+          label: spec.label,
+          tags: spec.tags,
+          runIds: [],
+          status: "interrupted",
+        });
         return this.endStopped(experimentId, signal, true);
       }
       entry.currentRunIds = [];
-      const stepStatus = await this.endStep(step.id, runs.map((run) => run.id));
-      this.bus.publish(experimentId, "step", { index, label: spec.label, tags: spec.tags, runIds: runs.map((run) => run.id), status: stepStatus });
+      const stepStatus = await this.endStep(
+        step.id,
+        runs.map((run) => run.id),
+      );
+      this.bus.publish(experimentId, "step", {
+        index,
+        label: spec.label,
+        tags: spec.tags,
+        runIds: runs.map((run) => run.id),
+        status: stepStatus,
+      });
       // Only this step: the ones before it are in `done` already.
       const outcome = await loadStepOutcome(experimentId, index);
       if (outcome) done.push(outcome);
       rows = await this.storeResult(experimentId, plan, links, done, rows);
       if (stepStatus === "failed") {
-        failure = await this.failureOf(index, spec.label, runs.map((run) => run.id));
+        failure = await this.failureOf(
+          index,
+          spec.label,
+          runs.map((run) => run.id),
+        );
         break;
       }
       if (stepStatus !== "succeeded") break;
@@ -138,7 +191,13 @@ export class ExperimentRunner {
     for (const run of runs) {
       // The run's live stream ends with the run: nothing to unsubscribe.
       this.runBus.subscribe(run.id, 0, (event) => {
-        if (event.type === "sample") this.bus.publish(experimentId, "sample", { ...(event.data as object), runId: run.id, linkId: run.linkId, channel: run.channel });
+        if (event.type === "sample")
+          this.bus.publish(experimentId, "sample", {
+            ...(event.data as object),
+            runId: run.id,
+            linkId: run.linkId,
+            channel: run.channel,
+          });
       });
     }
   }
@@ -159,11 +218,20 @@ export class ExperimentRunner {
   }
 
   /** The result so far, stored; the table rows that are new or changed go to the viewers. */
-  private async storeResult(experimentId: number, plan: ExperimentPlan, links: PlanLink[], done: StepOutcome[], previous: TableRow[]): Promise<TableRow[]> {
+  private async storeResult(
+    experimentId: number,
+    plan: ExperimentPlan,
+    links: PlanLink[],
+    done: StepOutcome[],
+    previous: TableRow[],
+  ): Promise<TableRow[]> {
     const kind = planKind(plan);
     const result = kind.result(links, done);
     const answer = kind.answer(links, result);
-    await db.experiment.update({ where: { id: experimentId }, data: { result: result as unknown as Prisma.InputJsonValue, answer } });
+    await db.experiment.update({
+      where: { id: experimentId },
+      data: { result: result as unknown as Prisma.InputJsonValue, answer },
+    });
     const rows = kind.table(links, result).rows;
     const before = new Map(previous.map((row) => [row.key, JSON.stringify(row)]));
     for (const row of rows) {
@@ -173,8 +241,13 @@ export class ExperimentRunner {
   }
 
   private async failureOf(index: number, label: string, runIds: number[]): Promise<string> {
-    const failed = await db.run.findFirst({ where: { id: { in: runIds }, status: "failed" }, select: { id: true, errorMessage: true } });
-    const reason = failed ? `run #${failed.id}: ${(failed.errorMessage ?? "failed").replace(/\.+$/, "")}` : "its runs failed";
+    const failed = await db.run.findFirst({
+      where: { id: { in: runIds }, status: "failed" },
+      select: { id: true, errorMessage: true },
+    });
+    const reason = failed
+      ? `run #${failed.id}: ${(failed.errorMessage ?? "failed").replace(/\.+$/, "")}`
+      : "its runs failed";
     return `Step ${index + 1} (${label}) failed, ${reason}. The steps before it are kept.`;
   }
 
@@ -237,13 +310,24 @@ export class ExperimentRunner {
    * running are marked interrupted; the steps that finished, and the result from them, stay.
    */
   async recoverInterrupted(): Promise<number> {
-    const stale = await db.experiment.findMany({ where: { status: { in: ["queued", "running"] } }, select: { id: true } });
+    const stale = await db.experiment.findMany({
+      where: { status: { in: ["queued", "running"] } },
+      select: { id: true },
+    });
     for (const { id } of stale) {
       if (this.active.has(id)) continue;
-      await db.experimentStep.updateMany({ where: { experimentId: id, status: "running" }, data: { status: "interrupted", endedAt: new Date() } });
+      await db.experimentStep.updateMany({
+        where: { experimentId: id, status: "running" },
+        data: { status: "interrupted", endedAt: new Date() },
+      });
       await db.experiment.update({
         where: { id },
-        data: { status: "interrupted", endedAt: new Date(), errorMessage: "Wirespeed stopped while this experiment was in progress. The steps that finished are kept; run it again for the rest." },
+        data: {
+          status: "interrupted",
+          endedAt: new Date(),
+          errorMessage:
+            "Wirespeed stopped while this experiment was in progress. The steps that finished are kept; run it again for the rest.",
+        },
       });
     }
     return stale.length;

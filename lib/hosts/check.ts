@@ -22,7 +22,8 @@ const UNCONFIRMED_HINT =
   "Compare this fingerprint with the host's own (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` on the host); if they match, pin it, then check again.";
 
 const SSH_HINTS: Record<string, string> = {
-  "host-key": "The host presented another key than the pinned one. If it was reinstalled, pin the new fingerprint after checking it on the host.",
+  "host-key":
+    "The host presented another key than the pinned one. If it was reinstalled, pin the new fingerprint after checking it on the host.",
   auth: "Check the user name and the key or password.",
   unreachable: "Check that the host is up, that sshd runs there, and its address and SSH port.",
   timeout: "The host did not answer in time: check the network path and that sshd runs.",
@@ -44,7 +45,11 @@ export async function checkHost(id: number): Promise<HostCheck> {
   const result: HostCheck = {
     hostId: host.id,
     reachable: false,
-    hostKey: { status: host.authMethod === "local" ? "local" : "pinned", presented: null, pinned: host.hostKeyFingerprint },
+    hostKey: {
+      status: host.authMethod === "local" ? "local" : "pinned",
+      presented: null,
+      pinned: host.hostKeyFingerprint,
+    },
     platform: null,
     os: null,
     iperf3: null,
@@ -56,7 +61,11 @@ export async function checkHost(id: number): Promise<HostCheck> {
       if (!host.hostKeyFingerprint) {
         result.hostKey = { status: "unconfirmed", presented: await readHostKey(target), pinned: null };
         result.reachable = true;
-        result.error = { kind: "host-key", message: `the host key of ${host.name} is not confirmed yet`, hint: UNCONFIRMED_HINT };
+        result.error = {
+          kind: "host-key",
+          message: `the host key of ${host.name} is not confirmed yet`,
+          hint: UNCONFIRMED_HINT,
+        };
         return result;
       }
       result.hostKey.presented = (await connectHost(target)).fingerprint;
@@ -69,7 +78,11 @@ export async function checkHost(id: number): Promise<HostCheck> {
     if (detected.iperf3Path && detected.version) {
       result.iperf3 = { path: detected.iperf3Path, version: detected.version.raw };
     } else {
-      result.error = { kind: "not-found", message: `iperf3 was not found on ${host.name}${host.iperf3Path ? ` at ${host.iperf3Path}` : ""}`, hint: installHint(agent.platform) };
+      result.error = {
+        kind: "not-found",
+        message: `iperf3 was not found on ${host.name}${host.iperf3Path ? ` at ${host.iperf3Path}` : ""}`,
+        hint: installHint(agent.platform),
+      };
     }
     await db.host.update({
       where: { id: host.id },
@@ -85,10 +98,16 @@ export async function checkHost(id: number): Promise<HostCheck> {
     result.error = { kind, message: (error as Error).message, hint: SSH_HINTS[kind] ?? "" };
     if (kind === "host-key") {
       result.reachable = true;
-      result.hostKey = { status: "mismatch", presented: (error as { presented?: string }).presented ?? null, pinned: host.hostKeyFingerprint };
+      result.hostKey = {
+        status: "mismatch",
+        presented: (error as { presented?: string }).presented ?? null,
+        pinned: host.hostKeyFingerprint,
+      };
     }
   }
   // The outcome of this check is what wirespeed_host_reachable reports (lib/metrics).
-  await db.host.update({ where: { id: host.id }, data: { reachable: result.reachable, checkedAt: new Date() } }).catch(() => undefined);
+  await db.host
+    .update({ where: { id: host.id }, data: { reachable: result.reachable, checkedAt: new Date() } })
+    .catch(() => undefined);
   return result;
 }

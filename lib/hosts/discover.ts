@@ -36,7 +36,9 @@ export async function discoverNics(hostId: number): Promise<NicView[]> {
   const agent = await resolveAgent(target, host.platform);
   const output = await execCapture(target, agent.discoverNicsCommand(), { timeoutMs: DISCOVER_TIMEOUT_MS });
   if (output.exitCode !== 0) {
-    throw new Error(`NIC discovery on ${host.name} failed (exit ${output.exitCode}): ${output.stderr.trim().split("\n").at(-1) ?? ""}`);
+    throw new Error(
+      `NIC discovery on ${host.name} failed (exit ${output.exitCode}): ${output.stderr.trim().split("\n").at(-1) ?? ""}`,
+    );
   }
   const found = agent.parseNics(output.stdout);
   await db.$transaction(
@@ -49,6 +51,11 @@ export async function discoverNics(hostId: number): Promise<NicView[]> {
     ),
   );
   await db.host.update({ where: { id: hostId }, data: { platform: agent.platform, lastSeenAt: new Date() } });
-  await recordAudit("nic.discover", "host", hostId, `${host.name}: ${found.map((nic) => nic.name).join(", ") || "no NICs"}`);
+  await recordAudit(
+    "nic.discover",
+    "host",
+    hostId,
+    `${host.name}: ${found.map((nic) => nic.name).join(", ") || "no NICs"}`,
+  );
   return listNics({ hostId });
 }

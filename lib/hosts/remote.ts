@@ -13,7 +13,10 @@ const PROBE_TIMEOUT_MS = 20_000;
 export class UnknownPlatformError extends AppError {
   static override readonly errorName: string = "UnknownPlatformError";
   constructor(hostName: string, answer: string) {
-    super("unknown", `could not tell the platform of ${hostName}: it answered ${JSON.stringify(answer.trim().slice(0, 80))}; set the host's platform by hand`);
+    super(
+      "unknown",
+      `could not tell the platform of ${hostName}: it answered ${JSON.stringify(answer.trim().slice(0, 80))}; set the host's platform by hand`,
+    );
   }
 }
 
@@ -21,7 +24,9 @@ export class UnknownPlatformError extends AppError {
 export class IperfNotFoundError extends AppError {
   static override readonly errorName: string = "IperfNotFoundError";
   constructor(hostName: string, platform: Platform, path: string | null) {
-    super("not-found", `iperf3 was not found on ${hostName}${path ? ` at ${path}` : ""}`, { hint: installHint(platform) });
+    super("not-found", `iperf3 was not found on ${hostName}${path ? ` at ${path}` : ""}`, {
+      hint: installHint(platform),
+    });
   }
 }
 
@@ -35,7 +40,12 @@ export async function resolveAgent(target: HostTarget, platform: string, signal?
 }
 
 /** The host's OS, iperf3 path and version, as its agent reads them. */
-export async function detectHost(target: HostTarget, agent: PlatformAgent, iperf3Path: string | null, signal?: AbortSignal): Promise<DetectResult> {
+export async function detectHost(
+  target: HostTarget,
+  agent: PlatformAgent,
+  iperf3Path: string | null,
+  signal?: AbortSignal,
+): Promise<DetectResult> {
   const path = iperf3Path ?? undefined;
   const outputs = [];
   for (const command of agent.detectCommands(path)) {
@@ -45,7 +55,12 @@ export async function detectHost(target: HostTarget, agent: PlatformAgent, iperf
 }
 
 /** Like detectHost, but an iperf3 that is missing or unreadable is an IperfNotFoundError. */
-export async function requireIperf(target: HostTarget, agent: PlatformAgent, iperf3Path: string | null, signal?: AbortSignal) {
+export async function requireIperf(
+  target: HostTarget,
+  agent: PlatformAgent,
+  iperf3Path: string | null,
+  signal?: AbortSignal,
+) {
   const detected = await detectHost(target, agent, iperf3Path, signal);
   if (!detected.iperf3Path || !detected.version) throw new IperfNotFoundError(target.name, agent.platform, iperf3Path);
   return { path: detected.iperf3Path, version: detected.version };

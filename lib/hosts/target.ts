@@ -8,9 +8,13 @@ import type { HostAuth, HostTarget } from "@/lib/ssh/types";
 export class HostKeyNotConfirmedError extends AppError {
   static override readonly errorName: string = "HostKeyNotConfirmedError";
   constructor(hostName: string) {
-    super("host-key", `the SSH host key of ${hostName} is not confirmed yet: check the host, compare the fingerprint it shows with the host's own, and pin it`, {
-      hint: "Test the connection on the host's page and confirm the fingerprint it shows.",
-    });
+    super(
+      "host-key",
+      `the SSH host key of ${hostName} is not confirmed yet: check the host, compare the fingerprint it shows with the host's own, and pin it`,
+      {
+        hint: "Test the connection on the host's page and confirm the fingerprint it shows.",
+      },
+    );
   }
 }
 
@@ -20,9 +24,12 @@ export class HostKeyNotConfirmedError extends AppError {
  * not pinned is refused before any connection is made.
  */
 export function hostTarget(host: Host, { allowUnpinned = false }: { allowUnpinned?: boolean } = {}): HostTarget {
-  if (host.authMethod !== "local" && !host.hostKeyFingerprint && !allowUnpinned) throw new HostKeyNotConfirmedError(host.name);
+  if (host.authMethod !== "local" && !host.hostKeyFingerprint && !allowUnpinned)
+    throw new HostKeyNotConfirmedError(host.name);
   const auth: HostAuth =
-    host.authMethod === "local" ? { method: "local" } : ({ method: host.authMethod, ...(host.secret ? openSecret(host.secret) : {}) } as HostAuth);
+    host.authMethod === "local"
+      ? { method: "local" }
+      : ({ method: host.authMethod, ...(host.secret ? openSecret(host.secret) : {}) } as HostAuth);
   return {
     name: host.name,
     address: host.address,

@@ -82,7 +82,8 @@ export function textAddresses(text: string): OutputAddresses | null {
       if (match) return { local: normalizeAddress(match[1]!), remote: normalizeAddress(match[2]!) };
     }
     if (accepted === null && line.includes("Accepted connection")) accepted = ACCEPTED_LINE.exec(line)?.[1] ?? null;
-    if (connecting === null && line.includes("Connecting to host")) connecting = CONNECTING_LINE.exec(line)?.[1] ?? null;
+    if (connecting === null && line.includes("Connecting to host"))
+      connecting = CONNECTING_LINE.exec(line)?.[1] ?? null;
   }
   const remote = accepted ?? connecting;
   return remote === null ? null : { local: null, remote: normalizeAddress(remote) };
@@ -122,7 +123,8 @@ export function decideClientSide(input: {
   const given: ClientSideDecision = { clientSide: input.given ?? "a", clientSideFrom: "given" };
   const { addresses } = input;
   if (addresses === null) return given;
-  const setOf = (list: string[]) => new Set(list.map(normalizeAddress).filter((address): address is string => address !== null));
+  const setOf = (list: string[]) =>
+    new Set(list.map(normalizeAddress).filter((address): address is string => address !== null));
   const a = setOf(input.linkAddresses.a);
   const b = setOf(input.linkAddresses.b);
   const has = (set: Set<string>, address: string | null) => address !== null && set.has(address);

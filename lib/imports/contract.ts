@@ -2,7 +2,15 @@
 // from a web page, `-J`, `--json-stream`) brought into a link as runs marked `source: "imported"`.
 // Pure: no I/O, safe in the browser (the import form checks sizes with the same limits).
 import { z } from "zod";
-import type { IperfCpu, IperfError, IperfFormat, IperfInterval, IperfOptions, IperfRole, IperfSummary } from "@/lib/iperf";
+import type {
+  IperfCpu,
+  IperfError,
+  IperfFormat,
+  IperfInterval,
+  IperfOptions,
+  IperfRole,
+  IperfSummary,
+} from "@/lib/iperf";
 import { CLIENT_SIDES, type ClientSide } from "@/lib/runs/contract";
 
 /** Outputs per request (the form's files, or one pasted output). */
@@ -17,13 +25,23 @@ export type RunSource = (typeof RUN_SOURCES)[number];
 
 export const ImportOutputSchema = z.object({
   /** the output as iperf3 printed it, or as copied from a page */
-  text: z.string({ error: "must be the iperf3 output as text" }).min(1, { error: "is empty: paste or upload an iperf3 output" }),
+  text: z
+    .string({ error: "must be the iperf3 output as text" })
+    .min(1, { error: "is empty: paste or upload an iperf3 output" }),
   /** when the test ran, for a text output (it has no time of its own); a JSON output's own timestamp wins */
-  startedAt: z.iso.datetime({ offset: true, error: "must be a date and time in ISO 8601, such as 2026-11-30T21:05:00Z" }).optional(),
+  startedAt: z.iso
+    .datetime({ offset: true, error: "must be a date and time in ISO 8601, such as 2026-11-30T21:05:00Z" })
+    .optional(),
   /** what to call it in the report and on the run: the file's name */
-  name: z.string({ error: "must be text" }).trim().max(MAX_IMPORT_NAME_CHARS, { error: `must be at most ${MAX_IMPORT_NAME_CHARS} characters` }).optional(),
+  name: z
+    .string({ error: "must be text" })
+    .trim()
+    .max(MAX_IMPORT_NAME_CHARS, { error: `must be at most ${MAX_IMPORT_NAME_CHARS} characters` })
+    .optional(),
   /** which end of the link ran the iperf3 client, when the output's addresses do not say */
-  clientSide: z.enum(CLIENT_SIDES, { error: 'must be "a" or "b": the end of the link that ran the iperf3 client' }).optional(),
+  clientSide: z
+    .enum(CLIENT_SIDES, { error: 'must be "a" or "b": the end of the link that ran the iperf3 client' })
+    .optional(),
 });
 export type ImportOutput = z.infer<typeof ImportOutputSchema>;
 

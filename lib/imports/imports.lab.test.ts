@@ -21,12 +21,26 @@ let state: LabState;
 let link: LabLink;
 let linkId = 0;
 
-type Sample = { start: number; end: number; bytes: number; bitsPerSecond: number; retransmits: number | null; direction: string };
+type Sample = {
+  start: number;
+  end: number;
+  bytes: number;
+  bitsPerSecond: number;
+  retransmits: number | null;
+  direction: string;
+};
 
 async function samplesOf(runId: number): Promise<Sample[]> {
   const response = await api.json("GET", `/api/runs/${runId}/samples`);
   expect(response.status).toBe(200);
-  return (response.body.samples as Sample[]).map(({ start, end, bytes, bitsPerSecond, retransmits, direction }) => ({ start, end, bytes, bitsPerSecond, retransmits, direction }));
+  return (response.body.samples as Sample[]).map(({ start, end, bytes, bitsPerSecond, retransmits, direction }) => ({
+    start,
+    end,
+    bytes,
+    bitsPerSecond,
+    retransmits,
+    direction,
+  }));
 }
 
 /** `iperf3 …` inside a lab host's namespace: the way a user runs it on that host over SSH. */
@@ -70,7 +84,9 @@ describe("imports of real lab outputs", () => {
     expect(original.status).toBe("succeeded");
 
     // The side given is wrong on purpose: the output's addresses are the link's, and they decide.
-    const imported = await api.json("POST", `/api/links/${linkId}/imports`, { outputs: [{ text: original.output.client, name: "client.txt", clientSide: "b" }] });
+    const imported = await api.json("POST", `/api/links/${linkId}/imports`, {
+      outputs: [{ text: original.output.client, name: "client.txt", clientSide: "b" }],
+    });
     expect(imported.body.failed).toEqual([]);
     expect(imported.body.imported).toHaveLength(1);
     const copy = (await api.json("GET", `/api/runs/${imported.body.imported[0].runId}`)).body;
@@ -81,14 +97,20 @@ describe("imports of real lab outputs", () => {
     for (const figure of ["sentBytes", "sentBitsPerSecond", "receivedBytes", "receivedBitsPerSecond"] as const) {
       const exact = original.summary[figure] as number;
       expect(exact, figure).toBeGreaterThan(0);
-      expect(Math.abs(copy.summary[figure] - exact) / exact, `${figure}: ${copy.summary[figure]} imported, ${exact} in the run`).toBeLessThan(0.005);
+      expect(
+        Math.abs(copy.summary[figure] - exact) / exact,
+        `${figure}: ${copy.summary[figure]} imported, ${exact} in the run`,
+      ).toBeLessThan(0.005);
     }
-    for (const figure of ["retransmits", "clientCpuPercent"] as const) expect(copy.summary[figure], figure).toBe(original.summary[figure]);
+    for (const figure of ["retransmits", "clientCpuPercent"] as const)
+      expect(copy.summary[figure], figure).toBe(original.summary[figure]);
     expect(copy.options).toMatchObject({ protocol: "tcp", parallel: 2, reverse: false, bidir: false, duration: 2 });
     expect(await samplesOf(copy.id)).toEqual(await samplesOf(original.id));
 
     // The same output again is a duplicate of that import.
-    const again = await api.json("POST", `/api/links/${linkId}/imports`, { outputs: [{ text: original.output.client }] });
+    const again = await api.json("POST", `/api/links/${linkId}/imports`, {
+      outputs: [{ text: original.output.client }],
+    });
     expect(again.body.duplicates).toEqual([{ name: "output 1", runId: copy.id }]);
   });
 
@@ -98,16 +120,46 @@ describe("imports of real lab outputs", () => {
     let markListening = () => {};
     const listening = new Promise<void>((resolve) => (markListening = resolve));
     // --forceflush: a pipe is not a terminal, and iperf3 would hold "Server listening" back.
-    const serverProcess = iperf3In(server.host, ["-s", "-1", "--forceflush", "-B", server.address, "-p", String(HAND_PORT)]);
+    const serverProcess = iperf3In(server.host, [
+      "-s",
+      "-1",
+      "--forceflush",
+      "-B",
+      server.address,
+      "-p",
+      String(HAND_PORT),
+    ]);
     const serverOutput = outputOf(serverProcess, (line) => {
       if (line.includes("Server listening")) markListening();
     });
     const waited = setTimeout(() => serverProcess.kill(), 10_000);
-    await Promise.race([listening, serverOutput.then((text) => Promise.reject(new Error(`the iperf3 server did not start listening: ${text}`)))]);
+    await Promise.race([
+      listening,
+      serverOutput.then((text) => Promise.reject(new Error(`the iperf3 server did not start listening: ${text}`))),
+    ]);
     clearTimeout(waited);
-    const clientOutput = await outputOf(iperf3In(client.host, ["-c", server.address, "-B", client.address, "-p", String(HAND_PORT), "-t", "2", "-R", "-J"]));
+    const clientOutput = await outputOf(
+      iperf3In(client.host, [
+        "-c",
+        server.address,
+        "-B",
+        client.address,
+        "-p",
+        String(HAND_PORT),
+        "-t",
+        "2",
+        "-R",
+        "-J",
+      ]),
+    );
     const serverText = await serverOutput;
-    const document = JSON.parse(clientOutput) as { start: { timestamp: { timesecs: number } }; end: { sum_received: { bytes: number; bits_per_second: number }; sum_sent: { bytes: number; retransmits: number } } };
+    const document = JSON.parse(clientOutput) as {
+      start: { timestamp: { timesecs: number } };
+      end: {
+        sum_received: { bytes: number; bits_per_second: number };
+        sum_sent: { bytes: number; retransmits: number };
+      };
+    };
 
     const response = await api.json("POST", `/api/links/${linkId}/imports`, {
       outputs: [
@@ -117,10 +169,13 @@ describe("imports of real lab outputs", () => {
     });
     expect(response.body.failed).toEqual([]);
     const [fromClient, fromServer] = await Promise.all(
-      response.body.imported.map(async (entry: { runId: number }) => (await api.json("GET", `/api/runs/${entry.runId}`)).body),
+      response.body.imported.map(
+        async (entry: { runId: number }) => (await api.json("GET", `/api/runs/${entry.runId}`)).body,
+      ),
     );
     // -R from a: the data went b → a, whichever end's output it is.
-    for (const run of [fromClient, fromServer]) expect(run).toMatchObject({ clientSide: "a", options: { reverse: true } });
+    for (const run of [fromClient, fromServer])
+      expect(run).toMatchObject({ clientSide: "a", options: { reverse: true } });
     expect(fromClient.createdAt).toBe(new Date(document.start.timestamp.timesecs * 1000).toISOString());
     expect(fromClient.summary.receivedBytes).toBe(document.end.sum_received.bytes);
     expect(fromClient.summary.receivedBitsPerSecond).toBe(document.end.sum_received.bits_per_second);
@@ -128,7 +183,10 @@ describe("imports of real lab outputs", () => {
     expect(fromClient.summary.retransmits).toBe(document.end.sum_sent.retransmits);
     // The server's text has iperf3's 3 significant digits of the same transfer.
     expect(fromServer.output.server).toContain("Accepted connection from");
-    expect(Math.abs(fromServer.summary.sentBitsPerSecond - document.end.sum_received.bits_per_second) / document.end.sum_received.bits_per_second).toBeLessThan(0.02);
+    expect(
+      Math.abs(fromServer.summary.sentBitsPerSecond - document.end.sum_received.bits_per_second) /
+        document.end.sum_received.bits_per_second,
+    ).toBeLessThan(0.02);
     const clientSamples = await samplesOf(fromClient.id);
     expect(clientSamples.length).toBeGreaterThanOrEqual(2);
     expect(clientSamples.reduce((sum, sample) => sum + sample.bytes, 0)).toBe(document.end.sum_received.bytes);

@@ -62,7 +62,13 @@ describe("every output fixture of lib/iperf", () => {
   it("covers the manifest: outputs that measured and outputs that are only an error", () => {
     expect(measured.length).toBeGreaterThanOrEqual(60);
     const failed = errorOnly.map((output) => output.file);
-    for (const file of ["real/refused.client.stderr.txt", "real/busy.client.stderr.txt", "real/refused-json.client.stdout.txt", "hand-written/3.17-json-stream-refused.client.stdout.txt", "seed/000-esxi-listener-failed.server.stderr.txt"]) {
+    for (const file of [
+      "real/refused.client.stderr.txt",
+      "real/busy.client.stderr.txt",
+      "real/refused-json.client.stdout.txt",
+      "hand-written/3.17-json-stream-refused.client.stdout.txt",
+      "seed/000-esxi-listener-failed.server.stderr.txt",
+    ]) {
       expect(failed).toContain(file);
     }
   });
@@ -89,7 +95,14 @@ describe("every output fixture of lib/iperf", () => {
     });
     expect(run.hash).toBe(createHash("sha256").update(run.text).digest("hex"));
     expect(run.endedAt.getTime()).toBeGreaterThan(run.startedAt.getTime());
-    const status = expected.interrupted || expected.error?.kind === "interrupted" ? "interrupted" : expected.error ? "failed" : expected.summary ? "succeeded" : "interrupted";
+    const status =
+      expected.interrupted || expected.error?.kind === "interrupted"
+        ? "interrupted"
+        : expected.error
+          ? "failed"
+          : expected.summary
+            ? "succeeded"
+            : "interrupted";
     expect(run.status).toBe(status);
   });
 
@@ -100,14 +113,24 @@ describe("every output fixture of lib/iperf", () => {
   });
 
   it("names iperf3's own messages for refused, busy and a missing binary", () => {
-    expect(failure(readIperfFixture("real/refused.client.stderr.txt"))).toEqual({ kind: "iperf3-error", message: "iperf3: error - unable to connect to server: Connection refused" });
+    expect(failure(readIperfFixture("real/refused.client.stderr.txt"))).toEqual({
+      kind: "iperf3-error",
+      message: "iperf3: error - unable to connect to server: Connection refused",
+    });
     expect(failure(readIperfFixture("real/busy.client.stderr.txt")).message).toContain("the server is busy");
-    expect(failure(readIperfFixture("real/refused-json.client.stdout.txt"))).toEqual({ kind: "iperf3-error", message: "unable to connect to server: Connection refused" });
-    expect(failure(readIperfFixture("hand-written/windows-cmd-not-recognized.client.stderr.txt")).message).toContain("is not recognized");
+    expect(failure(readIperfFixture("real/refused-json.client.stdout.txt"))).toEqual({
+      kind: "iperf3-error",
+      message: "unable to connect to server: Connection refused",
+    });
+    expect(failure(readIperfFixture("hand-written/windows-cmd-not-recognized.client.stderr.txt")).message).toContain(
+      "is not recognized",
+    );
   });
 
   it("keeps a test that failed after some intervals as failed, with its error and intervals", () => {
-    const run = imported(`${readIperfFixture("real/timeout.client.stdout.txt")}\n${readIperfFixture("real/timeout.client.stderr.txt")}`);
+    const run = imported(
+      `${readIperfFixture("real/timeout.client.stdout.txt")}\n${readIperfFixture("real/timeout.client.stderr.txt")}`,
+    );
     expect(run.status).toBe("failed");
     expect(run.error?.kind).toBe("timeout");
     expect(run.intervals.length).toBeGreaterThanOrEqual(1);
@@ -119,7 +142,15 @@ describe("options read from the output", () => {
   const options = (file: string) => imported(readIperfFixture(file)).options;
 
   it("reads streams, direction, duration and interval from text", () => {
-    expect(options("real/tcp-1.client.stdout.txt")).toEqual({ protocol: "tcp", parallel: 1, reverse: false, bidir: false, duration: 3, interval: 1, zerocopy: false });
+    expect(options("real/tcp-1.client.stdout.txt")).toEqual({
+      protocol: "tcp",
+      parallel: 1,
+      reverse: false,
+      bidir: false,
+      duration: 3,
+      interval: 1,
+      zerocopy: false,
+    });
     expect(options("real/tcp-4.server.stdout.txt")).toMatchObject({ parallel: 4, duration: 3 });
     expect(options("real/tcp-reverse.client.stdout.txt")).toMatchObject({ reverse: true, bidir: false });
     expect(options("real/tcp-bidir-2.client.stdout.txt")).toMatchObject({ bidir: true, reverse: false, parallel: 2 });
@@ -151,7 +182,9 @@ describe("options read from the output", () => {
 
   it("reads a JSON test by bytes as bytes, and a JSON duration as it was asked", () => {
     expect(options("real/interrupted-json.client.stdout.txt")).toMatchObject({ duration: 30 });
-    const document = JSON.parse(readIperfFixture("real/json-tcp.client.stdout.txt")) as { start: { test_start: Record<string, number> } };
+    const document = JSON.parse(readIperfFixture("real/json-tcp.client.stdout.txt")) as {
+      start: { test_start: Record<string, number> };
+    };
     document.start.test_start.bytes = 300 * MiB;
     document.start.test_start.duration = 0;
     const byBytes = imported(JSON.stringify(document, null, 1)).options;
@@ -176,9 +209,25 @@ describe("the seed's outputs, as pasted (seeds/000_bfd366cd6fdfe746.txt)", () =>
     expect(text.split("\n")[0]).toBe("iperf3.exe -n 1000M -c 192.168.0.40");
     const run = imported(text, { linkAddresses: seedLink, startedAt: new Date("2024-03-02T20:00:00Z") });
     expect(run.summary?.receiver).toEqual({ start: 0, end: 9.15, bytes: 1_048_576_000, bitsPerSecond: 917e6 });
-    expect(run).toMatchObject({ format: "text", role: "client", status: "succeeded", version: null, clientSide: "a", clientSideFrom: "addresses", timeFrom: "given" });
+    expect(run).toMatchObject({
+      format: "text",
+      role: "client",
+      status: "succeeded",
+      version: null,
+      clientSide: "a",
+      clientSideFrom: "addresses",
+      timeFrom: "given",
+    });
     expect(run.intervals).toHaveLength(10);
-    expect(run.options).toEqual({ protocol: "tcp", parallel: 1, reverse: false, bidir: false, duration: 9, interval: 1, zerocopy: false });
+    expect(run.options).toEqual({
+      protocol: "tcp",
+      parallel: 1,
+      reverse: false,
+      bidir: false,
+      duration: 9,
+      interval: 1,
+      zerocopy: false,
+    });
     expect(run.startedAt.toISOString()).toBe("2024-03-02T20:00:00.000Z");
     expect(run.endedAt.toISOString()).toBe("2024-03-02T20:00:09.150Z");
   });
@@ -198,8 +247,15 @@ describe("the seed's outputs, as pasted (seeds/000_bfd366cd6fdfe746.txt)", () =>
     expect(fiveG.summary?.receiver).toMatchObject({ end: 19.19, bitsPerSecond: 2.19e9 });
     expect(fiveG.options).toMatchObject({ duration: 19, parallel: 1 });
     expect(fiveG.clientSide).toBe("a");
-    const interrupted = imported(readFixture("seed/000-windows-P5-interrupted.pasted.txt"), { linkAddresses: seedLink });
-    expect(interrupted).toMatchObject({ status: "interrupted", interrupted: true, clientSide: "a", clientSideFrom: "addresses" });
+    const interrupted = imported(readFixture("seed/000-windows-P5-interrupted.pasted.txt"), {
+      linkAddresses: seedLink,
+    });
+    expect(interrupted).toMatchObject({
+      status: "interrupted",
+      interrupted: true,
+      clientSide: "a",
+      clientSideFrom: "addresses",
+    });
     expect(interrupted.error?.message).toBe("iperf3: interrupt - the client has terminated");
     expect(interrupted.options).toMatchObject({ parallel: 5, duration: 9 });
     expect(interrupted.summary?.sender).toMatchObject({ end: 8.58, bitsPerSecond: 4.73e9 });
@@ -223,12 +279,21 @@ describe("which end ran the client", () => {
     return { clientSide: run.clientSide, clientSideFrom: run.clientSideFrom };
   };
 
-  it.each(["tcp", "tcp-reverse", "json-tcp", "json-udp-omit"])("the client's and the server's output of %s agree", (name) => {
-    for (const end of ["client", "server"]) {
-      expect(sideOf(`real/${name}.${end}.txt`, loopbackLink), end).toEqual({ clientSide: "a", clientSideFrom: "addresses" });
-      expect(sideOf(`real/${name}.${end}.txt`, swapped), end).toEqual({ clientSide: "b", clientSideFrom: "addresses" });
-    }
-  });
+  it.each(["tcp", "tcp-reverse", "json-tcp", "json-udp-omit"])(
+    "the client's and the server's output of %s agree",
+    (name) => {
+      for (const end of ["client", "server"]) {
+        expect(sideOf(`real/${name}.${end}.txt`, loopbackLink), end).toEqual({
+          clientSide: "a",
+          clientSideFrom: "addresses",
+        });
+        expect(sideOf(`real/${name}.${end}.txt`, swapped), end).toEqual({
+          clientSide: "b",
+          clientSideFrom: "addresses",
+        });
+      }
+    },
+  );
 
   it("reads a -R client as the client, though the data came from the server", () => {
     const run = imported(readFixture("real/tcp-reverse.client.txt"), { linkAddresses: swapped });
@@ -245,31 +310,64 @@ describe("which end ran the client", () => {
   });
 
   it("falls back when one address is on both ends (loopback), as the output cannot tell them apart", () => {
-    expect(sideOf("real/ipv6-loopback.client.txt", { a: ["::1"], b: ["fd00::2"] }, "b")).toEqual({ clientSide: "b", clientSideFrom: "given" });
-    expect(imported(readIperfFixture("real/tcp-1.client.stdout.txt"), { linkAddresses: swapped }).clientSideFrom).toBe("given");
+    expect(sideOf("real/ipv6-loopback.client.txt", { a: ["::1"], b: ["fd00::2"] }, "b")).toEqual({
+      clientSide: "b",
+      clientSideFrom: "given",
+    });
+    expect(imported(readIperfFixture("real/tcp-1.client.stdout.txt"), { linkAddresses: swapped }).clientSideFrom).toBe(
+      "given",
+    );
   });
 
   it("compares IPv6 addresses as addresses, whatever their spelling", () => {
     const link = { a: ["fd00:18:0::1"], b: ["FD00:18::2"] };
     expect(sideOf("hand-written/ipv6.client.txt", link)).toEqual({ clientSide: "a", clientSideFrom: "addresses" });
     expect(sideOf("hand-written/ipv6.server.txt", link)).toEqual({ clientSide: "a", clientSideFrom: "addresses" });
-    expect(sideOf("hand-written/ipv6.server.txt", { a: ["fd00:18::2"], b: [] })).toEqual({ clientSide: "b", clientSideFrom: "addresses" });
+    expect(sideOf("hand-written/ipv6.server.txt", { a: ["fd00:18::2"], b: [] })).toEqual({
+      clientSide: "b",
+      clientSideFrom: "addresses",
+    });
   });
 
   it("strips ::ffff: from the v4-mapped addresses of a dual-stack server", () => {
-    expect(sideOf("hand-written/v4-mapped-3.0.server.txt", { a: ["198.18.0.1"], b: ["198.18.0.2"] })).toEqual({ clientSide: "a", clientSideFrom: "addresses" });
-    expect(sideOf("hand-written/v4-mapped-3.0.server.txt", { a: ["198.18.0.2"], b: [] })).toEqual({ clientSide: "b", clientSideFrom: "addresses" });
+    expect(sideOf("hand-written/v4-mapped-3.0.server.txt", { a: ["198.18.0.1"], b: ["198.18.0.2"] })).toEqual({
+      clientSide: "a",
+      clientSideFrom: "addresses",
+    });
+    expect(sideOf("hand-written/v4-mapped-3.0.server.txt", { a: ["198.18.0.2"], b: [] })).toEqual({
+      clientSide: "b",
+      clientSideFrom: "addresses",
+    });
   });
 
   it("reads the addresses of every text form: 3.1 Windows collapsed, a 3.1.3 server, -T and --timestamps prefixes", () => {
-    expect(textAddresses(readIperfFixture("seed/000-windows-n1000M.client.stdout.txt"))).toEqual({ local: "192.168.0.10", remote: "192.168.0.40" });
-    expect(textAddresses(readIperfFixture("hand-written/3.1.3-tcp.server.stdout.txt"))).toEqual({ local: "192.168.1.40", remote: "192.168.1.10" });
-    expect(textAddresses(readIperfFixture("real/tcp-title.client.stdout.txt"))).toEqual({ local: "127.0.0.1", remote: "127.0.0.1" });
-    expect(textAddresses(readIperfFixture("real/tcp-timestamps.client.stdout.txt"))).toEqual({ local: "127.0.0.1", remote: "127.0.0.1" });
+    expect(textAddresses(readIperfFixture("seed/000-windows-n1000M.client.stdout.txt"))).toEqual({
+      local: "192.168.0.10",
+      remote: "192.168.0.40",
+    });
+    expect(textAddresses(readIperfFixture("hand-written/3.1.3-tcp.server.stdout.txt"))).toEqual({
+      local: "192.168.1.40",
+      remote: "192.168.1.10",
+    });
+    expect(textAddresses(readIperfFixture("real/tcp-title.client.stdout.txt"))).toEqual({
+      local: "127.0.0.1",
+      remote: "127.0.0.1",
+    });
+    expect(textAddresses(readIperfFixture("real/tcp-timestamps.client.stdout.txt"))).toEqual({
+      local: "127.0.0.1",
+      remote: "127.0.0.1",
+    });
     // a server whose stream lines were not pasted: the client it accepted
-    expect(textAddresses("Accepted connection from ::ffff:198.18.0.1, port 51022\n")).toEqual({ local: null, remote: "198.18.0.1" });
-    const seedClient = imported(readIperfFixture("hand-written/3.1.3-linux-tcp.client.stdout.txt"), { linkAddresses: { a: ["192.168.1.40"], b: ["192.168.1.10"] } });
-    const seedServer = imported(readIperfFixture("hand-written/3.1.3-tcp.server.stdout.txt"), { linkAddresses: { a: ["192.168.1.40"], b: ["192.168.1.10"] } });
+    expect(textAddresses("Accepted connection from ::ffff:198.18.0.1, port 51022\n")).toEqual({
+      local: null,
+      remote: "198.18.0.1",
+    });
+    const seedClient = imported(readIperfFixture("hand-written/3.1.3-linux-tcp.client.stdout.txt"), {
+      linkAddresses: { a: ["192.168.1.40"], b: ["192.168.1.10"] },
+    });
+    const seedServer = imported(readIperfFixture("hand-written/3.1.3-tcp.server.stdout.txt"), {
+      linkAddresses: { a: ["192.168.1.40"], b: ["192.168.1.10"] },
+    });
     expect([seedClient.clientSide, seedServer.clientSide]).toEqual(["b", "b"]);
   });
 
@@ -288,7 +386,10 @@ describe("which end ran the client", () => {
 describe("the time of an imported run", () => {
   it("takes a -J document's own start time, whatever time was given", () => {
     const text = readIperfFixture("real/json-tcp.client.stdout.txt");
-    const document = JSON.parse(text) as { start: { timestamp: { timesecs: number } }; end: { sum_received: { end: number } } };
+    const document = JSON.parse(text) as {
+      start: { timestamp: { timesecs: number } };
+      end: { sum_received: { end: number } };
+    };
     const run = imported(text, { startedAt: new Date("2020-01-01T00:00:00Z") });
     expect(run.timeFrom).toBe("output");
     expect(run.startedAt.getTime()).toBe(document.start.timestamp.timesecs * 1000);
@@ -321,10 +422,16 @@ describe("the hash of an output", () => {
     const variants = {
       crlf: text.replace(/\n/g, "\r\n"),
       cr: text.replace(/\n/g, "\r"),
-      "trailing blanks": text.split("\n").map((line) => `${line} \t  `).join("\n"),
+      "trailing blanks": text
+        .split("\n")
+        .map((line) => `${line} \t  `)
+        .join("\n"),
       "blank lines at the end": `${text}\n\n  \n`,
       bom: `\uFEFF${text}`,
-      "all of them": `\uFEFF${text.split("\n").map((line) => `${line}  `).join("\r\n")}\r\n\r\n`,
+      "all of them": `\uFEFF${text
+        .split("\n")
+        .map((line) => `${line}  `)
+        .join("\r\n")}\r\n\r\n`,
     };
     for (const [label, variant] of Object.entries(variants)) expect(imported(variant).hash, label).toBe(hash);
     expect(hash).toBe(importHash(normalizeImportText(text)));
@@ -332,13 +439,21 @@ describe("the hash of an output", () => {
 
   it("differs when a figure differs, a blank line is added inside, or a line starts with blanks", () => {
     expect(imported(text.replace("sender", "sender\n")).hash).not.toBe(hash);
-    expect(imported(text.replace(/(\d+) +sender/, (_, retr: string) => `${Number(retr) + 1} sender`)).hash).not.toBe(hash);
+    expect(imported(text.replace(/(\d+) +sender/, (_, retr: string) => `${Number(retr) + 1} sender`)).hash).not.toBe(
+      hash,
+    );
     expect(imported(`  ${text}`).hash).not.toBe(hash);
   });
 
   it("keeps the normalized text as the run's output", () => {
     const run = imported(`\uFEFF${text.replace(/\n/g, "\r\n")}`);
-    expect(run.text).toBe(text.split("\n").map((line) => line.trimEnd()).join("\n").trimEnd());
+    expect(run.text).toBe(
+      text
+        .split("\n")
+        .map((line) => line.trimEnd())
+        .join("\n")
+        .trimEnd(),
+    );
     expect(run.text).not.toContain("\r");
   });
 });
@@ -356,14 +471,20 @@ describe("hostile text", () => {
     const huge = Array.from({ length: Math.ceil((5 * 1024 * 1024) / (line.length + 1)) }, () => line).join("\n");
     expect(huge.length).toBeGreaterThanOrEqual(5 * 1024 * 1024);
     const error = failure(huge);
-    expect(error).toEqual({ kind: "not-iperf3", message: "no iperf3 test found: expected iperf3's interval lines or its summary (text, -J or --json-stream output)" });
+    expect(error).toEqual({
+      kind: "not-iperf3",
+      message:
+        "no iperf3 test found: expected iperf3's interval lines or its summary (text, -J or --json-stream output)",
+    });
   });
 
   it("refuses random bytes as binary", () => {
     const text = new TextDecoder().decode(randomBytes(64 * 1024));
     const error = failure(text);
     expect(error.kind).toBe("not-text");
-    expect(error.message).toMatch(/^contains (a NUL byte|a control character|bytes that are not UTF-8 text) .*on line \d+/);
+    expect(error.message).toMatch(
+      /^contains (a NUL byte|a control character|bytes that are not UTF-8 text) .*on line \d+/,
+    );
     expect(error.message.length).toBeLessThan(200);
   });
 
@@ -382,7 +503,8 @@ describe("hostile text", () => {
   it("refuses terminal escape sequences: ESC, C1 CSI, DEL, BEL", () => {
     expect(failure(withLine3("\u001b[2J\u001b]0;owned\u0007"))).toEqual({
       kind: "not-text",
-      message: "contains a control character (0x1b) on line 3: only iperf3's text, -J or --json-stream output can be imported",
+      message:
+        "contains a control character (0x1b) on line 3: only iperf3's text, -J or --json-stream output can be imported",
     });
     expect(failure(withLine3("\u009b31m")).message).toContain("(0x9b) on line 3");
     expect(failure(withLine3("\u007f")).message).toContain("(0x7f) on line 3");
@@ -398,7 +520,10 @@ describe("hostile text", () => {
 
   it("reports a -J document cut off as unreadable, without echoing it", () => {
     const error = failure('{"start":');
-    expect(error).toEqual({ kind: "unreadable", message: "the iperf3 -J document is cut off or not valid JSON (9 characters): import the whole file" });
+    expect(error).toEqual({
+      kind: "unreadable",
+      message: "the iperf3 -J document is cut off or not valid JSON (9 characters): import the whole file",
+    });
     const document = readIperfFixture("real/json-tcp.client.stdout.txt");
     const half = document.slice(0, Math.floor(document.length / 2));
     const cut = failure(half);

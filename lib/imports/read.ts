@@ -1,7 +1,13 @@
 // The import reader: one iperf3 output a user already has (text 3.0-3.21, `-J`, `--json-stream`)
 // → the run it becomes, or why it cannot. Pure but for the hash: the store saves what this returns.
 import { createHash } from "node:crypto";
-import { IPERF_LIMITS, IperfOptionsSchema, parseIperfOutput, type IperfOptionsInput, type IperfResult } from "@/lib/iperf";
+import {
+  IPERF_LIMITS,
+  IperfOptionsSchema,
+  parseIperfOutput,
+  type IperfOptionsInput,
+  type IperfResult,
+} from "@/lib/iperf";
 import { decideClientSide, outputAddresses } from "./addresses";
 import type { ImportError, ImportedRun, ReadImportInput, ReadImportResult } from "./contract";
 
@@ -53,7 +59,10 @@ function notTextError(text: string): ImportError | null {
       return { kind: "not-text", message: `contains a control character (0x${hex}) on line ${line}: ${ONLY_IPERF3}` };
     }
     if (code === 0xfffd) {
-      return { kind: "not-text", message: `contains bytes that are not UTF-8 text on line ${line} (a binary file?): ${ONLY_IPERF3}` };
+      return {
+        kind: "not-text",
+        message: `contains bytes that are not UTF-8 text on line ${line} (a binary file?): ${ONLY_IPERF3}`,
+      };
     }
   }
   return null;
@@ -126,7 +135,10 @@ function echoed(message: string): string {
 function nothingMeasuredError(result: IperfResult, isBrokenJson: boolean, characters: number): ImportError {
   if (isBrokenJson) {
     const what = result.format === "json" ? "-J document" : "--json-stream output";
-    return { kind: "unreadable", message: `the iperf3 ${what} is cut off or not valid JSON (${characters} characters): import the whole file` };
+    return {
+      kind: "unreadable",
+      message: `the iperf3 ${what} is cut off or not valid JSON (${characters} characters): import the whole file`,
+    };
   }
   if (result.error) return { kind: "iperf3-error", message: echoed(result.error.message) };
   return { kind: "not-iperf3", message: NOT_IPERF3_MESSAGE };
@@ -143,7 +155,8 @@ function timesOf(result: IperfResult): { omitSeconds: number; measuredSeconds: n
     } else measuredSeconds = Math.max(measuredSeconds, interval.end);
   }
   for (const summary of [result.summary, result.reverseSummary]) {
-    for (const side of [summary?.sender, summary?.receiver]) if (side) measuredSeconds = Math.max(measuredSeconds, side.end);
+    for (const side of [summary?.sender, summary?.receiver])
+      if (side) measuredSeconds = Math.max(measuredSeconds, side.end);
   }
   return { omitSeconds, measuredSeconds };
 }
@@ -193,7 +206,8 @@ function optionsOf(result: IperfResult, jsonStart: unknown): IperfOptionsInput {
   const longestOmit = options.duration === undefined ? IPERF_LIMITS.omit.max : options.duration - 1;
   const clampedOmit = Math.min(clamp(Math.round(omit), IPERF_LIMITS.omit), longestOmit);
   if (clampedOmit > 0) options.omit = clampedOmit;
-  if (result.protocol === "udp") options.bitrate = clamp(udpBitrate(result, testStart, jsonStart), IPERF_LIMITS.bitrate);
+  if (result.protocol === "udp")
+    options.bitrate = clamp(udpBitrate(result, testStart, jsonStart), IPERF_LIMITS.bitrate);
   return options;
 }
 
@@ -241,7 +255,14 @@ export function readImport(input: ReadImportInput): ReadImportResult {
   const parsedOptions = IperfOptionsSchema.safeParse(optionsOf(result, jsonStart));
   if (!parsedOptions.success) {
     const issue = parsedOptions.error.issues[0];
-    return { ok: false, error: { kind: "unreadable", message: `the test's options read from the output are not valid: ${issue?.path.join(".") || "options"} ${issue?.message ?? ""}`.trim() } };
+    return {
+      ok: false,
+      error: {
+        kind: "unreadable",
+        message:
+          `the test's options read from the output are not valid: ${issue?.path.join(".") || "options"} ${issue?.message ?? ""}`.trim(),
+      },
+    };
   }
   const options = parsedOptions.data;
   const outputTime = jsonStartTime(jsonStart);

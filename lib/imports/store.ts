@@ -13,7 +13,13 @@ import { toSampleRow } from "@/lib/runs/samples";
 import { storeRunDigest } from "@/lib/runs/digest";
 import { StreamTotals } from "@/lib/runs/stream-totals";
 import { signatureOf } from "@/lib/runs/signature";
-import { ImportRequestSchema, type ImportedRun, type ImportResponse, type ReadImportInput, type ReadImportResult } from "./contract";
+import {
+  ImportRequestSchema,
+  type ImportedRun,
+  type ImportResponse,
+  type ReadImportInput,
+  type ReadImportResult,
+} from "./contract";
 import { readImport } from "./read";
 
 // Imported runs stored as runs of a link: each output read on its own (lib/imports/read.ts), so
@@ -36,7 +42,11 @@ async function linkAddressesOf(linkId: number) {
 function errorColumns(run: ImportedRun) {
   if (run.error) return { errorKind: run.error.kind, errorMessage: run.error.message, errorHint: run.error.hint };
   if (run.status === "interrupted") {
-    return { errorKind: "interrupted", errorMessage: "The test was stopped before its end (Ctrl-C): the figures are partial.", errorHint: "" };
+    return {
+      errorKind: "interrupted",
+      errorMessage: "The test was stopped before its end (Ctrl-C): the figures are partial.",
+      errorHint: "",
+    };
   }
   return {};
 }
@@ -55,7 +65,9 @@ function runData(linkId: number, name: string, run: ImportedRun): Prisma.RunUnch
     createdAt: run.startedAt,
     startedAt: run.startedAt,
     endedAt: run.endedAt,
-    ...(run.role === "client" ? { clientIperfVersion: run.version, clientOutput: run.text } : { serverIperfVersion: run.version, serverOutput: run.text }),
+    ...(run.role === "client"
+      ? { clientIperfVersion: run.version, clientOutput: run.text }
+      : { serverIperfVersion: run.version, serverOutput: run.text }),
     ...summaryColumns(run.summary, "", isInterrupted),
     ...summaryColumns(run.reverseSummary, "reverse", isInterrupted),
     ...cpuColumns(run.cpu),
@@ -117,7 +129,14 @@ export async function importOutputs(linkIdInput: number, input: unknown, now = n
       response.failed.push({ name, error: read.error });
       continue;
     }
-    const earlier = seen.get(read.run.hash) ?? (await db.run.findUnique({ where: { linkId_importHash: { linkId, importHash: read.run.hash } }, select: { id: true } }))?.id;
+    const earlier =
+      seen.get(read.run.hash) ??
+      (
+        await db.run.findUnique({
+          where: { linkId_importHash: { linkId, importHash: read.run.hash } },
+          select: { id: true },
+        })
+      )?.id;
     if (earlier !== undefined) {
       response.duplicates.push({ name, runId: earlier });
       continue;
@@ -129,13 +148,21 @@ export async function importOutputs(linkIdInput: number, input: unknown, now = n
     } catch (error) {
       // Another import of the same output won the race: it is a duplicate of that one.
       if (!isUniqueViolation(error)) throw error;
-      const winner = await db.run.findUnique({ where: { linkId_importHash: { linkId, importHash: read.run.hash } }, select: { id: true } });
+      const winner = await db.run.findUnique({
+        where: { linkId_importHash: { linkId, importHash: read.run.hash } },
+        select: { id: true },
+      });
       if (!winner) throw error;
       response.duplicates.push({ name, runId: winner.id });
     }
   }
   if (response.imported.length > 0) {
-    await recordAudit("run.import", "link", linkId, `${response.imported.length} run${response.imported.length === 1 ? "" : "s"} into ${link.name}`);
+    await recordAudit(
+      "run.import",
+      "link",
+      linkId,
+      `${response.imported.length} run${response.imported.length === 1 ? "" : "s"} into ${link.name}`,
+    );
   }
   return response;
 }

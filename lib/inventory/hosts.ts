@@ -126,7 +126,11 @@ function credentialsOf(auth: HostAuth): { authMethod: string; secret: Uint8Array
     case "key":
       return {
         authMethod: "key",
-        secret: sealSecret(auth.passphrase === undefined ? { privateKey: auth.privateKey } : { privateKey: auth.privateKey, passphrase: auth.passphrase }),
+        secret: sealSecret(
+          auth.passphrase === undefined
+            ? { privateKey: auth.privateKey }
+            : { privateKey: auth.privateKey, passphrase: auth.passphrase },
+        ),
       };
     case "password":
       return { authMethod: "password", secret: sealSecret({ password: auth.password }) };
@@ -175,7 +179,12 @@ export async function createHost(input: unknown): Promise<HostView> {
       },
       select: hostSelect,
     });
-    await recordAudit("host.create", "host", row.id, `${row.name} (${data.username}@${data.address}:${data.port}, ${authMethod})`);
+    await recordAudit(
+      "host.create",
+      "host",
+      row.id,
+      `${row.name} (${data.username}@${data.address}:${data.port}, ${authMethod})`,
+    );
     return toHostView(row, secret !== null);
   } catch (error) {
     // Another request created the same name between the check and the insert.
@@ -188,11 +197,17 @@ export async function createHost(input: unknown): Promise<HostView> {
 export async function updateHost(id: number, input: unknown): Promise<HostView> {
   const hostId = parseInput(IdSchema, id, "id");
   const data = parseInput(HostUpdateSchema, input);
-  const existing = await db.host.findUnique({ where: { id: hostId }, select: { id: true, name: true, iperfPortMin: true, iperfPortMax: true } });
+  const existing = await db.host.findUnique({
+    where: { id: hostId },
+    select: { id: true, name: true, iperfPortMin: true, iperfPortMax: true },
+  });
   if (!existing) throw hostNotFound(hostId);
   // Credentials and the trusted host key are an admin's, even inside an operator's edit.
   if (data.auth !== undefined || data.hostKeyFingerprint !== undefined) authorizeCurrent("credentials");
-  const rangeProblem = checkPortRange(data.iperfPortMin ?? existing.iperfPortMin, data.iperfPortMax ?? existing.iperfPortMax);
+  const rangeProblem = checkPortRange(
+    data.iperfPortMin ?? existing.iperfPortMin,
+    data.iperfPortMax ?? existing.iperfPortMax,
+  );
   if (rangeProblem) throw invalidInput([{ field: "iperfPortMax", message: rangeProblem }]);
   if (data.name !== undefined) {
     const taken = await db.host.findUnique({ where: { name: data.name }, select: { id: true } });
@@ -226,7 +241,12 @@ export async function updateHost(id: number, input: unknown): Promise<HostView> 
   }
   const changed = Object.keys(data).map((key) => (key === "auth" ? "credentials" : key));
   if (data.hostKeyFingerprint !== undefined) {
-    await recordAudit("host.trust", "host", hostId, `${existing.name}: host key ${data.hostKeyFingerprint ?? "unpinned"}`);
+    await recordAudit(
+      "host.trust",
+      "host",
+      hostId,
+      `${existing.name}: host key ${data.hostKeyFingerprint ?? "unpinned"}`,
+    );
   }
   const others = changed.filter((key) => key !== "hostKeyFingerprint");
   if (others.length > 0) await recordAudit("host.update", "host", hostId, `${existing.name}: ${others.join(", ")}`);
@@ -241,28 +261,38 @@ export type DeletedCounts = { hosts: number; nics: number; links: number; runs: 
  */
 export async function deleteHost(id: number): Promise<DeletedCounts> {
   const hostId = parseInput(IdSchema, id, "id");
-  return db.$transaction(async (tx) => {
-    const host = await tx.host.findUnique({ where: { id: hostId }, select: { id: true, name: true } });
-    if (!host) throw hostNotFound(hostId);
-    const linkWhere = { OR: [{ aNic: { hostId } }, { bNic: { hostId } }] };
-    const active = await activeRunOf(tx, { link: linkWhere });
-    if (active) {
-      throw new InventoryError("conflict", `host ${hostId} has run ${active.id} ${active.status}: cancel it or wait for it to end first`);
-    }
-    const [nics, links, runs] = await Promise.all([
-      tx.nic.count({ where: { hostId } }),
-      tx.link.count({ where: linkWhere }),
-      tx.run.count({ where: { link: linkWhere } }),
-    ]);
-    try {
-      await tx.host.delete({ where: { id: hostId } });
-    } catch (error) {
-      if (isRecordMissing(error)) throw hostNotFound(hostId);
-      throw error;
-    }
-    return { counts: { hosts: 1, nics, links, runs }, name: host.name };
-  }).then(async ({ counts, name }) => {
-    await recordAudit("host.delete", "host", hostId, `${name} with ${counts.nics} NIC(s), ${counts.links} link(s), ${counts.runs} run(s)`);
-    return counts;
-  });
+  return db
+    .$transaction(async (tx) => {
+      const host = await tx.host.findUnique({ where: { id: hostId }, select: { id: true, name: true } });
+      if (!host) throw hostNotFound(hostId);
+      const linkWhere = { OR: [{ aNic: { hostId } }, { bNic: { hostId } }] };
+      const active = await activeRunOf(tx, { link: linkWhere });
+      if (active) {
+        throw new InventoryError(
+          "conflict",
+          `host ${hostId} has run ${active.id} ${active.status}: cancel it or wait for it to end first`,
+        );
+      }
+      const [nics, links, runs] = await Promise.all([
+        tx.nic.count({ where: { hostId } }),
+        tx.link.count({ where: linkWhere }),
+        tx.run.count({ where: { link: linkWhere } }),
+      ]);
+      try {
+        await tx.host.delete({ where: { id: hostId } });
+      } catch (error) {
+        if (isRecordMissing(error)) throw hostNotFound(hostId);
+        throw error;
+      }
+      return { counts: { hosts: 1, nics, links, runs }, name: host.name };
+    })
+    .then(async ({ counts, name }) => {
+      await recordAudit(
+        "host.delete",
+        "host",
+        hostId,
+        `${name} with ${counts.nics} NIC(s), ${counts.links} link(s), ${counts.runs} run(s)`,
+      );
+      return counts;
+    });
 }

@@ -12,7 +12,11 @@ let inventory: {
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const [hosts, nics, links] = await Promise.all([import("@/lib/inventory/hosts"), import("@/lib/inventory/nics"), import("@/lib/inventory/links")]);
+  const [hosts, nics, links] = await Promise.all([
+    import("@/lib/inventory/hosts"),
+    import("@/lib/inventory/nics"),
+    import("@/lib/inventory/links"),
+  ]);
   inventory = { hosts, nics, links, db: database.db };
 }, 60_000);
 afterAll(() => database?.close());
@@ -20,12 +24,28 @@ afterAll(() => database?.close());
 describe("inventory functions", () => {
   it("create, read, update and delete without HTTP", async () => {
     const { hosts, nics, links } = inventory;
-    const a = await hosts.createHost({ name: "a", address: "198.18.0.1", auth: { method: "password", password: "pw" } });
+    const a = await hosts.createHost({
+      name: "a",
+      address: "198.18.0.1",
+      auth: { method: "password", password: "pw" },
+    });
     const b = await hosts.createHost({ name: "b", address: "198.18.0.2", auth: { method: "local" } });
     expect(a).toMatchObject({ hasSecret: true, authMethod: "password" });
     expect(a).not.toHaveProperty("secret");
-    const aNic = await nics.createNic({ hostId: a.id, name: "eth0", address: "198.18.0.1/24", speedMbps: 1000, mtu: 1500 });
-    const bNic = await nics.createNic({ hostId: b.id, name: "eth0", address: "198.18.0.2/24", speedMbps: 2500, mtu: 9000 });
+    const aNic = await nics.createNic({
+      hostId: a.id,
+      name: "eth0",
+      address: "198.18.0.1/24",
+      speedMbps: 1000,
+      mtu: 1500,
+    });
+    const bNic = await nics.createNic({
+      hostId: b.id,
+      name: "eth0",
+      address: "198.18.0.2/24",
+      speedMbps: 2500,
+      mtu: 9000,
+    });
     const link = await links.createLink({ name: "a-b", aNicId: aNic.id, bNicId: bNic.id });
     expect(link).toMatchObject({ speedMbps: 1000, mtuMismatch: true });
     expect((await hosts.getHost(a.id)).nicCount).toBe(1);
@@ -48,7 +68,14 @@ describe("inventory functions", () => {
       kind: "invalid",
       fields: [{ field: "name", message: expect.any(String) }],
     });
-    await expect(hosts.getHost(123456)).rejects.toMatchObject({ name: "InventoryError", kind: "not-found", message: "no host has id 123456" });
-    await expect(hosts.getHost(0)).rejects.toMatchObject({ kind: "invalid", fields: [{ field: "id", message: expect.stringMatching(/whole number/) }] });
+    await expect(hosts.getHost(123456)).rejects.toMatchObject({
+      name: "InventoryError",
+      kind: "not-found",
+      message: "no host has id 123456",
+    });
+    await expect(hosts.getHost(0)).rejects.toMatchObject({
+      kind: "invalid",
+      fields: [{ field: "id", message: expect.stringMatching(/whole number/) }],
+    });
   });
 });

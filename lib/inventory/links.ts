@@ -32,7 +32,14 @@ export type LinkView = {
 };
 
 const endSelect = {
-  select: { id: true, name: true, addresses: true, speedMbps: true, mtu: true, host: { select: { id: true, name: true } } },
+  select: {
+    id: true,
+    name: true,
+    addresses: true,
+    speedMbps: true,
+    mtu: true,
+    host: { select: { id: true, name: true } },
+  },
 } as const;
 
 const linkSelect = {
@@ -49,7 +56,14 @@ const linkSelect = {
   _count: { select: { runs: true } },
 } as const;
 
-type EndRow = { id: number; name: string; addresses: unknown; speedMbps: number | null; mtu: number | null; host: { id: number; name: string } };
+type EndRow = {
+  id: number;
+  name: string;
+  addresses: unknown;
+  speedMbps: number | null;
+  mtu: number | null;
+  host: { id: number; name: string };
+};
 type LinkRow = {
   id: number;
   name: string;
@@ -67,7 +81,13 @@ type LinkRow = {
 function toEndView(nic: EndRow): LinkEndView {
   return {
     host: nic.host,
-    nic: { id: nic.id, name: nic.name, address: addressesOf(nic.addresses)[0] ?? null, speedMbps: nic.speedMbps, mtu: nic.mtu },
+    nic: {
+      id: nic.id,
+      name: nic.name,
+      address: addressesOf(nic.addresses)[0] ?? null,
+      speedMbps: nic.speedMbps,
+      mtu: nic.mtu,
+    },
   };
 }
 
@@ -111,10 +131,18 @@ async function checkEnds(aNicId: number, bNicId: number, exceptLinkId?: number):
     ...(a ? [] : [{ field: "aNicId", message: `names no NIC (${aNicId})` }]),
     ...(b ? [] : [{ field: "bNicId", message: `names no NIC (${bNicId})` }]),
   ];
-  if (!a || !b) throw new InventoryError("not-found", missing.map((entry) => `${entry.field} ${entry.message}`).join("; "), missing);
+  if (!a || !b)
+    throw new InventoryError(
+      "not-found",
+      missing.map((entry) => `${entry.field} ${entry.message}`).join("; "),
+      missing,
+    );
   if (a.hostId === b.hostId) {
     throw invalidInput([
-      { field: "bNicId", message: `must be a NIC on another host than aNicId: both are on host ${a.host.name}, and a link joins two hosts` },
+      {
+        field: "bNicId",
+        message: `must be a NIC on another host than aNicId: both are on host ${a.host.name}, and a link joins two hosts`,
+      },
     ]);
   }
   const duplicate = await db.link.findFirst({
@@ -140,7 +168,10 @@ function defaultSpeedOf(a: EndNic, b: EndNic): number {
   const known = [a.speedMbps, b.speedMbps].filter((speed): speed is number => speed !== null);
   if (known.length === 0) {
     throw invalidInput([
-      { field: "speedMbps", message: "is required when neither NIC has a speed: a whole number of Mbit/s from 1 to 1000000" },
+      {
+        field: "speedMbps",
+        message: "is required when neither NIC has a speed: a whole number of Mbit/s from 1 to 1000000",
+      },
     ]);
   }
   return Math.min(...known);
@@ -164,7 +195,15 @@ export async function createLink(input: unknown): Promise<LinkView> {
   const data = parseInput(LinkCreateSchema, input);
   const [a, b] = await checkEnds(data.aNicId, data.bNicId);
   const row = await db.link.create({
-    data: { name: data.name, aNicId: a.id, bNicId: b.id, speedMbps: data.speedMbps ?? defaultSpeedOf(a, b), notes: data.notes, baselineRuns: data.baselineRuns, importsInBaseline: data.importsInBaseline },
+    data: {
+      name: data.name,
+      aNicId: a.id,
+      bNicId: b.id,
+      speedMbps: data.speedMbps ?? defaultSpeedOf(a, b),
+      notes: data.notes,
+      baselineRuns: data.baselineRuns,
+      importsInBaseline: data.importsInBaseline,
+    },
     select: linkSelect,
   });
   await recordAudit("link.create", "link", row.id, row.name);
@@ -175,7 +214,10 @@ export async function createLink(input: unknown): Promise<LinkView> {
 export async function updateLink(id: number, input: unknown): Promise<LinkView> {
   const linkId = parseInput(IdSchema, id, "id");
   const data = parseInput(LinkUpdateSchema, input);
-  const existing = await db.link.findUnique({ where: { id: linkId }, select: { id: true, aNicId: true, bNicId: true } });
+  const existing = await db.link.findUnique({
+    where: { id: linkId },
+    select: { id: true, aNicId: true, bNicId: true },
+  });
   if (!existing) throw linkNotFound(linkId);
   const aNicId = data.aNicId ?? existing.aNicId;
   const bNicId = data.bNicId ?? existing.bNicId;
@@ -188,13 +230,24 @@ export async function updateLink(id: number, input: unknown): Promise<LinkView> 
   if (isRewired) {
     const active = await activeRunOf(db, { linkId });
     if (active) {
-      throw new InventoryError("conflict", `link ${linkId} has run ${active.id} ${active.status}: its NICs cannot change until it ends`);
+      throw new InventoryError(
+        "conflict",
+        `link ${linkId} has run ${active.id} ${active.status}: its NICs cannot change until it ends`,
+      );
     }
   }
   try {
     const row = await db.link.update({
       where: { id: linkId },
-      data: { name: data.name, aNicId: isRewired ? aNicId : undefined, bNicId: isRewired ? bNicId : undefined, speedMbps, notes: data.notes, baselineRuns: data.baselineRuns, importsInBaseline: data.importsInBaseline },
+      data: {
+        name: data.name,
+        aNicId: isRewired ? aNicId : undefined,
+        bNicId: isRewired ? bNicId : undefined,
+        speedMbps,
+        notes: data.notes,
+        baselineRuns: data.baselineRuns,
+        importsInBaseline: data.importsInBaseline,
+      },
       select: linkSelect,
     });
     await recordAudit("link.update", "link", linkId, `${row.name}: ${Object.keys(data).join(", ")}`);
@@ -208,23 +261,28 @@ export async function updateLink(id: number, input: unknown): Promise<LinkView> 
 /** Deletes a link with its runs; refused with `conflict` while one of them is active. */
 export async function deleteLink(id: number): Promise<DeletedCounts> {
   const linkId = parseInput(IdSchema, id, "id");
-  return db.$transaction(async (tx) => {
-    const link = await tx.link.findUnique({ where: { id: linkId }, select: { id: true, name: true } });
-    if (!link) throw linkNotFound(linkId);
-    const active = await activeRunOf(tx, { linkId });
-    if (active) {
-      throw new InventoryError("conflict", `link ${linkId} has run ${active.id} ${active.status}: cancel it or wait for it to end first`);
-    }
-    const runs = await tx.run.count({ where: { linkId } });
-    try {
-      await tx.link.delete({ where: { id: linkId } });
-    } catch (error) {
-      if (isRecordMissing(error)) throw linkNotFound(linkId);
-      throw error;
-    }
-    return { counts: { hosts: 0, nics: 0, links: 1, runs }, name: link.name };
-  }).then(async ({ counts, name }) => {
-    await recordAudit("link.delete", "link", linkId, `${name} with ${counts.runs} run(s)`);
-    return counts;
-  });
+  return db
+    .$transaction(async (tx) => {
+      const link = await tx.link.findUnique({ where: { id: linkId }, select: { id: true, name: true } });
+      if (!link) throw linkNotFound(linkId);
+      const active = await activeRunOf(tx, { linkId });
+      if (active) {
+        throw new InventoryError(
+          "conflict",
+          `link ${linkId} has run ${active.id} ${active.status}: cancel it or wait for it to end first`,
+        );
+      }
+      const runs = await tx.run.count({ where: { linkId } });
+      try {
+        await tx.link.delete({ where: { id: linkId } });
+      } catch (error) {
+        if (isRecordMissing(error)) throw linkNotFound(linkId);
+        throw error;
+      }
+      return { counts: { hosts: 0, nics: 0, links: 1, runs }, name: link.name };
+    })
+    .then(async ({ counts, name }) => {
+      await recordAudit("link.delete", "link", linkId, `${name} with ${counts.runs} run(s)`);
+      return counts;
+    });
 }

@@ -101,7 +101,9 @@ export async function listNics(options: { hostId?: number } = {}): Promise<NicVi
     const hostId = parseInput(IdSchema, options.hostId, "hostId");
     const host = await db.host.findUnique({ where: { id: hostId }, select: { id: true } });
     if (!host) {
-      throw new InventoryError("not-found", `no host has id ${hostId}`, [{ field: "hostId", message: `names no host (${hostId})` }]);
+      throw new InventoryError("not-found", `no host has id ${hostId}`, [
+        { field: "hostId", message: `names no host (${hostId})` },
+      ]);
     }
     where = { hostId };
   }
@@ -125,7 +127,10 @@ export async function createNic(input: unknown): Promise<NicView> {
       { field: "hostId", message: `names no host (${data.hostId})` },
     ]);
   }
-  const taken = await db.nic.findUnique({ where: { hostId_name: { hostId: host.id, name: data.name } }, select: { id: true } });
+  const taken = await db.nic.findUnique({
+    where: { hostId_name: { hostId: host.id, name: data.name } },
+    select: { id: true },
+  });
   if (taken) throw nameTaken(data.name, host.name);
   try {
     const row = await db.nic.create({
@@ -155,10 +160,16 @@ export async function createNic(input: unknown): Promise<NicView> {
 export async function updateNic(id: number, input: unknown): Promise<NicView> {
   const nicId = parseInput(IdSchema, id, "id");
   const data = parseInput(NicUpdateSchema, input);
-  const existing = await db.nic.findUnique({ where: { id: nicId }, select: { id: true, hostId: true, host: { select: { name: true } } } });
+  const existing = await db.nic.findUnique({
+    where: { id: nicId },
+    select: { id: true, hostId: true, host: { select: { name: true } } },
+  });
   if (!existing) throw nicNotFound(nicId);
   if (data.name !== undefined) {
-    const taken = await db.nic.findUnique({ where: { hostId_name: { hostId: existing.hostId, name: data.name } }, select: { id: true } });
+    const taken = await db.nic.findUnique({
+      where: { hostId_name: { hostId: existing.hostId, name: data.name } },
+      select: { id: true },
+    });
     if (taken && taken.id !== nicId) throw nameTaken(data.name, existing.host.name);
   }
   try {
@@ -189,24 +200,35 @@ export async function updateNic(id: number, input: unknown): Promise<NicView> {
 /** Deletes a NIC with its links and their runs; refused with `conflict` while one of those runs is active. */
 export async function deleteNic(id: number): Promise<DeletedCounts> {
   const nicId = parseInput(IdSchema, id, "id");
-  return db.$transaction(async (tx) => {
-    const nic = await tx.nic.findUnique({ where: { id: nicId }, select: { id: true, name: true, host: { select: { name: true } } } });
-    if (!nic) throw nicNotFound(nicId);
-    const linkWhere = { OR: [{ aNicId: nicId }, { bNicId: nicId }] };
-    const active = await activeRunOf(tx, { link: linkWhere });
-    if (active) {
-      throw new InventoryError("conflict", `NIC ${nicId} has run ${active.id} ${active.status}: cancel it or wait for it to end first`);
-    }
-    const [links, runs] = await Promise.all([tx.link.count({ where: linkWhere }), tx.run.count({ where: { link: linkWhere } })]);
-    try {
-      await tx.nic.delete({ where: { id: nicId } });
-    } catch (error) {
-      if (isRecordMissing(error)) throw nicNotFound(nicId);
-      throw error;
-    }
-    return { counts: { hosts: 0, nics: 1, links, runs }, name: `${nic.host.name} ${nic.name}` };
-  }).then(async ({ counts, name }) => {
-    await recordAudit("nic.delete", "nic", nicId, `${name} with ${counts.links} link(s), ${counts.runs} run(s)`);
-    return counts;
-  });
+  return db
+    .$transaction(async (tx) => {
+      const nic = await tx.nic.findUnique({
+        where: { id: nicId },
+        select: { id: true, name: true, host: { select: { name: true } } },
+      });
+      if (!nic) throw nicNotFound(nicId);
+      const linkWhere = { OR: [{ aNicId: nicId }, { bNicId: nicId }] };
+      const active = await activeRunOf(tx, { link: linkWhere });
+      if (active) {
+        throw new InventoryError(
+          "conflict",
+          `NIC ${nicId} has run ${active.id} ${active.status}: cancel it or wait for it to end first`,
+        );
+      }
+      const [links, runs] = await Promise.all([
+        tx.link.count({ where: linkWhere }),
+        tx.run.count({ where: { link: linkWhere } }),
+      ]);
+      try {
+        await tx.nic.delete({ where: { id: nicId } });
+      } catch (error) {
+        if (isRecordMissing(error)) throw nicNotFound(nicId);
+        throw error;
+      }
+      return { counts: { hosts: 0, nics: 1, links, runs }, name: `${nic.host.name} ${nic.name}` };
+    })
+    .then(async ({ counts, name }) => {
+      await recordAudit("nic.delete", "nic", nicId, `${name} with ${counts.links} link(s), ${counts.runs} run(s)`);
+      return counts;
+    });
 }

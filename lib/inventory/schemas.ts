@@ -9,7 +9,8 @@ import { HOST_PLATFORMS } from "@/lib/platforms";
 
 /** The error option of a zod schema: "is required: X" when missing, "must be X" otherwise. */
 function allowed(description: string) {
-  return (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${description}` : `must be ${description}`);
+  return (issue: { input?: unknown }) =>
+    issue.input === undefined ? `is required: ${description}` : `must be ${description}`;
 }
 
 function wholeNumber(min: number, max: number, description = `a whole number from ${min} to ${max}`) {
@@ -78,7 +79,13 @@ export const UsernameSchema = text(
   "1-64 characters: letters, digits and . _ - @ \\, starting with a letter, digit or _",
 );
 
-export const PRIVATE_KEY_TYPES = ["OPENSSH PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY"] as const;
+export const PRIVATE_KEY_TYPES = [
+  "OPENSSH PRIVATE KEY",
+  "RSA PRIVATE KEY",
+  "EC PRIVATE KEY",
+  "PRIVATE KEY",
+  "ENCRYPTED PRIVATE KEY",
+] as const;
 export const MAX_PRIVATE_KEY_BYTES = 16 * 1024;
 // PEM bodies are base64 lines, plus "Proc-Type: 4,ENCRYPTED" and "DEK-Info: AES-128-CBC,…" headers in encrypted RSA keys.
 const PRIVATE_KEY_PATTERN = new RegExp(
@@ -196,7 +203,8 @@ export function isNicAddress(value: string): boolean {
   return ipv4.test(value) || ipv6.test(value) || cidrv4.test(value) || cidrv6.test(value);
 }
 
-const NIC_ADDRESS_DESCRIPTION = "an IPv4 or IPv6 address, bare (198.18.0.1) or in CIDR notation (198.18.0.1/24, fd00::1/64)";
+const NIC_ADDRESS_DESCRIPTION =
+  "an IPv4 or IPv6 address, bare (198.18.0.1) or in CIDR notation (198.18.0.1/24, fd00::1/64)";
 export const NicAddressSchema = z
   .string({ error: allowed(NIC_ADDRESS_DESCRIPTION) })
   .max(49, { error: allowed(NIC_ADDRESS_DESCRIPTION) })
@@ -206,14 +214,22 @@ export const NicAddressesSchema = z
   .max(16, { error: allowed(`a list of at most 16 addresses, each ${NIC_ADDRESS_DESCRIPTION}`) });
 
 export const MtuSchema = wholeNumber(68, 65535, "a whole number of bytes from 68 to 65535");
-export const NicModelSchema = text(/^[^\p{Cc}]*$/u, 128, "1-128 characters without control characters (such as newlines)");
+export const NicModelSchema = text(
+  /^[^\p{Cc}]*$/u,
+  128,
+  "1-128 characters without control characters (such as newlines)",
+);
 export const NicDriverSchema = text(/^[A-Za-z0-9_.-]+$/, 64, "1-64 characters: letters, digits and _ . -");
 export const MacSchema = text(
   /^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(?:\1[0-9A-Fa-f]{2}){4}$/,
   17,
   "a MAC address of six hex pairs joined by : or - (aa:bb:cc:dd:ee:ff)",
 );
-export const PcieLinkSpeedSchema = text(/^[A-Za-z0-9 ./]+$/, 32, "1-32 characters: letters, digits, spaces and . / (such as 8.0 GT/s PCIe)");
+export const PcieLinkSpeedSchema = text(
+  /^[A-Za-z0-9 ./]+$/,
+  32,
+  "1-32 characters: letters, digits, spaces and . / (such as 8.0 GT/s PCIe)",
+);
 export const PcieLinkWidthSchema = wholeNumber(1, 32, "a whole number of lanes from 1 to 32");
 
 const nicFields = {
@@ -232,7 +248,11 @@ const nicFields = {
 
 function notBothAddressForms(value: { address?: unknown; addresses?: unknown }, context: z.RefinementCtx) {
   if (value.address !== undefined && value.addresses !== undefined) {
-    context.addIssue({ code: "custom", path: ["addresses"], message: "must not be given together with address: send one or the other" });
+    context.addIssue({
+      code: "custom",
+      path: ["addresses"],
+      message: "must not be given together with address: send one or the other",
+    });
   }
 }
 
@@ -240,7 +260,9 @@ export const NicCreateSchema = z.strictObject({ hostId: IdSchema, ...nicFields }
 export type NicCreateInput = z.input<typeof NicCreateSchema>;
 
 /** PATCH: any subset; a NIC cannot move to another host (delete it and create it there). */
-export const NicUpdateSchema = z.strictObject({ ...nicFields, name: NameSchema.optional() }).superRefine(notBothAddressForms);
+export const NicUpdateSchema = z
+  .strictObject({ ...nicFields, name: NameSchema.optional() })
+  .superRefine(notBothAddressForms);
 export type NicUpdateInput = z.input<typeof NicUpdateSchema>;
 
 // ---- links ------------------------------------------------------------------------
@@ -248,7 +270,9 @@ export type NicUpdateInput = z.input<typeof NicUpdateSchema>;
 /** How many of the latest successful runs of a test make its baseline (lib/alerts/baseline.ts). */
 const BaselineRunsSchema = wholeNumber(1, 100, "a whole number of runs from 1 to 100");
 /** Whether runs imported from iperf3 output (lib/imports) count toward the baselines. */
-const ImportsInBaselineSchema = z.boolean({ error: "must be true or false: whether imported runs count toward the baselines" });
+const ImportsInBaselineSchema = z.boolean({
+  error: "must be true or false: whether imported runs count toward the baselines",
+});
 
 export const LinkCreateSchema = z.strictObject({
   name: NameSchema,

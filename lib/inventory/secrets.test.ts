@@ -28,7 +28,10 @@ afterAll(async () => {
 
 describe("sealSecret / openSecret", () => {
   it("round-trips any characters, sealed under WIRESPEED_SECRET's key", () => {
-    const value = { privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n", passphrase: "$(x) `y` ; 'z' \"w\" \n 名前 \u0000" };
+    const value = {
+      privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n",
+      passphrase: "$(x) `y` ; 'z' \"w\" \n 名前 \u0000",
+    };
     const sealed = secrets.sealSecret(value);
     expect(sealed).toBeInstanceOf(Uint8Array);
     expect(envelopeKeyId(sealed)).toBe(secretKeyFromPassphrase(SECRET_VALUE).id);
@@ -56,7 +59,9 @@ describe("sealSecret / openSecret", () => {
   it("refuses a sealed secret whose content is not a credential object", async () => {
     const { sealText } = await import("@/lib/secrets/envelope");
     const key = secretKeyFromPassphrase(SECRET_VALUE);
-    expect(() => secrets.openSecret(sealText('"hunter2"', key))).toThrowError(/^The stored host secret cannot be read: it is not a credential object/);
+    expect(() => secrets.openSecret(sealText('"hunter2"', key))).toThrowError(
+      /^The stored host secret cannot be read: it is not a credential object/,
+    );
     expect(() => secrets.openSecret(sealText("[1]", key))).toThrowError(/not a credential object/);
   });
 });
@@ -70,9 +75,14 @@ function databaseFilesHold(text: string): string[] {
 describe("prepareHostSecrets", () => {
   it("encrypts the secrets an older version stored in clear, once, and leaves no trace of them in the file", async () => {
     const plain = '{"password":"hunter2 stored in clear by an older version"}';
-    const legacy = await db.host.create({ data: { name: "legacy", address: "198.18.0.7", authMethod: "password", secret: new TextEncoder().encode(plain) } });
-    const sealed = await db.host.create({ data: { name: "sealed", address: "198.18.0.8", secret: secrets.sealSecret({ password: "already sealed" }) } });
-    const sealedBefore = (await db.host.findUniqueOrThrow({ where: { id: sealed.id }, select: { secret: true } })).secret!;
+    const legacy = await db.host.create({
+      data: { name: "legacy", address: "198.18.0.7", authMethod: "password", secret: new TextEncoder().encode(plain) },
+    });
+    const sealed = await db.host.create({
+      data: { name: "sealed", address: "198.18.0.8", secret: secrets.sealSecret({ password: "already sealed" }) },
+    });
+    const sealedBefore = (await db.host.findUniqueOrThrow({ where: { id: sealed.id }, select: { secret: true } }))
+      .secret!;
     expect(databaseFilesHold("hunter2")).not.toEqual([]);
 
     const first = await secrets.prepareHostSecrets();
@@ -83,7 +93,9 @@ describe("prepareHostSecrets", () => {
     expect(envelopeKeyId(row.secret!)).toBe(secretKeyFromPassphrase(SECRET_VALUE).id);
     expect(secrets.openSecret(row.secret!)).toEqual({ password: "hunter2 stored in clear by an older version" });
     // the already sealed secret is left as it was
-    expect((await db.host.findUniqueOrThrow({ where: { id: sealed.id }, select: { secret: true } })).secret).toEqual(sealedBefore);
+    expect((await db.host.findUniqueOrThrow({ where: { id: sealed.id }, select: { secret: true } })).secret).toEqual(
+      sealedBefore,
+    );
     expect(databaseFilesHold("hunter2")).toEqual([]);
 
     const second = await secrets.prepareHostSecrets();
@@ -92,9 +104,15 @@ describe("prepareHostSecrets", () => {
 
   it("reports secrets sealed under a key this server does not have, without failing", async () => {
     const { sealText, generateSecretKey } = await import("@/lib/secrets/envelope");
-    await db.host.create({ data: { name: "foreign", address: "198.18.0.9", secret: sealText('{"password":"x"}', generateSecretKey()) } });
+    await db.host.create({
+      data: { name: "foreign", address: "198.18.0.9", secret: sealText('{"password":"x"}', generateSecretKey()) },
+    });
     const result = await secrets.prepareHostSecrets();
     expect(result.migrated).toBe(0);
-    expect(result.messages).toEqual([expect.stringMatching(/^1 host secret\(s\) were sealed with another key than this server's \(key id [0-9a-f]{16}\)/)]);
+    expect(result.messages).toEqual([
+      expect.stringMatching(
+        /^1 host secret\(s\) were sealed with another key than this server's \(key id [0-9a-f]{16}\)/,
+      ),
+    ]);
   });
 });

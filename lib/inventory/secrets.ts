@@ -42,7 +42,9 @@ export function openSecret(bytes: Uint8Array): object {
     throw new Error("The stored host secret cannot be read: it is not valid JSON; set the host's credentials again.");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new Error("The stored host secret cannot be read: it is not a credential object; set the host's credentials again.");
+    throw new Error(
+      "The stored host secret cannot be read: it is not a credential object; set the host's credentials again.",
+    );
   }
   return value;
 }
@@ -58,19 +60,28 @@ export type PreparedSecrets = { migrated: number; messages: string[] };
 export async function prepareHostSecrets(): Promise<PreparedSecrets> {
   const { keyring: ring, source } = keys();
   const messages: string[] = [];
-  if (source.kind === "file" && source.isCreated) messages.push(`created the key file ${source.paths.current} (mode 0600): back it up with the database`);
+  if (source.kind === "file" && source.isCreated)
+    messages.push(`created the key file ${source.paths.current} (mode 0600): back it up with the database`);
   if (source.kind === "file" && source.hasInterruptedRotation) {
-    messages.push("a key rotation was interrupted: stop Wirespeed and run `npm run --silent wirespeed -- rotate-secret` again to finish it");
+    messages.push(
+      "a key rotation was interrupted: stop Wirespeed and run `npm run --silent wirespeed -- rotate-secret` again to finish it",
+    );
   }
   const rows = await db.host.findMany({ where: { secret: { not: null } }, select: { id: true, secret: true } });
   const hasLegacy = rows.some((row) => envelopeKind(row.secret!) === "legacy-json");
   let migrated = 0;
   if (hasLegacy) {
-    const result = await resealHostSecrets(db, { keyring: ring, target: ring.current, isLegacyOnly: true, onUnreadable: "skip" });
+    const result = await resealHostSecrets(db, {
+      keyring: ring,
+      target: ring.current,
+      isLegacyOnly: true,
+      onUnreadable: "skip",
+    });
     migrated = result.resealed;
     await scrubFreedPages(db);
     messages.push(`encrypted ${migrated} host secret(s) stored in clear by an older version`);
-    for (const problem of result.unreadable) messages.push(`host "${problem.hostName}" (id ${problem.hostId}): ${problem.reason}`);
+    for (const problem of result.unreadable)
+      messages.push(`host "${problem.hostName}" (id ${problem.hostId}): ${problem.reason}`);
   }
   const known = new Set(ring.all.map((key) => key.id));
   const foreign = rows.filter((row) => {

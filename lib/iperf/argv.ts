@@ -114,7 +114,10 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
   const options = IperfOptionsSchema.parse(input.options);
   requireIperf3(version, hostName);
   if (!isSafeHost(serverAddress)) {
-    throw new IperfOptionError("serverAddress", `server address "${serverAddress}" must be a host name or an IP address`);
+    throw new IperfOptionError(
+      "serverAddress",
+      `server address "${serverAddress}" must be a host name or an IP address`,
+    );
   }
   const bind = input.bindAddress ?? options.bind;
   const argv: string[] = ["-c", serverAddress];
@@ -139,7 +142,8 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
   if (options.zerocopy) add("-Z", "zerocopy");
   if (options.affinity !== undefined) {
     requireAffinity("client", input.platform, version, hostName);
-    if (options.affinity.includes(",") && input.server) requireAffinity("server", input.server.platform, input.server.version, input.server.hostName);
+    if (options.affinity.includes(",") && input.server)
+      requireAffinity("server", input.server.platform, input.server.version, input.server.hostName);
     add("-A", "affinity", options.affinity);
   }
   if (options.congestion !== undefined) {
@@ -164,7 +168,12 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
 }
 
 /** -A on an end whose iperf3 cannot pin itself to a core: refused before the run, naming the host. */
-function requireAffinity(end: "client" | "server", platform: IperfPlatform | undefined, version: IperfVersion | undefined, hostName: string): void {
+function requireAffinity(
+  end: "client" | "server",
+  platform: IperfPlatform | undefined,
+  version: IperfVersion | undefined,
+  hostName: string,
+): void {
   const core = end === "client" ? "-A (CPU affinity)" : "-A n,m (the server's core m)";
   if (platform === "macos") {
     throw new IperfOptionError(
@@ -173,7 +182,10 @@ function requireAffinity(end: "client" | "server", platform: IperfPlatform | und
     );
   }
   if (platform === "windows" && version !== undefined && !isVersionAtLeast(version, AFFINITY_ON_WINDOWS_SINCE)) {
-    throw new IperfOptionError("affinity", `${core} needs iperf3 3.4 or newer on Windows; host ${hostName} has ${version.raw}`);
+    throw new IperfOptionError(
+      "affinity",
+      `${core} needs iperf3 3.4 or newer on Windows; host ${hostName} has ${version.raw}`,
+    );
   }
 }
 

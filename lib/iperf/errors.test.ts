@@ -24,7 +24,10 @@ describe("classifyIperfError", () => {
     ["'iperf3' is not recognized as an internal or external command,", "not-found"],
     ["iperf3: error - idle timeout for receiving data", "timeout"],
     ["iperf3: error - unable to connect to server: Connection timed out", "timeout"],
-    ["iperf3: error - unable to set TCP_CONGESTION: Supplied congestion control algorithm not supported on this host", "unknown"],
+    [
+      "iperf3: error - unable to set TCP_CONGESTION: Supplied congestion control algorithm not supported on this host",
+      "unknown",
+    ],
   ])("%s → %s", (message, kind) => {
     const error = classifyIperfError(message);
     expect(error.kind).toBe(kind);
@@ -33,17 +36,19 @@ describe("classifyIperfError", () => {
   });
 
   it("gives the ESXi copy hint for Operation not permitted, another for a port in use", () => {
-    expect(classifyIperfError("iperf3: error - unable to start listener for connections: Operation not permitted").hint).toContain(
-      "cp /usr/lib/vmware/vsan/bin/iperf3 /usr/lib/vmware/vsan/bin/iperf3.copy",
-    );
-    expect(classifyIperfError("iperf3: error - unable to start listener for connections: Address already in use").hint).toMatch(
-      /already listens on that port/,
-    );
+    expect(
+      classifyIperfError("iperf3: error - unable to start listener for connections: Operation not permitted").hint,
+    ).toContain("cp /usr/lib/vmware/vsan/bin/iperf3 /usr/lib/vmware/vsan/bin/iperf3.copy");
+    expect(
+      classifyIperfError("iperf3: error - unable to start listener for connections: Address already in use").hint,
+    ).toMatch(/already listens on that port/);
   });
 
   it("gives the install hint of the host's platform for not-found", () => {
     expect(classifyIperfError("bash: iperf3: command not found", "linux").hint).toContain("apt install iperf3");
-    expect(classifyIperfError("'iperf3' is not recognized as an internal or external command,", "windows").hint).toContain("iperf3.exe");
+    expect(
+      classifyIperfError("'iperf3' is not recognized as an internal or external command,", "windows").hint,
+    ).toContain("iperf3.exe");
     expect(classifyIperfError("sh: iperf3: not found", "esxi").hint).toContain("/usr/lib/vmware/vsan/bin/iperf3");
   });
 

@@ -25,7 +25,8 @@ const LISTENER_HINT = "iperf3 could not listen on that address and port: check t
 
 function classifyKind(message: string): IperfErrorKind {
   const text = message.toLowerCase();
-  if (/command not found|: not found|is not recognized as an internal or external command/.test(text)) return "not-found";
+  if (/command not found|: not found|is not recognized as an internal or external command/.test(text))
+    return "not-found";
   // the shell's message for a wrong path (iperf3's own "No such file" errors are about -F files)
   if (text.includes("no such file or directory") && !text.startsWith("iperf3")) return "not-found";
   if (text.includes("interrupt") || /the (client|server) has terminated/.test(text)) return "interrupted";

@@ -12,7 +12,15 @@ const FIXTURES = new URL("./fixtures/", import.meta.url);
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 
-type ManifestEntry = { file: string; mode: string; side: string; source: string; version: string; command: string; note: string };
+type ManifestEntry = {
+  file: string;
+  mode: string;
+  side: string;
+  source: string;
+  version: string;
+  command: string;
+  note: string;
+};
 const manifest = JSON.parse(readFileSync(new URL("manifest.json", FIXTURES), "utf8")) as {
   realVersion: string;
   real: ManifestEntry[];
@@ -101,13 +109,26 @@ describe("fixture manifest", () => {
       expect(entry.file.startsWith(`${entry.source}/`), entry.file).toBe(true);
     }
     expect(manifest.realVersion).toBe("3.12");
-    expect(manifest.real.filter((entry) => entry.version !== "shell").every((entry) => entry.version === "3.12")).toBe(true);
+    expect(manifest.real.filter((entry) => entry.version !== "shell").every((entry) => entry.version === "3.12")).toBe(
+      true,
+    );
     expect(manifest.static.filter((entry) => entry.source === "hand-written").length).toBeGreaterThanOrEqual(10);
   });
 
   it("has real output of every mode of the spec, on both sides", () => {
     const real = new Set(manifest.real.map((entry) => entry.file));
-    const modes = ["tcp-1", "tcp-4", "tcp-reverse", "tcp-bidir", "udp-1", "udp-2", "tcp-bytes", "tcp-omit", "tcp-format-M", "tcp-interval-0.5"];
+    const modes = [
+      "tcp-1",
+      "tcp-4",
+      "tcp-reverse",
+      "tcp-bidir",
+      "udp-1",
+      "udp-2",
+      "tcp-bytes",
+      "tcp-omit",
+      "tcp-format-M",
+      "tcp-interval-0.5",
+    ];
     for (const mode of modes) {
       expect(real.has(`real/${mode}.client.stdout.txt`), mode).toBe(true);
       expect(real.has(`real/${mode}.server.stdout.txt`), mode).toBe(true);
@@ -137,7 +158,11 @@ describe.each(outputFiles)("%s", (file) => {
       const end =
         result.format === "json"
           ? (JSON.parse(text) as { end: Record<string, { bytes: number; bits_per_second: number } | undefined> }).end
-          : (JSON.parse(lines.find((line) => line.includes('"event":"end"')) ?? "{}") as { data: Record<string, { bytes: number }> }).data;
+          : (
+              JSON.parse(lines.find((line) => line.includes('"event":"end"')) ?? "{}") as {
+                data: Record<string, { bytes: number }>;
+              }
+            ).data;
       const sent = end?.sum_sent;
       if (result.summary?.sender && sent) expect(result.summary.sender.bytes).toBe(sent.bytes);
       const received = end?.sum_received;
@@ -185,7 +210,9 @@ describe.each(outputFiles)("%s", (file) => {
       for (const { flow, total, summaryBytes } of intervalTotals()) {
         if (result.format === "text") {
           // each printed number is good to 3 significant digits: within 0.5 %
-          expect(Math.abs(total - summaryBytes), `${flow}: ${total} vs ${summaryBytes}`).toBeLessThanOrEqual(0.005 * (total + summaryBytes));
+          expect(Math.abs(total - summaryBytes), `${flow}: ${total} vs ${summaryBytes}`).toBeLessThanOrEqual(
+            0.005 * (total + summaryBytes),
+          );
         } else {
           expect(total, flow).toBe(summaryBytes);
         }
@@ -197,7 +224,9 @@ describe.each(outputFiles)("%s", (file) => {
     for (const interval of result.intervals) {
       if (interval.streams.length < 2) continue;
       const total = interval.streams.reduce((sum, stream) => sum + stream.bytes, 0);
-      expect(Math.abs(total - interval.bytes)).toBeLessThanOrEqual(result.format === "text" ? 0.005 * (total + interval.bytes) : 0);
+      expect(Math.abs(total - interval.bytes)).toBeLessThanOrEqual(
+        result.format === "text" ? 0.005 * (total + interval.bytes) : 0,
+      );
     }
   });
 });
@@ -205,7 +234,15 @@ describe.each(outputFiles)("%s", (file) => {
 describe("seed 000 (Windows 3.1.x client, ESXi server, collapsed whitespace, Bandwidth header)", () => {
   it("reads the one-stream 1000 MBytes run", () => {
     const result = parseFixture("seed/000-windows-n1000M.client.stdout.txt");
-    expect(result).toMatchObject({ format: "text", role: "client", protocol: "tcp", direction: "normal", streams: 1, interrupted: false, error: null });
+    expect(result).toMatchObject({
+      format: "text",
+      role: "client",
+      protocol: "tcp",
+      direction: "normal",
+      streams: 1,
+      interrupted: false,
+      error: null,
+    });
     expect(result.intervals).toHaveLength(10);
     expect(result.intervals[0]).toEqual({
       start: 0,
@@ -228,13 +265,29 @@ describe("seed 000 (Windows 3.1.x client, ESXi server, collapsed whitespace, Ban
     const result = parseFixture("seed/000-windows-n5000M.client.stdout.txt");
     expect(result.intervals).toHaveLength(20);
     expect(result.intervals[11]).toMatchObject({ start: 11, end: 12.01, bytes: 252 * MiB, bitsPerSecond: 2.1e9 });
-    expect(result.intervals[19]).toMatchObject({ start: 19, end: 19.19, bytes: Math.round(52.1 * MiB), bitsPerSecond: 2.27e9 });
-    expect(result.summary?.sender).toEqual({ start: 0, end: 19.19, bytes: Math.round(4.88 * GiB), bitsPerSecond: 2.19e9 });
+    expect(result.intervals[19]).toMatchObject({
+      start: 19,
+      end: 19.19,
+      bytes: Math.round(52.1 * MiB),
+      bitsPerSecond: 2.27e9,
+    });
+    expect(result.summary?.sender).toEqual({
+      start: 0,
+      end: 19.19,
+      bytes: Math.round(4.88 * GiB),
+      bitsPerSecond: 2.19e9,
+    });
   });
 
   it("keeps the interrupted -P 5 run, its [SUM] summary and the interrupt message", () => {
     const result = parseFixture("seed/000-windows-P5-interrupted.client.stdout.txt");
-    expect(result).toMatchObject({ role: "client", protocol: "tcp", direction: "normal", streams: 5, interrupted: true });
+    expect(result).toMatchObject({
+      role: "client",
+      protocol: "tcp",
+      direction: "normal",
+      streams: 5,
+      interrupted: true,
+    });
     expect(result.error?.kind).toBe("interrupted");
     expect(result.error?.message).toBe("iperf3: interrupt - the client has terminated");
     expect(result.intervals).toHaveLength(1);
@@ -250,7 +303,9 @@ describe("seed 000 (Windows 3.1.x client, ESXi server, collapsed whitespace, Ban
   it("classifies the ESXi listener failure with the copy hint", () => {
     const result = parseIperfOutput("", read("seed/000-esxi-listener-failed.server.stderr.txt"));
     expect(result.error?.kind).toBe("listener-failed");
-    expect(result.error?.message).toBe("iperf3: error - unable to start listener for connections: Operation not permitted");
+    expect(result.error?.message).toBe(
+      "iperf3: error - unable to start listener for connections: Operation not permitted",
+    );
     expect(result.error?.hint).toContain("iperf3.copy");
   });
 });
@@ -260,8 +315,20 @@ describe("hand-written 3.1.x samples", () => {
     const result = parseFixture("hand-written/3.1.3-linux-tcp.client.stdout.txt");
     expect(result.intervals).toHaveLength(3);
     expect(result.intervals[2]).toMatchObject({ bytes: 112 * MiB, bitsPerSecond: 941e6, retransmits: 2 });
-    expect(result.intervals[2]?.streams[0]).toEqual({ id: 4, bytes: 112 * MiB, bitsPerSecond: 941e6, retransmits: 2, cwndBytes: 288 * 1024 });
-    expect(result.summary?.sender).toEqual({ start: 0, end: 3, bytes: 336 * MiB, bitsPerSecond: 941e6, retransmits: 2 });
+    expect(result.intervals[2]?.streams[0]).toEqual({
+      id: 4,
+      bytes: 112 * MiB,
+      bitsPerSecond: 941e6,
+      retransmits: 2,
+      cwndBytes: 288 * 1024,
+    });
+    expect(result.summary?.sender).toEqual({
+      start: 0,
+      end: 3,
+      bytes: 336 * MiB,
+      bitsPerSecond: 941e6,
+      retransmits: 2,
+    });
     expect(result.summary?.receiver).toEqual({ start: 0, end: 3, bytes: 335 * MiB, bitsPerSecond: 938e6 });
   });
 
@@ -269,14 +336,23 @@ describe("hand-written 3.1.x samples", () => {
     const result = parseFixture("hand-written/3.1.3-tcp.server.stdout.txt");
     expect(result).toMatchObject({ role: "server", direction: "normal", streams: 1 });
     expect(result.intervals).toHaveLength(4);
-    expect(result.summary).toEqual({ sender: null, receiver: { start: 0, end: 3.04, bytes: 335 * MiB, bitsPerSecond: 926e6 } });
+    expect(result.summary).toEqual({
+      sender: null,
+      receiver: { start: 0, end: 3.04, bytes: 335 * MiB, bitsPerSecond: 926e6 },
+    });
   });
 
   it("reads the single untagged UDP summary line of a 3.1.3 client and its datagram count", () => {
     const result = parseFixture("hand-written/3.1.3-udp.client.stdout.txt");
     expect(result.protocol).toBe("udp");
     expect(result.intervals.map((interval) => interval.packets)).toEqual([7523, 7629, 7630]);
-    expect(result.summary?.sender).toEqual({ start: 0, end: 3, bytes: 178 * MiB, bitsPerSecond: 498e6, packets: 22782 });
+    expect(result.summary?.sender).toEqual({
+      start: 0,
+      end: 3,
+      bytes: 178 * MiB,
+      bitsPerSecond: 498e6,
+      packets: 22782,
+    });
     expect(result.summary?.receiver).toEqual({
       start: 0,
       end: 3,
@@ -291,10 +367,21 @@ describe("hand-written 3.1.x samples", () => {
 
   it("reads a 3.1.3 UDP server, including the 0/0 (-nan%) interval", () => {
     const result = parseFixture("hand-written/3.1.3-udp.server.stdout.txt");
-    expect(result.intervals[1]).toMatchObject({ jitterMs: 0.061, lostPackets: 6, packets: 7629, lostPercent: (100 * 6) / 7629 });
+    expect(result.intervals[1]).toMatchObject({
+      jitterMs: 0.061,
+      lostPackets: 6,
+      packets: 7629,
+      lostPercent: (100 * 6) / 7629,
+    });
     expect(result.intervals[3]).toMatchObject({ bytes: 0, lostPackets: 0, packets: 0 });
     expect(result.intervals[3]?.lostPercent).toBeUndefined();
-    expect(result.summary?.receiver).toMatchObject({ bytes: 178 * MiB, jitterMs: 0.052, lostPackets: 26, packets: 22782, lostPercent: (100 * 26) / 22782 });
+    expect(result.summary?.receiver).toMatchObject({
+      bytes: 178 * MiB,
+      jitterMs: 0.052,
+      lostPackets: 26,
+      packets: 22782,
+      lostPercent: (100 * 26) / 22782,
+    });
   });
 
   it("ignores ESXi's getsockopt noise and keeps its garbage Retr as printed", () => {
@@ -311,16 +398,30 @@ describe("hand-written 3.17 --json-stream samples", () => {
     const file = "hand-written/3.17-json-stream-tcp.client.stdout.txt";
     const result = parseFixture(file);
     // the same numbers, read straight from the event lines
-    const events = read(file).trim().split("\n").map((line) => JSON.parse(line) as { event: string; data: unknown });
+    const events = read(file)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event: string; data: unknown });
     const document = {
-      intervals: events.filter((event) => event.event === "interval").map((event) => event.data as { sum: { bytes: number } }),
+      intervals: events
+        .filter((event) => event.event === "interval")
+        .map((event) => event.data as { sum: { bytes: number } }),
       end: events.find((event) => event.event === "end")?.data as {
         sum_sent: { bytes: number; retransmits: number };
         sum_received: { bytes: number };
       },
     };
-    expect(result).toMatchObject({ format: "json-stream", version: "3.17.1", role: "client", protocol: "tcp", direction: "normal", streams: 1 });
-    expect(result.intervals.map((interval) => interval.bytes)).toEqual(document.intervals.map((interval) => interval.sum.bytes));
+    expect(result).toMatchObject({
+      format: "json-stream",
+      version: "3.17.1",
+      role: "client",
+      protocol: "tcp",
+      direction: "normal",
+      streams: 1,
+    });
+    expect(result.intervals.map((interval) => interval.bytes)).toEqual(
+      document.intervals.map((interval) => interval.sum.bytes),
+    );
     expect(result.summary?.sender?.bytes).toBe(document.end.sum_sent.bytes);
     expect(result.summary?.sender?.retransmits).toBe(document.end.sum_sent.retransmits);
     expect(result.summary?.receiver?.bytes).toBe(document.end.sum_received.bytes);
@@ -330,7 +431,12 @@ describe("hand-written 3.17 --json-stream samples", () => {
     const udp = parseFixture("hand-written/3.17-json-stream-udp.client.stdout.txt");
     expect(udp.protocol).toBe("udp");
     // the end event's sum_received
-    expect(udp.summary?.receiver).toMatchObject({ bytes: 37_519_360, packets: 1145, lostPackets: 0, jitterMs: 0.0416043237743457 });
+    expect(udp.summary?.receiver).toMatchObject({
+      bytes: 37_519_360,
+      packets: 1145,
+      lostPackets: 0,
+      jitterMs: 0.0416043237743457,
+    });
     const bidir = parseFixture("hand-written/3.17-json-stream-bidir.client.stdout.txt");
     expect(bidir.direction).toBe("bidir");
     expect(bidir.intervals.filter((interval) => interval.direction === "reverse")).toHaveLength(3);
@@ -351,25 +457,65 @@ describe("real 3.12 outputs", () => {
     ["real/tcp-4.client.stdout.txt", { role: "client", protocol: "tcp", direction: "normal", streams: 4 }, 3],
     ["real/tcp-4.server.stdout.txt", { role: "server", protocol: "tcp", direction: "normal", streams: 4 }, undefined],
     ["real/tcp-reverse.client.stdout.txt", { role: "client", protocol: "tcp", direction: "reverse", streams: 1 }, 3],
-    ["real/tcp-reverse.server.stdout.txt", { role: "server", protocol: "tcp", direction: "reverse", streams: 1 }, undefined],
-    ["real/tcp-reverse-4.server.stdout.txt", { role: "server", protocol: "tcp", direction: "reverse", streams: 4 }, undefined],
+    [
+      "real/tcp-reverse.server.stdout.txt",
+      { role: "server", protocol: "tcp", direction: "reverse", streams: 1 },
+      undefined,
+    ],
+    [
+      "real/tcp-reverse-4.server.stdout.txt",
+      { role: "server", protocol: "tcp", direction: "reverse", streams: 4 },
+      undefined,
+    ],
     ["real/tcp-bidir.client.stdout.txt", { role: "client", protocol: "tcp", direction: "bidir", streams: 1 }, 6],
-    ["real/tcp-bidir.server.stdout.txt", { role: "server", protocol: "tcp", direction: "bidir", streams: 1 }, undefined],
+    [
+      "real/tcp-bidir.server.stdout.txt",
+      { role: "server", protocol: "tcp", direction: "bidir", streams: 1 },
+      undefined,
+    ],
     ["real/tcp-bidir-2.client.stdout.txt", { role: "client", protocol: "tcp", direction: "bidir", streams: 2 }, 6],
     ["real/udp-1.client.stdout.txt", { role: "client", protocol: "udp", direction: "normal", streams: 1 }, 3],
     ["real/udp-1.server.stdout.txt", { role: "server", protocol: "udp", direction: "normal", streams: 1 }, undefined],
     ["real/udp-2.client.stdout.txt", { role: "client", protocol: "udp", direction: "normal", streams: 2 }, 3],
-    ["real/udp-reverse.server.stdout.txt", { role: "server", protocol: "udp", direction: "reverse", streams: 1 }, undefined],
-    ["real/udp-bidir.server.stdout.txt", { role: "server", protocol: "udp", direction: "bidir", streams: 1 }, undefined],
-    ["real/tcp-interval-0.5.client.stdout.txt", { role: "client", protocol: "tcp", direction: "normal", streams: 1 }, 6],
+    [
+      "real/udp-reverse.server.stdout.txt",
+      { role: "server", protocol: "udp", direction: "reverse", streams: 1 },
+      undefined,
+    ],
+    [
+      "real/udp-bidir.server.stdout.txt",
+      { role: "server", protocol: "udp", direction: "bidir", streams: 1 },
+      undefined,
+    ],
+    [
+      "real/tcp-interval-0.5.client.stdout.txt",
+      { role: "client", protocol: "tcp", direction: "normal", streams: 1 },
+      6,
+    ],
     ["real/tcp-format-M.client.stdout.txt", { role: "client", protocol: "tcp", direction: "normal", streams: 1 }, 3],
     ["real/tcp-timestamps.client.stdout.txt", { role: "client", protocol: "tcp", direction: "normal", streams: 1 }, 3],
     ["real/tcp-title.client.stdout.txt", { role: "client", protocol: "tcp", direction: "normal", streams: 1 }, 3],
-    ["real/json-tcp.client.stdout.txt", { format: "json", version: "3.12", role: "client", protocol: "tcp", direction: "normal", streams: 1 }, 3],
+    [
+      "real/json-tcp.client.stdout.txt",
+      { format: "json", version: "3.12", role: "client", protocol: "tcp", direction: "normal", streams: 1 },
+      3,
+    ],
     ["real/json-tcp-4.client.stdout.txt", { format: "json", role: "client", protocol: "tcp", streams: 4 }, 3],
-    ["real/json-udp.server.stdout.txt", { format: "json", role: "server", protocol: "udp", direction: "normal", streams: 1 }, undefined],
-    ["real/json-bidir.client.stdout.txt", { format: "json", role: "client", protocol: "tcp", direction: "bidir", streams: 1 }, 6],
-    ["real/json-bidir.server.stdout.txt", { format: "json", role: "server", protocol: "tcp", direction: "bidir", streams: 1 }, undefined],
+    [
+      "real/json-udp.server.stdout.txt",
+      { format: "json", role: "server", protocol: "udp", direction: "normal", streams: 1 },
+      undefined,
+    ],
+    [
+      "real/json-bidir.client.stdout.txt",
+      { format: "json", role: "client", protocol: "tcp", direction: "bidir", streams: 1 },
+      6,
+    ],
+    [
+      "real/json-bidir.server.stdout.txt",
+      { format: "json", role: "server", protocol: "tcp", direction: "bidir", streams: 1 },
+      undefined,
+    ],
   ] as const)("%s is %j", (file, expected, intervalCount) => {
     const result = parseFixture(file);
     expect(result).toMatchObject({ interrupted: false, error: null, ...expected });
@@ -379,26 +525,51 @@ describe("real 3.12 outputs", () => {
 
   it("marks bidirectional intervals forward and reverse, from the [TX-C]/[RX-C] tags", () => {
     const result = parseFixture("real/tcp-bidir-2.client.stdout.txt");
-    expect(result.intervals.map((interval) => interval.direction)).toEqual(["forward", "reverse", "forward", "reverse", "forward", "reverse"]);
+    expect(result.intervals.map((interval) => interval.direction)).toEqual([
+      "forward",
+      "reverse",
+      "forward",
+      "reverse",
+      "forward",
+      "reverse",
+    ]);
     expect(result.intervals.every((interval) => interval.streams.length === 2)).toBe(true);
     // [SUM][RX-C] 0.00-3.00 sec 909 MBytes 2.54 Gbits/sec 19 sender
-    expect(result.reverseSummary?.sender).toEqual({ start: 0, end: 3, bytes: 909 * MiB, bitsPerSecond: 2.54e9, retransmits: 19 });
+    expect(result.reverseSummary?.sender).toEqual({
+      start: 0,
+      end: 3,
+      bytes: 909 * MiB,
+      bitsPerSecond: 2.54e9,
+      retransmits: 19,
+    });
     const server = parseFixture("real/tcp-bidir.server.stdout.txt");
     // the server's [RX-S] lines are the forward data, [TX-S] the reverse
     expect(server.summary?.sender).toBeNull();
-    expect(server.summary?.receiver?.bytes).toBe(parseFixture("real/tcp-bidir.client.stdout.txt").summary?.receiver?.bytes);
+    expect(server.summary?.receiver?.bytes).toBe(
+      parseFixture("real/tcp-bidir.client.stdout.txt").summary?.receiver?.bytes,
+    );
     expect(server.reverseSummary?.receiver).toBeNull();
   });
 
   it("keeps TCP Retr and Cwnd, UDP jitter, loss and datagrams", () => {
     const tcp = parseFixture("real/tcp-1.client.stdout.txt");
-    expect(tcp.intervals.every((interval) => interval.retransmits !== undefined && interval.streams[0]?.cwndBytes !== undefined)).toBe(true);
-    expect(tcp.summary?.sender?.retransmits).toBe(tcp.intervals.reduce((sum, interval) => sum + (interval.retransmits ?? 0), 0));
+    expect(
+      tcp.intervals.every(
+        (interval) => interval.retransmits !== undefined && interval.streams[0]?.cwndBytes !== undefined,
+      ),
+    ).toBe(true);
+    expect(tcp.summary?.sender?.retransmits).toBe(
+      tcp.intervals.reduce((sum, interval) => sum + (interval.retransmits ?? 0), 0),
+    );
     const udp = parseFixture("real/udp-1.server.stdout.txt");
-    expect(udp.intervals.every((interval) => interval.jitterMs !== undefined && interval.packets !== undefined)).toBe(true);
+    expect(udp.intervals.every((interval) => interval.jitterMs !== undefined && interval.packets !== undefined)).toBe(
+      true,
+    );
     const sender = parseFixture("real/udp-1.client.stdout.txt");
     expect(sender.summary?.sender?.packets).toBe(udp.summary?.receiver?.packets);
-    expect(sender.intervals.reduce((sum, interval) => sum + (interval.packets ?? 0), 0)).toBe(sender.summary?.sender?.packets);
+    expect(sender.intervals.reduce((sum, interval) => sum + (interval.packets ?? 0), 0)).toBe(
+      sender.summary?.sender?.packets,
+    );
   });
 
   it("marks -O warm-up intervals omitted and keeps them", () => {
@@ -408,9 +579,19 @@ describe("real 3.12 outputs", () => {
   });
 
   it("keeps zero-length final intervals of the server (3.00-3.00 sec)", () => {
-    const servers = ["real/tcp-1.server.stdout.txt", "real/busy.server.stdout.txt", "real/tcp-reverse.server.stdout.txt"];
-    const zeroLength = servers.flatMap((file) => parseFixture(file).intervals).filter((interval) => interval.start === interval.end);
-    const printed = servers.map((file) => read(file)).join("\n").match(/(\d+\.\d+)-\1\s+sec/g) ?? [];
+    const servers = [
+      "real/tcp-1.server.stdout.txt",
+      "real/busy.server.stdout.txt",
+      "real/tcp-reverse.server.stdout.txt",
+    ];
+    const zeroLength = servers
+      .flatMap((file) => parseFixture(file).intervals)
+      .filter((interval) => interval.start === interval.end);
+    const printed =
+      servers
+        .map((file) => read(file))
+        .join("\n")
+        .match(/(\d+\.\d+)-\1\s+sec/g) ?? [];
     expect(zeroLength).toHaveLength(printed.length);
   });
 
@@ -424,9 +605,27 @@ describe("real 3.12 outputs", () => {
   it("reads the same numbers with --timestamps, -T and --forceflush as without", () => {
     // each file's sender line, after its timestamp or title
     const senders = {
-      "real/tcp-timestamps.client.stdout.txt": { start: 0, end: 3, bytes: Math.round(4.7 * GiB), bitsPerSecond: 13.4e9, retransmits: 40 },
-      "real/tcp-title.client.stdout.txt": { start: 0, end: 3.01, bytes: Math.round(3.01 * GiB), bitsPerSecond: 8.59e9, retransmits: 15 },
-      "real/tcp-forceflush.client.stdout.txt": { start: 0, end: 3, bytes: Math.round(4.25 * GiB), bitsPerSecond: 12.2e9, retransmits: 12 },
+      "real/tcp-timestamps.client.stdout.txt": {
+        start: 0,
+        end: 3,
+        bytes: Math.round(4.7 * GiB),
+        bitsPerSecond: 13.4e9,
+        retransmits: 40,
+      },
+      "real/tcp-title.client.stdout.txt": {
+        start: 0,
+        end: 3.01,
+        bytes: Math.round(3.01 * GiB),
+        bitsPerSecond: 8.59e9,
+        retransmits: 15,
+      },
+      "real/tcp-forceflush.client.stdout.txt": {
+        start: 0,
+        end: 3,
+        bytes: Math.round(4.25 * GiB),
+        bitsPerSecond: 12.2e9,
+        retransmits: 12,
+      },
     };
     for (const [file, sender] of Object.entries(senders)) {
       const result = parseFixture(file);
@@ -480,7 +679,9 @@ const VERBOSE_ONLY_LINES = [
   /^\[\s*(\d+|SUM)\] \((sender|receiver) statistics not available\)$/,
 ];
 /** Outputs of an iperf3 that ran with -V, by the command the manifest records for that side. */
-const verboseFiles = entries.filter((entry) => / -V\b/.test(entry.command) && entry.file.includes(".stdout.")).map((entry) => entry.file);
+const verboseFiles = entries
+  .filter((entry) => / -V\b/.test(entry.command) && entry.file.includes(".stdout."))
+  .map((entry) => entry.file);
 
 /** The CPU line as printed, split on spaces: `CPU Utilization: local/sender 26.4% (…), remote/receiver 34.4% (…)`. */
 function printedCpu(text: string): { local: number; remote: number } | null {
@@ -492,7 +693,15 @@ function printedCpu(text: string): { local: number; remote: number } | null {
 
 describe("-V output: the CPU line, and nothing else changes", () => {
   it("has real -V output of the client (tcp, udp, -P 2, -R, --bidir) and the server, and 3.1.x samples", () => {
-    for (const mode of ["verbose-tcp", "verbose-tcp-2", "verbose-tcp-reverse", "verbose-tcp-bidir-2", "verbose-udp", "verbose-udp-reverse", "verbose-udp-bidir"]) {
+    for (const mode of [
+      "verbose-tcp",
+      "verbose-tcp-2",
+      "verbose-tcp-reverse",
+      "verbose-tcp-bidir-2",
+      "verbose-udp",
+      "verbose-udp-reverse",
+      "verbose-udp-bidir",
+    ]) {
       expect(verboseFiles, mode).toContain(`real/${mode}.client.stdout.txt`);
     }
     expect(verboseFiles).toContain("real/verbose-server-tcp-reverse.server.stdout.txt");
@@ -516,7 +725,11 @@ describe("-V output: the CPU line, and nothing else changes", () => {
 
   it("knows every -V line it drops: each pattern matches a real or sampled output", () => {
     const texts = verboseFiles.map(read).join("\n").split("\n");
-    for (const pattern of VERBOSE_ONLY_LINES) expect(texts.some((line) => pattern.test(line)), String(pattern)).toBe(true);
+    for (const pattern of VERBOSE_ONLY_LINES)
+      expect(
+        texts.some((line) => pattern.test(line)),
+        String(pattern),
+      ).toBe(true);
   });
 
   it.each(verboseFiles)("%s has the CPU figures of its CPU line, client and server by role", (file) => {
@@ -534,12 +747,21 @@ describe("-V output: the CPU line, and nothing else changes", () => {
 
   it("reads the real 3.12 CPU lines", () => {
     // CPU Utilization: local/sender 26.4% (1.7%u/24.8%s), remote/receiver 34.4% (2.6%u/31.9%s)
-    expect(parseFixture("real/verbose-tcp.client.stdout.txt").cpu).toEqual({ clientPercent: 26.4, serverPercent: 34.4 });
+    expect(parseFixture("real/verbose-tcp.client.stdout.txt").cpu).toEqual({
+      clientPercent: 26.4,
+      serverPercent: 34.4,
+    });
     expect(parseFixture("real/verbose-udp.client.stdout.txt").cpu).toEqual({ clientPercent: 4.2, serverPercent: 1.3 });
     // --bidir prints the line twice, with the same figures
-    expect(parseFixture("real/verbose-tcp-bidir-2.client.stdout.txt").cpu).toEqual({ clientPercent: 69.3, serverPercent: 47.8 });
+    expect(parseFixture("real/verbose-tcp-bidir-2.client.stdout.txt").cpu).toEqual({
+      clientPercent: 69.3,
+      serverPercent: 47.8,
+    });
     // local/sender 36.7% of the server that sent for -R
-    expect(parseFixture("real/verbose-server-tcp-reverse.server.stdout.txt").cpu).toEqual({ clientPercent: null, serverPercent: 36.7 });
+    expect(parseFixture("real/verbose-server-tcp-reverse.server.stdout.txt").cpu).toEqual({
+      clientPercent: null,
+      serverPercent: 36.7,
+    });
   });
 
   it("finds no CPU line in a receiving (-R) 3.12 client: from 3.7 iperf3 prints it only for the streams it sends", () => {
@@ -551,9 +773,15 @@ describe("-V output: the CPU line, and nothing else changes", () => {
   });
 
   it("reads 3.1.x -V: the CPU line of a -R client too, and the untagged UDP summary after Test Complete", () => {
-    expect(parseFixture("hand-written/3.1.3-verbose-tcp.client.stdout.txt").cpu).toEqual({ clientPercent: 3.1, serverPercent: 11.6 });
+    expect(parseFixture("hand-written/3.1.3-verbose-tcp.client.stdout.txt").cpu).toEqual({
+      clientPercent: 3.1,
+      serverPercent: 11.6,
+    });
     // local/receiver 9.8%: local is the client whichever way the data goes
-    expect(parseFixture("hand-written/3.1.3-verbose-tcp-reverse.client.stdout.txt")).toMatchObject({ direction: "reverse", cpu: { clientPercent: 9.8, serverPercent: 2.7 } });
+    expect(parseFixture("hand-written/3.1.3-verbose-tcp-reverse.client.stdout.txt")).toMatchObject({
+      direction: "reverse",
+      cpu: { clientPercent: 9.8, serverPercent: 2.7 },
+    });
     const verbose = parseFixture("hand-written/3.1.3-verbose-udp.client.stdout.txt");
     const plain = parseFixture("hand-written/3.1.3-udp.client.stdout.txt");
     expect(verbose.intervals).toEqual(plain.intervals);
@@ -564,30 +792,52 @@ describe("-V output: the CPU line, and nothing else changes", () => {
 
 describe("CPU of -J and --json-stream output", () => {
   type CpuDocument = { end: { cpu_utilization_percent: { host_total: number; remote_total: number } } };
-  it.each(["real/json-tcp", "real/json-udp", "real/json-bidir", "real/json-tcp-4"])("%s: host_total is this end, remote_total the other", (name) => {
-    const client = (JSON.parse(read(`${name}.client.stdout.txt`)) as CpuDocument).end.cpu_utilization_percent;
-    const server = (JSON.parse(read(`${name}.server.stdout.txt`)) as CpuDocument).end.cpu_utilization_percent;
-    expect(parseFixture(`${name}.client.stdout.txt`).cpu).toEqual({ clientPercent: client.host_total, serverPercent: client.remote_total });
-    // the server prints remote_total 0: it never learns the client's figure
-    expect(server.remote_total).toBe(0);
-    expect(parseFixture(`${name}.server.stdout.txt`).cpu).toEqual({ clientPercent: null, serverPercent: server.host_total });
-  });
+  it.each(["real/json-tcp", "real/json-udp", "real/json-bidir", "real/json-tcp-4"])(
+    "%s: host_total is this end, remote_total the other",
+    (name) => {
+      const client = (JSON.parse(read(`${name}.client.stdout.txt`)) as CpuDocument).end.cpu_utilization_percent;
+      const server = (JSON.parse(read(`${name}.server.stdout.txt`)) as CpuDocument).end.cpu_utilization_percent;
+      expect(parseFixture(`${name}.client.stdout.txt`).cpu).toEqual({
+        clientPercent: client.host_total,
+        serverPercent: client.remote_total,
+      });
+      // the server prints remote_total 0: it never learns the client's figure
+      expect(server.remote_total).toBe(0);
+      expect(parseFixture(`${name}.server.stdout.txt`).cpu).toEqual({
+        clientPercent: null,
+        serverPercent: server.host_total,
+      });
+    },
+  );
 
   it("keeps no server figure for an interrupted client: the results were never exchanged", () => {
     const document = JSON.parse(read("real/interrupted-json.client.stdout.txt")) as CpuDocument;
     expect(document.end.cpu_utilization_percent.remote_total).toBe(0);
-    expect(parseFixture("real/interrupted-json.client.stdout.txt").cpu).toEqual({ clientPercent: document.end.cpu_utilization_percent.host_total, serverPercent: null });
+    expect(parseFixture("real/interrupted-json.client.stdout.txt").cpu).toEqual({
+      clientPercent: document.end.cpu_utilization_percent.host_total,
+      serverPercent: null,
+    });
   });
 
   it("reads the end event of --json-stream", () => {
     // "cpu_utilization_percent":{"host_total":96.3332674803782,…,"remote_total":41.783133060125955,…}
-    expect(parseFixture("hand-written/3.17-json-stream-tcp.client.stdout.txt").cpu).toEqual({ clientPercent: 96.3332674803782, serverPercent: 41.783133060125955 });
-    expect(parseFixture("hand-written/3.17-json-stream-udp.client.stdout.txt").cpu).toEqual({ clientPercent: 5.47126112290904, serverPercent: 1.0342338330974823 });
+    expect(parseFixture("hand-written/3.17-json-stream-tcp.client.stdout.txt").cpu).toEqual({
+      clientPercent: 96.3332674803782,
+      serverPercent: 41.783133060125955,
+    });
+    expect(parseFixture("hand-written/3.17-json-stream-udp.client.stdout.txt").cpu).toEqual({
+      clientPercent: 5.47126112290904,
+      serverPercent: 1.0342338330974823,
+    });
     expect(parseFixture("hand-written/3.17-json-stream-refused.client.stdout.txt").cpu).toBeNull();
   });
 
   it("has no CPU in text without -V", () => {
-    for (const file of ["real/tcp-1.client.stdout.txt", "real/udp-1.server.stdout.txt", "seed/000-windows-n1000M.client.stdout.txt"]) {
+    for (const file of [
+      "real/tcp-1.client.stdout.txt",
+      "real/udp-1.server.stdout.txt",
+      "seed/000-windows-n1000M.client.stdout.txt",
+    ]) {
       expect(parseFixture(file).cpu, file).toBeNull();
     }
   });
@@ -623,7 +873,10 @@ describe("each error kind, from real output", () => {
   it("reads the error key of -J output", () => {
     const result = parseFixture("real/refused-json.client.stdout.txt");
     expect(result).toMatchObject({ format: "json", version: "3.12", summary: null, interrupted: false });
-    expect(result.error).toMatchObject({ kind: "connection-refused", message: "unable to connect to server: Connection refused" });
+    expect(result.error).toMatchObject({
+      kind: "connection-refused",
+      message: "unable to connect to server: Connection refused",
+    });
   });
 
   it("keeps the intervals that came before the error", () => {

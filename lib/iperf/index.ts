@@ -4,7 +4,14 @@ export { IperfOptionsSchema, IPERF_LIMITS, isSafeAddress, isSafeHost } from "./o
 export type { IperfOptions, IperfOptionsInput } from "./options";
 export { parseIperfVersion, compareVersions, isVersionAtLeast, versionFromString } from "./version";
 export type { IperfVersion } from "./version";
-export { buildClientArgv, buildServerArgv, chooseLiveMode, chooseServerOutput, IperfOptionError, FLAG_SINCE } from "./argv";
+export {
+  buildClientArgv,
+  buildServerArgv,
+  chooseLiveMode,
+  chooseServerOutput,
+  IperfOptionError,
+  FLAG_SINCE,
+} from "./argv";
 export type { BuildClientArgvInput, BuildServerArgvInput, IperfFlag, IperfLiveMode, IperfServerOutput } from "./argv";
 export { createIperfParser, parseIperfOutput } from "./parser";
 export type { IperfParser, IperfParserOptions } from "./parser";
@@ -38,4 +45,13 @@ export type {
   IperfStartInfo,
   IperfCpu,
 } from "./model";
-export { parseBytes, parseRate, formatBytes, formatRate, printedUncertainty, bytesUnitFactor, rateUnitFactor, lossPercent } from "./units";
+export {
+  parseBytes,
+  parseRate,
+  formatBytes,
+  formatRate,
+  printedUncertainty,
+  bytesUnitFactor,
+  rateUnitFactor,
+  lossPercent,
+} from "./units";

@@ -43,7 +43,8 @@ export function startInfoFromJson(start: unknown, format: "json" | "json-stream"
   }
   const testStart = start.test_start;
   if (isObject(testStart)) {
-    if (typeof testStart.protocol === "string") info.protocol = testStart.protocol.toUpperCase() === "UDP" ? "udp" : "tcp";
+    if (typeof testStart.protocol === "string")
+      info.protocol = testStart.protocol.toUpperCase() === "UDP" ? "udp" : "tcp";
     info.streams = numberOf(testStart, "num_streams");
     if (numberOf(testStart, "bidir") === 1) info.direction = "bidir";
     else if (numberOf(testStart, "reverse") === 1) info.direction = "reverse";
@@ -112,7 +113,11 @@ export function intervalsFromJson(interval: unknown, role: IperfRole): IperfInte
   const isForward = (stream: JsonObject) => (stream.sender === true) === (role === "client");
   return [
     intervalFromJsonSum(interval.sum, streams.filter(isForward).map(streamSampleFromJson), "forward"),
-    intervalFromJsonSum(reverseSum, streams.filter((stream) => !isForward(stream)).map(streamSampleFromJson), "reverse"),
+    intervalFromJsonSum(
+      reverseSum,
+      streams.filter((stream) => !isForward(stream)).map(streamSampleFromJson),
+      "reverse",
+    ),
   ];
 }
 

@@ -42,7 +42,15 @@ describe("IperfOptionsSchema", () => {
       port: 5301,
       bind: "198.18.0.1",
     });
-    expect(options).toMatchObject({ protocol: "udp", parallel: 8, bidir: true, bitrate: 1e10, interval: 0.5, tos: 16, bind: "198.18.0.1" });
+    expect(options).toMatchObject({
+      protocol: "udp",
+      parallel: 8,
+      bidir: true,
+      bitrate: 1e10,
+      interval: 0.5,
+      tos: 16,
+      bind: "198.18.0.1",
+    });
   });
 
   it.each([
@@ -67,7 +75,9 @@ describe("IperfOptionsSchema", () => {
     expect(IperfOptionsSchema.parse({ congestion: "bbr" }).congestion).toBe("bbr");
     expect(IperfOptionsSchema.parse({ congestion: "cubic" }).congestion).toBe("cubic");
     for (const bad of ["bbr; reboot", "BBR", "", "a".repeat(17), "$(id)", "-x"]) {
-      expect(errorsOf({ congestion: bad })).toEqual(["congestion must be 1 to 16 characters of a-z, 0-9 and _ (e.g. cubic, bbr)"]);
+      expect(errorsOf({ congestion: bad })).toEqual([
+        "congestion must be 1 to 16 characters of a-z, 0-9 and _ (e.g. cubic, bbr)",
+      ]);
     }
   });
 
@@ -85,9 +95,29 @@ describe("IperfOptionsSchema", () => {
       expect(IperfOptionsSchema.parse({ affinity: good }).affinity, good).toBe(good);
     }
     expect(IperfOptionsSchema.parse({}).affinity).toBeUndefined();
-    const message = 'affinity must be "n" or "n,m": the CPU core of the client (n) and of the server (m), whole numbers from 0 to 1023 without leading zeros, e.g. "2" or "2,3"';
+    const message =
+      'affinity must be "n" or "n,m": the CPU core of the client (n) and of the server (m), whole numbers from 0 to 1023 without leading zeros, e.g. "2" or "2,3"';
     // 010 would be core 8 to iperf3 (strtol base 0), 0x10 core 16
-    for (const bad of [2, "1024", "2,1024", "-1", "2,", ",3", "2,3,4", "02", "010", "0x10", "2 ,3", " 2", "2;reboot", "$(id)", "-A", "", "99999", "1.5"]) {
+    for (const bad of [
+      2,
+      "1024",
+      "2,1024",
+      "-1",
+      "2,",
+      ",3",
+      "2,3,4",
+      "02",
+      "010",
+      "0x10",
+      "2 ,3",
+      " 2",
+      "2;reboot",
+      "$(id)",
+      "-A",
+      "",
+      "99999",
+      "1.5",
+    ]) {
       expect(errorsOf({ affinity: bad }), JSON.stringify(bad)).toEqual([message]);
     }
     const parsed = IperfOptionsSchema.safeParse({ affinity: "4096" });

@@ -100,22 +100,20 @@ export const IperfOptionsSchema = z
     /** seconds between interval reports (-i) */
     interval: z
       .number({ error: `interval must be a number of seconds from ${L.interval.min} to ${L.interval.max}` })
-      .min(L.interval.min, { error: `interval must be a number of seconds from ${L.interval.min} to ${L.interval.max}` })
-      .max(L.interval.max, { error: `interval must be a number of seconds from ${L.interval.min} to ${L.interval.max}` })
+      .min(L.interval.min, {
+        error: `interval must be a number of seconds from ${L.interval.min} to ${L.interval.max}`,
+      })
+      .max(L.interval.max, {
+        error: `interval must be a number of seconds from ${L.interval.min} to ${L.interval.max}`,
+      })
       .default(1),
     /** IP type of service byte (-S) */
     tos: integerField("tos", L.tos.min, L.tos.max).optional(),
     port: integerField("port", L.port.min, L.port.max).optional(),
     /** local address to bind (-B): an IPv4 or IPv6 literal, optionally with %device */
-    bind: z
-      .string({ error: BIND_MESSAGE })
-      .refine(isSafeAddress, { error: BIND_MESSAGE })
-      .optional(),
+    bind: z.string({ error: BIND_MESSAGE }).refine(isSafeAddress, { error: BIND_MESSAGE }).optional(),
     /** pins iperf3 to a CPU core (-A n[,m]): n on the client, m on the server for this test */
-    affinity: z
-      .string({ error: AFFINITY_MESSAGE })
-      .refine(isAffinity, { error: AFFINITY_MESSAGE })
-      .optional(),
+    affinity: z.string({ error: AFFINITY_MESSAGE }).refine(isAffinity, { error: AFFINITY_MESSAGE }).optional(),
   })
   .superRefine((options, context) => {
     if (options.duration !== undefined && options.bytes !== undefined) {

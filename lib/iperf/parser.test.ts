@@ -45,7 +45,13 @@ describe("createIperfParser, streaming text", () => {
     expect(types[0]).toBe("start");
     expect(types.filter((type) => type === "start")).toHaveLength(1);
     const start = log[0]?.event;
-    expect(start?.type === "start" && start.start).toMatchObject({ format: "text", role: "client", protocol: "udp", streams: 2, remoteHost: "127.0.0.1" });
+    expect(start?.type === "start" && start.start).toMatchObject({
+      format: "text",
+      role: "client",
+      protocol: "udp",
+      streams: 2,
+      remoteHost: "127.0.0.1",
+    });
     const summary = log.find((entry) => entry.event.type === "summary");
     expect(lines[summary?.lineIndex ?? -1]).toBe("iperf Done.");
     expect(summary?.event.type === "summary" && summary.event.summary?.receiver?.packets).toBe(1146);
@@ -64,7 +70,9 @@ describe("createIperfParser, streaming text", () => {
 
   it("reports the summary on flush() when iperf Done. never came (interrupted)", () => {
     const parser = createIperfParser();
-    const events = fixture("real/interrupted-tcp.client.stdout.txt").split("\n").flatMap((line) => parser.push(line));
+    const events = fixture("real/interrupted-tcp.client.stdout.txt")
+      .split("\n")
+      .flatMap((line) => parser.push(line));
     expect(events.some((event) => event.type === "summary")).toBe(false);
     const last = parser.flush();
     expect(last).toEqual([expect.objectContaining({ type: "summary", interrupted: true })]);
@@ -80,20 +88,34 @@ describe("createIperfParser, streaming text", () => {
     expect(parser.push("Connecting to host 10.0.0.40, port 5201")).toEqual([]);
     const events = parser.push("iperf3: error - unable to connect to server: Connection refused");
     expect(events).toEqual([
-      { type: "error", error: expect.objectContaining({ kind: "connection-refused", message: "iperf3: error - unable to connect to server: Connection refused" }) },
+      {
+        type: "error",
+        error: expect.objectContaining({
+          kind: "connection-refused",
+          message: "iperf3: error - unable to connect to server: Connection refused",
+        }),
+      },
     ]);
     expect(parser.end().error?.kind).toBe("connection-refused");
   });
 
   it("keeps the first error as the cause", () => {
-    const result = parseIperfOutput("", "iperf3: error - unable to start listener for connections: Address already in use\niperf3: exiting\n");
-    expect(result.error?.message).toBe("iperf3: error - unable to start listener for connections: Address already in use");
+    const result = parseIperfOutput(
+      "",
+      "iperf3: error - unable to start listener for connections: Address already in use\niperf3: exiting\n",
+    );
+    expect(result.error?.message).toBe(
+      "iperf3: error - unable to start listener for connections: Address already in use",
+    );
   });
 
   it("uses the install hint of the given platform", () => {
     const parser = createIperfParser({ platform: "windows" });
     parser.push("'iperf3' is not recognized as an internal or external command,\r");
-    expect(parser.end().error).toMatchObject({ kind: "not-found", message: "'iperf3' is not recognized as an internal or external command," });
+    expect(parser.end().error).toMatchObject({
+      kind: "not-found",
+      message: "'iperf3' is not recognized as an internal or external command,",
+    });
     expect(parser.end().error?.hint).toContain("iperf3.exe");
   });
 });
@@ -110,7 +132,9 @@ describe("text lines", () => {
       "2026-11-30T02:38:16Z [  5]  0.00-1.00 sec  1.36 GBytes  11.7 Gbits/sec  0  1.12 MBytes",
     ];
     for (const line of variants) {
-      const result = parseIperfOutput(["[  5] local 10.0.0.1 port 1 connected to 10.0.0.2 port 5201", header, line].join("\n"));
+      const result = parseIperfOutput(
+        ["[  5] local 10.0.0.1 port 1 connected to 10.0.0.2 port 5201", header, line].join("\n"),
+      );
       expect(result.intervals, line).toEqual([
         {
           start: 0,
@@ -119,7 +143,15 @@ describe("text lines", () => {
           bitsPerSecond: 11.7e9,
           retransmits: 0,
           omitted: false,
-          streams: [{ id: 5, bytes: Math.round(1.36 * 1024 ** 3), bitsPerSecond: 11.7e9, retransmits: 0, cwndBytes: Math.round(1.12 * MiB) }],
+          streams: [
+            {
+              id: 5,
+              bytes: Math.round(1.36 * 1024 ** 3),
+              bitsPerSecond: 11.7e9,
+              retransmits: 0,
+              cwndBytes: Math.round(1.12 * MiB),
+            },
+          ],
         },
       ]);
     }
@@ -137,7 +169,12 @@ describe("text lines", () => {
     expect(result.role).toBe("server");
     expect(result.protocol).toBe("udp");
     // iperf3's own figure, 100 × lost ÷ total, not the 2 digits of %g.
-    expect(result.intervals.map((interval) => interval.lostPercent)).toEqual([100 / 838_600, 100 / 7_630_000, undefined, undefined]);
+    expect(result.intervals.map((interval) => interval.lostPercent)).toEqual([
+      100 / 838_600,
+      100 / 7_630_000,
+      undefined,
+      undefined,
+    ]);
     expect(result.intervals[1]).toMatchObject({ jitterMs: 0.003, lostPackets: 1, packets: 7_630_000 });
   });
 
@@ -174,7 +211,9 @@ describe("text lines", () => {
   });
 
   it("reads `iperf 3.x` at the top of -V output as the version", () => {
-    expect(parseIperfOutput(`iperf 3.12\nLinux vm 6.1.0 x86_64\n${fixture("real/tcp-1.client.stdout.txt")}`).version).toBe("3.12");
+    expect(
+      parseIperfOutput(`iperf 3.12\nLinux vm 6.1.0 x86_64\n${fixture("real/tcp-1.client.stdout.txt")}`).version,
+    ).toBe("3.12");
   });
 
   it("reads the -V CPU line in collapsed whitespace, CRLF, after a -T title and a --timestamps stamp", () => {
@@ -208,7 +247,13 @@ describe("text lines", () => {
     expect(result.direction).toBe("reverse");
     expect(result.summary?.receiver).toBeNull();
     // [  5] 0.00-3.00 sec 3.94 GBytes 11.3 Gbits/sec 43 sender
-    expect(result.summary?.sender).toEqual({ start: 0, end: 3, bytes: Math.round(3.94 * GiB), bitsPerSecond: 11.3e9, retransmits: 43 });
+    expect(result.summary?.sender).toEqual({
+      start: 0,
+      end: 3,
+      bytes: Math.round(3.94 * GiB),
+      bitsPerSecond: 11.3e9,
+      retransmits: 43,
+    });
   });
 });
 
@@ -220,7 +265,13 @@ describe("JSON", () => {
     expect(log.map((entry) => entry.event.type)).toEqual(["start", "interval", "interval", "interval", "summary"]);
     expect(result.intervals[0]?.streams).toHaveLength(4);
     // the first stream of the first interval, as -J printed it (socket 5, snd_cwnd 785796)
-    expect(result.intervals[0]?.streams[0]).toEqual({ id: 5, bytes: 387_973_120, bitsPerSecond: 3100907180.7067251, retransmits: 1, cwndBytes: 785_796 });
+    expect(result.intervals[0]?.streams[0]).toEqual({
+      id: 5,
+      bytes: 387_973_120,
+      bitsPerSecond: 3100907180.7067251,
+      retransmits: 1,
+      cwndBytes: 785_796,
+    });
   });
 
   it("reports --json-stream events line by line", () => {
@@ -230,7 +281,12 @@ describe("JSON", () => {
     // each interval line gives two intervals: forward and reverse
     expect(intervalEvents.map((entry) => entry.lineIndex)).toEqual(intervalLines.flatMap((index) => [index, index]));
     expect(intervalEvents.map((entry) => entry.event.type === "interval" && entry.event.interval.direction)).toEqual([
-      "forward", "reverse", "forward", "reverse", "forward", "reverse",
+      "forward",
+      "reverse",
+      "forward",
+      "reverse",
+      "forward",
+      "reverse",
     ]);
   });
 
@@ -243,7 +299,10 @@ describe("JSON", () => {
   });
 
   it("takes stderr after a -J document", () => {
-    const result = parseIperfOutput(fixture("real/interrupted-json.client.stdout.txt"), "iperf3: interrupt - the client has terminated\n");
+    const result = parseIperfOutput(
+      fixture("real/interrupted-json.client.stdout.txt"),
+      "iperf3: interrupt - the client has terminated\n",
+    );
     expect(result.error?.kind).toBe("interrupted");
     expect(result.interrupted).toBe(true);
   });
@@ -277,11 +336,19 @@ describe("the streams of one interval printing different times", () => {
   // do not all print the same times; the [SUM] line closes the interval with the first stream's.
   const HEADER = [
     "Connecting to host 127.0.0.1, port 5999",
-    ...Array.from({ length: 32 }, (_, index) => `[${String(5 + 2 * index).padStart(3)}] local 127.0.0.1 port ${40000 + index} connected to 127.0.0.1 port 5999`),
+    ...Array.from(
+      { length: 32 },
+      (_, index) =>
+        `[${String(5 + 2 * index).padStart(3)}] local 127.0.0.1 port ${40000 + index} connected to 127.0.0.1 port 5999`,
+    ),
     "[ ID] Interval           Transfer     Bitrate         Retr  Cwnd",
   ];
   const interval = (start: string, ends: [string, string], firstOfSecond: number, megabytes: string, sum: string) => [
-    ...Array.from({ length: 32 }, (_, index) => `[${String(5 + 2 * index).padStart(3)}]   ${index < firstOfSecond ? ends[0] : ends[1]}   sec  ${megabytes} MBytes   427 Mbits/sec    0   1.12 MBytes       `),
+    ...Array.from(
+      { length: 32 },
+      (_, index) =>
+        `[${String(5 + 2 * index).padStart(3)}]   ${index < firstOfSecond ? ends[0] : ends[1]}   sec  ${megabytes} MBytes   427 Mbits/sec    0   1.12 MBytes       `,
+    ),
     `[SUM]   ${ends[0]}   sec   ${sum} MBytes  13.7 Gbits/sec    0             `,
     "- - - - - - - - - - - - - - - - - - - - - - - - -",
   ];

@@ -1,7 +1,13 @@
 // One parser for every output of iperf3: it detects the format from the first lines (text,
 // a `-J` document, `--json-stream` events) and reports events as lines arrive.
 import { classifyIperfError, isErrorLine, isNoiseLine, type IperfPlatform } from "./errors";
-import { cpuFromJsonEnd, intervalsFromJson, readJsonDocument, startInfoFromJson, summariesFromJsonEnd } from "./json-output";
+import {
+  cpuFromJsonEnd,
+  intervalsFromJson,
+  readJsonDocument,
+  startInfoFromJson,
+  summariesFromJsonEnd,
+} from "./json-output";
 import type {
   IperfCpu,
   IperfCpuReading,
@@ -105,7 +111,8 @@ export function createIperfParser(options: IperfParserOptions = {}): IperfParser
   }
 
   function summariesOf(): { summary: IperfSummary | null; reverseSummary: IperfSummary | null } {
-    if (format === "json" || format === "json-stream") return { summary: jsonSummary, reverseSummary: jsonReverseSummary };
+    if (format === "json" || format === "json-stream")
+      return { summary: jsonSummary, reverseSummary: jsonReverseSummary };
     return text.summaries();
   }
 
@@ -296,7 +303,11 @@ export function createIperfParser(options: IperfParserOptions = {}): IperfParser
 }
 
 /** Parses a whole output (stdout, and stderr when it was kept apart), keeping every interval. */
-export function parseIperfOutput(text: string, stderr?: string, options: Omit<IperfParserOptions, "keepIntervals"> = {}): IperfResult {
+export function parseIperfOutput(
+  text: string,
+  stderr?: string,
+  options: Omit<IperfParserOptions, "keepIntervals"> = {},
+): IperfResult {
   const parser = createIperfParser({ ...options, keepIntervals: true });
   for (const line of text.split("\n")) parser.push(line);
   if (stderr !== undefined) for (const line of stderr.split("\n")) parser.push(line);

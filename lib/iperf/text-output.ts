@@ -331,7 +331,12 @@ function sampleOf(fields: LineFields): IperfStreamSample {
 
 function intervalOf(fields: LineFields, streams: IperfStreamSample[], flow: IperfFlow | undefined): IperfInterval {
   // built in the order of the documented model, so that printed JSON reads the same everywhere
-  const interval = { start: fields.start, end: fields.end, bytes: fields.bytes, bitsPerSecond: fields.bitsPerSecond } as IperfInterval;
+  const interval = {
+    start: fields.start,
+    end: fields.end,
+    bytes: fields.bytes,
+    bitsPerSecond: fields.bitsPerSecond,
+  } as IperfInterval;
   if (fields.retransmits !== undefined) interval.retransmits = fields.retransmits;
   if (fields.jitterMs !== undefined) interval.jitterMs = fields.jitterMs;
   if (fields.lostPackets !== undefined) interval.lostPackets = fields.lostPackets;
@@ -431,12 +436,18 @@ export function createTextReader(): TextReader {
     if (isBidir) return "bidir";
     if (isReverse) return "reverse";
     // a server that sends (Retr/Cwnd or datagram counts in its intervals, or a `sender` summary) serves -R
-    if (role === "server" && (hasSenderIntervals || (forward.sender !== null && forward.receiver === null))) return "reverse";
+    if (role === "server" && (hasSenderIntervals || (forward.sender !== null && forward.receiver === null)))
+      return "reverse";
     return "normal";
   }
 
   function startInfo(): IperfStartInfo {
-    const info: IperfStartInfo = { format: "text", role: currentRole(), protocol: currentProtocol(), direction: direction() };
+    const info: IperfStartInfo = {
+      format: "text",
+      role: currentRole(),
+      protocol: currentProtocol(),
+      direction: direction(),
+    };
     if (version !== undefined) info.version = version;
     if (streamsPerFlow() > 0) info.streams = streamsPerFlow();
     if (remoteHost !== undefined) info.remoteHost = remoteHost;
@@ -631,7 +642,12 @@ export function createTextReader(): TextReader {
 
   function summaries(): { summary: IperfSummary | null; reverseSummary: IperfSummary | null } {
     // 3.1.x UDP: the datagram count of the client comes on its own line ("Sent 22782 datagrams")
-    if (sentDatagrams !== undefined && forward.sender !== null && forward.sender.packets === undefined && currentProtocol() === "udp") {
+    if (
+      sentDatagrams !== undefined &&
+      forward.sender !== null &&
+      forward.sender.packets === undefined &&
+      currentProtocol() === "udp"
+    ) {
       forward.sender.packets = sentDatagrams;
     }
     const pick = (bucket: SummaryBucket, isServerSending: boolean): IperfSummary | null => {

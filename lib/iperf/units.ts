@@ -18,7 +18,9 @@ const DECIMAL_PREFIX: Record<string, number> = {
 };
 
 // lookup tables, not regexes: the parser asks for every line of a million-line log
-const BYTES_UNITS = new Map<string, number>(Object.entries(BINARY_PREFIX).map(([prefix, factor]) => [`${prefix}Bytes`, factor]));
+const BYTES_UNITS = new Map<string, number>(
+  Object.entries(BINARY_PREFIX).map(([prefix, factor]) => [`${prefix}Bytes`, factor]),
+);
 const RATE_UNITS = new Map<string, number>([
   ...Object.entries(DECIMAL_PREFIX).map(([prefix, factor]): [string, number] => [`${prefix}bits/sec`, factor]),
   ...Object.entries(BINARY_PREFIX).map(([prefix, factor]): [string, number] => [`${prefix}Bytes/sec`, factor * 8]),

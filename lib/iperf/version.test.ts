@@ -3,7 +3,11 @@ import { compareVersions, isVersionAtLeast, parseIperfVersion, versionFromString
 
 describe("parseIperfVersion", () => {
   it("reads the output of iperf3 -v on Debian 12", () => {
-    expect(parseIperfVersion("iperf 3.12 (cJSON 1.7.15)\nLinux vm 6.1.0 #1 SMP x86_64\nOptional features available: CPU affinity setting")).toEqual({
+    expect(
+      parseIperfVersion(
+        "iperf 3.12 (cJSON 1.7.15)\nLinux vm 6.1.0 #1 SMP x86_64\nOptional features available: CPU affinity setting",
+      ),
+    ).toEqual({
       major: 3,
       minor: 12,
       patch: 0,
@@ -15,7 +19,9 @@ describe("parseIperfVersion", () => {
     expect(parseIperfVersion("iperf 3.1.3")).toEqual({ major: 3, minor: 1, patch: 3, raw: "3.1.3" });
     expect(parseIperfVersion("iperf 3.9+ (cJSON 1.7.13)")).toEqual({ major: 3, minor: 9, patch: 0, raw: "3.9+" });
     expect(parseIperfVersion("iperf 3.17.1 (cJSON 1.7.15)")).toEqual({ major: 3, minor: 17, patch: 1, raw: "3.17.1" });
-    expect(parseIperfVersion("iperf 3.1.3\r\nCYGWIN_NT-10.0 WIN 2.5.1(0.297/5/3) 2016-04-21 22:14 x86_64")?.raw).toBe("3.1.3");
+    expect(parseIperfVersion("iperf 3.1.3\r\nCYGWIN_NT-10.0 WIN 2.5.1(0.297/5/3) 2016-04-21 22:14 x86_64")?.raw).toBe(
+      "3.1.3",
+    );
   });
 
   it("reads the version of the real fixture and of -J output", async () => {

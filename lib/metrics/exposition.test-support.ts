@@ -14,7 +14,11 @@ export function parseExposition(text: string): Sample[] {
     for (const label of (match[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
       labels[label[1]!] = label[2]!.replace(/\\(.)/g, (_, char: string) => (char === "n" ? "\n" : char));
     }
-    samples.push({ name: match[1]!, labels, value: match[3] === "+Inf" ? Infinity : match[3] === "-Inf" ? -Infinity : Number(match[3]) });
+    samples.push({
+      name: match[1]!,
+      labels,
+      value: match[3] === "+Inf" ? Infinity : match[3] === "-Inf" ? -Infinity : Number(match[3]),
+    });
   }
   return samples;
 }

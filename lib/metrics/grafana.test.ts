@@ -11,7 +11,14 @@ const database = await openTestDatabase();
 const { GET } = await import("@/app/metrics/route");
 
 type Target = { expr?: string; datasource?: { type?: string; uid?: string } };
-type Panel = { id: number; title: string; type: string; datasource?: { uid?: string }; targets?: Target[]; panels?: Panel[] };
+type Panel = {
+  id: number;
+  title: string;
+  type: string;
+  datasource?: { uid?: string };
+  targets?: Target[];
+  panels?: Panel[];
+};
 type Dashboard = {
   __inputs?: Array<{ name: string; type: string; pluginId: string }>;
   schemaVersion: number;
@@ -21,7 +28,9 @@ type Dashboard = {
   templating?: { list: Array<{ name: string; query?: { query?: string } | string; datasource?: { uid?: string } }> };
 };
 
-const dashboard = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../docs/grafana/wirespeed.json"), "utf8")) as Dashboard;
+const dashboard = JSON.parse(
+  fs.readFileSync(path.resolve(__dirname, "../../docs/grafana/wirespeed.json"), "utf8"),
+) as Dashboard;
 const panels = dashboard.panels.flatMap((panel) => [panel, ...(panel.panels ?? [])]);
 
 let exported = new Set<string>();
@@ -36,7 +45,21 @@ beforeAll(async () => {
 
 afterAll(() => database.close());
 
-const PROMQL_WORDS = new Set(["by", "without", "on", "ignoring", "group_left", "group_right", "bool", "and", "or", "unless", "offset", "inf", "nan"]);
+const PROMQL_WORDS = new Set([
+  "by",
+  "without",
+  "on",
+  "ignoring",
+  "group_left",
+  "group_right",
+  "bool",
+  "and",
+  "or",
+  "unless",
+  "offset",
+  "inf",
+  "nan",
+]);
 
 /** The metric names a PromQL expression reads: identifiers that are neither functions, keywords, labels nor strings. */
 function metricNamesOf(expr: string): string[] {
@@ -46,7 +69,11 @@ function metricNamesOf(expr: string): string[] {
     .replace(/\[[^\]]*\]/g, "")
     .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, "");
   return [...stripped.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*(?!\s*\()/g)]
-    .filter((match) => !/[a-zA-Z0-9_:]/.test(stripped[match.index! + match[0].length] ?? "") && !/\d/.test(stripped[match.index! - 1] ?? ""))
+    .filter(
+      (match) =>
+        !/[a-zA-Z0-9_:]/.test(stripped[match.index! + match[0].length] ?? "") &&
+        !/\d/.test(stripped[match.index! - 1] ?? ""),
+    )
     .map((match) => match[0])
     .filter((name) => !PROMQL_WORDS.has(name.toLowerCase()));
 }
@@ -56,7 +83,9 @@ describe("docs/grafana/wirespeed.json", () => {
     expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(36);
     expect(dashboard.title).toBe("Wirespeed");
     expect(dashboard.uid).toMatch(/^[a-zA-Z0-9_-]{1,40}$/);
-    expect(dashboard.__inputs).toEqual([expect.objectContaining({ name: "DS_PROMETHEUS", type: "datasource", pluginId: "prometheus" })]);
+    expect(dashboard.__inputs).toEqual([
+      expect.objectContaining({ name: "DS_PROMETHEUS", type: "datasource", pluginId: "prometheus" }),
+    ]);
     expect(panels.length).toBeGreaterThan(0);
     expect(new Set(panels.map((panel) => panel.id)).size).toBe(panels.length);
     for (const panel of panels) {
@@ -75,11 +104,16 @@ describe("docs/grafana/wirespeed.json", () => {
 
   it("queries only metrics that /metrics exports", () => {
     const queries = [
-      ...panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: panel.title, expr: target.expr ?? "" }))),
+      ...panels.flatMap((panel) =>
+        (panel.targets ?? []).map((target) => ({ where: panel.title, expr: target.expr ?? "" })),
+      ),
       ...(dashboard.templating?.list ?? []).map((variable) => ({
         where: `$${variable.name}`,
         // label_values(metric, label) reads the metric
-        expr: (typeof variable.query === "string" ? variable.query : (variable.query?.query ?? "")).replace(/^label_values\(([^,)]+).*$/, "$1"),
+        expr: (typeof variable.query === "string" ? variable.query : (variable.query?.query ?? "")).replace(
+          /^label_values\(([^,)]+).*$/,
+          "$1",
+        ),
       })),
     ];
     const read = queries.flatMap(({ where, expr }) => metricNamesOf(expr).map((name) => ({ where, name })));
@@ -88,8 +122,12 @@ describe("docs/grafana/wirespeed.json", () => {
   });
 
   it("finds the names in an expression, and only them (the parser of the check above)", () => {
-    expect(metricNamesOf('histogram_quantile(0.95, sum by (le) (rate(wirespeed_run_duration_seconds_bucket{job="x"}[1h])))')).toEqual(["wirespeed_run_duration_seconds_bucket"]);
-    expect(metricNamesOf("time() - wirespeed_link_last_run_timestamp_seconds{link=~\"$link\"}")).toEqual(["wirespeed_link_last_run_timestamp_seconds"]);
+    expect(
+      metricNamesOf('histogram_quantile(0.95, sum by (le) (rate(wirespeed_run_duration_seconds_bucket{job="x"}[1h])))'),
+    ).toEqual(["wirespeed_run_duration_seconds_bucket"]);
+    expect(metricNamesOf('time() - wirespeed_link_last_run_timestamp_seconds{link=~"$link"}')).toEqual([
+      "wirespeed_link_last_run_timestamp_seconds",
+    ]);
     expect(metricNamesOf("a_metric / on (link_id) b_metric == bool 1")).toEqual(["a_metric", "b_metric"]);
   });
 });

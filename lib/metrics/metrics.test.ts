@@ -79,11 +79,26 @@ async function addRun(spec: RunSpec) {
 
 beforeAll(async () => {
   const host = async (name: string, reachable: boolean | null) =>
-    db.host.create({ data: { name, address: "198.18.0.1", authMethod: "local", platform: "linux", reachable, checkedAt: reachable === null ? null : new Date(T0) } });
+    db.host.create({
+      data: {
+        name,
+        address: "198.18.0.1",
+        authMethod: "local",
+        platform: "linux",
+        reachable,
+        checkedAt: reachable === null ? null : new Date(T0),
+      },
+    });
   const [nas, pve, esx] = [await host("nas1", true), await host("pve", false), await host("esx", null)];
   const nic = async (hostId: number, name: string) => (await db.nic.create({ data: { hostId, name } })).id;
-  const link = async (name: string, a: number, b: number, speedMbps: number, baselineRuns: number, importsInBaseline: boolean) =>
-    (await db.link.create({ data: { name, aNicId: a, bNicId: b, speedMbps, baselineRuns, importsInBaseline } })).id;
+  const link = async (
+    name: string,
+    a: number,
+    b: number,
+    speedMbps: number,
+    baselineRuns: number,
+    importsInBaseline: boolean,
+  ) => (await db.link.create({ data: { name, aNicId: a, bNicId: b, speedMbps, baselineRuns, importsInBaseline } })).id;
   ids.nasPve = await link("nas1-pve 10G", await nic(nas.id, "eth1"), await nic(pve.id, "eth1"), 10_000, 5, false);
   ids.pveEsx = await link("pve-esx", await nic(pve.id, "eth2"), await nic(esx.id, "vmnic1"), 1000, 3, true);
   ids.idle = await link("idle", await nic(nas.id, "eth2"), await nic(esx.id, "vmnic2"), 2500, 10, false);
@@ -92,7 +107,8 @@ beforeAll(async () => {
   // nas1-pve, TCP: 7 runs outside experiments (the last 5 make the baseline: 930, 940, 950, 960, 970 → 950),
   // then a failed run, a faster run inside an experiment, two imported runs (not in this link's
   // baseline), the newest of which is the last result.
-  for (const rate of [100, 200, 930, 940, 950, 960, 970]) await addRun({ link: ids.nasPve, rate: rate * MBIT, retransmits: 7, seconds: 10 });
+  for (const rate of [100, 200, 930, 940, 950, 960, 970])
+    await addRun({ link: ids.nasPve, rate: rate * MBIT, retransmits: 7, seconds: 10 });
   await addRun({ link: ids.nasPve, status: "failed", seconds: 0.4 });
   await addRun({ link: ids.nasPve, rate: 9000 * MBIT, experimentId: experiment.id, seconds: 30 });
   await addRun({ link: ids.nasPve, rate: 500 * MBIT, source: "imported", seconds: 10 });
@@ -111,10 +127,34 @@ beforeAll(async () => {
     [980, 0.03, 0.2, 2, 1000],
     [995, 0.01, 13, 27_399, 206_961],
   ] as const) {
-    await addRun({ link: ids.nasPve, signature: UDP_1G, rate: rate * MBIT, jitterMs, lostPercent, lostPackets, packets });
+    await addRun({
+      link: ids.nasPve,
+      signature: UDP_1G,
+      rate: rate * MBIT,
+      jitterMs,
+      lostPercent,
+      lostPackets,
+      packets,
+    });
   }
-  await addRun({ link: ids.nasPve, signature: UDP_500M, rate: 499 * MBIT, jitterMs: 0.5, lostPercent: null, lostPackets: 25, packets: 10_000 });
-  await addRun({ link: ids.nasPve, signature: UDP_500M, rate: 498 * MBIT, jitterMs: 0.25, lostPercent: null, lostPackets: 30, packets: 12_000 });
+  await addRun({
+    link: ids.nasPve,
+    signature: UDP_500M,
+    rate: 499 * MBIT,
+    jitterMs: 0.5,
+    lostPercent: null,
+    lostPackets: 25,
+    packets: 10_000,
+  });
+  await addRun({
+    link: ids.nasPve,
+    signature: UDP_500M,
+    rate: 498 * MBIT,
+    jitterMs: 0.25,
+    lostPercent: null,
+    lostPackets: 30,
+    packets: 12_000,
+  });
   // A run without a signature (before signatures existed) and the ones going on now.
   await addRun({ link: ids.nasPve, signature: null, status: "cancelled", at: 150, seconds: 3 });
   await addRun({ link: ids.nasPve, status: "running", at: 200 });
@@ -129,12 +169,19 @@ beforeAll(async () => {
   await addRun({ link: ids.pveEsx, rate: 620 * MBIT, at: 13, source: "imported" });
   // Its newest finished run was interrupted, and never started: the timestamp is its creation.
   await addRun({ link: ids.pveEsx, status: "interrupted", at: 14, seconds: null, rate: null });
-  await db.run.update({ where: { id: (await db.run.findFirst({ where: { linkId: ids.pveEsx, status: "interrupted" } }))!.id }, data: { startedAt: null } });
+  await db.run.update({
+    where: { id: (await db.run.findFirst({ where: { linkId: ids.pveEsx, status: "interrupted" } }))!.id },
+    data: { startedAt: null },
+  });
 
   const rule = await db.alertRule.create({ data: { name: "slow", belowLineRatePercent: 80 } });
   await db.alert.create({ data: { ruleId: rule.id, linkId: ids.nasPve, status: "firing", title: "slow", body: "…" } });
-  await db.alert.create({ data: { ruleId: rule.id, linkId: ids.nasPve, status: "resolved", title: "slow", body: "…" } });
-  await db.alert.create({ data: { ruleId: rule.id, linkId: ids.pveEsx, status: "resolved", title: "slow", body: "…" } });
+  await db.alert.create({
+    data: { ruleId: rule.id, linkId: ids.nasPve, status: "resolved", title: "slow", body: "…" },
+  });
+  await db.alert.create({
+    data: { ruleId: rule.id, linkId: ids.pveEsx, status: "resolved", title: "slow", body: "…" },
+  });
 
   const viewer = await createUser({ username: "grafana", password: "correct horse battery", role: "viewer" });
   viewerToken = (await createApiToken(viewer.id, "prometheus")).token;
@@ -149,14 +196,18 @@ afterEach(() => {
 });
 
 async function scrape(token: string | null = viewerToken): Promise<Response> {
-  return GET(new Request("http://localhost/metrics", { headers: token === null ? {} : { authorization: `Bearer ${token}` } }));
+  return GET(
+    new Request("http://localhost/metrics", { headers: token === null ? {} : { authorization: `Bearer ${token}` } }),
+  );
 }
 
 let text = "";
 let samples: Sample[] = [];
 
 function seriesOf(name: string, labels: Record<string, string> = {}): Sample[] {
-  return samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  return samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
 }
 
 function valueOf(name: string, labels: Record<string, string> = {}): number {
@@ -188,9 +239,22 @@ describe("GET /metrics", () => {
   });
 
   it("labels each link's series with its name, id, hosts and nominal rate", () => {
-    const tcp = seriesOf("wirespeed_link_last_received_bits_per_second", signatureLabels(ids.nasPve, "tcp", "a-to-b", "1"));
+    const tcp = seriesOf(
+      "wirespeed_link_last_received_bits_per_second",
+      signatureLabels(ids.nasPve, "tcp", "a-to-b", "1"),
+    );
     expect(tcp).toHaveLength(1);
-    expect(tcp[0]!.labels).toEqual({ link: "nas1-pve 10G", link_id: String(ids.nasPve), a_host: "nas1", b_host: "pve", nominal_mbps: "10000", protocol: "tcp", direction: "a-to-b", parallel: "1", bitrate: "" });
+    expect(tcp[0]!.labels).toEqual({
+      link: "nas1-pve 10G",
+      link_id: String(ids.nasPve),
+      a_host: "nas1",
+      b_host: "pve",
+      nominal_mbps: "10000",
+      protocol: "tcp",
+      direction: "a-to-b",
+      parallel: "1",
+      bitrate: "",
+    });
   });
 
   it("reports the newest succeeded run of each signature outside experiments, imported or not", () => {
@@ -223,10 +287,21 @@ describe("GET /metrics", () => {
   });
 
   it("gives each signature's baseline, imported runs only where the link counts them", () => {
-    expect(valueOf("wirespeed_link_baseline_bits_per_second", signatureLabels(ids.nasPve, "tcp", "a-to-b", "1"))).toBe(950 * MBIT);
-    expect(valueOf("wirespeed_link_baseline_bits_per_second", signatureLabels(ids.nasPve, "tcp", "b-to-a", "4"))).toBe(9200 * MBIT);
-    expect(valueOf("wirespeed_link_baseline_bits_per_second", signatureLabels(ids.nasPve, "udp", "a-to-b", "1", "1000000000"))).toBe(990 * MBIT);
-    expect(valueOf("wirespeed_link_baseline_bits_per_second", signatureLabels(ids.pveEsx, "tcp", "a-to-b", "1"))).toBe(610 * MBIT);
+    expect(valueOf("wirespeed_link_baseline_bits_per_second", signatureLabels(ids.nasPve, "tcp", "a-to-b", "1"))).toBe(
+      950 * MBIT,
+    );
+    expect(valueOf("wirespeed_link_baseline_bits_per_second", signatureLabels(ids.nasPve, "tcp", "b-to-a", "4"))).toBe(
+      9200 * MBIT,
+    );
+    expect(
+      valueOf(
+        "wirespeed_link_baseline_bits_per_second",
+        signatureLabels(ids.nasPve, "udp", "a-to-b", "1", "1000000000"),
+      ),
+    ).toBe(990 * MBIT);
+    expect(valueOf("wirespeed_link_baseline_bits_per_second", signatureLabels(ids.pveEsx, "tcp", "a-to-b", "1"))).toBe(
+      610 * MBIT,
+    );
   });
 
   it("has exactly the baselines lib/alerts/baseline.ts computes, for every link and signature", async () => {
@@ -236,18 +311,27 @@ describe("GET /metrics", () => {
       for (const signature of baseline!.signatures) {
         if (signature.medianBitsPerSecond === null) continue;
         const [protocol, direction, streams, bitrate = ""] = signature.signature.split(" ");
-        expected.push(`${linkId} ${protocol} ${direction} ${streams!.slice(1)} ${bitrate} ${signature.medianBitsPerSecond}`);
+        expected.push(
+          `${linkId} ${protocol} ${direction} ${streams!.slice(1)} ${bitrate} ${signature.medianBitsPerSecond}`,
+        );
       }
     }
-    const reported = seriesOf("wirespeed_link_baseline_bits_per_second").map(({ labels, value }) => `${labels.link_id} ${labels.protocol} ${labels.direction} ${labels.parallel} ${labels.bitrate} ${value}`);
+    const reported = seriesOf("wirespeed_link_baseline_bits_per_second").map(
+      ({ labels, value }) =>
+        `${labels.link_id} ${labels.protocol} ${labels.direction} ${labels.parallel} ${labels.bitrate} ${value}`,
+    );
     expect(reported.sort()).toEqual(expected.sort());
     expect(reported).toHaveLength(4);
   });
 
   it("times each link's newest finished run: its end, else its creation; nothing for a link without runs", () => {
     // nas1-pve: the newest finished run is the cancelled one (3 s); the active ones are newer but not finished.
-    expect(valueOf("wirespeed_link_last_run_timestamp_seconds", linkLabels(ids.nasPve))).toBe((T0 + 150 * 60_000 + 500 + 3000) / 1000);
-    expect(valueOf("wirespeed_link_last_run_timestamp_seconds", linkLabels(ids.pveEsx))).toBe((T0 + 14 * 60_000) / 1000);
+    expect(valueOf("wirespeed_link_last_run_timestamp_seconds", linkLabels(ids.nasPve))).toBe(
+      (T0 + 150 * 60_000 + 500 + 3000) / 1000,
+    );
+    expect(valueOf("wirespeed_link_last_run_timestamp_seconds", linkLabels(ids.pveEsx))).toBe(
+      (T0 + 14 * 60_000) / 1000,
+    );
     expect(seriesOf("wirespeed_link_last_run_timestamp_seconds", linkLabels(ids.idle))).toEqual([]);
   });
 
@@ -269,11 +353,19 @@ describe("GET /metrics", () => {
   it("has a histogram of the durations of those runs, a 10.000 s run in le=10", () => {
     const count = valueOf("wirespeed_run_duration_seconds_count");
     expect(count).toBe(durations.length);
-    expect(valueOf("wirespeed_run_duration_seconds_sum")).toBeCloseTo(durations.reduce((sum, value) => sum + value, 0), 6);
+    expect(valueOf("wirespeed_run_duration_seconds_sum")).toBeCloseTo(
+      durations.reduce((sum, value) => sum + value, 0),
+      6,
+    );
     const buckets = seriesOf("wirespeed_run_duration_seconds_bucket").map(({ labels, value }) => [labels.le, value]);
     const bounds = ["1", "2.5", "5", "10", "15", "30", "60", "120", "300", "600", "1800", "3600"];
-    expect(buckets).toEqual([...bounds.map((le) => [le, durations.filter((seconds) => seconds <= Number(le)).length]), ["+Inf", durations.length]]);
-    expect(valueOf("wirespeed_run_duration_seconds_bucket", { le: "10" })).toBe(durations.filter((seconds) => seconds <= 10).length);
+    expect(buckets).toEqual([
+      ...bounds.map((le) => [le, durations.filter((seconds) => seconds <= Number(le)).length]),
+      ["+Inf", durations.length],
+    ]);
+    expect(valueOf("wirespeed_run_duration_seconds_bucket", { le: "10" })).toBe(
+      durations.filter((seconds) => seconds <= 10).length,
+    );
     expect(durations.filter((seconds) => seconds === 10).length).toBeGreaterThan(0);
   });
 
@@ -311,7 +403,9 @@ describe("who may read /metrics", () => {
   it("answers 401 without a token, or with a wrong one", async () => {
     const none = await scrape(null);
     expect(none.status).toBe(401);
-    expect(await none.json()).toEqual({ error: { code: "unauthorized", message: expect.stringMatching(/Sign in first/) } });
+    expect(await none.json()).toEqual({
+      error: { code: "unauthorized", message: expect.stringMatching(/Sign in first/) },
+    });
     expect((await scrape("wst_wrong")).status).toBe(401);
   });
 
@@ -339,7 +433,11 @@ describe("promtool check metrics", () => {
       const child = execFile("promtool", ["check", "metrics"], { encoding: "utf8" }, (error, stdout, stderr) => {
         const failure = error as (NodeJS.ErrnoException & { code?: number | string }) | null;
         if (failure?.code === "ENOENT") {
-          reject(new Error("promtool is not installed: apt-get install -y prometheus (npm test installs it when run as root)"));
+          reject(
+            new Error(
+              "promtool is not installed: apt-get install -y prometheus (npm test installs it when run as root)",
+            ),
+          );
           return;
         }
         resolve({ code: failure ? Number(failure.code ?? 1) : 0, output: `${stdout}${stderr}` });
@@ -359,7 +457,10 @@ describe("run totals across scrapes", () => {
   async function expectTotalsOfDatabase() {
     const response = await scrape();
     const lines = parseExposition(await response.text());
-    const finished = await db.run.findMany({ where: { source: "wirespeed", status: { in: ["succeeded", "failed", "cancelled", "interrupted"] } }, select: { status: true, startedAt: true, endedAt: true } });
+    const finished = await db.run.findMany({
+      where: { source: "wirespeed", status: { in: ["succeeded", "failed", "cancelled", "interrupted"] } },
+      select: { status: true, startedAt: true, endedAt: true },
+    });
     for (const status of ["succeeded", "failed", "cancelled", "interrupted"]) {
       const metric = lines.find((line) => line.name === "wirespeed_runs_total" && line.labels.status === status);
       expect(metric?.value, status).toBe(finished.filter((run) => run.status === status).length);
@@ -374,7 +475,10 @@ describe("run totals across scrapes", () => {
     await expectTotalsOfDatabase();
     // The run that was going ends, a new one ends, one is still going.
     const running = await db.run.findFirstOrThrow({ where: { status: "running" } });
-    await db.run.update({ where: { id: running.id }, data: { status: "succeeded", endedAt: new Date(running.startedAt!.getTime() + 20_000) } });
+    await db.run.update({
+      where: { id: running.id },
+      data: { status: "succeeded", endedAt: new Date(running.startedAt!.getTime() + 20_000) },
+    });
     await addRun({ link: ids.idle, status: "failed", seconds: 2 });
     await addRun({ link: ids.idle, status: "running" });
     await expectTotalsOfDatabase();

@@ -40,17 +40,32 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   const nics = [];
   for (const name of ["nas1", "pve"]) {
-    const host = await db.host.create({ data: { name, address: "198.18.0.1", authMethod: "local", platform: "linux" } });
+    const host = await db.host.create({
+      data: { name, address: "198.18.0.1", authMethod: "local", platform: "linux" },
+    });
     nics.push(await db.nic.create({ data: { hostId: host.id, name: "eth1" } }));
   }
-  linkId = (await db.link.create({ data: { name: "nas1-pve", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 1000 } })).id;
-  await db.run.create({ data: { linkId, status: "succeeded", options: {}, signature: "tcp a-to-b P1", receivedBitsPerSecond: RATE, startedAt: new Date(), endedAt: new Date() } });
+  linkId = (
+    await db.link.create({ data: { name: "nas1-pve", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 1000 } })
+  ).id;
+  await db.run.create({
+    data: {
+      linkId,
+      status: "succeeded",
+      options: {},
+      signature: "tcp a-to-b P1",
+      receivedBitsPerSecond: RATE,
+      startedAt: new Date(),
+      endedAt: new Date(),
+    },
+  });
   const viewer = await createUser({ username: "prometheus", password: "correct horse battery", role: "viewer" });
   const { token } = await createApiToken(viewer.id, "scraper");
 
   server = http.createServer((request, response) => {
     const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
+    for (const [name, value] of Object.entries(request.headers))
+      if (typeof value === "string") headers.set(name, value);
     GET(new Request(`http://127.0.0.1${request.url}`, { headers }))
       .then(async (answer) => {
         response.writeHead(answer.status, Object.fromEntries(answer.headers));
@@ -97,7 +112,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve, reject) => {
     prometheus!.once("spawn", resolve);
     prometheus!.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new Error("prometheus is not installed: apt-get install -y prometheus (npm test installs it when run as root)") : error),
+      reject(
+        error.code === "ENOENT"
+          ? new Error(
+              "prometheus is not installed: apt-get install -y prometheus (npm test installs it when run as root)",
+            )
+          : error,
+      ),
     );
   });
 }, 60_000);
@@ -113,7 +134,10 @@ afterAll(async () => {
   await database.close();
 }, 30_000);
 
-type QueryAnswer = { status: string; data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+type QueryAnswer = {
+  status: string;
+  data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+};
 
 it("is scraped by Prometheus with a viewer's token, and a link's series can be queried", async () => {
   const query = `wirespeed_link_last_received_bits_per_second{link_id="${linkId}"}`;
@@ -121,17 +145,26 @@ it("is scraped by Prometheus with a viewer's token, and a link's series can be q
   let last = "nothing yet";
   // Prometheus starts, then scrapes every second: a bounded wait for the first sample.
   for (let attempt = 0; attempt < 120; attempt += 1) {
-    if (prometheus!.exitCode !== null) throw new Error(`prometheus exited with ${prometheus!.exitCode}:\n${prometheusLog}`);
+    if (prometheus!.exitCode !== null)
+      throw new Error(`prometheus exited with ${prometheus!.exitCode}:\n${prometheusLog}`);
     try {
       const answer = (await (await fetch(url)).json()) as QueryAnswer;
       last = JSON.stringify(answer);
       const result = answer.data?.result ?? [];
       if (result.length > 0) {
         expect(result).toHaveLength(1);
-        expect(result[0]!.metric).toMatchObject({ __name__: "wirespeed_link_last_received_bits_per_second", job: "wirespeed", link: "nas1-pve", link_id: String(linkId), protocol: "tcp" });
+        expect(result[0]!.metric).toMatchObject({
+          __name__: "wirespeed_link_last_received_bits_per_second",
+          job: "wirespeed",
+          link: "nas1-pve",
+          link_id: String(linkId),
+          protocol: "tcp",
+        });
         expect(Number(result[0]!.value[1])).toBe(RATE);
         // The scrape itself was healthy: the token was accepted.
-        const up = (await (await fetch(`http://127.0.0.1:${prometheusPort}/api/v1/query?query=up`)).json()) as QueryAnswer;
+        const up = (await (
+          await fetch(`http://127.0.0.1:${prometheusPort}/api/v1/query?query=up`)
+        ).json()) as QueryAnswer;
         expect(up.data!.result.map((entry) => entry.value[1])).toEqual(["1"]);
         return;
       }
@@ -140,5 +173,7 @@ it("is scraped by Prometheus with a viewer's token, and a link's series can be q
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`Prometheus never answered the link's series within 30 s; last answer: ${last}\n${prometheusLog.slice(-2000)}`);
+  throw new Error(
+    `Prometheus never answered the link's series within 30 s; last answer: ${last}\n${prometheusLog.slice(-2000)}`,
+  );
 }, 60_000);

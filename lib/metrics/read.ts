@@ -63,7 +63,12 @@ export type MetricsSnapshot = {
 /** "tcp a-to-b P1" → { protocol: "tcp", direction: "a-to-b", parallel: "1", bitrate: "" }; UDP keeps its bitrate. */
 export function signatureLabels(signature: string): SignatureLabels {
   const [protocol = "tcp", direction = "a-to-b", streams = "P1", bitrate] = signature.split(" ");
-  return { protocol, direction, parallel: String(Number(streams.slice(1)) || 1), bitrate: protocol === "udp" ? (bitrate ?? "0") : "" };
+  return {
+    protocol,
+    direction,
+    parallel: String(Number(streams.slice(1)) || 1),
+    bitrate: protocol === "udp" ? (bitrate ?? "0") : "",
+  };
 }
 
 function toNumber(value: unknown): number | null {
@@ -81,7 +86,11 @@ function toDate(value: unknown): Date | null {
 const finalStatuses = Prisma.join([...FINAL_RUN_STATUSES]);
 // The bounds in milliseconds, rounded: julianday's arithmetic is exact to well under a millisecond,
 // so a 10.000 s run falls in le="10" and not, by a rounding error, in le="15".
-const bucketColumns = Prisma.raw(RUN_DURATION_BUCKETS.map((bound, index) => `SUM(CASE WHEN "ms" <= ${Math.round(bound * 1000)} THEN 1 ELSE 0 END) AS "le${index}"`).join(", "));
+const bucketColumns = Prisma.raw(
+  RUN_DURATION_BUCKETS.map(
+    (bound, index) => `SUM(CASE WHEN "ms" <= ${Math.round(bound * 1000)} THEN 1 ELSE 0 END) AS "le${index}"`,
+  ).join(", "),
+);
 
 /** The totals and durations of finished runs Wirespeed ran (source "wirespeed"), as counted up to a run id. */
 type FinishedTotals = {
@@ -95,7 +104,12 @@ type FinishedTotals = {
 type KeptTotals = FinishedTotals & { watermark: number; open: number[]; counted: number };
 
 function emptyTotals(): FinishedTotals {
-  return { byStatus: Object.fromEntries(FINAL_RUN_STATUSES.map((status) => [status, 0])) as Record<FinalRunStatus, number>, buckets: RUN_DURATION_BUCKETS.map(() => 0), count: 0, sumMs: 0 };
+  return {
+    byStatus: Object.fromEntries(FINAL_RUN_STATUSES.map((status) => [status, 0])) as Record<FinalRunStatus, number>,
+    buckets: RUN_DURATION_BUCKETS.map(() => 0),
+    count: 0,
+    sumMs: 0,
+  };
 }
 
 /**
@@ -105,9 +119,13 @@ function emptyTotals(): FinishedTotals {
  */
 async function addFinished(into: FinishedTotals, where: Prisma.Sql, { byId = false } = {}): Promise<number> {
   // A unary + keeps SQLite from using that column's index.
-  const finishedRuns = byId ? Prisma.sql`+"source" = 'wirespeed' AND +"status" IN (${finalStatuses})` : Prisma.sql`"source" = 'wirespeed' AND "status" IN (${finalStatuses})`;
+  const finishedRuns = byId
+    ? Prisma.sql`+"source" = 'wirespeed' AND +"status" IN (${finalStatuses})`
+    : Prisma.sql`"source" = 'wirespeed' AND "status" IN (${finalStatuses})`;
   // MATERIALIZED: flattened, the duration's expression would be computed again in each bucket's SUM.
-  const rows = await db.$queryRaw<Array<Record<string, unknown> & { status: string; total: unknown; timed: unknown; sumMs: unknown }>>`
+  const rows = await db.$queryRaw<
+    Array<Record<string, unknown> & { status: string; total: unknown; timed: unknown; sumMs: unknown }>
+  >`
     WITH "finished" AS MATERIALIZED (
       SELECT "status", ROUND((julianday("endedAt") - julianday("startedAt")) * 86400000) AS "ms"
       FROM "Run" WHERE ${finishedRuns} AND (${where}))
@@ -117,7 +135,8 @@ async function addFinished(into: FinishedTotals, where: Prisma.Sql, { byId = fal
   for (const row of rows) {
     const total = Number(row.total);
     runs += total;
-    if ((FINAL_RUN_STATUSES as readonly string[]).includes(row.status)) into.byStatus[row.status as FinalRunStatus] += total;
+    if ((FINAL_RUN_STATUSES as readonly string[]).includes(row.status))
+      into.byStatus[row.status as FinalRunStatus] += total;
     into.count += Number(row.timed);
     into.sumMs += Number(row.sumMs ?? 0);
     RUN_DURATION_BUCKETS.forEach((_, index) => (into.buckets[index]! += Number(row[`le${index}`] ?? 0)));
@@ -139,7 +158,11 @@ const keptTotals = new WeakMap<object, KeptTotals>();
 async function finishedTotals(): Promise<FinishedTotals> {
   const [newest] = await db.$queryRaw<Array<{ id: unknown }>>`SELECT COALESCE(MAX("id"), 0) AS "id" FROM "Run"`;
   const watermark = Number(newest?.id ?? 0);
-  const open = (await db.$queryRaw<Array<{ id: unknown }>>`SELECT "id" FROM "Run" WHERE "status" IN (${Prisma.join([...ACTIVE_RUN_STATUSES])}) AND +"id" <= ${watermark}`).map((row) => Number(row.id));
+  const open = (
+    await db.$queryRaw<
+      Array<{ id: unknown }>
+    >`SELECT "id" FROM "Run" WHERE "status" IN (${Prisma.join([...ACTIVE_RUN_STATUSES])}) AND +"id" <= ${watermark}`
+  ).map((row) => Number(row.id));
   const idsIn = (ids: number[]) => Prisma.join(ids.length > 0 ? ids : [-1]);
   const kept = keptTotals.get(db);
   if (kept) {
@@ -147,7 +170,9 @@ async function finishedTotals(): Promise<FinishedTotals> {
     const since = Prisma.sql`(("id" > ${kept.watermark} AND "id" <= ${watermark}) OR "id" IN (${idsIn(kept.open)})) AND +"id" NOT IN (${idsIn(open)})`;
     next.counted += await addFinished(next, since, { byId: true });
     // Every finished run is one now counted: none of those counted before was deleted.
-    const [all] = await db.$queryRaw<Array<{ runs: unknown }>>`SELECT COUNT(*) AS "runs" FROM "Run" WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses})`;
+    const [all] = await db.$queryRaw<
+      Array<{ runs: unknown }>
+    >`SELECT COUNT(*) AS "runs" FROM "Run" WHERE "source" = 'wirespeed' AND "status" IN (${finalStatuses})`;
     if (Number(all?.runs) === next.counted) {
       keptTotals.set(db, next);
       return next;
@@ -164,7 +189,15 @@ async function finishedTotals(): Promise<FinishedTotals> {
 
 type SignatureRow = { linkId: number; signature: string; last: string | null; runs: string | null };
 
-type LinkRow = { id: number; name: string; speedMbps: number; baselineRuns: number; importsInBaseline: boolean | number; aHost: string; bHost: string };
+type LinkRow = {
+  id: number;
+  name: string;
+  speedMbps: number;
+  baselineRuns: number;
+  importsInBaseline: boolean | number;
+  aHost: string;
+  bHost: string;
+};
 
 export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
   // One after another: the client has one SQLite connection, so they would queue anyway.
@@ -212,12 +245,24 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
       ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "at"
     FROM "Link" l`;
 
-  const firingRows = await db.alert.findMany({ where: { status: "firing" }, distinct: ["linkId"], select: { linkId: true } });
+  const firingRows = await db.alert.findMany({
+    where: { status: "firing" },
+    distinct: ["linkId"],
+    select: { linkId: true },
+  });
 
   const finished = await finishedTotals();
 
-  const activeRows = await db.run.groupBy({ by: ["status"], where: { status: { in: ["queued", "preparing", "running"] } }, _count: { _all: true } });
-  const hosts = await db.host.findMany({ where: { checkedAt: { not: null } }, select: { name: true, reachable: true }, orderBy: { name: "asc" } });
+  const activeRows = await db.run.groupBy({
+    by: ["status"],
+    where: { status: { in: ["queued", "preparing", "running"] } },
+    _count: { _all: true },
+  });
+  const hosts = await db.host.findMany({
+    where: { checkedAt: { not: null } },
+    select: { name: true, reachable: true },
+    orderBy: { name: "asc" },
+  });
 
   const signaturesOf = new Map<number, SignatureMetrics[]>();
   // Every signature of every link is a row here (the baseline query reads them all).
@@ -228,7 +273,12 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
     const last = row.last === null ? null : lastResultOf(JSON.parse(row.last) as LastRow);
     if (!last && baseline === null) continue;
     const list = signaturesOf.get(Number(row.linkId)) ?? [];
-    list.push({ signature: row.signature, labels: signatureLabels(row.signature), last, baselineBitsPerSecond: baseline });
+    list.push({
+      signature: row.signature,
+      labels: signatureLabels(row.signature),
+      last,
+      baselineBitsPerSecond: baseline,
+    });
     signaturesOf.set(Number(row.linkId), list);
   }
   const lastRunAtOf = new Map(lastRunRows.map((row) => [Number(row.linkId), toDate(row.at)]));
@@ -243,7 +293,9 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
       speedMbps: Number(link.speedMbps),
       aHost: link.aHost,
       bHost: link.bHost,
-      signatures: (signaturesOf.get(Number(link.id)) ?? []).sort((a, b) => (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : 0)),
+      signatures: (signaturesOf.get(Number(link.id)) ?? []).sort((a, b) =>
+        a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : 0,
+      ),
       lastRunAt: lastRunAtOf.get(Number(link.id)) ?? null,
       alertFiring: firing.has(Number(link.id)),
     })),
@@ -256,9 +308,25 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
 }
 
 /** The newest succeeded run's figures as the query's json_array gives them. */
-type LastRow = [id: number, receivedBitsPerSecond: unknown, retransmits: unknown, jitterMs: unknown, lostPercent: unknown, lostPackets: unknown, packets: unknown];
+type LastRow = [
+  id: number,
+  receivedBitsPerSecond: unknown,
+  retransmits: unknown,
+  jitterMs: unknown,
+  lostPercent: unknown,
+  lostPackets: unknown,
+  packets: unknown,
+];
 
-function lastResultOf([id, receivedBitsPerSecond, retransmits, jitterMs, lostPercent, lostPackets, packets]: LastRow): LastResult {
+function lastResultOf([
+  id,
+  receivedBitsPerSecond,
+  retransmits,
+  jitterMs,
+  lostPercent,
+  lostPackets,
+  packets,
+]: LastRow): LastResult {
   return {
     runId: Number(id),
     receivedBitsPerSecond: toNumber(receivedBitsPerSecond),

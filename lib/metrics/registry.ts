@@ -17,7 +17,8 @@ export function processRegistry(): Registry {
     collectDefaultMetrics({ register: registry });
     // Gauges that prom-client names like counters (promtool rejects the suffix); their per-type
     // siblings (nodejs_active_handles{type}, …) remain, and sum to the same.
-    for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) registry.removeSingleMetric(name);
+    for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"])
+      registry.removeSingleMetric(name);
     globalForMetrics.wirespeedProcessMetrics = registry;
   }
   return globalForMetrics.wirespeedProcessMetrics;
@@ -57,7 +58,11 @@ class StoredHistogram extends Histogram {
       type: "histogram" as const,
       aggregator: "sum" as const,
       values: [
-        ...RUN_DURATION_BUCKETS.map((bound, index) => ({ metricName: `${name}_bucket`, labels: { le: bound }, value: buckets[index] ?? 0 })),
+        ...RUN_DURATION_BUCKETS.map((bound, index) => ({
+          metricName: `${name}_bucket`,
+          labels: { le: bound },
+          value: buckets[index] ?? 0,
+        })),
         { metricName: `${name}_bucket`, labels: { le: "+Inf" }, value: count },
         { metricName: `${name}_sum`, labels: {}, value: sumSeconds },
         { metricName: `${name}_count`, labels: {}, value: count },
@@ -92,7 +97,13 @@ class SnapshotGauge extends Gauge {
   }
 
   async getForPromString() {
-    return { name: this.metricName, help: this.helpText, type: "gauge" as const, aggregator: "sum" as const, values: this.values };
+    return {
+      name: this.metricName,
+      help: this.helpText,
+      type: "gauge" as const,
+      aggregator: "sum" as const,
+      values: this.values,
+    };
   }
 }
 const NO_LABELS: Labels = Object.freeze({}) as Labels;
@@ -125,31 +136,76 @@ export function wirespeedRegistry(snapshot: MetricsSnapshot, schedulerLagSeconds
   const registers = [new Registry()];
   const gauge = (name: string, help: string) => new SnapshotGauge(name, help, registers);
 
-  const received = gauge("wirespeed_link_last_received_bits_per_second", "Received rate of the newest succeeded run of each test signature of a link, outside experiments, in bits per second.");
-  const lineRate = gauge("wirespeed_link_last_line_rate_ratio", "Received rate of the newest succeeded run of each test signature over the link's nominal line rate (0 to 1).");
-  const retransmits = gauge("wirespeed_link_last_retransmits", "TCP retransmits of the newest succeeded run of each TCP test signature of a link.");
-  const jitter = gauge("wirespeed_link_last_jitter_seconds", "UDP jitter of the newest succeeded run of each UDP test signature of a link, in seconds.");
-  const lost = gauge("wirespeed_link_last_lost_ratio", "Share of UDP datagrams lost in the newest succeeded run of each UDP test signature of a link (0 to 1).");
+  const received = gauge(
+    "wirespeed_link_last_received_bits_per_second",
+    "Received rate of the newest succeeded run of each test signature of a link, outside experiments, in bits per second.",
+  );
+  const lineRate = gauge(
+    "wirespeed_link_last_line_rate_ratio",
+    "Received rate of the newest succeeded run of each test signature over the link's nominal line rate (0 to 1).",
+  );
+  const retransmits = gauge(
+    "wirespeed_link_last_retransmits",
+    "TCP retransmits of the newest succeeded run of each TCP test signature of a link.",
+  );
+  const jitter = gauge(
+    "wirespeed_link_last_jitter_seconds",
+    "UDP jitter of the newest succeeded run of each UDP test signature of a link, in seconds.",
+  );
+  const lost = gauge(
+    "wirespeed_link_last_lost_ratio",
+    "Share of UDP datagrams lost in the newest succeeded run of each UDP test signature of a link (0 to 1).",
+  );
   const baseline = gauge(
     "wirespeed_link_baseline_bits_per_second",
     "Baseline of each test signature of a link: the median received rate of its latest successful runs outside experiments, in bits per second.",
   );
-  const lastRun = gauge("wirespeed_link_last_run_timestamp_seconds", "When the newest finished run of a link ended (or was created, without an end), as a Unix time in seconds.");
+  const lastRun = gauge(
+    "wirespeed_link_last_run_timestamp_seconds",
+    "When the newest finished run of a link ended (or was created, without an end), as a Unix time in seconds.",
+  );
   const firing = gauge("wirespeed_link_alert_firing", "1 when an alert of the link is firing, else 0.");
-  const runs = new Counter({ name: "wirespeed_runs_total", help: "Runs Wirespeed ran (imported runs left out) that ended, by final status.", labelNames: ["status"], registers });
-  const durations = new StoredHistogram("wirespeed_run_duration_seconds", "Time from the start to the end of the runs Wirespeed ran that ended, in seconds.", registers);
+  const runs = new Counter({
+    name: "wirespeed_runs_total",
+    help: "Runs Wirespeed ran (imported runs left out) that ended, by final status.",
+    labelNames: ["status"],
+    registers,
+  });
+  const durations = new StoredHistogram(
+    "wirespeed_run_duration_seconds",
+    "Time from the start to the end of the runs Wirespeed ran that ended, in seconds.",
+    registers,
+  );
   const active = gauge("wirespeed_runs_active", "Runs preparing or running now.");
   const queued = gauge("wirespeed_runs_queued", "Runs waiting for their link.");
-  const reachable = gauge("wirespeed_host_reachable", "1 when the latest check of the host reached it over SSH, else 0; hosts never checked are left out.");
-  const lag = gauge("wirespeed_scheduler_lag_seconds", "How late the scheduler's latest starts came after their due time, in seconds.");
+  const reachable = gauge(
+    "wirespeed_host_reachable",
+    "1 when the latest check of the host reached it over SSH, else 0; hosts never checked are left out.",
+  );
+  const lag = gauge(
+    "wirespeed_scheduler_lag_seconds",
+    "How late the scheduler's latest starts came after their due time, in seconds.",
+  );
 
   const labelSets = new LabelSets();
   for (const link of snapshot.links) {
     const linkKey = `${link.id}\u0000${link.name}\u0000${link.aHost}\u0000${link.bHost}\u0000${link.speedMbps}`;
-    const linkLabels = labelSets.get(linkKey, () => ({ link: link.name, link_id: String(link.id), a_host: link.aHost, b_host: link.bHost, nominal_mbps: String(link.speedMbps) }));
+    const linkLabels = labelSets.get(linkKey, () => ({
+      link: link.name,
+      link_id: String(link.id),
+      a_host: link.aHost,
+      b_host: link.bHost,
+      nominal_mbps: String(link.speedMbps),
+    }));
     for (const signature of link.signatures) {
       const { protocol, direction, parallel, bitrate } = signature.labels;
-      const labels = labelSets.get(`${linkKey}\u0000${signature.signature}`, () => ({ ...linkLabels, protocol, direction, parallel, bitrate }));
+      const labels = labelSets.get(`${linkKey}\u0000${signature.signature}`, () => ({
+        ...linkLabels,
+        protocol,
+        direction,
+        parallel,
+        bitrate,
+      }));
       const last = signature.last;
       if (last?.receivedBitsPerSecond != null) {
         received.add(labels, last.receivedBitsPerSecond);

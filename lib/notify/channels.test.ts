@@ -8,14 +8,17 @@ import { openTestDatabase } from "@/testing/database";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { createChannel, deleteChannel, getChannel, listChannels, loadChannelForDelivery, updateChannel } = await import("@/lib/notify/channels");
+const { createChannel, deleteChannel, getChannel, listChannels, loadChannelForDelivery, updateChannel } =
+  await import("@/lib/notify/channels");
 
 afterEach(() => database.reset());
 afterAll(() => database.close());
 
 const TOKEN = "tk_Sup3r-secret-ntfy-token";
 
-async function refusal(promise: Promise<unknown>): Promise<{ kind: string; message: string; fields: Array<{ field: string; message: string }> }> {
+async function refusal(
+  promise: Promise<unknown>,
+): Promise<{ kind: string; message: string; fields: Array<{ field: string; message: string }> }> {
   try {
     await promise;
   } catch (error) {
@@ -27,17 +30,54 @@ async function refusal(promise: Promise<unknown>): Promise<{ kind: string; messa
 describe("createChannel", () => {
   it("refuses bad input with a 400 naming each field and what is allowed, and stores nothing", async () => {
     const cases: Array<[unknown, Array<{ field: string; message: string | RegExp }>]> = [
-      [{ name: "x", type: "webhook", config: { url: "ftp://x" } }, [{ field: "config.url", message: "must be an http:// or https:// URL" }]],
-      [{ name: "x", type: "webhook", config: { url: "javascript:alert(1)" } }, [{ field: "config.url", message: "must be an http:// or https:// URL" }]],
-      [{ name: "x", type: "webhook", config: {} }, [{ field: "config.url", message: "is required: an http:// or https:// URL" }]],
-      [{ name: "x", type: "ntfy", config: { url: "https://user:pw@ntfy.lan/t" } }, [{ field: "config.url", message: /must not hold a user name or password/ }]],
-      [{ name: "x", type: "gotify", config: { url: "http://gotify.lan" } }, [{ field: "config.token", message: /^is required: / }]],
-      [{ name: "x", type: "ntfy", config: { url: "http://ntfy.lan/t", token: "has space" } }, [{ field: "config.token", message: /^must be 1-1024 visible ASCII/ }]],
-      [{ name: "x", type: "pager", config: {} }, [{ field: "type", message: "must be one of webhook, ntfy, discord, slack, gotify, email" }]],
-      [{ name: "", type: "slack", config: { url: "https://hooks.slack.com/services/a" } }, [{ field: "name", message: /^must be 1-64 characters/ }]],
-      [{ name: "x", type: "discord", config: { url: "https://discord.com/api/webhooks/1/a", extra: 1 } }, [{ field: "config.extra", message: "is not a known field here" }]],
       [
-        { name: "x", type: "email", config: { host: "mail.lan", port: 0, security: "ssl", from: "Wirespeed <ws@nas.lan>", to: "a@nas.lan, not an address" } },
+        { name: "x", type: "webhook", config: { url: "ftp://x" } },
+        [{ field: "config.url", message: "must be an http:// or https:// URL" }],
+      ],
+      [
+        { name: "x", type: "webhook", config: { url: "javascript:alert(1)" } },
+        [{ field: "config.url", message: "must be an http:// or https:// URL" }],
+      ],
+      [
+        { name: "x", type: "webhook", config: {} },
+        [{ field: "config.url", message: "is required: an http:// or https:// URL" }],
+      ],
+      [
+        { name: "x", type: "ntfy", config: { url: "https://user:pw@ntfy.lan/t" } },
+        [{ field: "config.url", message: /must not hold a user name or password/ }],
+      ],
+      [
+        { name: "x", type: "gotify", config: { url: "http://gotify.lan" } },
+        [{ field: "config.token", message: /^is required: / }],
+      ],
+      [
+        { name: "x", type: "ntfy", config: { url: "http://ntfy.lan/t", token: "has space" } },
+        [{ field: "config.token", message: /^must be 1-1024 visible ASCII/ }],
+      ],
+      [
+        { name: "x", type: "pager", config: {} },
+        [{ field: "type", message: "must be one of webhook, ntfy, discord, slack, gotify, email" }],
+      ],
+      [
+        { name: "", type: "slack", config: { url: "https://hooks.slack.com/services/a" } },
+        [{ field: "name", message: /^must be 1-64 characters/ }],
+      ],
+      [
+        { name: "x", type: "discord", config: { url: "https://discord.com/api/webhooks/1/a", extra: 1 } },
+        [{ field: "config.extra", message: "is not a known field here" }],
+      ],
+      [
+        {
+          name: "x",
+          type: "email",
+          config: {
+            host: "mail.lan",
+            port: 0,
+            security: "ssl",
+            from: "Wirespeed <ws@nas.lan>",
+            to: "a@nas.lan, not an address",
+          },
+        },
         [
           { field: "config.port", message: "must be a whole number from 1 to 65535" },
           { field: "config.security", message: "must be one of starttls, tls, none" },
@@ -49,19 +89,36 @@ describe("createChannel", () => {
     for (const [body, fields] of cases) {
       const error = await refusal(createChannel(body));
       expect(error.kind, JSON.stringify(body)).toBe("invalid");
-      expect(error.fields, JSON.stringify(body)).toEqual(fields.map(({ field, message }) => ({ field, message: typeof message === "string" ? message : expect.stringMatching(message) })));
+      expect(error.fields, JSON.stringify(body)).toEqual(
+        fields.map(({ field, message }) => ({
+          field,
+          message: typeof message === "string" ? message : expect.stringMatching(message),
+        })),
+      );
     }
     expect(await db.notificationChannel.count()).toBe(0);
   });
 
   it("allows loopback and private addresses: a homelab's receivers live there", async () => {
-    for (const [index, url] of ["http://127.0.0.1:8080/hook", "http://[::1]/hook", "https://192.168.1.20/hook", "http://10.0.0.5:2586/alerts", "http://ntfy.lan/t"].entries()) {
-      expect((await createChannel({ name: `hook ${index}`, type: "webhook", config: { url } })).config).toEqual({ url });
+    for (const [index, url] of [
+      "http://127.0.0.1:8080/hook",
+      "http://[::1]/hook",
+      "https://192.168.1.20/hook",
+      "http://10.0.0.5:2586/alerts",
+      "http://ntfy.lan/t",
+    ].entries()) {
+      expect((await createChannel({ name: `hook ${index}`, type: "webhook", config: { url } })).config).toEqual({
+        url,
+      });
     }
   });
 
   it("seals the secret fields: the row's bytes do not hold them, the JSON lists them by name only", async () => {
-    const created = await createChannel({ name: "phone", type: "ntfy", config: { url: "http://ntfy.lan/wirespeed", token: TOKEN } });
+    const created = await createChannel({
+      name: "phone",
+      type: "ntfy",
+      config: { url: "http://ntfy.lan/wirespeed", token: TOKEN },
+    });
     expect(created).toEqual({
       id: expect.any(Number),
       name: "phone",
@@ -79,10 +136,15 @@ describe("createChannel", () => {
     await db.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
     expect(fs.readFileSync(path.join(database.dataDir, "wirespeed.db")).includes(TOKEN)).toBe(false);
     // A sender gets it back.
-    expect(await loadChannelForDelivery(created.id)).toMatchObject({ type: "ntfy", config: { url: "http://ntfy.lan/wirespeed", token: TOKEN } });
+    expect(await loadChannelForDelivery(created.id)).toMatchObject({
+      type: "ntfy",
+      config: { url: "http://ntfy.lan/wirespeed", token: TOKEN },
+    });
     // The audit log names the channel, never the token.
     const audit = await db.auditEvent.findMany({ where: { action: "channel.create" } });
-    expect(audit).toEqual([expect.objectContaining({ target: "channel", targetId: created.id, detail: "phone (ntfy)" })]);
+    expect(audit).toEqual([
+      expect.objectContaining({ target: "channel", targetId: created.id, detail: "phone (ntfy)" }),
+    ]);
   });
 
   it("treats a Discord or Slack webhook URL as the credential it is", async () => {
@@ -98,9 +160,25 @@ describe("createChannel", () => {
     const created = await createChannel({
       name: "mail",
       type: "email",
-      config: { host: "mail.lan", port: 587, security: "starttls", username: "ws", password: "smtp-password-1", from: "ws@nas.lan", to: "a@nas.lan,b@lab.lan" },
+      config: {
+        host: "mail.lan",
+        port: 587,
+        security: "starttls",
+        username: "ws",
+        password: "smtp-password-1",
+        from: "ws@nas.lan",
+        to: "a@nas.lan,b@lab.lan",
+      },
     });
-    expect(created.config).toEqual({ host: "mail.lan", port: 587, security: "starttls", username: "ws", from: "ws@nas.lan", to: "a@nas.lan,b@lab.lan", insecureTls: false });
+    expect(created.config).toEqual({
+      host: "mail.lan",
+      port: 587,
+      security: "starttls",
+      username: "ws",
+      from: "ws@nas.lan",
+      to: "a@nas.lan,b@lab.lan",
+      insecureTls: false,
+    });
     expect(created.secretsSet).toEqual(["password"]);
   });
 
@@ -114,38 +192,67 @@ describe("createChannel", () => {
 
 describe("updateChannel", () => {
   async function gotify() {
-    return createChannel({ name: "gotify", type: "gotify", config: { url: "http://gotify.lan", token: "AgotifyToken1" } });
+    return createChannel({
+      name: "gotify",
+      type: "gotify",
+      config: { url: "http://gotify.lan", token: "AgotifyToken1" },
+    });
   }
 
   it("keeps a secret that the PATCH leaves out, while changing the rest", async () => {
     const { id } = await gotify();
     const updated = await updateChannel(id, { name: "gotify 2", config: { url: "http://gotify2.lan:8080" } });
-    expect(updated).toMatchObject({ name: "gotify 2", config: { url: "http://gotify2.lan:8080" }, secretsSet: ["token"] });
-    expect((await loadChannelForDelivery(id))!.config).toEqual({ url: "http://gotify2.lan:8080", token: "AgotifyToken1" });
+    expect(updated).toMatchObject({
+      name: "gotify 2",
+      config: { url: "http://gotify2.lan:8080" },
+      secretsSet: ["token"],
+    });
+    expect((await loadChannelForDelivery(id))!.config).toEqual({
+      url: "http://gotify2.lan:8080",
+      token: "AgotifyToken1",
+    });
     const audit = await db.auditEvent.findMany({ where: { action: "channel.update" } });
     expect(audit.map((event) => event.detail)).toEqual(["gotify: name, config.url"]);
   });
 
   it("replaces a secret that is sent, and clears an optional one sent as null", async () => {
-    const webhook = await createChannel({ name: "hook", type: "webhook", config: { url: "http://h.lan", secret: "first-hmac" } });
+    const webhook = await createChannel({
+      name: "hook",
+      type: "webhook",
+      config: { url: "http://h.lan", secret: "first-hmac" },
+    });
     await updateChannel(webhook.id, { config: { secret: "second-hmac" } });
     expect((await loadChannelForDelivery(webhook.id))!.config).toEqual({ url: "http://h.lan", secret: "second-hmac" });
     const cleared = await updateChannel(webhook.id, { config: { secret: null } });
     expect(cleared.secretsSet).toEqual([]);
-    expect((await db.notificationChannel.findUniqueOrThrow({ where: { id: webhook.id }, omit: { secret: false } })).secret).toBeNull();
+    expect(
+      (await db.notificationChannel.findUniqueOrThrow({ where: { id: webhook.id }, omit: { secret: false } })).secret,
+    ).toBeNull();
     expect((await loadChannelForDelivery(webhook.id))!.config).toEqual({ url: "http://h.lan" });
     // The audit log says what changed, never to what.
-    const details = (await db.auditEvent.findMany({ where: { action: "channel.update" } })).map((event) => event.detail);
+    const details = (await db.auditEvent.findMany({ where: { action: "channel.update" } })).map(
+      (event) => event.detail,
+    );
     expect(details).toEqual(["hook: config.secret", "hook: config.secret"]);
   });
 
   it("refuses to clear a required secret, to change the type, or a bad value, naming the field", async () => {
     const { id } = await gotify();
-    expect((await refusal(updateChannel(id, { config: { token: null } }))).fields).toEqual([{ field: "config.token", message: expect.stringMatching(/^is required: /) }]);
-    expect((await refusal(updateChannel(id, { type: "ntfy" }))).fields).toEqual([{ field: "type", message: expect.stringMatching(/^cannot change/) }]);
-    expect((await refusal(updateChannel(id, { config: { url: "ftp://x" } }))).fields).toEqual([{ field: "config.url", message: "must be an http:// or https:// URL" }]);
-    expect((await refusal(updateChannel(id, { config: { bogus: 1 } }))).fields).toEqual([{ field: "config.bogus", message: "is not a known field here" }]);
-    expect((await refusal(updateChannel(id, { config: "x" }))).fields).toEqual([{ field: "config", message: expect.stringMatching(/^must be an object/) }]);
+    expect((await refusal(updateChannel(id, { config: { token: null } }))).fields).toEqual([
+      { field: "config.token", message: expect.stringMatching(/^is required: /) },
+    ]);
+    expect((await refusal(updateChannel(id, { type: "ntfy" }))).fields).toEqual([
+      { field: "type", message: expect.stringMatching(/^cannot change/) },
+    ]);
+    expect((await refusal(updateChannel(id, { config: { url: "ftp://x" } }))).fields).toEqual([
+      { field: "config.url", message: "must be an http:// or https:// URL" },
+    ]);
+    expect((await refusal(updateChannel(id, { config: { bogus: 1 } }))).fields).toEqual([
+      { field: "config.bogus", message: "is not a known field here" },
+    ]);
+    expect((await refusal(updateChannel(id, { config: "x" }))).fields).toEqual([
+      { field: "config", message: expect.stringMatching(/^must be an object/) },
+    ]);
     expect((await loadChannelForDelivery(id))!.config).toEqual({ url: "http://gotify.lan", token: "AgotifyToken1" });
   });
 
@@ -168,25 +275,47 @@ describe("updateChannel", () => {
       await refusal(createChannel({ name: "n", type: "webhook", config: { url: "http://h.lan", secret } })),
       await refusal(createChannel({ name: "n", type: "webhook", config: { url: secret } })),
     ];
-    for (const error of errors) expect(JSON.stringify({ message: error.message, fields: error.fields })).not.toContain("leaky");
+    for (const error of errors)
+      expect(JSON.stringify({ message: error.message, fields: error.fields })).not.toContain("leaky");
   });
 });
 
 describe("listChannels, getChannel and deleteChannel", () => {
   it("lists by name without secrets, reads one, and deletes one with its rules' links to it", async () => {
-    const b = await createChannel({ name: "b-mail", type: "email", config: { host: "mail.lan", port: 25, security: "none", password: "pw-of-mail", from: "w@nas.lan", to: "a@nas.lan" } });
-    const a = await createChannel({ name: "a-hook", type: "webhook", config: { url: "http://h.lan", secret: "hmac-of-hook" } });
+    const b = await createChannel({
+      name: "b-mail",
+      type: "email",
+      config: {
+        host: "mail.lan",
+        port: 25,
+        security: "none",
+        password: "pw-of-mail",
+        from: "w@nas.lan",
+        to: "a@nas.lan",
+      },
+    });
+    const a = await createChannel({
+      name: "a-hook",
+      type: "webhook",
+      config: { url: "http://h.lan", secret: "hmac-of-hook" },
+    });
     const list = await listChannels();
     expect(list.map((channel) => channel.name)).toEqual(["a-hook", "b-mail"]);
     expect(JSON.stringify(list)).not.toMatch(/pw-of-mail|hmac-of-hook/);
     expect(await getChannel(b.id)).toEqual(list[1]);
     expect(await getChannel(12345)).toBeNull();
 
-    const rule = await db.alertRule.create({ data: { name: "r", failed: true, channels: { create: [{ channelId: a.id }, { channelId: b.id }] } } });
+    const rule = await db.alertRule.create({
+      data: { name: "r", failed: true, channels: { create: [{ channelId: a.id }, { channelId: b.id }] } },
+    });
     await deleteChannel(a.id);
     expect(await getChannel(a.id)).toBeNull();
-    expect(await db.alertRuleChannel.findMany({ where: { ruleId: rule.id }, select: { channelId: true } })).toEqual([{ channelId: b.id }]);
+    expect(await db.alertRuleChannel.findMany({ where: { ruleId: rule.id }, select: { channelId: true } })).toEqual([
+      { channelId: b.id },
+    ]);
     expect((await refusal(deleteChannel(a.id))).kind).toBe("not-found");
-    expect((await db.auditEvent.findMany({ where: { action: "channel.delete" } })).map((event) => event.detail)).toEqual(["a-hook (webhook)"]);
+    expect(
+      (await db.auditEvent.findMany({ where: { action: "channel.delete" } })).map((event) => event.detail),
+    ).toEqual(["a-hook (webhook)"]);
   });
 });

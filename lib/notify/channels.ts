@@ -43,7 +43,10 @@ function objectOf(value: Prisma.JsonValue): Record<string, unknown> {
 }
 
 /** The config split into what is stored in clear and what is sealed. */
-function splitSecrets(type: ChannelType, config: Record<string, unknown>): { plain: Record<string, unknown>; secrets: Record<string, unknown> } {
+function splitSecrets(
+  type: ChannelType,
+  config: Record<string, unknown>,
+): { plain: Record<string, unknown>; secrets: Record<string, unknown> } {
   const secretNames = new Set(SECRET_FIELDS[type]);
   const plain: Record<string, unknown> = {};
   const secrets: Record<string, unknown> = {};
@@ -70,7 +73,10 @@ function openedSecrets(bytes: Uint8Array | null): Record<string, unknown> {
 
 async function secretsOf(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.notificationChannel.findMany({ where: { id: { in: ids }, secret: { not: null } }, select: { id: true, secret: true } });
+  const rows = await db.notificationChannel.findMany({
+    where: { id: { in: ids }, secret: { not: null } },
+    select: { id: true, secret: true },
+  });
   return new Map(rows.map((row) => [row.id, openedSecrets(row.secret)]));
 }
 
@@ -79,12 +85,23 @@ function toChannelJson(row: ChannelRow, secrets: Record<string, unknown>): Chann
   const type = row.type as ChannelType;
   const config = isChannelType(row.type) ? publicConfigOf(type, objectOf(row.config)) : objectOf(row.config);
   const secretsSet = isChannelType(row.type) ? SECRET_FIELDS[type].filter((name) => secrets[name] !== undefined) : [];
-  return { id: row.id, name: row.name, type, config, secretsSet, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    type,
+    config,
+    secretsSet,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 /** Every channel, by name, without its secrets. */
 export async function listChannels(): Promise<ChannelJson[]> {
-  const rows = await db.notificationChannel.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: channelSelect });
+  const rows = await db.notificationChannel.findMany({
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    select: channelSelect,
+  });
   const secrets = await secretsOf(rows.map((row) => row.id));
   return rows.map((row) => toChannelJson(row, secrets.get(row.id) ?? {}));
 }
@@ -133,14 +150,22 @@ export async function createChannel(body: unknown): Promise<ChannelJson> {
 export async function updateChannel(id: number, body: unknown): Promise<ChannelJson> {
   const channelId = parseInput(IdSchema, id, "id");
   const patch = parseInput(ChannelPatchSchema, body);
-  const existing = await db.notificationChannel.findUnique({ where: { id: channelId }, select: { ...channelSelect, secret: true } });
+  const existing = await db.notificationChannel.findUnique({
+    where: { id: channelId },
+    select: { ...channelSelect, secret: true },
+  });
   if (!existing) throw channelNotFound(channelId);
   if (!isChannelType(existing.type)) {
-    throw new AppError("invalid", `Notification channel ${channelId} has the type "${existing.type}", which this version cannot change: delete it and create it again.`);
+    throw new AppError(
+      "invalid",
+      `Notification channel ${channelId} has the type "${existing.type}", which this version cannot change: delete it and create it again.`,
+    );
   }
   const type: ChannelType = existing.type;
   if (patch.type !== undefined && patch.type !== type) {
-    throw invalidInput([{ field: "type", message: `cannot change (this channel is ${type}): create a new channel of the other type` }]);
+    throw invalidInput([
+      { field: "type", message: `cannot change (this channel is ${type}): create a new channel of the other type` },
+    ]);
   }
   if (patch.name !== undefined && patch.name !== existing.name) {
     const taken = await db.notificationChannel.findUnique({ where: { name: patch.name }, select: { id: true } });
@@ -167,7 +192,8 @@ export async function updateChannel(id: number, body: unknown): Promise<ChannelJ
     if (isRecordMissing(error)) throw channelNotFound(channelId);
     throw error;
   }
-  if (changed.length > 0) await recordAudit("channel.update", "channel", channelId, `${existing.name}: ${changed.join(", ")}`);
+  if (changed.length > 0)
+    await recordAudit("channel.update", "channel", channelId, `${existing.name}: ${changed.join(", ")}`);
   return requireChannel(channelId);
 }
 
@@ -200,19 +226,27 @@ export type ChannelForDelivery = { id: number; name: string } & ChannelSettings;
  * type's schema.
  */
 export async function loadChannelForDelivery(id: number): Promise<ChannelForDelivery | null> {
-  const row = await db.notificationChannel.findUnique({ where: { id }, select: { id: true, name: true, type: true, config: true, secret: true } });
+  const row = await db.notificationChannel.findUnique({
+    where: { id },
+    select: { id: true, name: true, type: true, config: true, secret: true },
+  });
   if (!row) return null;
-  if (!isChannelType(row.type)) throw new ChannelUnusableError(`this version of Wirespeed cannot send to a "${row.type}" channel`);
+  if (!isChannelType(row.type))
+    throw new ChannelUnusableError(`this version of Wirespeed cannot send to a "${row.type}" channel`);
   let secrets: Record<string, unknown> = {};
   if (row.secret) {
     try {
       secrets = openSecret(row.secret) as Record<string, unknown>;
     } catch (error) {
-      const why = error instanceof SecretOpenError && error.kind === "key-mismatch" ? "they were sealed with another key than this server's" : "they are damaged";
+      const why =
+        error instanceof SecretOpenError && error.kind === "key-mismatch"
+          ? "they were sealed with another key than this server's"
+          : "they are damaged";
       throw new ChannelUnusableError(`the channel's stored secrets cannot be opened (${why}): set them again`);
     }
   }
   const parsed = CHANNEL_CONFIG_SCHEMAS[row.type].safeParse({ ...objectOf(row.config), ...secrets });
-  if (!parsed.success) throw new ChannelUnusableError("the channel's stored settings are not valid any more: edit the channel");
+  if (!parsed.success)
+    throw new ChannelUnusableError("the channel's stored settings are not valid any more: edit the channel");
   return { id: row.id, name: row.name, type: row.type, config: parsed.data } as ChannelForDelivery;
 }

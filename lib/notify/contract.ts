@@ -45,7 +45,8 @@ export type EmailSecurity = (typeof EMAIL_SECURITY)[number];
 
 /** The error option of a zod schema: "is required: X" when missing, "must be X" otherwise. */
 function allowed(description: string) {
-  return (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${description}` : `must be ${description}`);
+  return (issue: { input?: unknown }) =>
+    issue.input === undefined ? `is required: ${description}` : `must be ${description}`;
 }
 
 export const MAX_URL_LENGTH = 2048;
@@ -76,7 +77,9 @@ export const ChannelUrlSchema = z
   .string({ error: allowed(URL_DESCRIPTION) })
   .max(MAX_URL_LENGTH, { error: allowed(`${URL_DESCRIPTION} of at most ${MAX_URL_LENGTH} characters`) })
   .refine(isHttpUrl, { error: allowed(URL_DESCRIPTION) })
-  .refine((value) => !hasUserInfo(value), { error: "must not hold a user name or password: put a token in its own field" });
+  .refine((value) => !hasUserInfo(value), {
+    error: "must not hold a user name or password: put a token in its own field",
+  });
 
 const TOKEN_DESCRIPTION = "1-1024 visible ASCII characters, without spaces";
 // Sent in an HTTP header: nothing a header could be split or folded on.
@@ -120,7 +123,9 @@ export const MAX_RECIPIENTS = 20;
 const FROM_DESCRIPTION = "one email address such as wirespeed@nas.lan (no display name)";
 const TO_DESCRIPTION = `1-${MAX_RECIPIENTS} email addresses separated by commas`;
 
-const FromSchema = z.string({ error: allowed(FROM_DESCRIPTION) }).refine(isEmailAddress, { error: allowed(FROM_DESCRIPTION) });
+const FromSchema = z
+  .string({ error: allowed(FROM_DESCRIPTION) })
+  .refine(isEmailAddress, { error: allowed(FROM_DESCRIPTION) });
 const ToSchema = z
   .string({ error: allowed(TO_DESCRIPTION) })
   .max(2000, { error: allowed(TO_DESCRIPTION) })
@@ -182,7 +187,10 @@ function inputOf<T extends ChannelType>(type: T) {
 export const ChannelInputSchema = z.discriminatedUnion(
   "type",
   [inputOf("webhook"), inputOf("ntfy"), inputOf("discord"), inputOf("slack"), inputOf("gotify"), inputOf("email")],
-  { error: (issue) => (issue.code === "invalid_union" ? allowed(`one of ${CHANNEL_TYPES.join(", ")}`)(issue) : undefined) },
+  {
+    error: (issue) =>
+      issue.code === "invalid_union" ? allowed(`one of ${CHANNEL_TYPES.join(", ")}`)(issue) : undefined,
+  },
 );
 export type ChannelInput = z.output<typeof ChannelInputSchema>;
 

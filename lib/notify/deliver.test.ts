@@ -2,7 +2,12 @@ import { createHmac } from "node:crypto";
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "@/testing/database";
-import { type HttpReceiver, type SmtpReceiver, startHttpReceiver, startSmtpReceiver } from "@/testing/notification-receivers";
+import {
+  type HttpReceiver,
+  type SmtpReceiver,
+  startHttpReceiver,
+  startSmtpReceiver,
+} from "@/testing/notification-receivers";
 
 // Every channel type against real receivers on loopback: an HTTP server that records each
 // request's exact bytes, and an SMTP server in this process. Retries, timeouts and refusals are
@@ -11,7 +16,8 @@ import { type HttpReceiver, type SmtpReceiver, startHttpReceiver, startSmtpRecei
 const database = await openTestDatabase();
 const { db } = database;
 const { createChannel } = await import("@/lib/notify/channels");
-const { deliverToChannel, notifyChannels, sendTestNotification, safeErrorText, DeliveryError, DISCORD_MAX_CHARS } = await import("@/lib/notify/deliver");
+const { deliverToChannel, notifyChannels, sendTestNotification, safeErrorText, DeliveryError, DISCORD_MAX_CHARS } =
+  await import("@/lib/notify/deliver");
 const { sealText, generateSecretKey } = await import("@/lib/secrets/envelope");
 type Message = import("@/lib/notify/contract").NotificationMessage;
 
@@ -76,7 +82,9 @@ describe("webhook", () => {
     const expected = createHmac("sha256", "shared hmac secret").update(request!.body).digest("hex");
     expect(request!.headers["x-wirespeed-signature"]).toBe(`sha256=${expected}`);
     // Signed under another secret, the same body would not match.
-    expect(request!.headers["x-wirespeed-signature"]).not.toBe(`sha256=${createHmac("sha256", "other").update(request!.body).digest("hex")}`);
+    expect(request!.headers["x-wirespeed-signature"]).not.toBe(
+      `sha256=${createHmac("sha256", "other").update(request!.body).digest("hex")}`,
+    );
     expect(request!.json).toEqual({
       event: "alert.firing",
       alertId: null,
@@ -121,7 +129,9 @@ describe("ntfy", () => {
 
   it("sends a title that is not ASCII as an RFC 2047 word, no click without a URL, and no token when none is set", async () => {
     const id = await channel("ntfy", { url: `${receiver.url}/t` });
-    expect((await deliverToChannel(id, firing({ event: "alert.resolved", title: "Küche–NAS is back", url: null }))).status).toBe("sent");
+    expect(
+      (await deliverToChannel(id, firing({ event: "alert.resolved", title: "Küche–NAS is back", url: null }))).status,
+    ).toBe("sent");
     const [request] = await receiver.waitFor(1);
     const encoded = /^=\?UTF-8\?B\?([A-Za-z0-9+/=]+)\?=$/.exec(request!.headers.title!);
     expect(Buffer.from(encoded![1]!, "base64").toString("utf8")).toBe("Küche–NAS is back");
@@ -139,7 +149,8 @@ describe("discord and slack", () => {
     expect((await deliverToChannel(id, firing({ body: "x".repeat(5000) }))).status).toBe("sent");
     const [short, long] = await receiver.waitFor(2);
     expect(short!.json).toEqual({
-      content: "**nas-10g is below its baseline**\nnas-10g: 4.1 Gbit/s, 44% of its 9.4 Gbit/s baseline (2 of 3 runs)\nhttp://wirespeed.lan:3000/runs/14",
+      content:
+        "**nas-10g is below its baseline**\nnas-10g: 4.1 Gbit/s, 44% of its 9.4 Gbit/s baseline (2 of 3 runs)\nhttp://wirespeed.lan:3000/runs/14",
       allowed_mentions: { parse: [] },
     });
     const content = (long!.json as { content: string }).content;
@@ -152,7 +163,9 @@ describe("discord and slack", () => {
     const id = await channel("slack", { url: `${receiver.url}/services/T0/B0/slack-secret` });
     expect((await deliverToChannel(id, firing({ body: "a < b & c" }))).status).toBe("sent");
     const [request] = await receiver.waitFor(1);
-    expect(request!.json).toEqual({ text: "*nas-10g is below its baseline*\na &lt; b &amp; c\n<http://wirespeed.lan:3000/runs/14>" });
+    expect(request!.json).toEqual({
+      text: "*nas-10g is below its baseline*\na &lt; b &amp; c\n<http://wirespeed.lan:3000/runs/14>",
+    });
   });
 });
 
@@ -195,14 +208,24 @@ describe("email", () => {
     expect(mail!.from).toBe("wirespeed@nas.lan");
     expect(mail!.to).toEqual(["admin@nas.lan", "ops@lab.lan"]);
     expect(mail!.subject).toBe("nas-10g is below its baseline");
-    expect(mail!.text).toBe("nas-10g: 4.1 Gbit/s, 44% of its 9.4 Gbit/s baseline (2 of 3 runs)\n\nhttp://wirespeed.lan:3000/runs/14");
+    expect(mail!.text).toBe(
+      "nas-10g: 4.1 Gbit/s, 44% of its 9.4 Gbit/s baseline (2 of 3 runs)\n\nhttp://wirespeed.lan:3000/runs/14",
+    );
     expect(mail!.auth).toEqual({ username: "wirespeed", password: "smtp pass word" });
     expect(mail!.isSecure).toBe(false);
   });
 
   it("upgrades with STARTTLS, accepting the self-signed certificate only when insecureTls is set", async () => {
     smtp = await startSmtpReceiver({ starttls: true });
-    const config = { host: "127.0.0.1", port: smtp.port, security: "starttls", username: "u", password: "starttls-password", from: "ws@nas.lan", to: "admin@nas.lan" };
+    const config = {
+      host: "127.0.0.1",
+      port: smtp.port,
+      security: "starttls",
+      username: "u",
+      password: "starttls-password",
+      from: "ws@nas.lan",
+      to: "admin@nas.lan",
+    };
     const trusting = await channel("email", { ...config, insecureTls: true }, "trusting");
     expect(await deliverToChannel(trusting, firing())).toMatchObject({ status: "sent", attempts: 1 });
     const [mail] = await smtp.waitFor(1);
@@ -220,7 +243,14 @@ describe("email", () => {
 
   it("sends over implicit TLS (security tls)", async () => {
     smtp = await startSmtpReceiver({ secure: true });
-    const id = await channel("email", { host: "127.0.0.1", port: smtp.port, security: "tls", from: "ws@nas.lan", to: "admin@nas.lan", insecureTls: true });
+    const id = await channel("email", {
+      host: "127.0.0.1",
+      port: smtp.port,
+      security: "tls",
+      from: "ws@nas.lan",
+      to: "admin@nas.lan",
+      insecureTls: true,
+    });
     expect((await deliverToChannel(id, firing({ url: null }))).status).toBe("sent");
     const [mail] = await smtp.waitFor(1);
     expect(mail!.isSecure).toBe(true);
@@ -230,7 +260,15 @@ describe("email", () => {
 
   it("fails on a closed port, naming the server and not the password", async () => {
     const port = await closedPort();
-    const id = await channel("email", { host: "127.0.0.1", port, security: "none", username: "u", password: "never-shown-pw", from: "ws@nas.lan", to: "a@nas.lan" });
+    const id = await channel("email", {
+      host: "127.0.0.1",
+      port,
+      security: "none",
+      username: "u",
+      password: "never-shown-pw",
+      from: "ws@nas.lan",
+      to: "a@nas.lan",
+    });
     const result = await deliverToChannel(id, firing(), { backoffMs: [] });
     expect(result).toMatchObject({ status: "failed", attempts: 1 });
     expect(result.error).toContain(`email via 127.0.0.1:${port} failed`);
@@ -247,8 +285,19 @@ describe("retries and the record of each delivery", () => {
     expect(receiver.requests).toHaveLength(3);
     // Every attempt sends the same bytes (a receiver may de-duplicate on them).
     expect(new Set(receiver.requests.map((request) => request.body)).size).toBe(1);
-    expect(await db.notification.findMany({ select: { channelId: true, channelName: true, event: true, status: true, attempts: true, error: true } })).toEqual([
-      { channelId: id, channelName: "webhook channel", event: "alert.firing", status: "sent", attempts: 3, error: null },
+    expect(
+      await db.notification.findMany({
+        select: { channelId: true, channelName: true, event: true, status: true, attempts: true, error: true },
+      }),
+    ).toEqual([
+      {
+        channelId: id,
+        channelName: "webhook channel",
+        event: "alert.firing",
+        status: "sent",
+        attempts: 3,
+        error: null,
+      },
     ]);
   });
 
@@ -257,7 +306,13 @@ describe("retries and the record of each delivery", () => {
     receiver.respondWith(500);
     const result = await deliverToChannel(id, firing(), FAST);
     const path = `${receiver.url}/always-down`;
-    expect(result).toEqual({ channelId: id, channelName: "webhook channel", status: "failed", attempts: 4, error: `HTTP 500 from ${path}` });
+    expect(result).toEqual({
+      channelId: id,
+      channelName: "webhook channel",
+      status: "failed",
+      attempts: 4,
+      error: `HTTP 500 from ${path}`,
+    });
     expect(receiver.requests).toHaveLength(4);
     const [row] = await db.notification.findMany();
     expect(row).toMatchObject({ status: "failed", attempts: 4, error: `HTTP 500 from ${path}` });
@@ -267,7 +322,11 @@ describe("retries and the record of each delivery", () => {
   it("waits the given backoff between attempts and gives up after its length", async () => {
     const id = await channel("webhook", { url: receiver.url });
     receiver.respondWith(503);
-    expect(await deliverToChannel(id, firing(), { backoffMs: [1] })).toMatchObject({ status: "failed", attempts: 2, error: `HTTP 503 from ${receiver.url}/` });
+    expect(await deliverToChannel(id, firing(), { backoffMs: [1] })).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      error: `HTTP 503 from ${receiver.url}/`,
+    });
     expect(receiver.requests).toHaveLength(2);
   });
 
@@ -275,7 +334,11 @@ describe("retries and the record of each delivery", () => {
     const id = await channel("ntfy", { url: `${receiver.url}/slow-topic` });
     receiver.respondWith("hang");
     const result = await deliverToChannel(id, firing(), { backoffMs: [], timeoutMs: 200 });
-    expect(result).toMatchObject({ status: "failed", attempts: 1, error: `no answer from ${receiver.url}/slow-topic within 0.2 s` });
+    expect(result).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      error: `no answer from ${receiver.url}/slow-topic within 0.2 s`,
+    });
   });
 
   it("does not follow a redirect, which would carry the token elsewhere", async () => {
@@ -283,7 +346,9 @@ describe("retries and the record of each delivery", () => {
     receiver.respondWith(302, 1);
     const result = await deliverToChannel(id, firing(), { backoffMs: [] });
     expect(result).toMatchObject({ status: "failed", attempts: 1 });
-    expect(result.error).toBe(`HTTP 302 from ${receiver.url}/message: redirects are not followed, set the URL it points to`);
+    expect(result.error).toBe(
+      `HTTP 302 from ${receiver.url}/message: redirects are not followed, set the URL it points to`,
+    );
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -297,15 +362,30 @@ describe("retries and the record of each delivery", () => {
   });
 
   it("records a channel that no longer exists, and one whose secrets no key opens, without an attempt", async () => {
-    expect(await deliverToChannel(4242, firing())).toEqual({ channelId: 4242, channelName: "channel 4242", status: "failed", attempts: 0, error: "the channel no longer exists" });
+    expect(await deliverToChannel(4242, firing())).toEqual({
+      channelId: 4242,
+      channelName: "channel 4242",
+      status: "failed",
+      attempts: 0,
+      error: "the channel no longer exists",
+    });
     const lost = await db.notificationChannel.create({
-      data: { name: "lost", type: "gotify", config: { url: receiver.url }, secret: sealText(JSON.stringify({ token: "sealed-elsewhere" }), generateSecretKey()) },
+      data: {
+        name: "lost",
+        type: "gotify",
+        config: { url: receiver.url },
+        secret: sealText(JSON.stringify({ token: "sealed-elsewhere" }), generateSecretKey()),
+      },
     });
     const result = await deliverToChannel(lost.id, firing());
     expect(result).toMatchObject({ channelName: "lost", status: "failed", attempts: 0 });
-    expect(result.error).toBe("the channel's stored secrets cannot be opened (they were sealed with another key than this server's): set them again");
+    expect(result.error).toBe(
+      "the channel's stored secrets cannot be opened (they were sealed with another key than this server's): set them again",
+    );
     expect(receiver.requests).toHaveLength(0);
-    expect(await db.notification.findMany({ orderBy: { id: "asc" }, select: { channelId: true, channelName: true } })).toEqual([
+    expect(
+      await db.notification.findMany({ orderBy: { id: "asc" }, select: { channelId: true, channelName: true } }),
+    ).toEqual([
       { channelId: null, channelName: "channel 4242" },
       { channelId: lost.id, channelName: "lost" },
     ]);
@@ -314,7 +394,13 @@ describe("retries and the record of each delivery", () => {
 
 describe("secrets never reach an error", () => {
   it("keeps tokens, the HMAC secret and webhook URLs out of every stored error", async () => {
-    const secrets = ["discord-path-token-xyz", "slack-path-token-xyz", "gotify-key-xyz", "ntfy-token-xyz", "hmac-secret-xyz"];
+    const secrets = [
+      "discord-path-token-xyz",
+      "slack-path-token-xyz",
+      "gotify-key-xyz",
+      "ntfy-token-xyz",
+      "hmac-secret-xyz",
+    ];
     const ids = [
       await channel("discord", { url: `${receiver.url}/api/webhooks/1/discord-path-token-xyz` }),
       await channel("slack", { url: `${receiver.url}/services/slack-path-token-xyz` }),
@@ -333,9 +419,15 @@ describe("secrets never reach an error", () => {
   });
 
   it("cuts a secret out of what a server answered (an SMTP reply may quote the login), and keeps nothing of an unexpected error", () => {
-    const echoed = new DeliveryError("email via mail.lan:587 failed (EAUTH): Invalid login: 535 no user for pw hunter2-long and hunter2-long-x");
-    expect(safeErrorText(echoed, ["hunter2-long-x", "hunter2-long"])).toBe("email via mail.lan:587 failed (EAUTH): Invalid login: 535 no user for pw [secret] and [secret]");
-    expect(safeErrorText(new TypeError("Invalid header value: Bearer hunter2-long"), ["hunter2-long"])).toBe("the notification could not be sent");
+    const echoed = new DeliveryError(
+      "email via mail.lan:587 failed (EAUTH): Invalid login: 535 no user for pw hunter2-long and hunter2-long-x",
+    );
+    expect(safeErrorText(echoed, ["hunter2-long-x", "hunter2-long"])).toBe(
+      "email via mail.lan:587 failed (EAUTH): Invalid login: 535 no user for pw [secret] and [secret]",
+    );
+    expect(safeErrorText(new TypeError("Invalid header value: Bearer hunter2-long"), ["hunter2-long"])).toBe(
+      "the notification could not be sent",
+    );
     expect(safeErrorText(new DeliveryError(`line\n${"y".repeat(600)}`), [])).toHaveLength(500);
   });
 });
@@ -344,8 +436,12 @@ describe("notifyChannels and sendTestNotification", () => {
   it("delivers to every channel at once and ties each row to the alert", async () => {
     const host = await db.host.create({ data: { name: "h", address: "198.18.0.1" } });
     const nics = await Promise.all(["eth0", "eth1"].map((name) => db.nic.create({ data: { hostId: host.id, name } })));
-    const link = await db.link.create({ data: { name: "nas-10g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } });
-    const rule = await db.alertRule.create({ data: { name: "below baseline", linkId: link.id, belowBaselinePercent: 80 } });
+    const link = await db.link.create({
+      data: { name: "nas-10g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 },
+    });
+    const rule = await db.alertRule.create({
+      data: { name: "below baseline", linkId: link.id, belowBaselinePercent: 80 },
+    });
     const alert = await db.alert.create({ data: { ruleId: rule.id, linkId: link.id, title: "t", body: "b" } });
     const port = await closedPort();
     const good = await channel("slack", { url: `${receiver.url}/slack` }, "good");
@@ -368,9 +464,22 @@ describe("notifyChannels and sendTestNotification", () => {
     process.env.WIRESPEED_PUBLIC_URL = "http://wirespeed.lan:3000/";
     try {
       const id = await channel("webhook", { url: receiver.url }, "home hook");
-      expect(await sendTestNotification(id)).toEqual({ channelId: id, channelName: "home hook", status: "sent", attempts: 1, error: null });
+      expect(await sendTestNotification(id)).toEqual({
+        channelId: id,
+        channelName: "home hook",
+        status: "sent",
+        attempts: 1,
+        error: null,
+      });
       const [request] = await receiver.waitFor(1);
-      expect(request!.json).toMatchObject({ event: "test", title: "Wirespeed test notification", url: "http://wirespeed.lan:3000", alertId: null, link: null, runIds: [] });
+      expect(request!.json).toMatchObject({
+        event: "test",
+        title: "Wirespeed test notification",
+        url: "http://wirespeed.lan:3000",
+        alertId: null,
+        link: null,
+        runIds: [],
+      });
       expect((request!.json as { body: string }).body).toContain('"home hook"');
 
       receiver.respondWith(500);

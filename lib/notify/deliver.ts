@@ -60,7 +60,9 @@ export function webhookRequest(config: ChannelConfigOf["webhook"], message: Noti
   });
   const headers: Record<string, string> = { "content-type": "application/json", "x-wirespeed-event": message.event };
   // Over the exact bytes sent, so that a receiver checks the raw body before parsing it.
-  if (config.secret) headers["x-wirespeed-signature"] = `sha256=${createHmac("sha256", config.secret).update(body, "utf8").digest("hex")}`;
+  if (config.secret)
+    headers["x-wirespeed-signature"] =
+      `sha256=${createHmac("sha256", config.secret).update(body, "utf8").digest("hex")}`;
   return { url: config.url, headers, body };
 }
 
@@ -69,7 +71,11 @@ function headerText(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
-const NTFY_TAGS: Record<NotificationMessage["event"], string> = { "alert.firing": "warning", "alert.resolved": "white_check_mark", test: "bell" };
+const NTFY_TAGS: Record<NotificationMessage["event"], string> = {
+  "alert.firing": "warning",
+  "alert.resolved": "white_check_mark",
+  test: "bell",
+};
 
 /** The body as plain text to the topic's URL; the title, click target and priority in ntfy's headers. */
 export function ntfyRequest(config: ChannelConfigOf["ntfy"], message: NotificationMessage): HttpRequest {
@@ -91,7 +97,14 @@ export function discordRequest(config: ChannelConfigOf["discord"], message: Noti
   const room = DISCORD_MAX_CHARS - head.length - tail.length;
   const body = message.body.length <= room ? message.body : `${message.body.slice(0, Math.max(0, room - 1))}…`;
   // A link named "@everyone" must not ping a whole server.
-  return { url: config.url, headers: { "content-type": "application/json" }, body: JSON.stringify({ content: `${head}${body}${tail}`.slice(0, DISCORD_MAX_CHARS), allowed_mentions: { parse: [] } }) };
+  return {
+    url: config.url,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      content: `${head}${body}${tail}`.slice(0, DISCORD_MAX_CHARS),
+      allowed_mentions: { parse: [] },
+    }),
+  };
 }
 
 // Slack reads &, < and > as markup in text.
@@ -103,10 +116,18 @@ function slackEscape(text: string): string {
 export function slackRequest(config: ChannelConfigOf["slack"], message: NotificationMessage): HttpRequest {
   const lines = [`*${slackEscape(message.title)}*`, slackEscape(message.body)];
   if (message.url) lines.push(`<${slackEscape(message.url)}>`);
-  return { url: config.url, headers: { "content-type": "application/json" }, body: JSON.stringify({ text: lines.join("\n") }) };
+  return {
+    url: config.url,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ text: lines.join("\n") }),
+  };
 }
 
-const GOTIFY_PRIORITY: Record<NotificationMessage["event"], number> = { "alert.firing": 8, "alert.resolved": 5, test: 5 };
+const GOTIFY_PRIORITY: Record<NotificationMessage["event"], number> = {
+  "alert.firing": 8,
+  "alert.resolved": 5,
+  test: 5,
+};
 
 /** `<server>/message` with the application token in X-Gotify-Key. */
 export function gotifyRequest(config: ChannelConfigOf["gotify"], message: NotificationMessage): HttpRequest {
@@ -118,7 +139,11 @@ export function gotifyRequest(config: ChannelConfigOf["gotify"], message: Notifi
     priority: GOTIFY_PRIORITY[message.event],
   };
   if (message.url) payload.extras = { "client::notification": { click: { url: message.url } } };
-  return { url: url.href, headers: { "content-type": "application/json", "x-gotify-key": config.token }, body: JSON.stringify(payload) };
+  return {
+    url: url.href,
+    headers: { "content-type": "application/json", "x-gotify-key": config.token },
+    body: JSON.stringify(payload),
+  };
 }
 
 /** The URL as an error may show it: no query string (tokens hide there), and only the origin when the URL is the credential. */
@@ -168,17 +193,25 @@ async function sendHttp(request: HttpRequest, timeoutMs: number, isUrlSecret: bo
       throw new DeliveryError(`no answer from ${where} within ${timeoutMs / 1000} s`);
     }
     const code = causeCode(error);
-    throw new DeliveryError(`could not reach ${where}: ${code ? (NETWORK_REASONS[code] ?? code) : "the request failed"}`);
+    throw new DeliveryError(
+      `could not reach ${where}: ${code ? (NETWORK_REASONS[code] ?? code) : "the request failed"}`,
+    );
   }
   // Read to the end so that the connection is free again; what it says is not kept (it may quote the request).
   await response.arrayBuffer().catch(() => undefined);
   if (response.status >= 300 && response.status < 400) {
-    throw new DeliveryError(`HTTP ${response.status} from ${where}: redirects are not followed, set the URL it points to`);
+    throw new DeliveryError(
+      `HTTP ${response.status} from ${where}: redirects are not followed, set the URL it points to`,
+    );
   }
   if (!response.ok) throw new DeliveryError(`HTTP ${response.status} from ${where}`);
 }
 
-async function sendEmail(config: ChannelConfigOf["email"], message: NotificationMessage, timeoutMs: number): Promise<void> {
+async function sendEmail(
+  config: ChannelConfigOf["email"],
+  message: NotificationMessage,
+  timeoutMs: number,
+): Promise<void> {
   const transport = nodemailer.createTransport({
     host: config.host,
     port: config.port,
@@ -211,7 +244,11 @@ async function sendEmail(config: ChannelConfigOf["email"], message: Notification
 }
 
 /** One attempt at sending `message` to `channel`; throws DeliveryError when it did not arrive. */
-export async function sendToChannel(channel: ChannelForDelivery, message: NotificationMessage, timeoutMs = ATTEMPT_TIMEOUT_MS): Promise<void> {
+export async function sendToChannel(
+  channel: ChannelForDelivery,
+  message: NotificationMessage,
+  timeoutMs = ATTEMPT_TIMEOUT_MS,
+): Promise<void> {
   switch (channel.type) {
     case "webhook":
       return sendHttp(webhookRequest(channel.config, message), timeoutMs, false);
@@ -240,7 +277,10 @@ function secretValues(type: ChannelType, config: Record<string, unknown>): strin
 
 /** The error as it may be stored: every secret cut out, one line, at most 500 characters. */
 export function safeErrorText(error: unknown, secrets: readonly string[]): string {
-  let text = error instanceof DeliveryError || error instanceof ChannelUnusableError ? error.message : "the notification could not be sent";
+  let text =
+    error instanceof DeliveryError || error instanceof ChannelUnusableError
+      ? error.message
+      : "the notification could not be sent";
   for (const secret of secrets) text = text.split(secret).join("[secret]");
   text = text.replace(/\s+/g, " ").trim();
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS - 1)}…` : text;
@@ -262,7 +302,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * attempt within `timeoutMs`. Records one Notification row and returns the result; a delivery
  * that fails is a result with status "failed", never a throw.
  */
-export async function deliverToChannel(channelId: number, message: NotificationMessage, options: DeliverOptions = {}): Promise<DeliveryResult> {
+export async function deliverToChannel(
+  channelId: number,
+  message: NotificationMessage,
+  options: DeliverOptions = {},
+): Promise<DeliveryResult> {
   const backoff = options.backoffMs ?? DEFAULT_BACKOFF_MS;
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const alertId = options.alertId === undefined ? message.alertId : options.alertId;
@@ -294,7 +338,10 @@ export async function deliverToChannel(channelId: number, message: NotificationM
     error = "the channel no longer exists";
   }
 
-  const channelName = channel?.name ?? (await db.notificationChannel.findUnique({ where: { id: channelId }, select: { name: true } }))?.name ?? `channel ${channelId}`;
+  const channelName =
+    channel?.name ??
+    (await db.notificationChannel.findUnique({ where: { id: channelId }, select: { name: true } }))?.name ??
+    `channel ${channelId}`;
   const status = error === null ? "sent" : "failed";
   // A channel deleted meanwhile is no row to point at; its name still says where it went.
   const exists = channel !== null || (await db.notificationChannel.count({ where: { id: channelId } })) > 0;
@@ -305,7 +352,11 @@ export async function deliverToChannel(channelId: number, message: NotificationM
 }
 
 /** `message` to every channel at once (each with its retries); one result per channel. */
-export async function notifyChannels(channelIds: readonly number[], message: NotificationMessage, options: DeliverOptions = {}): Promise<DeliveryResult[]> {
+export async function notifyChannels(
+  channelIds: readonly number[],
+  message: NotificationMessage,
+  options: DeliverOptions = {},
+): Promise<DeliveryResult[]> {
   return Promise.all([...new Set(channelIds)].map((id) => deliverToChannel(id, message, options)));
 }
 
@@ -328,7 +379,10 @@ export function testMessage(channelName: string, publicUrl = resolvePublicUrl())
 }
 
 /** "Send test": one attempt, so that the user has the answer at once; `not-found` when the channel does not exist. */
-export async function sendTestNotification(channelId: number, options: Pick<DeliverOptions, "timeoutMs"> = {}): Promise<DeliveryResult> {
+export async function sendTestNotification(
+  channelId: number,
+  options: Pick<DeliverOptions, "timeoutMs"> = {},
+): Promise<DeliveryResult> {
   const channel = await db.notificationChannel.findUnique({ where: { id: channelId }, select: { name: true } });
   if (!channel) throw new AppError("not-found", `Notification channel ${channelId} does not exist.`);
   return deliverToChannel(channelId, testMessage(channel.name), { backoffMs: [], timeoutMs: options.timeoutMs });

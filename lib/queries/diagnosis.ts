@@ -1,8 +1,20 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { parseStoredEnvironment, type Hint, type LatencySample, type LatencySummary, type RunEnvironment } from "@/lib/diagnosis/contract";
-import { hintsForExperiment, hintsForLink, hintsForRun, type ExperimentEvidence, type RunEvidence } from "@/lib/diagnosis/rules";
+import {
+  parseStoredEnvironment,
+  type Hint,
+  type LatencySample,
+  type LatencySummary,
+  type RunEnvironment,
+} from "@/lib/diagnosis/contract";
+import {
+  hintsForExperiment,
+  hintsForLink,
+  hintsForRun,
+  type ExperimentEvidence,
+  type RunEvidence,
+} from "@/lib/diagnosis/rules";
 import type { ExperimentKind } from "@/lib/experiments/contract";
 import { clientSideOf, parseStoredOptions } from "@/lib/runs/contract";
 
@@ -14,7 +26,14 @@ import { clientSideOf, parseStoredOptions } from "@/lib/runs/contract";
 const LINK_RUNS = 5;
 const LINK_EXPERIMENTS = 3;
 
-const nicSelect = { name: true, speedMbps: true, mtu: true, pcieLinkSpeed: true, pcieLinkWidth: true, driver: true } as const;
+const nicSelect = {
+  name: true,
+  speedMbps: true,
+  mtu: true,
+  pcieLinkSpeed: true,
+  pcieLinkWidth: true,
+  driver: true,
+} as const;
 const runSelect = {
   id: true,
   linkId: true,
@@ -46,7 +65,18 @@ const runSelect = {
 type RunRow = Prisma.RunGetPayload<{ select: typeof runSelect }>;
 
 /** The latency columns of a run as its summary, or null for a run that did not measure it. */
-export function latencySummaryOf(run: Pick<RunRow, "latencyIdleMedianMs" | "latencyIdleP95Ms" | "latencyLoadedMedianMs" | "latencyLoadedP95Ms" | "latencyGrade" | "latencySent" | "latencyLost">): LatencySummary | null {
+export function latencySummaryOf(
+  run: Pick<
+    RunRow,
+    | "latencyIdleMedianMs"
+    | "latencyIdleP95Ms"
+    | "latencyLoadedMedianMs"
+    | "latencyLoadedP95Ms"
+    | "latencyGrade"
+    | "latencySent"
+    | "latencyLost"
+  >,
+): LatencySummary | null {
   if (run.latencySent === null) return null;
   const grade = run.latencyGrade;
   return {
@@ -109,16 +139,30 @@ async function runEvidence(run: RunRow): Promise<RunEvidence> {
 }
 
 /** A run's environment, latency summary and findings (the run page, `GET /api/runs/:id`). */
-export async function getRunDiagnosis(runId: number): Promise<{ environment: RunEnvironment | null; hints: Hint[]; latency: LatencySummary | null; hasLatency: boolean } | null> {
+export async function getRunDiagnosis(runId: number): Promise<{
+  environment: RunEnvironment | null;
+  hints: Hint[];
+  latency: LatencySummary | null;
+  hasLatency: boolean;
+} | null> {
   const run = await db.run.findUnique({ where: { id: runId }, select: runSelect });
   if (!run) return null;
   const evidence = await runEvidence(run);
-  return { environment: evidence.environment, hints: hintsForRun(evidence), latency: evidence.latency, hasLatency: evidence.options.latency === true };
+  return {
+    environment: evidence.environment,
+    hints: hintsForRun(evidence),
+    latency: evidence.latency,
+    hasLatency: evidence.options.latency === true,
+  };
 }
 
 /** The pings of a run, in time order (`GET /api/runs/:id/latency`, the latency chart). */
 export async function getRunLatencySamples(runId: number): Promise<LatencySample[]> {
-  const rows = await db.latencySample.findMany({ where: { runId }, orderBy: [{ t: "asc" }, { seq: "asc" }], select: { t: true, rttMs: true, phase: true } });
+  const rows = await db.latencySample.findMany({
+    where: { runId },
+    orderBy: [{ t: "asc" }, { seq: "asc" }],
+    select: { t: true, rttMs: true, phase: true },
+  });
   return rows.map((row) => ({ t: row.t, rttMs: row.rttMs, phase: row.phase === "idle" ? "idle" : "loaded" }));
 }
 
@@ -131,7 +175,13 @@ export async function getRunEnvironments(runIds: number[]): Promise<Map<number, 
 async function experimentEvidence(experimentId: number): Promise<ExperimentEvidence | null> {
   const experiment = await db.experiment.findUnique({
     where: { id: experimentId },
-    select: { id: true, kind: true, result: true, links: { orderBy: { position: "asc" }, take: 1, select: { link: { select: { speedMbps: true } } } }, runs: { select: runSelect, orderBy: { id: "asc" } } },
+    select: {
+      id: true,
+      kind: true,
+      result: true,
+      links: { orderBy: { position: "asc" }, take: 1, select: { link: { select: { speedMbps: true } } } },
+      runs: { select: runSelect, orderBy: { id: "asc" } },
+    },
   });
   if (!experiment) return null;
   return {
@@ -166,6 +216,12 @@ export async function getLinkHints(linkId: number): Promise<Hint[]> {
       select: { experimentId: true },
     }),
   ]);
-  const [runEvidences, experimentEvidences] = await Promise.all([Promise.all(runs.map(runEvidence)), Promise.all(experiments.map((entry) => experimentEvidence(entry.experimentId)))]);
-  return hintsForLink({ runs: runEvidences, experiments: experimentEvidences.filter((entry): entry is ExperimentEvidence => entry !== null) });
+  const [runEvidences, experimentEvidences] = await Promise.all([
+    Promise.all(runs.map(runEvidence)),
+    Promise.all(experiments.map((entry) => experimentEvidence(entry.experimentId))),
+  ]);
+  return hintsForLink({
+    runs: runEvidences,
+    experiments: experimentEvidences.filter((entry): entry is ExperimentEvidence => entry !== null),
+  });
 }

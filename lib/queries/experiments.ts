@@ -37,7 +37,14 @@ export async function loadPlanLinks(linkIds: number[]): Promise<PlanLink[]> {
     const link = byId.get(id);
     if (!link) return [];
     const range = (nic: typeof link.aNic) => ({ min: nic.host.iperfPortMin, max: nic.host.iperfPortMax });
-    return [{ id: link.id, name: link.name, speedMbps: link.speedMbps, portRanges: { a: range(link.aNic), b: range(link.bNic) } }];
+    return [
+      {
+        id: link.id,
+        name: link.name,
+        speedMbps: link.speedMbps,
+        portRanges: { a: range(link.aNic), b: range(link.bNic) },
+      },
+    ];
   });
 }
 
@@ -66,7 +73,14 @@ export async function loadStepOutcome(experimentId: number, index: number): Prom
   const steps = await db.experimentStep.findMany({
     where: { experimentId, index, status: { not: "running" } },
     orderBy: { index: "asc" },
-    select: { id: true, index: true, label: true, tags: true, status: true, runs: { select: outcomeRunSelect, orderBy: { id: "asc" } } },
+    select: {
+      id: true,
+      index: true,
+      label: true,
+      tags: true,
+      status: true,
+      runs: { select: outcomeRunSelect, orderBy: { id: "asc" } },
+    },
   });
   const runIds = steps.flatMap((step) => step.runs.map((run) => run.id));
   const intervals = await loadForwardIntervals(runIds);
@@ -114,17 +128,34 @@ async function loadForwardIntervals(runIds: number[]): Promise<Map<number, { end
     byRun.set(row.runId, list);
   }
   // Runs compacted by sample retention: their thinned points stand for the intervals.
-  const compacted = await db.runDigest.findMany({ where: { runId: { in: runIds.filter((runId) => !byRun.has(runId)) }, compactedAt: { not: null } }, select: { runId: true, points: true } });
+  const compacted = await db.runDigest.findMany({
+    where: { runId: { in: runIds.filter((runId) => !byRun.has(runId)) }, compactedAt: { not: null } },
+    select: { runId: true, points: true },
+  });
   for (const { runId, points } of compacted) {
     const kept = (points as SeriesPoint[]).filter((point) => !point.omitted && point.bps !== null);
-    byRun.set(runId, kept.map((point) => ({ end: point.t, bitsPerSecond: point.bps! })));
+    byRun.set(
+      runId,
+      kept.map((point) => ({ end: point.t, bitsPerSecond: point.bps! })),
+    );
   }
   return byRun;
 }
 
 const experimentInclude = {
   links: { orderBy: { position: "asc" }, select: { link: { select: { id: true, name: true, speedMbps: true } } } },
-  steps: { orderBy: { index: "asc" }, select: { index: true, label: true, tags: true, status: true, startedAt: true, endedAt: true, runs: { select: { id: true }, orderBy: { id: "asc" } } } },
+  steps: {
+    orderBy: { index: "asc" },
+    select: {
+      index: true,
+      label: true,
+      tags: true,
+      status: true,
+      startedAt: true,
+      endedAt: true,
+      runs: { select: { id: true }, orderBy: { id: "asc" } },
+    },
+  },
 } satisfies Prisma.ExperimentInclude;
 
 type ExperimentRow = Prisma.ExperimentGetPayload<{ include: typeof experimentInclude }>;
@@ -132,7 +163,6 @@ type ExperimentRow = Prisma.ExperimentGetPayload<{ include: typeof experimentInc
 function kindOfRow(kind: string): ExperimentKind {
   return (EXPERIMENT_KINDS as readonly string[]).includes(kind) ? (kind as ExperimentKind) : "sweep";
 }
-
 
 /** The one JSON shape of an experiment, from its row and the kinds' view of its plan. */
 export function toExperimentJson(row: ExperimentRow, links: PlanLink[]): ExperimentJson {
@@ -155,7 +185,13 @@ export function toExperimentJson(row: ExperimentRow, links: PlanLink[]): Experim
     plannedSteps = Math.max(done.length, planKind(plan).maxSteps(links));
     const all = planKind(plan).steps(base, links);
     if (all && isActiveExperimentStatus(status)) {
-      pending = all.slice(done.length).map((spec, offset) => ({ index: done.length + offset, label: spec.label, tags: spec.tags, runIds: [], status: "pending" }));
+      pending = all.slice(done.length).map((spec, offset) => ({
+        index: done.length + offset,
+        label: spec.label,
+        tags: spec.tags,
+        runIds: [],
+        status: "pending",
+      }));
     }
   } catch {
     // A plan that today's rules refuse (an old experiment) still shows what it did.
@@ -171,7 +207,10 @@ export function toExperimentJson(row: ExperimentRow, links: PlanLink[]): Experim
   const measured = ended.reduce((sum, step) => sum + (step.endedAt!.getTime() - step.startedAt.getTime()) / 1000, 0);
   // The steps so far say best how long one takes here; before the first has ended, the plan's own estimate.
   const perStep = ended.length > 0 ? measured / ended.length : perStepEstimate;
-  const estimatedSecondsLeft = isActiveExperimentStatus(status) && perStep !== null ? Math.max(0, Math.round((plannedSteps - ended.length) * perStep)) : null;
+  const estimatedSecondsLeft =
+    isActiveExperimentStatus(status) && perStep !== null
+      ? Math.max(0, Math.round((plannedSteps - ended.length) * perStep))
+      : null;
   return {
     id: row.id,
     kind,
@@ -196,11 +235,18 @@ export async function getExperiment(id: number): Promise<ExperimentJson | null> 
   const row = await db.experiment.findUnique({ where: { id }, include: experimentInclude });
   if (!row) return null;
   const plan = row.plan as ExperimentPlan;
-  return toExperimentJson(row, await loadPlanLinks(Array.isArray(plan.linkIds) ? plan.linkIds : row.links.map(({ link }) => link.id)));
+  return toExperimentJson(
+    row,
+    await loadPlanLinks(Array.isArray(plan.linkIds) ? plan.linkIds : row.links.map(({ link }) => link.id)),
+  );
 }
 
 /** Experiments, newest first; `linkId` keeps those that use that link. */
-export async function listExperiments({ linkId, page = 1, pageSize = 50 }: { linkId?: number; page?: number; pageSize?: number } = {}): Promise<ExperimentListPage> {
+export async function listExperiments({
+  linkId,
+  page = 1,
+  pageSize = 50,
+}: { linkId?: number; page?: number; pageSize?: number } = {}): Promise<ExperimentListPage> {
   const where: Prisma.ExperimentWhereInput = linkId === undefined ? {} : { links: { some: { linkId } } };
   const [total, rows] = await Promise.all([
     db.experiment.count({ where }),
@@ -215,7 +261,12 @@ export async function listExperiments({ linkId, page = 1, pageSize = 50 }: { lin
       },
     }),
   ]);
-  const planLinks = new Map((await loadPlanLinks([...new Set(rows.flatMap((row) => row.links.map(({ link }) => link.id)))])).map((link) => [link.id, link]));
+  const planLinks = new Map(
+    (await loadPlanLinks([...new Set(rows.flatMap((row) => row.links.map(({ link }) => link.id)))])).map((link) => [
+      link.id,
+      link,
+    ]),
+  );
   return {
     experiments: rows.map((row) => {
       const plan = row.plan as ExperimentPlan;

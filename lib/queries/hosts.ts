@@ -34,5 +34,9 @@ export async function getHostDetail({ hostId }: { hostId: number }) {
     db.run.count({ where: { link: linkWhere } }),
     activeRunOf(db, { link: linkWhere }),
   ]);
-  return { host: { ...host, isLocal: host.authMethod === "local" }, nics, impact: { nics: nics.length, links, runs, activeRun } };
+  return {
+    host: { ...host, isLocal: host.authMethod === "local" },
+    nics,
+    impact: { nics: nics.length, links, runs, activeRun },
+  };
 }

@@ -45,7 +45,9 @@ export async function listLinkableNics() {
       model: nic.model,
       linkedNicIds: linkedTo.get(nic.id) ?? [],
     }))
-    .sort((a, b) => a.host.name.localeCompare(b.host.name) || a.name.localeCompare(b.name, undefined, { numeric: true }));
+    .sort(
+      (a, b) => a.host.name.localeCompare(b.host.name) || a.name.localeCompare(b.name, undefined, { numeric: true }),
+    );
 }
 
 /**
@@ -85,23 +87,37 @@ type HistoryRow = {
  * columns sit behind the raw outputs, and reading them was three quarters of the time. Runs without a
  * signature are read with their options.
  */
-export async function listLinkHistory({ linkId, limit = 2000 }: { linkId: number; limit?: number }): Promise<LinkHistoryPoint[]> {
+export async function listLinkHistory({
+  linkId,
+  limit = 2000,
+}: {
+  linkId: number;
+  limit?: number;
+}): Promise<LinkHistoryPoint[]> {
   // A point is a result: cancelled and failed runs stay in the table, not on the chart.
   const result = Prisma.sql`"status" = 'succeeded' AND "receivedBitsPerSecond" IS NOT NULL`;
   const parts = (await listSignatures(linkId)).map(
-    (signature) => Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs", "source", NULL AS "options", NULL AS "clientSide" FROM "Run"
+    (
+      signature,
+    ) => Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs", "source", NULL AS "options", NULL AS "clientSide" FROM "Run"
       WHERE "linkId" = ${linkId} AND "signature" = ${signature} AND ${result} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit})`,
   );
   // `+"createdAt"`: found by the signature index (the few without one), then sorted.
   parts.push(Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs", "source", "options", "clientSide" FROM "Run"
       WHERE "linkId" = ${linkId} AND "signature" IS NULL AND ${result} ORDER BY +"createdAt" DESC, "id" DESC LIMIT ${limit})`);
-  const runs = await db.$queryRaw<HistoryRow[]>`SELECT * FROM (${Prisma.join(parts, " UNION ALL ")}) ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
+  const runs = await db.$queryRaw<
+    HistoryRow[]
+  >`SELECT * FROM (${Prisma.join(parts, " UNION ALL ")}) ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
   return runs.reverse().map((run) => {
     let test: { protocol: string; direction: string; parallel: number };
     if (run.signature !== null) test = signatureParts(run.signature);
     else {
       const options = parseStoredOptions(typeof run.options === "string" ? JSON.parse(run.options) : run.options);
-      test = { protocol: options.protocol, direction: directionOf(options, clientSideOf(run.clientSide ?? "a")), parallel: options.parallel };
+      test = {
+        protocol: options.protocol,
+        direction: directionOf(options, clientSideOf(run.clientSide ?? "a")),
+        parallel: options.parallel,
+      };
     }
     return {
       id: Number(run.id),
@@ -131,7 +147,15 @@ export async function getLinkHistory({ linkId }: { linkId: number }) {
 }
 export type LinkHistory = Awaited<ReturnType<typeof getLinkHistory>>;
 
-type EndColumns = { nicName: string; mtu: number | null; addresses: unknown; nicSpeedMbps: number | null; hostId: number; hostName: string; iperf3Version: string | null };
+type EndColumns = {
+  nicName: string;
+  mtu: number | null;
+  addresses: unknown;
+  nicSpeedMbps: number | null;
+  hostId: number;
+  hostName: string;
+  iperf3Version: string | null;
+};
 
 /**
  * A link's name, speed and both ends with their hosts' iperf3 versions (the new-test form's hints).
@@ -172,8 +196,13 @@ export type LinkEnds = NonNullable<Awaited<ReturnType<typeof getLinkEnds>>>;
 export async function listLinkStreamCounts(linkId: number): Promise<number[]> {
   const [signatures, unsigned] = await Promise.all([
     listSignatures(linkId),
-    db.$queryRaw<Array<{ parallel: number | bigint | null }>>`SELECT DISTINCT COALESCE(json_extract("options", '$.parallel'), 1) AS "parallel" FROM "Run" WHERE "linkId" = ${linkId} AND "signature" IS NULL`,
+    db.$queryRaw<
+      Array<{ parallel: number | bigint | null }>
+    >`SELECT DISTINCT COALESCE(json_extract("options", '$.parallel'), 1) AS "parallel" FROM "Run" WHERE "linkId" = ${linkId} AND "signature" IS NULL`,
   ]);
-  const counts = new Set([...signatures.map((signature) => signatureParts(signature).parallel), ...unsigned.map((row) => Number(row.parallel ?? 1))]);
+  const counts = new Set([
+    ...signatures.map((signature) => signatureParts(signature).parallel),
+    ...unsigned.map((row) => Number(row.parallel ?? 1)),
+  ]);
   return [...counts].sort((a, b) => a - b);
 }

@@ -36,13 +36,21 @@ export function lineRateThresholds(env: NodeJS.ProcessEnv = process.env): LineRa
   const warn = env.WIRESPEED_WARN_PERCENT?.trim() ? Number(env.WIRESPEED_WARN_PERCENT) : DEFAULT_THRESHOLDS.warnPercent;
   const bad = env.WIRESPEED_BAD_PERCENT?.trim() ? Number(env.WIRESPEED_BAD_PERCENT) : DEFAULT_THRESHOLDS.badPercent;
   if (!Number.isFinite(warn) || !Number.isFinite(bad) || bad <= 0 || warn > 100 || bad > warn) {
-    console.warn(`wirespeed: ignoring WIRESPEED_WARN_PERCENT=${env.WIRESPEED_WARN_PERCENT} / WIRESPEED_BAD_PERCENT=${env.WIRESPEED_BAD_PERCENT} (need 0 < bad ≤ warn ≤ 100); using 90 / 70`);
+    console.warn(
+      `wirespeed: ignoring WIRESPEED_WARN_PERCENT=${env.WIRESPEED_WARN_PERCENT} / WIRESPEED_BAD_PERCENT=${env.WIRESPEED_BAD_PERCENT} (need 0 < bad ≤ warn ≤ 100); using 90 / 70`,
+    );
     return DEFAULT_THRESHOLDS;
   }
   return { warnPercent: warn, badPercent: bad };
 }
 
-export type OverviewRun = { id: number; createdAt: string; status: string; summary: string; receivedBitsPerSecond: number | null };
+export type OverviewRun = {
+  id: number;
+  createdAt: string;
+  status: string;
+  summary: string;
+  receivedBitsPerSecond: number | null;
+};
 
 export type OverviewLink = {
   id: number;
@@ -61,7 +69,15 @@ export type OverviewLink = {
   /** The oldest firing alert of the link: the card's "Alert" mark. */
   alert: { id: number; title: string; count: number } | null;
   /** The newest start of the link's schedules: the run it started and its result, or why it skipped. */
-  lastScheduled: { at: string; outcome: ScheduleRunOutcome; reason: string | null; runId: number | null; experimentId: number | null; status: string | null; receivedBitsPerSecond: number | null } | null;
+  lastScheduled: {
+    at: string;
+    outcome: ScheduleRunOutcome;
+    reason: string | null;
+    runId: number | null;
+    experimentId: number | null;
+    status: string | null;
+    receivedBitsPerSecond: number | null;
+  } | null;
 };
 
 /** A run of a card, as SQL hands it: `json_array(id, createdAt, status, options, clientSide, receivedBitsPerSecond)`. */
@@ -84,7 +100,17 @@ function toOverviewRun([id, createdAt, status, options, clientSide, receivedBits
 function parseOptions(value: unknown): IperfOptions {
   const parsed = IperfOptionsSchema.safeParse(value);
   // A stored run passed the schema once; a later, stricter schema must not hide it.
-  return parsed.success ? parsed.data : ({ protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, ...(value as object) } as IperfOptions);
+  return parsed.success
+    ? parsed.data
+    : ({
+        protocol: "tcp",
+        parallel: 1,
+        reverse: false,
+        bidir: false,
+        interval: 1,
+        zerocopy: false,
+        ...(value as object),
+      } as IperfOptions);
 }
 
 type CardRow = {
@@ -128,7 +154,10 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
     JOIN "Nic" bn ON bn."id" = l."bNicId" JOIN "Host" bh ON bh."id" = bn."hostId"
     ORDER BY l."name" ASC, l."id" ASC`;
   // One read each for every card: the firing alerts, and each link's schedules with their last start.
-  const [alerts, schedules] = await Promise.all([openAlertsByLink(), schedulesByLink(rows.map((row) => Number(row.id)))]);
+  const [alerts, schedules] = await Promise.all([
+    openAlertsByLink(),
+    schedulesByLink(rows.map((row) => Number(row.id))),
+  ]);
   const json = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
   const tuple = (value: unknown) => (value === null ? null : json<RunTuple>(value));
   return rows.map((row) => {
@@ -146,7 +175,9 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
       speedMbps: Number(row.speedMbps),
       a: { hostId: Number(row.aHostId), hostName: row.aHostName, nicName: row.aNicName },
       b: { hostId: Number(row.bHostId), hostName: row.bHostName, nicName: row.bNicName },
-      latest: newest ? { ...toOverviewRun(newest), lineRatePercent: lineRatePercent(newest[5], Number(row.speedMbps)) } : null,
+      latest: newest
+        ? { ...toOverviewRun(newest), lineRatePercent: lineRatePercent(newest[5], Number(row.speedMbps)) }
+        : null,
       last: last ? toOverviewRun(last) : null,
       active: active ? toOverviewRun(active) : null,
       sparkline: json<number[]>(row.sparkline).reverse(),
@@ -191,7 +222,10 @@ export function parseTimelineRange(value: unknown): TimelineRange {
  * one-hour 36,000-interval run reads about TIMELINE_SAMPLES_PER_RUN rows, and the total
  * points capped by thinning each run further.
  */
-export async function getTimeline(range: TimelineRange, now: Date = new Date()): Promise<{ from: number; to: number; runs: TimelineRun[] }> {
+export async function getTimeline(
+  range: TimelineRange,
+  now: Date = new Date(),
+): Promise<{ from: number; to: number; runs: TimelineRun[] }> {
   const from = now.getTime() - TIMELINE_RANGES[range] * 3600 * 1000;
   // A run is in the range when it ended in it or, not ended yet, started in it (it cannot end before
   // it starts): both found in the (endedAt, startedAt) index, then the newest read by id. Asked as
@@ -204,8 +238,13 @@ export async function getTimeline(range: TimelineRange, now: Date = new Date()):
     ORDER BY "id" DESC LIMIT ${TIMELINE_MAX_RUNS}`;
   if (runs.length === 0) return { from, to: now.getTime(), runs: [] };
   const ids = runs.map((run) => Number(run.id));
-  const counts = await db.$queryRaw<Array<{ runId: number; total: number | bigint }>>`SELECT "runId", COUNT(*) AS "total" FROM "Sample" WHERE "runId" IN (${Prisma.join(ids)}) GROUP BY "runId"`;
-  const strides = counts.map((row) => ({ runId: Number(row.runId), stride: Math.max(1, Math.ceil(Number(row.total) / TIMELINE_SAMPLES_PER_RUN)) }));
+  const counts = await db.$queryRaw<
+    Array<{ runId: number; total: number | bigint }>
+  >`SELECT "runId", COUNT(*) AS "total" FROM "Sample" WHERE "runId" IN (${Prisma.join(ids)}) GROUP BY "runId"`;
+  const strides = counts.map((row) => ({
+    runId: Number(row.runId),
+    stride: Math.max(1, Math.ceil(Number(row.total) / TIMELINE_SAMPLES_PER_RUN)),
+  }));
   // Every run's every k-th sample in one read, not one read per run.
   const sampleRows = strides.length
     ? await db.$queryRaw<Array<{ runId: number; start: number; end: number; bitsPerSecond: number }>>`
@@ -217,7 +256,8 @@ export async function getTimeline(range: TimelineRange, now: Date = new Date()):
   const samplesOf = new Map<number, Array<{ start: number; end: number; bitsPerSecond: number }>>();
   for (const row of sampleRows) {
     const samples = samplesOf.get(Number(row.runId)) ?? [];
-    if (samples.length < TIMELINE_SAMPLES_PER_RUN * 2) samples.push({ start: row.start, end: row.end, bitsPerSecond: row.bitsPerSecond });
+    if (samples.length < TIMELINE_SAMPLES_PER_RUN * 2)
+      samples.push({ start: row.start, end: row.end, bitsPerSecond: row.bitsPerSecond });
     samplesOf.set(Number(row.runId), samples);
   }
   const perRunPoints = Math.max(8, Math.floor(TIMELINE_MAX_POINTS / runs.length) - 2);
@@ -234,13 +274,20 @@ export async function getTimeline(range: TimelineRange, now: Date = new Date()):
 }
 
 /** Averages consecutive samples into at most `limit` buckets (rates: the mean keeps the area). */
-function thin<T extends { start: number; end: number; bitsPerSecond: number }>(samples: T[], limit: number): Array<{ start: number; end: number; bitsPerSecond: number }> {
+function thin<T extends { start: number; end: number; bitsPerSecond: number }>(
+  samples: T[],
+  limit: number,
+): Array<{ start: number; end: number; bitsPerSecond: number }> {
   if (samples.length <= limit) return samples;
   const size = Math.ceil(samples.length / limit);
   const result: Array<{ start: number; end: number; bitsPerSecond: number }> = [];
   for (let from = 0; from < samples.length; from += size) {
     const bucket = samples.slice(from, from + size);
-    result.push({ start: bucket[0]!.start, end: bucket.at(-1)!.end, bitsPerSecond: bucket.reduce((sum, entry) => sum + entry.bitsPerSecond, 0) / bucket.length });
+    result.push({
+      start: bucket[0]!.start,
+      end: bucket.at(-1)!.end,
+      bitsPerSecond: bucket.reduce((sum, entry) => sum + entry.bitsPerSecond, 0) / bucket.length,
+    });
   }
   return result;
 }
@@ -253,7 +300,11 @@ function thin<T extends { start: number; end: number; bitsPerSecond: number }>(s
  * so both read it the same way.
  */
 export async function getOverview({ range, now = new Date() }: { range: TimelineRange; now?: Date }) {
-  const [counts, links, timeline] = await Promise.all([getOverviewCounts(), listOverviewLinks(), getTimeline(range, now)]);
+  const [counts, links, timeline] = await Promise.all([
+    getOverviewCounts(),
+    listOverviewLinks(),
+    getTimeline(range, now),
+  ]);
   return { range, counts, links, timeline };
 }
 export type Overview = Awaited<ReturnType<typeof getOverview>>;

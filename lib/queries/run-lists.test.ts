@@ -14,7 +14,18 @@ const { db } = database;
 const { listRunRows } = await import("./run-lists");
 const { listLinkHistory, listLinkNames, listLinks, listLinkStreamCounts } = await import("./links");
 
-type Stored = { id: number; linkId: number; status: RunStatus; createdAt: number; protocol: "tcp" | "udp"; parallel: number; direction: string; latency: number | null; imported: boolean; signature: string | null };
+type Stored = {
+  id: number;
+  linkId: number;
+  status: RunStatus;
+  createdAt: number;
+  protocol: "tcp" | "udp";
+  parallel: number;
+  direction: string;
+  latency: number | null;
+  imported: boolean;
+  signature: string | null;
+};
 const stored: Stored[] = [];
 const linkIds: number[] = [];
 const STATUSES: RunStatus[] = ["succeeded", "succeeded", "failed", "cancelled", "running"];
@@ -23,10 +34,14 @@ beforeAll(async () => {
   for (const name of ["lists-a", "lists-b"]) {
     const nics = [];
     for (const side of ["a", "b"]) {
-      const host = await db.host.create({ data: { name: `${name}-${side}`, address: "127.0.0.1", authMethod: "local", platform: "linux" } });
+      const host = await db.host.create({
+        data: { name: `${name}-${side}`, address: "127.0.0.1", authMethod: "local", platform: "linux" },
+      });
       nics.push(await db.nic.create({ data: { hostId: host.id, name: "eth1", addresses: [] } }));
     }
-    linkIds.push((await db.link.create({ data: { name, aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })).id);
+    linkIds.push(
+      (await db.link.create({ data: { name, aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })).id,
+    );
   }
   // Every mix of protocol, streams and direction on both links, with and without a signature; some
   // runs share a creation time, so that the id orders them.
@@ -34,9 +49,23 @@ beforeAll(async () => {
   for (const linkId of linkIds) {
     for (const protocol of ["tcp", "udp"] as const) {
       for (const parallel of [1, 4]) {
-        for (const [reverse, bidir, clientSide] of [[false, false, "a"], [true, false, "a"], [false, false, "b"], [false, true, "a"]] as const) {
+        for (const [reverse, bidir, clientSide] of [
+          [false, false, "a"],
+          [true, false, "a"],
+          [false, false, "b"],
+          [false, true, "a"],
+        ] as const) {
           for (const signed of [true, false]) {
-            const options = { protocol, parallel, reverse, bidir, interval: 1, zerocopy: false, duration: 10, ...(protocol === "udp" ? { bitrate: 1e9 } : {}) };
+            const options = {
+              protocol,
+              parallel,
+              reverse,
+              bidir,
+              interval: 1,
+              zerocopy: false,
+              duration: 10,
+              ...(protocol === "udp" ? { bitrate: 1e9 } : {}),
+            };
             const status = STATUSES[index % STATUSES.length]!;
             const createdAt = Date.UTC(2026, 10, 1, 12, 0, Math.floor(index / 3));
             const latency = index % 4 === 0 ? 1.5 + index : null;
@@ -55,7 +84,18 @@ beforeAll(async () => {
                 source: imported ? "imported" : "wirespeed",
               },
             });
-            stored.push({ id: run.id, linkId, status, createdAt, protocol, parallel, direction: directionOf(options, clientSide), latency, imported, signature });
+            stored.push({
+              id: run.id,
+              linkId,
+              status,
+              createdAt,
+              protocol,
+              parallel,
+              direction: directionOf(options, clientSide),
+              latency,
+              imported,
+              signature,
+            });
             index += 1;
           }
         }
@@ -93,7 +133,12 @@ describe("a run table's page", () => {
               const pageSize = 3;
               for (const page of [1, 2, Math.max(1, Math.ceil(ids.length / pageSize))]) {
                 const result = await listRunRows({ filters, page, pageSize });
-                expect({ filters, page, ids: result.runs.map((run) => run.id), total: result.total }).toEqual({ filters, page, ids: ids.slice((page - 1) * pageSize, page * pageSize), total: ids.length });
+                expect({ filters, page, ids: result.runs.map((run) => run.id), total: result.total }).toEqual({
+                  filters,
+                  page,
+                  ids: ids.slice((page - 1) * pageSize, page * pageSize),
+                  total: ids.length,
+                });
                 checked += 1;
               }
             }
@@ -106,7 +151,10 @@ describe("a run table's page", () => {
 
   it("finds nothing for streams no run used, and pages past the end empty", async () => {
     expect(await listRunRows({ filters: { parallel: 8 } })).toMatchObject({ runs: [], total: 0 });
-    expect(await listRunRows({ filters: { protocol: "udp" }, page: 1000 })).toMatchObject({ runs: [], total: expected({ protocol: "udp" }).length });
+    expect(await listRunRows({ filters: { protocol: "udp" }, page: 1000 })).toMatchObject({
+      runs: [],
+      total: expected({ protocol: "udp" }).length,
+    });
   });
 });
 
@@ -122,7 +170,9 @@ describe("a link's names, stream counts and history", () => {
   });
 
   it("draws each succeeded run, oldest first, with the protocol, direction and streams of its options, signed or not", async () => {
-    const succeeded = stored.filter((run) => run.linkId === linkIds[0] && run.status === "succeeded").sort((one, other) => one.createdAt - other.createdAt || one.id - other.id);
+    const succeeded = stored
+      .filter((run) => run.linkId === linkIds[0] && run.status === "succeeded")
+      .sort((one, other) => one.createdAt - other.createdAt || one.id - other.id);
     const points = succeeded.map((run) => ({
       id: run.id,
       time: new Date(run.createdAt).toISOString(),

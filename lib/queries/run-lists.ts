@@ -3,7 +3,16 @@ import { db } from "@/lib/db";
 import { Prisma, type Run } from "@/lib/generated/prisma/client";
 import type { IperfOptions } from "@/lib/iperf";
 import { queuePositionOf } from "@/lib/runs";
-import { ACTIVE_RUN_STATUSES, clientSideOf, directionOf, parseStoredOptions, RUN_STATUSES, type ClientSide, type RunDirection, type RunStatus } from "@/lib/runs/contract";
+import {
+  ACTIVE_RUN_STATUSES,
+  clientSideOf,
+  directionOf,
+  parseStoredOptions,
+  RUN_STATUSES,
+  type ClientSide,
+  type RunDirection,
+  type RunStatus,
+} from "@/lib/runs/contract";
 import { RUN_PAGE_SIZE, type RunFilters } from "@/lib/runs/filters";
 import type { RunSource } from "@/lib/imports/contract";
 import { lineRatePercent, runJson } from "@/lib/runs/serialize";
@@ -20,7 +29,15 @@ export async function getRunDetail(id: number) {
 }
 
 /** A link's runs, newest first, one page at a time (without raw output). */
-export async function listLinkRuns({ linkId, page = 1, pageSize = 50 }: { linkId: number; page?: number; pageSize?: number }) {
+export async function listLinkRuns({
+  linkId,
+  page = 1,
+  pageSize = 50,
+}: {
+  linkId: number;
+  page?: number;
+  pageSize?: number;
+}) {
   const [runs, total] = await Promise.all([
     db.run.findMany({
       where: { linkId },
@@ -32,7 +49,12 @@ export async function listLinkRuns({ linkId, page = 1, pageSize = 50 }: { linkId
     }),
     db.run.count({ where: { linkId } }),
   ]);
-  return { runs: runs.map((run) => runJson({ ...run, serverOutput: "", clientOutput: "" }, run.link)), total, page, pageSize };
+  return {
+    runs: runs.map((run) => runJson({ ...run, serverOutput: "", clientOutput: "" }, run.link)),
+    total,
+    page,
+    pageSize,
+  };
 }
 
 /** Run row of a table: figures only, no raw output. */
@@ -64,8 +86,10 @@ export type RunRow = {
 // found through its signature, which an index holds (`signatureBranches`).
 function optionsWhereSql(filters: RunFilters): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [];
-  if (filters.protocol !== undefined) conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.protocol'), 'tcp') = ${filters.protocol}`);
-  if (filters.parallel !== undefined) conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.parallel'), 1) = ${filters.parallel}`);
+  if (filters.protocol !== undefined)
+    conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.protocol'), 'tcp') = ${filters.protocol}`);
+  if (filters.parallel !== undefined)
+    conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.parallel'), 1) = ${filters.parallel}`);
   if (filters.direction === "bidir") conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.bidir'), 0) = 1`);
   else if (filters.direction !== undefined) {
     // a-to-b: the client on a sends (no -R), or the client on b receives (-R).
@@ -135,12 +159,23 @@ async function signatureBranches(filters: RunFilters): Promise<Array<{ where: Pr
   const signatures = (await listSignatures(filters.linkId)).filter((signature) => signatureMatches(signature, filters));
   const newestFirst = Prisma.sql`ORDER BY "createdAt" DESC, "id" DESC`;
   const branches = signatures.flatMap((signature) =>
-    statuses.map((status) => ({ where: Prisma.join([...link, Prisma.sql`"signature" = ${signature}`, Prisma.sql`"status" = ${status}`], " AND "), order: newestFirst })),
+    statuses.map((status) => ({
+      where: Prisma.join([...link, Prisma.sql`"signature" = ${signature}`, Prisma.sql`"status" = ${status}`], " AND "),
+      order: newestFirst,
+    })),
   );
-  const unsigned = [...link, Prisma.sql`"signature" IS NULL`, ...(filters.status === undefined ? [] : [Prisma.sql`"status" = ${filters.status}`]), ...optionsWhereSql(filters)];
+  const unsigned = [
+    ...link,
+    Prisma.sql`"signature" IS NULL`,
+    ...(filters.status === undefined ? [] : [Prisma.sql`"status" = ${filters.status}`]),
+    ...optionsWhereSql(filters),
+  ];
   // `+"createdAt"`: sorted after the index finds the few runs without a signature; ordered by the
   // creation index instead, SQLite would read every run of the link to find them.
-  return [...branches, { where: Prisma.join(unsigned, " AND "), order: Prisma.sql`ORDER BY +"createdAt" DESC, "id" DESC` }];
+  return [
+    ...branches,
+    { where: Prisma.join(unsigned, " AND "), order: Prisma.sql`ORDER BY +"createdAt" DESC, "id" DESC` },
+  ];
 }
 
 /**
@@ -148,7 +183,11 @@ async function signatureBranches(filters: RunFilters): Promise<Array<{ where: Pr
  * indexes (link, status and signature first, then the creation time), never from the runs' rows,
  * so that neither grows with the size of a run or with the runs a filter leaves out.
  */
-async function pageOfRunIds(filters: RunFilters, offset: number, limit: number): Promise<{ ids: number[]; total: number }> {
+async function pageOfRunIds(
+  filters: RunFilters,
+  offset: number,
+  limit: number,
+): Promise<{ ids: number[]; total: number }> {
   if (!hasOptionFilters(filters)) {
     const conditions = [
       ...(filters.linkId === undefined ? [] : [Prisma.sql`"linkId" = ${filters.linkId}`]),
@@ -156,23 +195,34 @@ async function pageOfRunIds(filters: RunFilters, offset: number, limit: number):
     ];
     const where = conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
     const [idRows, countRows] = await Promise.all([
-      db.$queryRaw<Array<{ id: number }>>`SELECT "id" FROM "Run" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
+      db.$queryRaw<
+        Array<{ id: number }>
+      >`SELECT "id" FROM "Run" ${where} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
       db.$queryRaw<Array<{ total: number | bigint }>>`SELECT COUNT(*) AS "total" FROM "Run" ${where}`,
     ]);
     return { ids: idRows.map((row) => Number(row.id)), total: Number(countRows[0]?.total ?? 0) };
   }
   const branches = await signatureBranches(filters);
   // Each part gives at most the rows the page could need; their merge is then small to sort.
-  const parts = branches.map(({ where, order }) => Prisma.sql`SELECT * FROM (SELECT "id", "createdAt" FROM "Run" WHERE ${where} ${order} LIMIT ${offset + limit})`);
+  const parts = branches.map(
+    ({ where, order }) =>
+      Prisma.sql`SELECT * FROM (SELECT "id", "createdAt" FROM "Run" WHERE ${where} ${order} LIMIT ${offset + limit})`,
+  );
   const counts = branches.map(({ where }) => Prisma.sql`SELECT COUNT(*) AS "total" FROM "Run" WHERE ${where}`);
   const [idRows, countRows] = await Promise.all([
-    db.$queryRaw<Array<{ id: number }>>`SELECT "id" FROM (${Prisma.join(parts, " UNION ALL ")}) ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
-    db.$queryRaw<Array<{ total: number | bigint }>>`SELECT SUM("total") AS "total" FROM (${Prisma.join(counts, " UNION ALL ")})`,
+    db.$queryRaw<
+      Array<{ id: number }>
+    >`SELECT "id" FROM (${Prisma.join(parts, " UNION ALL ")}) ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
+    db.$queryRaw<
+      Array<{ total: number | bigint }>
+    >`SELECT SUM("total") AS "total" FROM (${Prisma.join(counts, " UNION ALL ")})`,
   ]);
   return { ids: idRows.map((row) => Number(row.id)), total: Number(countRows[0]?.total ?? 0) };
 }
 
-export function toRunRow(run: Omit<Run, "serverOutput" | "clientOutput"> & { link: { id: number; name: string; speedMbps: number } }): RunRow {
+export function toRunRow(
+  run: Omit<Run, "serverOutput" | "clientOutput"> & { link: { id: number; name: string; speedMbps: number } },
+): RunRow {
   const options = parseStoredOptions(run.options);
   const clientSide = clientSideOf(run.clientSide);
   const status = run.status as RunStatus;
@@ -202,13 +252,28 @@ export function toRunRow(run: Omit<Run, "serverOutput" | "clientOutput"> & { lin
  * One page of runs, newest first, filtered by link, status and options. The ids and the total
  * come from indexes (`pageOfRunIds`); the rows from Prisma, without raw output.
  */
-export async function listRunRows({ filters = {}, page = 1, pageSize = RUN_PAGE_SIZE }: { filters?: RunFilters; page?: number; pageSize?: number }) {
+export async function listRunRows({
+  filters = {},
+  page = 1,
+  pageSize = RUN_PAGE_SIZE,
+}: {
+  filters?: RunFilters;
+  page?: number;
+  pageSize?: number;
+}) {
   const { ids, total } = await pageOfRunIds(filters, (page - 1) * pageSize, pageSize);
   const runs = ids.length
-    ? await db.run.findMany({ where: { id: { in: ids } }, omit: { serverOutput: true, clientOutput: true }, include: { link: runLinkSelect } })
+    ? await db.run.findMany({
+        where: { id: { in: ids } },
+        omit: { serverOutput: true, clientOutput: true },
+        include: { link: runLinkSelect },
+      })
     : [];
   const byId = new Map(runs.map((run) => [run.id, run]));
-  const rows = ids.map((id) => byId.get(id)).filter((run) => run !== undefined).map(toRunRow);
+  const rows = ids
+    .map((id) => byId.get(id))
+    .filter((run) => run !== undefined)
+    .map(toRunRow);
   return { runs: rows, total, page, pageSize };
 }
 /** One page of a run table, as pages render it and `GET /api/runs` answers it. */
@@ -216,6 +281,7 @@ export type RunRowsPage = Awaited<ReturnType<typeof listRunRows>>;
 
 /** Runs of a link (or of every link) that are queued, preparing or running now. */
 export async function countActiveRuns({ linkId }: { linkId?: number } = {}): Promise<number> {
-  return db.run.count({ where: { ...(linkId === undefined ? {} : { linkId }), status: { in: [...ACTIVE_RUN_STATUSES] } } });
+  return db.run.count({
+    where: { ...(linkId === undefined ? {} : { linkId }), status: { in: [...ACTIVE_RUN_STATUSES] } },
+  });
 }
-

@@ -19,9 +19,28 @@ beforeAll(async () => {
   database = await openTestDatabase();
   sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
   const now = new Date().toISOString();
-  const hostIds = ["q-a", "q-b"].map((name) => Number(sqlite.prepare(`INSERT INTO "Host" ("name", "address", "authMethod", "updatedAt") VALUES (?, '198.18.9.1', 'local', ?)`).run(name, now).lastInsertRowid));
-  const nicIds = hostIds.map((hostId) => Number(sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now).lastInsertRowid));
-  linkId = Number(sqlite.prepare(`INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('q-link', ?, ?, 1000, ?)`).run(nicIds[0], nicIds[1], now).lastInsertRowid);
+  const hostIds = ["q-a", "q-b"].map((name) =>
+    Number(
+      sqlite
+        .prepare(
+          `INSERT INTO "Host" ("name", "address", "authMethod", "updatedAt") VALUES (?, '198.18.9.1', 'local', ?)`,
+        )
+        .run(name, now).lastInsertRowid,
+    ),
+  );
+  const nicIds = hostIds.map((hostId) =>
+    Number(
+      sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now)
+        .lastInsertRowid,
+    ),
+  );
+  linkId = Number(
+    sqlite
+      .prepare(
+        `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('q-link', ?, ?, 1000, ?)`,
+      )
+      .run(nicIds[0], nicIds[1], now).lastInsertRowid,
+  );
   queries = { ...(await import("./run-series")), ...(await import("./run-lists")) };
 }, 60_000);
 
@@ -30,13 +49,25 @@ afterAll(async () => {
   await database?.close();
 });
 
-type Sample = Partial<Omit<SampleEvent, "streams">> & Pick<SampleEvent, "start" | "end" | "bytes" | "bitsPerSecond"> & { streams?: NonNullable<SampleEvent["streams"]> };
+type Sample = Partial<Omit<SampleEvent, "streams">> &
+  Pick<SampleEvent, "start" | "end" | "bytes" | "bitsPerSecond"> & { streams?: NonNullable<SampleEvent["streams"]> };
 
 /** The browser's series of the same samples, as the live stream would send them. */
 function buildSeries(samples: Sample[]) {
   return buildEventSeries(
     samples.map((sample, seq) =>
-      sampleEventFromRow({ seq, direction: "forward", retransmits: null, cwndBytes: null, jitterMs: null, lostPackets: null, packets: null, omitted: false, ...sample, streams: sample.streams ?? null }),
+      sampleEventFromRow({
+        seq,
+        direction: "forward",
+        retransmits: null,
+        cwndBytes: null,
+        jitterMs: null,
+        lostPackets: null,
+        packets: null,
+        omitted: false,
+        ...sample,
+        streams: sample.streams ?? null,
+      }),
     ),
   );
 }
@@ -46,7 +77,18 @@ function storeRun(samples: Sample[], options: Record<string, unknown> = {}): num
   const runId = Number(
     sqlite
       .prepare(`INSERT INTO "Run" ("linkId", "status", "clientSide", "options") VALUES (?, 'succeeded', 'a', ?)`)
-      .run(linkId, JSON.stringify({ protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, ...options })).lastInsertRowid,
+      .run(
+        linkId,
+        JSON.stringify({
+          protocol: "tcp",
+          parallel: 1,
+          reverse: false,
+          bidir: false,
+          interval: 1,
+          zerocopy: false,
+          ...options,
+        }),
+      ).lastInsertRowid,
   );
   const insert = sqlite.prepare(
     `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "omitted", "streams") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -78,7 +120,13 @@ function tcpSamples(count: number, streams: number, { omitFirst = 0 } = {}): Sam
   return Array.from({ length: count }, (_, seq) => {
     const values = Array.from({ length: streams }, (_, index) => {
       const bitsPerSecond = 1e8 + ((seq * 7 + index * 13) % 50) * 1e6;
-      return { id: 5 + 2 * index, bytes: bitsPerSecond / 80, bitsPerSecond, retransmits: (seq + index) % 11 === 0 ? 2 : 0, cwndBytes: 1000 * (seq + 1) };
+      return {
+        id: 5 + 2 * index,
+        bytes: bitsPerSecond / 80,
+        bitsPerSecond,
+        retransmits: (seq + index) % 11 === 0 ? 2 : 0,
+        cwndBytes: 1000 * (seq + 1),
+      };
     });
     return {
       start: seq / 10,
@@ -100,7 +148,8 @@ function expectSamePoints(actual: SeriesPoint[], expected: SeriesPoint[], stream
     expect(point.bps).toBeCloseTo(reference.bps!, 3);
     expect(point.retransmits).toBe(reference.retransmits);
     expect(point.omitted).toBe(reference.omitted);
-    for (let stream = 0; stream < streamCount; stream += 1) expect(point[`s${stream}`]).toBeCloseTo(reference[`s${stream}`]!, 3);
+    for (let stream = 0; stream < streamCount; stream += 1)
+      expect(point[`s${stream}`]).toBeCloseTo(reference[`s${stream}`]!, 3);
   });
 }
 
@@ -134,7 +183,9 @@ describe("getRunSeries", () => {
       expect(point.bps).toBeCloseTo(reference[bucket]!.bps!, 3);
       expect(point.retransmits).toBe(reference[bucket]!.retransmits);
       for (let stream = 0; stream < 3; stream += 1) {
-        const picked = [samples[bucket * 10]!, samples[bucket * 10 + 5]!].map((sample) => sample.streams![stream]!.bitsPerSecond);
+        const picked = [samples[bucket * 10]!, samples[bucket * 10 + 5]!].map(
+          (sample) => sample.streams![stream]!.bitsPerSecond,
+        );
         expect(point[`s${stream}`]).toBeCloseTo((picked[0]! + picked[1]!) / 2, 3);
       }
     });
@@ -144,8 +195,22 @@ describe("getRunSeries", () => {
     const samples: Sample[] = [];
     for (let interval = 0; interval < 800; interval += 1) {
       const end = (interval + 1) / 10;
-      samples.push({ start: end - 0.1, end, direction: "forward", bytes: 1, bitsPerSecond: 9e8 + interval, retransmits: interval === 401 ? 5 : 0 });
-      samples.push({ start: end - 0.1, end, direction: "reverse", bytes: 1, bitsPerSecond: 4e8 + interval, retransmits: interval === 401 ? 7 : 1 });
+      samples.push({
+        start: end - 0.1,
+        end,
+        direction: "forward",
+        bytes: 1,
+        bitsPerSecond: 9e8 + interval,
+        retransmits: interval === 401 ? 5 : 0,
+      });
+      samples.push({
+        start: end - 0.1,
+        end,
+        direction: "reverse",
+        bytes: 1,
+        bitsPerSecond: 4e8 + interval,
+        retransmits: interval === 401 ? 7 : 1,
+      });
     }
     const series = await queries.getRunSeries({ runId: storeRun(samples, { bidir: true }), points: 600 });
     expect(series.sampleCount).toBe(1600);
@@ -174,7 +239,9 @@ describe("getRunSeries", () => {
     expect(await queries.getRunStreamStats({ runId, isFinished: true })).toEqual(streams);
     expect((await queries.getRunSeries({ runId })).sampleCount).toBe(0);
     // Fewer points (the comparison's 400) are the digest's, thinned as the browser would.
-    expect((await queries.getRunSeries({ runId, isFinished: true, points: 400 })).points).toEqual(downsample(first.points, 400));
+    expect((await queries.getRunSeries({ runId, isFinished: true, points: 400 })).points).toEqual(
+      downsample(first.points, 400),
+    );
   });
 });
 
@@ -187,7 +254,12 @@ describe("getRunStreamStats", () => {
     stats.forEach((stat, index) => {
       const values = counted.map((sample) => sample.streams![index]!);
       const bytes = values.reduce((sum, value) => sum + value.bytes, 0);
-      expect(stat).toMatchObject({ id: 5 + 2 * index, direction: "forward", retransmits: values.reduce((sum, value) => sum + (value.retransmits ?? 0), 0), cwndBytes: 3_000_000 });
+      expect(stat).toMatchObject({
+        id: 5 + 2 * index,
+        direction: "forward",
+        retransmits: values.reduce((sum, value) => sum + (value.retransmits ?? 0), 0),
+        cwndBytes: 3_000_000,
+      });
       expect(stat.bytes).toBeCloseTo(bytes, 3);
       expect(stat.bitsPerSecond).toBeCloseTo((bytes * 8) / (counted.length * 0.1), 1);
     });

@@ -12,7 +12,11 @@ export type RunEventType = "status" | "sample" | "summary" | "error";
 export type BusEvent<Type extends string> = { id: number; type: Type; data: unknown };
 export type RunEvent = BusEvent<RunEventType>;
 
-type ActiveRun<Type extends string> = { events: BusEvent<Type>[]; sampleCount: number; listeners: Set<(event: BusEvent<Type>) => void> };
+type ActiveRun<Type extends string> = {
+  events: BusEvent<Type>[];
+  sampleCount: number;
+  listeners: Set<(event: BusEvent<Type>) => void>;
+};
 
 /** Events of things that run for a while (a run, an experiment), by id; "sample" events are counted. */
 export class EventBus<Type extends string> {

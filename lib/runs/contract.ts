@@ -53,7 +53,14 @@ export function directionOf(options: { reverse?: boolean; bidir?: boolean }, cli
 
 // ---------------------------------------------------------------- stored options
 
-const STORED_OPTION_DEFAULTS = { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false } as const;
+const STORED_OPTION_DEFAULTS = {
+  protocol: "tcp",
+  parallel: 1,
+  reverse: false,
+  bidir: false,
+  interval: 1,
+  zerocopy: false,
+} as const;
 
 /**
  * The options of a stored run, never throwing: a run always passed the schema of its day,
@@ -121,7 +128,13 @@ export function sampleEventOf(seq: number, interval: IperfInterval): SampleEvent
  * A stored Sample row as a sample event. SQLite gives back what it was given, but the
  * JSON column may come as text from other drivers, and old rows have loose directions.
  */
-export function sampleEventFromRow(row: Omit<SampleEvent, "direction" | "streams"> & { direction: string; streams: unknown }): SampleEvent {
+export function sampleEventFromRow(
+  row: Omit<SampleEvent, "direction" | "streams"> & { direction: string; streams: unknown },
+): SampleEvent {
   const streams = typeof row.streams === "string" ? (JSON.parse(row.streams) as unknown) : row.streams;
-  return { ...row, direction: row.direction === "reverse" ? "reverse" : "forward", streams: Array.isArray(streams) ? (streams as SampleEvent["streams"]) : null };
+  return {
+    ...row,
+    direction: row.direction === "reverse" ? "reverse" : "forward",
+    streams: Array.isArray(streams) ? (streams as SampleEvent["streams"]) : null,
+  };
 }

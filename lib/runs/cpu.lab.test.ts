@@ -23,7 +23,11 @@ const MAX_PERCENT = 100 * os.cpus().length;
 
 async function runOn(link: string, body: Record<string, unknown>) {
   const request = parseRunRequest(body);
-  const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+  const started = await engine.startRun({
+    linkId: linkIds[link]!,
+    options: request.options,
+    clientSide: request.clientSide,
+  });
   await engine.waitForRun(started.id);
   return db.run.findUniqueOrThrow({ where: { id: started.id }, include: { link: true } });
 }
@@ -39,7 +43,10 @@ function expectBothCpuFigures(run: Awaited<ReturnType<typeof runOn>>): void {
   // the figures are the client's own CPU line, as its output kept it
   const line = /CPU Utilization: local\/\w+ ([\d.]+)%.*remote\/\w+ ([\d.]+)%/.exec(run.clientOutput ?? "");
   expect(line?.slice(1).map(Number)).toEqual([run.clientCpuPercent, run.serverCpuPercent]);
-  expect(runJson(run, run.link).summary).toMatchObject({ clientCpuPercent: run.clientCpuPercent, serverCpuPercent: run.serverCpuPercent });
+  expect(runJson(run, run.link).summary).toMatchObject({
+    clientCpuPercent: run.clientCpuPercent,
+    serverCpuPercent: run.serverCpuPercent,
+  });
 }
 
 beforeAll(async () => {

@@ -5,7 +5,10 @@ import type { RunDirection, RunStatus } from "./contract";
 export const DIRECTION_ARROWS: Record<RunDirection, string> = { "a-to-b": "→", "b-to-a": "←", bidir: "⇄" };
 
 /** `TCP ×4 30s ←`: protocol, streams, length and direction, as the runs table shows them. */
-export function describeOptions(options: Pick<IperfOptions, "protocol" | "parallel" | "duration" | "bytes"> & { latency?: boolean }, direction: RunDirection): string {
+export function describeOptions(
+  options: Pick<IperfOptions, "protocol" | "parallel" | "duration" | "bytes"> & { latency?: boolean },
+  direction: RunDirection,
+): string {
   const parts = [options.protocol.toUpperCase()];
   if (options.parallel > 1) parts.push(`×${options.parallel}`);
   if (options.bytes !== undefined) parts.push(formatByteCount(options.bytes));

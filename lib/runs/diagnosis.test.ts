@@ -24,7 +24,11 @@ function setUp() {
     const started = await engine.startRun({ linkId, ...parseRunRequest(body) });
     return started.id;
   };
-  const stored = (runId: number) => database.db.run.findUniqueOrThrow({ where: { id: runId }, include: { latencySamples: { orderBy: { seq: "asc" } } } });
+  const stored = (runId: number) =>
+    database.db.run.findUniqueOrThrow({
+      where: { id: runId },
+      include: { latencySamples: { orderBy: { seq: "asc" } } },
+    });
   return { remote, engine, run, stored };
 }
 
@@ -42,7 +46,12 @@ describe("the environment of a run", () => {
     const row = await stored(runId);
     expect(row.status).toBe("succeeded");
     const environment = parseStoredEnvironment(row.environment);
-    expect(environment?.client).toMatchObject({ platform: "linux", kernel: "6.1.0-fake", iperf3Version: "3.12", missing: [] });
+    expect(environment?.client).toMatchObject({
+      platform: "linux",
+      kernel: "6.1.0-fake",
+      iperf3Version: "3.12",
+      missing: [],
+    });
     expect(environment?.server?.nic?.driver).toBe("fake");
     expect(Date.parse(environment!.client!.readAt)).toBeGreaterThan(Date.now() - 60_000);
     // one read per end, by the link's NIC on each host
@@ -102,7 +111,8 @@ describe("latency under load", () => {
     // a client that never ends by itself
     remote.client = (process) => process.emit(...TCP_1.slice(0, 4));
     const runId = await run({ duration: 30, latency: true });
-    for (let waited = 0; (await stored(runId)).status !== "running" && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; (await stored(runId)).status !== "running" && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await engine.cancelRun(runId);
     const row = await stored(runId);

@@ -61,7 +61,9 @@ const parseJson = (value: unknown): unknown => (typeof value === "string" ? JSON
 export const STREAM_SAMPLES_PER_POINT = 2;
 
 export async function readSeriesFromSamples(runId: number, points: number = DISPLAY_POINTS): Promise<SampleSeries> {
-  const [extent] = await db.$queryRaw<Array<{ total: number | bigint; lastSeq: number | bigint | null }>>`SELECT COUNT(*) AS "total", MAX("seq") AS "lastSeq" FROM "Sample" WHERE "runId" = ${runId}`;
+  const [extent] = await db.$queryRaw<
+    Array<{ total: number | bigint; lastSeq: number | bigint | null }>
+  >`SELECT COUNT(*) AS "total", MAX("seq") AS "lastSeq" FROM "Sample" WHERE "runId" = ${runId}`;
   const sampleCount = Number(extent?.total ?? 0);
   if (sampleCount <= points) return { ...(await readAllPoints(runId)), sampleCount };
   return { ...(await readThinnedPoints(runId, points, Number(extent!.lastSeq))), sampleCount };
@@ -69,7 +71,9 @@ export async function readSeriesFromSamples(runId: number, points: number = DISP
 
 /** Few samples: every one of them, as the live chart builds them. */
 async function readAllPoints(runId: number): Promise<{ points: SeriesPoint[]; streamCount: number }> {
-  const rows = await db.$queryRaw<SampleRow[]>`SELECT "seq", "start", "end", "direction", "bitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "omitted", "streams" FROM "Sample" WHERE "runId" = ${runId} ORDER BY "seq"`;
+  const rows = await db.$queryRaw<
+    SampleRow[]
+  >`SELECT "seq", "start", "end", "direction", "bitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "omitted", "streams" FROM "Sample" WHERE "runId" = ${runId} ORDER BY "seq"`;
   const builder = new SeriesBuilder();
   for (const row of rows) {
     builder.add(
@@ -96,7 +100,11 @@ async function readAllPoints(runId: number): Promise<{ points: SeriesPoint[]; st
  * STREAM_SAMPLES_PER_POINT intervals of each bucket. Parsing every interval's stream values
  * was most of the cost of the first view (seconds for such a run; see bench/run-page.bench.ts).
  */
-async function readThinnedPoints(runId: number, limit: number, lastSeq: number): Promise<{ points: SeriesPoint[]; streamCount: number }> {
+async function readThinnedPoints(
+  runId: number,
+  limit: number,
+  lastSeq: number,
+): Promise<{ points: SeriesPoint[]; streamCount: number }> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { options: true } });
   const isBidir = Boolean(run && parseStoredOptions(run.options).bidir);
   // Numbers are bound as REAL: the CASTs below keep the division whole.
@@ -172,15 +180,18 @@ async function readThinnedPoints(runId: number, limit: number, lastSeq: number):
 /** Each stream's totals over every interval that counts, read from the run's samples in batches. */
 export async function readStreamStatsFromSamples(runId: number): Promise<StreamStat[]> {
   const totals = new StreamTotals();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     // Raw SQL: Prisma's row mapping costs more than the query for tens of thousands of samples.
-    const batch = await db.$queryRaw<Array<{ seq: number | bigint; start: number; end: number; direction: string; streams: unknown }>>`
+    const batch = await db.$queryRaw<
+      Array<{ seq: number | bigint; start: number; end: number; direction: string; streams: unknown }>
+    >`
       SELECT "seq", "start", "end", "direction", "streams" FROM "Sample"
       WHERE "runId" = ${runId} AND "seq" >= ${after} AND "omitted" = 0 AND "streams" IS NOT NULL
       ORDER BY "seq" LIMIT ${SAMPLE_BATCH}`;
     for (const row of batch) {
       const streams = parseJson(row.streams);
-      if (Array.isArray(streams)) totals.add({ start: row.start, end: row.end, direction: row.direction, omitted: false, streams });
+      if (Array.isArray(streams))
+        totals.add({ start: row.start, end: row.end, direction: row.direction, omitted: false, streams });
     }
     if (batch.length < SAMPLE_BATCH) break;
     after = Number(batch.at(-1)!.seq) + 1;
@@ -197,8 +208,16 @@ export async function storeRunDigest(runId: number, streams?: StreamStat[]): Pro
   const existing = await db.runDigest.findUnique({ where: { runId }, select: { compactedAt: true } });
   if (existing?.compactedAt) return (await readStoredDigest(runId))!;
   const series = await readSeriesFromSamples(runId);
-  const data = { points: series.points, streamCount: series.streamCount, sampleCount: series.sampleCount, streams: streams ?? (await readStreamStatsFromSamples(runId)) };
-  const json = { points: data.points as unknown as Prisma.InputJsonValue, streams: data.streams as unknown as Prisma.InputJsonValue };
+  const data = {
+    points: series.points,
+    streamCount: series.streamCount,
+    sampleCount: series.sampleCount,
+    streams: streams ?? (await readStreamStatsFromSamples(runId)),
+  };
+  const json = {
+    points: data.points as unknown as Prisma.InputJsonValue,
+    streams: data.streams as unknown as Prisma.InputJsonValue,
+  };
   await db.runDigest.upsert({
     where: { runId },
     create: { runId, ...json, streamCount: data.streamCount, sampleCount: data.sampleCount },
@@ -239,9 +258,12 @@ export async function getRunDigest(runId: number): Promise<RunDigestData> {
  * or whose end was cut short), one run at a time, oldest last: recent runs are the ones people
  * open. Returns how many it stored. `shouldStop` ends it early (shutdown).
  */
-export async function backfillRunDigests({ shouldStop = () => false, batch = 100 }: { shouldStop?: () => boolean; batch?: number } = {}): Promise<number> {
+export async function backfillRunDigests({
+  shouldStop = () => false,
+  batch = 100,
+}: { shouldStop?: () => boolean; batch?: number } = {}): Promise<number> {
   let stored = 0;
-  for (let before = Number.MAX_SAFE_INTEGER; !shouldStop(); ) {
+  for (let before = Number.MAX_SAFE_INTEGER; !shouldStop();) {
     const missing = await db.$queryRaw<Array<{ id: number | bigint }>>`
       SELECT "id" FROM "Run" WHERE "id" < ${before} AND "status" IN (${Prisma.join([...FINAL_RUN_STATUSES])})
         AND NOT EXISTS (SELECT 1 FROM "RunDigest" WHERE "RunDigest"."runId" = "Run"."id")

@@ -4,7 +4,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabState } from "@/testing/lab-state";
-import { labHost, labLink, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/testing/lab-targets";
+import {
+  labHost,
+  labLink,
+  labTarget,
+  processesInHost,
+  requireLabState,
+  startSshd,
+  stopSshd,
+  waitFor,
+} from "@/testing/lab-targets";
 import { parseStoredEnvironment } from "@/lib/diagnosis/contract";
 import { buildClientArgv, parseIperfVersion } from "@/lib/iperf";
 import { openTestDatabase } from "@/testing/database";
@@ -44,7 +53,11 @@ async function samplesArrived(runId: number, count: number): Promise<void> {
 
 async function runOn(link: string, body: Record<string, unknown>) {
   const request = parseRunRequest(body);
-  const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+  const started = await engine.startRun({
+    linkId: linkIds[link]!,
+    options: request.options,
+    clientSide: request.clientSide,
+  });
   await engine.waitForRun(started.id);
   return db.run.findUniqueOrThrow({ where: { id: started.id }, include: { samples: { orderBy: { seq: "asc" } } } });
 }
@@ -72,7 +85,21 @@ describe("runs on the lab", () => {
     const { a, b } = labLink(state, "ab-1g");
     const iperf3 = expect.stringMatching(/^\S*iperf3$/);
     const port = expect.stringMatching(/^\d+$/);
-    expect(run.clientCommand?.split(" ")).toEqual([iperf3, "-c", b.address, "-p", port, "-t", "4", "-B", a.address, "-V", "-f", "k", "--forceflush"]);
+    expect(run.clientCommand?.split(" ")).toEqual([
+      iperf3,
+      "-c",
+      b.address,
+      "-p",
+      port,
+      "-t",
+      "4",
+      "-B",
+      a.address,
+      "-V",
+      "-f",
+      "k",
+      "--forceflush",
+    ]);
     expect(run.serverCommand?.split(" ").slice(0, 7)).toEqual([iperf3, "-s", "-1", "-B", b.address, "-p", port]);
     expect(run.serverIperfVersion).toMatch(/^3\./);
     expect(run.clientOutput).toMatch(/receiver/);
@@ -134,7 +161,9 @@ describe("runs on the lab", () => {
     const beta = labHost(state, "beta");
     const betaAddress = state.links.find((l) => l.name === "ab-1g")!.b.address;
     // Something else (here a plain iperf3 server) already listens on 5201 at beta's ab-1g address.
-    const squatter = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-B", betaAddress, "-p", "5201"], { stdio: "ignore" });
+    const squatter = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-B", betaAddress, "-p", "5201"], {
+      stdio: "ignore",
+    });
     try {
       await waitFor(() => processesInHost(beta, "-p 5201").length > 0, 5000, "the squatter to start");
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -164,7 +193,10 @@ describe("runs on the lab", () => {
     const started = await engine.startRun({ linkId: linkIds["ab-1g"]!, options: request.options, clientSide: "a" });
     await samplesArrived(started.id, 2);
     expect(await engine.cancelRun(started.id)).toBe("cancelled");
-    const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { _count: { select: { samples: true } } } });
+    const run = await db.run.findUniqueOrThrow({
+      where: { id: started.id },
+      include: { _count: { select: { samples: true } } },
+    });
     expect(run.status).toBe("cancelled");
     expect(run._count.samples).toBeGreaterThanOrEqual(2);
     // The sender's partial summary is real; the "0.00 Bytes" receiver line of a stopped client is not kept.
@@ -205,7 +237,10 @@ describe("runs on the lab", () => {
   it("keeps hostile text in paths from reaching a shell", async () => {
     const marker = "/tmp/wirespeed-pwned-engine";
     fs.rmSync(marker, { force: true });
-    await db.host.update({ where: { id: hostIds.beta! }, data: { iperf3Path: `/tmp/$(touch ${marker})\`touch ${marker}\`;touch ${marker}'"\n/iperf3` } });
+    await db.host.update({
+      where: { id: hostIds.beta! },
+      data: { iperf3Path: `/tmp/$(touch ${marker})\`touch ${marker}\`;touch ${marker}'"\n/iperf3` },
+    });
     try {
       const run = await runOn("ab-1g", { duration: 2 });
       expect(run.status).toBe("failed");
@@ -234,18 +269,39 @@ describe("iperf3 without --forceflush (before 3.1.5)", () => {
       nicName: "eth1",
       openFirewall: false,
     });
-    const server = agentRunRemote.startIperf(endpoint(beta, hostIds.beta!, link.b.address), "server", "iperf3", ["-s", "-1", "-B", link.b.address, "-p", "5291"], { onStdoutLine: () => {}, onStderrLine: () => {} });
+    const server = agentRunRemote.startIperf(
+      endpoint(beta, hostIds.beta!, link.b.address),
+      "server",
+      "iperf3",
+      ["-s", "-1", "-B", link.b.address, "-p", "5291"],
+      { onStdoutLine: () => {}, onStderrLine: () => {} },
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     // What an old iperf3 gets: no live-output flag at all.
-    const { argv } = buildClientArgv({ options: parseRunRequest({ duration: 3, port: 5291 }).options, version, serverAddress: link.b.address, bindAddress: link.a.address, hostName: "alpha", liveMode: "pty" });
+    const { argv } = buildClientArgv({
+      options: parseRunRequest({ duration: 3, port: 5291 }).options,
+      version,
+      serverAddress: link.b.address,
+      bindAddress: link.a.address,
+      hostName: "alpha",
+      liveMode: "pty",
+    });
     expect(argv).not.toContain("--forceflush");
     const intervalTimes: number[] = [];
-    const client = agentRunRemote.startIperf(endpoint(alpha, hostIds.alpha!, link.a.address), "client", "iperf3", argv, {
-      onStdoutLine: (line) => {
-        if (/\d+\.\d+-\d+\.\d+\s+sec\s.*bits\/sec/.test(line) && !/sender|receiver/.test(line)) intervalTimes.push(Date.now());
+    const client = agentRunRemote.startIperf(
+      endpoint(alpha, hostIds.alpha!, link.a.address),
+      "client",
+      "iperf3",
+      argv,
+      {
+        onStdoutLine: (line) => {
+          if (/\d+\.\d+-\d+\.\d+\s+sec\s.*bits\/sec/.test(line) && !/sender|receiver/.test(line))
+            intervalTimes.push(Date.now());
+        },
+        onStderrLine: () => {},
       },
-      onStderrLine: () => {},
-    }, { pty: true });
+      { pty: true },
+    );
     await client.done;
     const endedAt = Date.now();
     await server.stop();
@@ -266,7 +322,8 @@ describe("the ESXi stand-in", () => {
       const request = parseRunRequest({ duration: 3 });
       const started = await engine.startRun({ linkId: linkIds["a-esx"]!, options: request.options, clientSide: "a" });
       bus.subscribe(started.id, 0, (event) => {
-        if (event.type === "sample" && duringRun.length === 0) duringRun.push(fs.readFileSync(firewallFile, "utf8").trim());
+        if (event.type === "sample" && duringRun.length === 0)
+          duringRun.push(fs.readFileSync(firewallFile, "utf8").trim());
       });
       await engine.waitForRun(started.id);
       const run = await db.run.findUniqueOrThrow({ where: { id: started.id } });
@@ -277,7 +334,12 @@ describe("the ESXi stand-in", () => {
       expect(run.serverCommand).toContain("/usr/lib/vmware/vsan/bin/iperf3");
       // The server's end was read with ESXi's commands: its vmk, through the vSwitch, to the uplink.
       const server = parseStoredEnvironment(run.environment)?.server;
-      expect(server).toMatchObject({ platform: "esxi", kernel: "8.0.2", iperf3Version: expect.stringMatching(/^3\.\d+/), nic: { name: expect.stringMatching(/^vmk\d$/), mtu: 9000, driver: "veth" } });
+      expect(server).toMatchObject({
+        platform: "esxi",
+        kernel: "8.0.2",
+        iperf3Version: expect.stringMatching(/^3\.\d+/),
+        nic: { name: expect.stringMatching(/^vmk\d$/), mtu: 9000, driver: "veth" },
+      });
       expect(duringRun).toEqual(["false"]);
       expect(fs.readFileSync(firewallFile, "utf8").trim()).toBe("true");
     } finally {
@@ -328,21 +390,32 @@ describe("faults on the lab", () => {
     const listener = Number(fs.readFileSync(alpha.sshdPidFile, "utf8"));
     for (const { pid } of processesInHost(alpha, "sshd")) if (pid !== listener) process.kill(pid, "SIGKILL");
     await engine.waitForRun(started.id);
-    const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { _count: { select: { samples: true } } } });
+    const run = await db.run.findUniqueOrThrow({
+      where: { id: started.id },
+      include: { _count: { select: { samples: true } } },
+    });
     expect(run.status).toBe("failed");
     expect(run.errorKind).toBe("connection-lost");
     expect(run._count.samples).toBeGreaterThanOrEqual(2);
-    await waitFor(() => iperfProcessesIn("alpha").length === 0 && iperfProcessesIn("beta").length === 0, 10_000, "no iperf3 left");
+    await waitFor(
+      () => iperfProcessesIn("alpha").length === 0 && iperfProcessesIn("beta").length === 0,
+      10_000,
+      "no iperf3 left",
+    );
   });
 
   it("marks a run interrupted and stops its iperf3 when the app died mid-run", async () => {
     // A separate app process starts a long run and is killed without warning.
     const script = path.resolve(__dirname, "../../testing/start-run-and-wait.ts");
     // One process (node with tsx as loader, not the tsx CLI, which would fork a child that survives the kill).
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", script, String(linkIds["ab-1g"])], {
-      env: { ...process.env, DATABASE_URL: database.url },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--conditions=react-server", script, String(linkIds["ab-1g"])],
+      {
+        env: { ...process.env, DATABASE_URL: database.url },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     // By the third sample the first two are in the database (samples are written every 250 ms).
@@ -352,21 +425,36 @@ describe("faults on the lab", () => {
     await new Promise((resolve) => child.once("exit", resolve));
 
     expect(await engine.recoverInterruptedRuns()).toBe(1);
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { _count: { select: { samples: true } } } });
+    const run = await db.run.findUniqueOrThrow({
+      where: { id: runId },
+      include: { _count: { select: { samples: true } } },
+    });
     expect(run.status).toBe("interrupted");
     expect(run.errorKind).toBe("interrupted");
     expect(run._count.samples).toBeGreaterThanOrEqual(2);
     // The dropped SSH sessions stop iperf3 at once, and recovery stops what is left.
-    await waitFor(() => iperfProcessesIn("alpha").length === 0 && iperfProcessesIn("beta").length === 0, 10_000, "no iperf3 left");
+    await waitFor(
+      () => iperfProcessesIn("alpha").length === 0 && iperfProcessesIn("beta").length === 0,
+      10_000,
+      "no iperf3 left",
+    );
   });
 
   it("stops the iperf3 a stale run recorded, and leaves another program with a reused pid alone", async () => {
     const beta = labHost(state, "beta");
     // An iperf3 server left behind on beta, and an unrelated program whose pid a stale run also names.
-    const leftover = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-1", "-B", labLink(state, "ab-1g").b.address, "-p", "5298"], { stdio: "ignore" });
+    const leftover = spawn(
+      "ip",
+      ["netns", "exec", beta.netns, "iperf3", "-s", "-1", "-B", labLink(state, "ab-1g").b.address, "-p", "5298"],
+      { stdio: "ignore" },
+    );
     const bystander = spawn("ip", ["netns", "exec", beta.netns, "sleep", "30"], { stdio: "ignore" });
     try {
-      await waitFor(() => iperfProcessesIn("beta").length === 1 && processesInHost(beta, "sleep 30").length === 1, 5000, "the leftover processes");
+      await waitFor(
+        () => iperfProcessesIn("beta").length === 1 && processesInHost(beta, "sleep 30").length === 1,
+        5000,
+        "the leftover processes",
+      );
       const [iperfPid] = iperfProcessesIn("beta");
       const sleepPid = processesInHost(beta, "sleep 30")[0]!.pid;
       const options = parseRunRequest({ duration: 10 }).options;
@@ -375,7 +463,9 @@ describe("faults on the lab", () => {
       expect(await engine.recoverInterruptedRuns()).toBe(2);
       await waitFor(() => iperfProcessesIn("beta").length === 0, 10_000, "the leftover iperf3 to stop");
       expect(processesInHost(beta, "sleep 30")).toHaveLength(1);
-      expect(await db.run.count({ where: { status: "interrupted", serverPid: { in: [iperfPid!, sleepPid] } } })).toBe(2);
+      expect(await db.run.count({ where: { status: "interrupted", serverPid: { in: [iperfPid!, sleepPid] } } })).toBe(
+        2,
+      );
     } finally {
       leftover.kill();
       bystander.kill();

@@ -14,7 +14,6 @@ const database: TestDatabase = await openTestDatabase();
 const { RunEngine, serverArgvFor } = await import("./engine");
 const { RunEventBus } = await import("./bus");
 
-
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
 
 let linkIds: number[] = [];
@@ -43,9 +42,11 @@ function setUp() {
       if (event.type === "status") seen.push((event.data as { status: string }).status);
     });
   };
-  const stored = (runId: number) => database.db.run.findUniqueOrThrow({ where: { id: runId }, include: { samples: { orderBy: { seq: "asc" } } } });
+  const stored = (runId: number) =>
+    database.db.run.findUniqueOrThrow({ where: { id: runId }, include: { samples: { orderBy: { seq: "asc" } } } });
   const until = async (condition: () => boolean, what: string) => {
-    for (const deadline = Date.now() + 5_000; !condition(); await tick()) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    for (const deadline = Date.now() + 5_000; !condition(); await tick())
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
   };
   return { remote, bus, engine, start, follow, statuses, stored, until };
 }
@@ -86,14 +87,21 @@ describe("a run, step by step", () => {
     bus.subscribe(runId, 0, (event) => event.type === "sample" && live.push(event.data));
     await engine.waitForRun(runId);
     const { samples } = await stored(runId);
-    expect(live).toEqual(samples.map((sample) => Object.fromEntries(Object.entries(sample).filter(([key]) => key !== "id" && key !== "runId"))));
+    expect(live).toEqual(
+      samples.map((sample) =>
+        Object.fromEntries(Object.entries(sample).filter(([key]) => key !== "id" && key !== "runId")),
+      ),
+    );
   });
 
   it("gives the port back when a run ends, so the next run on the host uses it again", async () => {
     const { remote, engine, start } = setUp();
     await engine.waitForRun(await start());
     await engine.waitForRun(await start());
-    expect(remote.started("server").map((process) => process.argv[process.argv.indexOf("-p") + 1])).toEqual(["5201", "5201"]);
+    expect(remote.started("server").map((process) => process.argv[process.argv.indexOf("-p") + 1])).toEqual([
+      "5201",
+      "5201",
+    ]);
   });
 
   it("skips a port the host has busy and listens on the next one", async () => {
@@ -101,7 +109,10 @@ describe("a run, step by step", () => {
     remote.server = (process, port) =>
       setTimeout(() => {
         if (port === 5201) {
-          process.emitError("iperf3: error - unable to start listener for connections: Address already in use", "iperf3: exiting");
+          process.emitError(
+            "iperf3: error - unable to start listener for connections: Address already in use",
+            "iperf3: exiting",
+          );
           process.exit(1);
         } else process.emit(`Server listening on ${port} (test #1)`);
       }, 5);
@@ -121,7 +132,11 @@ describe("a run, step by step", () => {
     const runId = await start();
     await engine.waitForRun(runId);
     const run = await stored(runId);
-    expect(run).toMatchObject({ status: "failed", errorKind: "timeout", errorMessage: "The iperf3 server on b0 did not start listening within 0.3 s." });
+    expect(run).toMatchObject({
+      status: "failed",
+      errorKind: "timeout",
+      errorMessage: "The iperf3 server on b0 did not start listening within 0.3 s.",
+    });
     expect(remote.started("client")).toHaveLength(0);
     expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
   });
@@ -151,7 +166,11 @@ describe("a run, step by step", () => {
     const runId = await start();
     await engine.waitForRun(runId);
     const run = await stored(runId);
-    expect(run).toMatchObject({ status: "failed", errorKind: "unknown", errorMessage: "iperf3 ended without a result (exit code 139)." });
+    expect(run).toMatchObject({
+      status: "failed",
+      errorKind: "unknown",
+      errorMessage: "iperf3 ended without a result (exit code 139).",
+    });
     expect(run.samples).toHaveLength(0);
     expect(run.receivedBitsPerSecond).toBeNull();
     expect(run.clientOutput).toBe("Segmentation fault (core dumped)\n");
@@ -242,11 +261,26 @@ describe("cancel", () => {
 describe("the app stopping", () => {
   it("marks the runs it left active as interrupted, keeps their samples, and stops their iperf3 by pid", async () => {
     const { remote, engine } = setUp();
-    const run = await database.db.run.create({ data: { linkId: linkIds[0]!, status: "running", clientSide: "b", options: { protocol: "tcp" }, serverPid: 111, clientPid: 222 } });
+    const run = await database.db.run.create({
+      data: {
+        linkId: linkIds[0]!,
+        status: "running",
+        clientSide: "b",
+        options: { protocol: "tcp" },
+        serverPid: 111,
+        clientPid: 222,
+      },
+    });
     await database.db.sample.create({ data: { runId: run.id, seq: 0, start: 0, end: 1, bytes: 1, bitsPerSecond: 8 } });
-    const queued = await database.db.run.create({ data: { linkId: linkIds[1]!, status: "queued", clientSide: "a", options: {} } });
+    const queued = await database.db.run.create({
+      data: { linkId: linkIds[1]!, status: "queued", clientSide: "a", options: {} },
+    });
     expect(await engine.recoverInterruptedRuns()).toBe(2);
-    const after = await database.db.run.findMany({ where: { id: { in: [run.id, queued.id] } }, include: { _count: { select: { samples: true } } }, orderBy: { id: "asc" } });
+    const after = await database.db.run.findMany({
+      where: { id: { in: [run.id, queued.id] } },
+      include: { _count: { select: { samples: true } } },
+      orderBy: { id: "asc" },
+    });
     expect(after.map((row) => [row.status, row.errorKind, row._count.samples])).toEqual([
       ["interrupted", "interrupted", 1],
       ["interrupted", "interrupted", 0],
@@ -262,7 +296,9 @@ describe("the app stopping", () => {
 describe("runs together", () => {
   it("starts every server before any client, then the clients at once", async () => {
     const { remote, engine, follow, stored } = setUp();
-    const runs = await engine.startRunsTogether(linkIds.map((linkId) => ({ linkId, ...parseRunRequest({ duration: 3 }) })));
+    const runs = await engine.startRunsTogether(
+      linkIds.map((linkId) => ({ linkId, ...parseRunRequest({ duration: 3 }) })),
+    );
     runs.forEach((run) => follow(run.id));
     await Promise.all(runs.map((run) => engine.waitForRun(run.id)));
     expect(remote.processes.map((process) => process.role)).toEqual(["server", "server", "client", "client"]);
@@ -276,16 +312,25 @@ describe("runs together", () => {
     remote.server = (process, port) =>
       setTimeout(() => {
         if (process.host === "b1") {
-          process.emitError("iperf3: error - unable to start listener for connections: Operation not permitted", "iperf3: exiting");
+          process.emitError(
+            "iperf3: error - unable to start listener for connections: Operation not permitted",
+            "iperf3: exiting",
+          );
           process.exit(1);
         } else process.emit(`Server listening on ${port} (test #1)`);
       }, 5);
-    const runs = await engine.startRunsTogether(linkIds.map((linkId) => ({ linkId, ...parseRunRequest({ duration: 3 }) })));
+    const runs = await engine.startRunsTogether(
+      linkIds.map((linkId) => ({ linkId, ...parseRunRequest({ duration: 3 }) })),
+    );
     await Promise.all(runs.map((run) => engine.waitForRun(run.id)));
     expect(remote.started("client")).toHaveLength(0);
     const [ok, broken] = await Promise.all(runs.map((run) => stored(run.id)));
     expect(broken).toMatchObject({ status: "failed", errorKind: "listener-failed" });
-    expect(ok).toMatchObject({ status: "failed", errorKind: "unknown", errorMessage: `Run #${broken!.id}, which had to run at the same time, could not start.` });
+    expect(ok).toMatchObject({
+      status: "failed",
+      errorKind: "unknown",
+      errorMessage: `Run #${broken!.id}, which had to run at the same time, could not start.`,
+    });
     expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
   });
 
@@ -299,9 +344,14 @@ describe("runs together", () => {
     ]);
     expect(runs.map((run) => engine.queuePosition(run.linkId, run.id))).toEqual([0, 1, 1]);
     await Promise.all(runs.map((run) => engine.waitForRun(run.id)));
-    expect((await stored(alone)).endedAt!.getTime()).toBeLessThanOrEqual((await stored(runs[0]!.id)).startedAt!.getTime());
+    expect((await stored(alone)).endedAt!.getTime()).toBeLessThanOrEqual(
+      (await stored(runs[0]!.id)).startedAt!.getTime(),
+    );
     // Two runs on one link at once: two servers on distinct ports of its hosts.
-    const ports = remote.started("server").slice(1).map((process) => `${process.host}:${process.argv[process.argv.indexOf("-p") + 1]}`);
+    const ports = remote
+      .started("server")
+      .slice(1)
+      .map((process) => `${process.host}:${process.argv[process.argv.indexOf("-p") + 1]}`);
     expect(new Set(ports).size).toBe(ports.length);
   });
 });
@@ -310,7 +360,12 @@ const server = { address: "10.0.0.40", hostName: "esx1" };
 
 describe("serverArgvFor", () => {
   it("asks a 3.10+ server to give up when no client comes, after the run's time limit", () => {
-    const argv = serverArgvFor(parseRunRequest({ duration: 30, omit: 2 }).options, parseIperfVersion("iperf 3.12")!, server, 5201);
+    const argv = serverArgvFor(
+      parseRunRequest({ duration: 30, omit: 2 }).options,
+      parseIperfVersion("iperf 3.12")!,
+      server,
+      5201,
+    );
     expect(argv.slice(0, 6)).toEqual(["-s", "-1", "-B", "10.0.0.40", "-p", "5201"]);
     // 30 s + 2 s of omit + 30 s of margin
     expect(argv).toContain("--idle-timeout");
@@ -318,13 +373,23 @@ describe("serverArgvFor", () => {
   });
 
   it("leaves --idle-timeout out for the 3.1.x builds of ESXi and Windows, which lack it", () => {
-    const argv = serverArgvFor(parseRunRequest({ duration: 30 }).options, parseIperfVersion("iperf 3.1.3")!, server, 5201);
+    const argv = serverArgvFor(
+      parseRunRequest({ duration: 30 }).options,
+      parseIperfVersion("iperf 3.1.3")!,
+      server,
+      5201,
+    );
     // 3.1.3 predates --forceflush (3.1.5) too: only what that version knows.
     expect(argv).toEqual(["-s", "-1", "-B", "10.0.0.40", "-p", "5201", "-V"]);
   });
 
   it("caps the idle timeout at iperf3's one-day limit", () => {
-    const argv = serverArgvFor(parseRunRequest({ duration: 86_400 }).options, parseIperfVersion("iperf 3.17.1")!, server, 5201);
+    const argv = serverArgvFor(
+      parseRunRequest({ duration: 86_400 }).options,
+      parseIperfVersion("iperf 3.17.1")!,
+      server,
+      5201,
+    );
     expect(argv[argv.indexOf("--idle-timeout") + 1]).toBe("86400");
   });
 });

@@ -7,7 +7,14 @@ import { fieldErrorsFromZod, invalidInput } from "@/lib/errors";
 import { runEventBus, type RunEventBus } from "./bus";
 import { ACTIVE_RUN_STATUSES, clientSideOf, isFinalStatus, type ClientSide, type RunStatus } from "./contract";
 import { RunError, runFailureOf, shutdownInterruption, ShuttingDownError, type RunFailure } from "./errors";
-import { DEFAULT_LIMITS, finishRun, loadRunEndpoints, RunExecution, type ExecutionLimits, type HostCache } from "./execution";
+import {
+  DEFAULT_LIMITS,
+  finishRun,
+  loadRunEndpoints,
+  RunExecution,
+  type ExecutionLimits,
+  type HostCache,
+} from "./execution";
 import { LinkQueue } from "./link-queue";
 import { PortLeases } from "./ports";
 import type { RunRemote } from "./remote";
@@ -39,7 +46,15 @@ export type RunEndedListener = (runId: number) => void | Promise<void>;
  * `held`: the run belongs to a hold on its links (an experiment), so it never waits in their queues.
  * `isEnding`: it never started and is being stored as ended (`endUnstarted`): nothing may start it.
  */
-type Pending = { linkId: number; controller: AbortController; promise: Promise<void>; resolve: () => void; together: number[]; held: boolean; isEnding: boolean };
+type Pending = {
+  linkId: number;
+  controller: AbortController;
+  promise: Promise<void>;
+  resolve: () => void;
+  together: number[];
+  held: boolean;
+  isEnding: boolean;
+};
 
 /**
  * Links held for a series of runs (an experiment): no other run starts on them until it is
@@ -78,7 +93,9 @@ export class RunEngine {
       for (const listener of this.endedListeners) {
         void Promise.resolve()
           .then(() => listener(runId))
-          .catch((error: unknown) => console.error(`[wirespeed] after run ${runId}:`, error instanceof Error ? error.message : error));
+          .catch((error: unknown) =>
+            console.error(`[wirespeed] after run ${runId}:`, error instanceof Error ? error.message : error),
+          );
       }
     }
   }
@@ -146,7 +163,10 @@ export class RunEngine {
    * without queueing. `onRecorded` sees the runs before their first step (to follow their events).
    * Resolves when they have all ended.
    */
-  async runHeld(inputs: StartRunInput[], { onRecorded = () => {}, hostCache }: { onRecorded?: (runs: RunJson[]) => void; hostCache?: HostCache } = {}): Promise<RunJson[]> {
+  async runHeld(
+    inputs: StartRunInput[],
+    { onRecorded = () => {}, hostCache }: { onRecorded?: (runs: RunJson[]) => void; hostCache?: HostCache } = {},
+  ): Promise<RunJson[]> {
     const { runs, links } = await this.recordRuns(inputs, true);
     const runIds = runs.map((run) => run.id);
     const recorded = runs.map((run) => runJson(run, links.get(run.linkId)!));
@@ -180,7 +200,10 @@ export class RunEngine {
   }
 
   private async record(inputs: StartRunInput[], held: boolean) {
-    const found = await db.link.findMany({ where: { id: { in: inputs.map((input) => input.linkId) } }, select: { id: true, name: true, speedMbps: true } });
+    const found = await db.link.findMany({
+      where: { id: { in: inputs.map((input) => input.linkId) } },
+      select: { id: true, name: true, speedMbps: true },
+    });
     const links = new Map(found.map((link) => [link.id, link]));
     const missing = inputs.find((input) => !links.has(input.linkId));
     if (missing) throw new RunError("not-found", `Link ${missing.linkId} does not exist.`);
@@ -202,12 +225,25 @@ export class RunEngine {
     const runIds = runs.map((run) => run.id);
     for (const [index, run] of runs.entries()) {
       const input = inputs[index]!;
-      await recordAudit("run.start", "run", run.id, `${links.get(input.linkId)!.name}, client on ${input.clientSide}: ${JSON.stringify(input.options)}`);
+      await recordAudit(
+        "run.start",
+        "run",
+        run.id,
+        `${links.get(input.linkId)!.name}, client on ${input.clientSide}: ${JSON.stringify(input.options)}`,
+      );
       this.bus.begin(run.id);
       this.bus.publish(run.id, "status", { status: "queued" });
       let resolve = () => {};
       const promise = new Promise<void>((done) => (resolve = done));
-      this.pending.set(run.id, { linkId: input.linkId, controller: new AbortController(), promise, resolve, together: runIds, held, isEnding: false });
+      this.pending.set(run.id, {
+        linkId: input.linkId,
+        controller: new AbortController(),
+        promise,
+        resolve,
+        together: runIds,
+        held,
+        isEnding: false,
+      });
     }
     return { runs, links };
   }
@@ -222,16 +258,32 @@ export class RunEngine {
    */
   private async executeTogether(runIds: number[], hostCache?: HostCache): Promise<void> {
     // Their turn came after Wirespeed began to stop (a run before them was just interrupted).
-    if (this.stopReason !== null) return this.endUnstarted(runIds, "interrupted", runFailureOf(shutdownInterruption(this.stopReason, { hasStarted: false }), "unknown"));
+    if (this.stopReason !== null)
+      return this.endUnstarted(
+        runIds,
+        "interrupted",
+        runFailureOf(shutdownInterruption(this.stopReason, { hasStarted: false }), "unknown"),
+      );
     const executions = runIds
       .filter((runId) => this.pending.has(runId) && !this.pending.get(runId)!.isEnding)
-      .map((runId) => new RunExecution(runId, { remote: this.remote, ports: this.ports, bus: this.bus, limits: this.limits, hostCache }, this.pending.get(runId)!.controller.signal));
+      .map(
+        (runId) =>
+          new RunExecution(
+            runId,
+            { remote: this.remote, ports: this.ports, bus: this.bus, limits: this.limits, hostCache },
+            this.pending.get(runId)!.controller.signal,
+          ),
+      );
     const together = async (name: "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient") => {
       await Promise.all(executions.map((execution) => execution.step(name)));
       const failed = executions.find((execution) => execution.hasFailed);
       if (!failed || executions.length === 1) return;
       for (const execution of executions) {
-        execution.failure ??= new RunError("unknown", `Run #${failed.runId}, which had to run at the same time, could not start.`, "See that run's error; the samples of this one, if any, are kept.");
+        execution.failure ??= new RunError(
+          "unknown",
+          `Run #${failed.runId}, which had to run at the same time, could not start.`,
+          "See that run's error; the samples of this one, if any, are kept.",
+        );
       }
     };
     try {
@@ -252,12 +304,19 @@ export class RunEngine {
 
   /** Same link, same options, same client side: a new run. */
   async rerun(runId: number) {
-    const previous = await db.run.findUnique({ where: { id: runId }, select: { linkId: true, options: true, clientSide: true } });
+    const previous = await db.run.findUnique({
+      where: { id: runId },
+      select: { linkId: true, options: true, clientSide: true },
+    });
     if (!previous) throw new RunError("not-found", `Run ${runId} does not exist.`);
     // A run again must pass today's schema: an old run whose options it refuses says which.
     const parsed = IperfOptionsSchema.safeParse(previous.options);
     if (!parsed.success) throw invalidInput(fieldErrorsFromZod(parsed.error, "options"));
-    return this.startRun({ linkId: previous.linkId, options: parsed.data, clientSide: clientSideOf(previous.clientSide) });
+    return this.startRun({
+      linkId: previous.linkId,
+      options: parsed.data,
+      clientSide: clientSideOf(previous.clientSide),
+    });
   }
 
   /** Stops a run: both ends' iperf3 are stopped and the samples so far are kept. */
@@ -292,9 +351,14 @@ export class RunEngine {
     const ended = runIds.map((runId) => this.pending.get(runId)!.promise);
     const unstarted = runIds.filter((runId) => !this.hasStarted(runId));
     for (const runId of runIds) {
-      if (!unstarted.includes(runId)) this.pending.get(runId)!.controller.abort(shutdownInterruption(this.stopReason, { hasStarted: true }));
+      if (!unstarted.includes(runId))
+        this.pending.get(runId)!.controller.abort(shutdownInterruption(this.stopReason, { hasStarted: true }));
     }
-    await this.endUnstarted(unstarted, "interrupted", runFailureOf(shutdownInterruption(this.stopReason, { hasStarted: false }), "unknown"));
+    await this.endUnstarted(
+      unstarted,
+      "interrupted",
+      runFailureOf(shutdownInterruption(this.stopReason, { hasStarted: false }), "unknown"),
+    );
     await Promise.all(ended);
   }
 
@@ -308,7 +372,11 @@ export class RunEngine {
    * are marked at once, so that a link's queue handing them its turn meanwhile starts nothing,
    * and stay pending until stored, so that a shutdown waits for them.
    */
-  private async endUnstarted(runIds: number[], status: "cancelled" | "interrupted", failure: RunFailure | null): Promise<void> {
+  private async endUnstarted(
+    runIds: number[],
+    status: "cancelled" | "interrupted",
+    failure: RunFailure | null,
+  ): Promise<void> {
     const claimed = runIds.filter((runId) => {
       const pending = this.pending.get(runId);
       if (!pending || pending.isEnding) return false;
@@ -349,12 +417,16 @@ export class RunEngine {
     pending.resolve();
   }
 
-/** Place in the link's queue: 0 running, 1 next, …; null when not queued here. */
+  /** Place in the link's queue: 0 running, 1 next, …; null when not queued here. */
   queuePosition(linkId: number, runId: number): number | null {
     const position = this.queue.position(linkId, runId);
     if (position !== null) return position;
     // A run that shares its link's turn with another of its group waits where that one does.
-    const holder = this.pending.get(runId)?.together.find((id) => id !== runId && this.pending.get(id)?.linkId === linkId && this.queue.position(linkId, id) !== null);
+    const holder = this.pending
+      .get(runId)
+      ?.together.find(
+        (id) => id !== runId && this.pending.get(id)?.linkId === linkId && this.queue.position(linkId, id) !== null,
+      );
     return holder === undefined ? null : this.queue.position(linkId, holder);
   }
 
@@ -376,7 +448,9 @@ export class RunEngine {
           if (pid) await this.remote.stopLeftover(endpoints[role], [pid]);
         }
       } catch (error) {
-        console.error(`run ${run.id}: could not stop leftover iperf3: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+        console.error(
+          `run ${run.id}: could not stop leftover iperf3: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+        );
       }
       await db.run.update({
         where: { id: run.id },

@@ -26,7 +26,11 @@ export class ShuttingDownError extends AppError {
  */
 export function shutdownInterruption(reason: string, { hasStarted }: { hasStarted: boolean }): RunError {
   return hasStarted
-    ? new RunError("interrupted", `Wirespeed was stopped (${reason}) while this run was in progress.`, "The samples and the partial summary received before the stop are kept; run it again to get a full result.")
+    ? new RunError(
+        "interrupted",
+        `Wirespeed was stopped (${reason}) while this run was in progress.`,
+        "The samples and the partial summary received before the stop are kept; run it again to get a full result.",
+      )
     : new RunError("interrupted", `Wirespeed was stopped (${reason}) before this run started.`, "Run it again.");
 }
 
@@ -38,7 +42,8 @@ export type RunFailure = { kind: AppErrorKind; message: string; hint: string };
 
 // What to do about an SSH failure during a run: lib/ssh's errors carry a kind but no hint.
 const HINT_OF_KIND: Partial<Record<AppErrorKind, string>> = {
-  "host-key": "The host presented another SSH host key than the one pinned. If it was reinstalled, re-pin its key on the host's page.",
+  "host-key":
+    "The host presented another SSH host key than the one pinned. If it was reinstalled, re-pin its key on the host's page.",
   auth: "Check the host's user name and credentials.",
   unreachable: "Check that the host is up, that sshd runs there and that its address and SSH port are right.",
   timeout: "The host did not answer in time: check the network path and that sshd runs.",
@@ -54,7 +59,11 @@ const HINT_OF_KIND: Partial<Record<AppErrorKind, string>> = {
 export function runFailureOf(error: unknown, platform: IperfPlatform): RunFailure {
   if (error instanceof AppError) {
     const keepsHint = error.hint !== "" || error instanceof RunError;
-    return { kind: error.kind, message: error.message, hint: keepsHint ? error.hint : (HINT_OF_KIND[error.kind] ?? "") };
+    return {
+      kind: error.kind,
+      message: error.message,
+      hint: keepsHint ? error.hint : (HINT_OF_KIND[error.kind] ?? ""),
+    };
   }
   return classifyIperfError(error instanceof Error ? error.message : String(error), platform);
 }

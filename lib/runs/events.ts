@@ -41,7 +41,10 @@ export function resumePoint(request: Request): number {
 
 /** Replays a run that is not live from the database, then ends the stream. */
 async function replayFromDatabase(runId: number, after: number, send: (event: RunEvent) => void): Promise<void> {
-  const run = await db.run.findUnique({ where: { id: runId }, include: { link: { select: { id: true, name: true, speedMbps: true } } } });
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    include: { link: { select: { id: true, name: true, speedMbps: true } } },
+  });
   if (!run) return;
   const json = runJson(run, run.link);
   let count = after;
@@ -67,8 +70,20 @@ async function replayFromDatabase(runId: number, after: number, send: (event: Ru
  * The SSE body for one run, from sample `after` on. It closes after the run's
  * final status, or when the client goes away (`signal`).
  */
-export function openRunEventStream(runId: number, after: number, signal: AbortSignal, bus: RunEventBus = runEventBus): ReadableStream<Uint8Array> {
-  return openEventStream({ bus, id: runId, after, signal, replay: (send) => replayFromDatabase(runId, after, send), isFinal: isFinalStatus });
+export function openRunEventStream(
+  runId: number,
+  after: number,
+  signal: AbortSignal,
+  bus: RunEventBus = runEventBus,
+): ReadableStream<Uint8Array> {
+  return openEventStream({
+    bus,
+    id: runId,
+    after,
+    signal,
+    replay: (send) => replayFromDatabase(runId, after, send),
+    isFinal: isFinalStatus,
+  });
 }
 
 /**

@@ -21,11 +21,28 @@ let linkIds: Record<string, number>;
 const bus = new RunEventBus();
 const engine = new RunEngine(agentRunRemote, bus);
 
-type JsonSide = { start: number; end: number; seconds: number; bytes: number; bits_per_second: number; retransmits?: number; jitter_ms?: number; lost_packets?: number; packets?: number; lost_percent?: number };
-type JsonEnd = Partial<Record<"sum_sent" | "sum_received" | "sum_sent_bidir_reverse" | "sum_received_bidir_reverse", JsonSide>>;
+type JsonSide = {
+  start: number;
+  end: number;
+  seconds: number;
+  bytes: number;
+  bits_per_second: number;
+  retransmits?: number;
+  jitter_ms?: number;
+  lost_packets?: number;
+  packets?: number;
+  lost_percent?: number;
+};
+type JsonEnd = Partial<
+  Record<"sum_sent" | "sum_received" | "sum_sent_bidir_reverse" | "sum_received_bidir_reverse", JsonSide>
+>;
 
 /** The last -J document of a server's output (an earlier one may be a busy port's error). */
-function lastDocument(output: string): { end: JsonEnd; error?: string; start: { test_start: { num_streams: number } } } {
+function lastDocument(output: string): {
+  end: JsonEnd;
+  error?: string;
+  start: { test_start: { num_streams: number } };
+} {
   const lines = output.split("\n");
   const first = lines.lastIndexOf("{");
   const last = lines.indexOf("}", first);
@@ -56,12 +73,22 @@ function expectSide(stored: { bytes: number | null; bitsPerSecond: number | null
  * The side a text client measured itself, as it printed it on its summary line: with -f k, a whole
  * number of kbit/s (7 significant digits at 1 Gbit/s, not the 3 of "933 Mbits/sec").
  */
-function expectClientKbits(clientOutput: string, bitsPerSecond: number | null, role: "sender" | "receiver", tag = ""): void {
+function expectClientKbits(
+  clientOutput: string,
+  bitsPerSecond: number | null,
+  role: "sender" | "receiver",
+  tag = "",
+): void {
   expect(bitsPerSecond).not.toBeNull();
   expect(bitsPerSecond! % 1000).toBe(0);
   expect(bitsPerSecond!).toBeGreaterThan(10_000_000);
-  const summary = clientOutput.split("\n").filter((line) => line.includes(tag) && new RegExp(`\\s${role}\\s*$`).test(line));
-  expect(summary.some((line) => line.includes(` ${bitsPerSecond! / 1000} Kbits/sec `)), summary.join("\n")).toBe(true);
+  const summary = clientOutput
+    .split("\n")
+    .filter((line) => line.includes(tag) && new RegExp(`\\s${role}\\s*$`).test(line));
+  expect(
+    summary.some((line) => line.includes(` ${bitsPerSecond! / 1000} Kbits/sec `)),
+    summary.join("\n"),
+  ).toBe(true);
 }
 
 /** Both sides of one direction, one measured by each end, agree within what a TCP test's start and end shift. */
@@ -73,11 +100,18 @@ function expectClose(a: number | null, b: number | null, share = 0.03): void {
 /** A run through the engine, with the time each of its samples reached the bus. */
 async function runOn(link: string, body: Record<string, unknown>) {
   const request = parseRunRequest(body);
-  const started = await engine.startRun({ linkId: linkIds[link]!, options: request.options, clientSide: request.clientSide });
+  const started = await engine.startRun({
+    linkId: linkIds[link]!,
+    options: request.options,
+    clientSide: request.clientSide,
+  });
   const arrivals: number[] = [];
   bus.subscribe(started.id, 0, (event) => event.type === "sample" && arrivals.push(Date.now()));
   await engine.waitForRun(started.id);
-  const run = await db.run.findUniqueOrThrow({ where: { id: started.id }, include: { samples: { orderBy: { seq: "asc" } } } });
+  const run = await db.run.findUniqueOrThrow({
+    where: { id: started.id },
+    include: { samples: { orderBy: { seq: "asc" } } },
+  });
   expect(run.errorMessage).toBeNull();
   expect(run.status).toBe("succeeded");
   expect(run.serverCommand).toMatch(/ -J -i 0$/);
@@ -132,7 +166,10 @@ describe("exact figures from iperf3 3.12 on the lab", () => {
     const result = await runOn("ab-1g", { duration: 4, direction: "bidir" });
     const { run, document } = result;
     expectSide({ bytes: run.receivedBytes, bitsPerSecond: run.receivedBitsPerSecond }, document.end.sum_received!);
-    expectSide({ bytes: run.reverseSentBytes, bitsPerSecond: run.reverseSentBitsPerSecond }, document.end.sum_sent_bidir_reverse!);
+    expectSide(
+      { bytes: run.reverseSentBytes, bitsPerSecond: run.reverseSentBitsPerSecond },
+      document.end.sum_sent_bidir_reverse!,
+    );
     expect(run.reverseRetransmits).toBe(document.end.sum_sent_bidir_reverse!.retransmits);
     // The other two, the client's own: the forward sender and the reverse receiver, as it printed them.
     expect(document.end.sum_sent!.bytes).toBe(0);
@@ -186,7 +223,9 @@ describe("exact figures from iperf3 3.12 on the lab", () => {
   it("fails with listener-failed when the run's own port is taken on the server's host", async () => {
     const beta = labHost(state, "beta");
     const address = labLink(state, "ab-1g").b.address;
-    const squatter = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-B", address, "-p", "5391"], { stdio: "ignore" });
+    const squatter = spawn("ip", ["netns", "exec", beta.netns, "iperf3", "-s", "-B", address, "-p", "5391"], {
+      stdio: "ignore",
+    });
     try {
       await waitFor(() => processesInHost(beta, "-p 5391").length > 0, 5000, "the squatter to start");
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -20,7 +20,12 @@ const CLIENT_RETRY_MAX_MS = 1000;
 const LIMITS = { serverStartMs: 1_500, serverExitGraceMs: 300, runMarginMs: 3_000, serverSettleMs: 40 };
 const EXACT = path.resolve(__dirname, "fixtures/exact");
 const lines = (name: string) => fs.readFileSync(path.join(EXACT, name), "utf8").split("\n");
-const serverEnd = (name: string) => (JSON.parse(fs.readFileSync(path.join(EXACT, `${name}.server.txt`), "utf8")) as { end: Record<string, { bytes: number; bits_per_second: number }> }).end;
+const serverEnd = (name: string) =>
+  (
+    JSON.parse(fs.readFileSync(path.join(EXACT, `${name}.server.txt`), "utf8")) as {
+      end: Record<string, { bytes: number; bits_per_second: number }>;
+    }
+  ).end;
 const REFUSED = fixtureLines("refused.client.stderr.txt");
 
 /**
@@ -100,7 +105,9 @@ describe("a run against a -J server (a client before 3.17)", () => {
     remote.client = playPair(remote, "tcp-reverse");
     const stored = await run({ duration: 2, direction: "b-to-a" });
     const end = serverEnd("tcp-reverse");
-    const document = JSON.parse(lines("tcp-reverse.server.txt").join("\n")) as { end: { cpu_utilization_percent: { host_total: number } } };
+    const document = JSON.parse(lines("tcp-reverse.server.txt").join("\n")) as {
+      end: { cpu_utilization_percent: { host_total: number } };
+    };
     expect(stored).toMatchObject({ status: "succeeded", sentBytes: end.sum_sent!.bytes, clientCpuPercent: null });
     expectSameDouble(stored.sentBitsPerSecond, end.sum_sent!.bits_per_second);
     expectSameDouble(stored.serverCpuPercent, document.end.cpu_utilization_percent.host_total);
@@ -126,7 +133,9 @@ describe("a run against a -J server (a client before 3.17)", () => {
 
   it("classifies the error in a failed server's document: ESXi's bundled iperf3 that may not listen", async () => {
     const { remote, run } = setUp();
-    const document = lines("busy.server.txt").map((line) => line.replace("Address already in use", "Operation not permitted"));
+    const document = lines("busy.server.txt").map((line) =>
+      line.replace("Address already in use", "Operation not permitted"),
+    );
     remote.server = (process) =>
       setTimeout(() => {
         process.emit(...document);
@@ -134,7 +143,11 @@ describe("a run against a -J server (a client before 3.17)", () => {
         process.exit(1);
       }, 5);
     const stored = await run();
-    expect(stored).toMatchObject({ status: "failed", errorKind: "listener-failed", errorMessage: "error - unable to start listener for connections: Operation not permitted" });
+    expect(stored).toMatchObject({
+      status: "failed",
+      errorKind: "listener-failed",
+      errorMessage: "error - unable to start listener for connections: Operation not permitted",
+    });
     expect(stored.errorHint).toMatch(/copy/);
     expect(remote.started("client")).toHaveLength(0);
   });
@@ -150,7 +163,11 @@ describe("a run against a -J server (a client before 3.17)", () => {
       }, 5);
     };
     const stored = await run();
-    expect(stored).toMatchObject({ status: "succeeded", errorMessage: null, receivedBytes: serverEnd("tcp").sum_received!.bytes });
+    expect(stored).toMatchObject({
+      status: "succeeded",
+      errorMessage: null,
+      receivedBytes: serverEnd("tcp").sum_received!.bytes,
+    });
     expect(remote.started("client")).toHaveLength(3);
     expect(stored.clientOutput.match(/the client starts again/g)).toHaveLength(2);
     expect(stored.samples.length).toBeGreaterThan(0);
@@ -215,8 +232,16 @@ describe("a run with a --json-stream client (3.17+)", () => {
     expect(remote.started("server")[0]?.argv).not.toContain("-J");
     expect(remote.started("client")[0]?.argv).toContain("--json-stream");
     const end = lines("json-stream-tcp.client.txt").find((line) => line.startsWith('{"event":"end"'))!;
-    const data = (JSON.parse(end) as { data: { sum_sent: { bytes: number }; sum_received: { bytes: number; bits_per_second: number } } }).data;
-    expect(stored).toMatchObject({ status: "succeeded", sentBytes: data.sum_sent.bytes, receivedBytes: data.sum_received.bytes });
+    const data = (
+      JSON.parse(end) as {
+        data: { sum_sent: { bytes: number }; sum_received: { bytes: number; bits_per_second: number } };
+      }
+    ).data;
+    expect(stored).toMatchObject({
+      status: "succeeded",
+      sentBytes: data.sum_sent.bytes,
+      receivedBytes: data.sum_received.bytes,
+    });
     expectSameDouble(stored.receivedBitsPerSecond, data.sum_received.bits_per_second);
   });
 

@@ -13,15 +13,36 @@ const read = (name: string) => fs.readFileSync(path.join(FIXTURES, name), "utf8"
 const client = (name: string) => parseIperfOutput(read(`${name}.client.txt`));
 const server = (name: string) => parseIperfOutput(read(`${name}.server.txt`));
 
-type JsonSide = { start: number; end: number; bytes: number; bits_per_second: number; retransmits?: number; jitter_ms?: number; lost_packets?: number; packets?: number; lost_percent?: number };
+type JsonSide = {
+  start: number;
+  end: number;
+  bytes: number;
+  bits_per_second: number;
+  retransmits?: number;
+  jitter_ms?: number;
+  lost_packets?: number;
+  packets?: number;
+  lost_percent?: number;
+};
 const serverEnd = (name: string) => (JSON.parse(read(`${name}.server.txt`)) as { end: Record<string, JsonSide> }).end;
 
 /** The side as the server's document has it, in our model's names. */
 function sideOf(json: JsonSide, extra: Array<"retransmits" | "udp-receiver" | "packets"> = []): IperfSideSummary {
-  const side: IperfSideSummary = { start: json.start, end: json.end, bytes: json.bytes, bitsPerSecond: json.bits_per_second };
+  const side: IperfSideSummary = {
+    start: json.start,
+    end: json.end,
+    bytes: json.bytes,
+    bitsPerSecond: json.bits_per_second,
+  };
   if (extra.includes("retransmits")) side.retransmits = json.retransmits;
   if (extra.includes("packets")) side.packets = json.packets;
-  if (extra.includes("udp-receiver")) Object.assign(side, { jitterMs: json.jitter_ms, lostPackets: json.lost_packets, packets: json.packets, lostPercent: json.lost_percent });
+  if (extra.includes("udp-receiver"))
+    Object.assign(side, {
+      jitterMs: json.jitter_ms,
+      lostPackets: json.lost_packets,
+      packets: json.packets,
+      lostPercent: json.lost_percent,
+    });
   return side;
 }
 
@@ -60,7 +81,10 @@ describe("exactSummaries: the server's -J figures into a text client's summary",
     const { text, result } = merged("tcp-bidir");
     const end = serverEnd("tcp-bidir");
     expect(result.summary).toEqual({ sender: text.summary?.sender, receiver: sideOf(end.sum_received!) });
-    expect(result.reverseSummary).toEqual({ sender: sideOf(end.sum_sent_bidir_reverse!, ["retransmits"]), receiver: text.reverseSummary?.receiver });
+    expect(result.reverseSummary).toEqual({
+      sender: sideOf(end.sum_sent_bidir_reverse!, ["retransmits"]),
+      receiver: text.reverseSummary?.receiver,
+    });
   });
 
   it("takes the UDP receiver with its jitter, loss and datagram count", () => {
@@ -84,7 +108,9 @@ describe("exactSummaries: the server's -J figures into a text client's summary",
     const end = serverEnd("udp-reverse-loss");
     expect(result.summary?.sender).toEqual(sideOf(end.sum_sent!, ["packets"]));
     const receiver = result.summary!.receiver!;
-    expect(read("udp-reverse-loss.client.txt")).toMatch(new RegExp(` ${receiver.lostPackets}/${receiver.packets} \\(\\d+%\\)\\s+receiver`));
+    expect(read("udp-reverse-loss.client.txt")).toMatch(
+      new RegExp(` ${receiver.lostPackets}/${receiver.packets} \\(\\d+%\\)\\s+receiver`),
+    );
     expect(receiver.lostPackets).toBeGreaterThan(0);
     expect(receiver.lostPercent).toBe((100 * receiver.lostPackets!) / receiver.packets!);
     expect(Number.isInteger(receiver.lostPercent)).toBe(false);
@@ -130,7 +156,10 @@ describe("exactSummaries: the server's -J figures into a text client's summary",
     const text = client("udp");
     const report = server("udp");
     // As 3.1.x UDP servers print their `sum`: the receiver's jitter and loss, but the (zero) sent bytes.
-    const zeroed: IperfResult = { ...report, summary: { sender: null, receiver: { ...report.summary!.receiver!, bytes: 0, bitsPerSecond: 0 } } };
+    const zeroed: IperfResult = {
+      ...report,
+      summary: { sender: null, receiver: { ...report.summary!.receiver!, bytes: 0, bitsPerSecond: 0 } },
+    };
     expect(exactSummaries(text, zeroed).summary?.receiver).toEqual(text.summary?.receiver);
     const failedClient = parseIperfOutput("", "iperf3: error - unable to connect to server: Connection refused");
     expect(failedClient.summary).toBeNull();
@@ -158,15 +187,27 @@ describe("a --json-stream client (3.17+): its end event is exact already", () =>
     const result = streamed("json-stream-tcp.client.txt");
     const end = endEvent("json-stream-tcp.client.txt");
     expect(result.format).toBe("json-stream");
-    expect(result.summary).toEqual({ sender: sideOf(end.sum_sent!, ["retransmits"]), receiver: sideOf(end.sum_received!) });
+    expect(result.summary).toEqual({
+      sender: sideOf(end.sum_sent!, ["retransmits"]),
+      receiver: sideOf(end.sum_received!),
+    });
   });
 
   it("keeps the UDP receiver's jitter and loss, and both directions of --bidir", () => {
     const udp = endEvent("json-stream-udp.client.txt");
-    expect(streamed("json-stream-udp.client.txt").summary).toEqual({ sender: sideOf(udp.sum_sent!, ["packets"]), receiver: sideOf(udp.sum_received!, ["udp-receiver"]) });
+    expect(streamed("json-stream-udp.client.txt").summary).toEqual({
+      sender: sideOf(udp.sum_sent!, ["packets"]),
+      receiver: sideOf(udp.sum_received!, ["udp-receiver"]),
+    });
     const bidir = endEvent("json-stream-bidir.client.txt");
     const result = streamed("json-stream-bidir.client.txt");
-    expect(result.summary).toEqual({ sender: sideOf(bidir.sum_sent!, ["retransmits"]), receiver: sideOf(bidir.sum_received!) });
-    expect(result.reverseSummary).toEqual({ sender: sideOf(bidir.sum_sent_bidir_reverse!, ["retransmits"]), receiver: sideOf(bidir.sum_received_bidir_reverse!) });
+    expect(result.summary).toEqual({
+      sender: sideOf(bidir.sum_sent!, ["retransmits"]),
+      receiver: sideOf(bidir.sum_received!),
+    });
+    expect(result.reverseSummary).toEqual({
+      sender: sideOf(bidir.sum_sent_bidir_reverse!, ["retransmits"]),
+      receiver: sideOf(bidir.sum_received_bidir_reverse!),
+    });
   });
 });

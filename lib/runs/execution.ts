@@ -78,7 +78,13 @@ export function newHostCache(): HostCache {
 }
 
 /** What a run's steps need from the engine that runs them. */
-export type ExecutionDeps = { remote: RunRemote; ports: PortLeases; bus: RunEventBus; limits: ExecutionLimits; hostCache?: HostCache };
+export type ExecutionDeps = {
+  remote: RunRemote;
+  ports: PortLeases;
+  bus: RunEventBus;
+  limits: ExecutionLimits;
+  hostCache?: HostCache;
+};
 
 // A host whose environment takes longer than this is recorded as not read: the run does not wait for it.
 const ENVIRONMENT_WAIT_MS = 15_000;
@@ -111,9 +117,26 @@ function timeLimitMs(options: IperfOptions, marginMs = DEFAULT_LIMITS.runMarginM
  * server whose client never came exit by itself, even if Wirespeed is gone by then.
  * `output` "json": the server's -J document makes the summary exact (chooseServerOutput).
  */
-export function serverArgvFor(options: IperfOptions, version: IperfVersion, server: Pick<RunEndpoint, "address" | "hostName">, port: number, output: IperfServerOutput = "text"): string[] {
-  const idleTimeoutSeconds = isVersionAtLeast(version, FLAG_SINCE["--idle-timeout"]) ? Math.min(86_400, Math.ceil(timeLimitMs(options) / 1000)) : undefined;
-  return buildServerArgv({ version, bindAddress: server.address, port, oneOff: true, idleTimeoutSeconds, verbose: true, hostName: server.hostName, output });
+export function serverArgvFor(
+  options: IperfOptions,
+  version: IperfVersion,
+  server: Pick<RunEndpoint, "address" | "hostName">,
+  port: number,
+  output: IperfServerOutput = "text",
+): string[] {
+  const idleTimeoutSeconds = isVersionAtLeast(version, FLAG_SINCE["--idle-timeout"])
+    ? Math.min(86_400, Math.ceil(timeLimitMs(options) / 1000))
+    : undefined;
+  return buildServerArgv({
+    version,
+    bindAddress: server.address,
+    port,
+    oneOff: true,
+    idleTimeoutSeconds,
+    verbose: true,
+    hostName: server.hostName,
+    output,
+  });
 }
 
 function nicAddress(addresses: unknown): string | null {
@@ -137,11 +160,16 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
       },
     },
   });
-  const [clientNic, serverNic] = run.clientSide === "b" ? [run.link.bNic, run.link.aNic] : [run.link.aNic, run.link.bNic];
+  const [clientNic, serverNic] =
+    run.clientSide === "b" ? [run.link.bNic, run.link.aNic] : [run.link.aNic, run.link.bNic];
   const endpoint = (nic: typeof clientNic): RunEndpoint => {
     const host = nic.host;
     const address = nicAddress(nic.addresses);
-    if (!address) throw new RunError("parameter", `NIC ${nic.name} of ${host.name} has no address: add one, or discover the host's NICs.`);
+    if (!address)
+      throw new RunError(
+        "parameter",
+        `NIC ${nic.name} of ${host.name} has no address: add one, or discover the host's NICs.`,
+      );
     return {
       hostId: host.id,
       hostName: host.name,
@@ -184,7 +212,12 @@ export class RunExecution {
   private readonly clientLog = new OutputLog();
   private readonly processes: RemoteProcess[] = [];
   private readonly restoreFirewalls: Array<() => Promise<void>> = [];
-  private readonly commands: { serverCommand?: string; clientCommand?: string; serverIperfVersion?: string; clientIperfVersion?: string } = {};
+  private readonly commands: {
+    serverCommand?: string;
+    clientCommand?: string;
+    serverIperfVersion?: string;
+    clientIperfVersion?: string;
+  } = {};
   private platform: IperfPlatform = "unknown";
   private options: IperfOptions | null = null;
   private endpoints: RunEndpoints | null = null;
@@ -193,7 +226,12 @@ export class RunExecution {
   private port = 0;
   private server: RemoteProcess | null = null;
   /** what the listening server printed on stdout, and whether it only seems to listen (a -J server, see startListening) */
-  private serverState: { report: ServerReport; startedAt: number; isListeningPresumed: boolean; hasExited: boolean } | null = null;
+  private serverState: {
+    report: ServerReport;
+    startedAt: number;
+    isListeningPresumed: boolean;
+    hasExited: boolean;
+  } | null = null;
   private client: { process: RemoteProcess; parser: IperfParser; intervals: number } | null = null;
   private result: IperfResult | null = null;
   private clientExitCode: number | null = null;
@@ -215,7 +253,10 @@ export class RunExecution {
   }
 
   /** Runs one step unless an earlier one failed or the run was cancelled; a step's error is kept, not thrown. */
-  async step(name: "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient" | "stream", body?: () => Promise<void>): Promise<void> {
+  async step(
+    name: "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient" | "stream",
+    body?: () => Promise<void>,
+  ): Promise<void> {
     if (this.hasFailed) return;
     try {
       await (body ?? this[name].bind(this))();
@@ -248,25 +289,39 @@ export class RunExecution {
       found.catch(() => cache.delete(endpoint.hostId));
       return found;
     };
-    const [detected, [clientEnvironment, serverEnvironment]] = await Promise.all([Promise.allSettled([detect(client), detect(server)]), environments]);
+    const [detected, [clientEnvironment, serverEnvironment]] = await Promise.all([
+      Promise.allSettled([detect(client), detect(server)]),
+      environments,
+    ]);
     // The snapshots are kept even when iperf3 is missing on a host: what the host looked like explains a failure too.
-    const versionOf = (outcome: (typeof detected)[number]) => (outcome.status === "fulfilled" ? outcome.value.version.raw : null);
+    const versionOf = (outcome: (typeof detected)[number]) =>
+      outcome.status === "fulfilled" ? outcome.value.version.raw : null;
     const readAt = new Date().toISOString();
     this.environment = {
       client: { ...clientEnvironment, readAt, iperf3Version: versionOf(detected[0]) },
       server: { ...serverEnvironment, readAt, iperf3Version: versionOf(detected[1]) },
     };
-    await db.run.update({ where: { id: this.runId }, data: { environment: this.environment as unknown as Prisma.InputJsonValue } });
+    await db.run.update({
+      where: { id: this.runId },
+      data: { environment: this.environment as unknown as Prisma.InputJsonValue },
+    });
     for (const outcome of detected) if (outcome.status === "rejected") throw outcome.reason;
-    const [clientIperf, serverIperf] = detected.map((outcome) => (outcome as PromiseFulfilledResult<Detected>).value) as [Detected, Detected];
+    const [clientIperf, serverIperf] = detected.map(
+      (outcome) => (outcome as PromiseFulfilledResult<Detected>).value,
+    ) as [Detected, Detected];
     this.iperf = { client: clientIperf, server: serverIperf };
     if (!isCached) {
       await Promise.all(
-        ([
-          [client, clientIperf],
-          [server, serverIperf],
-        ] as const).map(([endpoint, iperf]) =>
-          db.host.update({ where: { id: endpoint.hostId }, data: { iperf3Path: iperf.path, iperf3Version: iperf.version.raw, lastSeenAt: new Date() } }),
+        (
+          [
+            [client, clientIperf],
+            [server, serverIperf],
+          ] as const
+        ).map(([endpoint, iperf]) =>
+          db.host.update({
+            where: { id: endpoint.hostId },
+            data: { iperf3Path: iperf.path, iperf3Version: iperf.version.raw, lastSeenAt: new Date() },
+          }),
         ),
       );
     }
@@ -284,10 +339,13 @@ export class RunExecution {
     const key = `${endpoint.hostId}:${endpoint.nicName}`;
     const cached = this.deps.hostCache?.environment.get(key);
     if (cached) return cached;
-    const unread = (why: string) => emptyEnvironment(endpoint.platform === "unknown" ? "linux" : endpoint.platform, [`everything: ${why}`]);
-    const read = withTimeout(this.deps.remote.readEnvironment(endpoint, this.signal), ENVIRONMENT_WAIT_MS, () => new Error(`no answer within ${ENVIRONMENT_WAIT_MS / 1000} s`)).catch((error: unknown) =>
-      unread(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
-    );
+    const unread = (why: string) =>
+      emptyEnvironment(endpoint.platform === "unknown" ? "linux" : endpoint.platform, [`everything: ${why}`]);
+    const read = withTimeout(
+      this.deps.remote.readEnvironment(endpoint, this.signal),
+      ENVIRONMENT_WAIT_MS,
+      () => new Error(`no answer within ${ENVIRONMENT_WAIT_MS / 1000} s`),
+    ).catch((error: unknown) => unread(error instanceof Error ? error.message.split("\n")[0]! : String(error)));
     this.deps.hostCache?.environment.set(key, read);
     return read;
   }
@@ -308,21 +366,38 @@ export class RunExecution {
       this.openClient();
       // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends; a -J server has nothing to say before.
       const pty = output === "text" && !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]);
-      const started = await this.startListening(server, serverIperf.path, serverArgvFor(options, serverIperf.version, server, this.port, output), pty);
+      const started = await this.startListening(
+        server,
+        serverIperf.path,
+        serverArgvFor(options, serverIperf.version, server, this.port, output),
+        pty,
+      );
       this.commands.serverCommand = started.process.commandLine;
       if (started.outcome !== "exited") {
         this.server = started.process;
         this.processes.push(started.process);
-        this.serverState = { report: started.report, startedAt: started.startedAt, isListeningPresumed: started.outcome === "presumed", hasExited: false };
+        this.serverState = {
+          report: started.report,
+          startedAt: started.startedAt,
+          isListeningPresumed: started.outcome === "presumed",
+          hasExited: false,
+        };
         void started.process.done.then(() => this.serverState && (this.serverState.hasExited = true));
         return;
       }
-      const error = classifyIperfError(started.errorText || "the iperf3 server exited before listening", server.platform);
-      if (error.kind !== "listener-failed" || options.port !== undefined || !/in use/i.test(error.message)) throw new RunError(error.kind, error.message, error.hint);
+      const error = classifyIperfError(
+        started.errorText || "the iperf3 server exited before listening",
+        server.platform,
+      );
+      if (error.kind !== "listener-failed" || options.port !== undefined || !/in use/i.test(error.message))
+        throw new RunError(error.kind, error.message, error.hint);
       busyPorts.add(this.port);
       this.releasePort();
     }
-    throw new RunError("listener-failed", `No free iperf3 port on ${server.hostName} after ${MAX_PORT_ATTEMPTS} tries.`);
+    throw new RunError(
+      "listener-failed",
+      `No free iperf3 port on ${server.hostName} after ${MAX_PORT_ATTEMPTS} tries.`,
+    );
   }
 
   /** The client, gated: its host's shell is set up now, its iperf3 starts in startClient(). */
@@ -351,7 +426,14 @@ export class RunExecution {
         this.deps.bus.publish(this.runId, "sample", this.writer.add(event.interval));
       }
     };
-    const process = this.deps.remote.startIperf(client, "client", clientIperf.path, argv, { onStdoutLine: onLine, onStderrLine: onLine }, { pty: liveMode === "pty", gated: true });
+    const process = this.deps.remote.startIperf(
+      client,
+      "client",
+      clientIperf.path,
+      argv,
+      { onStdoutLine: onLine, onStderrLine: onLine },
+      { pty: liveMode === "pty", gated: true },
+    );
     this.processes.push(process);
     this.client = Object.assign(counted, { process, parser });
     this.commands.clientCommand = process.commandLine;
@@ -371,7 +453,15 @@ export class RunExecution {
     const client = this.client;
     if (!client) throw new RunError("unknown", "The test was not started.");
     const { hostName } = this.requireEndpoints().client;
-    await withTimeout(client.process.ready, this.deps.limits.serverStartMs, () => new RunError("timeout", `The iperf3 client on ${hostName} was not ready to start within ${this.deps.limits.serverStartMs / 1000} s.`));
+    await withTimeout(
+      client.process.ready,
+      this.deps.limits.serverStartMs,
+      () =>
+        new RunError(
+          "timeout",
+          `The iperf3 client on ${hostName} was not ready to start within ${this.deps.limits.serverStartMs / 1000} s.`,
+        ),
+    );
   }
 
   /**
@@ -385,7 +475,9 @@ export class RunExecution {
     const { client, server } = this.requireEndpoints();
     this.latency = new LatencyProbe(this.runId, this.deps.remote);
     await this.latency.start(client, server.address, options, this.signal).catch((error: unknown) => {
-      console.error(`[wirespeed] run ${this.runId}: ping did not start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      console.error(
+        `[wirespeed] run ${this.runId}: ping did not start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      );
     });
   }
 
@@ -413,7 +505,16 @@ export class RunExecution {
     try {
       for (let retryMs = CLIENT_RETRY_FIRST_MS; ; retryMs = Math.min(2 * retryMs, CLIENT_RETRY_MAX_MS)) {
         const client = this.client;
-        ({ exitCode: this.clientExitCode } = await withTimeout(client.process.done, limit, () => new RunError("timeout", `The test did not end within ${Math.round(limit / 1000)} s.`, "The link or a host stalled; the samples so far are kept.")));
+        ({ exitCode: this.clientExitCode } = await withTimeout(
+          client.process.done,
+          limit,
+          () =>
+            new RunError(
+              "timeout",
+              `The test did not end within ${Math.round(limit / 1000)} s.`,
+              "The link or a host stalled; the samples so far are kept.",
+            ),
+        ));
         result = client.parser.end();
         if (!this.isRefusedBeforeListening(result, client.intervals, retryMs)) break;
         await this.restartClient(retryMs);
@@ -423,10 +524,13 @@ export class RunExecution {
     }
     this.result = result;
     await this.latency?.end();
-    await withTimeout(server.done, this.deps.limits.serverExitGraceMs, () => new Error("server still running")).catch(() => server.stop());
+    await withTimeout(server.done, this.deps.limits.serverExitGraceMs, () => new Error("server still running")).catch(
+      () => server.stop(),
+    );
     const report = this.serverState?.report.end() ?? null;
     // The client reached something else on the port: our server could not listen there after all.
-    if (report?.error?.kind === "listener-failed") throw new RunError(report.error.kind, report.error.message, report.error.hint);
+    if (report?.error?.kind === "listener-failed")
+      throw new RunError(report.error.kind, report.error.message, report.error.hint);
     if (isCompleteServerReport(report)) this.result = { ...result, ...exactSummaries(result, report) };
   }
 
@@ -461,7 +565,11 @@ export class RunExecution {
     const restored = await Promise.allSettled(this.restoreFirewalls.map((restore) => restore()));
     for (const outcome of restored) {
       if (outcome.status === "rejected") {
-        this.failure ??= new RunError("unknown", `Could not restore a host's firewall: ${String(outcome.reason?.message ?? outcome.reason).split("\n")[0]}`, "Check the firewall state of the ESXi host by hand (esxcli network firewall get).");
+        this.failure ??= new RunError(
+          "unknown",
+          `Could not restore a host's firewall: ${String(outcome.reason?.message ?? outcome.reason).split("\n")[0]}`,
+          "Check the firewall state of the ESXi host by hand (esxcli network firewall get).",
+        );
       }
     }
   }
@@ -472,7 +580,13 @@ export class RunExecution {
     await this.writer.close().catch((error: unknown) => (writeError = error));
     const latency = await this.latency?.close();
     // Why a run that asked for latency has none: beside what else its client's snapshot misses.
-    const environment = latency?.problem && this.environment ? { ...this.environment, client: { ...this.environment.client, missing: [...this.environment.client.missing, latency.problem] } } : null;
+    const environment =
+      latency?.problem && this.environment
+        ? {
+            ...this.environment,
+            client: { ...this.environment.client, missing: [...this.environment.client.missing, latency.problem] },
+          }
+        : null;
     const { status, error } = this.outcome(writeError);
     const interrupted = this.result?.interrupted ?? false;
     await finishRun(
@@ -514,18 +628,34 @@ export class RunExecution {
     if (this.signal.aborted) {
       // An abort with a reason is Wirespeed stopping (RunEngine.shutdown); without one, a person cancelled.
       const reason: unknown = this.signal.reason;
-      return reason instanceof RunError && reason.kind === "interrupted" ? { status: "interrupted", error: runFailureOf(reason, this.platform) } : { status: "cancelled", error: null };
+      return reason instanceof RunError && reason.kind === "interrupted"
+        ? { status: "interrupted", error: runFailureOf(reason, this.platform) }
+        : { status: "cancelled", error: null };
     }
     if (this.failure) return { status: "failed", error: runFailureOf(this.failure, this.platform) };
     if (this.result?.error) return { status: "failed", error: this.result.error };
     if (!this.result?.summary) {
       // iperf3 always ends a test with a summary or an error: without either, it did not run as iperf3.
       const code = this.clientExitCode === null ? "" : ` (exit code ${this.clientExitCode})`;
-      return { status: "failed", error: { kind: "unknown", message: `iperf3 ended without a result${code}.`, hint: "See the client's output below: the program may not be iperf3, or it crashed." } };
+      return {
+        status: "failed",
+        error: {
+          kind: "unknown",
+          message: `iperf3 ended without a result${code}.`,
+          hint: "See the client's output below: the program may not be iperf3, or it crashed.",
+        },
+      };
     }
     if (writeError) {
       const message = writeError instanceof Error ? writeError.message.split("\n")[0] : String(writeError);
-      return { status: "failed", error: { kind: "unknown", message: `Could not store the samples: ${message}`, hint: "Check the disk of the Wirespeed server." } };
+      return {
+        status: "failed",
+        error: {
+          kind: "unknown",
+          message: `Could not store the samples: ${message}`,
+          hint: "Check the disk of the Wirespeed server.",
+        },
+      };
     }
     return { status: "succeeded", error: null };
   }
@@ -583,25 +713,40 @@ export class RunExecution {
     let markListening = () => {};
     const listening = new Promise<void>((resolve) => (markListening = resolve));
     const startedAt = performance.now();
-    const process = this.deps.remote.startIperf(server, "server", iperf3Path, argv, {
-      onStdoutLine: (line) => {
-        this.serverLog.add(line);
-        report.push(line);
-        if (/Server listening on/i.test(line)) markListening();
-        // Under a pty, iperf3's stderr arrives here too.
-        if (pty && /error/i.test(line)) errorText += `${line}\n`;
+    const process = this.deps.remote.startIperf(
+      server,
+      "server",
+      iperf3Path,
+      argv,
+      {
+        onStdoutLine: (line) => {
+          this.serverLog.add(line);
+          report.push(line);
+          if (/Server listening on/i.test(line)) markListening();
+          // Under a pty, iperf3's stderr arrives here too.
+          if (pty && /error/i.test(line)) errorText += `${line}\n`;
+        },
+        onStderrLine: (line) => {
+          this.serverLog.add(line);
+          if (/error/i.test(line)) errorText += `${line}\n`;
+        },
       },
-      onStderrLine: (line) => {
-        this.serverLog.add(line);
-        if (/error/i.test(line)) errorText += `${line}\n`;
-      },
-    }, { pty });
+      { pty },
+    );
     void this.recordPid("serverPid", process);
     const settled = isJson ? this.settled(process) : new Promise<never>(() => {});
     const outcome = await withTimeout(
-      Promise.race([listening.then(() => "listening" as const), settled.then(() => "presumed" as const), process.done.then(() => "exited" as const)]),
+      Promise.race([
+        listening.then(() => "listening" as const),
+        settled.then(() => "presumed" as const),
+        process.done.then(() => "exited" as const),
+      ]),
       this.deps.limits.serverStartMs,
-      () => new RunError("timeout", `The iperf3 server on ${server.hostName} did not start listening within ${this.deps.limits.serverStartMs / 1000} s.`),
+      () =>
+        new RunError(
+          "timeout",
+          `The iperf3 server on ${server.hostName} did not start listening within ${this.deps.limits.serverStartMs / 1000} s.`,
+        ),
     ).catch(async (error: unknown) => {
       await process.stop();
       throw error;
@@ -616,12 +761,22 @@ export class RunExecution {
     const settleMs = this.deps.limits.serverSettleMs ?? SERVER_SETTLE_MS;
     const pid = await process.pid;
     // Never the whole server start time: a server that stays up must get its chance to be presumed listening.
-    await delay(Math.min(pid === null ? settleMs + SERVER_SETTLE_WITHOUT_PID_EXTRA_MS : settleMs, this.deps.limits.serverStartMs / 2));
+    await delay(
+      Math.min(
+        pid === null ? settleMs + SERVER_SETTLE_WITHOUT_PID_EXTRA_MS : settleMs,
+        this.deps.limits.serverStartMs / 2,
+      ),
+    );
   }
 }
 
 /** Ends a run: stores what is known, tells the viewers, and closes its live stream. */
-export async function finishRun(bus: RunEventBus, runId: number, data: Omit<Prisma.RunUpdateInput, "status"> & { status: RunStatus }, error: RunFailure | null): Promise<void> {
+export async function finishRun(
+  bus: RunEventBus,
+  runId: number,
+  data: Omit<Prisma.RunUpdateInput, "status"> & { status: RunStatus },
+  error: RunFailure | null,
+): Promise<void> {
   const run = await db.run.update({
     where: { id: runId },
     data: { ...data, ...(error ? { errorKind: error.kind, errorMessage: error.message, errorHint: error.hint } : {}) },

@@ -6,7 +6,9 @@ const filterQuery = (query: Parameters<typeof runListSearch>[0]) => runListSearc
 
 describe("readPageFilters (the dashboard's URLs)", () => {
   it("reads allowed values", () => {
-    expect(parseRunFilters({ protocol: "udp", direction: "bidir", streams: "8", status: "failed", link: "12", page: "3" })).toEqual({
+    expect(
+      parseRunFilters({ protocol: "udp", direction: "bidir", streams: "8", status: "failed", link: "12", page: "3" }),
+    ).toEqual({
       protocol: "udp",
       direction: "bidir",
       parallel: 8,
@@ -19,9 +21,36 @@ describe("readPageFilters (the dashboard's URLs)", () => {
   });
 
   it("ignores hostile and out-of-range values instead of passing them to a query", () => {
-    const hostile = ["$(id)", "; touch /tmp/x", "'", '"', "a\nb", "\u0000", "x".repeat(100_000), "\u202E1", "🚀", "-1", "0", "1.5", "1e3", "0x10", " 5", "5 ", "+5", "NaN", "Infinity", "2147483648", "99999999999", "\uFF15", ""];
+    const hostile = [
+      "$(id)",
+      "; touch /tmp/x",
+      "'",
+      '"',
+      "a\nb",
+      "\u0000",
+      "x".repeat(100_000),
+      "\u202E1",
+      "🚀",
+      "-1",
+      "0",
+      "1.5",
+      "1e3",
+      "0x10",
+      " 5",
+      "5 ",
+      "+5",
+      "NaN",
+      "Infinity",
+      "2147483648",
+      "99999999999",
+      "\uFF15",
+      "",
+    ];
     for (const value of hostile) {
-      expect(parseRunFilters({ protocol: value, direction: value, streams: value, status: value, link: value, page: value }), JSON.stringify(value.slice(0, 20))).toEqual({
+      expect(
+        parseRunFilters({ protocol: value, direction: value, streams: value, status: value, link: value, page: value }),
+        JSON.stringify(value.slice(0, 20)),
+      ).toEqual({
         protocol: undefined,
         direction: undefined,
         parallel: undefined,
@@ -41,13 +70,19 @@ describe("readPageFilters (the dashboard's URLs)", () => {
 
 describe("readRunListQuery (the REST API's parameters)", () => {
   it("reads the API's names, and the page's names are unknown there", () => {
-    const params = new URLSearchParams("linkId=3&status=running&protocol=tcp&direction=b-to-a&parallel=4&page=2&pageSize=10");
+    const params = new URLSearchParams(
+      "linkId=3&status=running&protocol=tcp&direction=b-to-a&parallel=4&page=2&pageSize=10",
+    );
     expect(readRunListQuery(params, "api")).toEqual({
       query: { linkId: 3, status: "running", protocol: "tcp", direction: "b-to-a", parallel: 4, page: 2, pageSize: 10 },
       errors: [],
     });
     expect(readRunListQuery(new URLSearchParams("streams=4"), "api").errors).toEqual([
-      { field: "streams", message: "is not a known query parameter (allowed: linkId, status, protocol, direction, parallel, page, pageSize)" },
+      {
+        field: "streams",
+        message:
+          "is not a known query parameter (allowed: linkId, status, protocol, direction, parallel, page, pageSize)",
+      },
     ]);
   });
 
@@ -56,7 +91,10 @@ describe("readRunListQuery (the REST API's parameters)", () => {
     expect(query).toEqual({ page: 1 });
     expect(errors).toEqual([
       { field: "linkId", message: "must be a whole number from 1 to 2147483647 (an id)" },
-      { field: "status", message: "must be one of queued, preparing, running, succeeded, failed, cancelled, interrupted" },
+      {
+        field: "status",
+        message: "must be one of queued, preparing, running, succeeded, failed, cancelled, interrupted",
+      },
       { field: "parallel", message: "must be a whole number from 1 to 128" },
       { field: "page", message: "must be a whole number from 1 to 1000000" },
     ]);

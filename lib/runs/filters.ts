@@ -5,7 +5,13 @@
 import type { FieldError } from "@/lib/errors";
 import { RUN_DIRECTIONS, RUN_STATUSES, type RunDirection, type RunStatus } from "./contract";
 
-export type RunFilters = { linkId?: number; status?: RunStatus; protocol?: "tcp" | "udp"; direction?: RunDirection; parallel?: number };
+export type RunFilters = {
+  linkId?: number;
+  status?: RunStatus;
+  protocol?: "tcp" | "udp";
+  direction?: RunDirection;
+  parallel?: number;
+};
 /** A run table's query: its filters and page (and, in the API, the page size). */
 export type RunListQuery = RunFilters & { page: number; pageSize?: number };
 export type RunFilterDialect = "page" | "api";
@@ -36,7 +42,11 @@ type Field = { key: keyof RunListQuery; names: Record<RunFilterDialect, string |
 
 // The order is the order of the query string and of the API's list of allowed parameters.
 const FIELDS: readonly Field[] = [
-  { key: "linkId", names: { page: "link", api: "linkId" }, read: wholeNumber(1, MAX_ID, `must be a whole number from 1 to ${MAX_ID} (an id)`) },
+  {
+    key: "linkId",
+    names: { page: "link", api: "linkId" },
+    read: wholeNumber(1, MAX_ID, `must be a whole number from 1 to ${MAX_ID} (an id)`),
+  },
   { key: "status", names: { page: "status", api: "status" }, read: oneOf(RUN_STATUSES) },
   { key: "protocol", names: { page: "protocol", api: "protocol" }, read: oneOf(["tcp", "udp"]) },
   { key: "direction", names: { page: "direction", api: "direction" }, read: oneOf(RUN_DIRECTIONS) },
@@ -69,11 +79,15 @@ function namesIn(input: QueryInput): string[] {
  * with what it allows; the value is then left out. The API answers them with a 400; a page
  * ignores them, so that a stale or edited link still opens.
  */
-export function readRunListQuery(input: QueryInput, dialect: RunFilterDialect): { query: RunListQuery; errors: FieldError[] } {
+export function readRunListQuery(
+  input: QueryInput,
+  dialect: RunFilterDialect,
+): { query: RunListQuery; errors: FieldError[] } {
   const known = runFilterParamNames(dialect);
   const errors: FieldError[] = [];
   for (const name of new Set(namesIn(input))) {
-    if (!known.includes(name)) errors.push({ field: name, message: `is not a known query parameter (allowed: ${known.join(", ")})` });
+    if (!known.includes(name))
+      errors.push({ field: name, message: `is not a known query parameter (allowed: ${known.join(", ")})` });
   }
   const query: Record<string, unknown> = { page: 1 };
   for (const field of FIELDS) {
@@ -88,7 +102,11 @@ export function readRunListQuery(input: QueryInput, dialect: RunFilterDialect): 
 }
 
 /** The query string of a run list query, without empty values or the first page: `?protocol=udp&streams=4`, or "". */
-export function runListSearch(query: Partial<RunListQuery>, dialect: RunFilterDialect, extra: Record<string, string | undefined> = {}): string {
+export function runListSearch(
+  query: Partial<RunListQuery>,
+  dialect: RunFilterDialect,
+  extra: Record<string, string | undefined> = {},
+): string {
   const params = new URLSearchParams();
   for (const field of FIELDS) {
     const name = field.names[dialect];

@@ -38,7 +38,10 @@ export class LatencyProbe {
 
   /** Starts the pings from `client` to the server's address; resolves when the idle phase is over. */
   async start(client: RunEndpoint, serverAddress: string, options: IperfOptions, signal: AbortSignal): Promise<void> {
-    const seconds = LATENCY_IDLE_SECONDS + (options.bytes !== undefined ? BYTES_RUN_SECONDS : (options.duration ?? 10) + (options.omit ?? 0)) + EXTRA_SECONDS;
+    const seconds =
+      LATENCY_IDLE_SECONDS +
+      (options.bytes !== undefined ? BYTES_RUN_SECONDS : (options.duration ?? 10) + (options.omit ?? 0)) +
+      EXTRA_SECONDS;
     let firstLineAtMs: number | null = null;
     let heard: () => void = () => undefined;
     const firstLine = new Promise<void>((resolve) => (heard = resolve));
@@ -53,7 +56,9 @@ export class LatencyProbe {
       },
     });
     this.process = process;
-    process.done.catch((error: unknown) => this.errorLines.push(error instanceof Error ? error.message.split("\n")[0]! : String(error)));
+    process.done.catch((error: unknown) =>
+      this.errorLines.push(error instanceof Error ? error.message.split("\n")[0]! : String(error)),
+    );
     const support = await ping;
     // The idle phase counts from the ping's first line, not from the request: the ping's SSH session
     // can take seconds to open (a login shell's start-up on a loaded host), and the idle pings would be fewer.
@@ -65,7 +70,11 @@ export class LatencyProbe {
       signal.addEventListener("abort", done, { once: true });
     });
     this.trafficStartMs = (firstLineAtMs ?? Date.now()) + LATENCY_IDLE_SECONDS * 1000;
-    this.timeline = new PingTimeline({ intervalSeconds: support.intervalSeconds, parseLine: support.parseLine, trafficStartMs: this.trafficStartMs });
+    this.timeline = new PingTimeline({
+      intervalSeconds: support.intervalSeconds,
+      parseLine: support.parseLine,
+      trafficStartMs: this.trafficStartMs,
+    });
     for (const { line, atMs } of this.waiting.splice(0)) this.take(this.timeline.push(line, atMs));
     this.flushTimer = setInterval(() => void this.flush(), FLUSH_MS);
     // The idle phase: nothing but pings until the traffic starts (a cancel ends the wait).
@@ -92,7 +101,10 @@ export class LatencyProbe {
     if (this.flushTimer) clearInterval(this.flushTimer);
     await this.flush();
     const summary = this.samples.length > 0 ? summarizeLatency(this.samples) : null;
-    const problem = summary === null ? `latency: no ping was answered or sent${this.errorLines.length > 0 ? ` (${this.errorLines.join("; ")})` : ""}` : null;
+    const problem =
+      summary === null
+        ? `latency: no ping was answered or sent${this.errorLines.length > 0 ? ` (${this.errorLines.join("; ")})` : ""}`
+        : null;
     return { summary, problem };
   }
 
@@ -116,8 +128,20 @@ export class LatencyProbe {
       this.unsaved = [];
       const first = this.samples.length - batch.length;
       await db.latencySample
-        .createMany({ data: batch.map((sample, index) => ({ runId: this.runId, seq: first + index, t: sample.t, rttMs: sample.rttMs, phase: sample.phase })) })
-        .catch((error: unknown) => console.error(`[wirespeed] run ${this.runId}: could not store pings: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`));
+        .createMany({
+          data: batch.map((sample, index) => ({
+            runId: this.runId,
+            seq: first + index,
+            t: sample.t,
+            rttMs: sample.rttMs,
+            phase: sample.phase,
+          })),
+        })
+        .catch((error: unknown) =>
+          console.error(
+            `[wirespeed] run ${this.runId}: could not store pings: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+          ),
+        );
     });
     return this.writing;
   }

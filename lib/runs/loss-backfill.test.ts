@@ -29,7 +29,13 @@ describe("the loss backfill of migration 20270103000000_exact_loss", () => {
       [1.5072083879423328, 23, 1526],
       [0, 0, 1145],
     ];
-    const run = (data: { lostPercent: number | null; lostPackets: number | null; packets: number | null }) => ({ linkId: link.id, status: "succeeded", options: {}, clientSide: "a", ...data });
+    const run = (data: { lostPercent: number | null; lostPackets: number | null; packets: number | null }) => ({
+      linkId: link.id,
+      status: "succeeded",
+      options: {},
+      clientSide: "a",
+      ...data,
+    });
     await db.run.createMany({
       data: [
         ...counted.map(([lostPercent, lostPackets, packets]) => run({ lostPercent, lostPackets, packets })),
@@ -41,7 +47,11 @@ describe("the loss backfill of migration 20270103000000_exact_loss", () => {
     await db.$executeRawUnsafe(fs.readFileSync(MIGRATION, "utf8"));
 
     const rows = await db.run.findMany({ orderBy: { id: "asc" }, select: { lostPercent: true } });
-    expect(rows.map((row) => row.lostPercent)).toEqual([...counted.map(([, lost, packets]) => lossPercent(lost, packets)), null, null]);
+    expect(rows.map((row) => row.lostPercent)).toEqual([
+      ...counted.map(([, lost, packets]) => lossPercent(lost, packets)),
+      null,
+      null,
+    ]);
     // -J's figure was iperf3's own: unchanged.
     expect(rows[4]!.lostPercent).toBe(1.5072083879423328);
     expect(rows[0]!.lostPercent).toBe((100 * 27_399) / 206_961);

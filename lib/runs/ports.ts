@@ -8,7 +8,10 @@ export type PortRange = { min: number; max: number };
 export class PortExhaustedError extends AppError {
   static override readonly errorName: string = "PortExhaustedError";
   constructor(hostName: string, range: PortRange) {
-    super("ports-exhausted", `every iperf3 port of ${hostName} (${range.min}-${range.max}) is in use or busy; widen the host's port range or wait for a run to end`);
+    super(
+      "ports-exhausted",
+      `every iperf3 port of ${hostName} (${range.min}-${range.max}) is in use or busy; widen the host's port range or wait for a run to end`,
+    );
   }
 }
 

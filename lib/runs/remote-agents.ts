@@ -12,7 +12,8 @@ const PS_TIMEOUT_MS = 20_000;
 // One command reads the environment; a host slower than this is recorded as not read, the run goes on.
 const ENVIRONMENT_TIMEOUT_MS = 15_000;
 
-const agentFor = (endpoint: RunEndpoint, signal?: AbortSignal) => resolveAgent(endpoint.target, endpoint.platform, signal);
+const agentFor = (endpoint: RunEndpoint, signal?: AbortSignal) =>
+  resolveAgent(endpoint.target, endpoint.platform, signal);
 
 // Runs at once on one host share its opened firewall: the first opens it, the last one restores it.
 const openFirewalls = new Map<number, { users: number; wasEnabled: boolean }>();
@@ -45,7 +46,8 @@ export const agentRunRemote: RunRemote = {
   },
 
   startPing(endpoint, address, seconds, callbacks) {
-    const build = (agent: PlatformAgent) => agent.ping.command({ address, source: endpoint.address, count: Math.ceil(seconds / agent.ping.intervalSeconds) });
+    const build = (agent: PlatformAgent) =>
+      agent.ping.command({ address, source: endpoint.address, count: Math.ceil(seconds / agent.ping.intervalSeconds) });
     const process = startProcess(endpoint, build, () => `ping ${address}`, `ping ${address}`, callbacks, {});
     return { process, ping: agentFor(endpoint).then((agent) => agent.ping) };
   },
@@ -58,7 +60,9 @@ export const agentRunRemote: RunRemote = {
     if (open) {
       open.users += 1;
     } else {
-      const state = firewall.parseState(await execCapture(endpoint.target, firewall.stateCommand(), { timeoutMs: PS_TIMEOUT_MS }));
+      const state = firewall.parseState(
+        await execCapture(endpoint.target, firewall.stateCommand(), { timeoutMs: PS_TIMEOUT_MS }),
+      );
       openFirewalls.set(endpoint.hostId, { users: 1, wasEnabled: state.enabled });
       if (state.enabled) await execCapture(endpoint.target, firewall.setCommand(false), { timeoutMs: PS_TIMEOUT_MS });
     }
@@ -100,116 +104,116 @@ function startProcess(
   callbacks: ProcessCallbacks,
   options: { pty?: boolean; gated?: boolean },
 ): RemoteProcess {
-    const agentPromise = agentFor(endpoint);
-    const channel = new AbortController();
-    let resolvePid: (pid: number | null) => void = () => {};
-    const pid = new Promise<number | null>((resolve) => (resolvePid = resolve));
-    let commandLine = plainLine;
-    // The gate: `released` once release() is called; `writeStdin` once the channel takes input.
-    let isReleased = !options.gated;
-    let isCancelled = false;
-    let writeStdin: ((text: string) => void) | null = null;
-    let openGate = () => {};
-    const gateOpened = new Promise<void>((resolve) => (openGate = resolve));
-    let markReady = () => {};
-    const readyLine = new Promise<void>((resolve) => (markReady = resolve));
+  const agentPromise = agentFor(endpoint);
+  const channel = new AbortController();
+  let resolvePid: (pid: number | null) => void = () => {};
+  const pid = new Promise<number | null>((resolve) => (resolvePid = resolve));
+  let commandLine = plainLine;
+  // The gate: `released` once release() is called; `writeStdin` once the channel takes input.
+  let isReleased = !options.gated;
+  let isCancelled = false;
+  let writeStdin: ((text: string) => void) | null = null;
+  let openGate = () => {};
+  const gateOpened = new Promise<void>((resolve) => (openGate = resolve));
+  let markReady = () => {};
+  const readyLine = new Promise<void>((resolve) => (markReady = resolve));
 
-    const done = agentPromise.then(async (agent) => {
-      // A host whose shell cannot wait for the go (Windows, or a pty) starts the command only when released.
-      const isGatedRemotely = !!options.gated && agent.gatesStart && !options.pty;
-      if (options.gated && !isGatedRemotely) {
-        markReady();
-        await gateOpened;
-        if (isCancelled) return { exitCode: null };
-      }
-      const command = { ...build(agent, isGatedRemotely), pty: options.pty };
-      let isPidSeen = !agent.printsPid;
-      let isReadySeen = !isGatedRemotely;
-      if (!agent.printsPid) resolvePid(null);
-      try {
-        const result = await execStream(endpoint.target, command, {
-          signal: channel.signal,
-          onStdin: (write) => {
-            writeStdin = write;
-            if (isReleased && isGatedRemotely) write("go\n");
-          },
-          onStdoutLine: (line) => {
-            if (!isReadySeen && line === "wirespeed-ready") {
-              isReadySeen = true;
-              markReady();
+  const done = agentPromise.then(async (agent) => {
+    // A host whose shell cannot wait for the go (Windows, or a pty) starts the command only when released.
+    const isGatedRemotely = !!options.gated && agent.gatesStart && !options.pty;
+    if (options.gated && !isGatedRemotely) {
+      markReady();
+      await gateOpened;
+      if (isCancelled) return { exitCode: null };
+    }
+    const command = { ...build(agent, isGatedRemotely), pty: options.pty };
+    let isPidSeen = !agent.printsPid;
+    let isReadySeen = !isGatedRemotely;
+    if (!agent.printsPid) resolvePid(null);
+    try {
+      const result = await execStream(endpoint.target, command, {
+        signal: channel.signal,
+        onStdin: (write) => {
+          writeStdin = write;
+          if (isReleased && isGatedRemotely) write("go\n");
+        },
+        onStdoutLine: (line) => {
+          if (!isReadySeen && line === "wirespeed-ready") {
+            isReadySeen = true;
+            markReady();
+            return;
+          }
+          if (!isPidSeen) {
+            const found = parsePidLine(line);
+            if (found !== null) {
+              isPidSeen = true;
+              resolvePid(found);
               return;
             }
-            if (!isPidSeen) {
-              const found = parsePidLine(line);
-              if (found !== null) {
-                isPidSeen = true;
-                resolvePid(found);
-                return;
-              }
-            }
-            callbacks.onStdoutLine(line);
-          },
-          onStderrLine: callbacks.onStderrLine,
-        });
-        return { exitCode: result.exitCode };
-      } finally {
-        resolvePid(null);
+          }
+          callbacks.onStdoutLine(line);
+        },
+        onStderrLine: callbacks.onStderrLine,
+      });
+      return { exitCode: result.exitCode };
+    } finally {
+      resolvePid(null);
+    }
+  });
+  // An argument the shell cannot quote fails the start itself (in the agent's command); here it only keeps the plain line.
+  void agentPromise.then(
+    (agent) => {
+      try {
+        commandLine = quotedLine(agent);
+      } catch {
+        // keep the unquoted line for display
       }
-    });
-    // An argument the shell cannot quote fails the start itself (in the agent's command); here it only keeps the plain line.
-    void agentPromise.then(
-      (agent) => {
-        try {
-          commandLine = quotedLine(agent);
-        } catch {
-          // keep the unquoted line for display
-        }
-      },
-      () => undefined,
-    );
+    },
+    () => undefined,
+  );
 
-    // Ready when the gate is up, or as soon as it is clear that it never will be (the command ended).
-    const ready = options.gated ? Promise.race([readyLine, done.then(() => undefined)]) : Promise.resolve();
-    // A run that fails before it waits for this one must not leave its rejection unhandled.
-    ready.catch(() => undefined);
-    let hasExited = false;
-    void done.then(
-      () => (hasExited = true),
-      () => (hasExited = true),
-    );
-    const process: RemoteProcess = {
-      get commandLine() {
-        return commandLine;
-      },
-      pid,
-      done,
-      ready,
-      release() {
-        if (isReleased) return;
-        isReleased = true;
-        writeStdin?.("go\n");
+  // Ready when the gate is up, or as soon as it is clear that it never will be (the command ended).
+  const ready = options.gated ? Promise.race([readyLine, done.then(() => undefined)]) : Promise.resolve();
+  // A run that fails before it waits for this one must not leave its rejection unhandled.
+  ready.catch(() => undefined);
+  let hasExited = false;
+  void done.then(
+    () => (hasExited = true),
+    () => (hasExited = true),
+  );
+  const process: RemoteProcess = {
+    get commandLine() {
+      return commandLine;
+    },
+    pid,
+    done,
+    ready,
+    release() {
+      if (isReleased) return;
+      isReleased = true;
+      writeStdin?.("go\n");
+      openGate();
+    },
+    async stop() {
+      // A process that has exited needs no kill over SSH (a round trip between the steps of an experiment).
+      if (hasExited) return;
+      if (!isReleased) {
+        // Never started: closing its channel (or not opening one) is all there is to do.
+        isCancelled = true;
         openGate();
-      },
-      async stop() {
-        // A process that has exited needs no kill over SSH (a round trip between the steps of an experiment).
-        if (hasExited) return;
-        if (!isReleased) {
-          // Never started: closing its channel (or not opening one) is all there is to do.
-          isCancelled = true;
-          openGate();
-          channel.abort();
-          await valueWithin(done, STOP_WAIT_MS, null);
-          return;
-        }
-        const agent = await agentPromise.catch(() => null);
-        const known = await valueWithin(pid, 2000, null);
-        if (agent && known) {
-          await stopProcess(endpoint.target, agent, known).catch(() => undefined);
-        }
-        // The channel goes too, so a process that never reported its PID ends with it.
         channel.abort();
         await valueWithin(done, STOP_WAIT_MS, null);
-      },
-    };
-    return process;
+        return;
+      }
+      const agent = await agentPromise.catch(() => null);
+      const known = await valueWithin(pid, 2000, null);
+      if (agent && known) {
+        await stopProcess(endpoint.target, agent, known).catch(() => undefined);
+      }
+      // The channel goes too, so a process that never reported its PID ends with it.
+      channel.abort();
+      await valueWithin(done, STOP_WAIT_MS, null);
+    },
+  };
+  return process;
 }

@@ -71,7 +71,12 @@ export type RunRemote = {
    * Pings `address` from the endpoint's address for up to `seconds` (latency under load), stopped
    * like iperf3; `ping` gives the platform's interval and line parser once its agent is known.
    */
-  startPing(endpoint: RunEndpoint, address: string, seconds: number, callbacks: ProcessCallbacks): { process: RemoteProcess; ping: Promise<Pick<PingSupport, "intervalSeconds" | "parseLine">> };
+  startPing(
+    endpoint: RunEndpoint,
+    address: string,
+    seconds: number,
+    callbacks: ProcessCallbacks,
+  ): { process: RemoteProcess; ping: Promise<Pick<PingSupport, "intervalSeconds" | "parseLine">> };
   /** Stops iperf3 processes a previous instance of the app left behind, by pid, if they are still iperf3. */
   stopLeftover(endpoint: RunEndpoint, pids: number[]): Promise<void>;
 };

@@ -24,7 +24,8 @@ describe("directionFlags", () => {
 
   it("is undone by directionOf", () => {
     for (const direction of ["a-to-b", "b-to-a", "bidir"] as const) {
-      for (const side of ["a", "b"] as const) expect(directionOf(directionFlags(direction, side), side)).toBe(direction);
+      for (const side of ["a", "b"] as const)
+        expect(directionOf(directionFlags(direction, side), side)).toBe(direction);
     }
   });
 });

@@ -31,8 +31,12 @@ export function parseRunRequest(body: unknown): RunRequest {
   }
   const { direction, clientSide, reverse, bidir, ...rest } = body as Record<string, unknown>;
   const errors: FieldError[] = [];
-  for (const [field, value] of [["reverse", reverse], ["bidir", bidir]] as const) {
-    if (value !== undefined) errors.push({ field, message: 'is set through direction here: "a-to-b", "b-to-a" or "bidir"' });
+  for (const [field, value] of [
+    ["reverse", reverse],
+    ["bidir", bidir],
+  ] as const) {
+    if (value !== undefined)
+      errors.push({ field, message: 'is set through direction here: "a-to-b", "b-to-a" or "bidir"' });
   }
   const placement = RunPlacementSchema.safeParse({ direction, clientSide });
   if (!placement.success) errors.push(...withoutRepeatedField(fieldErrorsFromZod(placement.error)));

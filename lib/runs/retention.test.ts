@@ -20,9 +20,28 @@ beforeAll(async () => {
   database = await openTestDatabase();
   sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
   const now = new Date().toISOString();
-  const hostIds = ["r-a", "r-b"].map((name) => Number(sqlite.prepare(`INSERT INTO "Host" ("name", "address", "authMethod", "updatedAt") VALUES (?, '198.18.9.1', 'local', ?)`).run(name, now).lastInsertRowid));
-  const nicIds = hostIds.map((hostId) => Number(sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now).lastInsertRowid));
-  linkId = Number(sqlite.prepare(`INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('r-link', ?, ?, 1000, ?)`).run(nicIds[0], nicIds[1], now).lastInsertRowid);
+  const hostIds = ["r-a", "r-b"].map((name) =>
+    Number(
+      sqlite
+        .prepare(
+          `INSERT INTO "Host" ("name", "address", "authMethod", "updatedAt") VALUES (?, '198.18.9.1', 'local', ?)`,
+        )
+        .run(name, now).lastInsertRowid,
+    ),
+  );
+  const nicIds = hostIds.map((hostId) =>
+    Number(
+      sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now)
+        .lastInsertRowid,
+    ),
+  );
+  linkId = Number(
+    sqlite
+      .prepare(
+        `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('r-link', ?, ?, 1000, ?)`,
+      )
+      .run(nicIds[0], nicIds[1], now).lastInsertRowid,
+  );
   digest = await import("./digest");
   retention = await import("./retention");
   runSeries = await import("@/lib/queries/run-series");
@@ -39,8 +58,16 @@ const DAY = 86_400_000;
 function insertRun({ endedAt, status = "succeeded" }: { endedAt: Date; status?: string }): number {
   return Number(
     sqlite
-      .prepare(`INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "endedAt", "receivedBitsPerSecond", "clientOutput") VALUES (?, ?, 'a', ?, ?, ?, 9.4e8, 'the client output')`)
-      .run(linkId, status, JSON.stringify({ protocol: "tcp", parallel: 4, reverse: false, bidir: false, interval: 0.1, zerocopy: false }), new Date(endedAt.getTime() - 60_000).toISOString(), endedAt.toISOString()).lastInsertRowid,
+      .prepare(
+        `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "endedAt", "receivedBitsPerSecond", "clientOutput") VALUES (?, ?, 'a', ?, ?, ?, 9.4e8, 'the client output')`,
+      )
+      .run(
+        linkId,
+        status,
+        JSON.stringify({ protocol: "tcp", parallel: 4, reverse: false, bidir: false, interval: 0.1, zerocopy: false }),
+        new Date(endedAt.getTime() - 60_000).toISOString(),
+        endedAt.toISOString(),
+      ).lastInsertRowid,
   );
 }
 
@@ -49,7 +76,16 @@ function intervals(count: number): IperfInterval[] {
   return Array.from({ length: count }, (_, seq) => {
     const streams = Array.from({ length: 4 }, (_, index) => {
       const bitsPerSecond = 2e8 + ((seq * 7 + index * 13) % 50) * 1e6;
-      return { id: 5 + 2 * index, start: seq / 10, end: (seq + 1) / 10, bytes: bitsPerSecond / 80, bitsPerSecond, retransmits: (seq + index) % 11 === 0 ? 3 : 0, cwndBytes: 1000 * (seq + 1), omitted: seq < 2 };
+      return {
+        id: 5 + 2 * index,
+        start: seq / 10,
+        end: (seq + 1) / 10,
+        bytes: bitsPerSecond / 80,
+        bitsPerSecond,
+        retransmits: (seq + index) % 11 === 0 ? 3 : 0,
+        cwndBytes: 1000 * (seq + 1),
+        omitted: seq < 2,
+      };
     });
     return {
       start: seq / 10,
@@ -86,8 +122,13 @@ describe("run digests", () => {
     expect(withoutRate(stored)).toEqual(withoutRate(fromSamples));
     stored.forEach((stat, index) => expect(stat.bitsPerSecond).toBeCloseTo(fromSamples[index]!.bitsPerSecond, 3));
     // 898 counted intervals of 0.1 s: iperf3's own arithmetic on the streams' bytes.
-    const first = intervals(900).slice(2).map((interval) => interval.streams[0]!);
-    expect(stored[0]!.bytes).toBeCloseTo(first.reduce((sum, stream) => sum + stream.bytes, 0), 3);
+    const first = intervals(900)
+      .slice(2)
+      .map((interval) => interval.streams[0]!);
+    expect(stored[0]!.bytes).toBeCloseTo(
+      first.reduce((sum, stream) => sum + stream.bytes, 0),
+      3,
+    );
     expect(stored[0]!.bitsPerSecond).toBeCloseTo((stored[0]!.bytes * 8) / 89.8, 3);
     const series = await runSeries.getRunSeries({ runId, isFinished: true });
     expect(series).toEqual({ ...(await digest.readSeriesFromSamples(runId)), compactedAt: null });
@@ -97,13 +138,19 @@ describe("run digests", () => {
 
   it("are stored by the background pass for finished runs without one, and never for a run still going", async () => {
     const old = insertRun({ endedAt: new Date() });
-    sqlite.prepare(`INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "omitted") VALUES (?, 0, 0, 1, 'forward', 1e8, 8e8, 0)`).run(old);
+    sqlite
+      .prepare(
+        `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "omitted") VALUES (?, 0, 0, 1, 'forward', 1e8, 8e8, 0)`,
+      )
+      .run(old);
     const active = insertRun({ endedAt: new Date(), status: "running" });
     expect(count(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" IN (?, ?)`, old, active)).toBe(0);
     expect(await digest.backfillRunDigests()).toBeGreaterThanOrEqual(1);
     expect(count(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`, old)).toBe(1);
     expect(count(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`, active)).toBe(0);
-    expect((await runSeries.getRunSeries({ runId: old, isFinished: true })).points).toEqual([expect.objectContaining({ t: 1, bps: 8e8 })]);
+    expect((await runSeries.getRunSeries({ runId: old, isFinished: true })).points).toEqual([
+      expect.objectContaining({ t: 1, bps: 8e8 }),
+    ]);
     // A second pass finds nothing left to do.
     expect(await digest.backfillRunDigests()).toBe(0);
   });
@@ -116,7 +163,9 @@ describe("sample retention", () => {
     expect(retention.samplesKeepDays({ WIRESPEED_SAMPLES_KEEP_DAYS: "0" })).toBe(0);
     expect(retention.samplesKeepDays({ WIRESPEED_SAMPLES_KEEP_DAYS: " 30 " })).toBe(30);
     for (const bad of ["3", "-1", "1.5", "thirty", "99999999", "6"]) {
-      expect(() => retention.samplesKeepDays({ WIRESPEED_SAMPLES_KEEP_DAYS: bad })).toThrow(/WIRESPEED_SAMPLES_KEEP_DAYS must be 0 \(keep every sample forever\) or a whole number of days from 7 to 36500/);
+      expect(() => retention.samplesKeepDays({ WIRESPEED_SAMPLES_KEEP_DAYS: bad })).toThrow(
+        /WIRESPEED_SAMPLES_KEEP_DAYS must be 0 \(keep every sample forever\) or a whole number of days from 7 to 36500/,
+      );
     }
   });
 
@@ -138,18 +187,27 @@ describe("sample retention", () => {
     expect(after.sampleCount).toBe(900);
     expect(after.compactedAt?.getTime()).toBe(now.getTime());
     expect(await runSeries.getRunStreamStats({ runId: old, isFinished: true })).toEqual(streamsBefore);
-    expect(sqlite.prepare(`SELECT "receivedBitsPerSecond", "clientOutput" FROM "Run" WHERE "id" = ?`).get(old)).toEqual({ receivedBitsPerSecond: 9.4e8, clientOutput: "the client output" });
+    expect(sqlite.prepare(`SELECT "receivedBitsPerSecond", "clientOutput" FROM "Run" WHERE "id" = ?`).get(old)).toEqual(
+      { receivedBitsPerSecond: 9.4e8, clientOutput: "the client output" },
+    );
     // A later pass has nothing left; a digest stored again never overwrites a compacted one.
     expect(await retention.compactRuns({ keepDays: 180, now })).toEqual({ runs: 0, samples: 0 });
     expect((await digest.storeRunDigest(old)).points).toEqual(before.points);
     // 0 keeps everything.
-    expect(await retention.compactRuns({ keepDays: 0, now: new Date(now.getTime() + 1000 * DAY) })).toEqual({ runs: 0, samples: 0 });
+    expect(await retention.compactRuns({ keepDays: 0, now: new Date(now.getTime() + 1000 * DAY) })).toEqual({
+      runs: 0,
+      samples: 0,
+    });
     expect(count(`SELECT COUNT(*) AS n FROM "Sample" WHERE "runId" = ?`, recent)).toBe(900);
   });
 
   it("leaves a run still going alone, however old", async () => {
     const stuck = insertRun({ endedAt: new Date(Date.now() - 400 * DAY), status: "running" });
-    sqlite.prepare(`INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "omitted") VALUES (?, 0, 0, 1, 'forward', 1e8, 8e8, 0)`).run(stuck);
+    sqlite
+      .prepare(
+        `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "omitted") VALUES (?, 0, 0, 1, 'forward', 1e8, 8e8, 0)`,
+      )
+      .run(stuck);
     await retention.compactRuns({ keepDays: 7 });
     expect(count(`SELECT COUNT(*) AS n FROM "Sample" WHERE "runId" = ?`, stuck)).toBe(1);
   });

@@ -38,11 +38,21 @@ export type CompactionResult = { runs: number; samples: number };
  * and the digest marked, one run per transaction so that live runs' writes are never held up
  * for long. `shouldStop` ends it between runs (shutdown).
  */
-export async function compactRuns({ keepDays, now = new Date(), shouldStop = () => false, batch = 200 }: { keepDays: number; now?: Date; shouldStop?: () => boolean; batch?: number }): Promise<CompactionResult> {
+export async function compactRuns({
+  keepDays,
+  now = new Date(),
+  shouldStop = () => false,
+  batch = 200,
+}: {
+  keepDays: number;
+  now?: Date;
+  shouldStop?: () => boolean;
+  batch?: number;
+}): Promise<CompactionResult> {
   const result: CompactionResult = { runs: 0, samples: 0 };
   if (keepDays <= 0) return result;
   const cutoff = new Date(now.getTime() - keepDays * 86_400_000);
-  for (let after = 0; !shouldStop(); ) {
+  for (let after = 0; !shouldStop();) {
     // In id order with the id as the cursor; a run that ended before the cutoff and still has a sample.
     const due = await db.$queryRaw<Array<{ id: number | bigint }>>`
       SELECT "id" FROM "Run"
@@ -65,7 +75,10 @@ export async function compactRuns({ keepDays, now = new Date(), shouldStop = () 
 /** One run: digest kept, samples deleted; returns how many samples were deleted. */
 async function compactRun(runId: number, now: Date): Promise<number> {
   await getRunDigest(runId);
-  const [deleted] = await db.$transaction([db.sample.deleteMany({ where: { runId } }), db.runDigest.update({ where: { runId }, data: { compactedAt: now } })]);
+  const [deleted] = await db.$transaction([
+    db.sample.deleteMany({ where: { runId } }),
+    db.runDigest.update({ where: { runId }, data: { compactedAt: now } }),
+  ]);
   return deleted.count;
 }
 
@@ -91,12 +104,18 @@ export function startRunMaintenance(env: ConfigEnv = process.env): () => void {
       try {
         if (first) {
           const stored = await backfillRunDigests({ shouldStop });
-          if (stored > 0) console.log(`[wirespeed] stored the digest of ${stored} run(s) that ended before digests were kept`);
+          if (stored > 0)
+            console.log(`[wirespeed] stored the digest of ${stored} run(s) that ended before digests were kept`);
         }
         const compacted = await compactRuns({ keepDays, shouldStop });
-        if (compacted.runs > 0) console.log(`[wirespeed] compacted ${compacted.runs} run(s) older than ${keepDays} days: ${compacted.samples} samples deleted, their thinned series and stream totals kept`);
+        if (compacted.runs > 0)
+          console.log(
+            `[wirespeed] compacted ${compacted.runs} run(s) older than ${keepDays} days: ${compacted.samples} samples deleted, their thinned series and stream totals kept`,
+          );
       } catch (error) {
-        console.error(`[wirespeed] run maintenance: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+        console.error(
+          `[wirespeed] run maintenance: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+        );
       } finally {
         running = null;
       }

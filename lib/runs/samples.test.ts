@@ -16,7 +16,12 @@ function interval(start: number, streams = 1): IperfInterval {
     bitsPerSecond: 981e6 * streams,
     retransmits: 2,
     omitted: false,
-    streams: Array.from({ length: streams }, (_, i) => ({ id: 5 + 2 * i, bytes: 117_000_000, bitsPerSecond: 981e6, cwndBytes: 1_000_000 })),
+    streams: Array.from({ length: streams }, (_, i) => ({
+      id: 5 + 2 * i,
+      bytes: 117_000_000,
+      bitsPerSecond: 981e6,
+      cwndBytes: 1_000_000,
+    })),
   };
 }
 

@@ -84,7 +84,9 @@ export class SampleWriter {
     // A writer given its own `write` (tests) has no run in the database.
     if (this.options.write) return;
     await storeRunDigest(this.runId, this.streamStats()).catch((error: unknown) => {
-      console.error(`[wirespeed] run ${this.runId}: could not store its digest: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      console.error(
+        `[wirespeed] run ${this.runId}: could not store its digest: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      );
     });
   }
 }

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { buildSeries, type ChartSample } from "./series";
 
-const sample = (figures: Partial<ChartSample>): ChartSample => ({ end: 1, direction: "forward", bitsPerSecond: 430e6, retransmits: null, jitterMs: 0.058, lostPackets: null, packets: null, omitted: false, streams: [], ...figures });
+const sample = (figures: Partial<ChartSample>): ChartSample => ({
+  end: 1,
+  direction: "forward",
+  bitsPerSecond: 430e6,
+  retransmits: null,
+  jitterMs: 0.058,
+  lostPackets: null,
+  packets: null,
+  omitted: false,
+  streams: [],
+  ...figures,
+});
 
 describe("buildSeries", () => {
   it("gives an interval's loss as iperf3 computes it, 100 × lost ÷ total", () => {

@@ -21,7 +21,10 @@ export const MAX_STREAM_LINES = 32;
 export const DISPLAY_POINTS = 600;
 
 /** What the chart reads of a sample event. */
-export type ChartSample = Pick<SampleEvent, "end" | "direction" | "bitsPerSecond" | "retransmits" | "jitterMs" | "lostPackets" | "packets" | "omitted" | "streams">;
+export type ChartSample = Pick<
+  SampleEvent,
+  "end" | "direction" | "bitsPerSecond" | "retransmits" | "jitterMs" | "lostPackets" | "packets" | "omitted" | "streams"
+>;
 
 /** Builds points incrementally; stream ids (iperf3's socket numbers) become indexes 0, 1, 2 … */
 export class SeriesBuilder {
@@ -39,7 +42,15 @@ export class SeriesBuilder {
     const point: SeriesPoint =
       last && Math.abs(last.t - sample.end) < 1e-6 && (isReverse ? last.reverseBps === null : last.bps === null)
         ? last
-        : { t: sample.end, bps: null, reverseBps: null, retransmits: null, jitterMs: null, lostPercent: null, omitted: Boolean(sample.omitted) };
+        : {
+            t: sample.end,
+            bps: null,
+            reverseBps: null,
+            retransmits: null,
+            jitterMs: null,
+            lostPercent: null,
+            omitted: Boolean(sample.omitted),
+          };
     if (point !== last) this.points.push(point);
     if (isReverse) point.reverseBps = sample.bitsPerSecond;
     else {
@@ -55,7 +66,8 @@ export class SeriesBuilder {
     }
     if (sample.retransmits != null) point.retransmits = (point.retransmits ?? 0) + sample.retransmits;
     if (sample.jitterMs != null) point.jitterMs = Math.max(point.jitterMs ?? 0, sample.jitterMs);
-    if (sample.lostPackets != null && sample.packets) point.lostPercent = lossPercent(sample.lostPackets, sample.packets) ?? null;
+    if (sample.lostPackets != null && sample.packets)
+      point.lostPercent = lossPercent(sample.lostPackets, sample.packets) ?? null;
   }
 }
 
@@ -83,7 +95,8 @@ export function downsample(points: SeriesPoint[], limit: number = DISPLAY_POINTS
   const result: SeriesPoint[] = [];
   for (let from = 0; from < points.length; from += size) {
     const bucket = points.slice(from, from + size);
-    const pick = (key: keyof SeriesPoint) => bucket.map((point) => point[key]).filter((value): value is number => typeof value === "number");
+    const pick = (key: keyof SeriesPoint) =>
+      bucket.map((point) => point[key]).filter((value): value is number => typeof value === "number");
     const point: SeriesPoint = {
       t: bucket.at(-1)!.t,
       bps: mean(pick("bps")),

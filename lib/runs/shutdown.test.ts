@@ -67,10 +67,12 @@ function setUp() {
   return { remote, bus, engine, experiments, scheduler, parts, start, statuses, samples };
 }
 
-const stored = (runId: number) => db.run.findUniqueOrThrow({ where: { id: runId }, include: { samples: { orderBy: { seq: "asc" } } } });
+const stored = (runId: number) =>
+  db.run.findUniqueOrThrow({ where: { id: runId }, include: { samples: { orderBy: { seq: "asc" } } } });
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !(await condition()); await tick()) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  for (const deadline = Date.now() + 5_000; !(await condition()); await tick())
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 }
 
 beforeEach(async () => {
@@ -91,7 +93,8 @@ describe("the runs", () => {
       status: "interrupted",
       errorKind: "interrupted",
       errorMessage: "Wirespeed was stopped (SIGTERM) while this run was in progress.",
-      errorHint: "The samples and the partial summary received before the stop are kept; run it again to get a full result.",
+      errorHint:
+        "The samples and the partial summary received before the stop are kept; run it again to get a full result.",
     });
     // The two intervals before the stop and the partial one the client printed as it stopped.
     expect(run.samples.map((sample) => [sample.start, sample.end, sample.bitsPerSecond])).toEqual([
@@ -118,7 +121,12 @@ describe("the runs", () => {
     expect(engine.queuePosition(linkIds[0]!, second)).toBe(1);
     await until(() => samples.get(first) === 2, "the first run's samples");
     await engine.shutdown("SIGINT");
-    expect(await stored(second)).toMatchObject({ status: "interrupted", errorKind: "interrupted", errorMessage: "Wirespeed was stopped (SIGINT) before this run started.", errorHint: "Run it again." });
+    expect(await stored(second)).toMatchObject({
+      status: "interrupted",
+      errorKind: "interrupted",
+      errorMessage: "Wirespeed was stopped (SIGINT) before this run started.",
+      errorHint: "Run it again.",
+    });
     expect(statuses.get(second)).toEqual(["queued", "interrupted"]);
     expect((await stored(first)).status).toBe("interrupted");
     // The first run's end handed the link on: nothing started in the second's place.
@@ -131,7 +139,9 @@ describe("the runs", () => {
     const starting = engine.startRun({ linkId: linkIds[1]!, ...parseRunRequest({ duration: 60 }) });
     await engine.shutdown("SIGTERM");
     // Stored and ended by the time the stop resolves (the database closes right after).
-    expect(await db.run.findMany({ select: { status: true, errorMessage: true } })).toEqual([{ status: "interrupted", errorMessage: "Wirespeed was stopped (SIGTERM) before this run started." }]);
+    expect(await db.run.findMany({ select: { status: true, errorMessage: true } })).toEqual([
+      { status: "interrupted", errorMessage: "Wirespeed was stopped (SIGTERM) before this run started." },
+    ]);
     expect((await starting).status).toBe("queued");
     expect(remote.processes).toHaveLength(0);
     expect(engine.activeRunIds).toEqual([]);
@@ -144,8 +154,18 @@ describe("the runs", () => {
     const refusal = engine.startRun({ linkId: linkIds[0]!, ...parseRunRequest({ duration: 3 }) });
     await expect(refusal).rejects.toBeInstanceOf(ShuttingDownError);
     await expect(engine.rerun(before)).rejects.toBeInstanceOf(ShuttingDownError);
-    await expect(engine.startRunsTogether(linkIds.map((linkId) => ({ linkId, ...parseRunRequest({ duration: 3 }) })))).rejects.toBeInstanceOf(ShuttingDownError);
-    await expect(experiments.start({ kind: "sweep", linkIds: [linkIds[0]], options: { duration: 3 }, factor: "parallel", values: [1, 2] })).rejects.toBeInstanceOf(ShuttingDownError);
+    await expect(
+      engine.startRunsTogether(linkIds.map((linkId) => ({ linkId, ...parseRunRequest({ duration: 3 }) }))),
+    ).rejects.toBeInstanceOf(ShuttingDownError);
+    await expect(
+      experiments.start({
+        kind: "sweep",
+        linkIds: [linkIds[0]],
+        options: { duration: 3 },
+        factor: "parallel",
+        values: [1, 2],
+      }),
+    ).rejects.toBeInstanceOf(ShuttingDownError);
     await stopping;
     expect(await db.run.count()).toBe(1);
     expect(await db.experiment.count()).toBe(0);
@@ -153,9 +173,15 @@ describe("the runs", () => {
     const error = await refusal.catch((caught: unknown) => caught);
     const response = errorResponse(error);
     expect(response.status).toBe(503);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe("Wirespeed is shutting down: it starts no new run now. Try again once it is back.");
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "Wirespeed is shutting down: it starts no new run now. Try again once it is back.",
+    );
     // The pages' server actions say the same.
-    expect(actionFailureOf(error, "start-run")).toEqual({ ok: false, message: "Wirespeed is shutting down: it starts no new run now. Try again once it is back.", errors: [] });
+    expect(actionFailureOf(error, "start-run")).toEqual({
+      ok: false,
+      message: "Wirespeed is shutting down: it starts no new run now. Try again once it is back.",
+      errors: [],
+    });
   });
 
   it("still ends a run cancelled by a person as cancelled", async () => {
@@ -180,12 +206,26 @@ describe("experiments and schedules", () => {
         for (const server of remote.processes) if (server.role === "server" && server.isRunning) server.exit(0);
       }, 5);
     };
-    const experiment = await experiments.start({ kind: "sweep", linkIds: [linkIds[0]], options: { duration: 60 }, factor: "parallel", values: [1, 2, 4] });
-    await until(() => remote.started("client").length === 2 && remote.started("client")[1]!.isRunning, "the second step's client");
+    const experiment = await experiments.start({
+      kind: "sweep",
+      linkIds: [linkIds[0]],
+      options: { duration: 60 },
+      factor: "parallel",
+      values: [1, 2, 4],
+    });
+    await until(
+      () => remote.started("client").length === 2 && remote.started("client")[1]!.isRunning,
+      "the second step's client",
+    );
     await shutDown(parts, "SIGTERM");
-    const after = await db.experiment.findUniqueOrThrow({ where: { id: experiment.id }, include: { steps: { orderBy: { index: "asc" }, include: { runs: true } } } });
+    const after = await db.experiment.findUniqueOrThrow({
+      where: { id: experiment.id },
+      include: { steps: { orderBy: { index: "asc" }, include: { runs: true } } },
+    });
     expect(after.status).toBe("interrupted");
-    expect(after.errorMessage).toBe("Wirespeed was stopped (SIGTERM) while this experiment was in progress. The steps that finished are kept; run it again for the rest.");
+    expect(after.errorMessage).toBe(
+      "Wirespeed was stopped (SIGTERM) while this experiment was in progress. The steps that finished are kept; run it again for the rest.",
+    );
     expect(after.steps.map((step) => [step.status, step.runs.map((run) => run.status)])).toEqual([
       ["succeeded", ["succeeded"]],
       ["interrupted", ["interrupted"]],
@@ -197,16 +237,30 @@ describe("experiments and schedules", () => {
   it("an experiment waiting for its links ends interrupted before it started", async () => {
     const { remote, experiments, parts, start, samples } = setUp();
     const runId = await start();
-    const experiment = await experiments.start({ kind: "sweep", linkIds: [linkIds[0]], options: { duration: 3 }, factor: "parallel", values: [1, 2] });
+    const experiment = await experiments.start({
+      kind: "sweep",
+      linkIds: [linkIds[0]],
+      options: { duration: 3 },
+      factor: "parallel",
+      values: [1, 2],
+    });
     await until(() => samples.get(runId) === 2, "the run's samples");
     await shutDown(parts, "SIGINT");
-    expect(await db.experiment.findUniqueOrThrow({ where: { id: experiment.id } })).toMatchObject({ status: "interrupted", errorMessage: "Wirespeed was stopped (SIGINT) before this experiment started. Run it again." });
+    expect(await db.experiment.findUniqueOrThrow({ where: { id: experiment.id } })).toMatchObject({
+      status: "interrupted",
+      errorMessage: "Wirespeed was stopped (SIGINT) before this experiment started. Run it again.",
+    });
     expect(remote.started("client")).toHaveLength(1);
   });
 
   it("the scheduler claims no due start once stopped: the next start of the app makes it up", async () => {
     const { scheduler } = setUp();
-    const schedule = await createSchedule({ name: "hourly", linkId: linkIds[0], options: { duration: 3 }, everyMinutes: 60 });
+    const schedule = await createSchedule({
+      name: "hourly",
+      linkId: linkIds[0],
+      options: { duration: 3 },
+      everyMinutes: 60,
+    });
     const dueAt = new Date(Date.now() - 1000);
     await db.schedule.update({ where: { id: schedule.id }, data: { nextRunAt: dueAt } });
     await scheduler.stop();
@@ -217,11 +271,18 @@ describe("experiments and schedules", () => {
 
   it("a start claimed as the engine began to stop is recorded as skipped, with the reason", async () => {
     const { engine, scheduler } = setUp();
-    const schedule = await createSchedule({ name: "hourly", linkId: linkIds[0], options: { duration: 3 }, everyMinutes: 60 });
+    const schedule = await createSchedule({
+      name: "hourly",
+      linkId: linkIds[0],
+      options: { duration: 3 },
+      everyMinutes: 60,
+    });
     await db.schedule.update({ where: { id: schedule.id }, data: { nextRunAt: new Date(Date.now() - 1000) } });
     await engine.shutdown("SIGTERM");
     await scheduler.tick();
-    expect(await db.scheduleRun.findMany({ select: { outcome: true, reason: true, runId: true } })).toEqual([{ outcome: "skipped", reason: "Wirespeed was shutting down", runId: null }]);
+    expect(await db.scheduleRun.findMany({ select: { outcome: true, reason: true, runId: true } })).toEqual([
+      { outcome: "skipped", reason: "Wirespeed was shutting down", runId: null },
+    ]);
     expect(await db.run.count()).toBe(0);
   });
 });
@@ -231,8 +292,13 @@ describe("shutDown", () => {
     const calls: string[] = [];
     let releaseScheduler = () => {};
     const parts = {
-      scheduler: { stop: () => (calls.push("scheduler.stop"), new Promise<void>((resolve) => (releaseScheduler = resolve))) },
-      experiments: { shutdown: async (reason: string) => void calls.push(`experiments.shutdown ${reason}`), activeExperimentIds: [] },
+      scheduler: {
+        stop: () => (calls.push("scheduler.stop"), new Promise<void>((resolve) => (releaseScheduler = resolve))),
+      },
+      experiments: {
+        shutdown: async (reason: string) => void calls.push(`experiments.shutdown ${reason}`),
+        activeExperimentIds: [],
+      },
       engine: { shutdown: async (reason: string) => void calls.push(`engine.shutdown ${reason}`), activeRunIds: [] },
       closeConnections: async () => void calls.push("closeConnections"),
       disconnect: async () => void calls.push("disconnect"),
@@ -246,7 +312,11 @@ describe("shutDown", () => {
     releaseScheduler();
     await done;
     expect(calls.slice(3)).toEqual(["closeConnections", "disconnect"]);
-    expect(stages).toEqual(["stopping the runs, experiments and schedules", "closing the SSH connections", "closing the database"]);
+    expect(stages).toEqual([
+      "stopping the runs, experiments and schedules",
+      "closing the SSH connections",
+      "closing the database",
+    ]);
   });
 });
 
@@ -265,14 +335,21 @@ describe("installShutdownHandlers", () => {
       closeConnections: async () => {},
       disconnect: async () => {},
     };
-    const uninstall = installShutdownHandlers(parts, { target, exit: (code) => void exits.push(code), log: (line) => void lines.push(line), ...options });
+    const uninstall = installShutdownHandlers(parts, {
+      target,
+      exit: (code) => void exits.push(code),
+      log: (line) => void lines.push(line),
+      ...options,
+    });
     return { target, exits, lines, finish, uninstall };
   }
 
   it("on the first signal stops everything, then exits 0", async () => {
     const { target, exits, lines, finish, uninstall } = handlers();
     target.emit("SIGTERM", "SIGTERM");
-    expect(lines[0]).toBe("[wirespeed] SIGTERM: stopping. No new runs; 2 runs under way stopped and stored as interrupted. Exit within 9 s; SIGTERM again exits at once.");
+    expect(lines[0]).toBe(
+      "[wirespeed] SIGTERM: stopping. No new runs; 2 runs under way stopped and stored as interrupted. Exit within 9 s; SIGTERM again exits at once.",
+    );
     await tick();
     expect(exits).toEqual([]);
     finish();
@@ -296,7 +373,9 @@ describe("installShutdownHandlers", () => {
     now += 2_000;
     target.emit("SIGINT", "SIGINT");
     expect(exits).toEqual([130]);
-    expect(lines.at(-1)).toBe("[wirespeed] SIGINT again: exiting now; runs 12, 13 and experiment 4 not stored to the end (the next start marks them interrupted and stops their iperf3)");
+    expect(lines.at(-1)).toBe(
+      "[wirespeed] SIGINT again: exiting now; runs 12, 13 and experiment 4 not stored to the end (the next start marks them interrupted and stops their iperf3)",
+    );
     uninstall();
   });
 

@@ -37,7 +37,11 @@ export type ShutdownParts = {
  * the same turn of the event loop, before any of them waits: so no step or scheduled start slips
  * in between. `onStage` hears each stage as it begins, for the deadline's message.
  */
-export async function shutDown(parts: ShutdownParts, reason: string, onStage: (stage: string) => void = () => {}): Promise<void> {
+export async function shutDown(
+  parts: ShutdownParts,
+  reason: string,
+  onStage: (stage: string) => void = () => {},
+): Promise<void> {
   onStage("stopping the runs, experiments and schedules");
   parts.stopBackground?.();
   await Promise.all([parts.scheduler.stop(), parts.experiments.shutdown(reason), parts.engine.shutdown(reason)]);
@@ -61,7 +65,10 @@ export type ShutdownOptions = {
 function whatIsLeft(parts: ShutdownParts): string {
   const runs = parts.engine.activeRunIds;
   const experiments = parts.experiments.activeExperimentIds;
-  const named = [runs.length > 0 ? `run${runs.length === 1 ? "" : "s"} ${runs.join(", ")}` : "", experiments.length > 0 ? `experiment${experiments.length === 1 ? "" : "s"} ${experiments.join(", ")}` : ""].filter(Boolean);
+  const named = [
+    runs.length > 0 ? `run${runs.length === 1 ? "" : "s"} ${runs.join(", ")}` : "",
+    experiments.length > 0 ? `experiment${experiments.length === 1 ? "" : "s"} ${experiments.join(", ")}` : "",
+  ].filter(Boolean);
   if (named.length === 0) return "no run or experiment was left";
   return `${named.join(" and ")} not stored to the end (the next start marks them interrupted and stops their iperf3)`;
 }
@@ -92,9 +99,13 @@ export function installShutdownHandlers(parts: ShutdownParts, options: ShutdownO
     }
     firstAt = now();
     const runs = parts.engine.activeRunIds.length;
-    log(`[wirespeed] ${signal}: stopping. No new runs; ${runs} run${runs === 1 ? "" : "s"} under way stopped and stored as interrupted. Exit within ${Math.ceil(deadlineMs / 1000)} s; ${signal} again exits at once.`);
+    log(
+      `[wirespeed] ${signal}: stopping. No new runs; ${runs} run${runs === 1 ? "" : "s"} under way stopped and stored as interrupted. Exit within ${Math.ceil(deadlineMs / 1000)} s; ${signal} again exits at once.`,
+    );
     const deadline = setTimeout(() => {
-      log(`[wirespeed] not stopped within ${deadlineMs / 1000} s, exiting anyway: cut short while ${stage}; ${whatIsLeft(parts)}`);
+      log(
+        `[wirespeed] not stopped within ${deadlineMs / 1000} s, exiting anyway: cut short while ${stage}; ${whatIsLeft(parts)}`,
+      );
       exit(1);
     }, deadlineMs);
     void shutDown(parts, signal, (next) => (stage = next)).then(
@@ -105,7 +116,9 @@ export function installShutdownHandlers(parts: ShutdownParts, options: ShutdownO
       },
       (error: unknown) => {
         clearTimeout(deadline);
-        log(`[wirespeed] stopping failed while ${stage}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}; ${whatIsLeft(parts)}`);
+        log(
+          `[wirespeed] stopping failed while ${stage}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}; ${whatIsLeft(parts)}`,
+        );
         exit(1);
       },
     );
@@ -135,7 +148,16 @@ export async function installServerShutdown({ stopBackground }: { stopBackground
     import("@/lib/db"),
   ]);
   if (process.env.NEXT_RUNTIME && !process.env.NEXT_MANUAL_SIG_HANDLE) {
-    console.warn("[wirespeed] NEXT_MANUAL_SIG_HANDLE is not set: Next.js may exit on SIGTERM before the runs are stopped and stored. Start with `npm start` or the image, which set it.");
+    console.warn(
+      "[wirespeed] NEXT_MANUAL_SIG_HANDLE is not set: Next.js may exit on SIGTERM before the runs are stopped and stored. Start with `npm start` or the image, which set it.",
+    );
   }
-  installShutdownHandlers({ engine: runEngine, experiments: experimentRunner, scheduler, closeConnections: closeAll, disconnect: () => db.$disconnect(), stopBackground });
+  installShutdownHandlers({
+    engine: runEngine,
+    experiments: experimentRunner,
+    scheduler,
+    closeConnections: closeAll,
+    disconnect: () => db.$disconnect(),
+    stopBackground,
+  });
 }

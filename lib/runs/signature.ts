@@ -19,6 +19,11 @@ export function describeSignature(signature: string): string {
   const count = Number(streams.slice(1)) || 1;
   const way = direction === "bidir" ? "both ways" : direction === "b-to-a" ? "B → A" : "A → B";
   const parts = [protocol.toUpperCase(), way, `${count} stream${count === 1 ? "" : "s"}`];
-  if (bitrate !== undefined) parts.push(Number(bitrate) === 0 ? "unlimited" : `${(Number(bitrate) / 1e6).toLocaleString("en-US", { maximumFractionDigits: 1 })} Mbit/s`);
+  if (bitrate !== undefined)
+    parts.push(
+      Number(bitrate) === 0
+        ? "unlimited"
+        : `${(Number(bitrate) / 1e6).toLocaleString("en-US", { maximumFractionDigits: 1 })} Mbit/s`,
+    );
   return parts.join(", ");
 }

@@ -16,7 +16,13 @@ export type StreamStat = {
 };
 
 /** What the totals read of an interval; `streams` is null for a single stream (its values are the interval's). */
-export type StreamTotalsSample = { start: number; end: number; direction: string; omitted: boolean; streams: readonly IperfStreamSample[] | null | undefined };
+export type StreamTotalsSample = {
+  start: number;
+  end: number;
+  direction: string;
+  omitted: boolean;
+  streams: readonly IperfStreamSample[] | null | undefined;
+};
 
 type Running = StreamStat & { seconds: number; jitterSum: number; jitterCount: number };
 
@@ -31,7 +37,20 @@ export class StreamTotals {
       const key = `${sample.direction}:${raw.id}`;
       let stat = this.streams.get(key);
       if (!stat) {
-        stat = { id: raw.id, direction: sample.direction, bytes: 0, bitsPerSecond: 0, retransmits: null, cwndBytes: null, jitterMs: null, lostPackets: null, packets: null, seconds: 0, jitterSum: 0, jitterCount: 0 };
+        stat = {
+          id: raw.id,
+          direction: sample.direction,
+          bytes: 0,
+          bitsPerSecond: 0,
+          retransmits: null,
+          cwndBytes: null,
+          jitterMs: null,
+          lostPackets: null,
+          packets: null,
+          seconds: 0,
+          jitterSum: 0,
+          jitterCount: 0,
+        };
         this.streams.set(key, stat);
       }
       stat.bytes += raw.bytes;

@@ -19,7 +19,15 @@ const preset = (id: string) => NEW_TEST_PRESETS.find((entry) => entry.id === id)
 const bodyOfPreset = (id: string, speedMbps = 1000) => newTestRequestBody(presetFields(preset(id), speedMbps));
 const fields = (changes: Partial<NewTestFields>): NewTestFields => ({ ...NEW_TEST_DEFAULTS, ...changes });
 
-const BASE_BODY = { protocol: "tcp", parallel: 1, direction: "a-to-b", clientSide: "a", interval: 1, zerocopy: false, duration: 10 };
+const BASE_BODY = {
+  protocol: "tcp",
+  parallel: 1,
+  direction: "a-to-b",
+  clientSide: "a",
+  interval: 1,
+  zerocopy: false,
+  duration: 10,
+};
 
 describe("presets → request body", () => {
   it("quick: one TCP stream for 10 s from A to B", () => {
@@ -81,12 +89,23 @@ describe("advanced options → request body", () => {
       tos: 184,
       port: 5201,
     });
-    expect(parseRunRequest(body).options).toMatchObject({ parallel: 8, reverse: true, bitrate: 500_000, window: 4 * 1024 ** 2, mss: 1400, congestion: "bbr", port: 5201 });
+    expect(parseRunRequest(body).options).toMatchObject({
+      parallel: 8,
+      reverse: true,
+      bitrate: 500_000,
+      window: 4 * 1024 ** 2,
+      mss: 1400,
+      congestion: "bbr",
+      port: 5201,
+    });
   });
 
   it("a byte count in place of the duration", () => {
     const body = newTestRequestBody(fields({ lengthMode: "bytes", bytes: "10G", duration: "30" }));
-    expect(body).toEqual({ ...Object.fromEntries(Object.entries(BASE_BODY).filter(([key]) => key !== "duration")), bytes: 10 * 1024 ** 3 });
+    expect(body).toEqual({
+      ...Object.fromEntries(Object.entries(BASE_BODY).filter(([key]) => key !== "duration")),
+      bytes: 10 * 1024 ** 3,
+    });
   });
 
   it("UDP leaves out the TCP-only MSS and congestion control the form still holds", () => {
@@ -112,12 +131,18 @@ describe("advanced options → request body", () => {
 
 describe("switching protocol", () => {
   it("UDP without a bitrate starts from the line rate", () => {
-    expect(withProtocol(NEW_TEST_DEFAULTS, "udp", 10_000)).toEqual({ ...NEW_TEST_DEFAULTS, protocol: "udp", bitrateMbps: "10000" });
+    expect(withProtocol(NEW_TEST_DEFAULTS, "udp", 10_000)).toEqual({
+      ...NEW_TEST_DEFAULTS,
+      protocol: "udp",
+      bitrateMbps: "10000",
+    });
   });
 
   it("keeps a bitrate that was typed, either way", () => {
     expect(withProtocol(fields({ bitrateMbps: "300" }), "udp", 10_000).bitrateMbps).toBe("300");
-    expect(withProtocol(fields({ protocol: "udp", bitrateMbps: "300" }), "tcp", 10_000)).toEqual(fields({ protocol: "tcp", bitrateMbps: "300" }));
+    expect(withProtocol(fields({ protocol: "udp", bitrateMbps: "300" }), "tcp", 10_000)).toEqual(
+      fields({ protocol: "tcp", bitrateMbps: "300" }),
+    );
   });
 });
 
@@ -147,10 +172,16 @@ describe("options a host's iperf3 lacks", () => {
   });
 
   it("disables a preset that sets an option an end lacks", () => {
-    expect(presetUnavailableReason(preset("bidir"), 1000, [current, old])).toBe("needs iperf3 3.7 or newer; nas has 3.6");
-    expect(presetUnavailableReason(preset("udp"), 1000, [oldest, current])).toBe("needs iperf3 3.0.1 or newer; esx has 3.0");
-    for (const id of ["quick", "parallel", "reverse"]) expect(presetUnavailableReason(preset(id), 1000, [oldest, old]), id).toBeNull();
-    for (const entry of NEW_TEST_PRESETS) expect(presetUnavailableReason(entry, 1000, [current, current]), entry.id).toBeNull();
+    expect(presetUnavailableReason(preset("bidir"), 1000, [current, old])).toBe(
+      "needs iperf3 3.7 or newer; nas has 3.6",
+    );
+    expect(presetUnavailableReason(preset("udp"), 1000, [oldest, current])).toBe(
+      "needs iperf3 3.0.1 or newer; esx has 3.0",
+    );
+    for (const id of ["quick", "parallel", "reverse"])
+      expect(presetUnavailableReason(preset(id), 1000, [oldest, old]), id).toBeNull();
+    for (const entry of NEW_TEST_PRESETS)
+      expect(presetUnavailableReason(entry, 1000, [current, current]), entry.id).toBeNull();
   });
 
   it("knows which fields are gated", () => {

@@ -46,14 +46,34 @@ export const NEW_TEST_DEFAULTS: NewTestFields = {
   port: "",
 };
 
-export type NewTestPreset = { id: string; label: string; description: string; apply: (speedMbps: number) => Partial<NewTestFields> };
+export type NewTestPreset = {
+  id: string;
+  label: string;
+  description: string;
+  apply: (speedMbps: number) => Partial<NewTestFields>;
+};
 
 export const NEW_TEST_PRESETS: readonly NewTestPreset[] = [
   { id: "quick", label: "Quick TCP 10 s", description: "one stream, 10 seconds", apply: () => ({}) },
-  { id: "parallel", label: "4 streams 30 s", description: "-P 4 -t 30", apply: () => ({ parallel: "4", duration: "30" }) },
+  {
+    id: "parallel",
+    label: "4 streams 30 s",
+    description: "-P 4 -t 30",
+    apply: () => ({ parallel: "4", duration: "30" }),
+  },
   { id: "reverse", label: "Reverse", description: "data from B to A", apply: () => ({ direction: "b-to-a" }) },
-  { id: "bidir", label: "Bidirectional", description: "both ways at once (--bidir)", apply: () => ({ direction: "bidir" }) },
-  { id: "udp", label: "UDP at line rate", description: "jitter and loss at full speed", apply: (speedMbps) => ({ protocol: "udp", bitrateMbps: String(speedMbps) }) },
+  {
+    id: "bidir",
+    label: "Bidirectional",
+    description: "both ways at once (--bidir)",
+    apply: () => ({ direction: "bidir" }),
+  },
+  {
+    id: "udp",
+    label: "UDP at line rate",
+    description: "jitter and loss at full speed",
+    apply: (speedMbps) => ({ protocol: "udp", bitrateMbps: String(speedMbps) }),
+  },
 ];
 
 /** A preset's fields: the defaults with what the preset sets. */
@@ -112,15 +132,26 @@ export function isGatedOption(field: string): field is GatedOption {
 }
 
 /** Why a preset is unavailable: the first option it sets that an end lacks. */
-export function presetUnavailableReason(preset: NewTestPreset, speedMbps: number, ends: readonly TestEnd[]): string | null {
+export function presetUnavailableReason(
+  preset: NewTestPreset,
+  speedMbps: number,
+  ends: readonly TestEnd[],
+): string | null {
   const { direction, ...fields } = preset.apply(speedMbps);
   const options = Object.keys(fields).filter(isGatedOption);
-  const reasons = [direction ? directionUnavailableReason(direction, ends) : null, ...options.map((option) => unavailableReason(option, ends))];
+  const reasons = [
+    direction ? directionUnavailableReason(direction, ends) : null,
+    ...options.map((option) => unavailableReason(option, ends)),
+  ];
   return reasons.find((reason) => reason !== null) ?? null;
 }
 
 /** The fields with another protocol; UDP without a bitrate would send 1 Mbit/s, so it starts from the line rate. */
-export function withProtocol(fields: NewTestFields, protocol: NewTestFields["protocol"], speedMbps: number): NewTestFields {
+export function withProtocol(
+  fields: NewTestFields,
+  protocol: NewTestFields["protocol"],
+  speedMbps: number,
+): NewTestFields {
   const bitrateMbps = protocol === "udp" && !fields.bitrateMbps ? String(speedMbps) : fields.bitrateMbps;
   return { ...fields, protocol, bitrateMbps };
 }
@@ -153,13 +184,17 @@ export function newTestRequestBody(fields: NewTestFields): Record<string, unknow
     clientSide: fields.clientSide,
     interval: parseNumber(fields.interval),
     zerocopy: fields.zerocopy,
-    ...(fields.lengthMode === "bytes" ? { bytes: parseSize(fields.bytes) } : { duration: parseNumber(fields.duration) }),
+    ...(fields.lengthMode === "bytes"
+      ? { bytes: parseSize(fields.bytes) }
+      : { duration: parseNumber(fields.duration) }),
     bitrate: typeof bitrate === "number" ? Math.round(bitrate * 1e6) : bitrate,
     omit: parseNumber(fields.omit),
     window: parseSize(fields.window),
     length: parseSize(fields.length),
     // TCP only: a UDP test leaves out what the form keeps for a switch back.
-    ...(fields.protocol === "tcp" ? { mss: parseNumber(fields.mss), congestion: fields.congestion.trim() || undefined } : {}),
+    ...(fields.protocol === "tcp"
+      ? { mss: parseNumber(fields.mss), congestion: fields.congestion.trim() || undefined }
+      : {}),
     tos: parseNumber(fields.tos),
     port: parseNumber(fields.port),
   };

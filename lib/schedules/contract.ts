@@ -22,7 +22,8 @@ export type ScheduleKind = "test" | "experiment";
 
 /** "is required: X" when missing, "must be X" otherwise (the value itself is never echoed). */
 function allowed(description: string) {
-  return (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${description}` : `must be ${description}`);
+  return (issue: { input?: unknown }) =>
+    issue.input === undefined ? `is required: ${description}` : `must be ${description}`;
 }
 
 function wholeNumber(min: number, max: number, description: string) {
@@ -50,13 +51,32 @@ export const ScheduleInputSchema = z
   .strictObject({
     name: NameSchema,
     linkId: wholeNumber(1, MAX_ID, `a link id (a whole number from 1 to ${MAX_ID})`).nullish(),
-    experimentPlan: z.record(z.string(), z.unknown(), { error: objectError("an experiment request, as POST /api/experiments takes it") }).nullish(),
-    options: z.record(z.string(), z.unknown(), { error: objectError("run options, as POST /api/links/:id/runs takes them") }).default({}),
+    experimentPlan: z
+      .record(z.string(), z.unknown(), {
+        error: objectError("an experiment request, as POST /api/experiments takes it"),
+      })
+      .nullish(),
+    options: z
+      .record(z.string(), z.unknown(), { error: objectError("run options, as POST /api/links/:id/runs takes them") })
+      .default({}),
     direction: z.enum(RUN_DIRECTIONS, { error: allowed('"a-to-b", "b-to-a" or "bidir"') }).default("a-to-b"),
     clientSide: z.enum(CLIENT_SIDES, { error: allowed('"a" or "b"') }).default("a"),
-    cron: z.string({ error: allowed("a cron expression of 5 fields, or 6 with seconds") }).trim().max(200, { error: allowed("a cron expression of at most 200 characters") }).nullish(),
-    everyMinutes: wholeNumber(1, MAX_EVERY_MINUTES, `a whole number of minutes from 1 to ${MAX_EVERY_MINUTES}`).nullish(),
-    timezone: z.string({ error: allowed("an IANA time zone such as Europe/Paris") }).trim().min(1, { error: allowed("an IANA time zone such as Europe/Paris") }).max(100, { error: allowed("an IANA time zone such as Europe/Paris") }).default("UTC"),
+    cron: z
+      .string({ error: allowed("a cron expression of 5 fields, or 6 with seconds") })
+      .trim()
+      .max(200, { error: allowed("a cron expression of at most 200 characters") })
+      .nullish(),
+    everyMinutes: wholeNumber(
+      1,
+      MAX_EVERY_MINUTES,
+      `a whole number of minutes from 1 to ${MAX_EVERY_MINUTES}`,
+    ).nullish(),
+    timezone: z
+      .string({ error: allowed("an IANA time zone such as Europe/Paris") })
+      .trim()
+      .min(1, { error: allowed("an IANA time zone such as Europe/Paris") })
+      .max(100, { error: allowed("an IANA time zone such as Europe/Paris") })
+      .default("UTC"),
     slipSeconds: wholeNumber(0, MAX_SLIP_SECONDS, `a whole number of seconds from 0 to ${MAX_SLIP_SECONDS}`).default(0),
     enabled: z.boolean({ error: allowed("true or false") }).default(true),
   })
@@ -81,7 +101,12 @@ export const ScheduleInputSchema = z
 export type ScheduleInput = z.output<typeof ScheduleInputSchema>;
 
 /** The timing half of a schedule: what timing.ts turns into start times. */
-export type ScheduleTimingInput = { cron: string | null; everyMinutes: number | null; timezone: string; slipSeconds?: number };
+export type ScheduleTimingInput = {
+  cron: string | null;
+  everyMinutes: number | null;
+  timezone: string;
+  slipSeconds?: number;
+};
 
 /** One start of a schedule: a run or experiment it started, or a start it skipped or could not make. */
 export type ScheduleRunJson = {
@@ -134,7 +159,8 @@ export type ScheduleDetailJson = ScheduleJson & {
 };
 
 /** The answer of the form's preview: the next starts, or what is wrong with the timing. */
-export type SchedulePreview = { ok: true; starts: string[] } | { ok: false; fields: { field: string; message: string }[] };
+export type SchedulePreview =
+  { ok: true; starts: string[] } | { ok: false; fields: { field: string; message: string }[] };
 
 /** "every 15 minutes", "every minute", "cron 0 3 * * * (Europe/Paris), slip up to 60 s". */
 export function describeTiming(schedule: ScheduleTimingInput): string {

@@ -8,7 +8,10 @@ export { Scheduler } from "./scheduler";
 // One scheduler per server process, beside the run engine and the experiment runner it starts
 // through; on globalThis so that dev-mode reloads do not arm a second timer.
 const globalForScheduler = globalThis as unknown as { wirespeedScheduler?: Scheduler };
-export const scheduler = (globalForScheduler.wirespeedScheduler ??= new Scheduler({ engine: runEngine, experiments: experimentRunner }));
+export const scheduler = (globalForScheduler.wirespeedScheduler ??= new Scheduler({
+  engine: runEngine,
+  experiments: experimentRunner,
+}));
 
 /**
  * For instrumentation.ts, after runEngine.recoverInterruptedRuns() and

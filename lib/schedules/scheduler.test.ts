@@ -41,12 +41,19 @@ function setUp(clock: Clock) {
 }
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !(await condition()); await tick()) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  for (const deadline = Date.now() + 5_000; !(await condition()); await tick())
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 }
 
 /** A schedule every N minutes on a link, created now: its grid starts at its createdAt. */
 async function everyMinutes(minutes: number, extra: Record<string, unknown> = {}) {
-  const schedule = await createSchedule({ name: `every ${minutes}`, linkId: linkIds[0], options: { duration: 3 }, everyMinutes: minutes, ...extra });
+  const schedule = await createSchedule({
+    name: `every ${minutes}`,
+    linkId: linkIds[0],
+    options: { duration: 3 },
+    everyMinutes: minutes,
+    ...extra,
+  });
   return { id: schedule.id, anchor: Date.parse(schedule.createdAt) };
 }
 
@@ -66,7 +73,13 @@ describe("a due schedule", () => {
     const { engine, scheduler } = setUp(clock);
     await scheduler.tick();
     const [start] = await startsOf(id);
-    expect(start).toMatchObject({ outcome: "started", reason: null, catchUp: false, dueAt: new Date(anchor + 5 * MINUTE), experimentId: null });
+    expect(start).toMatchObject({
+      outcome: "started",
+      reason: null,
+      catchUp: false,
+      dueAt: new Date(anchor + 5 * MINUTE),
+      experimentId: null,
+    });
     const run = await db.run.findUniqueOrThrow({ where: { id: start!.runId! } });
     // The schedule's test, with -R from "b-to-a" run by side a's client.
     expect(run).toMatchObject({ linkId: linkIds[0], clientSide: "a", signature: "tcp b-to-a P2" });
@@ -100,11 +113,19 @@ describe("a link that is busy", () => {
     remote.client = () => {};
     await scheduler.tick();
     const first = (await startsOf(id))[0]!;
-    await until(async () => (await db.run.findUniqueOrThrow({ where: { id: first.runId! } })).status === "running", "the first run");
+    await until(
+      async () => (await db.run.findUniqueOrThrow({ where: { id: first.runId! } })).status === "running",
+      "the first run",
+    );
     clock.set(anchor + 2 * MINUTE);
     await scheduler.tick();
     const second = (await startsOf(id))[1]!;
-    expect(second).toMatchObject({ outcome: "skipped", reason: `link busy: run ${first.runId} is running`, runId: null, dueAt: new Date(anchor + 2 * MINUTE) });
+    expect(second).toMatchObject({
+      outcome: "skipped",
+      reason: `link busy: run ${first.runId} is running`,
+      runId: null,
+      dueAt: new Date(anchor + 2 * MINUTE),
+    });
     expect(await db.run.count({ where: { linkId: linkIds[0] } })).toBe(1);
     expect(engine.queuePosition(linkIds[0]!, first.runId!)).toBe(0);
     await engine.cancelRun(first.runId!);
@@ -114,9 +135,18 @@ describe("a link that is busy", () => {
     const { id, anchor } = await everyMinutes(1);
     const { remote, experiments, scheduler } = setUp(new Clock(anchor + MINUTE));
     remote.client = () => {};
-    const experiment = await experiments.start({ kind: "sweep", linkIds: [linkIds[0]], options: { duration: 3 }, factor: "parallel", values: [1] });
+    const experiment = await experiments.start({
+      kind: "sweep",
+      linkIds: [linkIds[0]],
+      options: { duration: 3 },
+      factor: "parallel",
+      values: [1],
+    });
     await scheduler.tick();
-    expect((await startsOf(id))[0]).toMatchObject({ outcome: "skipped", reason: expect.stringMatching(new RegExp(`^link busy: experiment ${experiment.id} is (queued|running)$`)) });
+    expect((await startsOf(id))[0]).toMatchObject({
+      outcome: "skipped",
+      reason: expect.stringMatching(new RegExp(`^link busy: experiment ${experiment.id} is (queued|running)$`)),
+    });
     expect(await db.run.count({ where: { experimentId: null } })).toBe(0);
     await experiments.cancel(experiment.id);
   });
@@ -124,26 +154,55 @@ describe("a link that is busy", () => {
 
 describe("an experiment schedule", () => {
   it("starts the experiment of its plan", async () => {
-    const created = await createSchedule({ name: "sweep hourly", experimentPlan: { kind: "sweep", linkIds: [linkIds[1]], options: { duration: 3 }, factor: "parallel", values: [1, 2] }, everyMinutes: 60 });
+    const created = await createSchedule({
+      name: "sweep hourly",
+      experimentPlan: {
+        kind: "sweep",
+        linkIds: [linkIds[1]],
+        options: { duration: 3 },
+        factor: "parallel",
+        values: [1, 2],
+      },
+      everyMinutes: 60,
+    });
     const { experiments, scheduler } = setUp(new Clock(Date.parse(created.createdAt) + 60 * MINUTE));
     await scheduler.tick();
     const [start] = await startsOf(created.id);
     expect(start).toMatchObject({ outcome: "started", runId: null, experimentId: expect.any(Number) });
     await experiments.waitFor(start!.experimentId!);
-    const experiment = await db.experiment.findUniqueOrThrow({ where: { id: start!.experimentId! }, include: { runs: true } });
+    const experiment = await db.experiment.findUniqueOrThrow({
+      where: { id: start!.experimentId! },
+      include: { runs: true },
+    });
     expect(experiment).toMatchObject({ kind: "sweep", status: "succeeded" });
     expect(experiment.runs.map((run) => run.linkId)).toEqual([linkIds[1], linkIds[1]]);
   });
 
   it("records a start that cannot be made as failed, with the reason", async () => {
-    const created = await createSchedule({ name: "on a link that goes", experimentPlan: { kind: "sweep", linkIds: [linkIds[1]], options: { duration: 3 }, factor: "parallel", values: [1] }, everyMinutes: 60 });
+    const created = await createSchedule({
+      name: "on a link that goes",
+      experimentPlan: {
+        kind: "sweep",
+        linkIds: [linkIds[1]],
+        options: { duration: 3 },
+        factor: "parallel",
+        values: [1],
+      },
+      everyMinutes: 60,
+    });
     await db.link.delete({ where: { id: linkIds[1] } });
     const { scheduler } = setUp(new Clock(Date.parse(created.createdAt) + 60 * MINUTE));
     await scheduler.tick();
-    expect((await startsOf(created.id))[0]).toMatchObject({ outcome: "failed", reason: `linkIds[0] link ${linkIds[1]} does not exist`, experimentId: null });
+    expect((await startsOf(created.id))[0]).toMatchObject({
+      outcome: "failed",
+      reason: `linkIds[0] link ${linkIds[1]} does not exist`,
+      experimentId: null,
+    });
     expect(await db.experiment.count()).toBe(0);
     // It stays on its timing: the next start is the one after.
-    expect((await db.schedule.findUniqueOrThrow({ where: { id: created.id } })).nextRunAt).toEqual(new Date(Date.parse(created.createdAt) + 120 * MINUTE));
+    expect((await db.schedule.findUniqueOrThrow({ where: { id: created.id } })).nextRunAt).toEqual(
+      new Date(Date.parse(created.createdAt) + 120 * MINUTE),
+    );
   });
 });
 

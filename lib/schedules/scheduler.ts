@@ -29,7 +29,12 @@ const MAX_WAIT_MS = 60_000;
 /** A start found this late at start-up was missed while the app was down. */
 const MISSED_AFTER_MS = 2_000;
 
-type Outcome = { outcome: ScheduleRunOutcome; reason?: string | null; runId?: number | null; experimentId?: number | null };
+type Outcome = {
+  outcome: ScheduleRunOutcome;
+  reason?: string | null;
+  runId?: number | null;
+  experimentId?: number | null;
+};
 
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -116,7 +121,11 @@ export class Scheduler {
     if (!this.started) return;
     let wait = MAX_WAIT_MS;
     try {
-      const next = await db.schedule.findFirst({ where: { enabled: true, nextRunAt: { not: null } }, orderBy: { nextRunAt: "asc" }, select: { nextRunAt: true } });
+      const next = await db.schedule.findFirst({
+        where: { enabled: true, nextRunAt: { not: null } },
+        orderBy: { nextRunAt: "asc" },
+        select: { nextRunAt: true },
+      });
       if (next?.nextRunAt) wait = Math.min(MAX_WAIT_MS, Math.max(0, next.nextRunAt.getTime() - this.now().getTime()));
     } catch (error) {
       console.error("[wirespeed] scheduler: could not read the schedules:", messageOf(error));
@@ -134,7 +143,10 @@ export class Scheduler {
 
   private async runDue(atStartUp: boolean): Promise<void> {
     const now = this.now();
-    const due = await db.schedule.findMany({ where: { enabled: true, nextRunAt: { lte: now } }, orderBy: [{ nextRunAt: "asc" }, { id: "asc" }] });
+    const due = await db.schedule.findMany({
+      where: { enabled: true, nextRunAt: { lte: now } },
+      orderBy: [{ nextRunAt: "asc" }, { id: "asc" }],
+    });
     let lag = 0;
     for (const schedule of due) {
       // Left unclaimed: the next start of the app makes it up as a catch-up start.
@@ -162,7 +174,10 @@ export class Scheduler {
     } catch (error) {
       timingError = `its timing no longer holds: ${messageOf(error)}`;
     }
-    const claim = await db.schedule.updateMany({ where: { id: schedule.id, enabled: true, nextRunAt: dueAt }, data: { nextRunAt: next } });
+    const claim = await db.schedule.updateMany({
+      where: { id: schedule.id, enabled: true, nextRunAt: dueAt },
+      data: { nextRunAt: next },
+    });
     if (claim.count === 0) return false;
     const result: Outcome = timingError ? { outcome: "failed", reason: timingError } : await this.startOf(schedule);
     await db.scheduleRun.create({
@@ -189,7 +204,11 @@ export class Scheduler {
         // Checked as a request is, today: options a later version refuses fail here with their field named.
         const options = typeof schedule.options === "object" && schedule.options !== null ? schedule.options : {};
         const request = parseRunRequest({ ...options, direction: schedule.direction, clientSide: schedule.clientSide });
-        const run = await this.engine.startRun({ linkId: schedule.linkId, options: request.options, clientSide: request.clientSide });
+        const run = await this.engine.startRun({
+          linkId: schedule.linkId,
+          options: request.options,
+          clientSide: request.clientSide,
+        });
         return { outcome: "started", runId: run.id };
       }
       const experiment = await this.experiments.start(schedule.experimentPlan);
@@ -210,7 +229,11 @@ export class Scheduler {
       select: { experimentId: true, experiment: { select: { status: true } } },
     });
     if (experiment) return `link busy: experiment ${experiment.experimentId} is ${experiment.experiment.status}`;
-    const run = await db.run.findFirst({ where: { linkId: { in: linkIds }, status: { in: [...ACTIVE_RUN_STATUSES] } }, orderBy: { id: "asc" }, select: { id: true, status: true } });
+    const run = await db.run.findFirst({
+      where: { linkId: { in: linkIds }, status: { in: [...ACTIVE_RUN_STATUSES] } },
+      orderBy: { id: "asc" },
+      select: { id: true, status: true },
+    });
     if (run) return `link busy: run ${run.id} is ${run.status}`;
     return null;
   }

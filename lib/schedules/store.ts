@@ -9,7 +9,17 @@ import { loadPlanLinks } from "@/lib/queries/experiments";
 import { clientSideOf, RUN_DIRECTIONS, type RunDirection } from "@/lib/runs/contract";
 import { parseRunRequest } from "@/lib/runs/request";
 import { lineRatePercent } from "@/lib/runs/serialize";
-import { describeTiming, LAST_RUNS, PREVIEW_STARTS, ScheduleInputSchema, type ScheduleDetailJson, type ScheduleInput, type ScheduleJson, type ScheduleRunJson, type ScheduleRunOutcome } from "./contract";
+import {
+  describeTiming,
+  LAST_RUNS,
+  PREVIEW_STARTS,
+  ScheduleInputSchema,
+  type ScheduleDetailJson,
+  type ScheduleInput,
+  type ScheduleJson,
+  type ScheduleRunJson,
+  type ScheduleRunOutcome,
+} from "./contract";
 import { scheduler } from "./index";
 import { nextDueAt, nextStarts, parseTiming, type Timing } from "./timing";
 
@@ -35,15 +45,21 @@ type ScheduleRow = Prisma.ScheduleGetPayload<{ include: typeof scheduleInclude }
  * runs); here one statement picks each schedule's last ids through the (scheduleId, id) index and
  * a second reads those rows.
  */
-async function withLastRuns<T extends { id: number }>(rows: T[], count: number): Promise<(T & { runs: ScheduleRunRow[] })[]> {
+async function withLastRuns<T extends { id: number }>(
+  rows: T[],
+  count: number,
+): Promise<(T & { runs: ScheduleRunRow[] })[]> {
   if (rows.length === 0) return [];
   const lists = await db.$queryRaw<{ id: number | bigint; ids: string }[]>`
     SELECT s."id" AS "id",
       (SELECT json_group_array(r."id") FROM (SELECT "id" FROM "ScheduleRun" WHERE "scheduleId" = s."id" ORDER BY "id" DESC LIMIT ${count}) r) AS "ids"
     FROM "Schedule" s WHERE s."id" IN (${Prisma.join(rows.map((row) => row.id))})`;
-  const idsOf = new Map(lists.map((list) => [Number(list.id), (JSON.parse(list.ids) as number[]).sort((a, b) => b - a)]));
+  const idsOf = new Map(
+    lists.map((list) => [Number(list.id), (JSON.parse(list.ids) as number[]).sort((a, b) => b - a)]),
+  );
   const wanted = [...idsOf.values()].flat();
-  const runs = wanted.length === 0 ? [] : await db.scheduleRun.findMany({ where: { id: { in: wanted } }, ...runSelect });
+  const runs =
+    wanted.length === 0 ? [] : await db.scheduleRun.findMany({ where: { id: { in: wanted } }, ...runSelect });
   const runById = new Map(runs.map((run) => [run.id, run]));
   return rows.map((row) => ({ ...row, runs: (idsOf.get(row.id) ?? []).flatMap((id) => runById.get(id) ?? []) }));
 }
@@ -126,7 +142,11 @@ export async function listSchedules({ linkId }: { linkId?: number } = {}): Promi
 export async function schedulesByLink(linkIds: number[]): Promise<Map<number, ScheduleJson[]>> {
   const byLink = new Map<number, ScheduleJson[]>(linkIds.map((id) => [id, []]));
   if (linkIds.length === 0) return byLink;
-  const found = await db.schedule.findMany({ where: { OR: [{ linkId: { in: linkIds } }, { linkId: null }] }, orderBy: { id: "asc" }, include: scheduleInclude });
+  const found = await db.schedule.findMany({
+    where: { OR: [{ linkId: { in: linkIds } }, { linkId: null }] },
+    orderBy: { id: "asc" },
+    include: scheduleInclude,
+  });
   const rows = await withLastRuns(
     found.filter((row) => linkIds.some((linkId) => runsOn(row, linkId))),
     1,
@@ -168,7 +188,10 @@ type Validated = {
 function invalidFields(error: unknown, prefix = ""): FieldError[] {
   if (!(error instanceof AppError) || error.kind !== "invalid") throw error;
   if (!prefix) return error.fields;
-  return error.fields.map(({ field, message }) => ({ field: field === "body" ? prefix : `${prefix}.${field}`, message }));
+  return error.fields.map(({ field, message }) => ({
+    field: field === "body" ? prefix : `${prefix}.${field}`,
+    message,
+  }));
 }
 
 /** Validates a whole schedule; one 400 names every field at fault. */
@@ -190,7 +213,8 @@ async function validate(body: unknown): Promise<Validated> {
     const link = await db.link.findUnique({ where: { id: input.linkId }, select: { name: true } });
     if (!link) errors.push({ field: "linkId", message: `link ${input.linkId} does not exist` });
     for (const field of ["direction", "clientSide"]) {
-      if (field in input.options) errors.push({ field: `options.${field}`, message: `is a field of the schedule: set ${field} beside options` });
+      if (field in input.options)
+        errors.push({ field: `options.${field}`, message: `is a field of the schedule: set ${field} beside options` });
     }
     try {
       // Validated as POST /api/links/:id/runs validates it; its field errors keep their names ("parallel").
@@ -260,13 +284,30 @@ export async function createSchedule(body: unknown): Promise<ScheduleDetailJson>
       nextRunAt: input.enabled ? nextDueAt(timing, now, now, input.slipSeconds) : null,
     },
   });
-  await recordAudit("schedule.create", "schedule", row.id, `"${input.name}": ${validated.target}, ${describeTiming({ ...input, timezone: timing.timezone })}${input.enabled ? "" : ", paused"}`);
+  await recordAudit(
+    "schedule.create",
+    "schedule",
+    row.id,
+    `"${input.name}": ${validated.target}, ${describeTiming({ ...input, timezone: timing.timezone })}${input.enabled ? "" : ", paused"}`,
+  );
   scheduler.poke();
   return (await getSchedule(row.id, now))!;
 }
 
 /** The stored schedule as a request body, for a PATCH to be merged onto. */
-function bodyOf(row: { name: string; linkId: number | null; experimentPlan: unknown; options: unknown; direction: string; clientSide: string; cron: string | null; everyMinutes: number | null; timezone: string; slipSeconds: number; enabled: boolean }): Stored {
+function bodyOf(row: {
+  name: string;
+  linkId: number | null;
+  experimentPlan: unknown;
+  options: unknown;
+  direction: string;
+  clientSide: string;
+  cron: string | null;
+  everyMinutes: number | null;
+  timezone: string;
+  slipSeconds: number;
+  enabled: boolean;
+}): Stored {
   return {
     name: row.name,
     linkId: row.linkId,
@@ -291,7 +332,9 @@ const TIMING_FIELDS = ["cron", "everyMinutes", "timezone", "slipSeconds"] as con
 
 /** JSON with object keys in order: the same options read back from the database compare equal. */
 function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => (isObject(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner));
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    isObject(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b))) : inner,
+  );
 }
 
 /**
@@ -313,11 +356,24 @@ export async function updateSchedule(id: number, body: unknown): Promise<Schedul
   const validated = await validate(merged);
   const after = storedOf(validated);
   const now = new Date();
-  const changed = (Object.keys(before) as (keyof Stored)[]).filter((key) => stableJson(before[key]) !== stableJson(after[key]));
-  const retimed = TIMING_FIELDS.some((field) => changed.includes(field)) || (after.enabled && (!row.enabled || row.nextRunAt === null));
-  const nextRunAt = !after.enabled ? null : retimed ? nextDueAt(validated.timing, now, row.createdAt, after.slipSeconds) : row.nextRunAt;
+  const changed = (Object.keys(before) as (keyof Stored)[]).filter(
+    (key) => stableJson(before[key]) !== stableJson(after[key]),
+  );
+  const retimed =
+    TIMING_FIELDS.some((field) => changed.includes(field)) ||
+    (after.enabled && (!row.enabled || row.nextRunAt === null));
+  const nextRunAt = !after.enabled
+    ? null
+    : retimed
+      ? nextDueAt(validated.timing, now, row.createdAt, after.slipSeconds)
+      : row.nextRunAt;
   await db.schedule.update({ where: { id }, data: { ...dataOf(after), nextRunAt } });
-  await recordAudit("schedule.update", "schedule", id, `"${after.name}": ${changed.length > 0 ? `changed ${changed.join(", ")}` : "no change"}${after.enabled ? "" : ", paused"}`);
+  await recordAudit(
+    "schedule.update",
+    "schedule",
+    id,
+    `"${after.name}": ${changed.length > 0 ? `changed ${changed.join(", ")}` : "no change"}${after.enabled ? "" : ", paused"}`,
+  );
   scheduler.poke();
   return (await getSchedule(id, now))!;
 }

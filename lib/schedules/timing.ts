@@ -47,7 +47,10 @@ function parseCron(expression: string, timezone: string, errors: FieldError[]): 
   }
   // From the epoch, not the clock: a pattern with no date (the 30th of February) has none from any time.
   if (cron.nextRun(new Date(0)) === null) {
-    errors.push({ field: "cron", message: "never matches a date (such as the 30th of February): choose days that exist" });
+    errors.push({
+      field: "cron",
+      message: "never matches a date (such as the 30th of February): choose days that exist",
+    });
     return null;
   }
   return cron;
@@ -96,7 +99,13 @@ export function nextStarts(timing: Timing, after: Date, count: number, anchor: D
  * [0, 1)), or null when the timing has no further start. The slip is part of the stored due
  * time, so a restart keeps it.
  */
-export function nextDueAt(timing: Timing, after: Date, anchor: Date, slipSeconds: number, random: () => number = Math.random): Date | null {
+export function nextDueAt(
+  timing: Timing,
+  after: Date,
+  anchor: Date,
+  slipSeconds: number,
+  random: () => number = Math.random,
+): Date | null {
   const [start] = nextStarts(timing, after, 1, anchor);
   if (!start) return null;
   return new Date(start.getTime() + Math.floor(random() * (slipSeconds * 1000 + 1)));
@@ -116,13 +125,20 @@ export function previewStarts(input: unknown, now: Date): SchedulePreview {
   const errors: FieldError[] = [];
   const cron = body.cron ?? null;
   const everyMinutes = body.everyMinutes === "" ? null : (body.everyMinutes ?? null);
-  const timezone = body.timezone === undefined || body.timezone === null || body.timezone === "" ? "UTC" : body.timezone;
-  if (cron !== null && typeof cron !== "string") errors.push({ field: "cron", message: `must be a cron expression: ${CRON_FORMAT}` });
-  if (everyMinutes !== null && typeof everyMinutes !== "number") errors.push({ field: "everyMinutes", message: `must be a whole number of minutes from 1 to ${MAX_EVERY_MINUTES}` });
+  const timezone =
+    body.timezone === undefined || body.timezone === null || body.timezone === "" ? "UTC" : body.timezone;
+  if (cron !== null && typeof cron !== "string")
+    errors.push({ field: "cron", message: `must be a cron expression: ${CRON_FORMAT}` });
+  if (everyMinutes !== null && typeof everyMinutes !== "number")
+    errors.push({ field: "everyMinutes", message: `must be a whole number of minutes from 1 to ${MAX_EVERY_MINUTES}` });
   if (typeof timezone !== "string") errors.push({ field: "timezone", message: TIMEZONE_MESSAGE });
   if (errors.length > 0) return { ok: false, fields: errors };
   try {
-    const timing = parseTiming({ cron: cron as string | null, everyMinutes: everyMinutes as number | null, timezone: timezone as string });
+    const timing = parseTiming({
+      cron: cron as string | null,
+      everyMinutes: everyMinutes as number | null,
+      timezone: timezone as string,
+    });
     return { ok: true, starts: nextStarts(timing, now, PREVIEW_STARTS).map((start) => start.toISOString()) };
   } catch (error) {
     if (error instanceof AppError && error.kind === "invalid") return { ok: false, fields: error.fields };

@@ -11,7 +11,10 @@ import {
   secretKeyFromPassphrase,
 } from "@/lib/secrets/envelope";
 
-const PLAINTEXT = JSON.stringify({ privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAAhunter2\n-----END OPENSSH PRIVATE KEY-----\n", passphrase: "名前 $(x)" });
+const PLAINTEXT = JSON.stringify({
+  privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAAhunter2\n-----END OPENSSH PRIVATE KEY-----\n",
+  passphrase: "名前 $(x)",
+});
 
 function ringOf(...keys: SecretKey[]): Keyring {
   return { current: keys[0]!, all: keys };
@@ -88,7 +91,11 @@ describe("sealText / openText", () => {
 
   it.each([
     ["truncated", (bytes: Uint8Array) => bytes.subarray(0, 30), /it is truncated/],
-    ["of an unknown version", (bytes: Uint8Array) => Uint8Array.of(0x02, ...bytes.subarray(1)), /not in a format this version of Wirespeed knows/],
+    [
+      "of an unknown version",
+      (bytes: Uint8Array) => Uint8Array.of(0x02, ...bytes.subarray(1)),
+      /not in a format this version of Wirespeed knows/,
+    ],
     ["empty", () => new Uint8Array(0), /not in a format/],
   ])("refuses bytes that are %s", (_what, change, message) => {
     const error = openError(change(sealText(PLAINTEXT, key)), ringOf(key));

@@ -109,7 +109,10 @@ export function openText(bytes: Uint8Array, keyring: Keyring): string {
   const kind = envelopeKind(bytes);
   if (kind === "legacy-json") return decodeUtf8(bytes);
   if (kind === "unknown") {
-    throw new SecretOpenError("malformed", `${CANNOT_READ}: it is not in a format this version of Wirespeed knows, or it is damaged; ${SET_AGAIN}.`);
+    throw new SecretOpenError(
+      "malformed",
+      `${CANNOT_READ}: it is not in a format this version of Wirespeed knows, or it is damaged; ${SET_AGAIN}.`,
+    );
   }
   if (bytes.length < HEADER_BYTES + NONCE_BYTES + TAG_BYTES) {
     throw new SecretOpenError("malformed", `${CANNOT_READ}: it is truncated; ${SET_AGAIN}.`);

@@ -49,17 +49,20 @@ describe("the key file", () => {
     expect(fs.statSync(paths.current).mode & 0o777).toBe(0o600);
   });
 
-  it.each(["640", "644", "604", "660", "666", "700", "610", "601"])("is refused with mode 0%s, naming the file and the fix", (modeText) => {
-    const mode = Number.parseInt(modeText, 8);
-    const env = { WIRESPEED_DATA_DIR: dataDir };
-    const file = path.join(dataDir, "secret.key");
-    loadKeys(env);
-    fs.chmodSync(file, mode);
-    const error = configError(() => loadKeys(env));
-    expect(error.message).toContain(`the key file ${file} has mode 0${modeText}, wider than 0600`);
-    expect(error.message).toContain(`chmod 600 ${file}`);
-    expect(error.message).not.toContain(fs.readFileSync(file, "utf8").trim());
-  });
+  it.each(["640", "644", "604", "660", "666", "700", "610", "601"])(
+    "is refused with mode 0%s, naming the file and the fix",
+    (modeText) => {
+      const mode = Number.parseInt(modeText, 8);
+      const env = { WIRESPEED_DATA_DIR: dataDir };
+      const file = path.join(dataDir, "secret.key");
+      loadKeys(env);
+      fs.chmodSync(file, mode);
+      const error = configError(() => loadKeys(env));
+      expect(error.message).toContain(`the key file ${file} has mode 0${modeText}, wider than 0600`);
+      expect(error.message).toContain(`chmod 600 ${file}`);
+      expect(error.message).not.toContain(fs.readFileSync(file, "utf8").trim());
+    },
+  );
 
   it("is accepted read-only (0400)", () => {
     const env = { WIRESPEED_DATA_DIR: dataDir };
@@ -109,7 +112,9 @@ describe("WIRESPEED_SECRET", () => {
   });
 
   it("is refused when shorter than 32 characters, naming the variable and not quoting it", () => {
-    const error = configError(() => loadKeys({ WIRESPEED_DATA_DIR: dataDir, WIRESPEED_SECRET: "hunter2-is-31-characters-long!!" }));
+    const error = configError(() =>
+      loadKeys({ WIRESPEED_DATA_DIR: dataDir, WIRESPEED_SECRET: "hunter2-is-31-characters-long!!" }),
+    );
     expect(error.message).toMatch(/^WIRESPEED_SECRET is too short: it must be at least 32 characters/);
     expect(error.message).not.toContain("hunter2");
   });
@@ -123,7 +128,12 @@ describe("WIRESPEED_SECRET", () => {
     const old = "the value before the rotation, 32+ characters long";
     const loaded = loadKeys({ WIRESPEED_SECRET: value, WIRESPEED_SECRET_OLD: old });
     expect(loaded.keyring.current.id).toBe(secretKeyFromPassphrase(value).id);
-    expect(loaded.keyring.all.map((key) => key.id)).toEqual([secretKeyFromPassphrase(value).id, secretKeyFromPassphrase(old).id]);
-    expect(configError(() => loadKeys({ WIRESPEED_SECRET: value, WIRESPEED_SECRET_OLD: "short" })).message).toMatch(/^WIRESPEED_SECRET_OLD is too short/);
+    expect(loaded.keyring.all.map((key) => key.id)).toEqual([
+      secretKeyFromPassphrase(value).id,
+      secretKeyFromPassphrase(old).id,
+    ]);
+    expect(configError(() => loadKeys({ WIRESPEED_SECRET: value, WIRESPEED_SECRET_OLD: "short" })).message).toMatch(
+      /^WIRESPEED_SECRET_OLD is too short/,
+    );
   });
 });

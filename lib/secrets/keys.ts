@@ -17,7 +17,13 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { resolveDatabaseFile, type ConfigEnv } from "../config";
 import { ensureDataDir } from "../data-dir";
-import { type Keyring, type SecretKey, generateSecretKey, secretKeyFromBytes, secretKeyFromPassphrase } from "./envelope";
+import {
+  type Keyring,
+  type SecretKey,
+  generateSecretKey,
+  secretKeyFromBytes,
+  secretKeyFromPassphrase,
+} from "./envelope";
 
 export const MIN_SECRET_LENGTH = 32;
 export const KEY_FILE_NAME = "secret.key";
@@ -60,7 +66,9 @@ export function readKeyFile(file: string): SecretKey {
   try {
     stat = fs.statSync(file);
   } catch (error) {
-    throw new SecretKeyConfigError(`cannot read the key file ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    throw new SecretKeyConfigError(
+      `cannot read the key file ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+    );
   }
   if (!stat.isFile()) throw new SecretKeyConfigError(`the key file ${file} is not a regular file`);
   // Any bit beyond 0600 (group, others, execute) is refused: the key opens every host's credentials.
@@ -74,7 +82,9 @@ export function readKeyFile(file: string): SecretKey {
   try {
     text = fs.readFileSync(file, "utf8").trim();
   } catch (error) {
-    throw new SecretKeyConfigError(`cannot read the key file ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    throw new SecretKeyConfigError(
+      `cannot read the key file ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+    );
   }
   // Strict base64 of exactly 32 bytes: 43 characters and one "=". The content is never quoted.
   if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) {
@@ -159,8 +169,7 @@ export function readOrCreateKeyFile(file: string): { key: SecretKey; isCreated: 
 }
 
 export type KeySource =
-  | { kind: "variable" }
-  | { kind: "file"; paths: KeyFilePaths; isCreated: boolean; hasInterruptedRotation: boolean };
+  { kind: "variable" } | { kind: "file"; paths: KeyFilePaths; isCreated: boolean; hasInterruptedRotation: boolean };
 
 export type LoadedKeys = { keyring: Keyring; source: KeySource };
 
@@ -175,12 +184,16 @@ function uniqueKeys(keys: SecretKey[]): SecretKey[] {
 export function loadKeys(env: ConfigEnv = process.env): LoadedKeys {
   if (env.WIRESPEED_SECRET) {
     const current = keyFromVariable("WIRESPEED_SECRET", env.WIRESPEED_SECRET);
-    const previous = env.WIRESPEED_SECRET_OLD ? [keyFromVariable("WIRESPEED_SECRET_OLD", env.WIRESPEED_SECRET_OLD)] : [];
+    const previous = env.WIRESPEED_SECRET_OLD
+      ? [keyFromVariable("WIRESPEED_SECRET_OLD", env.WIRESPEED_SECRET_OLD)]
+      : [];
     return { keyring: { current, all: uniqueKeys([current, ...previous]) }, source: { kind: "variable" } };
   }
   const paths = resolveKeyFilePaths(env);
   const { key: current, isCreated } = readOrCreateKeyFile(paths.current);
-  const leftovers = [paths.next, paths.old].filter((file) => fs.existsSync(/*turbopackIgnore: true*/ file)).map(readKeyFile);
+  const leftovers = [paths.next, paths.old]
+    .filter((file) => fs.existsSync(/*turbopackIgnore: true*/ file))
+    .map(readKeyFile);
   return {
     keyring: { current, all: uniqueKeys([current, ...leftovers]) },
     source: { kind: "file", paths, isCreated, hasInterruptedRotation: leftovers.length > 0 },

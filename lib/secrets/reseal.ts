@@ -4,17 +4,30 @@
 //
 // Plain module (no "server-only"): the wirespeed command line uses it with its own client.
 import type { PrismaClient } from "../generated/prisma/client";
-import { type Keyring, type SecretKey, type SecretOpenFailure, SecretOpenError, envelopeKind, openText, sealText } from "./envelope";
+import {
+  type Keyring,
+  type SecretKey,
+  type SecretOpenFailure,
+  SecretOpenError,
+  envelopeKind,
+  openText,
+  sealText,
+} from "./envelope";
 
 export type UnreadableSecret = { hostId: number; hostName: string; reason: string };
 export type UnreadableChannelSecret = { channelId: number; channelName: string; reason: string };
 
 /** `resealed` counts hosts and channels together. */
-export type ResealResult = { resealed: number; unreadable: UnreadableSecret[]; unreadableChannels: UnreadableChannelSecret[] };
+export type ResealResult = {
+  resealed: number;
+  unreadable: UnreadableSecret[];
+  unreadableChannels: UnreadableChannelSecret[];
+};
 
 // The envelope's own messages speak of a host's credentials.
 const CHANNEL_REASONS: Record<SecretOpenFailure, string> = {
-  "key-mismatch": "its stored secrets were sealed with another key: start with the key they were sealed with, or set them again.",
+  "key-mismatch":
+    "its stored secrets were sealed with another key: start with the key they were sealed with, or set them again.",
   tampered: "its stored secrets failed their integrity check: set them again.",
   malformed: "its stored secrets are damaged: set them again.",
 };
@@ -36,7 +49,10 @@ export type ResealOptions = {
 /** A secret no known key opens, during a re-seal that must change all or nothing. */
 export class ResealAbortedError extends Error {
   constructor(readonly unreadable: UnreadableSecret | UnreadableChannelSecret) {
-    const owner = "hostId" in unreadable ? `host "${unreadable.hostName}" (id ${unreadable.hostId})` : `notification channel "${unreadable.channelName}" (id ${unreadable.channelId})`;
+    const owner =
+      "hostId" in unreadable
+        ? `host "${unreadable.hostName}" (id ${unreadable.hostId})`
+        : `notification channel "${unreadable.channelName}" (id ${unreadable.channelId})`;
     super(`${owner}: ${unreadable.reason} Nothing was changed.`);
     this.name = "ResealAbortedError";
   }
@@ -45,7 +61,11 @@ export class ResealAbortedError extends Error {
 export async function resealHostSecrets(client: PrismaClient, options: ResealOptions): Promise<ResealResult> {
   return client.$transaction(
     async (tx) => {
-      const rows = await tx.host.findMany({ where: { secret: { not: null } }, select: { id: true, name: true, secret: true }, orderBy: { id: "asc" } });
+      const rows = await tx.host.findMany({
+        where: { secret: { not: null } },
+        select: { id: true, name: true, secret: true },
+        orderBy: { id: "asc" },
+      });
       const result: ResealResult = { resealed: 0, unreadable: [], unreadableChannels: [] };
       for (const row of rows) {
         const bytes = row.secret!;
@@ -65,7 +85,11 @@ export async function resealHostSecrets(client: PrismaClient, options: ResealOpt
       }
       // Channel secrets were sealed from the start: only a rotation has anything to do here.
       if (options.isLegacyOnly) return result;
-      const channels = await tx.notificationChannel.findMany({ where: { secret: { not: null } }, select: { id: true, name: true, secret: true }, orderBy: { id: "asc" } });
+      const channels = await tx.notificationChannel.findMany({
+        where: { secret: { not: null } },
+        select: { id: true, name: true, secret: true },
+        orderBy: { id: "asc" },
+      });
       for (const row of channels) {
         let plaintext: string;
         try {
@@ -77,7 +101,10 @@ export async function resealHostSecrets(client: PrismaClient, options: ResealOpt
           result.unreadableChannels.push(unreadable);
           continue;
         }
-        await tx.notificationChannel.update({ where: { id: row.id }, data: { secret: sealText(plaintext, options.target) } });
+        await tx.notificationChannel.update({
+          where: { id: row.id },
+          data: { secret: sealText(plaintext, options.target) },
+        });
         result.resealed += 1;
       }
       return result;

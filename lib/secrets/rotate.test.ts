@@ -3,7 +3,16 @@ import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { type Keyring, type SecretKey, SecretOpenError, envelopeKeyId, generateSecretKey, openText, sealText, secretKeyFromPassphrase } from "@/lib/secrets/envelope";
+import {
+  type Keyring,
+  type SecretKey,
+  SecretOpenError,
+  envelopeKeyId,
+  generateSecretKey,
+  openText,
+  sealText,
+  secretKeyFromPassphrase,
+} from "@/lib/secrets/envelope";
 import { loadKeys, readKeyFile, resolveKeyFilePaths, writeKeyFileExclusive } from "@/lib/secrets/keys";
 import { ResealAbortedError } from "@/lib/secrets/reseal";
 import { rotateSecretKey } from "@/lib/secrets/rotate";
@@ -21,8 +30,15 @@ afterEach(async () => {
 });
 
 const CREDENTIALS = [
-  { privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA-one\n-----END OPENSSH PRIVATE KEY-----\n" },
-  { privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA-two\n-----END OPENSSH PRIVATE KEY-----\n", passphrase: "pass two" },
+  {
+    privateKey:
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA-one\n-----END OPENSSH PRIVATE KEY-----\n",
+  },
+  {
+    privateKey:
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA-two\n-----END OPENSSH PRIVATE KEY-----\n",
+    passphrase: "pass two",
+  },
   { password: "p@ss w0rd three" },
 ];
 
@@ -33,14 +49,27 @@ function ringOf(...keys: SecretKey[]): Keyring {
 /** Three hosts sealed under `key`, one with the plain JSON of an older version, and a local host without a secret. */
 async function seedHosts(key: SecretKey): Promise<void> {
   for (const [index, credential] of CREDENTIALS.entries()) {
-    await client.host.create({ data: { name: `h${index}`, address: `198.18.0.${index + 1}`, secret: sealText(JSON.stringify(credential), key) } });
+    await client.host.create({
+      data: { name: `h${index}`, address: `198.18.0.${index + 1}`, secret: sealText(JSON.stringify(credential), key) },
+    });
   }
-  await client.host.create({ data: { name: "legacy", address: "198.18.0.9", authMethod: "password", secret: new TextEncoder().encode('{"password":"legacy pw"}') } });
+  await client.host.create({
+    data: {
+      name: "legacy",
+      address: "198.18.0.9",
+      authMethod: "password",
+      secret: new TextEncoder().encode('{"password":"legacy pw"}'),
+    },
+  });
   await client.host.create({ data: { name: "local", address: "localhost", authMethod: "local" } });
 }
 
 async function storedSecrets(): Promise<Array<{ name: string; secret: Uint8Array }>> {
-  const rows = await client.host.findMany({ where: { secret: { not: null } }, select: { name: true, secret: true }, orderBy: { id: "asc" } });
+  const rows = await client.host.findMany({
+    where: { secret: { not: null } },
+    select: { name: true, secret: true },
+    orderBy: { id: "asc" },
+  });
   return rows.map((row) => ({ name: row.name, secret: row.secret! }));
 }
 
@@ -80,7 +109,9 @@ describe("rotateSecretKey with the key file", () => {
     expect(fs.statSync(paths.current).mode & 0o777).toBe(0o600);
     expect(fs.existsSync(paths.next)).toBe(false);
     expect(fs.existsSync(paths.old)).toBe(false);
-    expect(fs.readdirSync(path.dirname(paths.current)).filter((name) => name.startsWith("secret.key"))).toEqual(["secret.key"]);
+    expect(fs.readdirSync(path.dirname(paths.current)).filter((name) => name.startsWith("secret.key"))).toEqual([
+      "secret.key",
+    ]);
     await expectAllUnder(after, [before]);
     // Nothing sealed under the old key or in clear survives in the file (VACUUM dropped the free pages).
     const file = fs.readFileSync(database.url.slice("file:".length));
@@ -116,11 +147,15 @@ describe("rotateSecretKey with the key file", () => {
     const paths = resolveKeyFilePaths(env);
     const before = loadKeys(env).keyring.current;
     await seedHosts(before);
-    await client.host.create({ data: { name: "lost", address: "198.18.0.99", secret: sealText('{"password":"x"}', generateSecretKey()) } });
+    await client.host.create({
+      data: { name: "lost", address: "198.18.0.99", secret: sealText('{"password":"x"}', generateSecretKey()) },
+    });
     const snapshot = await storedSecrets();
 
     await expect(rotateSecretKey(client, env)).rejects.toThrowError(ResealAbortedError);
-    await expect(rotateSecretKey(client, env)).rejects.toThrowError(/^host "lost" \(id \d+\): The stored host secret cannot be read: it was sealed with another key.*Nothing was changed\.$/);
+    await expect(rotateSecretKey(client, env)).rejects.toThrowError(
+      /^host "lost" \(id \d+\): The stored host secret cannot be read: it was sealed with another key.*Nothing was changed\.$/,
+    );
 
     expect(await storedSecrets()).toEqual(snapshot);
     expect(readKeyFile(paths.current).id).toBe(before.id);
@@ -136,7 +171,14 @@ describe("rotateSecretKey and notification channels", () => {
     const env = { DATABASE_URL: database.url };
     const before = loadKeys(env).keyring.current;
     await seedHosts(before);
-    const channel = await client.notificationChannel.create({ data: { name: "ntfy", type: "ntfy", config: { url: "http://127.0.0.1:1/t" }, secret: sealText(JSON.stringify(TOKEN), before) } });
+    const channel = await client.notificationChannel.create({
+      data: {
+        name: "ntfy",
+        type: "ntfy",
+        config: { url: "http://127.0.0.1:1/t" },
+        secret: sealText(JSON.stringify(TOKEN), before),
+      },
+    });
 
     const result = await rotateSecretKey(client, env);
 
@@ -152,10 +194,19 @@ describe("rotateSecretKey and notification channels", () => {
     const env = { DATABASE_URL: database.url };
     const before = loadKeys(env).keyring.current;
     await seedHosts(before);
-    await client.notificationChannel.create({ data: { name: "lost gotify", type: "gotify", config: { url: "http://127.0.0.1:1" }, secret: sealText(JSON.stringify(TOKEN), generateSecretKey()) } });
+    await client.notificationChannel.create({
+      data: {
+        name: "lost gotify",
+        type: "gotify",
+        config: { url: "http://127.0.0.1:1" },
+        secret: sealText(JSON.stringify(TOKEN), generateSecretKey()),
+      },
+    });
     const snapshot = await storedSecrets();
 
-    await expect(rotateSecretKey(client, env)).rejects.toThrowError(/^notification channel "lost gotify" \(id \d+\): its stored secrets were sealed with another key.*Nothing was changed\.$/);
+    await expect(rotateSecretKey(client, env)).rejects.toThrowError(
+      /^notification channel "lost gotify" \(id \d+\): its stored secrets were sealed with another key.*Nothing was changed\.$/,
+    );
 
     expect(await storedSecrets()).toEqual(snapshot);
     expect(readKeyFile(resolveKeyFilePaths(env).current).id).toBe(before.id);
@@ -169,7 +220,11 @@ describe("rotateSecretKey with WIRESPEED_SECRET", () => {
   it("re-encrypts from WIRESPEED_SECRET_OLD to WIRESPEED_SECRET and writes no key file", async () => {
     const old = secretKeyFromPassphrase(oldValue);
     await seedHosts(old);
-    const result = await rotateSecretKey(client, { DATABASE_URL: database.url, WIRESPEED_SECRET: newValue, WIRESPEED_SECRET_OLD: oldValue });
+    const result = await rotateSecretKey(client, {
+      DATABASE_URL: database.url,
+      WIRESPEED_SECRET: newValue,
+      WIRESPEED_SECRET_OLD: oldValue,
+    });
     expect(result.resealed).toBe(4);
     const target = secretKeyFromPassphrase(newValue);
     expect(result.keyId).toBe(target.id);
@@ -187,11 +242,15 @@ describe("rotateSecretKey with WIRESPEED_SECRET", () => {
   });
 
   it("refuses without an old value, or with the same one, naming the variables", async () => {
-    await expect(rotateSecretKey(client, { DATABASE_URL: database.url, WIRESPEED_SECRET: newValue })).rejects.toThrowError(
-      /set WIRESPEED_SECRET_OLD to the value the secrets are sealed with now/,
-    );
-    await expect(rotateSecretKey(client, { DATABASE_URL: database.url, WIRESPEED_SECRET: newValue, WIRESPEED_SECRET_OLD: newValue })).rejects.toThrowError(
-      /WIRESPEED_SECRET_OLD and WIRESPEED_SECRET are the same/,
-    );
+    await expect(
+      rotateSecretKey(client, { DATABASE_URL: database.url, WIRESPEED_SECRET: newValue }),
+    ).rejects.toThrowError(/set WIRESPEED_SECRET_OLD to the value the secrets are sealed with now/);
+    await expect(
+      rotateSecretKey(client, {
+        DATABASE_URL: database.url,
+        WIRESPEED_SECRET: newValue,
+        WIRESPEED_SECRET_OLD: newValue,
+      }),
+    ).rejects.toThrowError(/WIRESPEED_SECRET_OLD and WIRESPEED_SECRET are the same/);
   });
 });

@@ -55,16 +55,21 @@ async function rotateVariableKey(client: PrismaClient, env: ConfigEnv, secret: s
         "set WIRESPEED_SECRET_OLD to the value the secrets are sealed with now and WIRESPEED_SECRET to the new value.",
     );
   }
-  const previous = env.WIRESPEED_SECRET_OLD ? keyFromVariable("WIRESPEED_SECRET_OLD", env.WIRESPEED_SECRET_OLD) : undefined;
+  const previous = env.WIRESPEED_SECRET_OLD
+    ? keyFromVariable("WIRESPEED_SECRET_OLD", env.WIRESPEED_SECRET_OLD)
+    : undefined;
   if (previous?.id === target.id) {
-    throw new SecretKeyConfigError("WIRESPEED_SECRET_OLD and WIRESPEED_SECRET are the same: set WIRESPEED_SECRET to the new value.");
+    throw new SecretKeyConfigError(
+      "WIRESPEED_SECRET_OLD and WIRESPEED_SECRET are the same: set WIRESPEED_SECRET to the new value.",
+    );
   }
   const fileKeys = keyFiles.map(readKeyFile);
   const keyring = { current: target, all: uniqueKeys([target, ...(previous ? [previous] : []), ...fileKeys]) };
   const { resealed } = await resealHostSecrets(client, { keyring, target, onUnreadable: "abort" });
   await scrubFreedPages(client);
   const notes = ["Start Wirespeed with the new WIRESPEED_SECRET, and without WIRESPEED_SECRET_OLD."];
-  if (keyFiles.length > 0) notes.push(`The key file is no longer used while WIRESPEED_SECRET is set: delete ${keyFiles.join(", ")}.`);
+  if (keyFiles.length > 0)
+    notes.push(`The key file is no longer used while WIRESPEED_SECRET is set: delete ${keyFiles.join(", ")}.`);
   return { resealed, keyId: target.id, notes };
 }
 

@@ -15,7 +15,11 @@ import type { HostTarget } from "./types";
 // ssh2 comes with node-ssh and has no type declarations here: the few members used are spelled out.
 type AuthContext = { method: string; password?: string; accept(): void; reject(methods?: string[]): void };
 type ServerClient = EventEmitter & { end(): void };
-type Ssh2Server = EventEmitter & { listen(port: number, host: string, done: () => void): void; address(): AddressInfo; close(): void };
+type Ssh2Server = EventEmitter & {
+  listen(port: number, host: string, done: () => void): void;
+  address(): AddressInfo;
+  close(): void;
+};
 type Ssh2 = {
   Server: new (config: { hostKeys: string[] }, onClient: (client: ServerClient) => void) => Ssh2Server;
   utils: {
@@ -61,7 +65,14 @@ beforeEach(() => {
 });
 
 function target(pinnedFingerprint: string | null): HostTarget {
-  return { name: "loopback", address: "127.0.0.1", port, username: "tester", auth: { method: "password", password: PASSWORD }, pinnedFingerprint };
+  return {
+    name: "loopback",
+    address: "127.0.0.1",
+    port,
+    username: "tester",
+    auth: { method: "password", password: PASSWORD },
+    pinnedFingerprint,
+  };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<SshError> {

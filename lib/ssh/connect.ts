@@ -23,7 +23,9 @@ function credentials(target: HostTarget): Partial<Config> {
   switch (auth.method) {
     case "key":
       // By value: the key never touches the disk.
-      return auth.passphrase === undefined ? { privateKey: auth.privateKey } : { privateKey: auth.privateKey, passphrase: auth.passphrase };
+      return auth.passphrase === undefined
+        ? { privateKey: auth.privateKey }
+        : { privateKey: auth.privateKey, passphrase: auth.passphrase };
     case "password":
       // Many servers (and Windows) only offer keyboard-interactive for passwords.
       return { password: auth.password, tryKeyboard: true };
@@ -59,14 +61,23 @@ async function handshake(target: HostTarget, verifier: HostKeyVerifier, timeoutM
     await Promise.race([
       ssh.connect(config),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error("timed out"), { level: "client-timeout" })), timeoutMs + 2000);
+        timer = setTimeout(
+          () => reject(Object.assign(new Error("timed out"), { level: "client-timeout" })),
+          timeoutMs + 2000,
+        );
       }),
     ]);
   } catch (error) {
     ssh.dispose();
     throw (
       verifier.refusal ??
-      classifyConnectError(error, { host: target.name, where: describeTarget(target), timeoutMs, pinned: target.pinnedFingerprint, presented: verifier.presented })
+      classifyConnectError(error, {
+        host: target.name,
+        where: describeTarget(target),
+        timeoutMs,
+        pinned: target.pinnedFingerprint,
+        presented: verifier.presented,
+      })
     );
   } finally {
     clearTimeout(timer);
@@ -78,12 +89,19 @@ async function handshake(target: HostTarget, verifier: HostKeyVerifier, timeoutM
  * Opens an authenticated connection to a host whose key is pinned: another key, or no pinned key,
  * is refused before authentication (HostKeyMismatchError, or an SshError of kind `host-key`).
  */
-export async function connectSsh(target: HostTarget, timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): Promise<{ ssh: NodeSSH; fingerprint: string }> {
+export async function connectSsh(
+  target: HostTarget,
+  timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+): Promise<{ ssh: NodeSSH; fingerprint: string }> {
   const verifier = hostKeyVerifier(target, "pinned");
   const ssh = await handshake(target, verifier, timeoutMs);
   if (!ssh.connection || verifier.presented === null) {
     ssh.dispose();
-    throw new SshError("unknown", target.name, `SSH connection to ${describeTarget(target)} closed during the handshake`);
+    throw new SshError(
+      "unknown",
+      target.name,
+      `SSH connection to ${describeTarget(target)} closed during the handshake`,
+    );
   }
   return { ssh, fingerprint: verifier.presented };
 }

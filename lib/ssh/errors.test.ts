@@ -5,16 +5,29 @@ const context = { host: "nas1", where: "nas1 (10.0.0.5:22)", timeoutMs: 10_000, 
 
 describe("classifyConnectError", () => {
   it("names both fingerprints when the presented key differs from the pinned one", () => {
-    const err = classifyConnectError(new Error("Host denied (verification failed)"), { ...context, pinned: "SHA256:aaa", presented: "SHA256:bbb" });
+    const err = classifyConnectError(new Error("Host denied (verification failed)"), {
+      ...context,
+      pinned: "SHA256:aaa",
+      presented: "SHA256:bbb",
+    });
     expect(err).toBeInstanceOf(HostKeyMismatchError);
     expect(err.kind).toBe("host-key");
-    expect(err.message).toBe("host key of nas1 changed: pinned SHA256:aaa, presented SHA256:bbb; if the host was reinstalled, re-pin it");
+    expect(err.message).toBe(
+      "host key of nas1 changed: pinned SHA256:aaa, presented SHA256:bbb; if the host was reinstalled, re-pin it",
+    );
   });
 
   it("sorts ssh2's errors into auth, unreachable and timeout", () => {
-    const auth = Object.assign(new Error("All configured authentication methods failed"), { level: "client-authentication" });
+    const auth = Object.assign(new Error("All configured authentication methods failed"), {
+      level: "client-authentication",
+    });
     expect(classifyConnectError(auth, context).kind).toBe("auth");
-    expect(classifyConnectError(new Error("Cannot parse privateKey: Encrypted private key detected, but no passphrase given"), context).kind).toBe("auth");
+    expect(
+      classifyConnectError(
+        new Error("Cannot parse privateKey: Encrypted private key detected, but no passphrase given"),
+        context,
+      ).kind,
+    ).toBe("auth");
     for (const code of ["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]) {
       expect(classifyConnectError(Object.assign(new Error(code), { code }), context).kind).toBe("unreachable");
     }
@@ -26,7 +39,9 @@ describe("classifyConnectError", () => {
   });
 
   it("never puts key material into a message", () => {
-    const leaky = new Error("Malformed key -----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----");
+    const leaky = new Error(
+      "Malformed key -----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----",
+    );
     const err = classifyConnectError(leaky, context);
     expect(err.message).not.toContain("AAAA");
     expect(err.message).toContain("[key]");

@@ -84,7 +84,8 @@ export function classifyConnectError(
   context: { host: string; where: string; timeoutMs: number; pinned: string | null; presented: string | null },
 ): SshError {
   const { host, where, timeoutMs, pinned, presented } = context;
-  if (pinned !== null && presented !== null && presented !== pinned) return new HostKeyMismatchError(host, pinned, presented);
+  if (pinned !== null && presented !== null && presented !== pinned)
+    return new HostKeyMismatchError(host, pinned, presented);
   if (err instanceof SshError) return err;
   const raw = (typeof err === "object" && err !== null ? err : {}) as RawError;
   const message = typeof raw.message === "string" ? raw.message : String(err);

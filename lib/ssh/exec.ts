@@ -4,7 +4,14 @@ import { SshConnectionLostError, SshError, SshTimeoutError } from "./errors";
 import { createLineSplitter, stripTerminalEscapes } from "./lines";
 import { getConnection, type SshChannel } from "./pool";
 import { runsInStandby, standbyInput, takeStandby } from "./standby";
-import type { ExecCaptureOptions, ExecCaptureResult, ExecCommand, ExecResult, ExecStreamOptions, HostTarget } from "./types";
+import type {
+  ExecCaptureOptions,
+  ExecCaptureResult,
+  ExecCommand,
+  ExecResult,
+  ExecStreamOptions,
+  HostTarget,
+} from "./types";
 
 // After an abort, how long the remote or local process gets to go before we stop waiting for it.
 const ABORT_GRACE_MS = 2000;
@@ -20,7 +27,11 @@ const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
  * ForceCommand sessions: long-running commands therefore come from an agent's serverCommand /
  * clientCommand, which watch their stdin (`keepStdinOpen`) and stop the program when the channel goes.
  */
-export function execStream(target: HostTarget, command: ExecCommand, options: ExecStreamOptions = {}): Promise<ExecResult> {
+export function execStream(
+  target: HostTarget,
+  command: ExecCommand,
+  options: ExecStreamOptions = {},
+): Promise<ExecResult> {
   if (command.argv.length === 0) return Promise.reject(new Error("execStream: empty argv"));
   if (target.auth.method === "local") return execLocal(target, command, options);
   return execSsh(target, command, options);
@@ -48,7 +59,12 @@ function lifecycle(target: HostTarget, options: ExecStreamOptions, settle: Settl
     done = true;
     cleanup();
     if (timedOut) {
-      settle.reject(new SshTimeoutError(target.name, `command on ${target.name} did not finish within ${options.timeoutMs} ms; it was stopped`));
+      settle.reject(
+        new SshTimeoutError(
+          target.name,
+          `command on ${target.name} did not finish within ${options.timeoutMs} ms; it was stopped`,
+        ),
+      );
     } else settle.resolve({ ...result, aborted });
   };
   const fail = (err: Error) => {
@@ -97,7 +113,12 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
         // already closed
       }
     };
-    const life = lifecycle(target, options, { resolve: (r) => (unsubscribe(), resolve(r)), reject: (e) => (unsubscribe(), reject(e)) }, stop);
+    const life = lifecycle(
+      target,
+      options,
+      { resolve: (r) => (unsubscribe(), resolve(r)), reject: (e) => (unsubscribe(), reject(e)) },
+      stop,
+    );
     if (life.isAborted()) return life.finish({ exitCode: null, signal: null });
 
     getConnection(target, { connectTimeoutMs: options.connectTimeoutMs }).then(
@@ -117,7 +138,11 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
         const opened = (err: Error | undefined, ch: SshChannel) => {
           if (err) {
             if (connection.isClosed()) return lost(err);
-            return life.fail(new SshError("unknown", target.name, `cannot start a command on ${connection.where}: ${err.message}`, { cause: err }));
+            return life.fail(
+              new SshError("unknown", target.name, `cannot start a command on ${connection.where}: ${err.message}`, {
+                cause: err,
+              }),
+            );
           }
           attach(ch);
         };
@@ -143,7 +168,9 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
           if (life.isStopping()) stop();
           unsubscribe = connection.onLost(lost);
           // Under a pty, stderr arrives merged into stdout, with whatever the terminal adds around it.
-          const stdout = createLineSplitter((line) => options.onStdoutLine?.(command.pty ? stripTerminalEscapes(line) : line));
+          const stdout = createLineSplitter((line) =>
+            options.onStdoutLine?.(command.pty ? stripTerminalEscapes(line) : line),
+          );
           const stderr = createLineSplitter((line) => options.onStderrLine?.(line));
           let exitCode: number | null = null;
           let exitSignal: string | null = null;
@@ -210,7 +237,9 @@ function execLocal(target: HostTarget, command: ExecCommand, options: ExecStream
         options.onStderrLine?.(`${file}: ${err.code === "ENOENT" ? "not found" : "permission denied"}`);
         return life.finish({ exitCode: err.code === "ENOENT" ? 127 : 126, signal: null });
       }
-      life.fail(new SshError("unknown", target.name, `cannot run ${file} on this machine: ${err.message}`, { cause: err }));
+      life.fail(
+        new SshError("unknown", target.name, `cannot run ${file} on this machine: ${err.message}`, { cause: err }),
+      );
     });
     child.on("close", (code, sig) => {
       stdout.flush();
@@ -221,7 +250,11 @@ function execLocal(target: HostTarget, command: ExecCommand, options: ExecStream
 }
 
 /** execStream for short commands: collects stdout and stderr (at most maxBytes each, default 1 MiB). */
-export async function execCapture(target: HostTarget, command: ExecCommand, options: ExecCaptureOptions = {}): Promise<ExecCaptureResult> {
+export async function execCapture(
+  target: HostTarget,
+  command: ExecCommand,
+  options: ExecCaptureOptions = {},
+): Promise<ExecCaptureResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_CAPTURE_BYTES;
   let truncated = false;
   const collector = () => {

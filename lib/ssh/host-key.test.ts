@@ -78,11 +78,15 @@ describe("sshConnectConfig", () => {
     const password = sshConnectConfig(target(), hostKeyVerifier(target(), "pinned"), 5000);
     expect(password).toMatchObject({ password: "s3cret", tryKeyboard: true });
     const key = target({ auth: { method: "key", privateKey: "PRIVATE", passphrase: "phrase" } });
-    expect(sshConnectConfig(key, hostKeyVerifier(key, "pinned"), 5000)).toMatchObject({ privateKey: "PRIVATE", passphrase: "phrase" });
+    expect(sshConnectConfig(key, hostKeyVerifier(key, "pinned"), 5000)).toMatchObject({
+      privateKey: "PRIVATE",
+      passphrase: "phrase",
+    });
 
     for (const reading of [target(), key]) {
       const config = sshConnectConfig(reading, hostKeyVerifier(reading, "read"), 5000);
-      for (const field of ["password", "privateKey", "passphrase", "tryKeyboard", "agent"]) expect(config).not.toHaveProperty(field);
+      for (const field of ["password", "privateKey", "passphrase", "tryKeyboard", "agent"])
+        expect(config).not.toHaveProperty(field);
     }
   });
 

@@ -15,7 +15,11 @@ type KeyHolder = Pick<HostTarget, "name" | "pinnedFingerprint">;
 /** Why a presented key (`SHA256:...`) is refused, or null when the connection may authenticate. */
 export function hostKeyRefusal(target: KeyHolder, policy: HostKeyPolicy, presented: string): SshError | null {
   if (policy === "read") {
-    return new SshError("host-key", target.name, `the host key of ${target.name} was read; the connection stopped before authentication`);
+    return new SshError(
+      "host-key",
+      target.name,
+      `the host key of ${target.name} was read; the connection stopped before authentication`,
+    );
   }
   if (target.pinnedFingerprint === null) {
     return new SshError(
@@ -24,7 +28,8 @@ export function hostKeyRefusal(target: KeyHolder, policy: HostKeyPolicy, present
       `the host key of ${target.name} is not pinned: check the host and confirm its fingerprint before connecting`,
     );
   }
-  if (presented !== target.pinnedFingerprint) return new HostKeyMismatchError(target.name, target.pinnedFingerprint, presented);
+  if (presented !== target.pinnedFingerprint)
+    return new HostKeyMismatchError(target.name, target.pinnedFingerprint, presented);
   return null;
 }
 

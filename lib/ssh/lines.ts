@@ -36,7 +36,8 @@ export function createLineSplitter(onLine: (line: string) => void): LineSplitter
 
 // CSI sequences (colours, cursor moves, "erase line"), OSC sequences (window titles) and lone
 // control characters that a pseudo-terminal may put around a program's output (ConPTY on Windows does).
-const TERMINAL_ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f]/g;
+const TERMINAL_ESCAPES =
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f]/g;
 
 /** A line as printed, without what a terminal would have drawn it with. */
 export function stripTerminalEscapes(line: string): string {

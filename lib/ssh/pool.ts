@@ -47,7 +47,14 @@ const pool = new Map<string, Promise<SshConnection>>();
 // A hash of the credentials (kept in memory only) makes an edited key or password take effect at once.
 function poolKey(target: HostTarget): string {
   const credentials = createHash("sha256").update(JSON.stringify(target.auth)).digest("base64");
-  return JSON.stringify([target.name, target.address, target.port, target.username, target.pinnedFingerprint, credentials]);
+  return JSON.stringify([
+    target.name,
+    target.address,
+    target.port,
+    target.username,
+    target.pinnedFingerprint,
+    credentials,
+  ]);
 }
 
 async function open(target: HostTarget, key: string, timeoutMs: number, forget: () => void): Promise<SshConnection> {
@@ -100,7 +107,12 @@ export function getConnection(target: HostTarget, options: { connectTimeoutMs?: 
   const forget = () => {
     if (pool.get(key) === opening) pool.delete(key);
   };
-  const opening: Promise<SshConnection> = open(target, key, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, forget);
+  const opening: Promise<SshConnection> = open(
+    target,
+    key,
+    options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    forget,
+  );
   pool.set(key, opening);
   opening.catch(forget);
   return opening;
@@ -110,7 +122,10 @@ export function getConnection(target: HostTarget, options: { connectTimeoutMs?: 
  * Connects (or reuses the connection) to a host with a pinned key and reports the key it presented.
  * On first contact (no pinned key) read the key with readHostKey instead, for the user to confirm.
  */
-export async function connectHost(target: HostTarget, options: { connectTimeoutMs?: number } = {}): Promise<{ fingerprint: string }> {
+export async function connectHost(
+  target: HostTarget,
+  options: { connectTimeoutMs?: number } = {},
+): Promise<{ fingerprint: string }> {
   if (target.auth.method === "local") throw new Error(`${target.name} uses the local transport; it has no host key`);
   const connection = await getConnection(target, options);
   return { fingerprint: connection.fingerprint };

@@ -7,7 +7,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { labHost, labTarget, processesInHost, requireLabState, startSshd, stopSshd, waitFor } from "@/testing/lab-targets";
+import {
+  labHost,
+  labTarget,
+  processesInHost,
+  requireLabState,
+  startSshd,
+  stopSshd,
+  waitFor,
+} from "@/testing/lab-targets";
 import type { LabHost, LabState } from "@/testing/lab-state";
 import { pidFirstCommand, posixCommand } from "@/agents/posix";
 import {
@@ -107,9 +115,14 @@ describe("connecting", () => {
       fs.appendFileSync(path.join(state.dir, "authorized_keys"), fs.readFileSync(`${keyFile}.pub`));
       const privateKey = fs.readFileSync(keyFile, "utf8");
       expect(privateKey).toMatch(/^-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED/);
-      const ok = await execCapture(labTarget(state, alpha, { auth: { method: "key", privateKey, passphrase: "correct horse" } }), posixCommand(["echo", "pem"]));
+      const ok = await execCapture(
+        labTarget(state, alpha, { auth: { method: "key", privateKey, passphrase: "correct horse" } }),
+        posixCommand(["echo", "pem"]),
+      );
       expect(ok.stdout).toBe("pem");
-      const err = await caught(connectHost(labTarget(state, alpha, { auth: { method: "key", privateKey, passphrase: "wrong" } })));
+      const err = await caught(
+        connectHost(labTarget(state, alpha, { auth: { method: "key", privateKey, passphrase: "wrong" } })),
+      );
       expect(err.kind).toBe("auth");
       expect(err.message).not.toContain("wrong");
       expect(err.message).not.toContain("correct horse");
@@ -174,13 +187,17 @@ describe("streaming exec", () => {
     const marker = `${30 + Math.random()}`.slice(0, 10);
     const controller = new AbortController();
     const lines: string[] = [];
-    const running = execStream(labTarget(state, alpha), pidFirstCommand(["sh", "-c", `echo started; exec sleep ${marker}`]), {
-      signal: controller.signal,
-      onStdoutLine: (l) => {
-        lines.push(l);
-        if (l === "started") controller.abort();
+    const running = execStream(
+      labTarget(state, alpha),
+      pidFirstCommand(["sh", "-c", `echo started; exec sleep ${marker}`]),
+      {
+        signal: controller.signal,
+        onStdoutLine: (l) => {
+          lines.push(l);
+          if (l === "started") controller.abort();
+        },
       },
-    });
+    );
     const result = await running;
     expect(result.aborted).toBe(true);
     expect(lines[0]).toMatch(/^wirespeed-pid \d+$/);
@@ -190,7 +207,9 @@ describe("streaming exec", () => {
 
   it("rejects with kind timeout after timeoutMs, and stops the command", async () => {
     const marker = `${40 + Math.random()}`.slice(0, 10);
-    const err = await caught(execStream(labTarget(state, alpha), pidFirstCommand(["sleep", marker]), { timeoutMs: 500 }));
+    const err = await caught(
+      execStream(labTarget(state, alpha), pidFirstCommand(["sleep", marker]), { timeoutMs: 500 }),
+    );
     expect(err.kind).toBe("timeout");
     await waitFor(() => processesInHost(alpha, `sleep ${marker}`).length === 0, 3000, "the timed-out sleep to be gone");
   });
@@ -223,7 +242,8 @@ describe("streaming exec", () => {
 // so that the shell's start-up files (0.5-1 s where ~/.bashrc runs pyenv or nvm) are not paid per command.
 describe("standby sessions", () => {
   // Prints the PID of the session's first process, sshd's child (the login shell, exec'd into the standby's sh).
-  const SESSION_PID = 'p=$$; while [ "$p" -gt 1 ]; do set -- $(ps -o ppid=,comm= -p "$p"); [ "$2" = sshd ] && break; s=$p; p=$1; done; echo "$s"; echo "$SSH_CLIENT"';
+  const SESSION_PID =
+    'p=$$; while [ "$p" -gt 1 ]; do set -- $(ps -o ppid=,comm= -p "$p"); [ "$2" = sshd ] && break; s=$p; p=$1; done; echo "$s"; echo "$SSH_CLIENT"';
   // A process's start in /proc is in clock ticks (1/100 s) since boot; /proc/stat's btime is in whole
   // seconds, so the offset to Date.now() comes from a process started here, at a known time.
   const ticksOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]);
@@ -237,20 +257,27 @@ describe("standby sessions", () => {
   /** When a process started (ms since the epoch, to 10 ms), read from /proc while it runs: the lab shares this machine's PIDs and clock. */
   const startedAtMs = (pid: number) => ticksOf(pid) * 10 + tickOffsetMs;
 
-  async function sessionOf(target: HostTarget, pty = false): Promise<{ sentAt: number; startedAt: number; client: string }> {
+  async function sessionOf(
+    target: HostTarget,
+    pty = false,
+  ): Promise<{ sentAt: number; startedAt: number; client: string }> {
     const lines: string[] = [];
     let startedAt = Number.NaN;
     let write: (text: string) => void = () => undefined;
     const sentAt = Date.now();
     // The session waits for a line once it has printed, so that its process is still there to be read.
-    await execStream(target, { ...posixCommand(["sh", "-c", `${SESSION_PID}; IFS= read -r _`]), pty, keepStdinOpen: true }, {
-      onStdin: (writer) => (write = writer),
-      onStdoutLine: (line) => {
-        if (lines.push(line) !== 2) return;
-        startedAt = startedAtMs(Number(lines[0]));
-        write("\n");
+    await execStream(
+      target,
+      { ...posixCommand(["sh", "-c", `${SESSION_PID}; IFS= read -r _`]), pty, keepStdinOpen: true },
+      {
+        onStdin: (writer) => (write = writer),
+        onStdoutLine: (line) => {
+          if (lines.push(line) !== 2) return;
+          startedAt = startedAtMs(Number(lines[0]));
+          write("\n");
+        },
       },
-    });
+    );
     return { sentAt, startedAt, client: lines[1] ?? "" };
   }
 
@@ -273,24 +300,48 @@ describe("standby sessions", () => {
 
   it("gives the command its exact words, whatever lines, quotes and numbers they hold, its stdin and its exit status", async () => {
     const target = labTarget(state, alpha);
-    const words = ["3", "two\nlines", "'quoted' \"double\" \\back\\slash", "$(touch /tmp/wirespeed-standby-injection)", "", "ends with newline\n", "5\n6\n7"];
-    const result = await execCapture(target, posixCommand(["sh", "-c", 'for w in "$@"; do printf "[%s]" "$w"; done; exit 7', "sh", ...words]));
-    expect(result.stdout).toBe(words.map((word) => `[${word.replace(/\n$/, "")}${word.endsWith("\n") ? "\n" : ""}]`).join(""));
+    const words = [
+      "3",
+      "two\nlines",
+      "'quoted' \"double\" \\back\\slash",
+      "$(touch /tmp/wirespeed-standby-injection)",
+      "",
+      "ends with newline\n",
+      "5\n6\n7",
+    ];
+    const result = await execCapture(
+      target,
+      posixCommand(["sh", "-c", 'for w in "$@"; do printf "[%s]" "$w"; done; exit 7', "sh", ...words]),
+    );
+    expect(result.stdout).toBe(
+      words.map((word) => `[${word.replace(/\n$/, "")}${word.endsWith("\n") ? "\n" : ""}]`).join(""),
+    );
     expect(result.exitCode).toBe(7);
     expect(fs.existsSync("/tmp/wirespeed-standby-injection")).toBe(false);
     // A command that reads its stdin gets what is written to it once it runs, and EOF when the caller ends it.
     const lines: string[] = [];
-    const echoed = await execStream(target, { ...posixCommand(["sh", "-c", "echo go; IFS= read -r line; echo \"got $line\""]), keepStdinOpen: true }, {
-      onStdin: (write) => setTimeout(() => write("hello\n"), 200),
-      onStdoutLine: (line) => lines.push(line),
-    });
+    const echoed = await execStream(
+      target,
+      { ...posixCommand(["sh", "-c", 'echo go; IFS= read -r line; echo "got $line"']), keepStdinOpen: true },
+      {
+        onStdin: (write) => setTimeout(() => write("hello\n"), 200),
+        onStdoutLine: (line) => lines.push(line),
+      },
+    );
     expect(lines).toEqual(["go", "got hello"]);
     expect(echoed.exitCode).toBe(0);
   });
 });
 
 describe("local transport", () => {
-  const local: HostTarget = { name: "this machine", address: "localhost", port: 0, username: "", auth: { method: "local" }, pinnedFingerprint: null };
+  const local: HostTarget = {
+    name: "this machine",
+    address: "localhost",
+    port: 0,
+    username: "",
+    auth: { method: "local" },
+    pinnedFingerprint: null,
+  };
 
   it("runs argv without a shell: $(touch ...) is an argument, not a command", async () => {
     const file = path.join(os.tmpdir(), `wirespeed-local-${process.pid}`);
@@ -303,7 +354,10 @@ describe("local transport", () => {
 
   it("streams lines, reports a missing program like a shell would (127), and aborts the process group", async () => {
     const seen: string[] = [];
-    await execStream(local, posixCommand(["sh", "-c", "echo x; echo y >&2"]), { onStdoutLine: (l) => seen.push(l), onStderrLine: (l) => seen.push(`err:${l}`) });
+    await execStream(local, posixCommand(["sh", "-c", "echo x; echo y >&2"]), {
+      onStdoutLine: (l) => seen.push(l),
+      onStderrLine: (l) => seen.push(`err:${l}`),
+    });
     expect(seen.sort()).toEqual(["err:y", "x"]);
 
     const missing = await execCapture(local, posixCommand(["wirespeed-no-such-program"]));

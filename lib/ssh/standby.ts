@@ -93,7 +93,11 @@ function poolOf(connection: SshConnection): StandbyPool {
   return pool;
 }
 
-function startStandby(connection: SshConnection, quote: (argv: readonly string[]) => string, pool: StandbyPool): Standby {
+function startStandby(
+  connection: SshConnection,
+  quote: (argv: readonly string[]) => string,
+  pool: StandbyPool,
+): Standby {
   const standby: Standby = { ready: Promise.resolve(null), claimed: false, isReady: false };
   standby.ready = new Promise<SshChannel | null>((resolve) => {
     if (connection.isClosed()) return resolve(null);
@@ -140,7 +144,8 @@ function topUp(connection: SshConnection, quote: (argv: readonly string[]) => st
   const unclaimed = [...pool.standbys].filter((standby) => !standby.claimed);
   // The next starts once this one is ready (startStandby calls back).
   if (unclaimed.some((standby) => !standby.isReady)) return;
-  if (unclaimed.length < STANDBY_COUNT && pool.running + unclaimed.length < SESSION_BUDGET) startStandby(connection, quote, pool);
+  if (unclaimed.length < STANDBY_COUNT && pool.running + unclaimed.length < SESSION_BUDGET)
+    startStandby(connection, quote, pool);
 }
 
 /**
@@ -152,7 +157,8 @@ export function takeStandby(connection: SshConnection, command: ExecCommand): Pr
   const pool = poolOf(connection);
   const unclaimed = [...pool.standbys].filter((standby) => !standby.claimed);
   // A ready one; else the one that started first, sooner ready than a new one.
-  const chosen = unclaimed.find((standby) => standby.isReady) ?? unclaimed[0] ?? startStandby(connection, command.quote, pool);
+  const chosen =
+    unclaimed.find((standby) => standby.isReady) ?? unclaimed[0] ?? startStandby(connection, command.quote, pool);
   chosen.claimed = true;
   pool.standbys.delete(chosen);
   pool.running += 1;
@@ -179,7 +185,10 @@ export function standbyCount(connection: SshConnection): number {
  * it holds its lock file, makes every later shell of that user wait 60 s for the lock. Before a
  * connection is closed on purpose, its standbys finish starting; `closing` also stops new ones.
  */
-export async function settleStandbys(connection: SshConnection, { closing = false, timeoutMs = 15_000 } = {}): Promise<void> {
+export async function settleStandbys(
+  connection: SshConnection,
+  { closing = false, timeoutMs = 15_000 } = {},
+): Promise<void> {
   const pool = pools.get(connection);
   if (!pool) return;
   if (closing) pool.closing = true;
@@ -188,6 +197,9 @@ export async function settleStandbys(connection: SshConnection, { closing = fals
     const starting = [...pool.standbys].filter((standby) => !standby.claimed && !standby.isReady);
     const left = deadline - Date.now();
     if (starting.length === 0 || left <= 0) return;
-    await Promise.race([Promise.all(starting.map((standby) => standby.ready)), new Promise((resolve) => setTimeout(resolve, left).unref())]);
+    await Promise.race([
+      Promise.all(starting.map((standby) => standby.ready)),
+      new Promise((resolve) => setTimeout(resolve, left).unref()),
+    ]);
   }
 }

@@ -24,7 +24,8 @@ export async function stopProcess(
   options: { graceMs?: number; signals?: readonly StopSignal[] } = {},
 ): Promise<StopProcessResult> {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  const isRunning = async () => agent.parseIsRunning(await execCapture(target, agent.isRunningCommand(pid), { timeoutMs: 10_000 }), pid);
+  const isRunning = async () =>
+    agent.parseIsRunning(await execCapture(target, agent.isRunningCommand(pid), { timeoutMs: 10_000 }), pid);
   if (!(await isRunning())) return { isStopped: true, signal: null };
   for (const signal of options.signals ?? (["INT", "TERM", "KILL"] as const)) {
     await execCapture(target, agent.stopCommand(pid, signal), { timeoutMs: 10_000 });

@@ -23,8 +23,8 @@ export default async function AlertRulesPage() {
         title="Alert rules"
         description={
           <>
-            When a link&apos;s results open an alert: m of its last n runs below a share of the baseline or of the line rate, or failed. One alert per episode, sent to
-            the rule&apos;s{" "}
+            When a link&apos;s results open an alert: m of its last n runs below a share of the baseline or of the line
+            rate, or failed. One alert per episode, sent to the rule&apos;s{" "}
             <Link href="/alerts/channels" className="font-medium text-sky-800 underline dark:text-sky-300">
               channels
             </Link>{" "}

@@ -17,17 +17,27 @@ let clock = Date.UTC(2026, 0, 1);
 
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 
-async function call(handler: Handler | undefined, method: string, path: string, token: string = TEST_API_TOKEN, id = "") {
+async function call(
+  handler: Handler | undefined,
+  method: string,
+  path: string,
+  token: string = TEST_API_TOKEN,
+  id = "",
+) {
   if (!handler) throw new Error(`no handler for ${method} ${path}`);
-  const response = await handler(new Request(new URL(path, "http://localhost"), { method, headers: { authorization: `Bearer ${token}` } }), {
-    params: Promise.resolve({ id }),
-  });
+  const response = await handler(
+    new Request(new URL(path, "http://localhost"), { method, headers: { authorization: `Bearer ${token}` } }),
+    {
+      params: Promise.resolve({ id }),
+    },
+  );
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
 const list = (query = "", token?: string) => call(alerts.GET as Handler, "GET", `/api/alerts${query}`, token);
-const acknowledge = (id: number, token?: string) => call(ack.POST as Handler, "POST", `/api/alerts/${id}/ack`, token, String(id));
+const acknowledge = (id: number, token?: string) =>
+  call(ack.POST as Handler, "POST", `/api/alerts/${id}/ack`, token, String(id));
 
 async function endRun(linkId: number, rate: number | null, options: Record<string, unknown> = {}) {
   clock += 60_000;
@@ -62,11 +72,26 @@ beforeAll(async () => {
   const operator = await createUser({ username: "operator", password: "an operator's password", role: "operator" });
   operatorToken = (await createApiToken(operator.id, "operator's token")).token;
   const hosts = [];
-  for (const name of ["alert-a", "alert-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  for (const name of ["alert-a", "alert-b"])
+    hosts.push(
+      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
+    );
   for (const index of [0, 1]) {
     const nics = [];
-    for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 10_000 })).body.id);
-    linkIds.push((await api.json("POST", "/api/links", { name: `link-${index}`, aNicId: nics[0], bNicId: nics[1], baselineRuns: 5 })).body.id);
+    for (const host of hosts)
+      nics.push(
+        (await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 10_000 })).body.id,
+      );
+    linkIds.push(
+      (
+        await api.json("POST", "/api/links", {
+          name: `link-${index}`,
+          aNicId: nics[0],
+          bNicId: nics[1],
+          baselineRuns: 5,
+        })
+      ).body.id,
+    );
   }
   // No channels: the alerts are what is tested here, their delivery in lib/alerts/watcher.test.ts.
   await createAlertRule({ name: "failures", linkId: null, failed: true, belowLineRatePercent: 50, m: 1, n: 1 });
@@ -88,19 +113,31 @@ describe("the alerts API", () => {
     const all = await list("", viewerToken);
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ total: 3, page: 1, pageSize: 50 });
-    expect(all.body.alerts.map((entry: { link: { id: number }; status: string }) => [entry.link.id, entry.status])).toEqual([
+    expect(
+      all.body.alerts.map((entry: { link: { id: number }; status: string }) => [entry.link.id, entry.status]),
+    ).toEqual([
       [linkIds[1], "firing"],
       [linkIds[0], "firing"],
       [linkIds[0], "resolved"],
     ]);
-    expect(all.body.alerts[1]).toMatchObject({ rule: { name: "failures" }, title: "link-0: below its line rate", body: "link-0: 1 Gbit/s, 10% of its 10 Gbit/s line rate (1 of 1 runs)", acknowledgedAt: null });
+    expect(all.body.alerts[1]).toMatchObject({
+      rule: { name: "failures" },
+      title: "link-0: below its line rate",
+      body: "link-0: 1 Gbit/s, 10% of its 10 Gbit/s line rate (1 of 1 runs)",
+      acknowledgedAt: null,
+    });
     const firing = await list("?status=firing");
     expect(firing.body.alerts.map((entry: { status: string }) => entry.status)).toEqual(["firing", "firing"]);
     const resolved = await list(`?status=resolved&linkId=${linkIds[0]}`);
     expect(resolved.body.alerts).toHaveLength(1);
-    expect(resolved.body.alerts[0]).toMatchObject({ title: "link-0: runs failing", body: "link-0: 1 of the last 1 runs failed: iperf3: unable to connect to server" });
+    expect(resolved.body.alerts[0]).toMatchObject({
+      title: "link-0: runs failing",
+      body: "link-0: 1 of the last 1 runs failed: iperf3: unable to connect to server",
+    });
     expect(resolved.body.alerts[0].resolvedRunIds).toHaveLength(1);
-    expect((await list("?pageSize=1&page=2")).body.alerts.map((entry: { link: { id: number } }) => entry.link.id)).toEqual([linkIds[0]]);
+    expect(
+      (await list("?pageSize=1&page=2")).body.alerts.map((entry: { link: { id: number } }) => entry.link.id),
+    ).toEqual([linkIds[0]]);
   });
 
   it("answers 400 naming status for any other status, and linkId for a bad one", async () => {
@@ -130,16 +167,37 @@ describe("the alerts API", () => {
 
 describe("GET /api/links/:id/baseline", () => {
   it("answers each signature with its median and its N, the most recent first", async () => {
-    const answer = await call(baseline.GET as Handler, "GET", `/api/links/${linkIds[0]}/baseline`, viewerToken, String(linkIds[0]));
+    const answer = await call(
+      baseline.GET as Handler,
+      "GET",
+      `/api/links/${linkIds[0]}/baseline`,
+      viewerToken,
+      String(linkIds[0]),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       linkId: linkIds[0],
       baselineRuns: 5,
       importsInBaseline: false,
       signatures: [
-        expect.objectContaining({ signature: "udp a-to-b P1 1000000000", label: "UDP, A → B, 1 stream, 1,000 Mbit/s", medianBitsPerSecond: null, count: 1, n: 5, minRuns: 3 }),
+        expect.objectContaining({
+          signature: "udp a-to-b P1 1000000000",
+          label: "UDP, A → B, 1 stream, 1,000 Mbit/s",
+          medianBitsPerSecond: null,
+          count: 1,
+          n: 5,
+          minRuns: 3,
+        }),
         // the last 5 successful TCP runs: 9.3, 9.4, 9.5, 9.4, 1 Gbit/s
-        expect.objectContaining({ signature: "tcp a-to-b P1", label: "TCP, A → B, 1 stream", medianBitsPerSecond: 9.4e9, minBitsPerSecond: 1e9, maxBitsPerSecond: 9.5e9, count: 5, n: 5 }),
+        expect.objectContaining({
+          signature: "tcp a-to-b P1",
+          label: "TCP, A → B, 1 stream",
+          medianBitsPerSecond: 9.4e9,
+          minBitsPerSecond: 1e9,
+          maxBitsPerSecond: 9.5e9,
+          count: 5,
+          n: 5,
+        }),
       ],
     });
   });

@@ -14,6 +14,10 @@ export const GET = withApiAuth("read", async (request: Request) => {
   if (status !== null && !(ALERT_STATUSES as readonly string[]).includes(status)) {
     throw invalidInput([{ field: "status", message: `must be one of ${ALERT_STATUSES.join(", ")}` }]);
   }
-  const linkId = url.searchParams.has("linkId") ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 }) : undefined;
-  return Response.json(await listAlerts({ status: (status ?? undefined) as AlertStatus | undefined, linkId, ...pageParams(request) }));
+  const linkId = url.searchParams.has("linkId")
+    ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 })
+    : undefined;
+  return Response.json(
+    await listAlerts({ status: (status ?? undefined) as AlertStatus | undefined, linkId, ...pageParams(request) }),
+  );
 });

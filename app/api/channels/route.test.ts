@@ -19,7 +19,11 @@ const tokens: Record<"admin" | "operator" | "viewer", string> = { admin: "", ope
 
 beforeAll(async () => {
   api = await openTestApi();
-  const [list, one, test] = await Promise.all([import("@/app/api/channels/route"), import("@/app/api/channels/[id]/route"), import("@/app/api/channels/[id]/test/route")]);
+  const [list, one, test] = await Promise.all([
+    import("@/app/api/channels/route"),
+    import("@/app/api/channels/[id]/route"),
+    import("@/app/api/channels/[id]/test/route"),
+  ]);
   routes = { list, one, test } as typeof routes;
   const { createUser } = await import("@/lib/auth/users");
   const { createApiToken } = await import("@/lib/auth/tokens");
@@ -43,7 +47,12 @@ afterAll(async () => {
 });
 
 /** Calls the route for `method path` as Next.js does, as `role`. */
-async function call(role: keyof typeof tokens, method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown) {
+async function call(
+  role: keyof typeof tokens,
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  path: string,
+  body?: unknown,
+) {
   const url = new URL(path, "http://localhost");
   const match = /^\/api\/channels(?:\/(?<id>[^/]+)(?<test>\/test)?)?$/.exec(url.pathname);
   if (!match) throw new Error(`no route for ${path}`);
@@ -53,12 +62,19 @@ async function call(role: keyof typeof tokens, method: "GET" | "POST" | "PATCH" 
   if (!handler) throw new Error(`no ${method} for ${path}`);
   const headers: Record<string, string> = { authorization: `Bearer ${tokens[role]}` };
   if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await handler(new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), { params: Promise.resolve({ id: id ?? "" }) });
+  const response = await handler(
+    new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    { params: Promise.resolve({ id: id ?? "" }) },
+  );
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, text };
 }
 
-const NTFY = { name: "phone", type: "ntfy", config: { url: "http://ntfy.lan/wirespeed", token: "tk_route-secret-token" } };
+const NTFY = {
+  name: "phone",
+  type: "ntfy",
+  config: { url: "http://ntfy.lan/wirespeed", token: "tk_route-secret-token" },
+};
 
 describe("the channels API", () => {
   it("lets a viewer read but not change, and an operator change", async () => {
@@ -69,7 +85,12 @@ describe("the channels API", () => {
 
     const created = await call("operator", "POST", "/api/channels", NTFY);
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: "phone", type: "ntfy", config: { url: "http://ntfy.lan/wirespeed" }, secretsSet: ["token"] });
+    expect(created.body).toMatchObject({
+      name: "phone",
+      type: "ntfy",
+      config: { url: "http://ntfy.lan/wirespeed" },
+      secretsSet: ["token"],
+    });
     const id = created.body.id as number;
 
     const list = await call("viewer", "GET", "/api/channels");
@@ -92,30 +113,57 @@ describe("the channels API", () => {
 
   it("never answers a secret", async () => {
     const created = await call("operator", "POST", "/api/channels", NTFY);
-    const patched = await call("operator", "PATCH", `/api/channels/${created.body.id}`, { config: { token: "tk_second-route-token" } });
-    const answers = [created.text, patched.text, (await call("viewer", "GET", "/api/channels")).text, (await call("viewer", "GET", `/api/channels/${created.body.id}`)).text];
+    const patched = await call("operator", "PATCH", `/api/channels/${created.body.id}`, {
+      config: { token: "tk_second-route-token" },
+    });
+    const answers = [
+      created.text,
+      patched.text,
+      (await call("viewer", "GET", "/api/channels")).text,
+      (await call("viewer", "GET", `/api/channels/${created.body.id}`)).text,
+    ];
     for (const text of answers) expect(text).not.toMatch(/tk_route-secret-token|tk_second-route-token/);
   });
 
   it("answers 400 naming the field", async () => {
-    const bad = await call("operator", "POST", "/api/channels", { name: "ftp", type: "webhook", config: { url: "ftp://x" } });
+    const bad = await call("operator", "POST", "/api/channels", {
+      name: "ftp",
+      type: "webhook",
+      config: { url: "ftp://x" },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toEqual({ code: "invalid", message: "config.url must be an http:// or https:// URL", fields: [{ field: "config.url", message: "must be an http:// or https:// URL" }] });
-    expect((await call("operator", "POST", "/api/channels", { name: "x", type: "sms", config: {} })).body.error.fields).toEqual([{ field: "type", message: expect.stringMatching(/^must be one of webhook/) }]);
-    expect((await call("operator", "GET", "/api/channels/abc")).body.error.fields).toEqual([{ field: "id", message: expect.any(String) }]);
+    expect(bad.body.error).toEqual({
+      code: "invalid",
+      message: "config.url must be an http:// or https:// URL",
+      fields: [{ field: "config.url", message: "must be an http:// or https:// URL" }],
+    });
+    expect(
+      (await call("operator", "POST", "/api/channels", { name: "x", type: "sms", config: {} })).body.error.fields,
+    ).toEqual([{ field: "type", message: expect.stringMatching(/^must be one of webhook/) }]);
+    expect((await call("operator", "GET", "/api/channels/abc")).body.error.fields).toEqual([
+      { field: "id", message: expect.any(String) },
+    ]);
     const created = await call("operator", "POST", "/api/channels", NTFY);
     expect((await call("operator", "PATCH", `/api/channels/${created.body.id}`, { type: "gotify" })).status).toBe(400);
     const duplicate = await call("operator", "POST", "/api/channels", NTFY);
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body.error.fields).toEqual([{ field: "name", message: "is already used by another notification channel" }]);
+    expect(duplicate.body.error.fields).toEqual([
+      { field: "name", message: "is already used by another notification channel" },
+    ]);
   });
 
   it("sends a test to a real receiver, answers a failed delivery as a 200 with its reason, and audits each", async () => {
-    const created = await call("operator", "POST", "/api/channels", { name: "hook", type: "webhook", config: { url: `${receiver.url}/hook`, secret: "route-hmac" } });
+    const created = await call("operator", "POST", "/api/channels", {
+      name: "hook",
+      type: "webhook",
+      config: { url: `${receiver.url}/hook`, secret: "route-hmac" },
+    });
     const id = created.body.id as number;
     const sent = await call("operator", "POST", `/api/channels/${id}/test`);
     expect(sent.status).toBe(200);
-    expect(sent.body).toEqual({ result: { channelId: id, channelName: "hook", status: "sent", attempts: 1, error: null } });
+    expect(sent.body).toEqual({
+      result: { channelId: id, channelName: "hook", status: "sent", attempts: 1, error: null },
+    });
     const [request] = await receiver.waitFor(1);
     expect(request!.json).toMatchObject({ event: "test", title: "Wirespeed test notification" });
     expect(request!.headers["x-wirespeed-signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
@@ -123,7 +171,11 @@ describe("the channels API", () => {
     receiver.respondWith(500);
     const failed = await call("operator", "POST", `/api/channels/${id}/test`);
     expect(failed.status).toBe(200);
-    expect(failed.body.result).toMatchObject({ status: "failed", attempts: 1, error: `HTTP 500 from ${receiver.url}/hook` });
+    expect(failed.body.result).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      error: `HTTP 500 from ${receiver.url}/hook`,
+    });
     expect(failed.text).not.toContain("route-hmac");
 
     expect((await call("operator", "POST", "/api/channels/424242/test")).status).toBe(404);

@@ -11,16 +11,40 @@ let experimentIds: number[] = [];
 beforeAll(async () => {
   api = await openTestApi();
   const hosts = [];
-  for (const name of ["exp-a", "exp-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  for (const name of ["exp-a", "exp-b"])
+    hosts.push(
+      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
+    );
   for (const index of [0, 1]) {
     const nics = [];
-    for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 1000 })).body.id);
-    linkIds.push((await api.json("POST", "/api/links", { name: `exp-link-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id);
+    for (const host of hosts)
+      nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 1000 })).body.id);
+    linkIds.push(
+      (await api.json("POST", "/api/links", { name: `exp-link-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id,
+    );
   }
-  const plan = (linkId: number) => ({ kind: "sweep", name: `streams on ${linkId}`, linkIds: [linkId], options: { duration: 5 }, factor: "parallel", values: [1, 2], repeats: 1, kneePercent: 95 });
+  const plan = (linkId: number) => ({
+    kind: "sweep",
+    name: `streams on ${linkId}`,
+    linkIds: [linkId],
+    options: { duration: 5 },
+    factor: "parallel",
+    values: [1, 2],
+    repeats: 1,
+    kneePercent: 95,
+  });
   experimentIds = [];
   for (const linkId of [linkIds[0]!, linkIds[1]!, linkIds[0]!]) {
-    const created = await api.db.experiment.create({ data: { kind: "sweep", name: `streams on ${linkId}`, status: "succeeded", plan: plan(linkId), answer: "1 stream reaches 99% of the best (990 Mbit/s)", links: { create: [{ linkId, position: 0 }] } } });
+    const created = await api.db.experiment.create({
+      data: {
+        kind: "sweep",
+        name: `streams on ${linkId}`,
+        status: "succeeded",
+        plan: plan(linkId),
+        answer: "1 stream reaches 99% of the best (990 Mbit/s)",
+        links: { create: [{ linkId, position: 0 }] },
+      },
+    });
     experimentIds.push(created.id);
   }
 }, 60_000);
@@ -33,17 +57,33 @@ describe("the experiments API", () => {
   it("lists experiments newest first, and those of one link with ?linkId=", async () => {
     const all = await api.json("GET", "/api/experiments");
     expect(all.status).toBe(200);
-    expect(all.body.experiments.map((experiment: { id: number }) => experiment.id)).toEqual([...experimentIds].reverse());
-    expect(all.body.experiments[0]).toMatchObject({ kind: "sweep", status: "succeeded", links: [{ id: linkIds[0] }], stepsDone: 0, plannedSteps: 2 });
+    expect(all.body.experiments.map((experiment: { id: number }) => experiment.id)).toEqual(
+      [...experimentIds].reverse(),
+    );
+    expect(all.body.experiments[0]).toMatchObject({
+      kind: "sweep",
+      status: "succeeded",
+      links: [{ id: linkIds[0] }],
+      stepsDone: 0,
+      plannedSteps: 2,
+    });
     const ofLink = await api.json("GET", `/api/experiments?linkId=${linkIds[1]}`);
     expect(ofLink.body.experiments.map((experiment: { id: number }) => experiment.id)).toEqual([experimentIds[1]]);
-    expect((await api.json("GET", "/api/experiments?linkId=abc")).body.error.fields).toEqual([{ field: "linkId", message: "must be a whole number from 1 to 2147483647" }]);
+    expect((await api.json("GET", "/api/experiments?linkId=abc")).body.error.fields).toEqual([
+      { field: "linkId", message: "must be a whole number from 1 to 2147483647" },
+    ]);
   });
 
   it("answers one experiment with its plan and answer, and 404 for one that does not exist", async () => {
     const one = await api.json("GET", `/api/experiments/${experimentIds[0]}`);
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ id: experimentIds[0], kind: "sweep", plan: { factor: "parallel", values: [1, 2] }, answer: "1 stream reaches 99% of the best (990 Mbit/s)", links: [{ id: linkIds[0], speedMbps: 1000 }] });
+    expect(one.body).toMatchObject({
+      id: experimentIds[0],
+      kind: "sweep",
+      plan: { factor: "parallel", values: [1, 2] },
+      answer: "1 stream reaches 99% of the best (990 Mbit/s)",
+      links: [{ id: linkIds[0], speedMbps: 1000 }],
+    });
     const missing = await api.json("GET", "/api/experiments/99999");
     expect(missing.status).toBe(404);
     expect((await api.json("POST", "/api/experiments/99999/cancel")).status).toBe(404);
@@ -57,7 +97,17 @@ describe("the experiments API", () => {
       [{ kind: "sweep", linkIds: [linkIds[0]], options: {}, factor: "parallel", values: [] }, [{ field: "values" }]],
       [{ kind: "concurrent", linkIds: [linkIds[0]], options: {} }, [{ field: "linkIds" }]],
       [{ kind: "concurrent", linkIds: [linkIds[0], linkIds[0]], options: {} }, [{ field: "linkIds[1]" }]],
-      [{ kind: "sweep", linkIds: [linkIds[0]], options: {}, factor: "parallel", values: [1, 2, 3, 4, 5, 6, 7, 8], repeats: 9 }, [{ field: "plan" }]],
+      [
+        {
+          kind: "sweep",
+          linkIds: [linkIds[0]],
+          options: {},
+          factor: "parallel",
+          values: [1, 2, 3, 4, 5, 6, 7, 8],
+          repeats: 9,
+        },
+        [{ field: "plan" }],
+      ],
       [{ kind: "matrix", linkIds: [linkIds[0]], options: {}, protocols: ["udp"] }, [{ field: "options.bitrate" }]],
       [{ kind: "bogus", linkIds: [linkIds[0]], options: {} }, [{ field: "kind" }]],
       [{ kind: "sweep", linkIds: [424242], options: {}, factor: "parallel", values: [1] }, [{ field: "linkIds[0]" }]],
@@ -65,7 +115,9 @@ describe("the experiments API", () => {
     for (const [body, fields] of cases) {
       const response = await api.json("POST", "/api/experiments", body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body.error.fields, JSON.stringify(body)).toEqual(fields.map((field) => expect.objectContaining(field)));
+      expect(response.body.error.fields, JSON.stringify(body)).toEqual(
+        fields.map((field) => expect.objectContaining(field)),
+      );
     }
     expect(await api.db.experiment.count()).toBe(before);
   });

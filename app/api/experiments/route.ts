@@ -10,7 +10,9 @@ export const dynamic = "force-dynamic";
 /** GET /api/experiments: newest first, `?linkId=` those that use a link, `?page=&pageSize=`. */
 export const GET = withApiAuth("read", async (request: Request) => {
   const url = new URL(request.url);
-  const linkId = url.searchParams.has("linkId") ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 }) : undefined;
+  const linkId = url.searchParams.has("linkId")
+    ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 })
+    : undefined;
   return Response.json(await listExperiments({ linkId, ...pageParams(request) }));
 });
 

@@ -37,7 +37,11 @@ describe("first contact, pinning and detection", () => {
     const id = await addHost("alpha-first", "alpha");
     const check = await api.json("POST", `/api/hosts/${id}/check`);
     expect(check.status).toBe(200);
-    expect(check.body).toMatchObject({ reachable: true, hostKey: { status: "unconfirmed", presented: alpha.hostKeyFingerprint, pinned: null }, platform: null });
+    expect(check.body).toMatchObject({
+      reachable: true,
+      hostKey: { status: "unconfirmed", presented: alpha.hostKeyFingerprint, pinned: null },
+      platform: null,
+    });
     expect(check.body.error.hint).toMatch(/ssh-keygen -lf/);
 
     const discover = await api.json("POST", `/api/hosts/${id}/discover`);
@@ -45,12 +49,24 @@ describe("first contact, pinning and detection", () => {
     expect(discover.body.error).toMatchObject({ code: "host_error", kind: "host-key" });
 
     // The user compared the fingerprint and pins it: an explicit action.
-    expect((await api.json("PATCH", `/api/hosts/${id}`, { hostKeyFingerprint: check.body.hostKey.presented })).status).toBe(200);
+    expect(
+      (await api.json("PATCH", `/api/hosts/${id}`, { hostKeyFingerprint: check.body.hostKey.presented })).status,
+    ).toBe(200);
     const pinned = await api.json("POST", `/api/hosts/${id}/check`);
-    expect(pinned.body).toMatchObject({ reachable: true, hostKey: { status: "pinned" }, platform: "linux", os: "Linux", error: null });
+    expect(pinned.body).toMatchObject({
+      reachable: true,
+      hostKey: { status: "pinned" },
+      platform: "linux",
+      os: "Linux",
+      error: null,
+    });
     expect(pinned.body.iperf3.version).toMatch(/^3\.\d+/);
     const host = await api.json("GET", `/api/hosts/${id}`);
-    expect(host.body).toMatchObject({ platform: "linux", iperf3Version: pinned.body.iperf3.version, iperf3Path: pinned.body.iperf3.path });
+    expect(host.body).toMatchObject({
+      platform: "linux",
+      iperf3Version: pinned.body.iperf3.version,
+      iperf3Path: pinned.body.iperf3.path,
+    });
     expect(host.body.lastSeenAt).not.toBeNull();
   });
 
@@ -62,10 +78,16 @@ describe("first contact, pinning and detection", () => {
     expect(first.status).toBe(200);
     const byName = Object.fromEntries(first.body.nics.map((nic: { name: string }) => [nic.name, nic]));
     for (const nic of alpha.nics) {
-      expect(byName[nic.name], nic.name).toMatchObject({ address: `${nic.address}/${nic.prefixLength}`, mtu: nic.mtu, mac: nic.mac });
+      expect(byName[nic.name], nic.name).toMatchObject({
+        address: `${nic.address}/${nic.prefixLength}`,
+        mtu: nic.mtu,
+        mac: nic.mac,
+      });
     }
     const second = await api.json("POST", `/api/hosts/${id}/discover`);
-    expect(second.body.nics.map((nic: { id: number }) => nic.id).sort()).toEqual(first.body.nics.map((nic: { id: number }) => nic.id).sort());
+    expect(second.body.nics.map((nic: { id: number }) => nic.id).sort()).toEqual(
+      first.body.nics.map((nic: { id: number }) => nic.id).sort(),
+    );
   });
 
   it("names both fingerprints when the host key changed", async () => {
@@ -74,13 +96,20 @@ describe("first contact, pinning and detection", () => {
     const id = await addHost("beta-moved", "beta");
     await api.json("PATCH", `/api/hosts/${id}`, { hostKeyFingerprint: alpha.hostKeyFingerprint });
     const check = await api.json("POST", `/api/hosts/${id}/check`);
-    expect(check.body).toMatchObject({ reachable: true, hostKey: { status: "mismatch", presented: beta.hostKeyFingerprint, pinned: alpha.hostKeyFingerprint } });
+    expect(check.body).toMatchObject({
+      reachable: true,
+      hostKey: { status: "mismatch", presented: beta.hostKeyFingerprint, pinned: alpha.hostKeyFingerprint },
+    });
     expect(check.body.error.message).toContain(beta.hostKeyFingerprint);
     expect(check.body.error.message).toContain(alpha.hostKeyFingerprint);
   });
 
   it("detects this machine through the local transport", async () => {
-    const local = await api.json("POST", "/api/hosts", { name: "this-box", address: "localhost", auth: { method: "local" } });
+    const local = await api.json("POST", "/api/hosts", {
+      name: "this-box",
+      address: "localhost",
+      auth: { method: "local" },
+    });
     const check = await api.json("POST", `/api/hosts/${local.body.id}/check`);
     expect(check.body).toMatchObject({ reachable: true, hostKey: { status: "local" }, platform: "linux", error: null });
     expect(check.body.iperf3.version).toMatch(/^3\./);

@@ -18,7 +18,12 @@ function uniqueName(prefix = "host"): string {
 }
 
 function keyHost(overrides: Record<string, unknown> = {}) {
-  return { name: uniqueName(), address: "198.18.0.1", auth: { method: "key", privateKey: SAMPLE_KEYS.openssh }, ...overrides };
+  return {
+    name: uniqueName(),
+    address: "198.18.0.1",
+    auth: { method: "key", privateKey: SAMPLE_KEYS.openssh },
+    ...overrides,
+  };
 }
 
 async function storedSecret(id: number): Promise<object | null> {
@@ -70,11 +75,21 @@ describe("POST /api/hosts", () => {
       notes: "rack 2, top\nsecond line",
     });
     expect(password.status).toBe(201);
-    expect(password.body).toMatchObject({ port: 2222, username: "LAB\\admin", authMethod: "password", hasSecret: true, platform: "windows" });
+    expect(password.body).toMatchObject({
+      port: 2222,
+      username: "LAB\\admin",
+      authMethod: "password",
+      hasSecret: true,
+      platform: "windows",
+    });
     expect(password.body.iperf3Path).toBe("C:\\Program Files (x86)\\iperf3\\iperf3.exe");
     expect(await storedSecret(password.body.id)).toEqual({ password: "p@ss w0rd" });
 
-    const local = await api.json("POST", "/api/hosts", { name: uniqueName(), address: "localhost", auth: { method: "local" } });
+    const local = await api.json("POST", "/api/hosts", {
+      name: uniqueName(),
+      address: "localhost",
+      auth: { method: "local" },
+    });
     expect(local.status).toBe(201);
     expect(local.body).toMatchObject({ authMethod: "local", hasSecret: false });
   });
@@ -89,17 +104,30 @@ describe("POST /api/hosts", () => {
     ["a PuTTY key", "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: x\nPublic-Lines: 2\nAAAA\nAAAA\n"],
     ["a certificate", "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIFICATE-----\n"],
     ["mismatched armour", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1\n-----END EC PRIVATE KEY-----\n"],
-    ["a shell command inside the armour", "-----BEGIN OPENSSH PRIVATE KEY-----\n$(touch /tmp/x)\n-----END OPENSSH PRIVATE KEY-----\n"],
-    ["more than 16 KiB", `-----BEGIN OPENSSH PRIVATE KEY-----\n${"QUFB\n".repeat(3400)}-----END OPENSSH PRIVATE KEY-----\n`],
+    [
+      "a shell command inside the armour",
+      "-----BEGIN OPENSSH PRIVATE KEY-----\n$(touch /tmp/x)\n-----END OPENSSH PRIVATE KEY-----\n",
+    ],
+    [
+      "more than 16 KiB",
+      `-----BEGIN OPENSSH PRIVATE KEY-----\n${"QUFB\n".repeat(3400)}-----END OPENSSH PRIVATE KEY-----\n`,
+    ],
     ["an empty string", ""],
     ["a number", 42],
   ])("rejects %s with a message naming auth.privateKey and not quoting it", async (_what, privateKey) => {
-    const { status, body, text } = await api.json("POST", "/api/hosts", keyHost({ auth: { method: "key", privateKey } }));
+    const { status, body, text } = await api.json(
+      "POST",
+      "/api/hosts",
+      keyHost({ auth: { method: "key", privateKey } }),
+    );
     expect(status).toBe(400);
     expect(body.error.code).toBe("invalid");
-    expect(body.error.fields).toEqual([{ field: "auth.privateKey", message: expect.stringMatching(/OpenSSH or PEM private key/) }]);
+    expect(body.error.fields).toEqual([
+      { field: "auth.privateKey", message: expect.stringMatching(/OpenSSH or PEM private key/) },
+    ]);
     expect(body.error.message).toMatch(/^auth\.privateKey /);
-    if (typeof privateKey === "string" && privateKey.length > 0) expect(text).not.toContain(privateKey.split("\n")[1] ?? privateKey);
+    if (typeof privateKey === "string" && privateKey.length > 0)
+      expect(text).not.toContain(privateKey.split("\n")[1] ?? privateKey);
   });
 
   it.each([
@@ -130,7 +158,11 @@ describe("POST /api/hosts", () => {
     [{ auth: { method: "kerberos" } }, "auth.method", /one of key, password, local/],
     [{ auth: { method: "password" } }, "auth.password", /is required: 1-1024 characters/],
     [{ auth: { method: "password", password: "" } }, "auth.password", /1-1024 characters/],
-    [{ auth: { method: "key", privateKey: SAMPLE_KEYS.openssh, passphrase: "" } }, "auth.passphrase", /leave the field out/],
+    [
+      { auth: { method: "key", privateKey: SAMPLE_KEYS.openssh, passphrase: "" } },
+      "auth.passphrase",
+      /leave the field out/,
+    ],
     [{ auth: { method: "local", password: "x" } }, "auth.password", /not a known field/],
     [{ sshPort: 22 }, "sshPort", /not a known field/],
   ])("answers 400 naming the field for %j", async (overrides, field, message) => {
@@ -156,7 +188,10 @@ describe("POST /api/hosts", () => {
   ])("answers 400 naming the body for %s", async (_what, rawBody, message) => {
     const { status, body } = await api.json("POST", "/api/hosts", undefined, { rawBody });
     expect(status).toBe(400);
-    expect(body.error).toMatchObject({ code: "invalid", fields: [{ field: "body", message: expect.stringContaining(message) }] });
+    expect(body.error).toMatchObject({
+      code: "invalid",
+      fields: [{ field: "body", message: expect.stringContaining(message) }],
+    });
   });
 
   it("answers 413 for a body over 64 KiB", async () => {
@@ -188,31 +223,53 @@ describe("GET /api/hosts and /api/hosts/:id", () => {
   });
 
   it.each(["GET", "PATCH", "DELETE"])("%s of an unknown id answers 404", async (method) => {
-    const { status, body } = await api.json(method, "/api/hosts/999999", method === "PATCH" ? { notes: "x" } : undefined);
+    const { status, body } = await api.json(
+      method,
+      "/api/hosts/999999",
+      method === "PATCH" ? { notes: "x" } : undefined,
+    );
     expect(status).toBe(404);
     expect(body.error).toEqual({ code: "not_found", message: "no host has id 999999" });
   });
 
-  it.each(["abc", "0", "-1", "1.5", "01", "99999999999", "2147483648"])("answers 400 naming id for /api/hosts/%s", async (id) => {
-    const { status, body } = await api.json("GET", `/api/hosts/${id}`);
-    expect(status).toBe(400);
-    expect(body.error.fields).toEqual([{ field: "id", message: expect.stringMatching(/whole number from 1 to 2147483647/) }]);
-  });
+  it.each(["abc", "0", "-1", "1.5", "01", "99999999999", "2147483648"])(
+    "answers 400 naming id for /api/hosts/%s",
+    async (id) => {
+      const { status, body } = await api.json("GET", `/api/hosts/${id}`);
+      expect(status).toBe(400);
+      expect(body.error.fields).toEqual([
+        { field: "id", message: expect.stringMatching(/whole number from 1 to 2147483647/) },
+      ]);
+    },
+  );
 });
 
 describe("PATCH /api/hosts/:id", () => {
   it("changes the fields given and leaves the rest", async () => {
     const created = await api.json("POST", "/api/hosts", keyHost({ notes: "before" }));
-    const { status, body } = await api.json("PATCH", `/api/hosts/${created.body.id}`, { port: 2200, platform: "linux", iperf3Path: "/opt/iperf3/bin/iperf3" });
+    const { status, body } = await api.json("PATCH", `/api/hosts/${created.body.id}`, {
+      port: 2200,
+      platform: "linux",
+      iperf3Path: "/opt/iperf3/bin/iperf3",
+    });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ port: 2200, platform: "linux", iperf3Path: "/opt/iperf3/bin/iperf3", notes: "before", authMethod: "key", hasSecret: true });
+    expect(body).toMatchObject({
+      port: 2200,
+      platform: "linux",
+      iperf3Path: "/opt/iperf3/bin/iperf3",
+      notes: "before",
+      authMethod: "key",
+      hasSecret: true,
+    });
     const cleared = await api.json("PATCH", `/api/hosts/${created.body.id}`, { iperf3Path: null });
     expect(cleared.body.iperf3Path).toBeNull();
   });
 
   it("replaces the method and the secret together", async () => {
     const created = await api.json("POST", "/api/hosts", keyHost());
-    const toPassword = await api.json("PATCH", `/api/hosts/${created.body.id}`, { auth: { method: "password", password: "new one" } });
+    const toPassword = await api.json("PATCH", `/api/hosts/${created.body.id}`, {
+      auth: { method: "password", password: "new one" },
+    });
     expect(toPassword.body).toMatchObject({ authMethod: "password", hasSecret: true });
     expect(await storedSecret(created.body.id)).toEqual({ password: "new one" });
     const toLocal = await api.json("PATCH", `/api/hosts/${created.body.id}`, { auth: { method: "local" } });
@@ -221,20 +278,35 @@ describe("PATCH /api/hosts/:id", () => {
   });
 
   it("sets the iperf3 port range and the ESXi firewall opt-in, checking the range against the stored bound", async () => {
-    const created = await api.json("POST", "/api/hosts", keyHost({ platform: "esxi", openFirewall: true, iperfPortMin: 6000, iperfPortMax: 6009 }));
+    const created = await api.json(
+      "POST",
+      "/api/hosts",
+      keyHost({ platform: "esxi", openFirewall: true, iperfPortMin: 6000, iperfPortMax: 6009 }),
+    );
     expect(created.body).toMatchObject({ openFirewall: true, iperfPortMin: 6000, iperfPortMax: 6009 });
     const empty = await api.json("PATCH", `/api/hosts/${created.body.id}`, { iperfPortMax: 5999 });
     expect(empty.status).toBe(400);
-    expect(empty.body.error.fields).toEqual([{ field: "iperfPortMax", message: expect.stringMatching(/at least iperfPortMin \(6000\)/) }]);
-    const moved = await api.json("PATCH", `/api/hosts/${created.body.id}`, { iperfPortMin: 7000, iperfPortMax: 7100, openFirewall: false });
+    expect(empty.body.error.fields).toEqual([
+      { field: "iperfPortMax", message: expect.stringMatching(/at least iperfPortMin \(6000\)/) },
+    ]);
+    const moved = await api.json("PATCH", `/api/hosts/${created.body.id}`, {
+      iperfPortMin: 7000,
+      iperfPortMax: 7100,
+      openFirewall: false,
+    });
     expect(moved.body).toMatchObject({ openFirewall: false, iperfPortMin: 7000, iperfPortMax: 7100 });
   });
 
   it("pins and unpins the host key", async () => {
     const created = await api.json("POST", "/api/hosts", keyHost());
     const fingerprint = "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s";
-    expect((await api.json("PATCH", `/api/hosts/${created.body.id}`, { hostKeyFingerprint: fingerprint })).body.hostKeyFingerprint).toBe(fingerprint);
-    expect((await api.json("PATCH", `/api/hosts/${created.body.id}`, { hostKeyFingerprint: null })).body.hostKeyFingerprint).toBeNull();
+    expect(
+      (await api.json("PATCH", `/api/hosts/${created.body.id}`, { hostKeyFingerprint: fingerprint })).body
+        .hostKeyFingerprint,
+    ).toBe(fingerprint);
+    expect(
+      (await api.json("PATCH", `/api/hosts/${created.body.id}`, { hostKeyFingerprint: null })).body.hostKeyFingerprint,
+    ).toBeNull();
   });
 
   it("answers 409 for a rename onto another host's name, 200 onto its own", async () => {
@@ -261,10 +333,24 @@ describe("DELETE /api/hosts/:id", () => {
   it("deletes the host, its NICs and their links (cascade), and answers the counts", async () => {
     const a = await api.json("POST", "/api/hosts", keyHost());
     const b = await api.json("POST", "/api/hosts", keyHost());
-    const aNic = await api.json("POST", "/api/nics", { hostId: a.body.id, name: "eth0", address: "198.18.1.1/24", speedMbps: 1000 });
+    const aNic = await api.json("POST", "/api/nics", {
+      hostId: a.body.id,
+      name: "eth0",
+      address: "198.18.1.1/24",
+      speedMbps: 1000,
+    });
     const aNic2 = await api.json("POST", "/api/nics", { hostId: a.body.id, name: "eth1" });
-    const bNic = await api.json("POST", "/api/nics", { hostId: b.body.id, name: "eth0", address: "198.18.1.2/24", speedMbps: 1000 });
-    const link = await api.json("POST", "/api/links", { name: uniqueName("link"), aNicId: aNic.body.id, bNicId: bNic.body.id });
+    const bNic = await api.json("POST", "/api/nics", {
+      hostId: b.body.id,
+      name: "eth0",
+      address: "198.18.1.2/24",
+      speedMbps: 1000,
+    });
+    const link = await api.json("POST", "/api/links", {
+      name: uniqueName("link"),
+      aNicId: aNic.body.id,
+      bNicId: bNic.body.id,
+    });
     expect(link.status).toBe(201);
 
     const deleted = await api.json("DELETE", `/api/hosts/${a.body.id}`);
@@ -284,13 +370,19 @@ describe("DELETE /api/hosts/:id", () => {
     const b = await api.json("POST", "/api/hosts", keyHost());
     const aNic = await api.json("POST", "/api/nics", { hostId: a.body.id, name: "eth0", speedMbps: 1000 });
     const bNic = await api.json("POST", "/api/nics", { hostId: b.body.id, name: "eth0", speedMbps: 1000 });
-    const link = await api.json("POST", "/api/links", { name: uniqueName("link"), aNicId: aNic.body.id, bNicId: bNic.body.id });
+    const link = await api.json("POST", "/api/links", {
+      name: uniqueName("link"),
+      aNicId: aNic.body.id,
+      bNicId: bNic.body.id,
+    });
     const run = await api.db.run.create({ data: { linkId: link.body.id, status: "running", options: {} } });
     const refused = await api.json("DELETE", `/api/hosts/${a.body.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain(`run ${run.id} running`);
     await api.db.run.update({ where: { id: run.id }, data: { status: "succeeded" } });
-    expect((await api.json("DELETE", `/api/hosts/${a.body.id}`)).body).toEqual({ deleted: { hosts: 1, nics: 1, links: 1, runs: 1 } });
+    expect((await api.json("DELETE", `/api/hosts/${a.body.id}`)).body).toEqual({
+      deleted: { hosts: 1, nics: 1, links: 1, runs: 1 },
+    });
   });
 });
 
@@ -313,13 +405,25 @@ describe("secrets never leave the server", () => {
     try {
       const auth = { method: "key", privateKey: SAMPLE_KEYS.openssh, passphrase };
       const keyed = await record("POST", "/api/hosts", { name: uniqueName(), address: "198.18.0.10", auth });
-      const other = await record("POST", "/api/hosts", { name: uniqueName(), address: "198.18.0.11", auth: { method: "password", password } });
+      const other = await record("POST", "/api/hosts", {
+        name: uniqueName(),
+        address: "198.18.0.11",
+        auth: { method: "password", password },
+      });
       expect(keyed.status).toBe(201);
       // Errors while a secret is in the request: conflict, a bad field beside it, a bad secret, a broken body.
       await record("POST", "/api/hosts", { name: keyed.body.name, address: "198.18.0.10", auth });
       await record("POST", "/api/hosts", { name: uniqueName(), address: "bad address!", auth, port: 0 });
-      await record("POST", "/api/hosts", { name: uniqueName(), address: "198.18.0.12", auth: { method: "key", privateKey: `${keyBody} ${passphrase}` } });
-      await record("POST", "/api/hosts", { name: uniqueName(), address: "198.18.0.12", auth: { method: "password", password: password.repeat(100) } });
+      await record("POST", "/api/hosts", {
+        name: uniqueName(),
+        address: "198.18.0.12",
+        auth: { method: "key", privateKey: `${keyBody} ${passphrase}` },
+      });
+      await record("POST", "/api/hosts", {
+        name: uniqueName(),
+        address: "198.18.0.12",
+        auth: { method: "password", password: password.repeat(100) },
+      });
       await record("POST", "/api/hosts", undefined, { rawBody: `{"auth":{"password":"${password}"` });
       await record("PATCH", `/api/hosts/${other.body.id}`, { auth: { method: "password", password }, port: -1 });
       await record("PATCH", `/api/hosts/${other.body.id}`, { auth: { method: "password", password } });
@@ -327,13 +431,29 @@ describe("secrets never leave the server", () => {
       await record("GET", "/api/hosts");
       await record("GET", `/api/hosts/${keyed.body.id}`);
       await record("GET", `/api/hosts/${other.body.id}`);
-      const aNic = await record("POST", "/api/nics", { hostId: keyed.body.id, name: "eth0", address: "198.18.0.10/24", speedMbps: 2500, mtu: 9000 });
-      const bNic = await record("POST", "/api/nics", { hostId: other.body.id, name: "eth0", address: "198.18.0.11/24", speedMbps: 1000, mtu: 1500 });
+      const aNic = await record("POST", "/api/nics", {
+        hostId: keyed.body.id,
+        name: "eth0",
+        address: "198.18.0.10/24",
+        speedMbps: 2500,
+        mtu: 9000,
+      });
+      const bNic = await record("POST", "/api/nics", {
+        hostId: other.body.id,
+        name: "eth0",
+        address: "198.18.0.11/24",
+        speedMbps: 1000,
+        mtu: 1500,
+      });
       await record("GET", "/api/nics");
       await record("GET", `/api/nics?hostId=${keyed.body.id}`);
       await record("GET", `/api/nics/${aNic.body.id}`);
       await record("PATCH", `/api/nics/${aNic.body.id}`, { model: "X710" });
-      const link = await record("POST", "/api/links", { name: uniqueName("link"), aNicId: aNic.body.id, bNicId: bNic.body.id });
+      const link = await record("POST", "/api/links", {
+        name: uniqueName("link"),
+        aNicId: aNic.body.id,
+        bNicId: bNic.body.id,
+      });
       await record("GET", "/api/links");
       await record("GET", `/api/links/${link.body.id}`);
       await record("PATCH", `/api/links/${link.body.id}`, { notes: "x" });
@@ -372,14 +492,25 @@ describe("hostile strings in host fields", () => {
     },
   );
 
-  it.each(HOSTILE_STRINGS.filter(([, value]) => value.length <= 1024))("a password or passphrase with %s is kept verbatim in the secret", async (_label, value) => {
-    const withPassword = await api.json("POST", "/api/hosts", keyHost({ auth: { method: "password", password: value } }));
-    expect(withPassword.status).toBe(201);
-    expect(await storedSecret(withPassword.body.id)).toEqual({ password: value });
-    const withPassphrase = await api.json("POST", "/api/hosts", keyHost({ auth: { method: "key", privateKey: SAMPLE_KEYS.ec, passphrase: value } }));
-    expect(withPassphrase.status).toBe(201);
-    expect(await storedSecret(withPassphrase.body.id)).toEqual({ privateKey: SAMPLE_KEYS.ec, passphrase: value });
-  });
+  it.each(HOSTILE_STRINGS.filter(([, value]) => value.length <= 1024))(
+    "a password or passphrase with %s is kept verbatim in the secret",
+    async (_label, value) => {
+      const withPassword = await api.json(
+        "POST",
+        "/api/hosts",
+        keyHost({ auth: { method: "password", password: value } }),
+      );
+      expect(withPassword.status).toBe(201);
+      expect(await storedSecret(withPassword.body.id)).toEqual({ password: value });
+      const withPassphrase = await api.json(
+        "POST",
+        "/api/hosts",
+        keyHost({ auth: { method: "key", privateKey: SAMPLE_KEYS.ec, passphrase: value } }),
+      );
+      expect(withPassphrase.status).toBe(201);
+      expect(await storedSecret(withPassphrase.body.id)).toEqual({ privateKey: SAMPLE_KEYS.ec, passphrase: value });
+    },
+  );
 
   it("ran nothing", () => {
     expect(fs.existsSync(HOSTILE_MARKER)).toBe(false);

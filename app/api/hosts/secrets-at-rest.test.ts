@@ -17,7 +17,11 @@ let databaseDir: string;
 
 beforeAll(async () => {
   keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-leak-"));
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "wirespeed-leak-test", "-f", path.join(keyDir, "key")], { stdio: "pipe" });
+  execFileSync(
+    "ssh-keygen",
+    ["-q", "-t", "ed25519", "-N", "", "-C", "wirespeed-leak-test", "-f", path.join(keyDir, "key")],
+    { stdio: "pipe" },
+  );
   privateKey = fs.readFileSync(path.join(keyDir, "key"), "utf8");
   keyLines = privateKey.split("\n").filter((line) => line.trim() !== "");
   api = await openTestApi();
@@ -71,7 +75,9 @@ describe("a private key added through the API", () => {
     }
     // A refused edit does not echo the key it was sent: the message names the armour line as the
     // allowed format, so only the key's own lines (the base64 body) are looked for there.
-    const refused = await api.json("PATCH", `/api/hosts/${id}`, { auth: { method: "key", privateKey: `${privateKey}not base64 !!`, passphrase: "leak test passphrase" } });
+    const refused = await api.json("PATCH", `/api/hosts/${id}`, {
+      auth: { method: "key", privateKey: `${privateKey}not base64 !!`, passphrase: "leak test passphrase" },
+    });
     expect(refused.status).toBe(400);
     expect(keyLinesIn(refused.text).filter((line) => !line.startsWith("-----"))).toEqual([]);
     expect(refused.text).not.toContain("leak test passphrase");

@@ -7,8 +7,11 @@ let hostId: number;
 let otherHostId: number;
 beforeAll(async () => {
   api = await openTestApi();
-  hostId = (await api.json("POST", "/api/hosts", { name: "nas", address: "198.18.0.1", auth: { method: "local" } })).body.id;
-  otherHostId = (await api.json("POST", "/api/hosts", { name: "pve", address: "198.18.0.2", auth: { method: "local" } })).body.id;
+  hostId = (await api.json("POST", "/api/hosts", { name: "nas", address: "198.18.0.1", auth: { method: "local" } }))
+    .body.id;
+  otherHostId = (
+    await api.json("POST", "/api/hosts", { name: "pve", address: "198.18.0.2", auth: { method: "local" } })
+  ).body.id;
 }, 60_000);
 afterAll(async () => {
   await api?.close();
@@ -60,7 +63,11 @@ describe("POST /api/nics", () => {
     expect(bare.body).toMatchObject({ address: null, addresses: [], speedMbps: null, mtu: null, model: null });
     const v6 = await api.json("POST", "/api/nics", { hostId, name: nicName(), address: "fd00::1" });
     expect(v6.body.addresses).toEqual(["fd00::1"]);
-    const list = await api.json("POST", "/api/nics", { hostId, name: nicName(), addresses: ["198.18.5.1/24", "fd00::5/64"] });
+    const list = await api.json("POST", "/api/nics", {
+      hostId,
+      name: nicName(),
+      addresses: ["198.18.5.1/24", "fd00::5/64"],
+    });
     expect(list.body).toMatchObject({ address: "198.18.5.1/24", addresses: ["198.18.5.1/24", "fd00::5/64"] });
   });
 
@@ -108,7 +115,10 @@ describe("POST /api/nics", () => {
   it("answers 404 naming hostId for an unknown host", async () => {
     const { status, body } = await api.json("POST", "/api/nics", { hostId: 424242, name: "eth0" });
     expect(status).toBe(404);
-    expect(body.error).toMatchObject({ code: "not_found", fields: [{ field: "hostId", message: "names no host (424242)" }] });
+    expect(body.error).toMatchObject({
+      code: "not_found",
+      fields: [{ field: "hostId", message: "names no host (424242)" }],
+    });
   });
 
   it("answers 409 for a name the host already uses, and allows it on another host", async () => {
@@ -130,7 +140,9 @@ describe("GET /api/nics", () => {
     const filtered = await api.json("GET", `/api/nics?hostId=${otherHostId}`);
     const idsOf = (nics: Array<{ id: number }>) => nics.map((nic) => nic.id).sort((a, b) => a - b);
     // exactly that host's NICs of the full list, the new one among them
-    expect(idsOf(filtered.body.nics)).toEqual(idsOf(all.body.nics.filter((nic: { hostId: number }) => nic.hostId === otherHostId)));
+    expect(idsOf(filtered.body.nics)).toEqual(
+      idsOf(all.body.nics.filter((nic: { hostId: number }) => nic.hostId === otherHostId)),
+    );
     expect(idsOf(filtered.body.nics)).toContain(mine.body.id);
     expect(filtered.body.nics.length).toBeLessThan(all.body.nics.length);
   });
@@ -157,10 +169,25 @@ describe("GET /api/nics", () => {
 
 describe("PATCH /api/nics/:id", () => {
   it("changes the fields given, clears with null, and replaces the address list", async () => {
-    const created = await api.json("POST", "/api/nics", { hostId, name: nicName(), address: "198.18.9.1/24", mtu: 1500, model: "X550" });
-    const patched = await api.json("PATCH", `/api/nics/${created.body.id}`, { mtu: 9000, model: null, address: "198.18.9.2/24" });
+    const created = await api.json("POST", "/api/nics", {
+      hostId,
+      name: nicName(),
+      address: "198.18.9.1/24",
+      mtu: 1500,
+      model: "X550",
+    });
+    const patched = await api.json("PATCH", `/api/nics/${created.body.id}`, {
+      mtu: 9000,
+      model: null,
+      address: "198.18.9.2/24",
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ mtu: 9000, model: null, addresses: ["198.18.9.2/24"], name: created.body.name });
+    expect(patched.body).toMatchObject({
+      mtu: 9000,
+      model: null,
+      addresses: ["198.18.9.2/24"],
+      name: created.body.name,
+    });
     const cleared = await api.json("PATCH", `/api/nics/${created.body.id}`, { address: null });
     expect(cleared.body.addresses).toEqual([]);
   });

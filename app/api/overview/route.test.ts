@@ -13,13 +13,20 @@ beforeAll(async () => {
   api = await openTestApi();
   const { GET } = await import("./route");
   get = async (path, token = TEST_API_TOKEN) => {
-    const response = await GET(new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }), { params: Promise.resolve({}) });
+    const response = await GET(
+      new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }),
+      { params: Promise.resolve({}) },
+    );
     return { status: response.status, body: await response.json() };
   };
   const hosts = [];
-  for (const name of ["ov-api-a", "ov-api-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  for (const name of ["ov-api-a", "ov-api-b"])
+    hosts.push(
+      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
+    );
   const nics = [];
-  for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth1", speedMbps: 1000 })).body.id);
+  for (const host of hosts)
+    nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth1", speedMbps: 1000 })).body.id);
   linkId = (await api.json("POST", "/api/links", { name: "ov-api-1g", aNicId: nics[0], bNicId: nics[1] })).body.id;
   // Two finished runs an hour and two days ago, each with three 1 s intervals, and one running now.
   const now = Date.now();
@@ -37,13 +44,28 @@ beforeAll(async () => {
         createdAt: startedAt,
         startedAt,
         endedAt: status === "running" ? null : new Date(startedAt.getTime() + 3000),
-        options: { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 3 },
+        options: {
+          protocol: "tcp",
+          parallel: 1,
+          reverse: false,
+          bidir: false,
+          interval: 1,
+          zerocopy: false,
+          duration: 3,
+        },
         receivedBitsPerSecond: received,
       },
     });
     runIds.push(run.id);
     await api.db.sample.createMany({
-      data: [0, 1, 2].map((seq) => ({ runId: run.id, seq, start: seq, end: seq + 1, bytes: 1.1e8, bitsPerSecond: 9e8 + seq * 1e7 })),
+      data: [0, 1, 2].map((seq) => ({
+        runId: run.id,
+        seq,
+        start: seq,
+        end: seq + 1,
+        bytes: 1.1e8,
+        bitsPerSecond: 9e8 + seq * 1e7,
+      })),
     });
   }
 }, 60_000);
@@ -91,7 +113,9 @@ describe("GET /api/overview", () => {
     const bad = await get("/api/overview?range=1y");
     expect(bad.status).toBe(400);
     expect(bad.body.error.fields).toEqual([{ field: "range", message: "must be one of 6h, 24h, 7d" }]);
-    expect((await get("/api/overview?page=2")).body.error.fields).toEqual([{ field: "page", message: "is not a known query parameter (allowed: range)" }]);
+    expect((await get("/api/overview?page=2")).body.error.fields).toEqual([
+      { field: "page", message: "is not a known query parameter (allowed: range)" },
+    ]);
   });
 
   it("wants a token, unless the overview is public (WIRESPEED_PUBLIC_OVERVIEW=1)", async () => {

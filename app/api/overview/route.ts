@@ -17,10 +17,12 @@ export const GET = withApiAuth(
   async (request: Request) => {
     const url = new URL(request.url);
     for (const field of url.searchParams.keys()) {
-      if (field !== "range") throw invalidInput([{ field, message: "is not a known query parameter (allowed: range)" }]);
+      if (field !== "range")
+        throw invalidInput([{ field, message: "is not a known query parameter (allowed: range)" }]);
     }
     const raw = url.searchParams.get("range") ?? "24h";
-    if (!(RANGES as string[]).includes(raw)) throw invalidInput([{ field: "range", message: `must be one of ${RANGES.join(", ")}` }]);
+    if (!(RANGES as string[]).includes(raw))
+      throw invalidInput([{ field: "range", message: `must be one of ${RANGES.join(", ")}` }]);
     return Response.json(await getOverview({ range: raw as TimelineRange }));
   },
   { public: true },

@@ -12,15 +12,24 @@ beforeAll(async () => {
   api = await openTestApi();
   const { GET } = await import("./route");
   get = async (path, token = TEST_API_TOKEN) => {
-    const response = await GET(new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }), { params: Promise.resolve({}) });
+    const response = await GET(
+      new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }),
+      { params: Promise.resolve({}) },
+    );
     return { status: response.status, body: await response.json() };
   };
   const hosts = [];
-  for (const name of ["runs-a", "runs-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  for (const name of ["runs-a", "runs-b"])
+    hosts.push(
+      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
+    );
   for (const [index, speedMbps] of [1000, 10_000].entries()) {
     const nics = [];
-    for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps })).body.id);
-    linkIds.push((await api.json("POST", "/api/links", { name: `runs-link-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id);
+    for (const host of hosts)
+      nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps })).body.id);
+    linkIds.push(
+      (await api.json("POST", "/api/links", { name: `runs-link-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id,
+    );
   }
   // Oldest first: the list answers newest first.
   const runs: Array<[string, number, string, Record<string, unknown>, string, number | null]> = [
@@ -37,7 +46,16 @@ beforeAll(async () => {
         status,
         clientSide,
         createdAt: new Date(Date.UTC(2026, 10, 1, 12, index)),
-        options: { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 10, ...options },
+        options: {
+          protocol: "tcp",
+          parallel: 1,
+          reverse: false,
+          bidir: false,
+          interval: 1,
+          zerocopy: false,
+          duration: 10,
+          ...options,
+        },
         receivedBitsPerSecond: received,
       },
     });
@@ -54,7 +72,13 @@ describe("GET /api/runs", () => {
     const { status, body } = await get("/api/runs");
     expect(status).toBe(200);
     expect(body).toMatchObject({ total: 5, page: 1, pageSize: 25 });
-    expect(body.runs.map((run: { id: number }) => run.id)).toEqual([runIds.running, runIds["other-link"], runIds.udp, runIds["tcp4-reverse"], runIds.tcp1]);
+    expect(body.runs.map((run: { id: number }) => run.id)).toEqual([
+      runIds.running,
+      runIds["other-link"],
+      runIds.udp,
+      runIds["tcp4-reverse"],
+      runIds.tcp1,
+    ]);
     expect(body.runs[1]).toMatchObject({
       id: runIds["other-link"],
       linkId: linkIds[1],
@@ -75,13 +99,16 @@ describe("GET /api/runs", () => {
   });
 
   it("filters by link, status, protocol, direction and streams, together", async () => {
-    const ids = async (query: string) => (await get(`/api/runs?${query}`)).body.runs.map((run: { id: number }) => run.id);
+    const ids = async (query: string) =>
+      (await get(`/api/runs?${query}`)).body.runs.map((run: { id: number }) => run.id);
     expect(await ids(`linkId=${linkIds[1]}`)).toEqual([runIds["other-link"]]);
     expect(await ids("status=failed")).toEqual([runIds.udp]);
     expect(await ids("protocol=udp")).toEqual([runIds.udp]);
     expect(await ids(`linkId=${linkIds[0]}&direction=b-to-a`)).toEqual([runIds["tcp4-reverse"]]);
     expect(await ids("parallel=4")).toEqual([runIds["tcp4-reverse"]]);
-    expect(await ids(`linkId=${linkIds[0]}&protocol=tcp&status=succeeded&direction=a-to-b&parallel=1`)).toEqual([runIds.tcp1]);
+    expect(await ids(`linkId=${linkIds[0]}&protocol=tcp&status=succeeded&direction=a-to-b&parallel=1`)).toEqual([
+      runIds.tcp1,
+    ]);
     const empty = await get(`/api/runs?linkId=${linkIds[1]}&protocol=udp`);
     expect(empty.body).toEqual({ runs: [], total: 0, page: 1, pageSize: 25 });
   });
@@ -94,12 +121,18 @@ describe("GET /api/runs", () => {
   });
 
   it("answers 400 naming every bad parameter and what it allows", async () => {
-    const { status, body } = await get("/api/runs?status=done&protocol=sctp&direction=up&linkId=0&parallel=500&page=0&pageSize=1000&sort=asc");
+    const { status, body } = await get(
+      "/api/runs?status=done&protocol=sctp&direction=up&linkId=0&parallel=500&page=0&pageSize=1000&sort=asc",
+    );
     expect(status).toBe(400);
     expect(body.error.code).toBe("invalid");
-    const fields = Object.fromEntries(body.error.fields.map((entry: { field: string; message: string }) => [entry.field, entry.message]));
+    const fields = Object.fromEntries(
+      body.error.fields.map((entry: { field: string; message: string }) => [entry.field, entry.message]),
+    );
     expect(fields).toEqual({
-      sort: expect.stringMatching(/not a known query parameter \(allowed: linkId, status, protocol, direction, parallel, page, pageSize\)/),
+      sort: expect.stringMatching(
+        /not a known query parameter \(allowed: linkId, status, protocol, direction, parallel, page, pageSize\)/,
+      ),
       status: "must be one of queued, preparing, running, succeeded, failed, cancelled, interrupted",
       protocol: "must be one of tcp, udp",
       direction: "must be one of a-to-b, b-to-a, bidir",
@@ -108,7 +141,9 @@ describe("GET /api/runs", () => {
       page: "must be a whole number from 1 to 1000000",
       pageSize: "must be a whole number from 1 to 500",
     });
-    expect((await get("/api/runs?parallel=1e3")).body.error.fields).toEqual([{ field: "parallel", message: "must be a whole number from 1 to 128" }]);
+    expect((await get("/api/runs?parallel=1e3")).body.error.fields).toEqual([
+      { field: "parallel", message: "must be a whole number from 1 to 128" },
+    ]);
   });
 
   it("answers 401 without a token or with a wrong one", async () => {

@@ -21,8 +21,19 @@ async function readEvents(response: Response): Promise<SseEvent[]> {
     while ((end = buffer.indexOf("\n\n")) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const fields = Object.fromEntries(block.split("\n").filter((line) => !line.startsWith(":")).map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]));
-      if (fields.event) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data ?? "null"), receivedAt: Date.now() });
+      const fields = Object.fromEntries(
+        block
+          .split("\n")
+          .filter((line) => !line.startsWith(":"))
+          .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
+      );
+      if (fields.event)
+        events.push({
+          id: Number(fields.id),
+          event: fields.event,
+          data: JSON.parse(fields.data ?? "null"),
+          receivedAt: Date.now(),
+        });
     }
   }
   return events;
@@ -42,9 +53,15 @@ afterAll(async () => {
 
 describe("POST /api/links/:id/runs", () => {
   it("refuses bad options with 400 naming each field and what it allows", async () => {
-    const response = await api.json("POST", `/api/links/${linkIds["ab-1g"]}/runs`, { protocol: "udp", parallel: 0, direction: "sideways" });
+    const response = await api.json("POST", `/api/links/${linkIds["ab-1g"]}/runs`, {
+      protocol: "udp",
+      parallel: 0,
+      direction: "sideways",
+    });
     expect(response.status).toBe(400);
-    const fields = Object.fromEntries(response.body.error.fields.map((f: { field: string; message: string }) => [f.field, f.message]));
+    const fields = Object.fromEntries(
+      response.body.error.fields.map((f: { field: string; message: string }) => [f.field, f.message]),
+    );
     expect(fields.parallel).toBe("must be a whole number from 1 to 128 streams");
     expect(fields.direction).toBe('must be "a-to-b", "b-to-a" or "bidir"');
     expect(fields.bitrate).toMatch(/required for udp/);
@@ -58,7 +75,11 @@ describe("POST /api/links/:id/runs", () => {
   it("starts a run (202) whose samples stream live over SSE, then shows it with its line-rate share", async () => {
     const started = await api.json("POST", `/api/links/${linkIds["ab-1g"]}/runs`, { duration: 4 });
     expect(started.status).toBe(202);
-    expect(started.body).toMatchObject({ status: "queued", linkId: linkIds["ab-1g"], options: { protocol: "tcp", duration: 4 } });
+    expect(started.body).toMatchObject({
+      status: "queued",
+      linkId: linkIds["ab-1g"],
+      options: { protocol: "tcp", duration: 4 },
+    });
     const runId = started.body.id as number;
 
     const events = await readEvents(await api.call("GET", `/api/runs/${runId}/events`));
@@ -83,7 +104,9 @@ describe("POST /api/links/:id/runs", () => {
     expect(page.body.next).toBe(2);
 
     // A viewer that reconnects with Last-Event-ID gets only what it missed.
-    const resumed = await readEvents(await api.call("GET", `/api/runs/${runId}/events`, undefined, { headers: { "last-event-id": "2" } }));
+    const resumed = await readEvents(
+      await api.call("GET", `/api/runs/${runId}/events`, undefined, { headers: { "last-event-id": "2" } }),
+    );
     const resumedSamples = resumed.filter((e) => e.event === "sample");
     expect(resumedSamples[0]!.id).toBe(3);
     expect(resumedSamples).toHaveLength(samples.length - 2);
@@ -91,7 +114,11 @@ describe("POST /api/links/:id/runs", () => {
   });
 
   it("re-runs a past test with the same options, and lists the link's runs newest first", async () => {
-    const first = await api.json("POST", `/api/links/${linkIds["ab-2g5"]}/runs`, { duration: 2, parallel: 2, direction: "b-to-a" });
+    const first = await api.json("POST", `/api/links/${linkIds["ab-2g5"]}/runs`, {
+      duration: 2,
+      parallel: 2,
+      direction: "b-to-a",
+    });
     await readEvents(await api.call("GET", `/api/runs/${first.body.id}/events`));
     const again = await api.json("POST", `/api/runs/${first.body.id}/rerun`);
     expect(again.status).toBe(202);
@@ -127,7 +154,10 @@ describe("POST /api/links/:id/runs", () => {
     const started = await api.json("POST", `/api/links/${linkIds["ab-1g"]}/runs`, { duration: 3 });
     const viewers = await Promise.all([1, 2, 3].map(() => api.call("GET", `/api/runs/${started.body.id}/events`)));
     // iperf3 client processes themselves (not the shells that started them) on alpha, mid-run.
-    const countClients = () => processesInHost(labHost(requireLabState(), "alpha"), " -c ").filter((p) => p.cmdline.split(" ")[0]!.endsWith("iperf3")).length;
+    const countClients = () =>
+      processesInHost(labHost(requireLabState(), "alpha"), " -c ").filter((p) =>
+        p.cmdline.split(" ")[0]!.endsWith("iperf3"),
+      ).length;
     // Counted every 100 ms until the viewers' streams end: "running" is set as the SSH command is sent,
     // and on a loaded machine iperf3 itself appears a second or more later.
     let mostClients = 0;

@@ -36,9 +36,13 @@ beforeAll(async () => {
     tokens[role] = (await createApiToken(user.id, `${role}'s script`)).token;
   }
   const hosts = [];
-  for (const name of ["sched-a", "sched-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  for (const name of ["sched-a", "sched-b"])
+    hosts.push(
+      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
+    );
   const nics = [];
-  for (const hostId of hosts) nics.push((await api.json("POST", "/api/nics", { hostId, name: "eth0", speedMbps: 1000 })).body.id);
+  for (const hostId of hosts)
+    nics.push((await api.json("POST", "/api/nics", { hostId, name: "eth0", speedMbps: 1000 })).body.id);
   linkId = (await api.json("POST", "/api/links", { name: "sched-link", aNicId: nics[0], bNicId: nics[1] })).body.id;
 }, 60_000);
 
@@ -57,13 +61,25 @@ describe("the schedules API", () => {
     const created = await call("POST", "/api/schedules", body, tokens.operator);
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`/api/schedules/${created.body.id}`);
-    expect(created.body).toMatchObject({ name: "nightly", kind: "test", link: { id: linkId, name: "sched-link" }, cron: "0 3 * * *", timezone: "Europe/Paris", slipSeconds: 60, enabled: true });
+    expect(created.body).toMatchObject({
+      name: "nightly",
+      kind: "test",
+      link: { id: linkId, name: "sched-link" },
+      cron: "0 3 * * *",
+      timezone: "Europe/Paris",
+      slipSeconds: 60,
+      enabled: true,
+    });
 
     const listed = await call("GET", "/api/schedules", undefined, tokens.viewer);
     expect(listed.status).toBe(200);
     expect(listed.body.schedules.map((schedule: { id: number }) => schedule.id)).toEqual([created.body.id]);
-    expect((await call("GET", `/api/schedules?linkId=${linkId + 1}`, undefined, tokens.viewer)).body.schedules).toEqual([]);
-    expect((await call("GET", "/api/schedules?linkId=x", undefined, tokens.viewer)).body.error.fields).toEqual([{ field: "linkId", message: "must be a whole number from 1 to 2147483647" }]);
+    expect((await call("GET", `/api/schedules?linkId=${linkId + 1}`, undefined, tokens.viewer)).body.schedules).toEqual(
+      [],
+    );
+    expect((await call("GET", "/api/schedules?linkId=x", undefined, tokens.viewer)).body.error.fields).toEqual([
+      { field: "linkId", message: "must be a whole number from 1 to 2147483647" },
+    ]);
 
     const path = `/api/schedules/${created.body.id}`;
     expect((await call("PATCH", path, { enabled: false }, tokens.viewer)).status).toBe(403);
@@ -75,7 +91,10 @@ describe("the schedules API", () => {
     expect(deleted.status).toBe(204);
     expect((await call("GET", path, undefined, tokens.viewer)).status).toBe(404);
     expect((await call("DELETE", path)).status).toBe(404);
-    const audit = await api.db.auditEvent.findMany({ where: { target: "schedule", targetId: created.body.id }, orderBy: { id: "asc" } });
+    const audit = await api.db.auditEvent.findMany({
+      where: { target: "schedule", targetId: created.body.id },
+      orderBy: { id: "asc" },
+    });
     expect(audit.map((event) => [event.action, event.actorName])).toEqual([
       ["schedule.create", "operator1"],
       ["schedule.update", "operator1"],
@@ -88,16 +107,25 @@ describe("the schedules API", () => {
     await api.db.scheduleRun.createMany({
       data: [
         { scheduleId: created.body.id, dueAt: new Date("2026-01-01T10:00:00Z"), outcome: "started" },
-        { scheduleId: created.body.id, dueAt: new Date("2026-01-01T10:15:00Z"), outcome: "skipped", reason: "link busy: run 3 is running" },
+        {
+          scheduleId: created.body.id,
+          dueAt: new Date("2026-01-01T10:15:00Z"),
+          outcome: "skipped",
+          reason: "link busy: run 3 is running",
+        },
       ],
     });
     const detail = await call("GET", `/api/schedules/${created.body.id}`, undefined, tokens.viewer);
     expect(detail.status).toBe(200);
     expect(detail.body.nextRuns).toHaveLength(5);
     const starts = detail.body.nextRuns.map((start: string) => Date.parse(start));
-    expect(starts.slice(1).map((start: number, index: number) => start - starts[index])).toEqual([15, 15, 15, 15].map((minutes) => minutes * 60_000));
+    expect(starts.slice(1).map((start: number, index: number) => start - starts[index])).toEqual(
+      [15, 15, 15, 15].map((minutes) => minutes * 60_000),
+    );
     expect(starts[0]).toBeGreaterThan(Date.now());
-    expect(detail.body.lastRuns.map((run: { outcome: string; reason: string | null }) => [run.outcome, run.reason])).toEqual([
+    expect(
+      detail.body.lastRuns.map((run: { outcome: string; reason: string | null }) => [run.outcome, run.reason]),
+    ).toEqual([
       ["skipped", "link busy: run 3 is running"],
       ["started", null],
     ]);
@@ -109,9 +137,18 @@ describe("the schedules API", () => {
     const before = await api.db.schedule.count();
     const cases: Array<[unknown, Array<{ field: string; message?: unknown }>]> = [
       [{ name: "x", linkId, cron: "0 3 * * * * *" }, [{ field: "cron", message: expect.stringContaining("5 fields") }]],
-      [{ name: "x", linkId, cron: "99 3 * * *" }, [{ field: "cron", message: expect.stringContaining("invalid value for minute: 99") }]],
-      [{ name: "x", linkId, cron: "0 3 * * *", timezone: "Europe/Atlantis" }, [{ field: "timezone", message: "unknown time zone; use an IANA name such as Europe/Paris" }]],
-      [{ name: "x", linkId, cron: "0 3 * * *", everyMinutes: 5 }, [{ field: "cron", message: "or everyMinutes: give exactly one" }]],
+      [
+        { name: "x", linkId, cron: "99 3 * * *" },
+        [{ field: "cron", message: expect.stringContaining("invalid value for minute: 99") }],
+      ],
+      [
+        { name: "x", linkId, cron: "0 3 * * *", timezone: "Europe/Atlantis" },
+        [{ field: "timezone", message: "unknown time zone; use an IANA name such as Europe/Paris" }],
+      ],
+      [
+        { name: "x", linkId, cron: "0 3 * * *", everyMinutes: 5 },
+        [{ field: "cron", message: "or everyMinutes: give exactly one" }],
+      ],
       [{ name: "x", cron: "0 3 * * *" }, [{ field: "linkId", message: "or experimentPlan: give exactly one" }]],
       [{ name: "x", linkId: 424242, everyMinutes: 10_081 }, [{ field: "everyMinutes" }]],
       [{ name: "x", linkId, everyMinutes: 5, options: { parallel: "four" } }, [{ field: "parallel" }]],
@@ -119,11 +156,17 @@ describe("the schedules API", () => {
     for (const [body, fields] of cases) {
       const response = await call("POST", "/api/schedules", body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body.error.fields, JSON.stringify(body)).toEqual(fields.map((field) => expect.objectContaining(field)));
+      expect(response.body.error.fields, JSON.stringify(body)).toEqual(
+        fields.map((field) => expect.objectContaining(field)),
+      );
     }
-    const badPatch = await call("PATCH", `/api/schedules/${(await api.db.schedule.findFirstOrThrow()).id}`, { timezone: "Nowhere" });
+    const badPatch = await call("PATCH", `/api/schedules/${(await api.db.schedule.findFirstOrThrow()).id}`, {
+      timezone: "Nowhere",
+    });
     expect(badPatch.status).toBe(400);
-    expect(badPatch.body.error.fields).toEqual([{ field: "timezone", message: expect.stringContaining("unknown time zone") }]);
+    expect(badPatch.body.error.fields).toEqual([
+      { field: "timezone", message: expect.stringContaining("unknown time zone") },
+    ]);
     expect((await call("PATCH", "/api/schedules/424242", { name: "x" })).status).toBe(404);
     expect(await api.db.schedule.count()).toBe(before);
   });

@@ -9,7 +9,9 @@ export const dynamic = "force-dynamic";
 /** GET /api/schedules: `{ schedules }` in the order they were made; `?linkId=` those whose test or plan runs on that link. */
 export const GET = withApiAuth("read", async (request: Request) => {
   const url = new URL(request.url);
-  const linkId = url.searchParams.has("linkId") ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 }) : undefined;
+  const linkId = url.searchParams.has("linkId")
+    ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 })
+    : undefined;
   return Response.json({ schedules: await listSchedules({ linkId }) });
 });
 

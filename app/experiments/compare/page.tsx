@@ -30,12 +30,19 @@ function idsOf(params: SearchParams): number[] {
 
 function choiceOf(item: ExperimentListItem, group: string): PickerChoice {
   const when = item.createdAt.slice(0, 16).replace("T", " ");
-  return { id: item.id, group, label: `#${item.id} ${item.name} · ${item.links.map((link) => link.name).join(", ")} · ${when} UTC · ${item.status}` };
+  return {
+    id: item.id,
+    group,
+    label: `#${item.id} ${item.name} · ${item.links.map((link) => link.name).join(", ")} · ${when} UTC · ${item.status}`,
+  };
 }
 
 /** The experiments to compare A with: of its kind, those on its links first. */
 async function choicesFor(a: ExperimentJson): Promise<PickerChoice[]> {
-  const [recent, ...onLinks] = await Promise.all([listExperiments({ pageSize: 100 }), ...a.links.map((link) => listExperiments({ linkId: link.id, pageSize: 100 }))]);
+  const [recent, ...onLinks] = await Promise.all([
+    listExperiments({ pageSize: 100 }),
+    ...a.links.map((link) => listExperiments({ linkId: link.id, pageSize: 100 })),
+  ]);
   const linkIds = new Set(a.links.map((link) => link.id));
   const seen = new Set<number>([a.id]);
   const same: PickerChoice[] = [];
@@ -51,16 +58,26 @@ async function choicesFor(a: ExperimentJson): Promise<PickerChoice[]> {
 
 function Summary({ side, experiment }: { side: "A" | "B"; experiment: ExperimentJson }) {
   return (
-    <section aria-label={`${side}: experiment #${experiment.id}`} className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid={`compare-summary-${side.toLowerCase()}`}>
+    <section
+      aria-label={`${side}: experiment #${experiment.id}`}
+      className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      data-testid={`compare-summary-${side.toLowerCase()}`}
+    >
       <p className="flex flex-wrap items-center gap-2 text-sm">
-        <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-bold text-white dark:bg-slate-100 dark:text-slate-900">{side}</span>
-        <Link href={`/experiments/${experiment.id}`} className="font-semibold text-sky-700 hover:underline dark:text-sky-300">
+        <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-bold text-white dark:bg-slate-100 dark:text-slate-900">
+          {side}
+        </span>
+        <Link
+          href={`/experiments/${experiment.id}`}
+          className="font-semibold text-sky-700 hover:underline dark:text-sky-300"
+        >
           #{experiment.id} {experiment.name}
         </Link>
         <StatusBadge status={experiment.status} />
       </p>
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-        {KIND_DEFINITIONS[experiment.kind].title} · {experiment.links.map((link) => link.name).join(", ")} · <LocalTime iso={experiment.createdAt} />
+        {KIND_DEFINITIONS[experiment.kind].title} · {experiment.links.map((link) => link.name).join(", ")} ·{" "}
+        <LocalTime iso={experiment.createdAt} />
       </p>
       <p className="mt-2 text-sm font-medium">{experiment.answer ?? "No answer yet."}</p>
     </section>
@@ -84,7 +101,10 @@ export default async function CompareExperimentsPage({ searchParams }: { searchP
       <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Compare experiments</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Two experiments of one kind, row by row, with B against A in %: before and after moving a card, MTU 1500 against 9000.</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Two experiments of one kind, row by row, with B against A in %: before and after moving a card, MTU 1500
+            against 9000.
+          </p>
         </div>
         <RateUnitSwitch />
       </div>
@@ -97,14 +117,24 @@ export default async function CompareExperimentsPage({ searchParams }: { searchP
       <>
         {header}
         {missing.length > 0 ? (
-          <p role="alert" className="mb-4 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-            {missing.map((id) => `Experiment #${id}`).join(" and ")} {missing.length === 1 ? "does" : "do"} not exist. Pick another.
+          <p
+            role="alert"
+            className="mb-4 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+          >
+            {missing.map((id) => `Experiment #${id}`).join(" and ")} {missing.length === 1 ? "does" : "do"} not exist.
+            Pick another.
           </p>
         ) : null}
         {recent.experiments.length > 0 ? (
-          <ExperimentPicker baseId={null} label="First experiment (A)" choices={recent.experiments.map((item) => choiceOf(item, KIND_DEFINITIONS[item.kind].title))} />
+          <ExperimentPicker
+            baseId={null}
+            label="First experiment (A)"
+            choices={recent.experiments.map((item) => choiceOf(item, KIND_DEFINITIONS[item.kind].title))}
+          />
         ) : (
-          <EmptyState title="No experiments yet">Start one from a link page or the Experiments page, then compare it with the next.</EmptyState>
+          <EmptyState title="No experiments yet">
+            Start one from a link page or the Experiments page, then compare it with the next.
+          </EmptyState>
         )}
       </>
     );
@@ -113,10 +143,18 @@ export default async function CompareExperimentsPage({ searchParams }: { searchP
   const choices = await choicesFor(a);
   const picker =
     choices.length > 0 ? (
-      <ExperimentPicker baseId={a.id} label={b ? `Compare #${a.id} with another experiment (B)` : `Compare #${a.id} with (B)`} choices={choices} />
+      <ExperimentPicker
+        baseId={a.id}
+        label={b ? `Compare #${a.id} with another experiment (B)` : `Compare #${a.id} with (B)`}
+        choices={choices}
+      />
     ) : (
       <EmptyState title={`No other ${KIND_DEFINITIONS[a.kind].title.toLowerCase()} experiment yet`}>
-        Run <Link href={`/experiments/${a.id}`} className="font-medium text-sky-800 underline dark:text-sky-300">#{a.id}</Link> again after the change you want to measure, then compare the two.
+        Run{" "}
+        <Link href={`/experiments/${a.id}`} className="font-medium text-sky-800 underline dark:text-sky-300">
+          #{a.id}
+        </Link>{" "}
+        again after the change you want to measure, then compare the two.
       </EmptyState>
     );
 
@@ -141,7 +179,10 @@ export default async function CompareExperimentsPage({ searchParams }: { searchP
         <Summary side="B" experiment={b} />
       </div>
       <p className="mb-6 text-sm">
-        <Link href={`/experiments/compare?ids=${b.id},${a.id}`} className="font-medium text-sky-800 underline dark:text-sky-300">
+        <Link
+          href={`/experiments/compare?ids=${b.id},${a.id}`}
+          className="font-medium text-sky-800 underline dark:text-sky-300"
+        >
           Swap A and B
         </Link>
       </p>
@@ -153,7 +194,11 @@ export default async function CompareExperimentsPage({ searchParams }: { searchP
           <ComparedTables comparison={result.comparison} a={{ id: a.id, label: "A" }} b={{ id: b.id, label: "B" }} />
         </section>
       ) : (
-        <p role="alert" className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100" data-testid="compare-refused">
+        <p
+          role="alert"
+          className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+          data-testid="compare-refused"
+        >
           {result.message}
         </p>
       )}

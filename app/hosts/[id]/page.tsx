@@ -50,7 +50,9 @@ export default async function HostPage({ params }: Params) {
         <Link href="/hosts" className={TEXT_LINK}>
           Hosts
         </Link>
-        <span aria-hidden className="mx-1 text-slate-500">/</span>
+        <span aria-hidden className="mx-1 text-slate-500">
+          /
+        </span>
         <span aria-current="page">{host.name}</span>
       </nav>
       <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
@@ -66,30 +68,49 @@ export default async function HostPage({ params }: Params) {
       <dl className="mb-8 grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Host facts">
         {[
           { label: "Platform", value: formatPlatform(host.platform), testId: "host-platform" },
-          { label: "iperf3", value: host.iperf3Version ? host.iperf3Version : "not found yet", detail: host.iperf3Path, testId: "host-iperf3" },
+          {
+            label: "iperf3",
+            value: host.iperf3Version ? host.iperf3Version : "not found yet",
+            detail: host.iperf3Path,
+            testId: "host-iperf3",
+          },
           { label: "Last seen", value: <LastSeen date={host.lastSeenAt} />, testId: "host-last-seen" },
           { label: "Host key", value: keyStatus, detail: host.hostKeyFingerprint, testId: "host-key" },
         ].map((fact) => (
-          <div key={fact.label} className="min-w-0 rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
-            <dt className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{fact.label}</dt>
+          <div
+            key={fact.label}
+            className="min-w-0 rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
+          >
+            <dt className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">
+              {fact.label}
+            </dt>
             <dd className="mt-1 font-medium" data-testid={fact.testId}>
               {fact.value}
-              {fact.detail ? <span className="mt-0.5 block truncate font-mono text-xs font-normal text-slate-600 dark:text-slate-400" title={fact.detail}>{fact.detail}</span> : null}
+              {fact.detail ? (
+                <span
+                  className="mt-0.5 block truncate font-mono text-xs font-normal text-slate-600 dark:text-slate-400"
+                  title={fact.detail}
+                >
+                  {fact.detail}
+                </span>
+              ) : null}
             </dd>
           </div>
         ))}
       </dl>
 
       {mayEdit ? (
-      <section aria-labelledby="connection-heading" className={`${SECTION} mb-8`}>
-        <h2 id="connection-heading" className="mb-1 text-lg font-semibold">Connection</h2>
-        <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
-          {host.isLocal || host.hostKeyFingerprint
-            ? "Logs in and detects the platform and iperf3 again."
-            : "The host key is not confirmed yet: check the connection to see the key the host presents, and confirm it."}
-        </p>
-        <HostConnectionPanel hostId={host.id} hostName={host.name} buttonLabel="Check connection" />
-      </section>
+        <section aria-labelledby="connection-heading" className={`${SECTION} mb-8`}>
+          <h2 id="connection-heading" className="mb-1 text-lg font-semibold">
+            Connection
+          </h2>
+          <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
+            {host.isLocal || host.hostKeyFingerprint
+              ? "Logs in and detects the platform and iperf3 again."
+              : "The host key is not confirmed yet: check the connection to see the key the host presents, and confirm it."}
+          </p>
+          <HostConnectionPanel hostId={host.id} hostName={host.name} buttonLabel="Check connection" />
+        </section>
       ) : null}
 
       <section aria-labelledby="nics-heading" className="mb-8">
@@ -112,24 +133,37 @@ export default async function HostPage({ params }: Params) {
         )}
         {nics.length > 0 ? (
           <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
-            Next: <Link href="/links/new" className="font-medium text-sky-800 underline dark:text-sky-300">create a link</Link> from one of these NICs to a NIC of another host.
+            Next:{" "}
+            <Link href="/links/new" className="font-medium text-sky-800 underline dark:text-sky-300">
+              create a link
+            </Link>{" "}
+            from one of these NICs to a NIC of another host.
           </p>
         ) : null}
       </section>
 
       {mayEdit ? (
         <section aria-labelledby="edit-heading" className={`${SECTION} mb-8`}>
-          <h2 id="edit-heading" className="mb-4 text-lg font-semibold">Settings</h2>
+          <h2 id="edit-heading" className="mb-4 text-lg font-semibold">
+            Settings
+          </h2>
           <EditHostForm host={host} />
         </section>
       ) : null}
 
       {mayDelete ? (
-      <section aria-labelledby="danger-heading" className="rounded-lg border border-red-200 p-4 sm:p-6 dark:border-red-900">
-        <h2 id="danger-heading" className="mb-1 text-lg font-semibold">Delete</h2>
-        <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">Removes the host with its NICs, their links and the history of those links.</p>
-        <DeleteHostButton hostId={host.id} hostName={host.name} impact={impact} />
-      </section>
+        <section
+          aria-labelledby="danger-heading"
+          className="rounded-lg border border-red-200 p-4 sm:p-6 dark:border-red-900"
+        >
+          <h2 id="danger-heading" className="mb-1 text-lg font-semibold">
+            Delete
+          </h2>
+          <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
+            Removes the host with its NICs, their links and the history of those links.
+          </p>
+          <DeleteHostButton hostId={host.id} hostName={host.name} impact={impact} />
+        </section>
       ) : null}
     </>
   );

@@ -28,7 +28,6 @@ export async function generateMetadata({ params }: Params) {
   return { title: `Schedule #${id}` };
 }
 
-
 export default async function SchedulePage({ params }: Params) {
   const principal = await requirePage("read");
   const scheduleId = scheduleIdOf((await params).id);
@@ -43,7 +42,9 @@ export default async function SchedulePage({ params }: Params) {
   const testLink = links.find((link) => link.id === schedule.linkId) ?? null;
   const [aName, bName] = testLink ? [testLink.a.host.name, testLink.b.host.name] : ["A", "B"];
   const withSeconds = hasSecondsField(schedule.cron);
-  const planLinkIds = Array.isArray(schedule.experimentPlan?.linkIds) ? (schedule.experimentPlan.linkIds as unknown[]).filter((id): id is number => typeof id === "number") : [];
+  const planLinkIds = Array.isArray(schedule.experimentPlan?.linkIds)
+    ? (schedule.experimentPlan.linkIds as unknown[]).filter((id): id is number => typeof id === "number")
+    : [];
 
   return (
     <div className="max-w-5xl">
@@ -93,17 +94,23 @@ export default async function SchedulePage({ params }: Params) {
               <dd className="font-mono">{describeOptions(parseStoredOptions(schedule.options), schedule.direction)}</dd>
               <dt className="text-slate-600 dark:text-slate-400">Direction</dt>
               <dd>
-                {describeDirection(schedule.direction, aName, bName)}, client on {schedule.clientSide === "a" ? aName : bName}
+                {describeDirection(schedule.direction, aName, bName)}, client on{" "}
+                {schedule.clientSide === "a" ? aName : bName}
               </dd>
             </dl>
           ) : (
             <details className="mt-4 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800">
               <summary className="cursor-pointer font-medium">Experiment request</summary>
-              <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-950">{JSON.stringify(schedule.experimentPlan, null, 2)}</pre>
+              <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-950">
+                {JSON.stringify(schedule.experimentPlan, null, 2)}
+              </pre>
             </details>
           )}
         </div>
-        <section aria-labelledby="next-starts-heading" className="rounded-lg border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900">
+        <section
+          aria-labelledby="next-starts-heading"
+          className="rounded-lg border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
+        >
           <h2 id="next-starts-heading" className="font-semibold">
             Next starts
           </h2>
@@ -122,7 +129,9 @@ export default async function SchedulePage({ params }: Params) {
               </p>
             </>
           ) : (
-            <p className="mt-1 text-slate-600 dark:text-slate-400">{schedule.enabled ? "None: the timing has no further start." : "None while it is paused."}</p>
+            <p className="mt-1 text-slate-600 dark:text-slate-400">
+              {schedule.enabled ? "None: the timing has no further start." : "None while it is paused."}
+            </p>
           )}
         </section>
       </div>
@@ -134,10 +143,14 @@ export default async function SchedulePage({ params }: Params) {
         {schedule.lastRuns.length > 0 ? (
           <>
             <ScheduleHistory runs={schedule.lastRuns} />
-            {schedule.lastRuns.length >= LAST_RUNS ? <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">The latest {LAST_RUNS} starts.</p> : null}
+            {schedule.lastRuns.length >= LAST_RUNS ? (
+              <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">The latest {LAST_RUNS} starts.</p>
+            ) : null}
           </>
         ) : (
-          <p className="text-sm text-slate-600 dark:text-slate-400">No start yet. Each start shows here: the run it started with its result, or why it was skipped.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            No start yet. Each start shows here: the run it started with its result, or why it was skipped.
+          </p>
         )}
       </section>
     </div>

@@ -24,7 +24,10 @@ export default async function NewSchedulePage({ searchParams }: { searchParams: 
   const [links, hosts, params] = await Promise.all([listLinks(), listHosts(), searchParams]);
   const formLinks = formLinksOf(links, hosts);
   const linkId = linkIdOf(params.link);
-  const initial = { ...SCHEDULE_FORM_DEFAULTS, linkId: formLinks.some((link) => String(link.id) === linkId) ? linkId : "" };
+  const initial = {
+    ...SCHEDULE_FORM_DEFAULTS,
+    linkId: formLinks.some((link) => String(link.id) === linkId) ? linkId : "",
+  };
   return (
     <div className="max-w-5xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
@@ -32,7 +35,10 @@ export default async function NewSchedulePage({ searchParams }: { searchParams: 
           Schedules
         </Link>
       </nav>
-      <PageHeader title="New schedule" description="A link's test or an experiment, repeated on a timing. The next starts show before you save." />
+      <PageHeader
+        title="New schedule"
+        description="A link's test or an experiment, repeated on a timing. The next starts show before you save."
+      />
       {formLinks.length > 0 ? (
         <ScheduleForm links={formLinks} initial={initial} />
       ) : (

@@ -10,7 +10,15 @@ export type PickerChoice = { id: number; label: string; group: string };
  * Picks the experiment to compare with `baseId` (or, without one, the first of the two) and
  * opens the comparison: `?ids=A,B` is the page's one address, so a pick is a navigation.
  */
-export function ExperimentPicker({ baseId, choices, label }: { baseId: number | null; choices: PickerChoice[]; label: string }) {
+export function ExperimentPicker({
+  baseId,
+  choices,
+  label,
+}: {
+  baseId: number | null;
+  choices: PickerChoice[];
+  label: string;
+}) {
   const router = useRouter();
   const id = useId();
   const [chosen, setChosen] = useState<string>(choices[0] ? String(choices[0].id) : "");

@@ -37,13 +37,20 @@ export function ChoiceGroup<T extends string>({
   const toggle = (value: T, isChecked: boolean) => {
     if (!multiple) return onChange([value]);
     // In the order the choices are listed, whatever order they were ticked in.
-    onChange(choices.map((choice) => choice.value).filter((entry) => (entry === value ? isChecked : selected.includes(entry))));
+    onChange(
+      choices.map((choice) => choice.value).filter((entry) => (entry === value ? isChecked : selected.includes(entry))),
+    );
   };
   const unavailable = choices.filter((choice) => choice.unavailable);
   return (
-    <fieldset aria-describedby={[hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined} data-testid={testId}>
+    <fieldset
+      aria-describedby={[hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined}
+      data-testid={testId}
+    >
       <legend className={LEGEND}>{legend}</legend>
-      <div className={isStacked ? "mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-3" : "mt-1 flex flex-wrap gap-x-4 gap-y-1"}>
+      <div
+        className={isStacked ? "mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-3" : "mt-1 flex flex-wrap gap-x-4 gap-y-1"}
+      >
         {choices.map((choice) => {
           const isChecked = selected.includes(choice.value);
           return (
@@ -53,7 +60,9 @@ export function ChoiceGroup<T extends string>({
               className={
                 isStacked
                   ? `flex cursor-pointer items-start gap-2 rounded-md border px-3 py-2 text-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-sky-500 ${
-                      isChecked ? "border-sky-600 bg-sky-50 dark:border-sky-400 dark:bg-sky-950/60" : "border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900"
+                      isChecked
+                        ? "border-sky-600 bg-sky-50 dark:border-sky-400 dark:bg-sky-950/60"
+                        : "border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900"
                     }`
                   : `inline-flex items-center gap-2 text-sm ${choice.unavailable ? "text-slate-500" : ""}`
               }
@@ -76,7 +85,10 @@ export function ChoiceGroup<T extends string>({
                     {choice.label}
                   </span>
                   {choice.hint ? (
-                    <span id={`${id}-${choice.value}-hint`} className="block text-xs text-slate-600 dark:text-slate-400">
+                    <span
+                      id={`${id}-${choice.value}-hint`}
+                      className="block text-xs text-slate-600 dark:text-slate-400"
+                    >
                       {choice.hint}
                     </span>
                   ) : null}

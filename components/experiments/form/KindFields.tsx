@@ -1,7 +1,14 @@
 "use client";
 
 import { CheckboxField as Checkbox, SelectField, TextField } from "@/components/ui/ui";
-import { CHANNELS, MAX_SWEEP_REPEATS, MAX_SWEEP_VALUES, SHARED_BOTTLENECK_PERCENT, SWEEP_FACTORS, type SweepFactor } from "@/lib/experiments/contract";
+import {
+  CHANNELS,
+  MAX_SWEEP_REPEATS,
+  MAX_SWEEP_VALUES,
+  SHARED_BOTTLENECK_PERCENT,
+  SWEEP_FACTORS,
+  type SweepFactor,
+} from "@/lib/experiments/contract";
 import { SWEEP_FACTOR_LABELS } from "@/lib/experiments/kinds/sweep";
 import { UDP_CEILING } from "@/lib/experiments/kinds/udp-ceiling";
 import { directionUnavailableReason, isGatedOption, unavailableReason, type TestEnd } from "@/lib/runs/test-request";
@@ -28,7 +35,6 @@ const VALUE_HINTS: Record<SweepFactor, string> = {
   zerocopy: "on, off",
   bitrate: "Mbit/s, e.g. 100, 500, 1000",
 };
-
 
 /**
  * The fields of the experiment's kind: what a sweep steps through, a matrix's cells, the links
@@ -58,16 +64,50 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
       };
       return (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <SelectField label="Option to step through" name="factor" value={fields.factor} onChange={(event) => onChange({ factor: event.target.value as SweepFactor })} error={errors.factor} hint={factorReason(fields.factor) ? `Unavailable: ${factorReason(fields.factor)}` : "Every other option stays as set below"}>
+          <SelectField
+            label="Option to step through"
+            name="factor"
+            value={fields.factor}
+            onChange={(event) => onChange({ factor: event.target.value as SweepFactor })}
+            error={errors.factor}
+            hint={
+              factorReason(fields.factor)
+                ? `Unavailable: ${factorReason(fields.factor)}`
+                : "Every other option stays as set below"
+            }
+          >
             {SWEEP_FACTORS.map((factor) => (
               <option key={factor} value={factor} disabled={Boolean(factorReason(factor))}>
                 {SWEEP_FACTOR_LABELS[factor]}
               </option>
             ))}
           </SelectField>
-          <TextField label="Values" name="values" value={fields.values} onChange={(event) => onChange({ values: event.target.value })} hint={`${VALUE_HINTS[fields.factor]}; up to ${MAX_SWEEP_VALUES}`} error={errors.values} />
-          <TextField label="Runs per value" name="repeats" inputMode="numeric" value={fields.repeats} onChange={(event) => onChange({ repeats: event.target.value })} hint={`1 to ${MAX_SWEEP_REPEATS}: the median is shown, with min and max`} error={errors.repeats} />
-          <TextField label="Knee (% of the best)" name="kneePercent" inputMode="decimal" value={fields.kneePercent} onChange={(event) => onChange({ kneePercent: event.target.value })} hint="The answer is the smallest value whose median reaches this share of the best" error={errors.kneePercent} />
+          <TextField
+            label="Values"
+            name="values"
+            value={fields.values}
+            onChange={(event) => onChange({ values: event.target.value })}
+            hint={`${VALUE_HINTS[fields.factor]}; up to ${MAX_SWEEP_VALUES}`}
+            error={errors.values}
+          />
+          <TextField
+            label="Runs per value"
+            name="repeats"
+            inputMode="numeric"
+            value={fields.repeats}
+            onChange={(event) => onChange({ repeats: event.target.value })}
+            hint={`1 to ${MAX_SWEEP_REPEATS}: the median is shown, with min and max`}
+            error={errors.repeats}
+          />
+          <TextField
+            label="Knee (% of the best)"
+            name="kneePercent"
+            inputMode="decimal"
+            value={fields.kneePercent}
+            onChange={(event) => onChange({ kneePercent: event.target.value })}
+            hint="The answer is the smallest value whose median reaches this share of the best"
+            error={errors.kneePercent}
+          />
         </div>
       );
     }
@@ -78,8 +118,16 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
             legend="Directions"
             multiple
             choices={[
-              { value: "a-to-b", label: `${endNames.a} → ${endNames.b}`, unavailable: directionUnavailableReason("a-to-b", ends) },
-              { value: "b-to-a", label: `${endNames.b} → ${endNames.a}`, unavailable: directionUnavailableReason("b-to-a", ends) },
+              {
+                value: "a-to-b",
+                label: `${endNames.a} → ${endNames.b}`,
+                unavailable: directionUnavailableReason("a-to-b", ends),
+              },
+              {
+                value: "b-to-a",
+                label: `${endNames.b} → ${endNames.a}`,
+                unavailable: directionUnavailableReason("b-to-a", ends),
+              },
               { value: "bidir", label: "Both ways", unavailable: directionUnavailableReason("bidir", ends) },
             ]}
             selected={fields.directions}
@@ -96,7 +144,11 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
             selected={fields.protocols}
             onChange={(protocols) =>
               // UDP without a bitrate would send 1 Mbit/s: its cells start from the line rate.
-              onChange(protocols.includes("udp") && !fields.base.bitrateMbps && speedMbps !== null ? { protocols, base: { ...fields.base, bitrateMbps: String(speedMbps) } } : { protocols })
+              onChange(
+                protocols.includes("udp") && !fields.base.bitrateMbps && speedMbps !== null
+                  ? { protocols, base: { ...fields.base, bitrateMbps: String(speedMbps) } }
+                  : { protocols },
+              )
             }
             error={errors.protocols}
           />
@@ -127,7 +179,15 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
     case "channels":
       return (
         <div className="grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <TextField label="Channels" name="channels" inputMode="numeric" value={fields.channels} onChange={(event) => onChange({ channels: event.target.value })} hint={`${CHANNELS.min} to ${CHANNELS.max} iperf3 pairs at once, each on a port of its own`} error={errors.channels} />
+          <TextField
+            label="Channels"
+            name="channels"
+            inputMode="numeric"
+            value={fields.channels}
+            onChange={(event) => onChange({ channels: event.target.value })}
+            hint={`${CHANNELS.min} to ${CHANNELS.max} iperf3 pairs at once, each on a port of its own`}
+            error={errors.channels}
+          />
           <div className="sm:col-span-1 lg:col-span-3 lg:pt-7">
             <Checkbox
               label="Pin each channel to its own CPU core (-A)"
@@ -142,9 +202,34 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
     case "udp-ceiling":
       return (
         <div className="grid gap-4 sm:grid-cols-3">
-          <TextField label="Loss allowed (%)" name="lossPercent" inputMode="decimal" value={fields.lossPercent} onChange={(event) => onChange({ lossPercent: event.target.value })} hint="The highest bitrate that loses at most this share of datagrams" error={errors.lossPercent} />
-          <TextField label="Search from (Mbit/s)" name="low" inputMode="decimal" value={fields.lowMbps} onChange={(event) => onChange({ lowMbps: event.target.value })} hint={`Empty: ${UDP_CEILING.defaultLowShare * 100}% of the top of the search`} error={errors.lowMbps} />
-          <TextField label="Search up to (Mbit/s)" name="high" inputMode="decimal" value={fields.highMbps} placeholder={speedMbps === null ? undefined : String(speedMbps)} onChange={(event) => onChange({ highMbps: event.target.value })} hint={speedMbps === null ? "Empty: the link's line rate" : `Empty: the line rate, ${speedMbps} Mbit/s`} error={errors.highMbps} />
+          <TextField
+            label="Loss allowed (%)"
+            name="lossPercent"
+            inputMode="decimal"
+            value={fields.lossPercent}
+            onChange={(event) => onChange({ lossPercent: event.target.value })}
+            hint="The highest bitrate that loses at most this share of datagrams"
+            error={errors.lossPercent}
+          />
+          <TextField
+            label="Search from (Mbit/s)"
+            name="low"
+            inputMode="decimal"
+            value={fields.lowMbps}
+            onChange={(event) => onChange({ lowMbps: event.target.value })}
+            hint={`Empty: ${UDP_CEILING.defaultLowShare * 100}% of the top of the search`}
+            error={errors.lowMbps}
+          />
+          <TextField
+            label="Search up to (Mbit/s)"
+            name="high"
+            inputMode="decimal"
+            value={fields.highMbps}
+            placeholder={speedMbps === null ? undefined : String(speedMbps)}
+            onChange={(event) => onChange({ highMbps: event.target.value })}
+            hint={speedMbps === null ? "Empty: the link's line rate" : `Empty: the line rate, ${speedMbps} Mbit/s`}
+            error={errors.highMbps}
+          />
         </div>
       );
   }

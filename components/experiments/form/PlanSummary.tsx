@@ -12,7 +12,8 @@ export function PlanSummary({ size, error }: { size: PlanSize | null; error?: st
   } else {
     const runs = `${size.isUpperBound ? "At most " : ""}${size.runs} ${size.runs === 1 ? "run" : "runs"}`;
     const steps = size.steps !== size.runs ? ` in ${size.steps} ${size.steps === 1 ? "step" : "steps"}` : "";
-    const time = size.seconds === null ? ", as long as the byte counts take" : `, about ${formatDuration(size.seconds)}`;
+    const time =
+      size.seconds === null ? ", as long as the byte counts take" : `, about ${formatDuration(size.seconds)}`;
     text = `${runs}${steps}${time}.`;
   }
   return (

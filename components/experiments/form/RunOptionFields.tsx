@@ -2,7 +2,14 @@
 
 import { TextField } from "@/components/ui/ui";
 import type { RunDirection } from "@/lib/runs/contract";
-import { directionUnavailableReason, unavailableReason, withProtocol, type GatedOption, type NewTestFields, type TestEnd } from "@/lib/runs/test-request";
+import {
+  directionUnavailableReason,
+  unavailableReason,
+  withProtocol,
+  type GatedOption,
+  type NewTestFields,
+  type TestEnd,
+} from "@/lib/runs/test-request";
 import { ChoiceGroup } from "./ChoiceGroup";
 
 type Props = {
@@ -26,7 +33,17 @@ type Props = {
  * The options every run of the experiment starts from, typed as the new-test form types them
  * (lib/runs/test-request.ts): protocol, direction, client side, duration, streams, warm-up, bitrate.
  */
-export function RunOptionFields({ fields, onChange, hidden, ends, endNames, speedMbps, errors, parallelLabel = "Streams (-P)", bitrateLabel }: Props) {
+export function RunOptionFields({
+  fields,
+  onChange,
+  hidden,
+  ends,
+  endNames,
+  speedMbps,
+  errors,
+  parallelLabel = "Streams (-P)",
+  bitrateLabel,
+}: Props) {
   const set = <K extends keyof NewTestFields>(key: K, value: NewTestFields[K]) => onChange({ ...fields, [key]: value });
   const reason = (option: GatedOption) => unavailableReason(option, ends);
   const isShown = (key: keyof NewTestFields) => !hidden.has(key);
@@ -50,7 +67,11 @@ export function RunOptionFields({ fields, onChange, hidden, ends, endNames, spee
             { value: "udp", label: "UDP" },
           ]}
           selected={[fields.protocol]}
-          onChange={([protocol]) => onChange(speedMbps === null ? { ...fields, protocol: protocol! } : withProtocol(fields, protocol!, speedMbps))}
+          onChange={([protocol]) =>
+            onChange(
+              speedMbps === null ? { ...fields, protocol: protocol! } : withProtocol(fields, protocol!, speedMbps),
+            )
+          }
           error={errors["base.protocol"]}
         />
       ) : null}
@@ -58,7 +79,10 @@ export function RunOptionFields({ fields, onChange, hidden, ends, endNames, spee
         <div className="sm:col-span-2">
           <ChoiceGroup
             legend="Direction"
-            choices={directions.map((choice) => ({ ...choice, unavailable: directionUnavailableReason(choice.value, ends) }))}
+            choices={directions.map((choice) => ({
+              ...choice,
+              unavailable: directionUnavailableReason(choice.value, ends),
+            }))}
             selected={[fields.direction]}
             onChange={([direction]) => set("direction", direction!)}
             error={errors["base.direction"]}
@@ -117,7 +141,12 @@ export function RunOptionFields({ fields, onChange, hidden, ends, endNames, spee
           value={fields.bitrateMbps}
           disabled={Boolean(reason("bitrateMbps"))}
           onChange={(event) => set("bitrateMbps", event.target.value)}
-          hint={gatedHint("bitrateMbps", isUdp || bitrateLabel ? `${speedMbps === null ? "" : `Line rate is ${speedMbps} Mbit/s; `}0 = unlimited` : "Empty: as fast as possible")}
+          hint={gatedHint(
+            "bitrateMbps",
+            isUdp || bitrateLabel
+              ? `${speedMbps === null ? "" : `Line rate is ${speedMbps} Mbit/s; `}0 = unlimited`
+              : "Empty: as fast as possible",
+          )}
           error={errors["base.bitrateMbps"]}
         />
       ) : null}

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { MAX_PLAN_RUNS } from "@/lib/experiments/contract";
 import { parseExperimentRequest } from "@/lib/experiments/plan";
-import { EXPERIMENT_PRESETS, presetById, presetRequestBody, PORTS_AT_ONCE_PRESET_ID, STREAM_SWEEP_PRESET_ID, BOTH_ROLES_PRESET_ID } from "@/lib/experiments/presets";
+import {
+  EXPERIMENT_PRESETS,
+  presetById,
+  presetRequestBody,
+  PORTS_AT_ONCE_PRESET_ID,
+  STREAM_SWEEP_PRESET_ID,
+  BOTH_ROLES_PRESET_ID,
+} from "@/lib/experiments/presets";
 import {
   EXPERIMENT_FORM_DEFAULTS,
   experimentFormErrorsOf,
@@ -62,15 +69,35 @@ describe("parseSweepValues", () => {
 
 describe("experimentRequestBody", () => {
   it("leaves out of the base options what the kind sets: a sweep's factor", () => {
-    const body = experimentRequestBody(fieldsOf({ kind: "sweep", factor: "parallel", values: "1, 2, 4", base: { ...EXPERIMENT_FORM_DEFAULTS.base, parallel: "7" } }));
-    expect(body).toMatchObject({ kind: "sweep", linkIds: [3], factor: "parallel", values: [1, 2, 4], repeats: 1, kneePercent: 95 });
+    const body = experimentRequestBody(
+      fieldsOf({
+        kind: "sweep",
+        factor: "parallel",
+        values: "1, 2, 4",
+        base: { ...EXPERIMENT_FORM_DEFAULTS.base, parallel: "7" },
+      }),
+    );
+    expect(body).toMatchObject({
+      kind: "sweep",
+      linkIds: [3],
+      factor: "parallel",
+      values: [1, 2, 4],
+      repeats: 1,
+      kneePercent: 95,
+    });
     expect(body.options).not.toHaveProperty("parallel");
     expect(body).not.toHaveProperty("name");
     expect(parseExperimentRequest(body)).toMatchObject({ kind: "sweep", name: "Stream sweep", values: [1, 2, 4] });
   });
 
   it("leaves out a matrix's protocol, direction and client side, and its bitrate unless a UDP cell needs it", () => {
-    const base = { ...EXPERIMENT_FORM_DEFAULTS.base, protocol: "udp" as const, bitrateMbps: "500", direction: "b-to-a" as const, clientSide: "b" as const };
+    const base = {
+      ...EXPERIMENT_FORM_DEFAULTS.base,
+      protocol: "udp" as const,
+      bitrateMbps: "500",
+      direction: "b-to-a" as const,
+      clientSide: "b" as const,
+    };
     const tcpOnly = experimentRequestBody(fieldsOf({ kind: "matrix", protocols: ["tcp"], base }));
     expect(tcpOnly.options).not.toHaveProperty("bitrate");
     for (const key of ["protocol", "direction", "clientSide"]) expect(tcpOnly.options).not.toHaveProperty(key);
@@ -80,7 +107,14 @@ describe("experimentRequestBody", () => {
   });
 
   it("gives a UDP ceiling its bounds in bits/s and leaves its protocol and bitrate to it", () => {
-    const body = experimentRequestBody(fieldsOf({ kind: "udp-ceiling", lowMbps: "100", highMbps: "900", base: { ...EXPERIMENT_FORM_DEFAULTS.base, bitrateMbps: "5" } }));
+    const body = experimentRequestBody(
+      fieldsOf({
+        kind: "udp-ceiling",
+        lowMbps: "100",
+        highMbps: "900",
+        base: { ...EXPERIMENT_FORM_DEFAULTS.base, bitrateMbps: "5" },
+      }),
+    );
     expect(body).toMatchObject({ low: 100_000_000, high: 900_000_000, lossPercent: 0.1 });
     expect(body.options).not.toHaveProperty("protocol");
     expect(body.options).not.toHaveProperty("bitrate");
@@ -118,7 +152,9 @@ describe("experimentRequestBody", () => {
 
 describe("experimentFormErrorsOf", () => {
   it("puts each of the server's messages beside its field, naming the field", () => {
-    const body = experimentRequestBody(fieldsOf({ values: "1, x, 2, 2", repeats: "11", base: { ...EXPERIMENT_FORM_DEFAULTS.base, duration: "0" } }));
+    const body = experimentRequestBody(
+      fieldsOf({ values: "1, x, 2, 2", repeats: "11", base: { ...EXPERIMENT_FORM_DEFAULTS.base, duration: "0" } }),
+    );
     const errors = experimentFormErrorsOf(serverErrorsOf(body));
     expect(errors.repeats).toMatch(/^repeats must be a whole number from 1 to 10/);
     expect(errors.values).toMatch(/^values\[1\] must be a number/);
@@ -141,8 +177,21 @@ describe("experimentFormErrorsOf", () => {
 
 describe("planSizeOf", () => {
   it("counts runs and steps as the kinds do, and the time of each step plus its set-up", () => {
-    const sweep = planSizeOf(fieldsOf({ values: "1, 2, 3, 4, 5, 8", repeats: "2", base: { ...EXPERIMENT_FORM_DEFAULTS.base, duration: "10", omit: "2" } }), LINKS);
-    expect(sweep).toEqual({ runs: 12, steps: 12, isUpperBound: false, seconds: 12 * (10 + 2 + 3), defaultName: "Stream sweep" });
+    const sweep = planSizeOf(
+      fieldsOf({
+        values: "1, 2, 3, 4, 5, 8",
+        repeats: "2",
+        base: { ...EXPERIMENT_FORM_DEFAULTS.base, duration: "10", omit: "2" },
+      }),
+      LINKS,
+    );
+    expect(sweep).toEqual({
+      runs: 12,
+      steps: 12,
+      isUpperBound: false,
+      seconds: 12 * (10 + 2 + 3),
+      defaultName: "Stream sweep",
+    });
   });
 
   it("counts a step's runs at once: links together take one step", () => {
@@ -153,7 +202,10 @@ describe("planSizeOf", () => {
   it("gives a search's runs as an upper bound, with its short runs", () => {
     const preset = presetById("udp-without-loss")!;
     // 14 steps at most: the line rate, 7 halvings down to 1% of it, 6 bisections.
-    expect(planSizeOf(formFieldsOfPreset(preset, LINKS.slice(0, 1)), LINKS)).toMatchObject({ isUpperBound: true, seconds: 14 * (3 + 3) });
+    expect(planSizeOf(formFieldsOfPreset(preset, LINKS.slice(0, 1)), LINKS)).toMatchObject({
+      isUpperBound: true,
+      seconds: 14 * (3 + 3),
+    });
   });
 
   it("says when the plan holds more runs than allowed, and nothing while the fields make no plan", () => {
@@ -166,7 +218,10 @@ describe("planSizeOf", () => {
 
 describe("initialFormFields", () => {
   it("applies the preset of the address to the links that exist", () => {
-    const { fields, presetId } = initialFormFields({ presetId: PORTS_AT_ONCE_PRESET_ID, kind: null, linkIds: [5, 404, 3] }, LINKS);
+    const { fields, presetId } = initialFormFields(
+      { presetId: PORTS_AT_ONCE_PRESET_ID, kind: null, linkIds: [5, 404, 3] },
+      LINKS,
+    );
     expect(presetId).toBe(PORTS_AT_ONCE_PRESET_ID);
     expect(fields).toMatchObject({ kind: "concurrent", linkIds: [5, 3], baseline: true });
   });
@@ -175,13 +230,24 @@ describe("initialFormFields", () => {
     const { fields } = initialFormFields({ presetId: BOTH_ROLES_PRESET_ID, kind: null, linkIds: [5, 3] }, LINKS);
     expect(fields).toMatchObject({ kind: "matrix", linkIds: [5], clientSides: ["a", "b"] });
     expect(fields.base.bitrateMbps).toBe("2500");
-    expect(initialFormFields({ presetId: STREAM_SWEEP_PRESET_ID, kind: null, linkIds: [9] }, LINKS).fields.values).toBe("1, 2, 3, 4, 5, 8");
+    expect(initialFormFields({ presetId: STREAM_SWEEP_PRESET_ID, kind: null, linkIds: [9] }, LINKS).fields.values).toBe(
+      "1, 2, 3, 4, 5, 8",
+    );
   });
 
   it("without a preset, takes the kind asked for, or links together when several are given", () => {
-    expect(initialFormFields({ presetId: "nope", kind: "channels", linkIds: [3, 5] }, LINKS)).toMatchObject({ presetId: null, fields: { kind: "channels", linkIds: [3] } });
-    expect(initialFormFields({ presetId: null, kind: null, linkIds: [3, 5] }, LINKS).fields).toMatchObject({ kind: "concurrent", linkIds: [3, 5] });
-    expect(initialFormFields({ presetId: null, kind: null, linkIds: [] }, LINKS).fields).toMatchObject({ kind: "sweep", linkIds: [] });
+    expect(initialFormFields({ presetId: "nope", kind: "channels", linkIds: [3, 5] }, LINKS)).toMatchObject({
+      presetId: null,
+      fields: { kind: "channels", linkIds: [3] },
+    });
+    expect(initialFormFields({ presetId: null, kind: null, linkIds: [3, 5] }, LINKS).fields).toMatchObject({
+      kind: "concurrent",
+      linkIds: [3, 5],
+    });
+    expect(initialFormFields({ presetId: null, kind: null, linkIds: [] }, LINKS).fields).toMatchObject({
+      kind: "sweep",
+      linkIds: [],
+    });
   });
 });
 

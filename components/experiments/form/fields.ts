@@ -20,7 +20,13 @@ import { baseRequestOf, parseExperimentRequest, stepSecondsOf } from "@/lib/expe
 import { presetById, presetRequestBody, type ExperimentPreset } from "@/lib/experiments/presets";
 import { CLIENT_SIDES, RUN_DIRECTIONS, type ClientSide, type RunDirection } from "@/lib/runs/contract";
 import type { NewExperimentPrefill } from "./prefill";
-import { formErrorsOf, NEW_TEST_DEFAULTS, newTestRequestBody, parseSize, type NewTestFields } from "@/lib/runs/test-request";
+import {
+  formErrorsOf,
+  NEW_TEST_DEFAULTS,
+  newTestRequestBody,
+  parseSize,
+  type NewTestFields,
+} from "@/lib/runs/test-request";
 import { latencyOptionOf, withLatencyOption } from "@/components/diagnosis/latency-option";
 
 export type Protocol = "tcp" | "udp";
@@ -79,10 +85,17 @@ export function takesSeveralLinks(kind: ExperimentKind): boolean {
 }
 
 /** The base fields a kind sets itself, so the form leaves them out: a matrix's cells, a UDP ceiling's protocol and bitrate, a sweep's factor. */
-export function fieldsSetByKind(fields: Pick<ExperimentFormFields, "kind" | "factor" | "protocols">): ReadonlySet<keyof NewTestFields> {
+export function fieldsSetByKind(
+  fields: Pick<ExperimentFormFields, "kind" | "factor" | "protocols">,
+): ReadonlySet<keyof NewTestFields> {
   switch (fields.kind) {
     case "matrix":
-      return new Set(["protocol", "direction", "clientSide", ...(fields.protocols.includes("udp") ? [] : (["bitrateMbps"] as const))]);
+      return new Set([
+        "protocol",
+        "direction",
+        "clientSide",
+        ...(fields.protocols.includes("udp") ? [] : (["bitrateMbps"] as const)),
+      ]);
     case "udp-ceiling":
       return new Set(["protocol", "bitrateMbps"]);
     case "sweep":
@@ -174,7 +187,11 @@ export function experimentRequestBody(fields: ExperimentFormFields): Record<stri
     matrix: { directions: fields.directions, protocols: fields.protocols, clientSides: fields.clientSides },
     concurrent: { baseline: fields.baseline },
     channels: { channels: numberOrText(fields.channels), affinity: fields.affinity },
-    "udp-ceiling": { lossPercent: numberOrText(fields.lossPercent), low: megabitsToBits(fields.lowMbps), high: megabitsToBits(fields.highMbps) },
+    "udp-ceiling": {
+      lossPercent: numberOrText(fields.lossPercent),
+      low: megabitsToBits(fields.lowMbps),
+      high: megabitsToBits(fields.highMbps),
+    },
   };
   const body: Record<string, unknown> = {
     kind,
@@ -191,13 +208,27 @@ function textOf(value: unknown): string | undefined {
 }
 
 function listOf<T extends string>(value: unknown, allowed: readonly T[]): T[] | undefined {
-  return Array.isArray(value) ? value.filter((entry): entry is T => (allowed as readonly unknown[]).includes(entry)) : undefined;
+  return Array.isArray(value)
+    ? value.filter((entry): entry is T => (allowed as readonly unknown[]).includes(entry))
+    : undefined;
 }
 
 /** Run options as the new-test form types them: the inverse of newTestRequestBody (bits/s back to Mbit/s). */
 export function newTestFieldsOf(options: Record<string, unknown>): NewTestFields {
   const fields: NewTestFields = { ...NEW_TEST_DEFAULTS };
-  const texts = ["duration", "bytes", "parallel", "omit", "interval", "window", "length", "mss", "congestion", "tos", "port"] as const;
+  const texts = [
+    "duration",
+    "bytes",
+    "parallel",
+    "omit",
+    "interval",
+    "window",
+    "length",
+    "mss",
+    "congestion",
+    "tos",
+    "port",
+  ] as const;
   for (const key of texts) fields[key] = textOf(options[key]) ?? fields[key];
   if (options.protocol === "udp") fields.protocol = "udp";
   if (options.bytes !== undefined) fields.lengthMode = "bytes";
@@ -213,15 +244,19 @@ export function formFieldsOfRequest(body: Record<string, unknown>): ExperimentFo
   const defaults = EXPERIMENT_FORM_DEFAULTS;
   const [kind = defaults.kind] = listOf([body.kind], EXPERIMENT_KINDS) ?? [];
   const [factor = defaults.factor] = listOf([body.factor], SWEEP_FACTORS) ?? [];
-  const options = typeof body.options === "object" && body.options !== null ? (body.options as Record<string, unknown>) : {};
+  const options =
+    typeof body.options === "object" && body.options !== null ? (body.options as Record<string, unknown>) : {};
   const base = newTestFieldsOf(options);
   // A search wants short runs: without a duration, the UDP ceiling's own (as the server would take it).
-  if (kind === "udp-ceiling" && options.duration === undefined && options.bytes === undefined) base.duration = String(UDP_CEILING.defaultDuration);
+  if (kind === "udp-ceiling" && options.duration === undefined && options.bytes === undefined)
+    base.duration = String(UDP_CEILING.defaultDuration);
   const bitsAsMegabits = (value: unknown) => (typeof value === "number" ? String(value / 1e6) : undefined);
   return {
     kind,
     name: typeof body.name === "string" ? body.name : defaults.name,
-    linkIds: Array.isArray(body.linkIds) ? body.linkIds.filter((id): id is number => typeof id === "number") : defaults.linkIds,
+    linkIds: Array.isArray(body.linkIds)
+      ? body.linkIds.filter((id): id is number => typeof id === "number")
+      : defaults.linkIds,
     base,
     latency: latencyOptionOf(options),
     factor,
@@ -254,13 +289,23 @@ export function linksOf(ids: readonly number[], links: readonly FormLink[]): For
  * The form as an address asks for it (lib/experiments/presets.ts by id, or a kind) on the
  * links that exist; a kind that measures one link keeps the first.
  */
-export function initialFormFields(prefill: NewExperimentPrefill, links: readonly FormLink[]): { fields: ExperimentFormFields; presetId: string | null } {
+export function initialFormFields(
+  prefill: NewExperimentPrefill,
+  links: readonly FormLink[],
+): { fields: ExperimentFormFields; presetId: string | null } {
   const chosen = linksOf(prefill.linkIds, links);
   const preset = presetById(prefill.presetId);
-  if (preset) return { presetId: preset.id, fields: formFieldsOfPreset(preset, preset.links === 1 ? chosen.slice(0, 1) : chosen) };
+  if (preset)
+    return {
+      presetId: preset.id,
+      fields: formFieldsOfPreset(preset, preset.links === 1 ? chosen.slice(0, 1) : chosen),
+    };
   const kind = prefill.kind ?? (chosen.length >= 2 ? "concurrent" : EXPERIMENT_FORM_DEFAULTS.kind);
   const linkIds = chosen.map((link) => link.id);
-  return { presetId: null, fields: { ...EXPERIMENT_FORM_DEFAULTS, kind, linkIds: takesSeveralLinks(kind) ? linkIds : linkIds.slice(0, 1) } };
+  return {
+    presetId: null,
+    fields: { ...EXPERIMENT_FORM_DEFAULTS, kind, linkIds: takesSeveralLinks(kind) ? linkIds : linkIds.slice(0, 1) },
+  };
 }
 
 /** Where a server field error shows: `options.bitrate` beside the base bitrate (`base.bitrateMbps`), `values[2]` beside the values. */
@@ -279,7 +324,9 @@ export function fieldMessageOf({ field, message }: { field: string; message: str
 }
 
 /** The server's field errors by form key (`base.parallel`, `values`, `linkIds`, …), the first message of each. */
-export function experimentFormErrorsOf(errors: ReadonlyArray<{ field: string; message: string }>): Record<string, string> {
+export function experimentFormErrorsOf(
+  errors: ReadonlyArray<{ field: string; message: string }>,
+): Record<string, string> {
   const byKey: Record<string, string> = {};
   for (const error of errors) byKey[formKeyOf(error.field)] ??= fieldMessageOf(error);
   return byKey;
@@ -304,7 +351,9 @@ export function planLinkOf(link: FormLink): PlanLink {
 }
 
 /** What the plan takes: runs and steps at most (a search may stop sooner) and about how long; or why it is too large. */
-export type PlanSize = { runs: number; steps: number; isUpperBound: boolean; seconds: number | null; defaultName: string } | { tooLarge: string };
+export type PlanSize =
+  | { runs: number; steps: number; isUpperBound: boolean; seconds: number | null; defaultName: string }
+  | { tooLarge: string };
 
 /**
  * The plan's size as the server counts it (the kinds' maxRuns and maxSteps), or null while the
@@ -320,7 +369,13 @@ export function planSizeOf(fields: ExperimentFormFields, links: readonly FormLin
     const steps = kind.maxSteps(planLinks);
     const perStep = stepSecondsOf(base);
     const seconds = perStep === null ? null : steps * perStep;
-    return { runs: kind.maxRuns(planLinks), steps, isUpperBound: kind.steps(base, planLinks) === null, seconds, defaultName: kind.defaultName() };
+    return {
+      runs: kind.maxRuns(planLinks),
+      steps,
+      isUpperBound: kind.steps(base, planLinks) === null,
+      seconds,
+      defaultName: kind.defaultName(),
+    };
   } catch (error) {
     // More runs than a plan may hold: the server's own words, with the count.
     const tooLarge = error instanceof AppError ? error.fields.find((entry) => entry.field === "plan") : undefined;

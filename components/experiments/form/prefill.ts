@@ -10,7 +10,15 @@ export type NewExperimentPrefill = { presetId: string | null; kind: ExperimentKi
 type SearchValue = string | string[] | undefined;
 
 /** `?preset=<id>&link=<id>` for one link, `?preset=<id>&links=1,2` for several; `kind` without a preset. */
-export function newExperimentHref({ presetId, kind, linkIds = [] }: { presetId?: string; kind?: ExperimentKind; linkIds?: readonly number[] }): string {
+export function newExperimentHref({
+  presetId,
+  kind,
+  linkIds = [],
+}: {
+  presetId?: string;
+  kind?: ExperimentKind;
+  linkIds?: readonly number[];
+}): string {
   const parts: string[] = [];
   if (presetId) parts.push(`preset=${encodeURIComponent(presetId)}`);
   else if (kind) parts.push(`kind=${encodeURIComponent(kind)}`);
@@ -36,7 +44,12 @@ function idsOf(texts: string[]): number[] {
 }
 
 /** The prefill of a page's search parameters: `link` and `links` (comma-separated or repeated, as a GET form sends them) add up. */
-export function readNewExperimentParams(params: { preset?: SearchValue; kind?: SearchValue; link?: SearchValue; links?: SearchValue }): NewExperimentPrefill {
+export function readNewExperimentParams(params: {
+  preset?: SearchValue;
+  kind?: SearchValue;
+  link?: SearchValue;
+  links?: SearchValue;
+}): NewExperimentPrefill {
   const presetId = valuesOf(params.preset)[0]?.trim() || null;
   const kindText = valuesOf(params.kind)[0];
   const kind = (EXPERIMENT_KINDS as readonly string[]).includes(kindText ?? "") ? (kindText as ExperimentKind) : null;

@@ -10,7 +10,15 @@ export function ChartKey({ items }: { items: ChartKeyItem[] }) {
             {item.shape === "dot" ? (
               <circle cx="9" cy="4" r="3" fill="none" stroke={item.color} strokeWidth={2} />
             ) : (
-              <line x1="0" y1="4" x2="18" y2="4" stroke={item.color} strokeWidth={item.shape === "line" || item.shape === "dashed" ? 2.5 : 7} strokeDasharray={item.shape === "dashed" ? "4 3" : undefined} />
+              <line
+                x1="0"
+                y1="4"
+                x2="18"
+                y2="4"
+                stroke={item.color}
+                strokeWidth={item.shape === "line" || item.shape === "dashed" ? 2.5 : 7}
+                strokeDasharray={item.shape === "dashed" ? "4 3" : undefined}
+              />
             )}
           </svg>
           {item.label}

@@ -43,10 +43,18 @@ export function ExperimentActions({ experimentId, isActive }: { experimentId: nu
         <Link href={`/experiments/compare?ids=${experimentId}`} className={buttonClass("secondary")}>
           Compare
         </Link>
-        <a href={`/experiments/${experimentId}/export?format=csv`} download={`wirespeed-experiment-${experimentId}.csv`} className={buttonClass("secondary")}>
+        <a
+          href={`/experiments/${experimentId}/export?format=csv`}
+          download={`wirespeed-experiment-${experimentId}.csv`}
+          className={buttonClass("secondary")}
+        >
           Export CSV
         </a>
-        <a href={`/experiments/${experimentId}/export?format=json`} download={`wirespeed-experiment-${experimentId}.json`} className={buttonClass("secondary")}>
+        <a
+          href={`/experiments/${experimentId}/export?format=json`}
+          download={`wirespeed-experiment-${experimentId}.json`}
+          className={buttonClass("secondary")}
+        >
           Export JSON
         </a>
       </div>

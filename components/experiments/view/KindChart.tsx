@@ -12,7 +12,11 @@ const LINE_RATE_COLOR = "#94a3b8";
 /** The kind's chart in its card, or nothing while no step measured a rate (a run cancelled before its summary). */
 export function KindChart({ experiment }: { experiment: ExperimentJson }) {
   const chart = kindChartOf(experiment);
-  return chart ? <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">{chart}</div> : null;
+  return chart ? (
+    <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      {chart}
+    </div>
+  ) : null;
 }
 
 const hasAny = (values: (number | null)[]) => values.some((value) => value !== null);
@@ -26,7 +30,9 @@ function kindChartOf(experiment: ExperimentJson) {
   switch (plan.kind) {
     case "sweep": {
       const sweep = result as ResultOf<"sweep">;
-      return hasAny(sweep.rows.map((row) => row.receivedBitsPerSecond)) ? <SweepChart result={sweep} lineRateBitsPerSecond={lineRate} kneePercent={plan.kneePercent} /> : null;
+      return hasAny(sweep.rows.map((row) => row.receivedBitsPerSecond)) ? (
+        <SweepChart result={sweep} lineRateBitsPerSecond={lineRate} kneePercent={plan.kneePercent} />
+      ) : null;
     }
     case "matrix": {
       const { rows } = result as ResultOf<"matrix">;
@@ -38,14 +44,22 @@ function kindChartOf(experiment: ExperimentJson) {
           testId="matrix-chart"
           label={`Received rate of each of the ${rows.length} cells`}
           lineRateBitsPerSecond={lineRate}
-          series={[{ key: "received", label: hasBack ? "received (a⇄b: forward)" : "received", color: COMPARE_COLORS[0] }, ...(hasBack ? [{ key: "back", label: "received back (a⇄b)", color: COMPARE_COLORS[7] }] : [])]}
-          groups={rows.map((row) => ({ label: `${row.protocol.toUpperCase()} ${directionWord(row.direction)}${hasBothSides ? `, client ${row.clientSide}` : ""}`, values: { received: row.receivedBitsPerSecond, back: row.reverseReceivedBitsPerSecond } }))}
+          series={[
+            { key: "received", label: hasBack ? "received (a⇄b: forward)" : "received", color: COMPARE_COLORS[0] },
+            ...(hasBack ? [{ key: "back", label: "received back (a⇄b)", color: COMPARE_COLORS[7] }] : []),
+          ]}
+          groups={rows.map((row) => ({
+            label: `${row.protocol.toUpperCase()} ${directionWord(row.direction)}${hasBothSides ? `, client ${row.clientSide}` : ""}`,
+            values: { received: row.receivedBitsPerSecond, back: row.reverseReceivedBitsPerSecond },
+          }))}
         />
       ) : null;
     }
     case "concurrent": {
       const concurrent = result as ResultOf<"concurrent">;
-      const aloneSum = concurrent.rows.every((row) => row.aloneBitsPerSecond !== null) ? concurrent.rows.reduce((sum, row) => sum + (row.aloneBitsPerSecond ?? 0), 0) : null;
+      const aloneSum = concurrent.rows.every((row) => row.aloneBitsPerSecond !== null)
+        ? concurrent.rows.reduce((sum, row) => sum + (row.aloneBitsPerSecond ?? 0), 0)
+        : null;
       return hasAny(concurrent.rows.flatMap((row) => [row.aloneBitsPerSecond, row.togetherBitsPerSecond])) ? (
         <RateBars
           testId="concurrent-chart"
@@ -58,9 +72,20 @@ function kindChartOf(experiment: ExperimentJson) {
           groups={[
             ...concurrent.rows.map((row) => ({
               label: linkName(row.linkId),
-              values: { lineRate: (links.find((link) => link.id === row.linkId)?.speedMbps ?? 0) * 1e6 || null, alone: row.aloneBitsPerSecond, together: row.togetherBitsPerSecond },
+              values: {
+                lineRate: (links.find((link) => link.id === row.linkId)?.speedMbps ?? 0) * 1e6 || null,
+                alone: row.aloneBitsPerSecond,
+                together: row.togetherBitsPerSecond,
+              },
             })),
-            { label: "All links", values: { lineRate: concurrent.lineRateSumBitsPerSecond || null, alone: aloneSum, together: concurrent.aggregateBitsPerSecond } },
+            {
+              label: "All links",
+              values: {
+                lineRate: concurrent.lineRateSumBitsPerSecond || null,
+                alone: aloneSum,
+                together: concurrent.aggregateBitsPerSecond,
+              },
+            },
           ]}
         />
       ) : null;
@@ -75,13 +100,18 @@ function kindChartOf(experiment: ExperimentJson) {
             { key: "sent", label: "sent", color: COMPARE_COLORS[5] },
             { key: "received", label: "received", color: COMPARE_COLORS[0] },
           ]}
-          groups={channels.rows.map((row) => ({ label: `channel ${row.channel}`, values: { sent: row.sentBitsPerSecond, received: row.receivedBitsPerSecond } }))}
+          groups={channels.rows.map((row) => ({
+            label: `channel ${row.channel}`,
+            values: { sent: row.sentBitsPerSecond, received: row.receivedBitsPerSecond },
+          }))}
         />
       ) : null;
     }
     case "udp-ceiling": {
       const ceiling = result as ResultOf<"udp-ceiling">;
-      return hasAny(ceiling.steps.map((step) => step.receivedBitsPerSecond)) ? <UdpCeilingChart result={ceiling} lossPercent={plan.lossPercent} lineRateBitsPerSecond={lineRate} /> : null;
+      return hasAny(ceiling.steps.map((step) => step.receivedBitsPerSecond)) ? (
+        <UdpCeilingChart result={ceiling} lossPercent={plan.lossPercent} lineRateBitsPerSecond={lineRate} />
+      ) : null;
     }
   }
 }

@@ -39,9 +39,16 @@ export function LivePanel({ experiment, live, readAtMs }: Props) {
   const stepNumber = Math.min(total, stepsDone + (current ? 1 : 0)) || 1;
   const percent = total > 0 ? (stepsDone / total) * 100 : 0;
   const options = experiment.plan.options as { duration?: unknown; omit?: unknown };
-  const durationSeconds = typeof options.duration === "number" ? options.duration + (typeof options.omit === "number" ? options.omit : 0) : null;
+  const durationSeconds =
+    typeof options.duration === "number"
+      ? options.duration + (typeof options.omit === "number" ? options.omit : 0)
+      : null;
   return (
-    <section aria-labelledby="live-heading" className="mb-6 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid="experiment-live">
+    <section
+      aria-labelledby="live-heading"
+      className="mb-6 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      data-testid="experiment-live"
+    >
       <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id="live-heading" className="text-lg font-semibold">
@@ -61,7 +68,11 @@ export function LivePanel({ experiment, live, readAtMs }: Props) {
             )}
           </p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400" data-testid="time-left">
-            {secondsLeft === null ? "Estimating the time left…" : secondsLeft < 1 ? "Finishing…" : `About ${formatDuration(secondsLeft)} left`}
+            {secondsLeft === null
+              ? "Estimating the time left…"
+              : secondsLeft < 1
+                ? "Finishing…"
+                : `About ${formatDuration(secondsLeft)} left`}
           </p>
         </div>
         {mayCancel ? (
@@ -100,7 +111,10 @@ export function LivePanel({ experiment, live, readAtMs }: Props) {
         aria-valuetext={`${stepsDone} of ${total} steps done`}
         className="mb-4 h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
       >
-        <div className="h-full rounded-full bg-sky-600 transition-[width] duration-300 dark:bg-sky-400" style={{ width: `${percent}%` }} />
+        <div
+          className="h-full rounded-full bg-sky-600 transition-[width] duration-300 dark:bg-sky-400"
+          style={{ width: `${percent}%` }}
+        />
       </div>
       {live && live.sampleCount > 0 ? (
         <LiveStepChart live={live} links={experiment.links} durationSeconds={durationSeconds} />

@@ -1,6 +1,15 @@
 "use client";
 
-import { CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { GRID_PROPS, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
@@ -30,7 +39,10 @@ export function LiveStepChart({ live, links, durationSeconds }: Props) {
   const { points, lines } = live;
   const isSeveral = lines.length > 1;
   // The line rate the total is measured against: the sum over the step's distinct links.
-  const lineRate = [...new Set(lines.map((line) => line.linkId))].reduce((sum, linkId) => sum + (links.find((link) => link.id === linkId)?.speedMbps ?? 0) * 1e6, 0);
+  const lineRate = [...new Set(lines.map((line) => line.linkId))].reduce(
+    (sum, linkId) => sum + (links.find((link) => link.id === linkId)?.speedMbps ?? 0) * 1e6,
+    0,
+  );
   const peak = Math.max(lineRate, ...points.map((point) => Math.max(point.bps ?? 0, point.reverseBps ?? 0)));
   const { unit, rateAxis } = useRateAxis(peak, [0, "auto"]);
   const hasReverse = points.some((point) => point.reverseBps !== null);
@@ -54,15 +66,50 @@ export function LiveStepChart({ live, links, durationSeconds }: Props) {
             <XAxis {...secondsAxisProps(end)} />
             <YAxis {...rateAxis} />
             {lineRate > 0 ? (
-              <ReferenceLine y={lineRate} ifOverflow="extendDomain" stroke="currentColor" strokeDasharray="6 4" strokeOpacity={0.6} />
+              <ReferenceLine
+                y={lineRate}
+                ifOverflow="extendDomain"
+                stroke="currentColor"
+                strokeDasharray="6 4"
+                strokeOpacity={0.6}
+              />
             ) : null}
             {isSeveral
               ? lines.map((line, index) => (
-                  <Line key={line.key} dataKey={line.key} name={lineLabel(line, links)} stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]} strokeWidth={1.5} dot={false} isAnimationActive={false} connectNulls />
+                  <Line
+                    key={line.key}
+                    dataKey={line.key}
+                    name={lineLabel(line, links)}
+                    stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]}
+                    strokeWidth={1.5}
+                    dot={false}
+                    isAnimationActive={false}
+                    connectNulls
+                  />
                 ))
               : null}
-            <Line dataKey="bps" name={totalLabel} stroke="currentColor" className="text-slate-900 dark:text-slate-50" strokeWidth={2.5} dot={points.length <= 60 ? { r: 2.5 } : false} isAnimationActive={false} connectNulls />
-            {hasReverse ? <Line dataKey="reverseBps" name="reverse" stroke={REVERSE_COLOR} strokeWidth={2} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls /> : null}
+            <Line
+              dataKey="bps"
+              name={totalLabel}
+              stroke="currentColor"
+              className="text-slate-900 dark:text-slate-50"
+              strokeWidth={2.5}
+              dot={points.length <= 60 ? { r: 2.5 } : false}
+              isAnimationActive={false}
+              connectNulls
+            />
+            {hasReverse ? (
+              <Line
+                dataKey="reverseBps"
+                name="reverse"
+                stroke={REVERSE_COLOR}
+                strokeWidth={2}
+                strokeDasharray="5 3"
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ) : null}
             <Tooltip
               isAnimationActive={false}
               content={({ active, payload }) => {
@@ -70,8 +117,15 @@ export function LiveStepChart({ live, links, durationSeconds }: Props) {
                 if (!point) return null;
                 const rows = [{ label: totalLabel, value: formatRate(point.bps, unit) }];
                 if (hasReverse) rows.push({ label: "reverse", value: formatRate(point.reverseBps, unit) });
-                if (isSeveral) for (const line of lines) rows.push({ label: lineLabel(line, links), value: formatRate(point[line.key], unit) });
-                return <TooltipBox title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`} rows={rows} />;
+                if (isSeveral)
+                  for (const line of lines)
+                    rows.push({ label: lineLabel(line, links), value: formatRate(point[line.key], unit) });
+                return (
+                  <TooltipBox
+                    title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`}
+                    rows={rows}
+                  />
+                );
               }}
             />
           </ComposedChart>
@@ -81,7 +135,13 @@ export function LiveStepChart({ live, links, durationSeconds }: Props) {
         items={[
           { label: totalLabel, color: "currentColor", shape: "line" },
           ...(hasReverse ? [{ label: "reverse", color: REVERSE_COLOR, shape: "dashed" as const }] : []),
-          ...(isSeveral ? lines.map((line, index) => ({ label: lineLabel(line, links), color: COMPARE_COLORS[index % COMPARE_COLORS.length]!, shape: "line" as const })) : []),
+          ...(isSeveral
+            ? lines.map((line, index) => ({
+                label: lineLabel(line, links),
+                color: COMPARE_COLORS[index % COMPARE_COLORS.length]!,
+                shape: "line" as const,
+              }))
+            : []),
           ...(lineRate > 0 ? [{ label: lineRateLabel, color: "currentColor", shape: "dashed" as const }] : []),
         ]}
       />

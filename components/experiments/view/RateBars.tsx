@@ -27,7 +27,10 @@ const BAR_HEIGHT = 14;
  */
 export function RateBars({ groups, series, lineRateBitsPerSecond, label, testId }: Props) {
   const [unit] = useRateUnit();
-  const peak = Math.max(lineRateBitsPerSecond ?? 0, ...groups.flatMap((group) => series.map((entry) => group.values[entry.key] ?? 0)));
+  const peak = Math.max(
+    lineRateBitsPerSecond ?? 0,
+    ...groups.flatMap((group) => series.map((entry) => group.values[entry.key] ?? 0)),
+  );
   const scale = rateScale(peak, unit);
   // The rate axis of the time charts, turned on its side: its ticks, colours and unit.
   const { stroke, strokeOpacity, tickFormatter } = rateAxisProps(scale, [0, "auto"]);
@@ -36,9 +39,22 @@ export function RateBars({ groups, series, lineRateBitsPerSecond, label, testId 
   const height = groups.length * (series.length * BAR_HEIGHT + 18) + 48;
   return (
     <div>
-      <div className="w-full overflow-hidden text-slate-600 dark:text-slate-300" style={{ height }} role="img" aria-label={label} data-testid={testId} data-group-count={groups.length}>
+      <div
+        className="w-full overflow-hidden text-slate-600 dark:text-slate-300"
+        style={{ height }}
+        role="img"
+        aria-label={label}
+        data-testid={testId}
+        data-group-count={groups.length}
+      >
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 18, left: 4 }} barGap={2} barCategoryGap={10}>
+          <BarChart
+            data={data}
+            layout="vertical"
+            margin={{ top: 4, right: 16, bottom: 18, left: 4 }}
+            barGap={2}
+            barCategoryGap={10}
+          >
             <CartesianGrid {...GRID_PROPS} horizontal={false} />
             <XAxis
               type="number"
@@ -47,29 +63,68 @@ export function RateBars({ groups, series, lineRateBitsPerSecond, label, testId 
               stroke={stroke}
               strokeOpacity={strokeOpacity}
               tickFormatter={tickFormatter}
-              label={{ value: scale.label, position: "insideBottomRight", offset: -12, fill: "currentColor", fontSize: 12 }}
+              label={{
+                value: scale.label,
+                position: "insideBottomRight",
+                offset: -12,
+                fill: "currentColor",
+                fontSize: 12,
+              }}
             />
-            <YAxis type="category" dataKey="label" width={labelWidth} tick={{ fill: "currentColor", fontSize: 12 }} stroke="currentColor" strokeOpacity={0.4} interval={0} />
+            <YAxis
+              type="category"
+              dataKey="label"
+              width={labelWidth}
+              tick={{ fill: "currentColor", fontSize: 12 }}
+              stroke="currentColor"
+              strokeOpacity={0.4}
+              interval={0}
+            />
             {lineRateBitsPerSecond ? (
-              <ReferenceLine x={lineRateBitsPerSecond} ifOverflow="extendDomain" stroke="currentColor" strokeDasharray="6 4" strokeOpacity={0.6} label={{ value: "line rate", position: "insideTopRight", fill: "currentColor", fontSize: 11 }} />
+              <ReferenceLine
+                x={lineRateBitsPerSecond}
+                ifOverflow="extendDomain"
+                stroke="currentColor"
+                strokeDasharray="6 4"
+                strokeOpacity={0.6}
+                label={{ value: "line rate", position: "insideTopRight", fill: "currentColor", fontSize: 11 }}
+              />
             ) : null}
             {series.map((entry) => (
-              <Bar key={entry.key} dataKey={entry.key} name={entry.label} fill={entry.color} barSize={BAR_HEIGHT} isAnimationActive={false} />
+              <Bar
+                key={entry.key}
+                dataKey={entry.key}
+                name={entry.label}
+                fill={entry.color}
+                barSize={BAR_HEIGHT}
+                isAnimationActive={false}
+              />
             ))}
             <Tooltip
               isAnimationActive={false}
               cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
               content={({ active, payload, label: groupLabel }) =>
                 active && payload?.length ? (
-                  <TooltipBox title={String(groupLabel)} rows={payload.map((item) => ({ label: String(item.name), value: formatRate(item.value as number | null, unit), color: item.color }))} />
+                  <TooltipBox
+                    title={String(groupLabel)}
+                    rows={payload.map((item) => ({
+                      label: String(item.name),
+                      value: formatRate(item.value as number | null, unit),
+                      color: item.color,
+                    }))}
+                  />
                 ) : null
               }
             />
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <ChartKey items={[...series.map((entry) => ({ label: entry.label, color: entry.color })), ...(lineRateBitsPerSecond ? [{ label: "line rate", color: "currentColor", shape: "dashed" as const }] : [])]} />
+      <ChartKey
+        items={[
+          ...series.map((entry) => ({ label: entry.label, color: entry.color })),
+          ...(lineRateBitsPerSecond ? [{ label: "line rate", color: "currentColor", shape: "dashed" as const }] : []),
+        ]}
+      />
     </div>
   );
 }
-

@@ -52,7 +52,11 @@ export function ResultTableView({ table, label, isFinal }: { table: ResultTable;
             <CellValue column={first} cell={row.cells[first.key]} />
           </th>
           {rest.map((column) => (
-            <td key={column.key} className={`px-3 py-2 ${alignOf(column)} ${column.format === "runs" ? "" : "whitespace-nowrap"} ${row.isSum ? SUM_ROW : ""}`} data-column={column.key}>
+            <td
+              key={column.key}
+              className={`px-3 py-2 ${alignOf(column)} ${column.format === "runs" ? "" : "whitespace-nowrap"} ${row.isSum ? SUM_ROW : ""}`}
+              data-column={column.key}
+            >
               <CellValue column={column} cell={row.cells[column.key]} />
             </td>
           ))}

@@ -1,6 +1,17 @@
 "use client";
 
-import { Bar, CartesianGrid, Cell, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  CartesianGrid,
+  Cell,
+  ComposedChart,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { GRID_PROPS, useRateAxis } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
@@ -12,11 +23,29 @@ const RECEIVED_COLOR = COMPARE_COLORS[0];
 const CEILING_COLOR = COMPARE_COLORS[2];
 const LOSS_COLOR = "#dc2626";
 
-type Point = { label: string; bitrate: number; received: number | null; loss: number | null; isCeiling: boolean; order: number };
+type Point = {
+  label: string;
+  bitrate: number;
+  received: number | null;
+  loss: number | null;
+  isCeiling: boolean;
+  order: number;
+};
 
 /** Each bitrate tried (in rising order): what arrived, as bars, and the loss, as a line on its own axis. */
-export function UdpCeilingChart({ result, lossPercent, lineRateBitsPerSecond }: { result: UdpCeilingResult; lossPercent: number; lineRateBitsPerSecond: number }) {
-  const peak = Math.max(lineRateBitsPerSecond, ...result.steps.map((step) => Math.max(step.bitrate, step.receivedBitsPerSecond ?? 0)));
+export function UdpCeilingChart({
+  result,
+  lossPercent,
+  lineRateBitsPerSecond,
+}: {
+  result: UdpCeilingResult;
+  lossPercent: number;
+  lineRateBitsPerSecond: number;
+}) {
+  const peak = Math.max(
+    lineRateBitsPerSecond,
+    ...result.steps.map((step) => Math.max(step.bitrate, step.receivedBitsPerSecond ?? 0)),
+  );
   const { unit, rateAxis } = useRateAxis(peak, [0, "auto"]);
   const data: Point[] = result.steps
     .map((step, index) => ({
@@ -32,7 +61,13 @@ export function UdpCeilingChart({ result, lossPercent, lineRateBitsPerSecond }: 
   const isSlanted = data.length > 4;
   return (
     <div>
-      <div className="h-72 w-full overflow-hidden text-slate-600 sm:h-80 dark:text-slate-300" role="img" aria-label={`Received rate and loss for each of the ${data.length} bitrates tried`} data-testid="udp-ceiling-chart" data-point-count={data.length}>
+      <div
+        className="h-72 w-full overflow-hidden text-slate-600 sm:h-80 dark:text-slate-300"
+        role="img"
+        aria-label={`Received rate and loss for each of the ${data.length} bitrates tried`}
+        data-testid="udp-ceiling-chart"
+        data-point-count={data.length}
+      >
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 18, left: 4 }}>
             <CartesianGrid {...GRID_PROPS} vertical={false} />
@@ -47,7 +82,13 @@ export function UdpCeilingChart({ result, lossPercent, lineRateBitsPerSecond }: 
               tick={{ fill: "currentColor", fontSize: 11 }}
               stroke="currentColor"
               strokeOpacity={0.4}
-              label={{ value: "bitrate tried", position: "insideBottom", offset: -12, fill: "currentColor", fontSize: 12 }}
+              label={{
+                value: "bitrate tried",
+                position: "insideBottom",
+                offset: -12,
+                fill: "currentColor",
+                fontSize: 12,
+              }}
             />
             <YAxis yAxisId="rate" {...rateAxis} />
             <YAxis
@@ -60,13 +101,28 @@ export function UdpCeilingChart({ result, lossPercent, lineRateBitsPerSecond }: 
               strokeOpacity={0.6}
               tickFormatter={(value: number) => `${Number(value.toFixed(2))}%`}
             />
-            <ReferenceLine yAxisId="loss" y={lossPercent} stroke={LOSS_COLOR} strokeDasharray="4 3" strokeOpacity={0.8} />
+            <ReferenceLine
+              yAxisId="loss"
+              y={lossPercent}
+              stroke={LOSS_COLOR}
+              strokeDasharray="4 3"
+              strokeOpacity={0.8}
+            />
             <Bar yAxisId="rate" dataKey="received" name="received" isAnimationActive={false} maxBarSize={48}>
               {data.map((point) => (
                 <Cell key={point.bitrate} fill={point.isCeiling ? CEILING_COLOR : RECEIVED_COLOR} />
               ))}
             </Bar>
-            <Line yAxisId="loss" dataKey="loss" name="loss" stroke={LOSS_COLOR} strokeWidth={1.75} dot={{ r: 3, fill: LOSS_COLOR }} isAnimationActive={false} connectNulls />
+            <Line
+              yAxisId="loss"
+              dataKey="loss"
+              name="loss"
+              stroke={LOSS_COLOR}
+              strokeWidth={1.75}
+              dot={{ r: 3, fill: LOSS_COLOR }}
+              isAnimationActive={false}
+              connectNulls
+            />
             <Tooltip
               isAnimationActive={false}
               cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
@@ -77,7 +133,11 @@ export function UdpCeilingChart({ result, lossPercent, lineRateBitsPerSecond }: 
                   <TooltipBox
                     title={`${formatRate(point.bitrate, unit)} (step ${point.order})${point.isCeiling ? " · the ceiling" : ""}`}
                     rows={[
-                      { label: "received", value: formatRate(point.received, unit), color: point.isCeiling ? CEILING_COLOR : RECEIVED_COLOR },
+                      {
+                        label: "received",
+                        value: formatRate(point.received, unit),
+                        color: point.isCeiling ? CEILING_COLOR : RECEIVED_COLOR,
+                      },
                       { label: "loss", value: formatPercent(point.loss, 2), color: LOSS_COLOR },
                     ]}
                   />

@@ -41,7 +41,6 @@ describe("formatDifference", () => {
   });
 });
 
-
 describe("columnsWithValues", () => {
   it("keeps the first column and those some row has a value in", () => {
     const columns = [
@@ -79,7 +78,9 @@ describe("splitNameColumns and rowTitle", () => {
 
   it("names a row by its one name column, or by each with its label", () => {
     expect(rowTitle(matrix.slice(0, 1), { protocol: "TCP" })).toBe("Protocol: TCP");
-    expect(rowTitle(matrix.slice(0, 3), { protocol: "TCP", direction: "a→b", clientSide: "a" })).toBe("Protocol TCP · Direction a→b · Client on a");
+    expect(rowTitle(matrix.slice(0, 3), { protocol: "TCP", direction: "a→b", clientSide: "a" })).toBe(
+      "Protocol TCP · Direction a→b · Client on a",
+    );
     // The sum row of channels has no port.
     expect(rowTitle(matrix.slice(0, 2), { protocol: "Sum", direction: null })).toBe("Protocol Sum");
   });

@@ -33,19 +33,24 @@ export function formatDifference(percent: number | null): string {
   return `${rounded > 0 ? "+" : "−"}${Math.abs(rounded).toFixed(1)} %`;
 }
 
-
 /** Whether a cell holds anything to show. */
 export function hasValue(cell: TableCell | undefined): boolean {
   return cell !== null && cell !== undefined && cell !== "" && !(Array.isArray(cell) && cell.length === 0);
 }
 
 /** The columns some row has a value in, and always the first (it names the row): CPU that iperf3 did not report only takes room. */
-export function columnsWithValues(columns: readonly TableColumn[], rows: readonly { cells: Record<string, TableCell> }[]): TableColumn[] {
+export function columnsWithValues(
+  columns: readonly TableColumn[],
+  rows: readonly { cells: Record<string, TableCell> }[],
+): TableColumn[] {
   return columns.filter((column, index) => index === 0 || rows.some((row) => hasValue(row.cells[column.key])));
 }
 
 /** The leading text columns, which name a row (a matrix cell is protocol, direction and client side), and the rest. */
-export function splitNameColumns(columns: readonly TableColumn[]): { nameColumns: TableColumn[]; valueColumns: TableColumn[] } {
+export function splitNameColumns(columns: readonly TableColumn[]): {
+  nameColumns: TableColumn[];
+  valueColumns: TableColumn[];
+} {
   const firstValue = columns.findIndex((column) => column.format !== "text");
   const end = firstValue === -1 ? columns.length : Math.max(1, firstValue);
   return { nameColumns: columns.slice(0, end), valueColumns: columns.slice(end) };

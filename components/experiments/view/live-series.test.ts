@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { ExperimentSampleEventSchema, LiveExperimentSeries, LiveStepSeries, type ExperimentSampleEvent } from "./live-series";
+import {
+  ExperimentSampleEventSchema,
+  LiveExperimentSeries,
+  LiveStepSeries,
+  type ExperimentSampleEvent,
+} from "./live-series";
 
-function sample(runId: number, end: number, bitsPerSecond: number, extra: Partial<ExperimentSampleEvent> = {}): ExperimentSampleEvent {
+function sample(
+  runId: number,
+  end: number,
+  bitsPerSecond: number,
+  extra: Partial<ExperimentSampleEvent> = {},
+): ExperimentSampleEvent {
   return {
     seq: Math.round(end) - 1,
     start: end - 1,
@@ -68,7 +78,8 @@ describe("LiveStepSeries", () => {
 
   it("thins a long step to the display limit, keeping the total as the mean", () => {
     const series = new LiveStepSeries();
-    for (let index = 1; index <= 40; index += 1) series.add(sample(1, index / 10, index % 2 === 0 ? 2e9 : 1e9, { start: (index - 1) / 10 }));
+    for (let index = 1; index <= 40; index += 1)
+      series.add(sample(1, index / 10, index % 2 === 0 ? 2e9 : 1e9, { start: (index - 1) / 10 }));
     const { points, sampleCount } = series.snapshot(10);
     expect(points).toHaveLength(10);
     expect(points.every((point) => point.bps === 1.5e9)).toBe(true);

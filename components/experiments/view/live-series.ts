@@ -9,7 +9,12 @@ import { downsample, type SeriesPoint } from "@/lib/runs/series";
 export const ExperimentSampleEventSchema = SampleEventSchema.extend({
   runId: z.number().int(),
   linkId: z.number().int(),
-  channel: z.number().int().nullable().optional().transform((channel) => channel ?? null),
+  channel: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .transform((channel) => channel ?? null),
 });
 export type ExperimentSampleEvent = z.infer<typeof ExperimentSampleEventSchema>;
 
@@ -69,12 +74,27 @@ export class LiveStepSeries {
 
   /** The chart now: lines in channel order (or link, then run order), points in time order, thinned for display. */
   snapshot(limit?: number): LiveStep {
-    const ordered = [...this.runs.entries()].sort(([runA, a], [runB, b]) => (a.channel ?? 0) - (b.channel ?? 0) || a.linkId - b.linkId || runA - runB);
-    const lines: LiveLine[] = ordered.map(([runId, run], index) => ({ key: `s${index}`, runId, linkId: run.linkId, channel: run.channel }));
+    const ordered = [...this.runs.entries()].sort(
+      ([runA, a], [runB, b]) => (a.channel ?? 0) - (b.channel ?? 0) || a.linkId - b.linkId || runA - runB,
+    );
+    const lines: LiveLine[] = ordered.map(([runId, run], index) => ({
+      key: `s${index}`,
+      runId,
+      linkId: run.linkId,
+      channel: run.channel,
+    }));
     const points = [...this.buckets.values()]
       .sort((a, b) => a.t - b.t)
       .map((bucket) => {
-        const point: SeriesPoint = { t: bucket.t, bps: sumOf(bucket.forward), reverseBps: sumOf(bucket.reverse), retransmits: null, jitterMs: null, lostPercent: null, omitted: bucket.omitted };
+        const point: SeriesPoint = {
+          t: bucket.t,
+          bps: sumOf(bucket.forward),
+          reverseBps: sumOf(bucket.reverse),
+          retransmits: null,
+          jitterMs: null,
+          lostPercent: null,
+          omitted: bucket.omitted,
+        };
         for (const line of lines) point[line.key] = bucket.forward.get(line.runId);
         return point;
       });

@@ -33,9 +33,14 @@ export function describeBaseOptions(plan: ExperimentPlan): string {
   const options = parseStoredOptions(plan.options);
   // The runs table's words without their first (the protocol) and last (the arrow).
   if (plan.kind === "matrix") {
-    const words = describeOptions({ ...options, latency: false }, "a-to-b").split(" ").slice(1, -1).join(" ");
+    const words = describeOptions({ ...options, latency: false }, "a-to-b")
+      .split(" ")
+      .slice(1, -1)
+      .join(" ");
     return options.latency ? `${words} + latency` : words;
   }
-  const direction: RunDirection = (RUN_DIRECTIONS as readonly unknown[]).includes(plan.options.direction) ? (plan.options.direction as RunDirection) : "a-to-b";
+  const direction: RunDirection = (RUN_DIRECTIONS as readonly unknown[]).includes(plan.options.direction)
+    ? (plan.options.direction as RunDirection)
+    : "a-to-b";
   return describeOptions(plan.kind === "udp-ceiling" ? { ...options, protocol: "udp" } : options, direction);
 }

@@ -18,7 +18,11 @@ const REFETCH_DELAY_MS = 150;
  * live chart; a step, row or status event refetches the experiment, so the table fills in
  * row by row. Once the status is final the stream closes and the views that list runs refresh.
  */
-export function useExperimentLive(experimentId: number, isActive: boolean, steps: ExperimentStepJson[]): LiveStep | null {
+export function useExperimentLive(
+  experimentId: number,
+  isActive: boolean,
+  steps: ExperimentStepJson[],
+): LiveStep | null {
   const queryClient = useQueryClient();
   const router = useRouter();
   const [live, setLive] = useState<LiveStep | null>(null);

@@ -24,7 +24,10 @@ describe("asymmetry rule on a run", () => {
       options: { bidir: true },
       receivedBitsPerSecond: 9.4e9,
       reverseReceivedBitsPerSecond: 7e9,
-      environment: { client: snapshot({ nic: { offloads: { tso: true, gso: true, gro: false, lro: false } } }), server: null },
+      environment: {
+        client: snapshot({ nic: { offloads: { tso: true, gso: true, gro: false, lro: false } } }),
+        server: null,
+      },
     });
     expect(asymmetryRunRule(run)).toEqual({
       id: "asymmetry",
@@ -39,24 +42,39 @@ describe("asymmetry rule on a run", () => {
 
   it("compares a run with the latest one the other way, with the link's ends as the run had them", () => {
     // client on b, not reversed: this run went b→a; the other way (a→b) was slower, received by b: the client here
-    const run = runEvidence({ clientSide: "b", receivedBitsPerSecond: 9.4e9, opposite: { runId: 12, receivedBitsPerSecond: 6e9 } });
+    const run = runEvidence({
+      clientSide: "b",
+      receivedBitsPerSecond: 9.4e9,
+      opposite: { runId: 12, receivedBitsPerSecond: 6e9 },
+    });
     const found = asymmetryRunRule(run);
-    expect(found?.evidence).toBe("a→b gave 6 Gbit/s, b→a 9.4 Gbit/s: a→b is 36% slower (this run against run #12, the latest the other way).");
+    expect(found?.evidence).toBe(
+      "a→b gave 6 Gbit/s, b→a 9.4 Gbit/s: a→b is 36% slower (this run against run #12, the latest the other way).",
+    );
     expect(found?.suggestion).toMatch(/^Look at the receive path of end b \(the client's enp3s0f0\)/);
   });
 
   it("says nothing within 10%, without the other figure, or without a result", () => {
-    expect(asymmetryRunRule(runEvidence({ options: { bidir: true }, receivedBitsPerSecond: 9.4e9, reverseReceivedBitsPerSecond: 8.5e9 }))).toBeNull();
+    expect(
+      asymmetryRunRule(
+        runEvidence({ options: { bidir: true }, receivedBitsPerSecond: 9.4e9, reverseReceivedBitsPerSecond: 8.5e9 }),
+      ),
+    ).toBeNull();
     expect(asymmetryRunRule(runEvidence({ opposite: { runId: 12, receivedBitsPerSecond: 8.6e9 } }))).toBeNull();
     expect(asymmetryRunRule(runEvidence({ opposite: { runId: 12, receivedBitsPerSecond: null } }))).toBeNull();
     expect(asymmetryRunRule(runEvidence({ opposite: null }))).toBeNull();
-    expect(asymmetryRunRule(runEvidence({ status: "failed", opposite: { runId: 12, receivedBitsPerSecond: 1e9 } }))).toBeNull();
+    expect(
+      asymmetryRunRule(runEvidence({ status: "failed", opposite: { runId: 12, receivedBitsPerSecond: 1e9 } })),
+    ).toBeNull();
   });
 });
 
 describe("asymmetry rule on a matrix", () => {
   it("reports the matrix's asymmetry with both directions' figures", () => {
-    const result = { rows: [matrixRow("a-to-b", 9.4e9, 1), matrixRow("b-to-a", 7e9, 2)], asymmetry: { slower: "b-to-a", percent: 25.5 } };
+    const result = {
+      rows: [matrixRow("a-to-b", 9.4e9, 1), matrixRow("b-to-a", 7e9, 2)],
+      asymmetry: { slower: "b-to-a", percent: 25.5 },
+    };
     const found = asymmetryMatrixRule(experimentEvidence({ kind: "matrix", result, runs: [runEvidence()] }));
     expect(found).toMatchObject({
       id: "asymmetry",

@@ -5,7 +5,20 @@ import type { Hint } from "@/lib/diagnosis/contract";
 import { ASYMMETRY_PERCENT, type MatrixResult } from "@/lib/experiments/contract";
 import { compareDirections } from "@/lib/experiments/kinds/matrix";
 import type { ClientSide } from "@/lib/runs/contract";
-import { endNic, flowsOf, flowWord, formatBitRate, formatPercentWord, hint, listWords, nicOf, ROLES, sideOf, type EndNic, type Flow } from "./shared";
+import {
+  endNic,
+  flowsOf,
+  flowWord,
+  formatBitRate,
+  formatPercentWord,
+  hint,
+  listWords,
+  nicOf,
+  ROLES,
+  sideOf,
+  type EndNic,
+  type Flow,
+} from "./shared";
 import type { ExperimentEvidence, RunEvidence } from "./types";
 
 export const ASYMMETRY_TITLE = "One direction is slower";
@@ -28,14 +41,21 @@ function receivePath(side: ClientSide, nic: EndNic | null): string {
 }
 
 function nicAtSide(run: RunEvidence, side: ClientSide): EndNic {
-  return nicOf(run, ROLES.find((role) => sideOf(run, role) === side)!);
+  return nicOf(
+    run,
+    ROLES.find((role) => sideOf(run, role) === side)!,
+  );
 }
 
 export function asymmetryRunRule(run: RunEvidence): Hint | null {
   if (run.status !== "succeeded") return null;
   const [forward, second] = flowsOf(run) as [Flow, Flow | undefined];
   if (forward.bitsPerSecond === null) return null;
-  let pair: { slow: { word: string; bitsPerSecond: number; receiver: ClientSide }; fast: { word: string; bitsPerSecond: number }; how: string } | null = null;
+  let pair: {
+    slow: { word: string; bitsPerSecond: number; receiver: ClientSide };
+    fast: { word: string; bitsPerSecond: number };
+    how: string;
+  } | null = null;
   if (run.options.bidir && second?.bitsPerSecond !== null && second?.bitsPerSecond !== undefined) {
     const [slow, fast] = forward.bitsPerSecond <= second.bitsPerSecond ? [forward, second] : [second, forward];
     pair = {
@@ -43,9 +63,21 @@ export function asymmetryRunRule(run: RunEvidence): Hint | null {
       fast: { word: flowWord(run, fast), bitsPerSecond: fast.bitsPerSecond! },
       how: "both at once, in this --bidir run",
     };
-  } else if (!run.options.bidir && run.opposite?.receivedBitsPerSecond !== null && run.opposite?.receivedBitsPerSecond !== undefined) {
-    const here = { word: flowWord(run, forward), bitsPerSecond: forward.bitsPerSecond, receiver: sideOf(run, forward.receiver) };
-    const there = { word: flowWord(run, { sender: forward.receiver, receiver: forward.sender }), bitsPerSecond: run.opposite.receivedBitsPerSecond, receiver: sideOf(run, forward.sender) };
+  } else if (
+    !run.options.bidir &&
+    run.opposite?.receivedBitsPerSecond !== null &&
+    run.opposite?.receivedBitsPerSecond !== undefined
+  ) {
+    const here = {
+      word: flowWord(run, forward),
+      bitsPerSecond: forward.bitsPerSecond,
+      receiver: sideOf(run, forward.receiver),
+    };
+    const there = {
+      word: flowWord(run, { sender: forward.receiver, receiver: forward.sender }),
+      bitsPerSecond: run.opposite.receivedBitsPerSecond,
+      receiver: sideOf(run, forward.sender),
+    };
     const [slow, fast] = here.bitsPerSecond <= there.bitsPerSecond ? [here, there] : [there, here];
     pair = { slow, fast, how: `this run against run #${run.opposite.runId}, the latest the other way` };
   }
@@ -53,7 +85,13 @@ export function asymmetryRunRule(run: RunEvidence): Hint | null {
   const percent = slowerPercent(pair.slow.bitsPerSecond, pair.fast.bitsPerSecond);
   if (percent <= ASYMMETRY_PERCENT) return null;
   const evidence = `${pair.slow.word} gave ${formatBitRate(pair.slow.bitsPerSecond)}, ${pair.fast.word} ${formatBitRate(pair.fast.bitsPerSecond)}: ${pair.slow.word} is ${formatPercentWord(percent)} slower (${pair.how}).`;
-  return hint("asymmetry", "warning", ASYMMETRY_TITLE, evidence, receivePath(pair.slow.receiver, nicAtSide(run, pair.slow.receiver)));
+  return hint(
+    "asymmetry",
+    "warning",
+    ASYMMETRY_TITLE,
+    evidence,
+    receivePath(pair.slow.receiver, nicAtSide(run, pair.slow.receiver)),
+  );
 }
 
 function matrixResultOf(experiment: ExperimentEvidence): MatrixResult | null {
@@ -75,5 +113,11 @@ export function asymmetryMatrixRule(experiment: ExperimentEvidence): Hint | null
   const evidence = `${rates}${slower} is ${formatPercentWord(result.asymmetry.percent)} slower than ${faster} (the matrix's runs).`;
   const receiver: ClientSide = result.asymmetry.slower === "a-to-b" ? "b" : "a";
   const anyRun = experiment.runs.at(-1);
-  return hint("asymmetry", "warning", ASYMMETRY_TITLE, evidence, receivePath(receiver, anyRun ? nicAtSide(anyRun, receiver) : null));
+  return hint(
+    "asymmetry",
+    "warning",
+    ASYMMETRY_TITLE,
+    evidence,
+    receivePath(receiver, anyRun ? nicAtSide(anyRun, receiver) : null),
+  );
 }

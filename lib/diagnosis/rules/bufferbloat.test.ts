@@ -4,7 +4,15 @@ import { bufferbloatRule } from "./bufferbloat";
 import { runEvidence, snapshot } from "./evidence-builders";
 
 function latency(loadedMedianMs: number, grade: LatencySummary["grade"]): LatencySummary {
-  return { idleMedianMs: 0.4, idleP95Ms: 0.7, loadedMedianMs, loadedP95Ms: loadedMedianMs * 1.5, grade, sent: 75, lost: 0 };
+  return {
+    idleMedianMs: 0.4,
+    idleP95Ms: 0.7,
+    loadedMedianMs,
+    loadedP95Ms: loadedMedianMs * 1.5,
+    grade,
+    sent: 75,
+    lost: 0,
+  };
 }
 
 describe("bufferbloat rule", () => {

@@ -1,12 +1,25 @@
 // Runs, snapshots and NICs as lib/queries hands them to the rules, for the rules' unit tests:
 // a healthy 10 Gbit/s run between two Linux hosts unless a test says otherwise.
-import { emptyEnvironment, type EnvironmentSnapshot, type NicEnvironment, type TcpSettings } from "@/lib/diagnosis/contract";
+import {
+  emptyEnvironment,
+  type EnvironmentSnapshot,
+  type NicEnvironment,
+  type TcpSettings,
+} from "@/lib/diagnosis/contract";
 import { IperfOptionsSchema, type IperfOptionsInput } from "@/lib/iperf/options";
 import type { Platform } from "@/lib/platforms";
 import type { ExperimentEvidence, NicFacts, RunEvidence } from "./types";
 
 export function nicFacts(figures: Partial<NicFacts> = {}): NicFacts {
-  return { name: "enp3s0f0", speedMbps: 10_000, mtu: 1500, pcieLinkSpeed: null, pcieLinkWidth: null, driver: "ixgbe", ...figures };
+  return {
+    name: "enp3s0f0",
+    speedMbps: 10_000,
+    mtu: 1500,
+    pcieLinkSpeed: null,
+    pcieLinkWidth: null,
+    driver: "ixgbe",
+    ...figures,
+  };
 }
 
 export function nicEnvironment(figures: Partial<NicEnvironment> = {}): NicEnvironment {
@@ -36,7 +49,12 @@ export const LINUX_TCP_DEFAULTS: TcpSettings = {
 };
 
 export function snapshot(
-  figures: { platform?: Platform; iperf3Version?: string | null; nic?: Partial<NicEnvironment> | null; tcp?: Partial<TcpSettings> } = {},
+  figures: {
+    platform?: Platform;
+    iperf3Version?: string | null;
+    nic?: Partial<NicEnvironment> | null;
+    tcp?: Partial<TcpSettings>;
+  } = {},
 ): EnvironmentSnapshot {
   const platform = figures.platform ?? "linux";
   return {
@@ -79,6 +97,8 @@ export function runEvidence(figures: RunFigures = {}): RunEvidence {
   };
 }
 
-export function experimentEvidence(figures: Partial<ExperimentEvidence> & Pick<ExperimentEvidence, "kind" | "result">): ExperimentEvidence {
+export function experimentEvidence(
+  figures: Partial<ExperimentEvidence> & Pick<ExperimentEvidence, "kind" | "result">,
+): ExperimentEvidence {
   return { experimentId: 7, linkSpeedMbps: 10_000, runs: [], ...figures };
 }

@@ -5,7 +5,9 @@ import { standardFramesRule } from "./standard-frames";
 
 describe("MTU mismatch rule", () => {
   it("names both ends' MTUs and the commands to make them match", () => {
-    const run = runEvidence({ environment: { client: snapshot({ nic: { mtu: 9000 } }), server: snapshot({ nic: { name: "eth1", mtu: 1500 } }) } });
+    const run = runEvidence({
+      environment: { client: snapshot({ nic: { mtu: 9000 } }), server: snapshot({ nic: { name: "eth1", mtu: 1500 } }) },
+    });
     expect(mtuMismatchRule(run)).toEqual({
       id: "mtu-mismatch",
       severity: "warning",
@@ -34,13 +36,20 @@ describe("MTU mismatch rule", () => {
       environment: { client: snapshot({ nic: { mtu: 9000 } }), server: snapshot({ nic: { name: "eth1", mtu: 9000 } }) },
     });
     expect(mtuMismatchRule(agreed)).toBeNull();
-    expect(mtuMismatchRule(runEvidence({ nics: { client: nicFacts({ mtu: 9000 }), server: nicFacts({ name: "eth1", mtu: null }) } }))).toBeNull();
+    expect(
+      mtuMismatchRule(
+        runEvidence({ nics: { client: nicFacts({ mtu: 9000 }), server: nicFacts({ name: "eth1", mtu: null }) } }),
+      ),
+    ).toBeNull();
   });
 });
 
 describe("standard frames rule", () => {
   it("suggests jumbo frames for MTU 1500 at 10 Gbit/s and more", () => {
-    const run = runEvidence({ linkSpeedMbps: 40_000, environment: { client: snapshot(), server: snapshot({ platform: "windows", nic: { name: "Ethernet 2" } }) } });
+    const run = runEvidence({
+      linkSpeedMbps: 40_000,
+      environment: { client: snapshot(), server: snapshot({ platform: "windows", nic: { name: "Ethernet 2" } }) },
+    });
     expect(standardFramesRule(run)).toEqual({
       id: "standard-frames",
       severity: "info",
@@ -55,15 +64,23 @@ describe("standard frames rule", () => {
   });
 
   it("says which end's MTU is not known", () => {
-    const run = runEvidence({ nics: { client: nicFacts({ mtu: 1500 }), server: nicFacts({ name: "eth1", mtu: null }) } });
-    expect(standardFramesRule(run)?.evidence).toMatch(/^MTU 1500 on the client's enp3s0f0 \(the other end's is not known\) of a 10 Gbit\/s link/);
+    const run = runEvidence({
+      nics: { client: nicFacts({ mtu: 1500 }), server: nicFacts({ name: "eth1", mtu: null }) },
+    });
+    expect(standardFramesRule(run)?.evidence).toMatch(
+      /^MTU 1500 on the client's enp3s0f0 \(the other end's is not known\) of a 10 Gbit\/s link/,
+    );
   });
 
   it("says nothing below 10 Gbit/s, with jumbo frames, with one end on jumbo frames (a mismatch), or with no MTU known", () => {
     expect(standardFramesRule(runEvidence({ linkSpeedMbps: 2500 }))).toBeNull();
     const jumbo = { client: nicFacts({ mtu: 9000 }), server: nicFacts({ name: "eth1", mtu: 9000 }) };
     expect(standardFramesRule(runEvidence({ nics: jumbo }))).toBeNull();
-    expect(standardFramesRule(runEvidence({ nics: { ...jumbo, server: nicFacts({ name: "eth1", mtu: 1500 }) } }))).toBeNull();
-    expect(standardFramesRule(runEvidence({ nics: { client: nicFacts({ mtu: null }), server: nicFacts({ mtu: null }) } }))).toBeNull();
+    expect(
+      standardFramesRule(runEvidence({ nics: { ...jumbo, server: nicFacts({ name: "eth1", mtu: 1500 }) } })),
+    ).toBeNull();
+    expect(
+      standardFramesRule(runEvidence({ nics: { client: nicFacts({ mtu: null }), server: nicFacts({ mtu: null }) } })),
+    ).toBeNull();
   });
 });

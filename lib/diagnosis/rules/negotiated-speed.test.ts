@@ -12,7 +12,8 @@ describe("negotiated below nominal rule", () => {
       id: "negotiated-below-nominal",
       severity: "critical",
       title: "A NIC negotiated below the link's speed",
-      evidence: "The server's eth1 negotiated 1 Gbit/s at half duplex on a 10 Gbit/s link; the run gave 941 Mbit/s, 9.4% of the 10 Gbit/s line rate.",
+      evidence:
+        "The server's eth1 negotiated 1 Gbit/s at half duplex on a 10 Gbit/s link; the run gave 941 Mbit/s, 9.4% of the 10 Gbit/s line rate.",
       suggestion:
         "Check the cable (Cat6a or better for 10GBASE-T, a DAC or fibre rated for the speed), the transceivers and the switch port's speed setting " +
         "(auto-negotiation on at both ends): eth1 should link at 10 Gbit/s.",
@@ -20,7 +21,11 @@ describe("negotiated below nominal rule", () => {
   });
 
   it("is a warning from the inventory's speed when the run has no result", () => {
-    const run = runEvidence({ status: "failed", receivedBitsPerSecond: null, nics: { client: nicFacts({ speedMbps: 2500 }), server: nicFacts({ name: "eth1" }) } });
+    const run = runEvidence({
+      status: "failed",
+      receivedBitsPerSecond: null,
+      nics: { client: nicFacts({ speedMbps: 2500 }), server: nicFacts({ name: "eth1" }) },
+    });
     const found = negotiatedSpeedRule(run);
     expect(found?.severity).toBe("warning");
     expect(found?.evidence).toBe("The client's enp3s0f0 negotiated 2.5 Gbit/s on a 10 Gbit/s link.");
@@ -32,6 +37,10 @@ describe("negotiated below nominal rule", () => {
       environment: { client: snapshot({ nic: { speedMbps: 10_000 } }), server: null },
     });
     expect(negotiatedSpeedRule(upgraded)).toBeNull();
-    expect(negotiatedSpeedRule(runEvidence({ nics: { client: nicFacts({ speedMbps: null }), server: nicFacts({ speedMbps: null }) } }))).toBeNull();
+    expect(
+      negotiatedSpeedRule(
+        runEvidence({ nics: { client: nicFacts({ speedMbps: null }), server: nicFacts({ speedMbps: null }) } }),
+      ),
+    ).toBeNull();
   });
 });

@@ -7,10 +7,14 @@ import type { RunEvidence } from "./types";
 export const NEGOTIATED_SPEED_TITLE = "A NIC negotiated below the link's speed";
 
 export function negotiatedSpeedRule(run: RunEvidence): Hint | null {
-  const slow = ROLES.map((role) => nicOf(run, role)).filter((nic) => nic.speedMbps !== null && nic.speedMbps < run.linkSpeedMbps);
+  const slow = ROLES.map((role) => nicOf(run, role)).filter(
+    (nic) => nic.speedMbps !== null && nic.speedMbps < run.linkSpeedMbps,
+  );
   if (slow.length === 0) return null;
   const short = fellShort(run);
-  const ends = slow.map((nic) => `${endNic(nic)} negotiated ${formatMbps(nic.speedMbps!)}${nic.duplex === "half" ? " at half duplex" : ""}`);
+  const ends = slow.map(
+    (nic) => `${endNic(nic)} negotiated ${formatMbps(nic.speedMbps!)}${nic.duplex === "half" ? " at half duplex" : ""}`,
+  );
   const gave = short ? whatTheRunGave(run) : null;
   const evidence = `${capitalized(listWords(ends))} on a ${formatMbps(run.linkSpeedMbps)} link${gave ? `; ${gave}` : ""}.`;
   const suggestion =

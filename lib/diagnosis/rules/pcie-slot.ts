@@ -65,11 +65,22 @@ function findingAt(run: RunEvidence, role: Role): EndFinding | null {
   if (!belowCard && !belowPorts) return null;
 
   const belowLink = lineRate !== null && usable < lineRate;
-  const severity: HintSeverity = belowLink ? (fellShort(run) ? "critical" : "warning") : belowPorts ? "warning" : "info";
+  const severity: HintSeverity = belowLink
+    ? fellShort(run)
+      ? "critical"
+      : "warning"
+    : belowPorts
+      ? "warning"
+      : "info";
   const now = pcieLinkWords(speedGTs, width);
   const lessThanLink = belowLink ? `, less than the link's ${formatBitRate(lineRate)}` : "";
-  const parts = [`${capitalized(endNic(nic))} sits in a ${now} link, which gives about ${formatBitRate(usable)}${lessThanLink}`];
-  if (belowCard) parts.push(`the card can do ${pcieLinkWords(cardSpeed, cardWidth)} (about ${formatBitRate(usableGbps(cardSpeed, cardWidth) * 1e9)})`);
+  const parts = [
+    `${capitalized(endNic(nic))} sits in a ${now} link, which gives about ${formatBitRate(usable)}${lessThanLink}`,
+  ];
+  if (belowCard)
+    parts.push(
+      `the card can do ${pcieLinkWords(cardSpeed, cardWidth)} (about ${formatBitRate(usableGbps(cardSpeed, cardWidth) * 1e9)})`,
+    );
   // a card of one port at the link's speed: "less than the link's" says it all
   const portsSaid = belowPorts && !(ports.count === 1 && belowLink && ports.bitsPerSecond === lineRate);
   if (portsSaid) parts.push(`${ports.words} ${formatBitRate(ports.bitsPerSecond)}`);
@@ -83,7 +94,10 @@ function findingAt(run: RunEvidence, role: Role): EndFinding | null {
       "run it through the chipset, and some share lanes with M.2 slots; the board's manual says which slot has the full width.";
   } else {
     const enough = smallestLinkFor(ports.bitsPerSecond, cardSpeed);
-    const carry = ports.count === 1 ? `cannot carry its port's ${formatBitRate(ports.bitsPerSecond)}` : `cannot carry its ${numberWord(ports.count)} ports at once: expect about ${formatBitRate(usable)} across them together`;
+    const carry =
+      ports.count === 1
+        ? `cannot carry its port's ${formatBitRate(ports.bitsPerSecond)}`
+        : `cannot carry its ${numberWord(ports.count)} ports at once: expect about ${formatBitRate(usable)} across them together`;
     suggestion = `The card's own ${now} link ${carry}${enough ? `; a card and slot with ${enough} or better carry ${formatBitRate(ports.bitsPerSecond)}` : ""}.`;
   }
   return { severity, evidence, suggestion };
@@ -92,17 +106,28 @@ function findingAt(run: RunEvidence, role: Role): EndFinding | null {
 /** The line rates of the NIC's port and its card's other ports, and how to say them. */
 function portsOf(nic: EndNic, linkSpeedMbps: number): { bitsPerSecond: number; count: number; words: string } {
   const own = { name: nic.name, speedMbps: nic.speedMbps ?? linkSpeedMbps };
-  const ports = [own, ...nic.siblingPorts.filter((port): port is { name: string; speedMbps: number } => port.speedMbps !== null && port.speedMbps > 0)];
+  const ports = [
+    own,
+    ...nic.siblingPorts.filter(
+      (port): port is { name: string; speedMbps: number } => port.speedMbps !== null && port.speedMbps > 0,
+    ),
+  ];
   const totalMbps = ports.reduce((total, port) => total + port.speedMbps, 0);
   if (ports.length === 1) return { bitsPerSecond: totalMbps * 1e6, count: 1, words: "its port carries" };
   const each = ports.every((port) => port.speedMbps === own.speedMbps)
     ? `${formatMbps(own.speedMbps)} each`
     : ports.map((port) => `${port.name} ${formatMbps(port.speedMbps)}`).join(", ");
-  return { bitsPerSecond: totalMbps * 1e6, count: ports.length, words: `its ${countWord(ports.length, "port")} (${each}) carry` };
+  return {
+    bitsPerSecond: totalMbps * 1e6,
+    count: ports.length,
+    words: `its ${countWord(ports.length, "port")} (${each}) carry`,
+  };
 }
 
 export function pcieSlotRule(run: RunEvidence): Hint | null {
-  const findings = ROLES.map((role) => findingAt(run, role)).filter((finding): finding is EndFinding => finding !== null);
+  const findings = ROLES.map((role) => findingAt(run, role)).filter(
+    (finding): finding is EndFinding => finding !== null,
+  );
   if (findings.length === 0) return null;
   const severity = findings.map((finding) => finding.severity).reduce(moreSevere);
   return hint(

@@ -36,13 +36,22 @@ type Sample = keyof typeof SAMPLES;
 /** The sample through its platform's reader, as the engine stores it. */
 function snapshotOf(sample: Sample, iperf3Version: string | null = null): EnvironmentSnapshot {
   const { file, platform, nic } = SAMPLES[sample];
-  const host = AGENTS[platform].environment.parse({ exitCode: 0, stdout: read("agents", "fixtures", "environment", file), stderr: "" }, nic);
+  const host = AGENTS[platform].environment.parse(
+    { exitCode: 0, stdout: read("agents", "fixtures", "environment", file), stderr: "" },
+    nic,
+  );
   return { ...host, readAt: "2026-12-01T10:00:00.000Z", iperf3Version };
 }
 
 /** A run between two sampled hosts whose inventory knows nothing: every figure the rules read is the snapshot's. */
-function runBetween(client: Sample | EnvironmentSnapshot, server: Sample | EnvironmentSnapshot, figures: RunFigures = {}): RunEvidence {
-  const [clientSnapshot, serverSnapshot] = [client, server].map((end) => (typeof end === "string" ? snapshotOf(end) : end)) as [EnvironmentSnapshot, EnvironmentSnapshot];
+function runBetween(
+  client: Sample | EnvironmentSnapshot,
+  server: Sample | EnvironmentSnapshot,
+  figures: RunFigures = {},
+): RunEvidence {
+  const [clientSnapshot, serverSnapshot] = [client, server].map((end) =>
+    typeof end === "string" ? snapshotOf(end) : end,
+  ) as [EnvironmentSnapshot, EnvironmentSnapshot];
   const unknown = (name: string) => nicFacts({ name, speedMbps: null, mtu: null, driver: null });
   return runEvidence({
     environment: { client: clientSnapshot, server: serverSnapshot },
@@ -56,7 +65,9 @@ describe("PCIe slot on each platform's sample", () => {
     expect(pcieSlotRule(runBetween("linuxX520AtX4", "linuxLabVeth"))?.evidence).toBe(
       "The client's enp3s0f0 sits in a PCIe 2.0 x4 link, which gives about 16 Gbit/s; the card can do PCIe 2.0 x8 (about 32 Gbit/s); its two ports (10 Gbit/s each) carry 20 Gbit/s.",
     );
-    expect(pcieSlotRule(runBetween("linuxI210", "linuxLabVeth", { linkSpeedMbps: 1000, receivedBitsPerSecond: 941e6 }))).toBeNull();
+    expect(
+      pcieSlotRule(runBetween("linuxI210", "linuxLabVeth", { linkSpeedMbps: 1000, receivedBitsPerSecond: 941e6 })),
+    ).toBeNull();
   });
 
   it("FreeBSD (pciconf): the same card linked at x4 on TrueNAS; Windows (Get-NetAdapterHardwareInfo): the X710 at its full PCIe 3.0 x8", () => {
@@ -77,13 +88,21 @@ describe("PCIe slot on each platform's sample", () => {
 
 describe("MTU mismatch and standard frames on each platform's sample", () => {
   it("finds jumbo frames at one end and 1500 or 1400 at the other, with each platform's command", () => {
-    expect(mtuMismatchRule(runBetween("linuxX520AtX4", "linuxI210"))?.evidence).toBe("The client's enp3s0f0 has MTU 9000, the server's enp2s0 MTU 1500.");
-    expect(mtuMismatchRule(runBetween("esxi", "linuxVirtio"))?.suggestion).toContain("lower the client's vmk1 to 1400 (esxcli network ip interface set -i vmk1 -m 1400)");
+    expect(mtuMismatchRule(runBetween("linuxX520AtX4", "linuxI210"))?.evidence).toBe(
+      "The client's enp3s0f0 has MTU 9000, the server's enp2s0 MTU 1500.",
+    );
+    expect(mtuMismatchRule(runBetween("esxi", "linuxVirtio"))?.suggestion).toContain(
+      "lower the client's vmk1 to 1400 (esxcli network ip interface set -i vmk1 -m 1400)",
+    );
     expect(mtuMismatchRule(runBetween("windows", "linuxI210"))?.suggestion).toContain(
       'lower the client\'s Ethernet 3 to 1500 (Set-NetAdapterAdvancedProperty -Name "Ethernet 3" -RegistryKeyword "*JumboPacket" -RegistryValue 1514)',
     );
-    expect(mtuMismatchRule(runBetween("macos", "linuxI210"))?.suggestion).toContain("lower the client's en8 to 1500 (ifconfig en8 mtu 1500)");
-    expect(mtuMismatchRule(runBetween("freebsd", "linuxVirtio"))?.suggestion).toContain("lower the client's ix0 to 1400 (ifconfig ix0 mtu 1400)");
+    expect(mtuMismatchRule(runBetween("macos", "linuxI210"))?.suggestion).toContain(
+      "lower the client's en8 to 1500 (ifconfig en8 mtu 1500)",
+    );
+    expect(mtuMismatchRule(runBetween("freebsd", "linuxVirtio"))?.suggestion).toContain(
+      "lower the client's ix0 to 1400 (ifconfig ix0 mtu 1400)",
+    );
   });
 
   it("finds nothing between samples that all use 9000", () => {
@@ -93,7 +112,9 @@ describe("MTU mismatch and standard frames on each platform's sample", () => {
   });
 
   it("suggests jumbo frames on a 10G link for the 1500 and 1400 samples, not for the 9000 ones", () => {
-    expect(standardFramesRule(runBetween("linuxI210", "linuxVirtio"))?.evidence).toMatch(/^MTU 1500 on the client's enp2s0 and 1400 on the server's eth0 of a 10 Gbit\/s link/);
+    expect(standardFramesRule(runBetween("linuxI210", "linuxVirtio"))?.evidence).toMatch(
+      /^MTU 1500 on the client's enp2s0 and 1400 on the server's eth0 of a 10 Gbit\/s link/,
+    );
     for (const [client, server] of [
       ["esxi", "windows"],
       ["freebsd", "macos"],
@@ -106,14 +127,20 @@ describe("MTU mismatch and standard frames on each platform's sample", () => {
 
 describe("negotiated speed on each platform's sample", () => {
   it("finds the I210's 1 Gbit/s on a 10G link, and the 10G samples on a 25G one", () => {
-    expect(negotiatedSpeedRule(runBetween("linuxI210", "linuxLabVeth"))?.evidence).toBe("The client's enp2s0 negotiated 1 Gbit/s on a 10 Gbit/s link.");
+    expect(negotiatedSpeedRule(runBetween("linuxI210", "linuxLabVeth"))?.evidence).toBe(
+      "The client's enp2s0 negotiated 1 Gbit/s on a 10 Gbit/s link.",
+    );
     for (const [client, server] of [
       ["esxi", "windows"],
       ["freebsd", "macos"],
     ] as const) {
-      const found = negotiatedSpeedRule(runBetween(client, server, { linkSpeedMbps: 25_000, receivedBitsPerSecond: 9.4e9 }));
+      const found = negotiatedSpeedRule(
+        runBetween(client, server, { linkSpeedMbps: 25_000, receivedBitsPerSecond: 9.4e9 }),
+      );
       expect(found?.severity).toBe("critical");
-      expect(found?.evidence).toMatch(/negotiated 10 Gbit\/s and the server's .* negotiated 10 Gbit\/s on a 25 Gbit\/s link/);
+      expect(found?.evidence).toMatch(
+        /negotiated 10 Gbit\/s and the server's .* negotiated 10 Gbit\/s on a 25 Gbit\/s link/,
+      );
     }
   });
 
@@ -131,14 +158,28 @@ describe("negotiated speed on each platform's sample", () => {
 });
 
 describe("small buffers on each platform's sample", () => {
-  const latency = (ms: number): LatencySummary => ({ idleMedianMs: 0.2, idleP95Ms: 0.3, loadedMedianMs: ms, loadedP95Ms: ms, grade: "A", sent: 75, lost: 0 });
+  const latency = (ms: number): LatencySummary => ({
+    idleMedianMs: 0.2,
+    idleP95Ms: 0.3,
+    loadedMedianMs: ms,
+    loadedP95Ms: ms,
+    grade: "A",
+    sent: 75,
+    lost: 0,
+  });
   const short = { receivedBitsPerSecond: 3e9 };
 
   it("Linux: Debian's 208 KiB rmem_max caps a -w run; the lab's 4 MiB does not", () => {
-    const found = smallBuffersRule(runBetween("linuxX520AtX4", "linuxX520AtX4", { ...short, options: { window: 4_194_304 } }));
-    expect(found?.evidence).toContain("the server's net.core.rmem_max (213 kB) and the client's net.core.wmem_max (213 kB) are below it");
+    const found = smallBuffersRule(
+      runBetween("linuxX520AtX4", "linuxX520AtX4", { ...short, options: { window: 4_194_304 } }),
+    );
+    expect(found?.evidence).toContain(
+      "the server's net.core.rmem_max (213 kB) and the client's net.core.wmem_max (213 kB) are below it",
+    );
     expect(found?.suggestion).toContain("on the server, sysctl -w net.core.rmem_max=4194304");
-    expect(smallBuffersRule(runBetween("linuxLabVeth", "linuxLabVeth", { ...short, options: { window: 4_194_304 } }))).toBeNull();
+    expect(
+      smallBuffersRule(runBetween("linuxLabVeth", "linuxLabVeth", { ...short, options: { window: 4_194_304 } })),
+    ).toBeNull();
     // without -w autotuning grows to 6 MiB and 4 MiB: enough for 1.25 MB
     expect(smallBuffersRule(runBetween("linuxX520AtX4", "linuxX520AtX4", short))).toBeNull();
   });
@@ -155,12 +196,16 @@ describe("small buffers on each platform's sample", () => {
 
   it("macOS: 4 MiB of autotuning at 4 ms, not at the assumed 1 ms", () => {
     const found = smallBuffersRule(runBetween("macos", "macos", { ...short, latency: latency(4) }));
-    expect(found?.evidence).toContain("the server's net.inet.tcp.autorcvbufmax (4.19 MB) and the client's net.inet.tcp.autosndbufmax (4.19 MB) are below it");
+    expect(found?.evidence).toContain(
+      "the server's net.inet.tcp.autorcvbufmax (4.19 MB) and the client's net.inet.tcp.autosndbufmax (4.19 MB) are below it",
+    );
     expect(smallBuffersRule(runBetween("macos", "macos", short))).toBeNull();
   });
 
   it("ESXi and Windows do not tell their buffers: no finding, however far the run fell short", () => {
-    expect(smallBuffersRule(runBetween("esxi", "windows", { receivedBitsPerSecond: 1e8, latency: latency(50) }))).toBeNull();
+    expect(
+      smallBuffersRule(runBetween("esxi", "windows", { receivedBitsPerSecond: 1e8, latency: latency(50) })),
+    ).toBeNull();
   });
 });
 
@@ -176,18 +221,35 @@ describe("iperf3 version from each platform's detection", () => {
 
   it("finds Debian's 3.12 and the Cygwin build's 3.1.3 on Windows at 40 Gbit/s", () => {
     const linux = versionOf("linux", [linuxDetect]);
-    const windows = versionOf("windows", ["\r\nMicrosoft Windows [Version 10.0.20348.2340]\r\n", "iperf 3.1.3\r\nCYGWIN_NT-10.0 WIN 2.5.1(0.297/5/3) 2016-04-21 22:14 x86_64\r\n"], "C:\\iperf3\\iperf3.exe");
+    const windows = versionOf(
+      "windows",
+      [
+        "\r\nMicrosoft Windows [Version 10.0.20348.2340]\r\n",
+        "iperf 3.1.3\r\nCYGWIN_NT-10.0 WIN 2.5.1(0.297/5/3) 2016-04-21 22:14 x86_64\r\n",
+      ],
+      "C:\\iperf3\\iperf3.exe",
+    );
     expect([linux, windows]).toEqual(["3.12", "3.1.3"]);
-    const found = iperf3VersionRule(runBetween(snapshotOf("linuxLabVeth", linux), snapshotOf("windows", windows), fast));
+    const found = iperf3VersionRule(
+      runBetween(snapshotOf("linuxLabVeth", linux), snapshotOf("windows", windows), fast),
+    );
     expect(found?.severity).toBe("critical");
     expect(found?.evidence).toMatch(/^iperf3 3\.12 on the client and 3\.1\.3 on the server: before 3\.16/);
   });
 
   it("finds nothing with Homebrew's 3.17.1 on macOS, or on a 10G link", () => {
-    const macos = versionOf("macos", ["wirespeed-os Darwin\nwirespeed-iperf3 /opt/homebrew/bin/iperf3\nwirespeed-version\niperf 3.17.1 (cJSON 1.7.15)\n"]);
+    const macos = versionOf("macos", [
+      "wirespeed-os Darwin\nwirespeed-iperf3 /opt/homebrew/bin/iperf3\nwirespeed-version\niperf 3.17.1 (cJSON 1.7.15)\n",
+    ]);
     expect(macos).toBe("3.17.1");
     expect(iperf3VersionRule(runBetween(snapshotOf("macos", macos), snapshotOf("macos", macos), fast))).toBeNull();
     const linux = versionOf("linux", [linuxDetect]);
-    expect(iperf3VersionRule(runBetween(snapshotOf("linuxLabVeth", linux), snapshotOf("linuxLabVeth", linux), { receivedBitsPerSecond: 5e9 }))).toBeNull();
+    expect(
+      iperf3VersionRule(
+        runBetween(snapshotOf("linuxLabVeth", linux), snapshotOf("linuxLabVeth", linux), {
+          receivedBitsPerSecond: 5e9,
+        }),
+      ),
+    ).toBeNull();
   });
 });

@@ -63,7 +63,9 @@ export function retransmitsRule(run: RunEvidence): Hint | null {
   });
   const halfDuplex = ROLES.map((role) => nicOf(run, role)).filter((nic) => nic.duplex === "half");
   const notes = [
-    ...(halfDuplex.length > 0 ? [`${listWords(halfDuplex.map(endNic))} ${halfDuplex.length === 1 ? "runs" : "run"} at half duplex`] : []),
+    ...(halfDuplex.length > 0
+      ? [`${listWords(halfDuplex.map(endNic))} ${halfDuplex.length === 1 ? "runs" : "run"} at half duplex`]
+      : []),
     ...(short ? [whatTheRunGave(run)!] : []),
   ];
   const evidence = `${capitalized(figures.join("; "))}${notes.length > 0 ? `; ${notes.join("; ")}` : ""}.`;

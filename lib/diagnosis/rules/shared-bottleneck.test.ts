@@ -25,21 +25,29 @@ describe("shared bottleneck rule", () => {
       id: "shared-bottleneck",
       severity: "critical",
       title: "The links share a bottleneck",
-      evidence: "Together the two links gave 14.4 Gbit/s, 73% of the 19.8 Gbit/s they gave one at a time (their line rates add up to 20 Gbit/s).",
+      evidence:
+        "Together the two links gave 14.4 Gbit/s, 73% of the 19.8 Gbit/s they gave one at a time (their line rates add up to 20 Gbit/s).",
       suggestion: expect.stringContaining("the PCIe slot of a multi-port card"),
     });
   });
 
   it("points at the PCIe slot first when one of the experiment's runs found it", () => {
     const slot = runEvidence({
-      environment: { client: snapshot({ nic: { pcie: { address: null, speedGTs: 5, width: 4, maxSpeedGTs: 8, maxWidth: 8 } } }), server: null },
+      environment: {
+        client: snapshot({ nic: { pcie: { address: null, speedGTs: 5, width: 4, maxSpeedGTs: 8, maxWidth: 8 } } }),
+        server: null,
+      },
     });
-    const found = sharedBottleneckRule(experimentEvidence({ kind: "concurrent", result: concurrent(true), runs: [runEvidence(), slot] }));
+    const found = sharedBottleneckRule(
+      experimentEvidence({ kind: "concurrent", result: concurrent(true), runs: [runEvidence(), slot] }),
+    );
     expect(found?.suggestion).toMatch(/^Start with the card's PCIe slot/);
   });
 
   it("says nothing when the links together gave what they gave alone, or for another kind's result", () => {
-    expect(sharedBottleneckRule(experimentEvidence({ kind: "concurrent", result: concurrent(false, 9.8e9) }))).toBeNull();
+    expect(
+      sharedBottleneckRule(experimentEvidence({ kind: "concurrent", result: concurrent(false, 9.8e9) })),
+    ).toBeNull();
     expect(sharedBottleneckRule(experimentEvidence({ kind: "matrix", result: concurrent(true) }))).toBeNull();
     expect(sharedBottleneckRule(experimentEvidence({ kind: "concurrent", result: null }))).toBeNull();
   });

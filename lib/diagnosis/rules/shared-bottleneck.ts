@@ -23,8 +23,12 @@ export function sharedBottleneckRule(experiment: ExperimentEvidence): Hint | nul
   const links = countWord(result.rows.length, "link");
   const evidence =
     `Together the ${links} gave ${formatBitRate(result.aggregateBitsPerSecond)}` +
-    (result.aggregatePercentOfAlone !== null ? `, ${formatPercentWord(result.aggregatePercentOfAlone)} of the ${formatBitRate(alone)} they gave one at a time` : "") +
-    (result.lineRateSumBitsPerSecond > 0 ? ` (their line rates add up to ${formatBitRate(result.lineRateSumBitsPerSecond)}).` : ".");
+    (result.aggregatePercentOfAlone !== null
+      ? `, ${formatPercentWord(result.aggregatePercentOfAlone)} of the ${formatBitRate(alone)} they gave one at a time`
+      : "") +
+    (result.lineRateSumBitsPerSecond > 0
+      ? ` (their line rates add up to ${formatBitRate(result.lineRateSumBitsPerSecond)}).`
+      : ".");
   const slotFound = experiment.runs.some((run) => pcieSlotRule(run) !== null);
   const suggestion = slotFound
     ? "Start with the card's PCIe slot (its own finding says why), then look for any other bus, switch uplink or CPU the links share."

@@ -48,7 +48,12 @@ export function sideOf(run: RunEvidence, role: Role): ClientSide {
   return role === "client" ? run.clientSide : otherSide(run.clientSide);
 }
 
-export type PcieState = { speedGTs: number | null; width: number | null; maxSpeedGTs: number | null; maxWidth: number | null };
+export type PcieState = {
+  speedGTs: number | null;
+  width: number | null;
+  maxSpeedGTs: number | null;
+  maxWidth: number | null;
+};
 
 /** What is known of one end's NIC: each field from the snapshot when it tells, else the inventory. */
 export type EndNic = {
@@ -126,7 +131,13 @@ export type Flow = {
 export function flowsOf(run: RunEvidence): Flow[] {
   const sender: Role = run.options.reverse ? "server" : "client";
   const flows: Flow[] = [
-    { sender, receiver: otherRole(sender), bitsPerSecond: run.receivedBitsPerSecond, sentBytes: run.sentBytes, retransmits: run.retransmits },
+    {
+      sender,
+      receiver: otherRole(sender),
+      bitsPerSecond: run.receivedBitsPerSecond,
+      sentBytes: run.sentBytes,
+      retransmits: run.retransmits,
+    },
   ];
   if (run.options.bidir) {
     flows.push({
@@ -167,7 +178,9 @@ export function askedForLineRate(run: RunEvidence): boolean {
 export function shortFlows(run: RunEvidence): Flow[] {
   const lineRate = lineRateOf(run);
   if (run.status !== "succeeded" || lineRate === null || !askedForLineRate(run)) return [];
-  return flowsOf(run).filter((flow) => flow.bitsPerSecond !== null && flow.bitsPerSecond < (lineRate * FELL_SHORT_PERCENT) / 100);
+  return flowsOf(run).filter(
+    (flow) => flow.bitsPerSecond !== null && flow.bitsPerSecond < (lineRate * FELL_SHORT_PERCENT) / 100,
+  );
 }
 
 export function fellShort(run: RunEvidence): boolean {
@@ -184,7 +197,8 @@ export function whatTheRunGave(run: RunEvidence, flows: readonly Flow[] = flowsO
   const lineRate = lineRateOf(run);
   const measured = flows.filter((flow) => flow.bitsPerSecond !== null);
   if (lineRate === null || measured.length === 0) return null;
-  if (measured.length === 1 && !run.options.bidir) return `the run gave ${rateOfLine(measured[0]!.bitsPerSecond!, lineRate)}`;
+  if (measured.length === 1 && !run.options.bidir)
+    return `the run gave ${rateOfLine(measured[0]!.bitsPerSecond!, lineRate)}`;
   return `the run gave ${measured.map((flow) => `${flowWord(run, flow)} ${rateOfLine(flow.bitsPerSecond!, lineRate)}`).join(", ")}`;
 }
 
@@ -235,7 +249,9 @@ export function setMtuCommand(nic: Pick<EndNic, "name" | "platform">, mtu: numbe
       return `ifconfig ${nic.name} mtu ${mtu}`;
     case "esxi":
       // an uplink takes its vSwitch's MTU; a VMkernel interface has its own
-      return nic.name.startsWith("vmk") ? `esxcli network ip interface set -i ${nic.name} -m ${mtu}` : `esxcli network vswitch standard set -v <its vSwitch> -m ${mtu}`;
+      return nic.name.startsWith("vmk")
+        ? `esxcli network ip interface set -i ${nic.name} -m ${mtu}`
+        : `esxcli network vswitch standard set -v <its vSwitch> -m ${mtu}`;
     case "windows":
       // the Jumbo Packet setting counts the 14-byte Ethernet header
       return `Set-NetAdapterAdvancedProperty -Name "${nic.name}" -RegistryKeyword "*JumboPacket" -RegistryValue ${mtu + 14}`;

@@ -34,18 +34,23 @@ describe("single stream rule on a run", () => {
       severity: "critical",
       title: "One stream cannot fill the link",
       evidence: "One stream gave 2.2 Gbit/s, 44% of the 5 Gbit/s line rate, with its sender (the client) at 98% CPU.",
-      suggestion: "Use 3 streams (-P 3: 5 Gbit/s ÷ 2.2 Gbit/s per stream; a stream sweep finds the smallest count that fills the link).",
+      suggestion:
+        "Use 3 streams (-P 3: 5 Gbit/s ÷ 2.2 Gbit/s per stream; a stream sweep finds the smallest count that fills the link).",
     });
   });
 
   it("reads the server's CPU when the server sends (-R)", () => {
     expect(singleStreamRunRule(runEvidence({ ...seed000, options: { reverse: true } }))).toBeNull();
-    const reversed = singleStreamRunRule(runEvidence({ ...seed000, clientCpuPercent: 20, serverCpuPercent: 95, options: { reverse: true } }));
+    const reversed = singleStreamRunRule(
+      runEvidence({ ...seed000, clientCpuPercent: 20, serverCpuPercent: 95, options: { reverse: true } }),
+    );
     expect(reversed?.evidence).toContain("its sender (the server) at 95% CPU");
   });
 
   it("suggests channels at 40 Gbit/s and more", () => {
-    const found = singleStreamRunRule(runEvidence({ linkSpeedMbps: 40_000, receivedBitsPerSecond: 18e9, clientCpuPercent: 100 }));
+    const found = singleStreamRunRule(
+      runEvidence({ linkSpeedMbps: 40_000, receivedBitsPerSecond: 18e9, clientCpuPercent: 100 }),
+    );
     expect(found?.suggestion).toContain("channels: several iperf3 processes");
     expect(found?.suggestion).toMatch(/^Use 3 streams \(-P 3:/);
   });
@@ -71,7 +76,8 @@ describe("single stream rule on a stream sweep", () => {
       id: "single-stream",
       severity: "critical",
       title: "One stream cannot fill the link",
-      evidence: "One stream gave 2.2 Gbit/s, 44% of the 5 Gbit/s line rate; 4 streams reach 4.7 Gbit/s, the sweep's knee.",
+      evidence:
+        "One stream gave 2.2 Gbit/s, 44% of the 5 Gbit/s line rate; 4 streams reach 4.7 Gbit/s, the sweep's knee.",
       suggestion: "Use 4 streams (-P 4: the sweep's knee on this link).",
     });
   });
@@ -83,10 +89,23 @@ describe("single stream rule on a stream sweep", () => {
     ]);
     expect(flat.knee?.value).toBe(1);
     expect(singleStreamSweepRule(experimentEvidence({ kind: "sweep", linkSpeedMbps: 5000, result: flat }))).toBeNull();
-    const windows = { ...streamSweep([[1, 2.2e9], [4, 4.7e9]]), factor: "window" };
-    expect(singleStreamSweepRule(experimentEvidence({ kind: "sweep", linkSpeedMbps: 5000, result: windows }))).toBeNull();
-    const closeEnough = streamSweep([[1, 3.6e9], [4, 4.7e9]]);
+    const windows = {
+      ...streamSweep([
+        [1, 2.2e9],
+        [4, 4.7e9],
+      ]),
+      factor: "window",
+    };
+    expect(
+      singleStreamSweepRule(experimentEvidence({ kind: "sweep", linkSpeedMbps: 5000, result: windows })),
+    ).toBeNull();
+    const closeEnough = streamSweep([
+      [1, 3.6e9],
+      [4, 4.7e9],
+    ]);
     expect(closeEnough.knee?.value).toBe(4);
-    expect(singleStreamSweepRule(experimentEvidence({ kind: "sweep", linkSpeedMbps: 5000, result: closeEnough }))).toBeNull();
+    expect(
+      singleStreamSweepRule(experimentEvidence({ kind: "sweep", linkSpeedMbps: 5000, result: closeEnough })),
+    ).toBeNull();
   });
 });

@@ -40,10 +40,22 @@ function moreStreams(lineRate: number, streams: number, why: string): string {
 
 export function singleStreamRunRule(run: RunEvidence): Hint | null {
   const lineRate = lineRateOf(run);
-  if (run.isChannel || run.options.parallel !== 1 || run.status !== "succeeded" || lineRate === null || !askedForLineRate(run)) return null;
+  if (
+    run.isChannel ||
+    run.options.parallel !== 1 ||
+    run.status !== "succeeded" ||
+    lineRate === null ||
+    !askedForLineRate(run)
+  )
+    return null;
   const limited = flowsOf(run).filter((flow) => {
     const cpu = cpuOf(run, flow);
-    return flow.bitsPerSecond !== null && flow.bitsPerSecond < (lineRate * SINGLE_STREAM_PERCENT) / 100 && cpu !== null && cpu >= CPU_BOUND_PERCENT;
+    return (
+      flow.bitsPerSecond !== null &&
+      flow.bitsPerSecond < (lineRate * SINGLE_STREAM_PERCENT) / 100 &&
+      cpu !== null &&
+      cpu >= CPU_BOUND_PERCENT
+    );
   });
   if (limited.length === 0) return null;
   const evidence = limited
@@ -55,26 +67,45 @@ export function singleStreamRunRule(run: RunEvidence): Hint | null {
   const slowest = Math.min(...limited.map((flow) => flow.bitsPerSecond!));
   const streams = Math.min(Math.max(2, Math.ceil(lineRate / Math.max(slowest, 1))), IPERF_LIMITS.parallel.max);
   const why = `${formatBitRate(lineRate)} ÷ ${formatBitRate(slowest)} per stream; a stream sweep finds the smallest count that fills the link`;
-  return hint("single-stream", "critical", SINGLE_STREAM_TITLE, `${capitalized(evidence)}.`, moreStreams(lineRate, streams, why));
+  return hint(
+    "single-stream",
+    "critical",
+    SINGLE_STREAM_TITLE,
+    `${capitalized(evidence)}.`,
+    moreStreams(lineRate, streams, why),
+  );
 }
 
 /** The experiment's result when it is a sweep of the stream count. */
 function streamSweepOf(experiment: ExperimentEvidence): SweepResult | null {
   if (experiment.kind !== "sweep") return null;
   const result = experiment.result as Partial<SweepResult> | null;
-  if (typeof result !== "object" || result === null || result.factor !== "parallel" || !Array.isArray(result.rows)) return null;
+  if (typeof result !== "object" || result === null || result.factor !== "parallel" || !Array.isArray(result.rows))
+    return null;
   return result as SweepResult;
 }
 
 export function singleStreamSweepRule(experiment: ExperimentEvidence): Hint | null {
   const sweep = streamSweepOf(experiment);
   const lineRate = lineRateOf(experiment);
-  if (!sweep || lineRate === null || !sweep.knee || typeof sweep.knee.value !== "number" || sweep.knee.value <= 1) return null;
+  if (!sweep || lineRate === null || !sweep.knee || typeof sweep.knee.value !== "number" || sweep.knee.value <= 1)
+    return null;
   const one = sweep.rows.find((row) => row.value === 1);
-  if (!one || one.receivedBitsPerSecond === null || one.receivedBitsPerSecond >= (lineRate * SINGLE_STREAM_PERCENT) / 100) return null;
+  if (
+    !one ||
+    one.receivedBitsPerSecond === null ||
+    one.receivedBitsPerSecond >= (lineRate * SINGLE_STREAM_PERCENT) / 100
+  )
+    return null;
   const knee = sweep.knee.value;
   const evidence =
     `One stream gave ${rateOfLine(one.receivedBitsPerSecond, lineRate)}; ` +
     `${knee} streams reach ${formatBitRate(sweep.knee.receivedBitsPerSecond)}, the sweep's knee.`;
-  return hint("single-stream", "critical", SINGLE_STREAM_TITLE, evidence, moreStreams(lineRate, knee, "the sweep's knee on this link"));
+  return hint(
+    "single-stream",
+    "critical",
+    SINGLE_STREAM_TITLE,
+    evidence,
+    moreStreams(lineRate, knee, "the sweep's knee on this link"),
+  );
 }

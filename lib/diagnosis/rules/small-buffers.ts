@@ -31,20 +31,45 @@ type SmallLimit = { role: Role; platform: Platform; key: LimitKey; bytes: number
 
 /** The sysctl that holds each limit on each platform that has them (Windows and ESXi say none). */
 const SYSCTL_NAMES: Partial<Record<Platform, Record<LimitKey, string>>> = {
-  linux: { rmemMax: "net.core.rmem_max", wmemMax: "net.core.wmem_max", tcpRmem: "net.ipv4.tcp_rmem", tcpWmem: "net.ipv4.tcp_wmem" },
-  freebsd: { rmemMax: "kern.ipc.maxsockbuf", wmemMax: "kern.ipc.maxsockbuf", tcpRmem: "net.inet.tcp.recvbuf_max", tcpWmem: "net.inet.tcp.sendbuf_max" },
-  macos: { rmemMax: "kern.ipc.maxsockbuf", wmemMax: "kern.ipc.maxsockbuf", tcpRmem: "net.inet.tcp.autorcvbufmax", tcpWmem: "net.inet.tcp.autosndbufmax" },
+  linux: {
+    rmemMax: "net.core.rmem_max",
+    wmemMax: "net.core.wmem_max",
+    tcpRmem: "net.ipv4.tcp_rmem",
+    tcpWmem: "net.ipv4.tcp_wmem",
+  },
+  freebsd: {
+    rmemMax: "kern.ipc.maxsockbuf",
+    wmemMax: "kern.ipc.maxsockbuf",
+    tcpRmem: "net.inet.tcp.recvbuf_max",
+    tcpWmem: "net.inet.tcp.sendbuf_max",
+  },
+  macos: {
+    rmemMax: "kern.ipc.maxsockbuf",
+    wmemMax: "kern.ipc.maxsockbuf",
+    tcpRmem: "net.inet.tcp.autorcvbufmax",
+    tcpWmem: "net.inet.tcp.autosndbufmax",
+  },
 };
 
 function sysctlName(limit: Pick<SmallLimit, "platform" | "key">): string {
-  return SYSCTL_NAMES[limit.platform]?.[limit.key] ?? { rmemMax: "receive buffer limit", wmemMax: "send buffer limit", tcpRmem: "receive autotuning maximum", tcpWmem: "send autotuning maximum" }[limit.key];
+  return (
+    SYSCTL_NAMES[limit.platform]?.[limit.key] ??
+    {
+      rmemMax: "receive buffer limit",
+      wmemMax: "send buffer limit",
+      tcpRmem: "receive autotuning maximum",
+      tcpWmem: "send autotuning maximum",
+    }[limit.key]
+  );
 }
 
 /** The limits that cap the window at the receiver and the sender, with -w or without. */
 function limitsThatApply(platform: Platform, withWindow: boolean): { receiver: LimitKey[]; sender: LimitKey[] } {
   if (withWindow) return { receiver: ["rmemMax"], sender: ["wmemMax"] };
   // Linux's autotuning ignores rmem_max and wmem_max; a BSD's stops at kern.ipc.maxsockbuf as well
-  return platform === "linux" ? { receiver: ["tcpRmem"], sender: ["tcpWmem"] } : { receiver: ["tcpRmem", "rmemMax"], sender: ["tcpWmem", "wmemMax"] };
+  return platform === "linux"
+    ? { receiver: ["tcpRmem"], sender: ["tcpWmem"] }
+    : { receiver: ["tcpRmem", "rmemMax"], sender: ["tcpWmem", "wmemMax"] };
 }
 
 /** The round trip the bandwidth-delay product is worked out with, and whether it was measured. */
@@ -80,13 +105,24 @@ function limitWords(limit: SmallLimit): string {
 
 /** The line to set; Linux's tcp_*mem triple keeps its first two figures. */
 function sysctlLine(limit: SmallLimit, bytes: number): string {
-  const triple = limit.platform !== "linux" ? null : limit.key === "tcpRmem" ? limit.tcp.tcpRmem : limit.key === "tcpWmem" ? limit.tcp.tcpWmem : null;
+  const triple =
+    limit.platform !== "linux"
+      ? null
+      : limit.key === "tcpRmem"
+        ? limit.tcp.tcpRmem
+        : limit.key === "tcpWmem"
+          ? limit.tcp.tcpWmem
+          : null;
   const value = triple ? `"${triple[0]} ${triple[1]} ${bytes}"` : String(bytes);
   return `${sysctlName(limit)}=${value}`;
 }
 
 /** Where each platform keeps sysctl lines across reboots. */
-const SYSCTL_FILES: Partial<Record<Platform, string>> = { linux: "/etc/sysctl.d/", freebsd: "/etc/sysctl.conf", macos: "/etc/sysctl.conf" };
+const SYSCTL_FILES: Partial<Record<Platform, string>> = {
+  linux: "/etc/sysctl.d/",
+  freebsd: "/etc/sysctl.conf",
+  macos: "/etc/sysctl.conf",
+};
 
 export function smallBuffersRule(run: RunEvidence): Hint | null {
   const lineRate = lineRateOf(run);
@@ -118,7 +154,9 @@ export function smallBuffersRule(run: RunEvidence): Hint | null {
   const windowTooSmall = window !== null && window < bdp;
   if (small.length === 0 && !windowTooSmall) return null;
 
-  const rttWords = rtt.measured ? `${formatMs(rtt.ms)} (the run's median round trip)` : `${formatMs(rtt.ms)} (assumed: the run measured no latency)`;
+  const rttWords = rtt.measured
+    ? `${formatMs(rtt.ms)} (the run's median round trip)`
+    : `${formatMs(rtt.ms)} (assumed: the run measured no latency)`;
   const caps = [...(windowTooSmall ? [`the run's -w of ${formatBytesWord(window)}`] : []), ...small.map(limitWords)];
   const smallest = Math.min(...small.map((limit) => limit.bytes), windowTooSmall ? window : Infinity);
   const evidence =
@@ -139,7 +177,18 @@ export function smallBuffersRule(run: RunEvidence): Hint | null {
   });
   const files = [...new Set(byRole.flatMap(({ limits }) => SYSCTL_FILES[limits[0]!.platform] ?? []))];
   const keep = files.length > 0 ? ` (the same lines in ${listWords(files)} keep them across reboots)` : "";
-  const raise = lines.length > 0 ? `Raise the limits to ${formatBytesWord(target)}, twice the bandwidth-delay product: ${lines.join("; ")}${keep}` : "";
-  const widen = windowTooSmall ? `${raise ? "; and r" : "R"}un with -w ${target} or more, or without -w so that autotuning sizes the window` : "";
-  return hint("small-buffers", rtt.measured ? "critical" : "warning", SMALL_BUFFERS_TITLE, capitalized(evidence), `${raise}${widen}.`);
+  const raise =
+    lines.length > 0
+      ? `Raise the limits to ${formatBytesWord(target)}, twice the bandwidth-delay product: ${lines.join("; ")}${keep}`
+      : "";
+  const widen = windowTooSmall
+    ? `${raise ? "; and r" : "R"}un with -w ${target} or more, or without -w so that autotuning sizes the window`
+    : "";
+  return hint(
+    "small-buffers",
+    rtt.measured ? "critical" : "warning",
+    SMALL_BUFFERS_TITLE,
+    capitalized(evidence),
+    `${raise}${widen}.`,
+  );
 }

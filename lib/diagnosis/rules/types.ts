@@ -6,7 +6,14 @@ import type { IperfOptions } from "@/lib/iperf/options";
 import type { ClientSide } from "@/lib/runs/contract";
 
 /** What the inventory knows of a NIC (from discovery or typed by the user). */
-export type NicFacts = { name: string; speedMbps: number | null; mtu: number | null; pcieLinkSpeed: string | null; pcieLinkWidth: number | null; driver: string | null };
+export type NicFacts = {
+  name: string;
+  speedMbps: number | null;
+  mtu: number | null;
+  pcieLinkSpeed: string | null;
+  pcieLinkWidth: number | null;
+  driver: string | null;
+};
 
 export type RunEvidence = {
   runId: number;

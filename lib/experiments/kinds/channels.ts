@@ -6,8 +6,27 @@ import type { FieldError } from "@/lib/errors";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf/options";
 import { lossPercent } from "@/lib/iperf/units";
 import type { RunRequest } from "@/lib/runs/request";
-import { CHANNELS, type ChannelRow, type ChannelsResult, type PlanOf, type RunOutcome, type StepSpec } from "../contract";
-import { exactlyOneLink, formatBitRate, formatPercentWord, lineRateOf, linkOf, mean, otherSide, percentOf, present, sum, wholeNumber } from "./figures";
+import {
+  CHANNELS,
+  type ChannelRow,
+  type ChannelsResult,
+  type PlanOf,
+  type RunOutcome,
+  type StepSpec,
+} from "../contract";
+import {
+  exactlyOneLink,
+  formatBitRate,
+  formatPercentWord,
+  lineRateOf,
+  linkOf,
+  mean,
+  otherSide,
+  percentOf,
+  present,
+  sum,
+  wholeNumber,
+} from "./figures";
 import { nextOfSteps, type KindDefinition } from "./kind";
 
 const ChannelsFieldsSchema = z.strictObject({
@@ -20,7 +39,9 @@ const ChannelsFieldsSchema = z.strictObject({
  * asked (whether the hosts' iperf3 can is checked where the argv is built).
  */
 export function channelOptions(base: RunRequest, channel: number, affinity: boolean): IperfOptions {
-  return affinity ? IperfOptionsSchema.parse({ ...base.options, affinity: `${channel - 1},${channel - 1}` }) : base.options;
+  return affinity
+    ? IperfOptionsSchema.parse({ ...base.options, affinity: `${channel - 1},${channel - 1}` })
+    : base.options;
 }
 
 function channelSteps(plan: PlanOf<"channels">, base: RunRequest): StepSpec[] {
@@ -62,7 +83,10 @@ export const channelsKind: KindDefinition<"channels"> = {
   check(plan, base, links) {
     const errors: FieldError[] = exactlyOneLink(plan.linkIds, "channels experiment");
     if (base.options.port !== undefined) {
-      errors.push({ field: "options.port", message: "must be left out: each channel takes a port of its own from the server's range" });
+      errors.push({
+        field: "options.port",
+        message: "must be left out: each channel takes a port of its own from the server's range",
+      });
     }
     const link = linkOf(links, plan.linkIds[0]);
     if (link) {

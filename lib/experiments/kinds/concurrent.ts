@@ -5,8 +5,25 @@
 import { z } from "zod";
 import type { FieldError } from "@/lib/errors";
 import type { RunRequest } from "@/lib/runs/request";
-import { SHARED_BOTTLENECK_PERCENT, type ConcurrentResult, type PlanLink, type PlanOf, type RunOutcome, type StepSpec } from "../contract";
-import { formatBitRate, formatPercentWord, lineRateOf, linkOf, mean, numberWord, percentOf, present, sum } from "./figures";
+import {
+  SHARED_BOTTLENECK_PERCENT,
+  type ConcurrentResult,
+  type PlanLink,
+  type PlanOf,
+  type RunOutcome,
+  type StepSpec,
+} from "../contract";
+import {
+  formatBitRate,
+  formatPercentWord,
+  lineRateOf,
+  linkOf,
+  mean,
+  numberWord,
+  percentOf,
+  present,
+  sum,
+} from "./figures";
 import { nextOfSteps, type KindDefinition } from "./kind";
 
 const ConcurrentFieldsSchema = z.strictObject({
@@ -20,9 +37,17 @@ function linkName(links: readonly PlanLink[], id: number): string {
 function concurrentSteps(plan: PlanOf<"concurrent">, base: RunRequest, links: readonly PlanLink[]): StepSpec[] {
   const runOn = (linkId: number) => ({ linkId, options: base.options, clientSide: base.clientSide });
   const alone: StepSpec[] = plan.baseline
-    ? plan.linkIds.map((linkId) => ({ label: `${linkName(links, linkId)} alone`, tags: { phase: "alone" }, runs: [runOn(linkId)] }))
+    ? plan.linkIds.map((linkId) => ({
+        label: `${linkName(links, linkId)} alone`,
+        tags: { phase: "alone" },
+        runs: [runOn(linkId)],
+      }))
     : [];
-  const together: StepSpec = { label: `${numberWord(plan.linkIds.length)} links together`.replace(/^./, (first) => first.toUpperCase()), tags: { phase: "together" }, runs: plan.linkIds.map(runOn) };
+  const together: StepSpec = {
+    label: `${numberWord(plan.linkIds.length)} links together`.replace(/^./, (first) => first.toUpperCase()),
+    tags: { phase: "together" },
+    runs: plan.linkIds.map(runOn),
+  };
   return [...alone, together];
 }
 
@@ -38,7 +63,9 @@ function rateUntil(run: RunOutcome, until: number | null): number | null {
 
 /** The sum of each run's mean rate over the time they all ran: up to the earliest last interval's end. */
 export function aggregateOf(runs: readonly RunOutcome[]): number | null {
-  const ends = runs.filter((run) => run.intervals.length > 0).map((run) => run.intervals[run.intervals.length - 1]!.end);
+  const ends = runs
+    .filter((run) => run.intervals.length > 0)
+    .map((run) => run.intervals[run.intervals.length - 1]!.end);
   const until = ends.length > 0 ? Math.min(...ends) : null;
   return sum(runs.map((run) => rateUntil(run, until)));
 }
@@ -52,7 +79,10 @@ export const concurrentKind: KindDefinition<"concurrent"> = {
   check(plan) {
     const errors: FieldError[] = [];
     if (plan.linkIds.length < 2) {
-      errors.push({ field: "linkIds", message: `links measured together must be at least two (${plan.linkIds.length} given)` });
+      errors.push({
+        field: "linkIds",
+        message: `links measured together must be at least two (${plan.linkIds.length} given)`,
+      });
     }
     return errors;
   },
@@ -77,8 +107,13 @@ export const concurrentKind: KindDefinition<"concurrent"> = {
     // The links that gave a figure together: the aggregate compares them with themselves alone.
     const measured = togetherRuns.filter((run) => run.receivedBitsPerSecond !== null || run.intervals.length > 0);
     const aggregateBitsPerSecond = measured.length > 0 ? aggregateOf(measured) : null;
-    const lineRateSumBitsPerSecond = plan.linkIds.reduce((total, id) => total + (lineRateOf(linkOf(links, id)) ?? 0), 0);
-    const aloneOfMeasured = measured.map((run) => rows.find((row) => row.linkId === run.linkId)?.aloneBitsPerSecond ?? null);
+    const lineRateSumBitsPerSecond = plan.linkIds.reduce(
+      (total, id) => total + (lineRateOf(linkOf(links, id)) ?? 0),
+      0,
+    );
+    const aloneOfMeasured = measured.map(
+      (run) => rows.find((row) => row.linkId === run.linkId)?.aloneBitsPerSecond ?? null,
+    );
     const aloneSum = plan.baseline && aloneOfMeasured.every((rate) => rate !== null) ? sum(aloneOfMeasured) : null;
     const aggregatePercentOfAlone = percentOf(aggregateBitsPerSecond, aloneSum);
     const starts = present(togetherRuns.map((run) => run.startedAtMs));
@@ -88,7 +123,8 @@ export const concurrentKind: KindDefinition<"concurrent"> = {
       lineRateSumBitsPerSecond,
       aggregatePercentOfLineRates: percentOf(aggregateBitsPerSecond, lineRateSumBitsPerSecond),
       aggregatePercentOfAlone,
-      sharedBottleneck: plan.baseline && aggregatePercentOfAlone !== null && aggregatePercentOfAlone < SHARED_BOTTLENECK_PERCENT,
+      sharedBottleneck:
+        plan.baseline && aggregatePercentOfAlone !== null && aggregatePercentOfAlone < SHARED_BOTTLENECK_PERCENT,
       startSkewMs: starts.length > 1 ? Math.max(...starts) - Math.min(...starts) : null,
     };
   },
@@ -99,7 +135,8 @@ export const concurrentKind: KindDefinition<"concurrent"> = {
       const verdict = result.sharedBottleneck ? "a shared bottleneck" : "no shared bottleneck";
       return `${together}: ${formatPercentWord(result.aggregatePercentOfAlone)} of the ${numberWord(plan.linkIds.length)} links alone, ${verdict}`;
     }
-    if (result.aggregatePercentOfLineRates !== null) return `${together}: ${formatPercentWord(result.aggregatePercentOfLineRates)} of the sum of the line rates`;
+    if (result.aggregatePercentOfLineRates !== null)
+      return `${together}: ${formatPercentWord(result.aggregatePercentOfLineRates)} of the sum of the line rates`;
     return together;
   },
   table(plan, links, result) {

@@ -94,7 +94,10 @@ export function bracketIndexes(field: string): string {
 export function fieldErrorsOf(error: z.ZodError, prefix = ""): FieldError[] {
   return fieldErrorsFromZod(error, prefix).map(({ field, message }) => {
     const bare = prefix && field.startsWith(`${prefix}.`) ? field.slice(prefix.length + 1) : field;
-    return { field: bracketIndexes(field), message: message.startsWith(`${bare} `) ? message.slice(bare.length + 1) : message };
+    return {
+      field: bracketIndexes(field),
+      message: message.startsWith(`${bare} `) ? message.slice(bare.length + 1) : message,
+    };
   });
 }
 
@@ -106,7 +109,9 @@ export function linkOf(links: readonly PlanLink[], id: number | undefined): Plan
 /** Kinds that measure one link: any other count is a 400 naming `linkIds`. */
 export function exactlyOneLink(linkIds: readonly number[], kindWords: string): FieldError[] {
   if (linkIds.length === 1) return [];
-  return [{ field: "linkIds", message: `a ${kindWords} measures one link: give exactly one (${linkIds.length} given)` }];
+  return [
+    { field: "linkIds", message: `a ${kindWords} measures one link: give exactly one (${linkIds.length} given)` },
+  ];
 }
 
 /** Every run of the steps done, in order. */

@@ -1,7 +1,16 @@
 // Every kind of experiment by name, and the kind of a plan with its functions bound to it.
 import type { RunRequest } from "@/lib/runs/request";
 import type { FieldError } from "@/lib/errors";
-import type { BaseRunOptions, ExperimentKind, ExperimentPlan, ExperimentResult, PlanLink, ResultTable, StepOutcome, StepSpec } from "../contract";
+import type {
+  BaseRunOptions,
+  ExperimentKind,
+  ExperimentPlan,
+  ExperimentResult,
+  PlanLink,
+  ResultTable,
+  StepOutcome,
+  StepSpec,
+} from "../contract";
 import { channelsKind } from "./channels";
 import { concurrentKind } from "./concurrent";
 import type { KindDefinition } from "./kind";

@@ -4,7 +4,16 @@
 import type { z } from "zod";
 import type { FieldError } from "@/lib/errors";
 import type { RunRequest } from "@/lib/runs/request";
-import type { BaseRunOptions, ExperimentKind, PlanLink, PlanOf, ResultOf, ResultTable, StepOutcome, StepSpec } from "../contract";
+import type {
+  BaseRunOptions,
+  ExperimentKind,
+  PlanLink,
+  PlanOf,
+  ResultOf,
+  ResultTable,
+  StepOutcome,
+  StepSpec,
+} from "../contract";
 
 /** The fields a kind adds to the request, beside kind, name, linkIds and options. */
 export type KindFields<K extends ExperimentKind> = Omit<PlanOf<K>, "kind" | "name" | "linkIds" | "options">;

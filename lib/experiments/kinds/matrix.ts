@@ -17,11 +17,14 @@ type Protocol = (typeof PROTOCOLS)[number];
 function choices<T extends string>(field: string, allowed: readonly [T, ...T[]]) {
   const message = `${field} must be a list of ${allowed.map((value) => `"${value}"`).join(", ")}, each at most once`;
   return z
-    .array(z.enum(allowed, { error: `must be one of ${allowed.map((value) => `"${value}"`).join(", ")}` }), { error: message })
+    .array(z.enum(allowed, { error: `must be one of ${allowed.map((value) => `"${value}"`).join(", ")}` }), {
+      error: message,
+    })
     .min(1, { error: message })
     .superRefine((values, context) => {
       values.forEach((value, index) => {
-        if (values.indexOf(value) !== index) context.addIssue({ code: "custom", path: [index], message: `${value} is given twice` });
+        if (values.indexOf(value) !== index)
+          context.addIssue({ code: "custom", path: [index], message: `${value} is given twice` });
       });
     });
 }
@@ -38,7 +41,11 @@ export type MatrixCell = { protocol: Protocol; clientSide: ClientSide; direction
 export function matrixCells(plan: Pick<PlanOf<"matrix">, "protocols" | "clientSides" | "directions">): MatrixCell[] {
   return PROTOCOLS.filter((protocol) => plan.protocols.includes(protocol)).flatMap((protocol) =>
     CLIENT_SIDES.filter((side) => plan.clientSides.includes(side)).flatMap((clientSide) =>
-      RUN_DIRECTIONS.filter((direction) => plan.directions.includes(direction)).map((direction) => ({ protocol, clientSide, direction })),
+      RUN_DIRECTIONS.filter((direction) => plan.directions.includes(direction)).map((direction) => ({
+        protocol,
+        clientSide,
+        direction,
+      })),
     ),
   );
 }
@@ -59,7 +66,11 @@ export function describeMatrixCell(cell: MatrixCell): string {
  * asked for it; UDP cells leave out the TCP-only mss and congestion.
  */
 export function matrixCellOptions(plan: PlanOf<"matrix">, base: RunRequest, cell: MatrixCell): IperfOptions {
-  const options: Record<string, unknown> = { ...base.options, protocol: cell.protocol, ...directionFlags(cell.direction, cell.clientSide) };
+  const options: Record<string, unknown> = {
+    ...base.options,
+    protocol: cell.protocol,
+    ...directionFlags(cell.direction, cell.clientSide),
+  };
   if (cell.protocol === "tcp" && plan.protocols.includes("udp")) delete options.bitrate;
   if (cell.protocol === "udp") {
     delete options.mss;
@@ -83,7 +94,11 @@ type DirectionComparison = { protocol: Protocol; aToB: number; bToA: number; slo
 export function compareDirections(rows: readonly MatrixRow[]): DirectionComparison | null {
   for (const protocol of PROTOCOLS) {
     const rateOf = (direction: RunDirection) =>
-      mean(rows.filter((row) => row.protocol === protocol && row.direction === direction).map((row) => row.receivedBitsPerSecond));
+      mean(
+        rows
+          .filter((row) => row.protocol === protocol && row.direction === direction)
+          .map((row) => row.receivedBitsPerSecond),
+      );
     const aToB = rateOf("a-to-b");
     const bToA = rateOf("b-to-a");
     if (aToB === null || bToA === null) continue;
@@ -104,7 +119,10 @@ export const matrixKind: KindDefinition<"matrix"> = {
   check(plan, base) {
     const errors: FieldError[] = exactlyOneLink(plan.linkIds, "matrix");
     if (plan.protocols.includes("udp") && base.options.bitrate === undefined) {
-      errors.push({ field: "options.bitrate", message: "is required for the UDP cells (bits/s; 0 = unlimited): without it iperf3 sends 1 Mbit/s" });
+      errors.push({
+        field: "options.bitrate",
+        message: "is required for the UDP cells (bits/s; 0 = unlimited): without it iperf3 sends 1 Mbit/s",
+      });
     }
     return errors;
   },
@@ -133,7 +151,10 @@ export const matrixKind: KindDefinition<"matrix"> = {
       ];
     });
     const comparison = compareDirections(rows);
-    const asymmetry = comparison && comparison.percent > ASYMMETRY_PERCENT ? { slower: comparison.slower, percent: comparison.percent } : null;
+    const asymmetry =
+      comparison && comparison.percent > ASYMMETRY_PERCENT
+        ? { slower: comparison.slower, percent: comparison.percent }
+        : null;
     return { rows, asymmetry };
   },
   answer(plan, _links, result: MatrixResult) {
@@ -149,7 +170,9 @@ export const matrixKind: KindDefinition<"matrix"> = {
     }
     const measured = result.rows.filter((row) => row.receivedBitsPerSecond !== null);
     if (measured.length === 0) return null;
-    const fastest = measured.reduce((best, row) => (row.receivedBitsPerSecond! > best.receivedBitsPerSecond! ? row : best));
+    const fastest = measured.reduce((best, row) =>
+      row.receivedBitsPerSecond! > best.receivedBitsPerSecond! ? row : best,
+    );
     return `Fastest: ${describeMatrixCell(fastest)}, ${formatBitRate(fastest.receivedBitsPerSecond!)}`;
   },
   table(_plan, _links, result) {

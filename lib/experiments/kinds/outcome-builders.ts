@@ -35,7 +35,13 @@ export function stepOutcome(index: number, spec: StepSpec, runs: Partial<RunOutc
     label: spec.label,
     tags: spec.tags,
     status: "succeeded",
-    runs: runs.map((figures, position) => runOutcome({ linkId: spec.runs[position]?.linkId ?? 1, channel: spec.runs[position]?.channel ?? null, ...figures })),
+    runs: runs.map((figures, position) =>
+      runOutcome({
+        linkId: spec.runs[position]?.linkId ?? 1,
+        channel: spec.runs[position]?.channel ?? null,
+        ...figures,
+      }),
+    ),
   };
 }
 

@@ -11,10 +11,17 @@ function sweepPlan(fields: Record<string, unknown>, options: Record<string, unkn
 }
 
 /** Carries out every step, each run measuring what `measure` says for its step. */
-function runAll(plan: PlanOf<"sweep">, measure: (index: number, value: unknown) => Record<string, number | null>): StepOutcome[] {
+function runAll(
+  plan: PlanOf<"sweep">,
+  measure: (index: number, value: unknown) => Record<string, number | null>,
+): StepOutcome[] {
   const base = baseRequestOf(plan);
   const done: StepOutcome[] = [];
-  for (let step = sweepKind.nextStep(plan, base, [link5g], done); step; step = sweepKind.nextStep(plan, base, [link5g], done)) {
+  for (
+    let step = sweepKind.nextStep(plan, base, [link5g], done);
+    step;
+    step = sweepKind.nextStep(plan, base, [link5g], done)
+  ) {
     done.push(stepOutcome(done.length, step, [measure(done.length, step.tags.value)]));
   }
   return done;
@@ -36,13 +43,23 @@ describe("sweep steps", () => {
       "4 streams, run 3 of 3",
     ]);
     expect(steps[4]!.tags).toEqual({ value: 4, repeat: 2 });
-    expect(steps[4]!.runs).toEqual([{ linkId: 1, clientSide: "a", options: expect.objectContaining({ parallel: 4, duration: 20, omit: 2, protocol: "tcp", reverse: false }) }]);
+    expect(steps[4]!.runs).toEqual([
+      {
+        linkId: 1,
+        clientSide: "a",
+        options: expect.objectContaining({ parallel: 4, duration: 20, omit: 2, protocol: "tcp", reverse: false }),
+      },
+    ]);
     expect(sweepKind.maxRuns(plan, [link5g])).toBe(6);
   });
 
   it("labels other factors in their own words, without a run count when each value runs once", () => {
     const plan = sweepPlan({ factor: "window", values: [65536, 262144, 4 * 1024 * 1024] });
-    expect(sweepKind.steps(plan, baseRequestOf(plan), [])!.map((step) => step.label)).toEqual(["window 64 KiB", "window 256 KiB", "window 4 MiB"]);
+    expect(sweepKind.steps(plan, baseRequestOf(plan), [])!.map((step) => step.label)).toEqual([
+      "window 64 KiB",
+      "window 256 KiB",
+      "window 4 MiB",
+    ]);
     expect(describeSweepValue("zerocopy", true)).toBe("zero-copy on");
     expect(describeSweepValue("congestion", "bbr")).toBe("congestion control bbr");
     expect(describeSweepValue("mss", 1460)).toBe("MSS 1460 bytes");
@@ -66,12 +83,19 @@ describe("sweep steps", () => {
 describe("sweep checks", () => {
   it("names each value iperf3 refuses, with its message", () => {
     const plan = { ...sweepPlan({ factor: "parallel", values: [1] }), values: [1, 200, 4] };
-    expect(sweepKind.check(plan, baseRequestOf(plan), [link5g])).toEqual([{ field: "values[1]", message: "parallel must be a whole number from 1 to 128 streams" }]);
-    expect(() => sweepPlan({ factor: "parallel", values: [1, 200, 4] })).toThrow("values[1] parallel must be a whole number from 1 to 128 streams");
+    expect(sweepKind.check(plan, baseRequestOf(plan), [link5g])).toEqual([
+      { field: "values[1]", message: "parallel must be a whole number from 1 to 128 streams" },
+    ]);
+    expect(() => sweepPlan({ factor: "parallel", values: [1, 200, 4] })).toThrow(
+      "values[1] parallel must be a whole number from 1 to 128 streams",
+    );
   });
 
   it("refuses a TCP-only value on a UDP base, and a sweep of more than one link", () => {
-    const plan = { ...sweepPlan({ factor: "congestion", values: ["cubic"] }), options: { protocol: "udp", bitrate: 1e8 } };
+    const plan = {
+      ...sweepPlan({ factor: "congestion", values: ["cubic"] }),
+      options: { protocol: "udp", bitrate: 1e8 },
+    };
     expect(sweepKind.check({ ...plan, linkIds: [1, 2] }, baseRequestOf(plan), [])).toEqual([
       { field: "linkIds", message: "a sweep measures one link: give exactly one (2 given)" },
       { field: "values[0]", message: "congestion applies to tcp only" },
@@ -86,12 +110,19 @@ describe("sweep result", () => {
     const result = sweepKind.result(plan, [link5g], done);
     expect(result.knee).toEqual({ value: 4, receivedBitsPerSecond: 4.7e9 });
     expect(result.rows.map((row) => row.lineRatePercent)).toEqual([44, 70, 66, 94, 94]);
-    expect(sweepKind.answer(plan, [link5g], result)).toBe("4 streams reach the best (4.7 Gbit/s); 1 stream gives 2.2 Gbit/s");
+    expect(sweepKind.answer(plan, [link5g], result)).toBe(
+      "4 streams reach the best (4.7 Gbit/s); 1 stream gives 2.2 Gbit/s",
+    );
   });
 
   it("takes the median of the repeats with min and max, and the knee below the best", () => {
     const plan = sweepPlan({ factor: "parallel", values: [1, 2, 4, 8], repeats: 3 });
-    const figures: Record<number, number[]> = { 1: [2.1e9, 2.2e9, 2.3e9], 2: [3.4e9, 3.6e9, 3.5e9], 4: [4.4e9, 4.6e9, 4.5e9], 8: [4.7e9, 4.6e9, 4.8e9] };
+    const figures: Record<number, number[]> = {
+      1: [2.1e9, 2.2e9, 2.3e9],
+      2: [3.4e9, 3.6e9, 3.5e9],
+      4: [4.4e9, 4.6e9, 4.5e9],
+      8: [4.7e9, 4.6e9, 4.8e9],
+    };
     const done = runAll(plan, (index, value) => ({
       receivedBitsPerSecond: figures[value as number]![index % 3]!,
       retransmits: index,
@@ -111,7 +142,9 @@ describe("sweep result", () => {
     });
     expect(result.rows[2]!.runIds).toEqual(done.slice(6, 9).map((step) => step.runs[0]!.runId));
     expect(result.knee).toEqual({ value: 4, receivedBitsPerSecond: 4.5e9 });
-    expect(sweepKind.answer(plan, [link5g], result)).toBe("4 streams reach 96% of the best (4.7 Gbit/s); 1 stream gives 2.2 Gbit/s");
+    expect(sweepKind.answer(plan, [link5g], result)).toBe(
+      "4 streams reach 96% of the best (4.7 Gbit/s); 1 stream gives 2.2 Gbit/s",
+    );
   });
 
   it("moves the knee with kneePercent", () => {
@@ -138,7 +171,10 @@ describe("sweep result", () => {
     const done = [
       stepOutcome(0, steps[0]!, [{ receivedBitsPerSecond: 2.2e9 }]),
       { ...stepOutcome(1, steps[1]!, [{ status: "failed", receivedBitsPerSecond: null }]), status: "failed" as const },
-      { ...stepOutcome(2, steps[2]!, [{ status: "cancelled", receivedBitsPerSecond: 3.1e9 }]), status: "cancelled" as const },
+      {
+        ...stepOutcome(2, steps[2]!, [{ status: "cancelled", receivedBitsPerSecond: 3.1e9 }]),
+        status: "cancelled" as const,
+      },
     ];
     const result = sweepKind.result(plan, [link5g], done);
     expect(result.rows.map((row) => [row.value, row.runIds.length, row.receivedBitsPerSecond])).toEqual([
@@ -152,7 +188,12 @@ describe("sweep result", () => {
     const plan = sweepPlan({ factor: "parallel", values: [1, 2] });
     const [first] = sweepKind.steps(plan, baseRequestOf(plan), [link5g])!;
     const result = sweepKind.result(plan, [link5g], [stepOutcome(0, first!, [{ status: "failed" }])]);
-    expect(result.rows[0]).toMatchObject({ value: 1, receivedBitsPerSecond: null, minBitsPerSecond: null, lineRatePercent: null });
+    expect(result.rows[0]).toMatchObject({
+      value: 1,
+      receivedBitsPerSecond: null,
+      minBitsPerSecond: null,
+      lineRatePercent: null,
+    });
     expect(result.knee).toBeNull();
     expect(sweepKind.answer(plan, [link5g], result)).toBeNull();
   });
@@ -162,7 +203,9 @@ describe("sweep result", () => {
     const rates: Record<number, number> = { 65536: 3e8, 262144: 9.2e8, 1048576: 9.4e8 };
     const done = runAll(plan, (_, value) => ({ receivedBitsPerSecond: rates[value as number]! }));
     const result = sweepKind.result(plan, [planLink(1, 1000)], done);
-    expect(sweepKind.answer(plan, [planLink(1, 1000)], result)).toBe("window 256 KiB reaches 98% of the best (940 Mbit/s); window 64 KiB gives 300 Mbit/s");
+    expect(sweepKind.answer(plan, [planLink(1, 1000)], result)).toBe(
+      "window 256 KiB reaches 98% of the best (940 Mbit/s); window 64 KiB gives 300 Mbit/s",
+    );
   });
 });
 
@@ -185,7 +228,11 @@ describe("sweep table", () => {
     ]);
     expect(table.columns[0]!.label).toBe("Streams");
     expect(table.rows.map((row) => row.key)).toEqual(["1", "2", "3", "4", "5"]);
-    expect(table.rows[3]!.cells).toMatchObject({ value: "4", receivedBitsPerSecond: 4.7e9, knee: "knee (95% of the best)" });
+    expect(table.rows[3]!.cells).toMatchObject({
+      value: "4",
+      receivedBitsPerSecond: 4.7e9,
+      knee: "knee (95% of the best)",
+    });
     expect(table.rows[4]!.cells.knee).toBeNull();
   });
 

@@ -16,7 +16,20 @@ import {
   type SweepRow,
   type SweepValue,
 } from "../contract";
-import { exactlyOneLink, formatBitRate, formatPercentWord, formatSize, lineRateOf, linkOf, median, numberBetween, percentOf, present, runsOf, wholeNumber } from "./figures";
+import {
+  exactlyOneLink,
+  formatBitRate,
+  formatPercentWord,
+  formatSize,
+  lineRateOf,
+  linkOf,
+  median,
+  numberBetween,
+  percentOf,
+  present,
+  runsOf,
+  wholeNumber,
+} from "./figures";
 import { nextOfSteps, type KindDefinition } from "./kind";
 
 /** How each factor is named in headings and table columns. */
@@ -52,7 +65,9 @@ const SweepFieldsSchema = z
   .strictObject({
     factor: z.enum(SWEEP_FACTORS, { error: `factor must be one of ${SWEEP_FACTORS.join(", ")}` }),
     values: z
-      .array(z.union([z.number(), z.string(), z.boolean()], { error: "must be a number, a text or true/false" }), { error: VALUES_MESSAGE })
+      .array(z.union([z.number(), z.string(), z.boolean()], { error: "must be a number, a text or true/false" }), {
+        error: VALUES_MESSAGE,
+      })
       .min(1, { error: VALUES_MESSAGE })
       .max(MAX_SWEEP_VALUES, { error: VALUES_MESSAGE }),
     repeats: wholeNumber("repeats", 1, MAX_SWEEP_REPEATS, " runs per value").default(1),
@@ -63,7 +78,11 @@ const SweepFieldsSchema = z
     const seen = new Set<SweepValue>();
     fields.values.forEach((value, index) => {
       if (typeof value !== type) {
-        context.addIssue({ code: "custom", path: ["values", index], message: `${VALUE_TYPE_MESSAGES[type]} (${fields.factor})` });
+        context.addIssue({
+          code: "custom",
+          path: ["values", index],
+          message: `${VALUE_TYPE_MESSAGES[type]} (${fields.factor})`,
+        });
       } else if (seen.has(value)) {
         context.addIssue({ code: "custom", path: ["values", index], message: `${String(value)} is given twice` });
       }
@@ -99,7 +118,9 @@ export function kneeOf(rows: readonly SweepRow[], kneePercent: number): SweepRes
   if (medians.length === 0) return null;
   const threshold = (Math.max(...medians) * kneePercent) / 100;
   const knee = rows.find((row) => row.receivedBitsPerSecond !== null && row.receivedBitsPerSecond >= threshold);
-  return knee && knee.receivedBitsPerSecond !== null ? { value: knee.value, receivedBitsPerSecond: knee.receivedBitsPerSecond } : null;
+  return knee && knee.receivedBitsPerSecond !== null
+    ? { value: knee.value, receivedBitsPerSecond: knee.receivedBitsPerSecond }
+    : null;
 }
 
 function sweepSteps(plan: PlanOf<"sweep">, base: Parameters<KindDefinition<"sweep">["steps"]>[1]): StepSpec[] {
@@ -118,7 +139,8 @@ function sweepSteps(plan: PlanOf<"sweep">, base: Parameters<KindDefinition<"swee
 export const sweepKind: KindDefinition<"sweep"> = {
   kind: "sweep",
   title: "Sweep",
-  defaultName: (plan) => (plan.factor === "parallel" ? "Stream sweep" : `${SWEEP_FACTOR_LABELS[plan.factor] ?? "Option"} sweep`),
+  defaultName: (plan) =>
+    plan.factor === "parallel" ? "Stream sweep" : `${SWEEP_FACTOR_LABELS[plan.factor] ?? "Option"} sweep`,
   fieldsSchema: SweepFieldsSchema,
   baseOptions(plan) {
     // The factor's value comes from each step; a UDP bitrate sweep's base needs some bitrate to pass.
@@ -131,7 +153,8 @@ export const sweepKind: KindDefinition<"sweep"> = {
     plan.values.forEach((value, index) => {
       const parsed = IperfOptionsSchema.safeParse({ ...base.options, [plan.factor]: value });
       if (parsed.success) return;
-      for (const message of new Set(parsed.error.issues.map((issue) => issue.message))) errors.push({ field: `values[${index}]`, message });
+      for (const message of new Set(parsed.error.issues.map((issue) => issue.message)))
+        errors.push({ field: `values[${index}]`, message });
     });
     return errors;
   },
@@ -205,7 +228,8 @@ export const sweepKind: KindDefinition<"sweep"> = {
           retransmits: row.retransmits,
           clientCpuPercent: row.clientCpuPercent,
           serverCpuPercent: row.serverCpuPercent,
-          knee: result.knee !== null && result.knee.value === row.value ? `knee (${plan.kneePercent}% of the best)` : null,
+          knee:
+            result.knee !== null && result.knee.value === row.value ? `knee (${plan.kneePercent}% of the best)` : null,
           runIds: row.runIds,
         },
       })),

@@ -7,7 +7,10 @@ import { ceilingBounds, ceilingStepBudget, nextCeilingBitrate, UDP_CEILING, udpC
 
 const link1g = planLink(1, 1000, "lan");
 
-function ceilingPlan(fields: Record<string, unknown> = {}, options: Record<string, unknown> = {}): PlanOf<"udp-ceiling"> {
+function ceilingPlan(
+  fields: Record<string, unknown> = {},
+  options: Record<string, unknown> = {},
+): PlanOf<"udp-ceiling"> {
   return parseExperimentRequest({ kind: "udp-ceiling", linkIds: [1], options, ...fields }) as PlanOf<"udp-ceiling">;
 }
 
@@ -19,7 +22,10 @@ type UdpLink = (bitrate: number) => { receivedBitsPerSecond: number; lostPercent
  * then (0.01%), above it everything beyond is dropped.
  */
 function carrying(capacity: number): UdpLink {
-  return (bitrate) => (bitrate <= capacity ? { receivedBitsPerSecond: bitrate, lostPercent: 0.01 } : { receivedBitsPerSecond: capacity, lostPercent: ((bitrate - capacity) / bitrate) * 100 });
+  return (bitrate) =>
+    bitrate <= capacity
+      ? { receivedBitsPerSecond: bitrate, lostPercent: 0.01 }
+      : { receivedBitsPerSecond: capacity, lostPercent: ((bitrate - capacity) / bitrate) * 100 };
 }
 
 /** The issue's busy receiver: 1% of the datagrams lost at any rate, so all but 1% arrive. */
@@ -42,10 +48,23 @@ function search(plan: PlanOf<"udp-ceiling">, link: UdpLink | number, links = [li
   const base = baseRequestOf(plan);
   const budget = udpCeilingKind.maxSteps(plan, links);
   const done: StepOutcome[] = [];
-  for (let step = udpCeilingKind.nextStep(plan, base, links, done); step; step = udpCeilingKind.nextStep(plan, base, links, done)) {
+  for (
+    let step = udpCeilingKind.nextStep(plan, base, links, done);
+    step;
+    step = udpCeilingKind.nextStep(plan, base, links, done)
+  ) {
     const bitrate = step.tags.bitrate!;
     const { receivedBitsPerSecond, lostPercent } = measure(bitrate);
-    done.push(stepOutcome(done.length, step, [{ sentBitsPerSecond: bitrate, receivedBitsPerSecond, lostPercent, jitterMs: lostPercent <= plan.lossPercent ? 0.021 : 0.4 }]));
+    done.push(
+      stepOutcome(done.length, step, [
+        {
+          sentBitsPerSecond: bitrate,
+          receivedBitsPerSecond,
+          lostPercent,
+          jitterMs: lostPercent <= plan.lossPercent ? 0.021 : 0.4,
+        },
+      ]),
+    );
     expect(done.length).toBeLessThanOrEqual(budget);
   }
   expect(budget).toBeLessThanOrEqual(UDP_CEILING.maxSteps);
@@ -98,9 +117,15 @@ describe("udp-ceiling steps", () => {
     const done = search(plan, losingOnePercent);
     expect(bitratesOf(done)).toEqual([1e9, 5e8, 2.5e8, 1.25e8, 6.25e7, 3.125e7, 1.5625e7, 1e7]);
     const result = udpCeilingKind.result(plan, [link1g], done);
-    expect(result).toMatchObject({ bitsPerSecond: null, lowestFailing: { bitrate: 1e7, lostPercent: 1 }, gapPercent: null });
+    expect(result).toMatchObject({
+      bitsPerSecond: null,
+      lowestFailing: { bitrate: 1e7, lostPercent: 1 },
+      gapPercent: null,
+    });
     const answer = udpCeilingKind.answer(plan, [link1g], result)!;
-    expect(answer).toMatch(/^No bitrate tried stays without loss above 0\.1%: 10 Mbit\/s, the lowest, loses 1%; .*net\.core\.rmem_max/);
+    expect(answer).toMatch(
+      /^No bitrate tried stays without loss above 0\.1%: 10 Mbit\/s, the lowest, loses 1%; .*net\.core\.rmem_max/,
+    );
   });
 
   it("finds the ceiling of a receiver that overflows above 35% of the line rate, and how close the bounds came", () => {
@@ -112,8 +137,12 @@ describe("udp-ceiling steps", () => {
     expect(result.bitsPerSecond).toBeLessThanOrEqual(350e6);
     expect(result.bitsPerSecond).toBeGreaterThanOrEqual(0.98 * 350e6);
     expect(result.lowestFailing!.bitrate).toBeGreaterThan(350e6);
-    expect(result.lowestFailing!.bitrate - result.bitsPerSecond!).toBeLessThanOrEqual(UDP_CEILING.tolerance * result.lowestFailing!.bitrate);
-    expect(result.gapPercent).toBe(Math.round(((result.lowestFailing!.bitrate - result.bitsPerSecond!) / result.bitsPerSecond!) * 1000) / 10);
+    expect(result.lowestFailing!.bitrate - result.bitsPerSecond!).toBeLessThanOrEqual(
+      UDP_CEILING.tolerance * result.lowestFailing!.bitrate,
+    );
+    expect(result.gapPercent).toBe(
+      Math.round(((result.lowestFailing!.bitrate - result.bitsPerSecond!) / result.bitsPerSecond!) * 1000) / 10,
+    );
     expect(udpCeilingKind.answer(plan, [link1g], result)).toBe(
       `Up to ${formatBitRate(result.bitsPerSecond!)} without loss above 0.1% (jitter 0.021 ms); ${formatBitRate(result.lowestFailing!.bitrate)}, ${formatPercentWord(result.gapPercent!)} higher, loses ${formatPercentWord(result.lowestFailing!.lostPercent)}`,
     );
@@ -127,7 +156,9 @@ describe("udp-ceiling steps", () => {
         const result = udpCeilingKind.result(plan, [link1g], search(plan, link));
         // A rate just above what `carrying` carries loses less than 0.1%, and so passes.
         expect(result.bitsPerSecond).toBeLessThanOrEqual((share * 1e9) / (1 - plan.lossPercent / 100));
-        expect(result.gapPercent).toBeLessThanOrEqual(100 * (UDP_CEILING.tolerance / (1 - UDP_CEILING.tolerance)) + 0.05);
+        expect(result.gapPercent).toBeLessThanOrEqual(
+          100 * (UDP_CEILING.tolerance / (1 - UDP_CEILING.tolerance)) + 0.05,
+        );
       }
     }
   });
@@ -144,7 +175,11 @@ describe("udp-ceiling steps", () => {
     for (const low of [Math.ceil(1e9 / 8192) - 1, 0]) {
       const plan = ceilingPlan({ low });
       expect(udpCeilingKind.check(plan, baseRequestOf(plan), [link1g])).toEqual([
-        { field: "low", message: "must be at least 1/8192 of high (122 kbit/s): the search halves the rate from high down to low and takes at most 20 steps" },
+        {
+          field: "low",
+          message:
+            "must be at least 1/8192 of high (122 kbit/s): the search halves the rate from high down to low and takes at most 20 steps",
+        },
       ]);
     }
   });
@@ -157,7 +192,10 @@ describe("udp-ceiling steps", () => {
   });
 
   it("does not try a rate again when the bounds meet", () => {
-    const tried = (bitrate: number, lostPercent: number) => stepOutcome(0, { label: "", tags: { bitrate }, runs: [{ linkId: 1, clientSide: "a", options: {} as never }] }, [{ lostPercent }]);
+    const tried = (bitrate: number, lostPercent: number) =>
+      stepOutcome(0, { label: "", tags: { bitrate }, runs: [{ linkId: 1, clientSide: "a", options: {} as never }] }, [
+        { lostPercent },
+      ]);
     const bounds = { low: 1e7, high: 1e9 };
     expect(nextCeilingBitrate(0.1, bounds, [tried(1e9, 5)])).toBe(5e8);
     expect(nextCeilingBitrate(0.1, bounds, [tried(1e9, 5), tried(5e8, 0)])).toBe(7.5e8);
@@ -181,17 +219,29 @@ describe("udp-ceiling result", () => {
     const done = search(plan, 949e6);
     const result = udpCeilingKind.result(plan, [link1g], done);
     const ceilingStep = result.steps.find((step) => step.bitrate === result.bitsPerSecond)!;
-    expect(result).toMatchObject({ receivedBitsPerSecond: ceilingStep.receivedBitsPerSecond, lostPercent: 0.01, jitterMs: 0.021 });
+    expect(result).toMatchObject({
+      receivedBitsPerSecond: ceilingStep.receivedBitsPerSecond,
+      lostPercent: 0.01,
+      jitterMs: 0.021,
+    });
     expect(result.steps.map((step) => step.bitrate)).toEqual(done.map((step) => step.tags.bitrate));
-    expect(result.steps[0]).toMatchObject({ bitrate: 1e9, receivedBitsPerSecond: 949e6, runId: done[0]!.runs[0]!.runId });
-    expect(udpCeilingKind.answer(plan, [link1g], result)).toBe("Up to 938 Mbit/s without loss above 0.1% (jitter 0.021 ms); 953 Mbit/s, 1.7% higher, loses 0.4%");
+    expect(result.steps[0]).toMatchObject({
+      bitrate: 1e9,
+      receivedBitsPerSecond: 949e6,
+      runId: done[0]!.runs[0]!.runId,
+    });
+    expect(udpCeilingKind.answer(plan, [link1g], result)).toBe(
+      "Up to 938 Mbit/s without loss above 0.1% (jitter 0.021 ms); 953 Mbit/s, 1.7% higher, loses 0.4%",
+    );
   });
 
   it("says only the ceiling when high itself passes", () => {
     const plan = ceilingPlan();
     const result = udpCeilingKind.result(plan, [link1g], search(plan, 2e9));
     expect(result).toMatchObject({ bitsPerSecond: 1e9, lowestFailing: null, gapPercent: null });
-    expect(udpCeilingKind.answer(plan, [link1g], result)).toBe("Up to 1 Gbit/s without loss above 0.1% (jitter 0.021 ms)");
+    expect(udpCeilingKind.answer(plan, [link1g], result)).toBe(
+      "Up to 1 Gbit/s without loss above 0.1% (jitter 0.021 ms)",
+    );
   });
 
   it("says so when no bitrate tried stays within the loss", () => {
@@ -205,8 +255,14 @@ describe("udp-ceiling result", () => {
     );
     expect(udpCeilingKind.answer(plan, [link1g], udpCeilingKind.result(plan, [link1g], []))).toBeNull();
     // stopped above the floor (cancelled): what was tried, without the hint
-    const cancelled = udpCeilingKind.result(ceilingPlan(), [link1g], search(ceilingPlan(), losingOnePercent).slice(0, 3));
-    expect(udpCeilingKind.answer(ceilingPlan(), [link1g], cancelled)).toBe("No bitrate tried stays without loss above 0.1%: 250 Mbit/s, the lowest, loses 1%");
+    const cancelled = udpCeilingKind.result(
+      ceilingPlan(),
+      [link1g],
+      search(ceilingPlan(), losingOnePercent).slice(0, 3),
+    );
+    expect(udpCeilingKind.answer(ceilingPlan(), [link1g], cancelled)).toBe(
+      "No bitrate tried stays without loss above 0.1%: 250 Mbit/s, the lowest, loses 1%",
+    );
   });
 
   it("answers from a result stored before it had lowestFailing", () => {
@@ -214,14 +270,20 @@ describe("udp-ceiling result", () => {
     const old: Partial<UdpCeilingResult> = { ...udpCeilingKind.result(plan, [link1g], search(plan, 949e6)) };
     delete old.lowestFailing;
     delete old.gapPercent;
-    expect(udpCeilingKind.answer(plan, [link1g], old as UdpCeilingResult)).toBe("Up to 938 Mbit/s without loss above 0.1% (jitter 0.021 ms)");
+    expect(udpCeilingKind.answer(plan, [link1g], old as UdpCeilingResult)).toBe(
+      "Up to 938 Mbit/s without loss above 0.1% (jitter 0.021 ms)",
+    );
     expect(udpCeilingKind.table(plan, [link1g], old as UdpCeilingResult).rows.at(-1)!.key).toBe("ceiling");
   });
 
   it("says 'without loss' for a loss limit of 0", () => {
     const plan = ceilingPlan({ lossPercent: 0 });
     const first = udpCeilingKind.nextStep(plan, baseRequestOf(plan), [link1g], [])!;
-    const result = udpCeilingKind.result(plan, [link1g], [stepOutcome(0, first, [{ receivedBitsPerSecond: 1e9, lostPercent: 0, jitterMs: 0.02 }])]);
+    const result = udpCeilingKind.result(
+      plan,
+      [link1g],
+      [stepOutcome(0, first, [{ receivedBitsPerSecond: 1e9, lostPercent: 0, jitterMs: 0.02 }])],
+    );
     expect(udpCeilingKind.answer(plan, [link1g], result)).toBe("Up to 1 Gbit/s without loss (jitter 0.02 ms)");
   });
 });
@@ -231,10 +293,25 @@ describe("udp-ceiling table", () => {
     const plan = ceilingPlan();
     const done = search(plan, 949e6);
     const table = udpCeilingKind.table(plan, [link1g], udpCeilingKind.result(plan, [link1g], done));
-    expect(table.rows.map((row) => row.key)).toEqual([...done.map((_, index) => `step ${index + 1}`), "ceiling", "lowest failing"]);
+    expect(table.rows.map((row) => row.key)).toEqual([
+      ...done.map((_, index) => `step ${index + 1}`),
+      "ceiling",
+      "lowest failing",
+    ]);
     expect(table.rows[0]!.cells).toMatchObject({ step: "1", bitrate: 1e9, withinLoss: "no" });
-    expect(table.rows.at(-2)!.cells).toMatchObject({ step: "Ceiling", bitrate: 9.375e8, withinLoss: "yes", lostPercent: 0.01, runIds: [done[4]!.runs[0]!.runId] });
-    expect(table.rows.at(-1)!.cells).toMatchObject({ step: "Lowest that loses more (+1.7%)", bitrate: 9.53125e8, withinLoss: "no", runIds: [done[6]!.runs[0]!.runId] });
+    expect(table.rows.at(-2)!.cells).toMatchObject({
+      step: "Ceiling",
+      bitrate: 9.375e8,
+      withinLoss: "yes",
+      lostPercent: 0.01,
+      runIds: [done[4]!.runs[0]!.runId],
+    });
+    expect(table.rows.at(-1)!.cells).toMatchObject({
+      step: "Lowest that loses more (+1.7%)",
+      bitrate: 9.53125e8,
+      withinLoss: "no",
+      runIds: [done[6]!.runs[0]!.runId],
+    });
     expect(table.columns.find((column) => column.key === "withinLoss")!.label).toBe("Loss ≤ 0.1%");
   });
 });

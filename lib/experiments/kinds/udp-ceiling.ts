@@ -13,8 +13,25 @@ import { z } from "zod";
 import type { FieldError } from "@/lib/errors";
 import { IPERF_LIMITS, IperfOptionsSchema } from "@/lib/iperf/options";
 import type { RunRequest } from "@/lib/runs/request";
-import { DEFAULT_LOSS_PERCENT, type BaseRunOptions, type PlanLink, type PlanOf, type StepOutcome, type StepSpec, type UdpCeilingResult, type UdpCeilingStep } from "../contract";
-import { exactlyOneLink, formatBitRate, formatPercentWord, lineRateOf, linkOf, numberBetween, wholeNumber } from "./figures";
+import {
+  DEFAULT_LOSS_PERCENT,
+  type BaseRunOptions,
+  type PlanLink,
+  type PlanOf,
+  type StepOutcome,
+  type StepSpec,
+  type UdpCeilingResult,
+  type UdpCeilingStep,
+} from "../contract";
+import {
+  exactlyOneLink,
+  formatBitRate,
+  formatPercentWord,
+  lineRateOf,
+  linkOf,
+  numberBetween,
+  wholeNumber,
+} from "./figures";
 import type { KindDefinition } from "./kind";
 
 export const UDP_CEILING = {
@@ -75,7 +92,11 @@ export function ceilingStepBudget(bounds: Bounds): number {
 type Tried = { bitrate: number; lostPercent: number | null };
 
 function triedOf(done: readonly StepOutcome[]): Tried[] {
-  return done.flatMap((step) => (step.tags.bitrate === undefined ? [] : [{ bitrate: step.tags.bitrate, lostPercent: step.runs[0]?.lostPercent ?? null }]));
+  return done.flatMap((step) =>
+    step.tags.bitrate === undefined
+      ? []
+      : [{ bitrate: step.tags.bitrate, lostPercent: step.runs[0]?.lostPercent ?? null }],
+  );
 }
 
 /** The bitrate to try next, or null when the search is over. */
@@ -91,7 +112,9 @@ export function nextCeilingBitrate(lossPercent: number, bounds: Bounds, done: re
     return lowest > bounds.low ? halved(lowest, bounds.low) : null;
   }
   const best = Math.max(...passing);
-  const failingAbove = tried.filter((step) => step.lostPercent! > lossPercent && step.bitrate > best).map((step) => step.bitrate);
+  const failingAbove = tried
+    .filter((step) => step.lostPercent! > lossPercent && step.bitrate > best)
+    .map((step) => step.bitrate);
   if (failingAbove.length === 0) return null;
   const lowestFailing = Math.min(...failingAbove);
   if (lowestFailing - best <= UDP_CEILING.tolerance * lowestFailing) return null;
@@ -113,7 +136,13 @@ function ceilingStep(plan: PlanOf<"udp-ceiling">, base: RunRequest, bitrate: num
   return {
     label: `UDP at ${formatBitRate(bitrate)}`,
     tags: { bitrate },
-    runs: [{ linkId: plan.linkIds[0]!, options: IperfOptionsSchema.parse({ ...base.options, bitrate }), clientSide: base.clientSide }],
+    runs: [
+      {
+        linkId: plan.linkIds[0]!,
+        options: IperfOptionsSchema.parse({ ...base.options, bitrate }),
+        clientSide: base.clientSide,
+      },
+    ],
   };
 }
 
@@ -145,17 +174,25 @@ export const udpCeilingKind: KindDefinition<"udp-ceiling"> = {
   baseOptions(plan) {
     // UDP whatever the options say; each step sets its bitrate (0 stands in until then).
     const options: BaseRunOptions = { ...plan.options, protocol: "udp", bitrate: 0 };
-    return options.duration === undefined && options.bytes === undefined ? { ...options, duration: UDP_CEILING.defaultDuration } : options;
+    return options.duration === undefined && options.bytes === undefined
+      ? { ...options, duration: UDP_CEILING.defaultDuration }
+      : options;
   },
   check(plan, _base, links) {
     const errors: FieldError[] = exactlyOneLink(plan.linkIds, "UDP ceiling");
     const link = linkOf(links, plan.linkIds[0]);
     if (link && plan.high === null && lineRateOf(link) === null) {
-      errors.push({ field: "high", message: `is needed: link ${link.name} has no speed to start the search from (bits/s)` });
+      errors.push({
+        field: "high",
+        message: `is needed: link ${link.name} has no speed to start the search from (bits/s)`,
+      });
     }
     const bounds = ceilingBounds(plan, links);
     if (bounds && bounds.low >= bounds.high) {
-      errors.push({ field: "low", message: `must be below high (${formatBitRate(bounds.high)}): the search runs between them` });
+      errors.push({
+        field: "low",
+        message: `must be below high (${formatBitRate(bounds.high)}): the search runs between them`,
+      });
     }
     const tooFar = bounds && lowTooFarError(bounds);
     if (tooFar) errors.push(tooFar);
@@ -173,13 +210,31 @@ export const udpCeilingKind: KindDefinition<"udp-ceiling"> = {
     const steps: UdpCeilingStep[] = done.flatMap((step) => {
       const run = step.runs[0];
       if (step.tags.bitrate === undefined || !run) return [];
-      return [{ bitrate: step.tags.bitrate, runId: run.runId, receivedBitsPerSecond: run.receivedBitsPerSecond, lostPercent: run.lostPercent, jitterMs: run.jitterMs }];
+      return [
+        {
+          bitrate: step.tags.bitrate,
+          runId: run.runId,
+          receivedBitsPerSecond: run.receivedBitsPerSecond,
+          lostPercent: run.lostPercent,
+          jitterMs: run.jitterMs,
+        },
+      ];
     });
-    const measured = steps.filter((step): step is UdpCeilingStep & { lostPercent: number } => step.lostPercent !== null);
-    const ceiling = measured.filter((step) => step.lostPercent <= plan.lossPercent).reduce<UdpCeilingStep | null>((best, step) => (best === null || step.bitrate > best.bitrate ? step : best), null);
+    const measured = steps.filter(
+      (step): step is UdpCeilingStep & { lostPercent: number } => step.lostPercent !== null,
+    );
+    const ceiling = measured
+      .filter((step) => step.lostPercent <= plan.lossPercent)
+      .reduce<UdpCeilingStep | null>(
+        (best, step) => (best === null || step.bitrate > best.bitrate ? step : best),
+        null,
+      );
     const lowestFailing = measured
       .filter((step) => step.lostPercent > plan.lossPercent && step.bitrate > (ceiling?.bitrate ?? 0))
-      .reduce<(typeof measured)[number] | null>((lowest, step) => (lowest === null || step.bitrate < lowest.bitrate ? step : lowest), null);
+      .reduce<(typeof measured)[number] | null>(
+        (lowest, step) => (lowest === null || step.bitrate < lowest.bitrate ? step : lowest),
+        null,
+      );
     return {
       bitsPerSecond: ceiling?.bitrate ?? null,
       receivedBitsPerSecond: ceiling?.receivedBitsPerSecond ?? null,
@@ -196,7 +251,10 @@ export const udpCeilingKind: KindDefinition<"udp-ceiling"> = {
     const failing = result.lowestFailing ?? null;
     if (result.bitsPerSecond !== null) {
       const jitter = result.jitterMs === null ? "" : ` (jitter ${formatMs(result.jitterMs)} ms)`;
-      const above = failing === null || result.gapPercent == null ? "" : `; ${formatBitRate(failing.bitrate)}, ${formatPercentWord(result.gapPercent)} higher, loses ${formatPercentWord(failing.lostPercent)}`;
+      const above =
+        failing === null || result.gapPercent == null
+          ? ""
+          : `; ${formatBitRate(failing.bitrate)}, ${formatPercentWord(result.gapPercent)} higher, loses ${formatPercentWord(failing.lostPercent)}`;
       return `Up to ${formatBitRate(result.bitsPerSecond)} ${limit}${jitter}${above}`;
     }
     if (failing === null) return null;
@@ -206,7 +264,9 @@ export const udpCeilingKind: KindDefinition<"udp-ceiling"> = {
   },
   table(plan, _links, result) {
     const passes = (lost: number | null) => (lost === null ? null : lost <= plan.lossPercent ? "yes" : "no");
-    const failing = result.lowestFailing ? result.steps.find((step) => step.bitrate === result.lowestFailing!.bitrate) : undefined;
+    const failing = result.lowestFailing
+      ? result.steps.find((step) => step.bitrate === result.lowestFailing!.bitrate)
+      : undefined;
     return {
       columns: [
         { key: "step", label: "Step", format: "text" },
@@ -247,7 +307,10 @@ export const udpCeilingKind: KindDefinition<"udp-ceiling"> = {
               {
                 key: "lowest failing",
                 cells: {
-                  step: result.gapPercent == null ? "Lowest that loses more" : `Lowest that loses more (+${formatPercentWord(result.gapPercent)})`,
+                  step:
+                    result.gapPercent == null
+                      ? "Lowest that loses more"
+                      : `Lowest that loses more (+${formatPercentWord(result.gapPercent)})`,
                   bitrate: failing.bitrate,
                   receivedBitsPerSecond: failing.receivedBitsPerSecond,
                   lostPercent: failing.lostPercent,

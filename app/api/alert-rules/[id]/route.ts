@@ -7,7 +7,9 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withApiAuth("read", async (_request: Request, { params }: Context) => Response.json(await getAlertRule(await idFromParams(params))));
+export const GET = withApiAuth("read", async (_request: Request, { params }: Context) =>
+  Response.json(await getAlertRule(await idFromParams(params))),
+);
 
 /** Any subset of the fields; `channelIds` replaces the rule's channels. */
 export const PATCH = withApiAuth("monitor", async (request: Request, { params }: Context) => {

@@ -8,4 +8,6 @@ export const dynamic = "force-dynamic";
 type Context = { params: Promise<{ id: string }> };
 
 /** GET /api/alerts/:id: one alert with its notifications. */
-export const GET = withApiAuth("read", async (_request: Request, { params }: Context) => Response.json(await getAlert(await idFromParams(params))));
+export const GET = withApiAuth("read", async (_request: Request, { params }: Context) =>
+  Response.json(await getAlert(await idFromParams(params))),
+);

@@ -7,7 +7,9 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withApiAuth("read", async (_request: Request, { params }: Context) => Response.json(await getHost(await idFromParams(params))));
+export const GET = withApiAuth("read", async (_request: Request, { params }: Context) =>
+  Response.json(await getHost(await idFromParams(params))),
+);
 
 export const PATCH = withApiAuth("inventory", async (request: Request, { params }: Context) => {
   const id = await idFromParams(params);

@@ -11,12 +11,29 @@ let finishedRunId = 0;
 beforeAll(async () => {
   api = await openTestApi();
   const hosts = [];
-  for (const name of ["gone-a", "gone-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  for (const name of ["gone-a", "gone-b"])
+    hosts.push(
+      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
+    );
   const nics = [];
-  for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth0", speedMbps: 1000 })).body.id);
+  for (const host of hosts)
+    nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth0", speedMbps: 1000 })).body.id);
   linkId = (await api.json("POST", "/api/links", { name: "gone-link", aNicId: nics[0], bNicId: nics[1] })).body.id;
   const run = await api.db.run.create({
-    data: { linkId, status: "succeeded", clientSide: "a", options: { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 10 } },
+    data: {
+      linkId,
+      status: "succeeded",
+      clientSide: "a",
+      options: {
+        protocol: "tcp",
+        parallel: 1,
+        reverse: false,
+        bidir: false,
+        interval: 1,
+        zerocopy: false,
+        duration: 10,
+      },
+    },
   });
   finishedRunId = run.id;
 }, 60_000);

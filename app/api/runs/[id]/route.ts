@@ -19,6 +19,18 @@ export const GET = withApiAuth("read", async (_request: Request, { params }: { p
     ...run,
     environment: diagnosis.environment ?? { client: null, server: null },
     hints: diagnosis.hints,
-    ...(diagnosis.latency ? { latency: { idleMedianMs: diagnosis.latency.idleMedianMs, idleP95Ms: diagnosis.latency.idleP95Ms, loadedMedianMs: diagnosis.latency.loadedMedianMs, loadedP95Ms: diagnosis.latency.loadedP95Ms, grade: diagnosis.latency.grade, sent: diagnosis.latency.sent, lost: diagnosis.latency.lost } } : {}),
+    ...(diagnosis.latency
+      ? {
+          latency: {
+            idleMedianMs: diagnosis.latency.idleMedianMs,
+            idleP95Ms: diagnosis.latency.idleP95Ms,
+            loadedMedianMs: diagnosis.latency.loadedMedianMs,
+            loadedP95Ms: diagnosis.latency.loadedP95Ms,
+            grade: diagnosis.latency.grade,
+            sent: diagnosis.latency.sent,
+            lost: diagnosis.latency.lost,
+          },
+        }
+      : {}),
   });
 });

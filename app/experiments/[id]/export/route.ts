@@ -15,7 +15,11 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   const raw = (await params).id;
   const experimentId = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
   const experiment = Number.isSafeInteger(experimentId) && experimentId >= 1 ? await getExperiment(experimentId) : null;
-  if (!experiment) return new Response(`Experiment ${raw} does not exist.\n`, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (!experiment)
+    return new Response(`Experiment ${raw} does not exist.\n`, {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   const format = new URL(request.url).searchParams.get("format") === "json" ? "json" : "csv";
   const headers = {
     "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
@@ -24,6 +28,8 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   };
   if (format === "csv") return new Response(experiment.table ? resultTableCsv(experiment.table) : "", { headers });
   const runIds = [...new Set(experiment.steps.flatMap((step) => step.runIds))];
-  const runs = (await Promise.all(runIds.map((runId) => getRunDetail(runId)))).flatMap((run) => (run ? [{ ...run, output: undefined }] : []));
+  const runs = (await Promise.all(runIds.map((runId) => getRunDetail(runId)))).flatMap((run) =>
+    run ? [{ ...run, output: undefined }] : [],
+  );
   return new Response(`${JSON.stringify({ experiment, runs }, null, 2)}\n`, { headers });
 });

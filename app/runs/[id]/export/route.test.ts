@@ -6,25 +6,43 @@ import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 // export (the thinned points and stream totals, in JSON and CSV) and the samples API (none, and
 // when they went), on a real database with a run imported from a real iperf3 3.12 output.
 
-const TEXT_CLIENT = readFileSync(new URL("../../../../lib/imports/fixtures/real/tcp.client.txt", import.meta.url), "utf8");
+const TEXT_CLIENT = readFileSync(
+  new URL("../../../../lib/imports/fixtures/real/tcp.client.txt", import.meta.url),
+  "utf8",
+);
 
 let api: TestApi;
 let runId = 0;
 let exportRoute: typeof import("./route");
 
 async function exportRun(format: "csv" | "json"): Promise<Response> {
-  return exportRoute.GET(new Request(`http://localhost/runs/${runId}/export?format=${format}`, { headers: { authorization: `Bearer ${TEST_API_TOKEN}` } }), { params: Promise.resolve({ id: String(runId) }) });
+  return exportRoute.GET(
+    new Request(`http://localhost/runs/${runId}/export?format=${format}`, {
+      headers: { authorization: `Bearer ${TEST_API_TOKEN}` },
+    }),
+    { params: Promise.resolve({ id: String(runId) }) },
+  );
 }
 
 beforeAll(async () => {
   api = await openTestApi();
   exportRoute = await import("./route");
   const hosts = [];
-  for (const [name, address] of [["ex-a", "127.0.0.1"], ["ex-b", "127.0.0.2"]] as const) hosts.push((await api.json("POST", "/api/hosts", { name, address, auth: { method: "local" } })).body.id);
+  for (const [name, address] of [
+    ["ex-a", "127.0.0.1"],
+    ["ex-b", "127.0.0.2"],
+  ] as const)
+    hosts.push((await api.json("POST", "/api/hosts", { name, address, auth: { method: "local" } })).body.id);
   const nics = [];
-  for (const hostId of hosts) nics.push((await api.json("POST", "/api/nics", { hostId, name: "lo", speedMbps: 10_000, addresses: ["127.0.0.1/8"] })).body.id);
+  for (const hostId of hosts)
+    nics.push(
+      (await api.json("POST", "/api/nics", { hostId, name: "lo", speedMbps: 10_000, addresses: ["127.0.0.1/8"] })).body
+        .id,
+    );
   const link = await api.json("POST", "/api/links", { name: "ex-link", aNicId: nics[0], bNicId: nics[1] });
-  const imported = await api.json("POST", `/api/links/${link.body.id}/imports`, { outputs: [{ text: TEXT_CLIENT, name: "tcp.txt", startedAt: "2025-01-01T00:00:00Z" }] });
+  const imported = await api.json("POST", `/api/links/${link.body.id}/imports`, {
+    outputs: [{ text: TEXT_CLIENT, name: "tcp.txt", startedAt: "2025-01-01T00:00:00Z" }],
+  });
   expect(imported.status, imported.text).toBe(200);
   runId = imported.body.imported[0].runId;
 }, 60_000);
@@ -45,14 +63,23 @@ describe("a compacted run", () => {
     const before = await getRunSeries({ runId, isFinished: true });
 
     const { compactRuns } = await import("@/lib/runs/retention");
-    expect(await compactRuns({ keepDays: 7, now: new Date("2026-01-01T00:00:00Z") })).toEqual({ runs: 1, samples: samples.samples.length });
+    expect(await compactRuns({ keepDays: 7, now: new Date("2026-01-01T00:00:00Z") })).toEqual({
+      runs: 1,
+      samples: samples.samples.length,
+    });
 
     const after = (await api.json("GET", `/api/runs/${runId}/samples`)).body;
     expect(after).toEqual({ samples: [], next: null, compactedAt: "2026-01-01T00:00:00.000Z" });
     const json = JSON.parse(await (await exportRun("json")).text());
     expect(json.samples).toEqual([]);
     expect(json.run.summary.receivedBitsPerSecond).toBe(whole.run.summary.receivedBitsPerSecond);
-    expect(json.compacted).toEqual({ at: "2026-01-01T00:00:00.000Z", sampleCount: samples.samples.length, streamCount: 0, points: before.points, streams: [] });
+    expect(json.compacted).toEqual({
+      at: "2026-01-01T00:00:00.000Z",
+      sampleCount: samples.samples.length,
+      streamCount: 0,
+      points: before.points,
+      streams: [],
+    });
     const csv = (await (await exportRun("csv")).text()).trim().split("\n");
     expect(csv[0]).toBe("t,bitsPerSecond,reverseBitsPerSecond,retransmits,jitterMs,lostPercent,omitted");
     expect(csv).toHaveLength(before.points.length + 1);

@@ -8,7 +8,21 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // Every sample field, in the order of the samples API; streams as JSON text in one cell.
-const CSV_COLUMNS = ["seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "cwndBytes", "jitterMs", "lostPackets", "packets", "omitted", "streams"] as const;
+const CSV_COLUMNS = [
+  "seq",
+  "start",
+  "end",
+  "direction",
+  "bytes",
+  "bitsPerSecond",
+  "retransmits",
+  "cwndBytes",
+  "jitterMs",
+  "lostPackets",
+  "packets",
+  "omitted",
+  "streams",
+] as const;
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -17,10 +31,26 @@ function csvCell(value: unknown): string {
 }
 
 // A compacted run's CSV: its thinned chart points (what retention left), one column per stream line.
-const COMPACTED_CSV_COLUMNS = ["t", "bitsPerSecond", "reverseBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "omitted"] as const;
+const COMPACTED_CSV_COLUMNS = [
+  "t",
+  "bitsPerSecond",
+  "reverseBitsPerSecond",
+  "retransmits",
+  "jitterMs",
+  "lostPercent",
+  "omitted",
+] as const;
 
 function compactedCsvRow(point: SeriesPoint, streamCount: number): string {
-  const cells = [point.t, point.bps, point.reverseBps, point.retransmits, point.jitterMs, point.lostPercent, point.omitted];
+  const cells = [
+    point.t,
+    point.bps,
+    point.reverseBps,
+    point.retransmits,
+    point.jitterMs,
+    point.lostPercent,
+    point.omitted,
+  ];
   for (let index = 0; index < streamCount; index += 1) cells.push(point[`s${index}`] ?? null);
   return cells.map(csvCell).join(",");
 }
@@ -35,7 +65,11 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   const raw = (await params).id;
   const runId = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
   const run = Number.isSafeInteger(runId) ? await getRunDetail(runId) : null;
-  if (!run) return new Response(`Run ${raw} does not exist.\n`, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (!run)
+    return new Response(`Run ${raw} does not exist.\n`, {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   const format = new URL(request.url).searchParams.get("format") === "json" ? "json" : "csv";
   const compacted = await readCompactedDigest(runId);
   const encoder = new TextEncoder();
@@ -43,9 +77,13 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
     async start(controller) {
       try {
         if (format === "csv" && compacted) {
-          const streamColumns = Array.from({ length: compacted.streamCount }, (_, index) => `stream${index + 1}BitsPerSecond`);
+          const streamColumns = Array.from(
+            { length: compacted.streamCount },
+            (_, index) => `stream${index + 1}BitsPerSecond`,
+          );
           controller.enqueue(encoder.encode(`${[...COMPACTED_CSV_COLUMNS, ...streamColumns].join(",")}\n`));
-          for (const point of compacted.points) controller.enqueue(encoder.encode(`${compactedCsvRow(point, compacted.streamCount)}\n`));
+          for (const point of compacted.points)
+            controller.enqueue(encoder.encode(`${compactedCsvRow(point, compacted.streamCount)}\n`));
         } else if (format === "csv") {
           controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\n`));
           for await (const sample of iterateRunSamples(runId)) {
@@ -53,8 +91,20 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
           }
         } else {
           const { output, ...rest } = run;
-          const compactedJson = compacted ? { at: compacted.compactedAt, sampleCount: compacted.sampleCount, streamCount: compacted.streamCount, points: compacted.points, streams: compacted.streams } : null;
-          controller.enqueue(encoder.encode(`{"run":${JSON.stringify({ ...rest, output })},"compacted":${JSON.stringify(compactedJson)},"samples":[`));
+          const compactedJson = compacted
+            ? {
+                at: compacted.compactedAt,
+                sampleCount: compacted.sampleCount,
+                streamCount: compacted.streamCount,
+                points: compacted.points,
+                streams: compacted.streams,
+              }
+            : null;
+          controller.enqueue(
+            encoder.encode(
+              `{"run":${JSON.stringify({ ...rest, output })},"compacted":${JSON.stringify(compactedJson)},"samples":[`,
+            ),
+          );
           let isFirst = true;
           for await (const sample of iterateRunSamples(runId)) {
             controller.enqueue(encoder.encode(`${isFirst ? "" : ","}\n${JSON.stringify(sample)}`));

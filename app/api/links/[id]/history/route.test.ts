@@ -9,8 +9,23 @@ let get: (path: string, token?: string | null) => Promise<{ status: number; body
 let linkId = 0;
 let otherLinkId = 0;
 
-async function addRun(link: number, status: string, minute: number, options: Record<string, unknown> = {}, received: number | null = 9e8): Promise<number> {
-  const stored = { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 10, ...options };
+async function addRun(
+  link: number,
+  status: string,
+  minute: number,
+  options: Record<string, unknown> = {},
+  received: number | null = 9e8,
+): Promise<number> {
+  const stored = {
+    protocol: "tcp",
+    parallel: 1,
+    reverse: false,
+    bidir: false,
+    interval: 1,
+    zerocopy: false,
+    duration: 10,
+    ...options,
+  };
   const run = await api.db.run.create({
     data: {
       linkId: link,
@@ -30,16 +45,25 @@ beforeAll(async () => {
   const { GET } = await import("./route");
   get = async (path, token = TEST_API_TOKEN) => {
     const id = /^\/api\/links\/([^/]+)\/history$/.exec(path)![1]!;
-    const response = await GET(new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }), { params: Promise.resolve({ id }) });
+    const response = await GET(
+      new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }),
+      { params: Promise.resolve({ id }) },
+    );
     return { status: response.status, body: await response.json() };
   };
   const hosts = [];
-  for (const name of ["hist-a", "hist-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  for (const name of ["hist-a", "hist-b"])
+    hosts.push(
+      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
+    );
   const links = [];
   for (const index of [1, 2]) {
     const nics = [];
-    for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 1000 })).body.id);
-    links.push((await api.json("POST", "/api/links", { name: `hist-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id);
+    for (const host of hosts)
+      nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 1000 })).body.id);
+    links.push(
+      (await api.json("POST", "/api/links", { name: `hist-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id,
+    );
   }
   [linkId, otherLinkId] = links;
 }, 60_000);
@@ -50,13 +74,22 @@ afterAll(async () => {
 
 describe("GET /api/links/:id/history", () => {
   it("answers an empty history for a link without runs", async () => {
-    expect(await get(`/api/links/${linkId}/history`)).toEqual({ status: 200, body: { linkId, activeRunCount: 0, points: [] } });
+    expect(await get(`/api/links/${linkId}/history`)).toEqual({
+      status: 200,
+      body: { linkId, activeRunCount: 0, points: [] },
+    });
   });
 
   it("has one point per succeeded run, oldest first, by protocol and direction; failed runs and other links stay out", async () => {
     const first = await addRun(linkId, "succeeded", 1, { parallel: 4 }, 9.4e8);
     await addRun(linkId, "failed", 2, {}, null);
-    const second = await addRun(linkId, "succeeded", 3, { protocol: "udp", reverse: true, bitrate: 1e9, latency: true }, 9.9e8);
+    const second = await addRun(
+      linkId,
+      "succeeded",
+      3,
+      { protocol: "udp", reverse: true, bitrate: 1e9, latency: true },
+      9.9e8,
+    );
     // a run that measured latency under load carries its loaded median
     await api.db.run.update({ where: { id: second }, data: { latencyLoadedMedianMs: 12.5 } });
     await addRun(otherLinkId, "succeeded", 4);
@@ -66,8 +99,30 @@ describe("GET /api/links/:id/history", () => {
       linkId,
       activeRunCount: 0,
       points: [
-        { id: first, time: "2026-11-01T12:01:00.000Z", receivedBitsPerSecond: 9.4e8, protocol: "tcp", direction: "a-to-b", parallel: 4, signature: "tcp a-to-b P4", status: "succeeded", loadedLatencyMs: null, imported: false },
-        { id: second, time: "2026-11-01T12:03:00.000Z", receivedBitsPerSecond: 9.9e8, protocol: "udp", direction: "b-to-a", parallel: 1, signature: "udp b-to-a P1 1000000000", status: "succeeded", loadedLatencyMs: 12.5, imported: false },
+        {
+          id: first,
+          time: "2026-11-01T12:01:00.000Z",
+          receivedBitsPerSecond: 9.4e8,
+          protocol: "tcp",
+          direction: "a-to-b",
+          parallel: 4,
+          signature: "tcp a-to-b P4",
+          status: "succeeded",
+          loadedLatencyMs: null,
+          imported: false,
+        },
+        {
+          id: second,
+          time: "2026-11-01T12:03:00.000Z",
+          receivedBitsPerSecond: 9.9e8,
+          protocol: "udp",
+          direction: "b-to-a",
+          parallel: 1,
+          signature: "udp b-to-a P1 1000000000",
+          status: "succeeded",
+          loadedLatencyMs: 12.5,
+          imported: false,
+        },
       ],
     });
   });
@@ -89,7 +144,9 @@ describe("GET /api/links/:id/history", () => {
     expect(missing.body.error).toMatchObject({ code: "not_found", message: "Link 999999 does not exist." });
     const bad = await get("/api/links/abc/history");
     expect(bad.status).toBe(400);
-    expect(bad.body.error.fields).toEqual([{ field: "id", message: expect.stringMatching(/whole number from 1 to 2147483647/) }]);
+    expect(bad.body.error.fields).toEqual([
+      { field: "id", message: expect.stringMatching(/whole number from 1 to 2147483647/) },
+    ]);
     expect((await get(`/api/links/${linkId}/history`, null)).status).toBe(401);
   });
 });

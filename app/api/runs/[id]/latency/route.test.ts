@@ -12,7 +12,15 @@ let linkId = 0;
 let runId = 0;
 let plainRunId = 0;
 
-const OPTIONS = { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, duration: 10 };
+const OPTIONS = {
+  protocol: "tcp",
+  parallel: 1,
+  reverse: false,
+  bidir: false,
+  interval: 1,
+  zerocopy: false,
+  duration: 10,
+};
 
 function snapshot(mtu: number): EnvironmentSnapshot {
   return {
@@ -20,16 +28,34 @@ function snapshot(mtu: number): EnvironmentSnapshot {
     readAt: "2026-12-01T00:00:00.000Z",
     iperf3Version: "3.12",
     kernel: "6.1.0-18-amd64",
-    nic: { name: "eth0", driver: "ixgbe", driverVersion: "5.19", firmware: null, speedMbps: 10_000, duplex: "full", mtu, pcie: null, siblingPorts: [], offloads: { tso: true, gso: true, gro: true, lro: false }, rings: null },
+    nic: {
+      name: "eth0",
+      driver: "ixgbe",
+      driverVersion: "5.19",
+      firmware: null,
+      speedMbps: 10_000,
+      duplex: "full",
+      mtu,
+      pcie: null,
+      siblingPorts: [],
+      offloads: { tso: true, gso: true, gro: true, lro: false },
+      rings: null,
+    },
   };
 }
 
 beforeAll(async () => {
   api = await openTestApi();
   const hosts = [];
-  for (const name of ["dg-a", "dg-b"]) hosts.push((await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id);
+  for (const name of ["dg-a", "dg-b"])
+    hosts.push(
+      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
+    );
   const nics = [];
-  for (const host of hosts) nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth0", speedMbps: 10_000, mtu: 9000 })).body.id);
+  for (const host of hosts)
+    nics.push(
+      (await api.json("POST", "/api/nics", { hostId: host, name: "eth0", speedMbps: 10_000, mtu: 9000 })).body.id,
+    );
   linkId = (await api.json("POST", "/api/links", { name: "dg-link", aNicId: nics[0], bNicId: nics[1] })).body.id;
   const run = await api.db.run.create({
     data: {
@@ -60,7 +86,11 @@ beforeAll(async () => {
     },
   });
   runId = run.id;
-  plainRunId = (await api.db.run.create({ data: { linkId, status: "succeeded", clientSide: "a", options: OPTIONS, receivedBitsPerSecond: 9.4e9 } })).id;
+  plainRunId = (
+    await api.db.run.create({
+      data: { linkId, status: "succeeded", clientSide: "a", options: OPTIONS, receivedBitsPerSecond: 9.4e9 },
+    })
+  ).id;
 }, 60_000);
 
 afterAll(async () => {
@@ -74,8 +104,17 @@ describe("GET /api/runs/:id", () => {
     expect(body.environment.client.nic.mtu).toBe(9000);
     expect(body.environment.server.nic.mtu).toBe(1500);
     expect(body.hints.map((hint: { id: string }) => hint.id)).toContain("mtu-mismatch");
-    for (const hint of body.hints) expect(Object.keys(hint).sort()).toEqual(["evidence", "id", "severity", "suggestion", "title"]);
-    expect(body.latency).toEqual({ idleMedianMs: 0.2, idleP95Ms: 0.3, loadedMedianMs: 40.2, loadedP95Ms: 55, grade: "C", sent: 3, lost: 1 });
+    for (const hint of body.hints)
+      expect(Object.keys(hint).sort()).toEqual(["evidence", "id", "severity", "suggestion", "title"]);
+    expect(body.latency).toEqual({
+      idleMedianMs: 0.2,
+      idleP95Ms: 0.3,
+      loadedMedianMs: 40.2,
+      loadedP95Ms: 55,
+      grade: "C",
+      sent: 3,
+      lost: 1,
+    });
   });
 
   it("gives no latency, and null snapshots, for a run without them", async () => {
