@@ -36,6 +36,9 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 60_000,
+  // A page hydrates and draws its charts in well under a second alone, in several on a loaded
+  // 2-core machine: assertions wait up to 10 s for what the page shows (a passing test waits no longer).
+  expect: { timeout: 10_000 },
   reporter: [
     ["list"],
     ["json", { outputFile: port === 3100 ? "test-results/e2e.json" : `test-results/e2e-${port}.json` }],
