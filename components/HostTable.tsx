@@ -1,6 +1,6 @@
 import type { HostListItem } from "@/lib/queries/hosts";
 import { TableOrCards } from "@/components/ui/TableOrCards";
-import { formatPlatform } from "./format";
+import { platformLabel } from "@/lib/platforms";
 
 const COLUMNS = [
   { header: "Name" },
@@ -32,7 +32,7 @@ export function HostTable({ hosts }: { hosts: HostListItem[] }) {
           <td className="px-4 py-2 font-mono text-xs">
             {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
           </td>
-          <td className="px-4 py-2">{formatPlatform(host.platform)}</td>
+          <td className="px-4 py-2">{platformLabel(host.platform)}</td>
           <td className="px-4 py-2">
             {host.iperf3Version ?? <span className="text-slate-500 dark:text-slate-400">not checked</span>}
           </td>

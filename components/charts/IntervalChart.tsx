@@ -10,7 +10,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { formatNumber, formatRate, rateScale } from "@/components/units/rate";
+import { formatNumber, formatRate, rateScale } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { secondsTicks } from "./axes";
 import { TooltipBox } from "./ChartTooltip";

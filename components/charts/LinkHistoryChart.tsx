@@ -16,7 +16,7 @@ import {
 import { SERIES_COLORS } from "@/components/charts/colors";
 import type { BaselineJson } from "@/lib/alerts/contract";
 import { DIRECTION_ARROWS } from "@/lib/runs/describe";
-import { formatNumber, formatRate } from "@/components/units/rate";
+import { formatNumber, formatRate } from "@/lib/format";
 import type { LinkHistoryPoint } from "@/lib/queries/links";
 import { clockAxisProps, formatClockTime, GRID_PROPS, useRateAxis } from "./axes";
 import { TooltipBox } from "./ChartTooltip";

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useRateUnit } from "@/components/units/useRateUnit";
-import { formatRate } from "@/components/units/rate";
+import { formatRate } from "@/lib/format";
 import type { SeriesPoint } from "@/lib/runs/series";
 
 // The text alternative of a live chart. A chart redraws four times a second; a screen reader

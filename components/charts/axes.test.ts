@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rateScale } from "@/components/units/rate";
+import { rateScale } from "@/lib/format";
 import {
   clockAxisProps,
   clockTickFormat,

@@ -1,5 +1,5 @@
 import type { CartesianGridProps, XAxisProps, YAxisProps } from "recharts";
-import { formatNumber, rateScale, type RateUnit } from "@/components/units/rate";
+import { formatNumber, rateScale, type RateUnit } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
 
 // The axes of the time charts (link history, overview timeline, compared runs), set up once:

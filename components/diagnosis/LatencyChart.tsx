@@ -14,7 +14,7 @@ import {
 } from "recharts";
 import { formatSecondsTick, GRID_PROPS, secondsTicks } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
-import { formatNumber } from "@/components/units/rate";
+import { formatNumber } from "@/lib/format";
 import type { LatencySample, LatencySummary } from "@/lib/diagnosis/contract";
 import { describeLatency, formatMs, latencyChartPoints, type LatencyPoint } from "./latency";
 

@@ -1,6 +1,6 @@
 // Latency under load for the run page, without React: the chart's points (thinned for long
 // runs), the time axis the throughput and latency charts share, and the words of the summary.
-import { formatNumber } from "@/components/units/rate";
+import { formatNumber } from "@/lib/format";
 import {
   LATENCY_IDLE_SECONDS,
   type BufferbloatGrade,

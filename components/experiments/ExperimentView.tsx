@@ -10,7 +10,7 @@ import { QueryError } from "@/components/runs/QueryError";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
-import { formatDuration } from "@/components/units/rate";
+import { formatDuration } from "@/lib/format";
 import { isActiveExperimentStatus, type ExperimentJson } from "@/lib/experiments/contract";
 import type { Hint } from "@/lib/diagnosis/contract";
 import { ExperimentActions } from "./view/ExperimentActions";

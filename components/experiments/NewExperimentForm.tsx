@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition, type ReactNode } from "react";
-import { formatLinkSpeed } from "@/components/format";
+import { formatLinkSpeedCompact } from "@/lib/format";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { startExperimentAction } from "@/lib/actions/start-experiment";
@@ -82,7 +82,7 @@ function Section({ title, description, children }: { title: string; description?
 }
 
 function linkLabel(link: FormLink): string {
-  return `${link.name} · ${formatLinkSpeed(link.speedMbps)}`;
+  return `${link.name} · ${formatLinkSpeedCompact(link.speedMbps)}`;
 }
 
 /**

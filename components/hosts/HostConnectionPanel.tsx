@@ -5,7 +5,7 @@ import { checkHostAction } from "@/lib/actions/check-host";
 import { pinHostKeyAction } from "@/lib/actions/pin-host-key";
 import type { HostCheck } from "@/lib/hosts/check";
 import { useCan } from "@/components/auth/ViewerContext";
-import { formatPlatform } from "@/components/format";
+import { platformLabel } from "@/lib/platforms";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, HintText, Notice } from "@/components/ui/ui";
 
@@ -222,7 +222,7 @@ function CheckResult({ check, hostName }: { check: HostCheck; hostName: string }
         <dt className="text-slate-600 dark:text-slate-400">Platform</dt>
         <dd data-testid="check-platform">
           {check.platform
-            ? `${formatPlatform(check.platform)}${check.os && check.os.toLowerCase() !== formatPlatform(check.platform).toLowerCase() ? ` (${check.os})` : ""}`
+            ? `${platformLabel(check.platform)}${check.os && check.os.toLowerCase() !== platformLabel(check.platform).toLowerCase() ? ` (${check.os})` : ""}`
             : "not detected"}
         </dd>
         <dt className="text-slate-600 dark:text-slate-400">iperf3</dt>

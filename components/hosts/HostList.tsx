@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { formatPlatform } from "@/components/format";
+import { platformLabel } from "@/lib/platforms";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import type { HostListItem } from "@/lib/queries/hosts";
@@ -28,7 +28,7 @@ function HostCard({ host }: { host: HostListItem }) {
         {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
       </p>
       <p className="mt-1 text-slate-700 dark:text-slate-300">
-        {formatPlatform(host.platform)} · iperf3 {host.iperf3Version ?? "–"} ·{" "}
+        {platformLabel(host.platform)} · iperf3 {host.iperf3Version ?? "–"} ·{" "}
         {host.nicCount === 1 ? "1 NIC" : `${host.nicCount} NICs`} · seen <LastSeen date={host.lastSeenAt} />
       </p>
     </>
@@ -49,7 +49,7 @@ function HostCells({ host }: { host: HostListItem }) {
       <td className="hidden px-4 py-2 font-mono text-xs lg:table-cell">
         {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
       </td>
-      <td className="px-4 py-2">{formatPlatform(host.platform)}</td>
+      <td className="px-4 py-2">{platformLabel(host.platform)}</td>
       <td className="px-4 py-2">
         {host.iperf3Version ?? <span className="text-slate-600 dark:text-slate-400">–</span>}
       </td>

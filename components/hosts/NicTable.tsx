@@ -1,4 +1,4 @@
-import { formatLinkSpeed } from "@/components/format";
+import { formatLinkSpeedCompact } from "@/lib/format";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import type { HostDetail } from "@/lib/queries/hosts";
 
@@ -31,7 +31,7 @@ function NicCard({ nic }: { nic: Nic }) {
       <div className="flex items-start justify-between gap-3">
         <span className="font-mono font-medium break-all">{nic.name}</span>
         <span className="whitespace-nowrap text-slate-700 dark:text-slate-300">
-          {nic.speedMbps === null ? "speed unknown" : formatLinkSpeed(nic.speedMbps)} · MTU {nic.mtu ?? "–"}
+          {nic.speedMbps === null ? "speed unknown" : formatLinkSpeedCompact(nic.speedMbps)} · MTU {nic.mtu ?? "–"}
         </span>
       </div>
       {nic.model ? <p className="mt-0.5 text-slate-700 dark:text-slate-300">{nic.model}</p> : null}
@@ -66,7 +66,7 @@ function NicCells({ nic }: { nic: Nic }) {
         {nic.driver ? <div className={`text-xs ${MUTED}`}>driver {nic.driver}</div> : null}
       </td>
       <td className="px-4 py-2 text-right tabular-nums whitespace-nowrap">
-        {nic.speedMbps === null ? <span className={MUTED}>unknown</span> : formatLinkSpeed(nic.speedMbps)}
+        {nic.speedMbps === null ? <span className={MUTED}>unknown</span> : formatLinkSpeedCompact(nic.speedMbps)}
       </td>
       <td className="px-4 py-2 text-right tabular-nums" data-testid="nic-mtu">
         {nic.mtu ?? <span className={MUTED}>–</span>}

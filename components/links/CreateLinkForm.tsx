@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition, type FormEvent } from "react";
-import { formatLinkSpeed } from "@/components/format";
+import { formatLinkSpeedCompact } from "@/lib/format";
 import { Button, buttonClass, fieldError, Notice, SelectField, TextAreaField, TextField } from "@/components/ui/ui";
 import { createLinkAction } from "@/lib/actions/create-link";
 import type { LinkableNic } from "@/lib/queries/links";
@@ -16,7 +16,7 @@ const PLACED_FIELDS = ["name", "aNicId", "bNicId", "speedMbps", "notes"];
 function nicLabel(nic: LinkableNic): string {
   const facts = [
     nic.addresses[0],
-    nic.speedMbps !== null ? formatLinkSpeed(nic.speedMbps) : null,
+    nic.speedMbps !== null ? formatLinkSpeedCompact(nic.speedMbps) : null,
     nic.mtu !== null ? `MTU ${nic.mtu}` : null,
   ].filter(Boolean);
   return `${nic.name}${facts.length ? ` (${facts.join(", ")})` : ""}`;
@@ -274,7 +274,7 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
               <span data-testid="speed-default">
                 {a && b
                   ? speedDefault !== null
-                    ? `Defaults to the slower NIC's speed: ${speedDefault} Mbit/s (${formatLinkSpeed(speedDefault)}).`
+                    ? `Defaults to the slower NIC's speed: ${speedDefault} Mbit/s (${formatLinkSpeedCompact(speedDefault)}).`
                     : "Neither NIC reports a speed: enter the link's line rate."
                   : "Defaults to the slower NIC's speed."}
               </span>

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { newExperimentHref } from "@/components/experiments/form/prefill";
-import { formatLinkSpeed } from "@/components/format";
+import { formatLinkSpeedCompact } from "@/lib/format";
 import { buttonClass, FOCUS_RING, TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { PORTS_AT_ONCE_PRESET_ID } from "@/lib/experiments/presets";
@@ -68,7 +68,7 @@ function LinkCard({ link, selection }: { link: LinkListItem; selection: Selectio
           </Link>
         </span>
         <span className="whitespace-nowrap text-slate-700 dark:text-slate-300">
-          {formatLinkSpeed(link.speedMbps)} · {link.runCount === 1 ? "1 run" : `${link.runCount} runs`}
+          {formatLinkSpeedCompact(link.speedMbps)} · {link.runCount === 1 ? "1 run" : `${link.runCount} runs`}
         </span>
       </div>
       {link.mtuMismatch ? (
@@ -114,7 +114,7 @@ function LinkCells({ link, selection }: { link: LinkListItem; selection: Selecti
       <td className="px-4 py-2 whitespace-nowrap">
         <LinkEnd end={link.b} />
       </td>
-      <td className="px-4 py-2 text-right tabular-nums">{formatLinkSpeed(link.speedMbps)}</td>
+      <td className="px-4 py-2 text-right tabular-nums">{formatLinkSpeedCompact(link.speedMbps)}</td>
       <td className="px-4 py-2 text-right tabular-nums">{link.runCount}</td>
     </>
   );

@@ -1,4 +1,4 @@
-import { formatPercent } from "@/components/units/rate";
+import { formatPercent } from "@/lib/format";
 import type { LineRateThresholds } from "@/lib/queries/overview";
 
 export type LineRateLevel = "good" | "warn" | "bad";

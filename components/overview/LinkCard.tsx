@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { RelativeTime } from "@/components/ui/RelativeTime";
-import { formatLinkSpeed } from "@/components/format";
+import { formatLinkSpeedCompact } from "@/lib/format";
 import { RerunButton } from "@/components/runs/RerunButton";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { Rate } from "@/components/units/Rate";
@@ -104,7 +104,7 @@ export function LinkCard({
             title="Nominal speed"
             data-testid="card-speed"
           >
-            {formatLinkSpeed(link.speedMbps)}
+            {formatLinkSpeedCompact(link.speedMbps)}
           </span>
         </div>
       </header>

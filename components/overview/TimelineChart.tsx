@@ -3,7 +3,7 @@
 import { Area, CartesianGrid, ComposedChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { clockAxisProps, clockTicks, formatClockTime, GRID_PROPS, useRateAxis } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
-import { formatRate } from "@/components/units/rate";
+import { formatRate } from "@/lib/format";
 
 export type TimelineSeries = { linkId: number; name: string; color: string; points: Array<[number, number]> };
 

@@ -6,7 +6,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { GRID_PROPS, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
-import { formatNumber, formatPercent, formatRate } from "@/components/units/rate";
+import { formatNumber, formatPercent, formatRate } from "@/lib/format";
 import type { RunDirection } from "@/lib/runs/contract";
 import { COMPARE_COLORS } from "@/components/charts/colors";
 import { describeOptions } from "@/lib/runs/describe";

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { formatBytes, formatNumber, formatPercent, formatRate } from "@/components/units/rate";
+import { formatBytes, formatNumber, formatPercent, formatRate } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import type { RunSummaryJson } from "@/lib/runs/serialize";
 import type { StreamStat } from "@/lib/queries/run-series";

@@ -15,7 +15,7 @@ import { summarizeLatency } from "@/lib/diagnosis/latency";
 import { downsample, SeriesBuilder, type SeriesPoint } from "@/lib/runs/series";
 import { isActiveStatus, SampleEventSchema } from "@/lib/runs/contract";
 import { invalidateRunViews } from "@/components/queries";
-import { formatDuration } from "@/components/units/rate";
+import { formatDuration } from "@/lib/format";
 import { cancelRunAction } from "@/lib/actions/cancel-run";
 import { StatusBadge } from "./StatusBadge";
 import { useCan } from "@/components/auth/ViewerContext";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { LocalTime } from "@/components/units/LocalTime";
-import { formatPercent, formatRate } from "@/components/units/rate";
+import { formatPercent, formatRate } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { lineRateLevel } from "@/components/overview/LineRateBar";
 import type { LineRateThresholds } from "@/lib/queries/overview";

@@ -5,7 +5,7 @@ import { useEffect, useState, useSyncExternalStore, useTransition, type ReactNod
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
 import { linksOf, type FormLink } from "@/components/experiments/form/fields";
 import { RunOptionFields } from "@/components/experiments/form/RunOptionFields";
-import { formatLinkSpeed } from "@/components/format";
+import { formatLinkSpeedCompact } from "@/lib/format";
 import { Button, CheckboxField, Notice, SelectField, Spinner, TextAreaField, TextField } from "@/components/ui/ui";
 import { LATENCY_OPTION_LABEL } from "@/components/diagnosis/latency-option";
 import { previewScheduleAction } from "@/lib/actions/preview-schedule";
@@ -64,7 +64,7 @@ function Section({ title, description, children }: { title: string; description?
 }
 
 function linkLabel(link: FormLink): string {
-  return `${link.name} · ${formatLinkSpeed(link.speedMbps)}`;
+  return `${link.name} · ${formatLinkSpeedCompact(link.speedMbps)}`;
 }
 
 // The browser's time zone, read once on the client (the server's render has none).

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { Rate } from "@/components/units/Rate";
-import { formatPercent } from "@/components/units/rate";
+import { formatPercent } from "@/lib/format";
 import { describeScheduleRun, type ScheduleRunJson } from "@/lib/schedules/contract";
 
 // No "use client": the schedules' list and page, and a link page, render it on the server.

@@ -1,7 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { formatRelativeTime } from "./rate";
+import { formatRelativeTime } from "@/lib/format";
 
 // One shared clock for every relative time on the page, ticking twice a minute.
 const listeners = new Set<() => void>();

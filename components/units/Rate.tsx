@@ -1,6 +1,6 @@
 "use client";
 
-import { formatRate } from "./rate";
+import { formatRate } from "@/lib/format";
 import { useRateUnit } from "./useRateUnit";
 
 /** A rate in the viewer's unit (bit/s or MB/s), scaled to the value. */

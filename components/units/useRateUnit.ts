@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useSyncExternalStore } from "react";
-import type { RateUnit } from "./rate";
+import type { RateUnit } from "@/lib/format";
 
 // Remembered per browser: users who think in MB/s should not switch on every page.
 const STORAGE_KEY = "wirespeed.rateUnit";

@@ -6,7 +6,7 @@
 // opens one alert when m of a link's last n judged runs breach it, and resolves it once n runs
 // in a row do not.
 import { z } from "zod";
-import { formatBitRate, formatPercentWord } from "@/lib/experiments/kinds/figures";
+import { formatBitRate } from "@/lib/format";
 
 // ---------------------------------------------------------------- baselines
 
@@ -239,15 +239,3 @@ export type AlertJson = {
 };
 
 export type AlertListPage = { alerts: AlertJson[]; total: number; page: number; pageSize: number };
-
-// ---------------------------------------------------------------- words
-
-/** 4.1e9 → "4.1 Gbit/s" (the rate words of notifications and pages). */
-export function formatAlertRate(bitsPerSecond: number): string {
-  return formatBitRate(bitsPerSecond);
-}
-
-/** 44.2 → "44%", 99.6 → "99.6%". */
-export function formatAlertPercent(percent: number): string {
-  return formatPercentWord(percent);
-}

@@ -1,7 +1,7 @@
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 // Judging a link's runs against a rule: which runs breach it, when an alert opens and when it
 // ends, and the words of its notifications. Pure: the watcher (watcher.ts) reads the runs and
 // their baselines from the database and hands them here as facts.
-import { formatAlertPercent, formatAlertRate } from "./contract";
 
 /** A finished run of a link, with what a rule needs to judge it. */
 export type RunFact = {
@@ -131,9 +131,9 @@ export function firingText(linkName: string, rule: RuleConditions, decision: Dec
     const reason = newest.errorMessage?.trim() ? `: ${newest.errorMessage.trim().replace(/\.$/, "")}` : "";
     body = `${linkName}: ${failedCount} of the last ${decision.judged.length} runs failed${reason}`;
   } else if (condition === "below-baseline") {
-    body = `${linkName}: ${formatAlertRate(rate!)}, ${formatAlertPercent(percentOf(rate, newest.baselineBitsPerSecond)!)} of its ${formatAlertRate(newest.baselineBitsPerSecond!)} baseline ${counted}`;
+    body = `${linkName}: ${formatBitRate(rate!)}, ${formatPercentWord(percentOf(rate, newest.baselineBitsPerSecond)!)} of its ${formatBitRate(newest.baselineBitsPerSecond!)} baseline ${counted}`;
   } else {
-    body = `${linkName}: ${formatAlertRate(rate!)}, ${formatAlertPercent(lineRatePercent!)} of its ${formatAlertRate(newest.lineRateBitsPerSecond!)} line rate ${counted}`;
+    body = `${linkName}: ${formatBitRate(rate!)}, ${formatPercentWord(lineRatePercent!)} of its ${formatBitRate(newest.lineRateBitsPerSecond!)} line rate ${counted}`;
   }
   return {
     title: `${linkName}: ${TITLES[condition]}`,
@@ -155,15 +155,15 @@ export function resolvedText(linkName: string, decision: Decision): AlertText {
   const lineRatePercent = percentOf(rate, newest.lineRateBitsPerSecond);
   const share =
     ofBaseline !== null
-      ? `, ${formatAlertPercent(ofBaseline)} of its baseline`
+      ? `, ${formatPercentWord(ofBaseline)} of its baseline`
       : lineRatePercent !== null
-        ? `, ${formatAlertPercent(lineRatePercent)} of its line rate`
+        ? `, ${formatPercentWord(lineRatePercent)} of its line rate`
         : "";
   const inARow = `for ${decision.judged.length} run${decision.judged.length === 1 ? "" : "s"} in a row`;
   const body =
     rate === null
       ? `${linkName}: back to normal ${inARow}`
-      : `${linkName}: back to ${formatAlertRate(rate)}${share}, ${inARow}`;
+      : `${linkName}: back to ${formatBitRate(rate)}${share}, ${inARow}`;
   return {
     title: `${linkName}: recovered`,
     body,

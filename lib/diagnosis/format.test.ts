@@ -4,7 +4,6 @@ import {
   environmentRows,
   formatBuffer,
   formatBufferTriple,
-  formatLinkSpeed,
   formatOffloads,
   formatPcie,
   pcieGeneration,
@@ -85,17 +84,6 @@ describe("sizes, speeds, offloads", () => {
     expect(formatBuffer(null)).toBe("unknown");
     expect(formatBufferTriple([4096, 131_072, 6_291_456])).toBe("4 KiB / 128 KiB / 6 MiB");
     expect(formatBufferTriple(null)).toBe("unknown");
-  });
-
-  it("writes link speeds as a rate", () => {
-    expect([100, 1000, 2500, 10_000, 25_000].map(formatLinkSpeed)).toEqual([
-      "100 Mbit/s",
-      "1 Gbit/s",
-      "2.5 Gbit/s",
-      "10 Gbit/s",
-      "25 Gbit/s",
-    ]);
-    expect(formatLinkSpeed(null)).toBe("unknown");
   });
 
   it("lists the offloads that are known", () => {

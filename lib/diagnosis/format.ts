@@ -1,6 +1,7 @@
 // A run's environment in words: PCIe links, buffer sizes, offloads, and the rows of a snapshot that
 // the run page shows and a compare diffs (lib/diagnosis/changes.ts). Pure: no I/O, safe in the browser.
-import { formatBitRate, formatSize } from "@/lib/experiments/kinds/figures";
+import { formatSize } from "@/lib/experiments/kinds/figures";
+import { formatLinkSpeed } from "@/lib/format";
 import type { EnvironmentSnapshot, NicEnvironment, NicOffloads, PcieLink } from "./contract";
 
 /** What a value that could not be read shows as. */
@@ -81,11 +82,6 @@ export function formatOffloads(offloads: NicOffloads): string {
     (name) => `${name.toUpperCase()} ${onOff(offloads[name])}`,
   );
   return known.length > 0 ? known.join(", ") : UNKNOWN;
-}
-
-/** 10000 → "10 Gbit/s", 2500 → "2.5 Gbit/s", 100 → "100 Mbit/s". */
-export function formatLinkSpeed(speedMbps: number | null): string {
-  return speedMbps === null ? UNKNOWN : formatBitRate(speedMbps * 1e6);
 }
 
 const text = (value: string | number | null | undefined) =>

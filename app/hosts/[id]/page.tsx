@@ -2,7 +2,7 @@ import Link from "next/link";
 import { cache } from "react";
 import { notFound } from "next/navigation";
 import { EmptyState } from "@/components/EmptyState";
-import { formatPlatform } from "@/components/format";
+import { platformLabel } from "@/lib/platforms";
 import { DeleteHostButton } from "@/components/hosts/DeleteHostButton";
 import { DiscoverNicsButton } from "@/components/hosts/DiscoverNicsButton";
 import { EditHostForm } from "@/components/hosts/EditHostForm";
@@ -67,7 +67,7 @@ export default async function HostPage({ params }: Params) {
       </div>
       <dl className="mb-8 grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Host facts">
         {[
-          { label: "Platform", value: formatPlatform(host.platform), testId: "host-platform" },
+          { label: "Platform", value: platformLabel(host.platform), testId: "host-platform" },
           {
             label: "iperf3",
             value: host.iperf3Version ? host.iperf3Version : "not found yet",

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { formatLinkSpeed } from "@/components/format";
+import { formatLinkSpeedCompact } from "@/lib/format";
 import { ExperimentList } from "@/components/experiments/ExperimentList";
 import { ExperimentListRefresh } from "@/components/experiments/ExperimentListRefresh";
 import { newExperimentHref } from "@/components/experiments/form/prefill";
@@ -134,7 +134,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             Nominal speed{" "}
             <span className="font-semibold text-slate-900 dark:text-slate-100" data-testid="link-speed">
-              {formatLinkSpeed(ends.speedMbps)}
+              {formatLinkSpeedCompact(ends.speedMbps)}
             </span>{" "}
             ({ends.speedMbps.toLocaleString("en")} Mbit/s)
             {mtuMismatch ? (

@@ -1,4 +1,5 @@
-import { formatDuration, type PlanSize } from "./fields";
+import { formatDurationEstimate } from "@/lib/format";
+import type { PlanSize } from "./fields";
 
 /** How many runs the plan takes and about how long, as the fields stand; or why it cannot start yet. */
 export function PlanSummary({ size, error }: { size: PlanSize | null; error?: string }) {
@@ -13,7 +14,7 @@ export function PlanSummary({ size, error }: { size: PlanSize | null; error?: st
     const runs = `${size.isUpperBound ? "At most " : ""}${size.runs} ${size.runs === 1 ? "run" : "runs"}`;
     const steps = size.steps !== size.runs ? ` in ${size.steps} ${size.steps === 1 ? "step" : "steps"}` : "";
     const time =
-      size.seconds === null ? ", as long as the byte counts take" : `, about ${formatDuration(size.seconds)}`;
+      size.seconds === null ? ", as long as the byte counts take" : `, about ${formatDurationEstimate(size.seconds)}`;
     text = `${runs}${steps}${time}.`;
   }
   return (

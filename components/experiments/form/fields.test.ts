@@ -14,7 +14,6 @@ import {
   EXPERIMENT_FORM_DEFAULTS,
   experimentFormErrorsOf,
   experimentRequestBody,
-  formatDuration,
   formFieldsOfPreset,
   formFieldsOfRequest,
   initialFormFields,
@@ -248,15 +247,5 @@ describe("initialFormFields", () => {
       kind: "sweep",
       linkIds: [],
     });
-  });
-});
-
-describe("formatDuration", () => {
-  it("rounds to 5 s and says minutes and hours", () => {
-    expect(formatDuration(39)).toBe("40 s");
-    expect(formatDuration(1)).toBe("5 s");
-    expect(formatDuration(78)).toBe("1 min 20 s");
-    expect(formatDuration(120)).toBe("2 min");
-    expect(formatDuration(3 * 3600 + 10 * 60)).toBe("3 h 10 min");
   });
 });

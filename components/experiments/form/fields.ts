@@ -382,14 +382,3 @@ export function planSizeOf(fields: ExperimentFormFields, links: readonly FormLin
     return tooLarge ? { tooLarge: tooLarge.message } : null;
   }
 }
-
-/** "about 2 min 30 s": whole minutes and seconds, rounded to 5 s. */
-export function formatDuration(seconds: number): string {
-  const rounded = Math.max(5, Math.round(seconds / 5) * 5);
-  const hours = Math.floor(rounded / 3600);
-  const minutes = Math.floor((rounded % 3600) / 60);
-  const rest = rounded % 60;
-  if (hours > 0) return `${hours} h${minutes ? ` ${minutes} min` : ""}`;
-  if (minutes > 0) return `${minutes} min${rest ? ` ${rest} s` : ""}`;
-  return `${rest} s`;
-}

@@ -6,7 +6,7 @@ import { useCan } from "@/components/auth/ViewerContext";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { Button } from "@/components/ui/ui";
-import { formatDuration } from "@/components/units/rate";
+import { formatDuration } from "@/lib/format";
 import { cancelExperimentAction } from "@/lib/actions/cancel-experiment";
 import type { ExperimentJson } from "@/lib/experiments/contract";
 import { LiveStepChart } from "./LiveStepChart";

@@ -14,7 +14,7 @@ import { GRID_PROPS, secondsAxisProps, useRateAxis } from "@/components/charts/a
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
 import { LiveRateAnnouncer } from "@/components/charts/LiveAnnouncer";
-import { formatRate } from "@/components/units/rate";
+import { formatRate } from "@/lib/format";
 import type { SeriesPoint } from "@/lib/runs/series";
 import { ChartKey } from "./ChartKey";
 import type { LiveLine, LiveStep } from "./live-series";

@@ -3,7 +3,7 @@
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { GRID_PROPS, rateAxisProps } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
-import { formatRate, rateScale } from "@/components/units/rate";
+import { formatRate, rateScale } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { ChartKey } from "./ChartKey";
 

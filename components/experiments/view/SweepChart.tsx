@@ -15,7 +15,7 @@ import {
 import { GRID_PROPS, useRateAxis } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
-import { formatRate } from "@/components/units/rate";
+import { formatRate } from "@/lib/format";
 import type { SweepResult } from "@/lib/experiments/contract";
 import { SWEEP_FACTOR_LABELS, sweepValueText } from "@/lib/experiments/kinds/sweep";
 import { ChartKey } from "./ChartKey";

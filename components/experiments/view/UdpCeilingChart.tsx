@@ -15,7 +15,7 @@ import {
 import { GRID_PROPS, useRateAxis } from "@/components/charts/axes";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
-import { formatPercent, formatRate } from "@/components/units/rate";
+import { formatPercent, formatRate } from "@/lib/format";
 import type { UdpCeilingResult } from "@/lib/experiments/contract";
 import { ChartKey } from "./ChartKey";
 

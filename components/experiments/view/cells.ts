@@ -1,7 +1,7 @@
 // How a result table's cells read on the page (and in the compare page): the column's format
 // says whether a number is a rate, a percent, a count or milliseconds. Pure.
 import type { ColumnFormat, TableCell, TableColumn } from "@/lib/experiments/contract";
-import { formatNumber, formatPercent, formatRate, type RateUnit } from "@/components/units/rate";
+import { formatNumber, formatPercent, formatRate, type RateUnit } from "@/lib/format";
 
 /** A cell as text in the viewer's rate unit; "–" where there is no value. Run ids read "#12, #13". */
 export function formatCell(cell: TableCell | undefined, format: ColumnFormat, unit: RateUnit = "bits"): string {

@@ -1,10 +1,11 @@
 // An experiment's plan in a line, for its page's heading. Pure.
 import type { ExperimentPlan } from "@/lib/experiments/contract";
-import { directionWord, formatBitRate } from "@/lib/experiments/kinds/figures";
+import { directionWord } from "@/lib/experiments/kinds/figures";
 import { SWEEP_FACTOR_LABELS, sweepValueText } from "@/lib/experiments/kinds/sweep";
 import { UDP_CEILING } from "@/lib/experiments/kinds/udp-ceiling";
 import { parseStoredOptions, RUN_DIRECTIONS, type RunDirection } from "@/lib/runs/contract";
 import { describeOptions } from "@/lib/runs/describe";
+import { formatBitRate } from "@/lib/format";
 
 /** What the plan steps through: "Streams 1, 2, 4 · 3 runs each · knee at 95 % of the best". */
 export function describePlanSteps(plan: ExperimentPlan): string {

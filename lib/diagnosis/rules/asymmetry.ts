@@ -5,21 +5,9 @@ import type { Hint } from "@/lib/diagnosis/contract";
 import { ASYMMETRY_PERCENT, type MatrixResult } from "@/lib/experiments/contract";
 import { compareDirections } from "@/lib/experiments/kinds/matrix";
 import type { ClientSide } from "@/lib/runs/contract";
-import {
-  endNic,
-  flowsOf,
-  flowWord,
-  formatBitRate,
-  formatPercentWord,
-  hint,
-  listWords,
-  nicOf,
-  ROLES,
-  sideOf,
-  type EndNic,
-  type Flow,
-} from "./shared";
+import { endNic, flowsOf, flowWord, hint, listWords, nicOf, ROLES, sideOf, type EndNic, type Flow } from "./shared";
 import type { ExperimentEvidence, RunEvidence } from "./types";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 export const ASYMMETRY_TITLE = "One direction is slower";
 

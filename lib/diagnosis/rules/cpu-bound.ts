@@ -1,17 +1,8 @@
 // CPU bound: an end's iperf3 used (nearly) a whole core, so the host, not the link, set the rate.
 import type { Hint, HintSeverity } from "@/lib/diagnosis/contract";
-import {
-  CPU_BOUND_PERCENT,
-  fellShort,
-  flowsOf,
-  formatPercentWord,
-  hint,
-  listWords,
-  ROLES,
-  whatTheRunGave,
-  type Role,
-} from "./shared";
+import { CPU_BOUND_PERCENT, fellShort, flowsOf, hint, listWords, ROLES, whatTheRunGave, type Role } from "./shared";
 import type { RunEvidence } from "./types";
+import { formatPercentWord } from "@/lib/format";
 
 export const CPU_BOUND_TITLE = "CPU bound";
 

@@ -2,8 +2,9 @@
 // thread, and one core does not fill 40 Gbit/s; 3.16 gave each stream a thread of its own.
 import type { Hint } from "@/lib/diagnosis/contract";
 import { compareVersions, parseIperfVersion, type IperfVersion } from "@/lib/iperf/version";
-import { fellShort, formatMbps, hint, listWords, ROLES, snapshotOf, whatTheRunGave, type Role } from "./shared";
+import { fellShort, hint, listWords, ROLES, snapshotOf, whatTheRunGave, type Role } from "./shared";
 import type { RunEvidence } from "./types";
+import { formatLinkSpeed } from "@/lib/format";
 
 export const IPERF3_TOO_OLD_TITLE = "iperf3 too old for the speed";
 export const MULTI_THREADED_VERSION = "3.16";
@@ -27,7 +28,7 @@ export function iperf3VersionRule(run: RunEvidence): Hint | null {
   const short = fellShort(run);
   const ends = old.map(({ role, version }) => `${version.raw} on the ${role}`);
   const evidence =
-    `iperf3 ${listWords(ends)}: before ${MULTI_THREADED_VERSION} an iperf3 runs every stream in one thread, and one core does not fill ${formatMbps(run.linkSpeedMbps)}` +
+    `iperf3 ${listWords(ends)}: before ${MULTI_THREADED_VERSION} an iperf3 runs every stream in one thread, and one core does not fill ${formatLinkSpeed(run.linkSpeedMbps)}` +
     (short ? `; ${whatTheRunGave(run)}` : "") +
     ".";
   const suggestion = `Upgrade iperf3 to ${MULTI_THREADED_VERSION} or later on ${listWords(old.map(({ role }) => `the ${role}`))}, or run channels: several iperf3 processes at once, each on a core of its own (a channels experiment).`;

@@ -9,8 +9,6 @@ import {
   countWord,
   endNic,
   fellShort,
-  formatBitRate,
-  formatMbps,
   hint,
   lineRateOf,
   moreSevere,
@@ -21,6 +19,7 @@ import {
   type Role,
 } from "./shared";
 import type { RunEvidence } from "./types";
+import { formatBitRate, formatLinkSpeed } from "@/lib/format";
 
 export const PCIE_SLOT_TITLE = "PCIe slot too narrow or slow";
 
@@ -115,8 +114,8 @@ function portsOf(nic: EndNic, linkSpeedMbps: number): { bitsPerSecond: number; c
   const totalMbps = ports.reduce((total, port) => total + port.speedMbps, 0);
   if (ports.length === 1) return { bitsPerSecond: totalMbps * 1e6, count: 1, words: "its port carries" };
   const each = ports.every((port) => port.speedMbps === own.speedMbps)
-    ? `${formatMbps(own.speedMbps)} each`
-    : ports.map((port) => `${port.name} ${formatMbps(port.speedMbps)}`).join(", ");
+    ? `${formatLinkSpeed(own.speedMbps)} each`
+    : ports.map((port) => `${port.name} ${formatLinkSpeed(port.speedMbps)}`).join(", ");
   return {
     bitsPerSecond: totalMbps * 1e6,
     count: ports.length,

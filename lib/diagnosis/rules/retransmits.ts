@@ -9,7 +9,6 @@ import {
   flowsOf,
   flowWord,
   formatBytesWord,
-  formatPercentWord,
   hint,
   listWords,
   nicOf,
@@ -20,6 +19,7 @@ import {
   type Flow,
 } from "./shared";
 import type { RunEvidence } from "./types";
+import { formatPercentWord } from "@/lib/format";
 
 export const RETRANSMITS_TITLE = "Retransmits above 1%";
 export const RETRANSMITS_PERCENT = 1;

@@ -3,8 +3,9 @@
 import type { Hint } from "@/lib/diagnosis/contract";
 import type { ConcurrentResult } from "@/lib/experiments/contract";
 import { pcieSlotRule } from "./pcie-slot";
-import { countWord, formatBitRate, formatPercentWord, hint } from "./shared";
+import { countWord, hint } from "./shared";
 import type { ExperimentEvidence } from "./types";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 export const SHARED_BOTTLENECK_TITLE = "The links share a bottleneck";
 

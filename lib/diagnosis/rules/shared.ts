@@ -3,12 +3,11 @@
 // and whether it fell short, and figures in words. Pure.
 import type { EnvironmentSnapshot, Hint, HintId, HintSeverity, NicOffloads, NicRings } from "@/lib/diagnosis/contract";
 import { HINT_SEVERITIES } from "@/lib/diagnosis/contract";
-import { formatBitRate, formatPercentWord, numberWord, otherSide } from "@/lib/experiments/kinds/figures";
+import { numberWord, otherSide } from "@/lib/experiments/kinds/figures";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 import type { Platform } from "@/lib/platforms";
 import type { ClientSide } from "@/lib/runs/contract";
 import type { RunEvidence } from "./types";
-
-export { formatBitRate, formatPercentWord };
 
 /** A run below this share of the line rate fell short (TCP over 1500-byte frames carries about 94%). */
 export const FELL_SHORT_PERCENT = 90;
@@ -219,11 +218,6 @@ export function formatBytesWord(bytes: number): string {
 /** 0.43 → "0.43 ms", 12.04 → "12 ms", 153.2 → "153 ms". */
 export function formatMs(ms: number): string {
   return `${Number(ms.toPrecision(ms < 10 ? 2 : 3))} ms`;
-}
-
-/** "1.2 Gbit/s" for a speed in Mbit/s. */
-export function formatMbps(speedMbps: number): string {
-  return formatBitRate(speedMbps * 1e6);
 }
 
 /** ["a", "b", "c"] → "a, b and c". */

@@ -10,14 +10,13 @@ import {
   CPU_BOUND_PERCENT,
   flowsOf,
   flowWord,
-  formatBitRate,
-  formatPercentWord,
   hint,
   lineRateOf,
   rateOfLine,
   type Flow,
 } from "./shared";
 import type { ExperimentEvidence, RunEvidence } from "./types";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 export const SINGLE_STREAM_TITLE = "One stream cannot fill the link";
 /** One stream below this share of the line rate is "well below" it. */

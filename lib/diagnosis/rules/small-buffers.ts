@@ -7,7 +7,6 @@ import type { Hint, TcpSettings } from "@/lib/diagnosis/contract";
 import type { Platform } from "@/lib/platforms";
 import {
   capitalized,
-  formatBitRate,
   formatBytesWord,
   formatMs,
   hint,
@@ -19,6 +18,7 @@ import {
   type Role,
 } from "./shared";
 import type { RunEvidence } from "./types";
+import { formatBitRate } from "@/lib/format";
 
 export const SMALL_BUFFERS_TITLE = "Socket buffers smaller than the bandwidth-delay product";
 /** The round trip assumed when the run measured none: a LAN's, generously. */

@@ -1,8 +1,9 @@
 // Standard frames on a fast link: 1500-byte frames at 10 Gbit/s and more cost the hosts a
 // packet per 1448 bytes of data; jumbo frames gave ×2.5 at 40G in seeds/002.
 import type { Hint } from "@/lib/diagnosis/contract";
-import { endNic, formatMbps, hint, listWords, nicOf, ROLES, setMtuCommand, TCP_IP_OVERHEAD } from "./shared";
+import { endNic, hint, listWords, nicOf, ROLES, setMtuCommand, TCP_IP_OVERHEAD } from "./shared";
 import type { RunEvidence } from "./types";
+import { formatLinkSpeed } from "@/lib/format";
 
 export const STANDARD_FRAMES_TITLE = "Standard frames on a fast link";
 /** Links from this speed on gain from jumbo frames. */
@@ -23,7 +24,7 @@ export function standardFramesRule(run: RunEvidence): Hint | null {
         ? `MTU ${mtus[0]} on both ends (${listWords(known.map(endNic))})`
         : `MTU ${mtus[0]} on ${endNic(known[0]!)} and ${mtus[1]} on ${endNic(known[1]!)}`;
   const evidence =
-    `${where} of a ${formatMbps(run.linkSpeedMbps)} link: a frame carries at most ${Math.min(...mtus) - TCP_IP_OVERHEAD} bytes of TCP data, ` +
+    `${where} of a ${formatLinkSpeed(run.linkSpeedMbps)} link: a frame carries at most ${Math.min(...mtus) - TCP_IP_OVERHEAD} bytes of TCP data, ` +
     `against ${JUMBO_MTU - TCP_IP_OVERHEAD} in a ${JUMBO_MTU}-byte one, so the hosts handle about six times the packets.`;
   const commands = ROLES.map((role) => nicOf(run, role)).flatMap((nic) => {
     const command = setMtuCommand(nic, JUMBO_MTU);

@@ -14,20 +14,9 @@ import {
   type RunOutcome,
   type StepSpec,
 } from "../contract";
-import {
-  exactlyOneLink,
-  formatBitRate,
-  formatPercentWord,
-  lineRateOf,
-  linkOf,
-  mean,
-  otherSide,
-  percentOf,
-  present,
-  sum,
-  wholeNumber,
-} from "./figures";
+import { exactlyOneLink, lineRateOf, linkOf, mean, otherSide, percentOf, present, sum, wholeNumber } from "./figures";
 import { nextOfSteps, type KindDefinition } from "./kind";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 const ChannelsFieldsSchema = z.strictObject({
   channels: wholeNumber("channels", CHANNELS.min, CHANNELS.max, " iperf3 pairs"),

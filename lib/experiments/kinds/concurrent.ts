@@ -13,18 +13,9 @@ import {
   type RunOutcome,
   type StepSpec,
 } from "../contract";
-import {
-  formatBitRate,
-  formatPercentWord,
-  lineRateOf,
-  linkOf,
-  mean,
-  numberWord,
-  percentOf,
-  present,
-  sum,
-} from "./figures";
+import { lineRateOf, linkOf, mean, numberWord, percentOf, present, sum } from "./figures";
 import { nextOfSteps, type KindDefinition } from "./kind";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 const ConcurrentFieldsSchema = z.strictObject({
   baseline: z.boolean({ error: "baseline must be true or false" }).default(false),

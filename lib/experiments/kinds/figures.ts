@@ -1,4 +1,4 @@
-// Figures and words the kinds share: medians, percents, rates in sentences, field names,
+// Figures and words the kinds share: medians, percents, sizes, field names,
 // and the one link of a single-link plan. Pure.
 import { z } from "zod";
 import { fieldErrorsFromZod, type FieldError } from "@/lib/errors";
@@ -37,25 +37,6 @@ export function percentOf(part: number | null, whole: number | null): number | n
 /** The link's line rate in bits/s, or null when its speed is unknown. */
 export function lineRateOf(link: PlanLink | undefined): number | null {
   return link && link.speedMbps > 0 ? link.speedMbps * 1e6 : null;
-}
-
-/** 4.7e9 → "4.7 Gbit/s", 941e6 → "941 Mbit/s", 1.41e9 → "1.41 Gbit/s": three digits, no trailing zeros. */
-export function formatBitRate(bitsPerSecond: number): string {
-  const units = ["bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"];
-  let value = bitsPerSecond;
-  let unit = 0;
-  while (Math.abs(value) >= 999.5 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${Number(value.toPrecision(3))} ${units[unit]}`;
-}
-
-/** A percent in a sentence: whole numbers ("71%"), one decimal below 10 ("0.1%") and short of 100 ("99.5%"). */
-export function formatPercentWord(percent: number): string {
-  const whole = Math.round(percent);
-  if (Math.abs(percent) < 10 || (whole === 100 && percent < 100)) return `${Number(percent.toFixed(1))}%`;
-  return `${whole}%`;
 }
 
 /** 262144 → "256 KiB", 1048576 → "1 MiB", 1500 → "1500 bytes": sizes as iperf3's -w and -l take them. */

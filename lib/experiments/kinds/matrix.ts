@@ -7,8 +7,9 @@ import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf/options";
 import { CLIENT_SIDES, directionFlags, RUN_DIRECTIONS, type ClientSide, type RunDirection } from "@/lib/runs/contract";
 import type { RunRequest } from "@/lib/runs/request";
 import { ASYMMETRY_PERCENT, type MatrixResult, type MatrixRow, type PlanOf, type StepSpec } from "../contract";
-import { directionWord, exactlyOneLink, formatBitRate, formatPercentWord, mean } from "./figures";
+import { directionWord, exactlyOneLink, mean } from "./figures";
 import { nextOfSteps, type KindDefinition } from "./kind";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 const PROTOCOLS = ["tcp", "udp"] as const;
 type Protocol = (typeof PROTOCOLS)[number];

@@ -18,8 +18,6 @@ import {
 } from "../contract";
 import {
   exactlyOneLink,
-  formatBitRate,
-  formatPercentWord,
   formatSize,
   lineRateOf,
   linkOf,
@@ -31,6 +29,7 @@ import {
   wholeNumber,
 } from "./figures";
 import { nextOfSteps, type KindDefinition } from "./kind";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 /** How each factor is named in headings and table columns. */
 export const SWEEP_FACTOR_LABELS: Record<SweepFactor, string> = {

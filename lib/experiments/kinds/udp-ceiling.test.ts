@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { baseRequestOf, parseExperimentRequest } from "../plan";
 import type { PlanOf, StepOutcome, UdpCeilingResult } from "../contract";
 import { planLink, stepOutcome } from "./outcome-builders";
-import { formatBitRate, formatPercentWord } from "./figures";
 import { ceilingBounds, ceilingStepBudget, nextCeilingBitrate, UDP_CEILING, udpCeilingKind } from "./udp-ceiling";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 const link1g = planLink(1, 1000, "lan");
 

@@ -23,16 +23,9 @@ import {
   type UdpCeilingResult,
   type UdpCeilingStep,
 } from "../contract";
-import {
-  exactlyOneLink,
-  formatBitRate,
-  formatPercentWord,
-  lineRateOf,
-  linkOf,
-  numberBetween,
-  wholeNumber,
-} from "./figures";
+import { exactlyOneLink, lineRateOf, linkOf, numberBetween, wholeNumber } from "./figures";
 import type { KindDefinition } from "./kind";
+import { formatBitRate, formatPercentWord } from "@/lib/format";
 
 export const UDP_CEILING = {
   /**
