@@ -4,7 +4,6 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { hostTarget } from "@/lib/hosts/target";
 import {
   buildClientArgv,
-  buildServerArgv,
   chooseLiveMode,
   chooseServerOutput,
   classifyIperfError,
@@ -16,7 +15,6 @@ import {
   type IperfParser,
   type IperfPlatform,
   type IperfResult,
-  type IperfServerOutput,
   type IperfVersion,
 } from "@/lib/iperf";
 import type { HostEnvironment } from "@/agents/types";
@@ -31,7 +29,12 @@ import { cpuColumns, summaryColumns } from "./columns";
 import { exactSummaries, isCompleteServerReport } from "./exact-summary";
 import { SampleWriter } from "./samples";
 import { runJson } from "./serialize";
+import { serverArgvFor, startServer, type ListeningServer } from "./server-start";
 import { withTimeout } from "./timers";
+import { timeLimitMs, type ExecutionLimits } from "./limits";
+
+export { DEFAULT_LIMITS, type ExecutionLimits } from "./limits";
+export { serverArgvFor } from "./server-start";
 
 // One run carried out, step by step: resolve its endpoints, prepare both hosts, lease a
 // port and start the server, start the client, stream and store its intervals, finish.
@@ -40,27 +43,8 @@ import { withTimeout } from "./timers";
 // `close()` stops what was started, and `finish()` keeps the samples so far, both raw
 // outputs and the exact commands with the run.
 
-/** How long the engine waits for each host; tests shorten them. */
-export type ExecutionLimits = {
-  serverStartMs: number;
-  /** after the client exits, the one-off server prints its summary and exits too */
-  serverExitGraceMs: number;
-  /** beyond duration + omit: connection set-up, the summary exchange, a slow host */
-  runMarginMs: number;
-  /** how long a -J server, which says nothing until its test ends, must stay up before it counts as listening */
-  serverSettleMs?: number;
-};
-export const DEFAULT_LIMITS: ExecutionLimits = { serverStartMs: 10_000, serverExitGraceMs: 5_000, runMarginMs: 30_000 };
-// A run by byte count has no duration: it may take this long before it is stopped.
-const BYTES_RUN_LIMIT_MS = 60 * 60 * 1000;
 const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
 export const MAX_PORT_ATTEMPTS = 5;
-// A -J server (see startListening): counted from its pid line, printed just before iperf3 is exec'd,
-// this is ample time to bind or to fail (a busy port fails within milliseconds).
-const SERVER_SETTLE_MS = 300;
-// Where the platform prints no pid (Windows), the wait counts from the start request: add the SSH
-// channel's opening and the start of iperf3.exe.
-const SERVER_SETTLE_WITHOUT_PID_EXTRA_MS = 700;
 // A client refused by a -J server that was not listening yet starts again after this, doubling up to a second.
 const CLIENT_RETRY_FIRST_MS = 100;
 const CLIENT_RETRY_MAX_MS = 1000;
@@ -105,38 +89,6 @@ class OutputLog {
   toString(): string {
     return this.text;
   }
-}
-
-function timeLimitMs(options: IperfOptions, marginMs = DEFAULT_LIMITS.runMarginMs): number {
-  if (options.bytes !== undefined) return BYTES_RUN_LIMIT_MS;
-  return ((options.duration ?? 10) + (options.omit ?? 0)) * 1000 + marginMs;
-}
-
-/**
- * The one-off server's argv. Where the version has it (3.10+), --idle-timeout makes a
- * server whose client never came exit by itself, even if Wirespeed is gone by then.
- * `output` "json": the server's -J document makes the summary exact (chooseServerOutput).
- */
-export function serverArgvFor(
-  options: IperfOptions,
-  version: IperfVersion,
-  server: Pick<RunEndpoint, "address" | "hostName">,
-  port: number,
-  output: IperfServerOutput = "text",
-): string[] {
-  const idleTimeoutSeconds = isVersionAtLeast(version, FLAG_SINCE["--idle-timeout"])
-    ? Math.min(86_400, Math.ceil(timeLimitMs(options) / 1000))
-    : undefined;
-  return buildServerArgv({
-    version,
-    bindAddress: server.address,
-    port,
-    oneOff: true,
-    idleTimeoutSeconds,
-    verbose: true,
-    hostName: server.hostName,
-    output,
-  });
 }
 
 function nicAddress(addresses: unknown): string | null {
@@ -187,23 +139,6 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
 
 type Detected = { path: string; version: IperfVersion };
 
-/** The listening server's stdout, read as it arrives: its -J document, or its text with the -V CPU line. */
-type ServerReport = { push: (line: string) => void; end: () => IperfResult };
-
-function serverReport(platform: IperfPlatform, isJson: boolean): ServerReport {
-  const parser = createIperfParser({ platform });
-  let result: IperfResult | null = null;
-  // Whatever a host's shell might print before the document would make the parser read it all as text.
-  let isInDocument = !isJson;
-  return {
-    push: (line) => {
-      isInDocument ||= line.trimStart().startsWith("{");
-      if (result === null && isInDocument) parser.push(line);
-    },
-    end: () => (result ??= parser.end()),
-  };
-}
-
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class RunExecution {
@@ -225,13 +160,8 @@ export class RunExecution {
   private leased: { hostId: number; port: number } | null = null;
   private port = 0;
   private server: RemoteProcess | null = null;
-  /** what the listening server printed on stdout, and whether it only seems to listen (a -J server, see startListening) */
-  private serverState: {
-    report: ServerReport;
-    startedAt: number;
-    isListeningPresumed: boolean;
-    hasExited: boolean;
-  } | null = null;
+  /** the listening server, and whether it only seems to listen (a -J server, see server-start.ts) */
+  private serverState: ListeningServer | null = null;
   private client: { process: RemoteProcess; parser: IperfParser; intervals: number } | null = null;
   private result: IperfResult | null = null;
   private clientExitCode: number | null = null;
@@ -366,23 +296,21 @@ export class RunExecution {
       this.openClient();
       // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends; a -J server has nothing to say before.
       const pty = output === "text" && !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]);
-      const started = await this.startListening(
+      const started = await startServer({
+        remote: this.deps.remote,
         server,
-        serverIperf.path,
-        serverArgvFor(options, serverIperf.version, server, this.port, output),
+        iperf3Path: serverIperf.path,
+        argv: serverArgvFor(options, serverIperf.version, server, this.port, output),
         pty,
-      );
+        limits: this.deps.limits,
+        onLine: (line) => this.serverLog.add(line),
+        onStart: (process) => void this.recordPid("serverPid", process),
+      });
       this.commands.serverCommand = started.process.commandLine;
-      if (started.outcome !== "exited") {
+      if (!started.hasExited) {
         this.server = started.process;
         this.processes.push(started.process);
-        this.serverState = {
-          report: started.report,
-          startedAt: started.startedAt,
-          isListeningPresumed: started.outcome === "presumed",
-          hasExited: false,
-        };
-        void started.process.done.then(() => this.serverState && (this.serverState.hasExited = true));
+        this.serverState = started.server;
         return;
       }
       const error = classifyIperfError(
@@ -492,7 +420,7 @@ export class RunExecution {
 
   /**
    * Step 7: until the client exits (or is cancelled, or overruns), then the server's summary. A client
-   * refused by a -J server that did not listen yet starts again (see startListening). The server's -J
+   * refused by a -J server that did not listen yet starts again (see server-start.ts). The server's -J
    * document, printed as it exits, makes exact what the server measured (exact-summary.ts).
    */
   async stream(): Promise<void> {
@@ -689,84 +617,6 @@ export class RunExecution {
   private async recordPid(column: "serverPid" | "clientPid", process: RemoteProcess): Promise<void> {
     const pid = await process.pid.catch(() => null);
     if (pid) await db.run.update({ where: { id: this.runId }, data: { [column]: pid } }).catch(() => undefined);
-  }
-
-  /**
-   * Starts the server and waits until it listens, exits, or times out.
-   *
-   * A text server says "Server listening". A -J server (chooseServerOutput) says nothing until its
-   * test ends, on every platform and version, and fails at once when it cannot listen (an error in its
-   * document, then exit). So it counts as listening ("presumed") once it has stayed up for a settle
-   * time after its pid line, the last thing before iperf3 starts (or after the start request, with
-   * more time, where the platform prints no pid). A probe of the port from outside would be taken for
-   * the one client of a one-off server, and a probe on the host (ss, sockstat, netstat, esxcli, or
-   * PowerShell) would need a tool per platform. What makes the presumption safe is the client: a
-   * client refused because the server was slow starts again until the server start time is up
-   * (stream()), and a client that reached another program on the port ends the run with the server's
-   * listener error. A busy port keeps its quick retry on the next port: the failure comes within the
-   * settle time.
-   */
-  private async startListening(server: RunEndpoint, iperf3Path: string, argv: string[], pty: boolean) {
-    let errorText = "";
-    const isJson = argv.includes("-J");
-    const report = serverReport(server.platform, isJson);
-    let markListening = () => {};
-    const listening = new Promise<void>((resolve) => (markListening = resolve));
-    const startedAt = performance.now();
-    const process = this.deps.remote.startIperf(
-      server,
-      "server",
-      iperf3Path,
-      argv,
-      {
-        onStdoutLine: (line) => {
-          this.serverLog.add(line);
-          report.push(line);
-          if (/Server listening on/i.test(line)) markListening();
-          // Under a pty, iperf3's stderr arrives here too.
-          if (pty && /error/i.test(line)) errorText += `${line}\n`;
-        },
-        onStderrLine: (line) => {
-          this.serverLog.add(line);
-          if (/error/i.test(line)) errorText += `${line}\n`;
-        },
-      },
-      { pty },
-    );
-    void this.recordPid("serverPid", process);
-    const settled = isJson ? this.settled(process) : new Promise<never>(() => {});
-    const outcome = await withTimeout(
-      Promise.race([
-        listening.then(() => "listening" as const),
-        settled.then(() => "presumed" as const),
-        process.done.then(() => "exited" as const),
-      ]),
-      this.deps.limits.serverStartMs,
-      () =>
-        new RunError(
-          "timeout",
-          `The iperf3 server on ${server.hostName} did not start listening within ${this.deps.limits.serverStartMs / 1000} s.`,
-        ),
-    ).catch(async (error: unknown) => {
-      await process.stop();
-      throw error;
-    });
-    // A -J server's own error is in its document; stderr has only "iperf3: exiting" then.
-    if (outcome === "exited" && isJson) errorText = report.end().error?.message ?? errorText;
-    return { process, outcome, report, startedAt, errorText: errorText.trim() };
-  }
-
-  /** A -J server's settle time (see startListening): resolves once it has passed. */
-  private async settled(process: RemoteProcess): Promise<void> {
-    const settleMs = this.deps.limits.serverSettleMs ?? SERVER_SETTLE_MS;
-    const pid = await process.pid;
-    // Never the whole server start time: a server that stays up must get its chance to be presumed listening.
-    await delay(
-      Math.min(
-        pid === null ? settleMs + SERVER_SETTLE_WITHOUT_PID_EXTRA_MS : settleMs,
-        this.deps.limits.serverStartMs / 2,
-      ),
-    );
   }
 }
 
