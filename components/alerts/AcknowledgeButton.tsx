@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { Button } from "@/components/ui/ui";
 import { ackAlertAction } from "@/lib/actions/ack-alert";
@@ -13,8 +13,7 @@ export function AcknowledgeButton({ alertId, title }: { alertId: number; title: 
   const router = useRouter();
   const queryClient = useQueryClient();
   const mayAck = useCan("monitor");
-  const [error, setError] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message: error, submit } = useActionForm();
   if (!mayAck) return null;
   return (
     <span className="inline-flex flex-col items-start">
@@ -25,13 +24,11 @@ export function AcknowledgeButton({ alertId, title }: { alertId: number; title: 
         isPending={isPending}
         pendingLabel="Acknowledging…"
         onClick={() =>
-          startTransition(async () => {
-            setError(null);
-            const result = await ackAlertAction({ alertId });
-            if (result.ok) {
+          submit(() => ackAlertAction({ alertId }), {
+            onSuccess: () => {
               void invalidateAlertViews(queryClient);
               router.refresh();
-            } else setError(result.message);
+            },
           })
         }
       >

@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
-import { Button, CheckboxField, fieldError, TextField } from "@/components/ui/ui";
+import { Button, CheckboxField, TextField } from "@/components/ui/ui";
 import { setBaselineRunsAction } from "@/lib/actions/set-baseline-runs";
 
 /**
@@ -23,9 +24,12 @@ export function BaselineRunsForm({
   const router = useRouter();
   const mayChange = useCan("inventory");
   const [value, setValue] = useState(String(baselineRuns));
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [importsError, setImportsError] = useState<string | undefined>(undefined);
-  const [isPending, startTransition] = useTransition();
+  const imports = useActionForm();
+  const runs = useActionForm();
+  const isPending = imports.isPending || runs.isPending;
+  // Each field shows its own refusal: the field's error, else the action's message.
+  const importsError = imports.fieldErrors.importsInBaseline ?? imports.message ?? undefined;
+  const error = runs.fieldErrors.baselineRuns ?? runs.message ?? undefined;
   const importsText = importsInBaseline
     ? "Imported runs count toward them."
     : "Imported runs do not count toward them.";
@@ -44,11 +48,8 @@ export function BaselineRunsForm({
         checked={importsInBaseline}
         error={importsError}
         onChange={(checked) =>
-          startTransition(async () => {
-            setImportsError(undefined);
-            const result = await setBaselineRunsAction({ linkId, importsInBaseline: checked });
-            if (result.ok) router.refresh();
-            else setImportsError(fieldError(result.errors, "importsInBaseline") ?? result.message);
+          imports.submit(() => setBaselineRunsAction({ linkId, importsInBaseline: checked }), {
+            onSuccess: () => router.refresh(),
           })
         }
       />
@@ -57,16 +58,11 @@ export function BaselineRunsForm({
         className="flex flex-wrap items-start gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          startTransition(async () => {
-            setError(undefined);
-            const trimmed = value.trim();
-            const result = await setBaselineRunsAction({
-              linkId,
-              baselineRuns: /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed,
-            });
-            if (result.ok) router.refresh();
-            else setError(fieldError(result.errors, "baselineRuns") ?? result.message);
-          });
+          const trimmed = value.trim();
+          runs.submit(
+            () => setBaselineRunsAction({ linkId, baselineRuns: /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed }),
+            { onSuccess: () => router.refresh() },
+          );
         }}
       >
         <TextField

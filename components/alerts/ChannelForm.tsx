@@ -1,15 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition } from "react";
+import { useId, useState } from "react";
+import { formFailureMessage, useActionForm } from "@/components/forms/use-action-form";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
-import { Button, FieldMessages, formFailureMessage, Notice, SelectField, TextField } from "@/components/ui/ui";
+import { Button, FieldMessages, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { saveChannelAction } from "@/lib/actions/save-channel";
 import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, type ChannelJson } from "@/lib/notify/contract";
 import {
   CHANNEL_FIELDS,
   channelFieldsOf,
-  channelFormErrorsOf,
+  channelFieldOf,
   channelRequestBody,
   fieldValue,
   isCleared,
@@ -147,25 +148,17 @@ export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone
   const [fields, setFields] = useState<ChannelFormFields>(() =>
     channel ? channelFieldsOf(channel) : newChannelFields(),
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message, fieldErrors: errors, setMessage, submit: run } = useActionForm(channelFieldOf);
   const secretsSet = channel?.secretsSet ?? [];
 
   const submit = () =>
-    startTransition(async () => {
-      setErrors({});
-      setMessage(null);
-      const result = await saveChannelAction({ channelId: channel?.id, channel: channelRequestBody(fields, isEdit) });
-      if (result.ok) {
+    run(() => saveChannelAction({ channelId: channel?.id, channel: channelRequestBody(fields, isEdit) }), {
+      onSuccess: () => {
         if (!isEdit) setFields(newChannelFields(fields.type));
         onDone?.();
         router.refresh();
-        return;
-      }
-      const byField = channelFormErrorsOf(result.errors);
-      setErrors(byField);
-      setMessage(formFailureMessage(result, byField, PLACED_KEYS));
+      },
+      onFailure: (result, byField) => setMessage(formFailureMessage(result, byField, PLACED_KEYS)),
     });
 
   return (

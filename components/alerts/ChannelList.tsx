@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { ConfirmDeleteButton } from "@/components/schedules/ConfirmDeleteButton";
 import { TableOrCards } from "@/components/ui/TableOrCards";
@@ -16,8 +17,9 @@ type TestOutcome = { status: "sent" | "failed"; text: string };
 
 /** Send test, with how it went beside it: "sent", or "failed after 1 attempt: HTTP 500 …". */
 function SendTestButton({ channel }: { channel: ChannelJson }) {
-  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const [delivery, setDelivery] = useState<TestOutcome | null>(null);
+  const { isPending, message: failure, submit } = useActionForm();
+  const outcome: TestOutcome | null = failure !== null ? { status: "failed", text: failure } : delivery;
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <Button
@@ -27,14 +29,9 @@ function SendTestButton({ channel }: { channel: ChannelJson }) {
         isPending={isPending}
         pendingLabel="Sending…"
         onClick={() =>
-          startTransition(async () => {
-            setOutcome(null);
-            const result = await testChannelAction({ channelId: channel.id });
-            setOutcome(
-              result.ok
-                ? { status: result.value.status, text: describeDelivery(result.value) }
-                : { status: "failed", text: result.message },
-            );
+          submit(() => testChannelAction({ channelId: channel.id }), {
+            onSuccess: (value) => setDelivery({ status: value.status, text: describeDelivery(value) }),
+            onFailure: () => setDelivery(null),
           })
         }
       >
@@ -77,10 +74,7 @@ function ChannelActions({ channel, onEdit }: { channel: ChannelJson; onEdit: () 
         name={channel.name}
         size="small"
         what="The rules that name this channel no longer send to it; past notifications keep its name."
-        onDelete={async () => {
-          const result = await deleteChannelAction({ channelId: channel.id });
-          return result.ok ? { ok: true } : { ok: false, message: result.message };
-        }}
+        onDelete={() => deleteChannelAction({ channelId: channel.id })}
         onDeleted={() => router.refresh()}
       />
     </div>

@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
-import { Button, formFailureMessage, Notice, SelectField, TextField } from "@/components/ui/ui";
+import { formFailureMessage, useActionForm } from "@/components/forms/use-action-form";
+import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { saveAlertRuleAction } from "@/lib/actions/save-alert-rule";
 import { M_N_LIMITS, type AlertRuleJson } from "@/lib/alerts/contract";
 import { CHANNEL_TYPE_LABELS, type ChannelJson } from "@/lib/notify/contract";
@@ -42,26 +43,17 @@ export function RuleForm({
   const router = useRouter();
   const isEdit = rule !== undefined;
   const [fields, setFields] = useState<RuleFormFields>(() => (rule ? ruleFieldsOf(rule) : RULE_FORM_DEFAULTS));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message, fieldErrors: errors, setMessage, submit: run } = useActionForm();
   const change = (next: Partial<RuleFormFields>) => setFields((previous) => ({ ...previous, ...next }));
 
   const submit = () =>
-    startTransition(async () => {
-      setErrors({});
-      setMessage(null);
-      const result = await saveAlertRuleAction({ ruleId: rule?.id, rule: ruleRequestBody(fields) });
-      if (result.ok) {
+    run(() => saveAlertRuleAction({ ruleId: rule?.id, rule: ruleRequestBody(fields) }), {
+      onSuccess: () => {
         if (!isEdit) setFields(RULE_FORM_DEFAULTS);
         onDone?.();
         router.refresh();
-        return;
-      }
-      const byField: Record<string, string> = {};
-      for (const error of result.errors) byField[error.field] ??= error.message;
-      setErrors(byField);
-      setMessage(formFailureMessage(result, byField, PLACED_KEYS));
+      },
+      onFailure: (result, byField) => setMessage(formFailureMessage(result, byField, PLACED_KEYS)),
     });
 
   return (

@@ -42,10 +42,7 @@ function RuleActions({ rule, onEdit }: { rule: AlertRuleJson; onEdit: () => void
         name={rule.name}
         size="small"
         what="This deletes the rule with its alerts, open and past."
-        onDelete={async () => {
-          const result = await deleteAlertRuleAction({ ruleId: rule.id });
-          return result.ok ? { ok: true } : { ok: false, message: result.message };
-        }}
+        onDelete={() => deleteAlertRuleAction({ ruleId: rule.id })}
         onDeleted={() => router.refresh()}
       />
     </div>

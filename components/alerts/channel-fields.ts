@@ -2,6 +2,7 @@
 // they make (POST /api/channels, or the PATCH of an edit, where a secret left empty keeps its
 // stored value), a stored channel read back into fields, and the words of a delivery.
 import { SECRET_FIELDS, type ChannelJson, type ChannelType, type DeliveryResult } from "@/lib/notify/contract";
+import type { FieldPlacement } from "@/components/forms/use-action-form";
 
 export type ChannelFieldKind = "text" | "url" | "number" | "select" | "checkbox" | "email";
 
@@ -200,15 +201,11 @@ export function channelRequestBody(
   return { name: fields.name.trim(), type: fields.type, config };
 }
 
-/** The server's field errors by the form's keys: `config.url` is the URL field's (`url`), the rest keep their names. */
-export function channelFormErrorsOf(errors: ReadonlyArray<{ field: string; message: string }>): Record<string, string> {
-  const byField: Record<string, string> = {};
-  for (const { field, message } of errors) {
-    const key = field.startsWith("config.") ? field.slice("config.".length) : field;
-    byField[key] ??= message;
-  }
-  return byField;
-}
+/** Where a field error shows: `config.url` beside the URL field (`url`), the rest by their own names. */
+export const channelFieldOf: FieldPlacement = ({ field, message }) => ({
+  field: field.startsWith("config.") ? field.slice("config.".length) : field,
+  message,
+});
 
 /** "sent", or "failed after 1 attempt: HTTP 500 Internal Server Error". */
 export function describeDelivery(result: {

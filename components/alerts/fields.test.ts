@@ -16,7 +16,7 @@ const { sendTestNotification } = await import("@/lib/notify/deliver");
 const { createAlertRule, getAlertRule, updateAlertRule } = await import("@/lib/alerts/rules");
 const {
   channelFieldsOf,
-  channelFormErrorsOf,
+  channelFieldOf,
   channelRequestBody,
   describeDelivery,
   describeDestination,
@@ -26,6 +26,8 @@ const {
   withValue,
 } = await import("./channel-fields");
 const { describeConditions, RULE_FORM_DEFAULTS, ruleFieldsOf, ruleRequestBody } = await import("./rule-fields");
+const { fieldErrorsByKey } = await import("@/components/forms/use-action-form");
+const byKeyOf = (errors: { field: string; message: string }[]) => fieldErrorsByKey(errors, channelFieldOf);
 
 let receiver: HttpReceiver;
 let linkId = 0;
@@ -143,14 +145,14 @@ describe("the channel form", () => {
 
   it("places the store's messages by the config field they name", async () => {
     const fields = withValue({ ...newChannelFields("gotify"), name: "gotify" }, "url", "ftp://gotify.lan");
-    const byField = channelFormErrorsOf(await refusal(createChannel(channelRequestBody(fields, false))));
+    const byField = byKeyOf(await refusal(createChannel(channelRequestBody(fields, false))));
     expect(Object.keys(byField).sort()).toEqual(["token", "url"]);
     expect(byField.url).toMatch(/http/);
     await createChannel(
       channelRequestBody(withValue(withValue(fields, "url", "http://gotify.lan"), "token", "A1b2C3"), false),
     );
     expect(
-      channelFormErrorsOf(
+      byKeyOf(
         await refusal(
           createChannel(
             channelRequestBody(withValue(withValue(fields, "url", "http://gotify.lan"), "token", "A1b2C3"), false),

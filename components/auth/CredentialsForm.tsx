@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition, type FormEvent } from "react";
+import type { FormEvent } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { Button, Notice, TextField } from "@/components/ui/ui";
 import type { ActionResult } from "@/lib/actions/action";
 
@@ -14,9 +15,7 @@ type Props = {
 /** The sign-in form, and the first admin's set-up form (which asks for the password twice). */
 export function CredentialsForm({ mode, action, next }: Props) {
   const router = useRouter();
-  const [message, setMessage] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message, fieldErrors, fail, submit: run } = useActionForm();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -24,19 +23,14 @@ export function CredentialsForm({ mode, action, next }: Props) {
     const username = String(form.get("username") ?? "");
     const password = String(form.get("password") ?? "");
     if (mode === "set-up" && password !== String(form.get("confirm") ?? "")) {
-      setFieldErrors({ confirm: "does not match the password" });
-      setMessage(null);
+      fail(null, [{ field: "confirm", message: "does not match the password" }]);
       return;
     }
-    startTransition(async () => {
-      const result = await action({ username, password, next });
-      if (result.ok) {
-        router.replace(result.value.next);
+    run(() => action({ username, password, next }), {
+      onSuccess: (value) => {
+        router.replace(value.next);
         router.refresh();
-        return;
-      }
-      setMessage(result.message);
-      setFieldErrors(Object.fromEntries(result.errors.map((error) => [error.field, error.message])));
+      },
     });
   }
 

@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { CopyButton } from "@/components/runs/CopyButton";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Button, Notice, TextField } from "@/components/ui/ui";
@@ -24,34 +25,26 @@ export function TokenManager({
 }) {
   const router = useRouter();
   const [created, setCreated] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const [nameError, setNameError] = useState<string | undefined>();
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message, fieldErrors, submit } = useActionForm();
+  const nameError = fieldErrors.name;
 
   function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const name = String(new FormData(form).get("name") ?? "");
-    startTransition(async () => {
-      const result = await createTokenAction({ name });
-      if (result.ok) {
-        setCreated(result.value.token);
-        setMessage(null);
-        setNameError(undefined);
+    submit(() => createTokenAction({ name }), {
+      onSuccess: (value) => {
+        setCreated(value.token);
         form.reset();
         router.refresh();
-      } else {
-        setMessage(result.message);
-        setNameError(result.errors.find((error) => error.field === "name")?.message);
-      }
+      },
     });
   }
 
   function revoke(id: number) {
-    startTransition(async () => {
-      const result = await revokeTokenAction({ tokenId: id });
-      setMessage(result.ok ? null : result.message);
-      router.refresh();
+    submit(() => revokeTokenAction({ tokenId: id }), {
+      onSuccess: () => router.refresh(),
+      onFailure: () => router.refresh(),
     });
   }
 

@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
@@ -23,23 +24,27 @@ const COLUMNS = [
 /** The admin's list of accounts: create, change role, reset password, disable, delete. */
 export function UserManager({ users, selfId }: { users: UserView[]; selfId: number | null }) {
   const router = useRouter();
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const { isPending, message: failure, fieldErrors, submit } = useActionForm();
+  const [done, setDone] = useState<string | null>(null);
   const [resetting, setResetting] = useState<number | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const message =
+    failure !== null
+      ? { tone: "error" as const, text: failure }
+      : done !== null
+        ? { tone: "success" as const, text: done }
+        : null;
 
   function apply(promise: () => Promise<ActionResult<unknown>>, success: string, after?: () => void) {
-    startTransition(async () => {
-      const result = await promise();
-      if (result.ok) {
-        setMessage({ tone: "success", text: success });
-        setFieldErrors({});
+    submit(promise, {
+      onSuccess: () => {
+        setDone(success);
         after?.();
-      } else {
-        setMessage({ tone: "error", text: result.message });
-        setFieldErrors(Object.fromEntries(result.errors.map((error) => [error.field, error.message])));
-      }
-      router.refresh();
+        router.refresh();
+      },
+      onFailure: () => {
+        setDone(null);
+        router.refresh();
+      },
     });
   }
 

@@ -2,7 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { formatLinkSpeedCompact } from "@/lib/format";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
@@ -14,7 +15,7 @@ import { EXPERIMENT_PRESETS, presetById, type ExperimentPreset } from "@/lib/exp
 import { directionUnavailableReason, type TestEnd } from "@/lib/runs/test-request";
 import { ChoiceGroup } from "./form/ChoiceGroup";
 import {
-  experimentFormErrorsOf,
+  experimentFieldOf,
   experimentRequestBody,
   fieldMessageOf,
   fieldsSetByKind,
@@ -96,10 +97,16 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
   const [initial] = useState(() => initialFormFields(prefill, links));
   const [fields, setFields] = useState<ExperimentFormFields>(initial.fields);
   const [presetId, setPresetId] = useState<string | null>(initial.presetId);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [unplaced, setUnplaced] = useState<FailedField[]>([]);
-  const [message, setMessage] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const {
+    isPending,
+    message,
+    errors: answered,
+    fieldErrors: errors,
+    setMessage,
+    reset: clearAnswer,
+    submit: run,
+  } = useActionForm(experimentFieldOf);
+  const unplaced: readonly FailedField[] = answered.filter((error) => !PLACED_KEYS.has(formKeyOf(error.field)));
 
   const chosen = linksOf(fields.linkIds, links);
   const ends: TestEnd[] = chosen.flatMap((link) => [link.a, link.b]);
@@ -109,11 +116,6 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
   const isSeveral = takesSeveralLinks(fields.kind);
   const preset = presetById(presetId);
 
-  const clearAnswer = () => {
-    setErrors({});
-    setUnplaced([]);
-    setMessage(null);
-  };
   // Any change by hand leaves the preset: the chip no longer says what the form holds.
   const change = (next: Partial<ExperimentFormFields>) => {
     setPresetId(null);
@@ -143,18 +145,15 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
   };
 
   const submit = () =>
-    startTransition(async () => {
-      clearAnswer();
-      const result = await startExperimentAction(experimentRequestBody(fields));
-      if (result.ok) {
+    run(() => startExperimentAction(experimentRequestBody(fields)), {
+      onSuccess: (value) => {
         void invalidateRunViews(queryClient);
         void queryClient.invalidateQueries({ queryKey: queryKeys.experiments() });
-        router.push(`/experiments/${result.value.id}`);
-        return;
-      }
-      setErrors(experimentFormErrorsOf(result.errors));
-      setUnplaced(result.errors.filter((error) => !PLACED_KEYS.has(formKeyOf(error.field))));
-      setMessage(result.errors.length ? "Check the fields marked below." : result.message);
+        router.push(`/experiments/${value.id}`);
+      },
+      onFailure: (result) => {
+        if (result.errors.length) setMessage("Check the fields marked below.");
+      },
     });
 
   const hidden = fieldsSetByKind(fields);

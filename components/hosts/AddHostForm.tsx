@@ -1,14 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import { unplacedErrors, useActionForm } from "@/components/forms/use-action-form";
 import { createHostAction } from "@/lib/actions/create-host";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
-import { unplacedErrors, wholeNumberOrText } from "./fields";
+import { wholeNumberOrText } from "./fields";
 import { HostConnectionPanel } from "./HostConnectionPanel";
-import { Button, buttonClass, fieldError, Notice, TextField } from "@/components/ui/ui";
-
-type FieldErrors = { field: string; message: string }[];
+import { Button, buttonClass, Notice, TextField } from "@/components/ui/ui";
 
 const PLACED_FIELDS = [
   "name",
@@ -31,32 +30,28 @@ export function AddHostForm() {
   const [port, setPort] = useState("22");
   const [username, setUsername] = useState("root");
   const [credentials, setCredentials] = useState<Credentials>(EMPTY_CREDENTIALS);
-  const [errors, setErrors] = useState<FieldErrors>([]);
-  const [message, setMessage] = useState<string | null>(null);
   const [created, setCreated] = useState<{ id: number; name: string } | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message, errors, fieldErrors, submit: run } = useActionForm();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    startTransition(async () => {
-      const result = await createHostAction({
-        name: name.trim(),
-        address: address.trim(),
-        ...(port.trim() === "" ? {} : { port: wholeNumberOrText(port) }),
-        ...(username.trim() === "" ? {} : { username: username.trim() }),
-        auth: authInput(credentials),
-      });
-      if (result.ok) {
-        setCreated(result.value);
-        setErrors([]);
-        setMessage(null);
-        // The secret is stored now: drop the browser's copy.
-        setCredentials({ ...EMPTY_CREDENTIALS, method: credentials.method });
-      } else {
-        setErrors(result.errors);
-        setMessage(result.message);
-      }
-    });
+    run(
+      () =>
+        createHostAction({
+          name: name.trim(),
+          address: address.trim(),
+          ...(port.trim() === "" ? {} : { port: wholeNumberOrText(port) }),
+          ...(username.trim() === "" ? {} : { username: username.trim() }),
+          auth: authInput(credentials),
+        }),
+      {
+        onSuccess: (value) => {
+          setCreated(value);
+          // The secret is stored now: drop the browser's copy.
+          setCredentials({ ...EMPTY_CREDENTIALS, method: credentials.method });
+        },
+      },
+    );
   }
 
   if (created) {
@@ -112,7 +107,7 @@ export function AddHostForm() {
           required
           value={name}
           onChange={(e) => setName(e.target.value)}
-          error={fieldError(errors, "name")}
+          error={fieldErrors.name}
           hint="How you call it: nas, pve1, esx-rack2."
           autoComplete="off"
         />
@@ -121,7 +116,7 @@ export function AddHostForm() {
           required
           value={address}
           onChange={(e) => setAddress(e.target.value)}
-          error={fieldError(errors, "address")}
+          error={fieldErrors.address}
           hint="IP address or DNS name Wirespeed reaches it at over SSH."
           autoComplete="off"
           spellCheck={false}
@@ -131,18 +126,18 @@ export function AddHostForm() {
           inputMode="numeric"
           value={port}
           onChange={(e) => setPort(e.target.value)}
-          error={fieldError(errors, "port")}
+          error={fieldErrors.port}
         />
         <TextField
           label="User"
           value={username}
           onChange={(e) => setUsername(e.target.value)}
-          error={fieldError(errors, "username")}
+          error={fieldErrors.username}
           autoComplete="off"
           spellCheck={false}
         />
       </div>
-      <CredentialFields value={credentials} onChange={setCredentials} errors={errors} />
+      <CredentialFields value={credentials} onChange={setCredentials} errors={fieldErrors} />
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Adding…">
           Add host

@@ -2,7 +2,7 @@
 
 import { useId, useState, type ChangeEvent } from "react";
 import { MAX_PRIVATE_KEY_BYTES } from "@/lib/inventory/schemas";
-import { fieldError, FOCUS_RING, TextAreaField, TextField } from "@/components/ui/ui";
+import { FOCUS_RING, TextAreaField, TextField } from "@/components/ui/ui";
 
 export type AuthMethodChoice = "key" | "password" | "local";
 export type Credentials = { method: AuthMethodChoice; privateKey: string; passphrase: string; password: string };
@@ -37,7 +37,7 @@ export function CredentialFields({
 }: {
   value: Credentials;
   onChange: (value: Credentials) => void;
-  errors?: { field: string; message: string }[];
+  errors?: Record<string, string>;
   legend?: string;
 }) {
   const name = useId();
@@ -58,7 +58,7 @@ export function CredentialFields({
     void file.text().then((text) => onChange({ ...value, privateKey: text }));
   }
 
-  const methodError = fieldError(errors, "auth");
+  const methodError = errors?.auth;
   return (
     <fieldset className="space-y-4">
       <legend className="mb-2 text-sm font-medium">{legend}</legend>
@@ -96,7 +96,7 @@ export function CredentialFields({
             isMonospace
             value={value.privateKey}
             onChange={(event) => onChange({ ...value, privateKey: event.target.value })}
-            error={fieldError(errors, "auth.privateKey")}
+            error={errors?.["auth.privateKey"]}
             hint="Paste the key text, or choose the key file below. Stored sealed on the server and never shown again."
           />
           <div>
@@ -117,7 +117,7 @@ export function CredentialFields({
             autoComplete="new-password"
             value={value.passphrase}
             onChange={(event) => onChange({ ...value, passphrase: event.target.value })}
-            error={fieldError(errors, "auth.passphrase")}
+            error={errors?.["auth.passphrase"]}
             hint="Leave empty for a key without a passphrase."
           />
         </>
@@ -129,7 +129,7 @@ export function CredentialFields({
           autoComplete="new-password"
           value={value.password}
           onChange={(event) => onChange({ ...value, password: event.target.value })}
-          error={fieldError(errors, "auth.password")}
+          error={errors?.["auth.password"]}
         />
       ) : null}
       {value.method === "local" ? (

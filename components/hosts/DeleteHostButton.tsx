@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { deleteHostAction } from "@/lib/actions/delete-host";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, Notice } from "@/components/ui/ui";
@@ -16,19 +17,15 @@ function count(value: number, one: string, many: string): string {
 export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number; hostName: string; impact: Impact }) {
   const [isOpen, setIsOpen] = useState(false);
   const router = useRouter();
-  const [failure, setFailure] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message: failure, reset, submit } = useActionForm();
 
   function remove() {
-    startTransition(async () => {
-      const result = await deleteHostAction({ hostId });
-      if (result.ok) {
+    submit(() => deleteHostAction({ hostId }), {
+      onSuccess: () => {
         setIsOpen(false);
         router.push("/hosts");
         router.refresh();
-      } else {
-        setFailure(result.message);
-      }
+      },
     });
   }
 
@@ -39,7 +36,7 @@ export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number;
         type="button"
         variant="danger"
         onClick={() => {
-          setFailure(null);
+          reset();
           setIsOpen(true);
         }}
       >

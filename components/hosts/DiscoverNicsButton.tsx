@@ -1,6 +1,7 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { discoverNicsAction } from "@/lib/actions/discover-nics";
 import { Button, HintText, Notice } from "@/components/ui/ui";
 
@@ -12,15 +13,15 @@ export function DiscoverNicsButton({
   hostId: number;
   variant?: "primary" | "secondary";
 }) {
-  const [outcome, setOutcome] = useState<
-    { ok: true; count: number; names: string[] } | { ok: false; message: string } | null
-  >(null);
-  const [isPending, startTransition] = useTransition();
+  const [found, setFound] = useState<{ count: number; names: string[] } | null>(null);
+  const { isPending, message: failure, submit } = useActionForm();
+  const outcome =
+    failure !== null ? { ok: false as const, message: failure } : found ? { ok: true as const, ...found } : null;
 
   function discover() {
-    startTransition(async () => {
-      const result = await discoverNicsAction({ hostId });
-      setOutcome(result.ok ? { ok: true, ...result.value } : { ok: false, message: result.message });
+    submit(() => discoverNicsAction({ hostId }), {
+      onSuccess: (value) => setFound(value),
+      onFailure: () => setFound(null),
     });
   }
 

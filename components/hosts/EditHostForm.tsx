@@ -1,14 +1,14 @@
 "use client";
 
-import { useState, useTransition, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import { unplacedErrors, useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { updateHostAction } from "@/lib/actions/update-host";
 import type { HostDetail } from "@/lib/queries/hosts";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
-import { unplacedErrors, wholeNumberOrText } from "./fields";
-import { Button, fieldError, FOCUS_RING, Notice, TextAreaField, TextField } from "@/components/ui/ui";
+import { wholeNumberOrText } from "./fields";
+import { Button, FOCUS_RING, Notice, TextAreaField, TextField } from "@/components/ui/ui";
 
-type FieldErrors = { field: string; message: string }[];
 type EditableHost = Omit<HostDetail["host"], "lastSeenAt" | "createdAt" | "updatedAt">;
 
 const PLACED_FIELDS = [
@@ -44,47 +44,47 @@ export function EditHostForm({ host }: { host: EditableHost }) {
     ...EMPTY_CREDENTIALS,
     method: host.authMethod as Credentials["method"],
   });
-  const [errors, setErrors] = useState<FieldErrors>([]);
-  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message: failure, fieldErrors, setMessage, submit: run } = useActionForm();
+  const [isSaved, setIsSaved] = useState(false);
+  const outcome = failure !== null ? { ok: false, message: failure } : isSaved ? { ok: true, message: "Saved." } : null;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    startTransition(async () => {
-      const result = await updateHostAction({
-        hostId: host.id,
-        name: name.trim(),
-        address: address.trim(),
-        port: wholeNumberOrText(port),
-        username: username.trim(),
-        notes,
-        iperf3Path: iperf3Path.trim() === "" ? null : iperf3Path.trim(),
-        iperfPortMin: wholeNumberOrText(portMin),
-        iperfPortMax: wholeNumberOrText(portMax),
-        ...(host.platform === "esxi" ? { openFirewall } : {}),
-        ...(isChangingCredentials ? { auth: authInput(credentials) } : {}),
-      });
-      if (result.ok) {
-        setErrors([]);
-        setOutcome({ ok: true, message: "Saved." });
-        if (isChangingCredentials) {
-          setIsChangingCredentials(false);
-          setCredentials({ ...EMPTY_CREDENTIALS, method: credentials.method });
-        }
-      } else {
-        setErrors(result.errors);
-        const others = unplacedErrors(result.errors, PLACED_FIELDS);
-        setOutcome({
-          ok: false,
-          message:
-            result.errors.length === 0
-              ? result.message
-              : others.length > 0
+    run(
+      () =>
+        updateHostAction({
+          hostId: host.id,
+          name: name.trim(),
+          address: address.trim(),
+          port: wholeNumberOrText(port),
+          username: username.trim(),
+          notes,
+          iperf3Path: iperf3Path.trim() === "" ? null : iperf3Path.trim(),
+          iperfPortMin: wholeNumberOrText(portMin),
+          iperfPortMax: wholeNumberOrText(portMax),
+          ...(host.platform === "esxi" ? { openFirewall } : {}),
+          ...(isChangingCredentials ? { auth: authInput(credentials) } : {}),
+        }),
+      {
+        onSuccess: () => {
+          setIsSaved(true);
+          if (isChangingCredentials) {
+            setIsChangingCredentials(false);
+            setCredentials({ ...EMPTY_CREDENTIALS, method: credentials.method });
+          }
+        },
+        onFailure: (result) => {
+          setIsSaved(false);
+          const others = unplacedErrors(result.errors, PLACED_FIELDS);
+          if (result.errors.length > 0)
+            setMessage(
+              others.length > 0
                 ? others.map((e) => `${e.field} ${e.message}`).join("; ")
                 : "See the fields marked below.",
-        });
-      }
-    });
+            );
+        },
+      },
+    );
   }
 
   return (
@@ -94,14 +94,14 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           label="Name"
           value={name}
           onChange={(e) => setName(e.target.value)}
-          error={fieldError(errors, "name")}
+          error={fieldErrors.name}
           autoComplete="off"
         />
         <TextField
           label="Address"
           value={address}
           onChange={(e) => setAddress(e.target.value)}
-          error={fieldError(errors, "address")}
+          error={fieldErrors.address}
           autoComplete="off"
           spellCheck={false}
         />
@@ -110,13 +110,13 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           inputMode="numeric"
           value={port}
           onChange={(e) => setPort(e.target.value)}
-          error={fieldError(errors, "port")}
+          error={fieldErrors.port}
         />
         <TextField
           label="User"
           value={username}
           onChange={(e) => setUsername(e.target.value)}
-          error={fieldError(errors, "username")}
+          error={fieldErrors.username}
           autoComplete="off"
           spellCheck={false}
         />
@@ -126,7 +126,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           value={iperf3Path}
           placeholder="found by the check"
           onChange={(e) => setIperf3Path(e.target.value)}
-          error={fieldError(errors, "iperf3Path")}
+          error={fieldErrors["iperf3Path"]}
           hint="Leave empty to let the check find it."
           spellCheck={false}
         />
@@ -135,14 +135,14 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           inputMode="numeric"
           value={portMin}
           onChange={(e) => setPortMin(e.target.value)}
-          error={fieldError(errors, "iperfPortMin")}
+          error={fieldErrors.iperfPortMin}
         />
         <TextField
           label="Last iperf3 port"
           inputMode="numeric"
           value={portMax}
           onChange={(e) => setPortMax(e.target.value)}
-          error={fieldError(errors, "iperfPortMax")}
+          error={fieldErrors.iperfPortMax}
           hint="iperf3 servers on this host listen on a port of this range."
         />
       </div>
@@ -167,7 +167,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
         rows={3}
         value={notes}
         onChange={(e) => setNotes(e.target.value)}
-        error={fieldError(errors, "notes")}
+        error={fieldErrors.notes}
       />
       {canSetCredentials ? (
         <div className="rounded-md border border-slate-200 p-4 dark:border-slate-700">
@@ -192,7 +192,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
               <CredentialFields
                 value={credentials}
                 onChange={setCredentials}
-                errors={errors}
+                errors={fieldErrors}
                 legend="New credentials"
               />
             </div>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useRef, useState, useTransition } from "react";
+import { useRef, useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { checkHostAction } from "@/lib/actions/check-host";
 import { pinHostKeyAction } from "@/lib/actions/pin-host-key";
 import type { HostCheck } from "@/lib/hosts/check";
@@ -26,35 +27,34 @@ export function HostConnectionPanel({
   buttonLabel?: string;
 }) {
   const [check, setCheck] = useState<HostCheck | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   // The key dialog closed without trusting: "rejected" (it does not match) or "closed" (Escape: not judged).
   const [keyClosed, setKeyClosed] = useState<"rejected" | "closed" | null>(null);
-  const [isChecking, startCheck] = useTransition();
-  const [isPinning, startPin] = useTransition();
+  // Two actions, one message: the last answer's (each success or refusal clears the other's).
+  const checking = useActionForm();
+  const pinning = useActionForm();
+  const isChecking = checking.isPending;
+  const isPinning = pinning.isPending;
+  const failure = checking.message ?? pinning.message;
   const testButtonRef = useRef<HTMLButtonElement>(null);
 
   function runCheck() {
     setKeyClosed(null);
-    startCheck(async () => {
-      const result = await checkHostAction({ hostId });
-      if (result.ok) {
-        setCheck(result.value);
-        setFailure(null);
-      } else {
-        setFailure(result.message);
-      }
+    checking.submit(() => checkHostAction({ hostId }), {
+      onSuccess: (value) => {
+        setCheck(value);
+        pinning.reset();
+      },
+      onFailure: () => pinning.reset(),
     });
   }
 
   function pin(fingerprint: string) {
-    startPin(async () => {
-      const result = await pinHostKeyAction({ hostId, fingerprint });
-      if (result.ok) {
-        setCheck(result.value);
-        setFailure(null);
-      } else {
-        setFailure(result.message);
-      }
+    pinning.submit(() => pinHostKeyAction({ hostId, fingerprint }), {
+      onSuccess: (value) => {
+        setCheck(value);
+        checking.reset();
+      },
+      onFailure: () => checking.reset(),
     });
   }
 

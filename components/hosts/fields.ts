@@ -4,8 +4,3 @@
 export function wholeNumberOrText(text: string): number | string {
   return /^\s*-?\d+\s*$/.test(text) ? Number(text) : text;
 }
-
-/** The field errors an action answered that no field of the form shows. */
-export function unplacedErrors(errors: { field: string; message: string }[], placed: string[]) {
-  return errors.filter((entry) => !placed.includes(entry.field));
-}

@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, useTransition } from "react";
+import { useId, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { apiResultOf, NO_ANSWER, useActionForm } from "@/components/forms/use-action-form";
 import { invalidateRunViews } from "@/components/queries";
 import { Button, FieldMessages, Notice, SelectField, TextAreaField, TextField } from "@/components/ui/ui";
 import { MAX_IMPORT_OUTPUTS, type ImportResponse } from "@/lib/imports/contract";
@@ -28,9 +29,9 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
   const [clientSide, setClientSide] = useState<ClientSide>("a");
   const [startedAt, setStartedAt] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const [report, setReport] = useState<ImportResponse | null>(null);
-  const [isPending, startTransition] = useTransition();
+  // The form's own checks place their messages in `errors`; the server's refusal is the notice's.
+  const { isPending, message: failure, reset, submit: run } = useActionForm();
 
   async function readFiles(list: FileList | null) {
     const chosen = Array.from(list ?? []);
@@ -39,7 +40,7 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
   }
 
   function submit() {
-    setFailure(null);
+    reset();
     setReport(null);
     const built = importRequestOf({ files, pasted, clientSide, startedAt });
     if (!built.ok) {
@@ -47,32 +48,27 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
       return;
     }
     setErrors({});
-    startTransition(async () => {
-      try {
-        const response = await fetch(`/api/links/${linkId}/imports`, {
+    run(
+      () =>
+        fetch(`/api/links/${linkId}/imports`, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json" },
           credentials: "same-origin",
           body: JSON.stringify(built.request),
-        });
-        const body = (await response.json().catch(() => null)) as
-          (ImportResponse & { error?: { message?: string } }) | null;
-        if (!response.ok || !body) {
-          setFailure(body?.error?.message ?? `The server answered ${response.status}.`);
-          return;
-        }
-        setReport(body);
-        if (body.imported.length > 0) {
-          setFiles([]);
-          setPasted("");
-          if (fileInput.current) fileInput.current.value = "";
-          await invalidateRunViews(queryClient);
-          router.refresh();
-        }
-      } catch {
-        setFailure("The server did not answer: check that Wirespeed is running.");
-      }
-    });
+        }).then(apiResultOf<ImportResponse>, () => NO_ANSWER),
+      {
+        onSuccess: async (body) => {
+          setReport(body);
+          if (body.imported.length > 0) {
+            setFiles([]);
+            setPasted("");
+            if (fileInput.current) fileInput.current.value = "";
+            await invalidateRunViews(queryClient);
+            router.refresh();
+          }
+        },
+      },
+    );
   }
 
   return (

@@ -2,15 +2,16 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
+import { unplacedErrors, useActionForm } from "@/components/forms/use-action-form";
+
 import { formatLinkSpeedCompact } from "@/lib/format";
-import { Button, buttonClass, fieldError, Notice, SelectField, TextAreaField, TextField } from "@/components/ui/ui";
+import { Button, buttonClass, Notice, SelectField, TextAreaField, TextField } from "@/components/ui/ui";
 import { createLinkAction } from "@/lib/actions/create-link";
 import type { LinkableNic } from "@/lib/queries/links";
 import { MtuMismatchBadge } from "./LinkList";
 import { defaultLinkSpeed, sharedSubnetOf, suggestPairs } from "./subnet";
 
-type FieldErrors = { field: string; message: string }[];
 const PLACED_FIELDS = ["name", "aNicId", "bNicId", "speedMbps", "notes"];
 
 function nicLabel(nic: LinkableNic): string {
@@ -44,9 +45,7 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
   const [speed, setSpeed] = useState("");
   const [isSpeedEdited, setIsSpeedEdited] = useState(false);
   const [notes, setNotes] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>([]);
-  const [message, setMessage] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message, errors, fieldErrors, submit: run } = useActionForm();
 
   const a = nics.find((nic) => String(nic.id) === aNicId) ?? null;
   const b = nics.find((nic) => String(nic.id) === bNicId) ?? null;
@@ -70,25 +69,21 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    startTransition(async () => {
-      const result = await createLinkAction({
-        name: name.trim(),
-        aNicId: aNicId ? Number(aNicId) : undefined,
-        bNicId: bNicId ? Number(bNicId) : undefined,
-        speedMbps: speed.trim() === "" ? null : /^\d+$/.test(speed.trim()) ? Number(speed.trim()) : speed,
-        notes,
-      });
-      if (result.ok) {
-        router.push(`/links/${result.value.id}`);
-      } else {
-        setErrors(result.errors);
-        setMessage(result.message);
-      }
-    });
+    run(
+      () =>
+        createLinkAction({
+          name: name.trim(),
+          aNicId: aNicId ? Number(aNicId) : undefined,
+          bNicId: bNicId ? Number(bNicId) : undefined,
+          speedMbps: speed.trim() === "" ? null : /^\d+$/.test(speed.trim()) ? Number(speed.trim()) : speed,
+          notes,
+        }),
+      { onSuccess: (value) => router.push(`/links/${value.id}`) },
+    );
   }
 
   const nicsOf = (hostId: string) => nics.filter((nic) => String(nic.host.id) === hostId);
-  const others = errors.filter((entry) => !PLACED_FIELDS.includes(entry.field));
+  const others = unplacedErrors(errors, PLACED_FIELDS);
 
   return (
     <div className="space-y-6">
@@ -209,7 +204,7 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
                 label={`${end.side} NIC`}
                 value={end.nicId}
                 disabled={!end.hostId}
-                error={fieldError(errors, end.field)}
+                error={fieldErrors[end.field]}
                 onChange={(event) => end.pick(nics.find((nic) => String(nic.id) === event.target.value) ?? null)}
               >
                 <option value="">{end.hostId ? "Choose a NIC" : "Choose the host first"}</option>
@@ -258,7 +253,7 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
               setName(event.target.value);
               setIsNameEdited(true);
             }}
-            error={fieldError(errors, "name")}
+            error={fieldErrors.name}
             autoComplete="off"
           />
           <TextField
@@ -269,7 +264,7 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
               setSpeed(event.target.value);
               setIsSpeedEdited(true);
             }}
-            error={fieldError(errors, "speedMbps")}
+            error={fieldErrors.speedMbps}
             hint={
               <span data-testid="speed-default">
                 {a && b
@@ -286,7 +281,7 @@ export function CreateLinkForm({ nics }: { nics: LinkableNic[] }) {
           rows={2}
           value={notes}
           onChange={(event) => setNotes(event.target.value)}
-          error={fieldError(errors, "notes")}
+          error={fieldErrors.notes}
         />
         <div className="flex flex-wrap gap-3">
           <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Creating…">

@@ -2,7 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
+import { useActionForm, type FieldPlacement } from "@/components/forms/use-action-form";
 import { LATENCY_OPTION_LABEL, withLatencyOption } from "@/components/diagnosis/latency-option";
 import { invalidateRunViews } from "@/components/queries";
 import { startRunAction } from "@/lib/actions/start-run";
@@ -68,6 +69,12 @@ function Field({
   );
 }
 
+// Where a server field error shows: by the form's field (the request's `bitrate` is the form's `bitrateMbps`).
+const testFieldOf: FieldPlacement = (error) => ({
+  field: Object.keys(formErrorsOf([error]))[0] ?? error.field,
+  message: error.message,
+});
+
 /**
  * The new-test form of a link: presets for the common tests and every iperf3 option under
  * Advanced. Options the hosts' iperf3 lacks are disabled with the reason.
@@ -80,9 +87,7 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
   // Not one of the presets' fields: a preset chosen after it keeps it.
   const [isLatency, setLatency] = useState(false);
   const [preset, setPreset] = useState<string>("quick");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message, fieldErrors: errors, setMessage, reset, submit: run } = useActionForm(testFieldOf);
   const ends = [a, b];
   const reason = (option: GatedOption) => unavailableReason(option, ends);
   const set = <K extends keyof NewTestFields>(key: K, value: NewTestFields[K]) => {
@@ -102,23 +107,19 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
 
   const applyPreset = (entry: NewTestPreset) => {
     setPreset(entry.id);
-    setErrors({});
-    setMessage(null);
+    reset();
     setState(presetFields(entry, speedMbps));
   };
 
   const submit = () =>
-    startTransition(async () => {
-      setErrors({});
-      setMessage(null);
-      const result = await startRunAction({ linkId, request: withLatencyOption(newTestRequestBody(state), isLatency) });
-      if (result.ok) {
+    run(() => startRunAction({ linkId, request: withLatencyOption(newTestRequestBody(state), isLatency) }), {
+      onSuccess: (value) => {
         void invalidateRunViews(queryClient);
-        router.push(`/runs/${result.value.id}`);
-        return;
-      }
-      setErrors(formErrorsOf(result.errors));
-      setMessage(result.errors.length ? "Check the fields marked below." : result.message);
+        router.push(`/runs/${value.id}`);
+      },
+      onFailure: (result) => {
+        if (result.errors.length) setMessage("Check the fields marked below.");
+      },
     });
 
   const directionChoices: Array<{ value: RunDirection; label: string; reason: string | null }> = [

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { invalidateRunViews } from "@/components/queries";
 import { useCan } from "@/components/auth/ViewerContext";
 import { rerunRunAction } from "@/lib/actions/rerun-run";
@@ -20,8 +20,7 @@ export function RerunButton({
   const router = useRouter();
   const queryClient = useQueryClient();
   const mayRun = useCan("run");
-  const [isPending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
+  const { isPending, message: error, submit } = useActionForm();
   // Viewers start nothing: the button is not shown to them (the server refuses them anyway).
   if (!mayRun) return null;
   return (
@@ -31,14 +30,12 @@ export function RerunButton({
         disabled={isPending}
         aria-label={label === "Run again" ? `Run again (run #${runId})` : undefined}
         onClick={() =>
-          startTransition(async () => {
-            setError(null);
-            const result = await rerunRunAction({ runId });
-            if (result.ok) {
+          submit(() => rerunRunAction({ runId }), {
+            onSuccess: (value) => {
               // Lists, history and the overview show the new run when they are next on screen.
               void invalidateRunViews(queryClient);
-              router.push(`/runs/${result.value.id}`);
-            } else setError(result.message);
+              router.push(`/runs/${value.id}`);
+            },
           })
         }
         className={`whitespace-nowrap rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700 ${className}`}

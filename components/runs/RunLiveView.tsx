@@ -2,7 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useState, useTransition } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { IntervalChart, IntervalChartLegend, intervalChartRightInset } from "@/components/charts/IntervalChart";
 import { LiveRateAnnouncer } from "@/components/charts/LiveAnnouncer";
 import { LATENCY_MAX_POINTS, runTimeDomain } from "@/components/diagnosis/latency";
@@ -122,9 +123,10 @@ export function RunLiveView({
   const queryClient = useQueryClient();
   const isActive = isActiveStatus(status);
   const live = useLiveRun(runId, isActive);
-  const [isCancelling, startCancel] = useTransition();
+  const cancel = useActionForm();
+  const isCancelling = cancel.isPending;
   const mayCancel = useCan("run");
-  const [cancelError, setCancelError] = useState<string | null>(null);
+  const cancelError = cancel.message;
   const shown = live ?? series;
   const liveStatus = live?.status ?? status;
   const totalSeconds = durationSeconds === null ? null : durationSeconds + omitSeconds;
@@ -187,13 +189,11 @@ export function RunLiveView({
                 type="button"
                 disabled={isCancelling}
                 onClick={() =>
-                  startCancel(async () => {
-                    setCancelError(null);
-                    const result = await cancelRunAction({ runId });
-                    if (result.ok) {
+                  cancel.submit(() => cancelRunAction({ runId }), {
+                    onSuccess: () => {
                       void invalidateRunViews(queryClient);
                       router.refresh();
-                    } else setCancelError(result.message);
+                    },
                   })
                 }
                 className="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950"

@@ -1,8 +1,10 @@
 "use client";
 
-import { useId, useState, useTransition, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, Notice } from "@/components/ui/ui";
+import type { ActionResult } from "@/lib/actions/action";
 
 /**
  * Delete behind a confirmation dialog that says what goes (schedules, rules, channels): the
@@ -19,22 +21,20 @@ export function ConfirmDeleteButton({
   name: string;
   /** what deleting it does, in a sentence */
   what: ReactNode;
-  onDelete: () => Promise<{ ok: true } | { ok: false; message: string }>;
+  onDelete: () => Promise<ActionResult<unknown>>;
   onDeleted: () => void;
   size?: "normal" | "small";
 }) {
   const id = useId();
   const [isOpen, setIsOpen] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message: failure, reset, submit } = useActionForm();
 
   const remove = () =>
-    startTransition(async () => {
-      const result = await onDelete();
-      if (result.ok) {
+    submit(onDelete, {
+      onSuccess: () => {
         setIsOpen(false);
         onDeleted();
-      } else setFailure(result.message);
+      },
     });
 
   return (
@@ -44,7 +44,7 @@ export function ConfirmDeleteButton({
         variant="danger"
         className={size === "small" ? "px-2.5 py-1 text-xs" : ""}
         onClick={() => {
-          setFailure(null);
+          reset();
           setIsOpen(true);
         }}
       >

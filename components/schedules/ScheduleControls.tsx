@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import type { FormLink } from "@/components/experiments/form/fields";
 import { useCan } from "@/components/auth/ViewerContext";
 import { Button, Notice } from "@/components/ui/ui";
@@ -20,16 +21,12 @@ export function ScheduleControls({ schedule, links }: { schedule: ScheduleJson; 
   const router = useRouter();
   const mayChange = useCan("monitor");
   const [isEditing, setIsEditing] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [isPending, startTransition] = useTransition();
+  const { isPending, message: failure, submit } = useActionForm();
   if (!mayChange) return null;
 
   const toggle = () =>
-    startTransition(async () => {
-      setFailure(null);
-      const result = await setScheduleEnabledAction({ scheduleId: schedule.id, enabled: !schedule.enabled });
-      if (result.ok) router.refresh();
-      else setFailure(result.message);
+    submit(() => setScheduleEnabledAction({ scheduleId: schedule.id, enabled: !schedule.enabled }), {
+      onSuccess: () => router.refresh(),
     });
 
   return (
@@ -49,10 +46,7 @@ export function ScheduleControls({ schedule, links }: { schedule: ScheduleJson; 
         <ConfirmDeleteButton
           name={schedule.name}
           what="This deletes the schedule and its history of starts; the runs and experiments it started stay in their links' history."
-          onDelete={async () => {
-            const result = await deleteScheduleAction({ scheduleId: schedule.id });
-            return result.ok ? { ok: true } : { ok: false, message: result.message };
-          }}
+          onDelete={() => deleteScheduleAction({ scheduleId: schedule.id })}
           onDeleted={() => {
             router.push("/schedules");
             router.refresh();

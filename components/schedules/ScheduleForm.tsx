@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useSyncExternalStore, useTransition, type ReactNode } from "react";
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
+import { asSent, useActionForm, type FieldError } from "@/components/forms/use-action-form";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
 import { linksOf, type FormLink } from "@/components/experiments/form/fields";
 import { RunOptionFields } from "@/components/experiments/form/RunOptionFields";
@@ -21,10 +22,9 @@ import {
 import {
   fieldLabelled,
   SCHEDULE_FORM_DEFAULTS,
-  scheduleFormErrorsOf,
+  scheduleFieldOf,
   scheduleRequestBody,
   timingBody,
-  type ScheduleFormErrors,
   type ScheduleFormFields,
 } from "./fields";
 import { formatStartIn, hasSecondsField } from "./format";
@@ -182,12 +182,17 @@ export function ScheduleForm({
 }) {
   const router = useRouter();
   const [fields, setFields] = useState<ScheduleFormFields>(initial ?? SCHEDULE_FORM_DEFAULTS);
-  const [errors, setErrors] = useState<ScheduleFormErrors>({});
-  const [unplaced, setUnplaced] = useState<{ field: string; message: string }[]>([]);
-  const [message, setMessage] = useState<string | null>(null);
+  const [unplaced, setUnplaced] = useState<FieldError[]>([]);
   const [presetId, setPresetId] = useState<string>("");
   const [planLinkIds, setPlanLinkIds] = useState<number[]>([]);
-  const [isPending, startTransition] = useTransition();
+  const {
+    isPending,
+    message,
+    fieldErrors: errors,
+    setMessage,
+    fail,
+    submit: run,
+  } = useActionForm(scheduleFieldOf(fields.target));
   const preview = useTimingPreview(fields);
   const myZone = useSyncExternalStore(noSubscription, readBrowserZone, () => null);
   const zones = useSyncExternalStore(noSubscription, readKnownZones, () => NO_ZONES);
@@ -217,33 +222,31 @@ export function ScheduleForm({
         : "choose two links or more"
       : null;
 
-  const submit = () =>
-    startTransition(async () => {
-      setErrors({});
+  const submit = () => {
+    const built = scheduleRequestBody(fields);
+    if (!built.ok) {
+      // The form's own check names the form's key: no placing.
+      fail("Check the fields marked below.", [{ field: built.field, message: built.message }], asSent);
       setUnplaced([]);
-      setMessage(null);
-      const built = scheduleRequestBody(fields);
-      if (!built.ok) {
-        setErrors({ [built.field]: built.message });
-        setMessage("Check the fields marked below.");
-        return;
-      }
-      const result = await saveScheduleAction({ scheduleId, schedule: built.body });
-      if (result.ok) {
+      return;
+    }
+    run(() => saveScheduleAction({ scheduleId, schedule: built.body }), {
+      onSuccess: (value) => {
+        setUnplaced([]);
         onSaved?.();
-        if (isNew) router.push(`/schedules/${result.value.id}`);
+        if (isNew) router.push(`/schedules/${value.id}`);
         else router.refresh();
-        return;
-      }
-      const byField = scheduleFormErrorsOf(result.errors, fields.target);
-      setErrors(byField);
-      setUnplaced(
-        Object.entries(byField).flatMap(([field, text]) =>
-          PLACED_KEYS.has(field) ? [] : [{ field: field.replace(/^test\./, ""), message: text }],
-        ),
-      );
-      setMessage(result.errors.length ? "Check the fields marked below." : result.message);
+      },
+      onFailure: (result, byField) => {
+        setUnplaced(
+          Object.entries(byField).flatMap(([field, text]) =>
+            PLACED_KEYS.has(field) ? [] : [{ field: field.replace(/^test\./, ""), message: text }],
+          ),
+        );
+        if (result.errors.length) setMessage("Check the fields marked below.");
+      },
     });
+  };
 
   return (
     <form

@@ -11,8 +11,11 @@ const { db } = database;
 const { AppError } = await import("@/lib/errors");
 const { createSchedule, getSchedule, updateSchedule } = await import("@/lib/schedules/store");
 const { presetById, presetRequestBody, STREAM_SWEEP_PRESET_ID } = await import("@/lib/experiments/presets");
-const { formFieldsOf, parsePlanText, SCHEDULE_FORM_DEFAULTS, scheduleFormErrorsOf, scheduleRequestBody, timingBody } =
+const { formFieldsOf, parsePlanText, SCHEDULE_FORM_DEFAULTS, scheduleFieldOf, scheduleRequestBody, timingBody } =
   await import("./fields");
+const { fieldErrorsByKey } = await import("@/components/forms/use-action-form");
+const scheduleFormErrorsOf = (errors: { field: string; message: string }[], target: "test" | "experiment") =>
+  fieldErrorsByKey(errors, scheduleFieldOf(target));
 type Fields = import("./fields").ScheduleFormFields;
 
 let linkId = 0;

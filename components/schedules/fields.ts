@@ -5,6 +5,7 @@
 import type { ScheduleJson } from "@/lib/schedules/contract";
 import { NEW_TEST_DEFAULTS, newTestRequestBody, type NewTestFields } from "@/lib/runs/test-request";
 import { latencyOptionOf, withLatencyOption } from "@/components/diagnosis/latency-option";
+import type { FieldPlacement } from "@/components/forms/use-action-form";
 
 export type ScheduleTarget = "test" | "experiment";
 export type TimingMode = "cron" | "every";
@@ -43,9 +44,6 @@ export const SCHEDULE_FORM_DEFAULTS: ScheduleFormFields = {
   slipSeconds: "0",
   enabled: true,
 };
-
-/** Which form field shows a server message: `options.parallel` and `parallel` both go by the streams field. */
-export type ScheduleFormErrors = Record<string, string>;
 
 function numberOrText(text: string): number | string | undefined {
   const trimmed = text.trim();
@@ -185,34 +183,22 @@ const SCHEDULE_FIELDS = new Set([
 const TEST_FIELD_OF: Record<string, string> = { bitrate: "bitrateMbps" };
 
 /**
- * The server's field errors by the form's keys, the first message of each. On a link's test,
- * `options.parallel` (or `parallel`, `direction`) is `test.parallel`; on an experiment,
- * whatever is not the schedule's own field is the plan's and goes by its field, with its path.
+ * Where a server field error shows on the form. On a link's test, `options.parallel` (or `parallel`,
+ * `direction`) is `test.parallel`; on an experiment, whatever is not the schedule's own field is the
+ * plan's and goes by its field, with its path.
  */
-export function scheduleFormErrorsOf(
-  errors: ReadonlyArray<{ field: string; message: string }>,
-  target: ScheduleTarget,
-): ScheduleFormErrors {
-  const byField: ScheduleFormErrors = {};
-  const add = (key: string, message: string) => {
-    byField[key] ??= message;
-  };
-  for (const { field, message } of errors) {
+export function scheduleFieldOf(target: ScheduleTarget): FieldPlacement {
+  return ({ field, message }) => {
     const inner = field.startsWith("experimentPlan.")
       ? field.slice("experimentPlan.".length)
       : field.startsWith("options.")
         ? field.slice("options.".length)
         : null;
-    if (inner === null && SCHEDULE_FIELDS.has(field)) {
-      add(field, message);
-    } else if (target === "experiment") {
-      add("experimentPlan", `${inner ?? field}: ${message}`);
-    } else {
-      const option = inner ?? field;
-      add(`test.${TEST_FIELD_OF[option] ?? option}`, message);
-    }
-  }
-  return byField;
+    if (inner === null && SCHEDULE_FIELDS.has(field)) return { field, message };
+    if (target === "experiment") return { field: "experimentPlan", message: `${inner ?? field}: ${message}` };
+    const option = inner ?? field;
+    return { field: `test.${TEST_FIELD_OF[option] ?? option}`, message };
+  };
 }
 
 /** The link field's message: "linkId or experimentPlan: give exactly one" reads as a sentence there. */

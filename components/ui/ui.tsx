@@ -260,25 +260,3 @@ export function HintText({ text }: { text: string }) {
     </>
   );
 }
-
-/** The message of one field from an action's `errors`, by dotted path. */
-export function fieldError(
-  errors: { field: string; message: string }[] | undefined,
-  field: string,
-): string | undefined {
-  return errors?.find((entry) => entry.field === field)?.message;
-}
-
-/**
- * The form's message after a refused action: "Check the fields marked below.", followed by the
- * errors of fields the form has no place for (so none is lost), or the action's own message.
- */
-export function formFailureMessage(
-  result: { message: string; errors: { field: string }[] },
-  byField: Record<string, string>,
-  placed: ReadonlySet<string>,
-): string {
-  if (result.errors.length === 0) return result.message;
-  const unplaced = Object.entries(byField).filter(([key]) => !placed.has(key));
-  return `Check the fields marked below.${unplaced.map(([key, text]) => ` ${key}: ${text}`).join("")}`;
-}

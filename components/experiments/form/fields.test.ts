@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { MAX_PLAN_RUNS } from "@/lib/experiments/contract";
 import { parseExperimentRequest } from "@/lib/experiments/plan";
+import { fieldErrorsByKey, type FieldError } from "@/components/forms/use-action-form";
 import {
   EXPERIMENT_PRESETS,
   presetById,
@@ -12,7 +13,7 @@ import {
 } from "@/lib/experiments/presets";
 import {
   EXPERIMENT_FORM_DEFAULTS,
-  experimentFormErrorsOf,
+  experimentFieldOf,
   experimentRequestBody,
   formFieldsOfPreset,
   formFieldsOfRequest,
@@ -30,6 +31,8 @@ const LINKS: FormLink[] = [
   { id: 5, name: "ab-2g5", speedMbps: 2500, a: end("alpha"), b: end("beta") },
   { id: 9, name: "ab-10g", speedMbps: 10_000, a: end("alpha"), b: end("gamma") },
 ];
+
+const experimentFormErrorsOf = (errors: FieldError[]) => fieldErrorsByKey(errors, experimentFieldOf);
 
 function fieldsOf(change: Partial<ExperimentFormFields>): ExperimentFormFields {
   return { ...EXPERIMENT_FORM_DEFAULTS, linkIds: [3], ...change };
@@ -149,7 +152,7 @@ describe("experimentRequestBody", () => {
   });
 });
 
-describe("experimentFormErrorsOf", () => {
+describe("experimentFieldOf", () => {
   it("puts each of the server's messages beside its field, naming the field", () => {
     const body = experimentRequestBody(
       fieldsOf({ values: "1, x, 2, 2", repeats: "11", base: { ...EXPERIMENT_FORM_DEFAULTS.base, duration: "0" } }),

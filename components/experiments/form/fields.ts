@@ -2,6 +2,7 @@
 // they make for POST /api/experiments (lib/experiments/plan.ts parses it), the server's field
 // errors by form field, and what the plan takes (runs, steps, time) as the server counts it.
 // The base run options are the new-test form's own (lib/runs/test-request.ts).
+import type { FieldPlacement } from "@/components/forms/use-action-form";
 import { AppError } from "@/lib/errors";
 import {
   CHANNELS,
@@ -323,14 +324,11 @@ export function fieldMessageOf({ field, message }: { field: string; message: str
   return /^(must|is|are) /.test(message) ? `${field} ${message}` : message;
 }
 
-/** The server's field errors by form key (`base.parallel`, `values`, `linkIds`, …), the first message of each. */
-export function experimentFormErrorsOf(
-  errors: ReadonlyArray<{ field: string; message: string }>,
-): Record<string, string> {
-  const byKey: Record<string, string> = {};
-  for (const error of errors) byKey[formKeyOf(error.field)] ??= fieldMessageOf(error);
-  return byKey;
-}
+/** Where a server field error shows: by form key (`base.parallel`, `values`, `linkIds`, …), its message as fieldMessageOf writes it. */
+export const experimentFieldOf: FieldPlacement = (error) => ({
+  field: formKeyOf(error.field),
+  message: fieldMessageOf(error),
+});
 
 /** A link as the form knows it: enough for the plan's counts and for each end's iperf3 version. */
 export type FormLink = {

@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { Button, buttonClass } from "@/components/ui/ui";
@@ -14,8 +14,7 @@ export function ExperimentActions({ experimentId, isActive }: { experimentId: nu
   const router = useRouter();
   const queryClient = useQueryClient();
   const mayRun = useCan("run");
-  const [isPending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
+  const { isPending, message: error, submit } = useActionForm();
   return (
     <div className="flex flex-col items-start gap-1">
       <div className="flex flex-wrap items-center gap-2">
@@ -26,14 +25,12 @@ export function ExperimentActions({ experimentId, isActive }: { experimentId: nu
             isPending={isPending}
             pendingLabel="Starting…"
             onClick={() =>
-              startTransition(async () => {
-                setError(null);
-                const result = await rerunExperimentAction({ experimentId });
-                if (result.ok) {
+              submit(() => rerunExperimentAction({ experimentId }), {
+                onSuccess: (value) => {
                   void queryClient.invalidateQueries({ queryKey: queryKeys.experiments() });
                   void invalidateRunViews(queryClient);
-                  router.push(`/experiments/${result.value.id}`);
-                } else setError(result.message);
+                  router.push(`/experiments/${value.id}`);
+                },
               })
             }
           >

@@ -1,7 +1,8 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, useTransition } from "react";
+import { useEffect, useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { StatusBadge } from "@/components/runs/StatusBadge";
@@ -30,8 +31,9 @@ type Props = { experiment: ExperimentJson; live: LiveStep | null; readAtMs: numb
 export function LivePanel({ experiment, live, readAtMs }: Props) {
   const queryClient = useQueryClient();
   const mayCancel = useCan("run");
-  const [isCancelling, startCancel] = useTransition();
-  const [cancelError, setCancelError] = useState<string | null>(null);
+  const cancel = useActionForm();
+  const isCancelling = cancel.isPending;
+  const cancelError = cancel.message;
   const secondsLeft = useCountdown(experiment.estimatedSecondsLeft, readAtMs);
   const stepsDone = experiment.steps.filter((step) => step.status !== "pending" && step.status !== "running").length;
   const current = experiment.steps.find((step) => step.status === "running") ?? null;
@@ -83,13 +85,11 @@ export function LivePanel({ experiment, live, readAtMs }: Props) {
             pendingLabel="Cancelling…"
             className="border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
             onClick={() =>
-              startCancel(async () => {
-                setCancelError(null);
-                const result = await cancelExperimentAction({ experimentId: experiment.id });
-                if (result.ok) {
+              cancel.submit(() => cancelExperimentAction({ experimentId: experiment.id }), {
+                onSuccess: () => {
                   void queryClient.invalidateQueries({ queryKey: queryKeys.experiments() });
                   void invalidateRunViews(queryClient);
-                } else setCancelError(result.message);
+                },
               })
             }
           >
