@@ -30,10 +30,12 @@ import { exactSummaries, isCompleteServerReport } from "./exact-summary";
 import { SampleWriter } from "./samples";
 import { runJson } from "./serialize";
 import { serverArgvFor, startServer, type ListeningServer } from "./server-start";
+import { listenOnFreePort, type PortAttempt, type ServerPort } from "./server-port";
 import { withTimeout } from "./timers";
 import { timeLimitMs, type ExecutionLimits } from "./limits";
 
 export { DEFAULT_LIMITS, type ExecutionLimits } from "./limits";
+export { MAX_PORT_ATTEMPTS } from "./server-port";
 export { serverArgvFor } from "./server-start";
 
 // One run carried out, step by step: resolve its endpoints, prepare both hosts, lease a
@@ -44,7 +46,6 @@ export { serverArgvFor } from "./server-start";
 // outputs and the exact commands with the run.
 
 const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
-export const MAX_PORT_ATTEMPTS = 5;
 // A client refused by a -J server that was not listening yet starts again after this, doubling up to a second.
 const CLIENT_RETRY_FIRST_MS = 100;
 const CLIENT_RETRY_MAX_MS = 1000;
@@ -157,7 +158,8 @@ export class RunExecution {
   private options: IperfOptions | null = null;
   private endpoints: RunEndpoints | null = null;
   private iperf: { client: Detected; server: Detected } | null = null;
-  private leased: { hostId: number; port: number } | null = null;
+  /** the server's ports, each given back once the run closes (a busy one at once) */
+  private readonly leases: ServerPort[] = [];
   private port = 0;
   private server: RemoteProcess | null = null;
   /** the listening server, and whether it only seems to listen (a -J server, see server-start.ts) */
@@ -286,46 +288,43 @@ export class RunExecution {
     const options = this.requireOptions();
     const serverIperf = this.requireIperf().server;
     const output = chooseServerOutput(chooseLiveMode(this.requireIperf().client.version));
-    const busyPorts = new Set<number>();
-    for (let attempt = 0; attempt < MAX_PORT_ATTEMPTS; attempt += 1) {
-      if (this.signal.aborted) return;
-      this.port = options.port ?? this.deps.ports.lease(server.hostId, server.hostName, server.portRange, busyPorts);
-      this.leased = options.port === undefined ? { hostId: server.hostId, port: this.port } : null;
-      // The client's SSH session opens while the server starts; its iperf3 waits for startClient().
-      await this.discardClient();
-      this.openClient();
-      // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends; a -J server has nothing to say before.
-      const pty = output === "text" && !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]);
-      const started = await startServer({
-        remote: this.deps.remote,
-        server,
-        iperf3Path: serverIperf.path,
-        argv: serverArgvFor(options, serverIperf.version, server, this.port, output),
-        pty,
-        limits: this.deps.limits,
-        onLine: (line) => this.serverLog.add(line),
-        onStart: (process) => void this.recordPid("serverPid", process),
-      });
-      this.commands.serverCommand = started.process.commandLine;
-      if (!started.hasExited) {
-        this.server = started.process;
-        this.processes.push(started.process);
-        this.serverState = started.server;
-        return;
-      }
-      const error = classifyIperfError(
-        started.errorText || "the iperf3 server exited before listening",
-        server.platform,
-      );
-      if (error.kind !== "listener-failed" || options.port !== undefined || !/in use/i.test(error.message))
-        throw new RunError(error.kind, error.message, error.hint);
-      busyPorts.add(this.port);
-      this.releasePort();
-    }
-    throw new RunError(
-      "listener-failed",
-      `No free iperf3 port on ${server.hostName} after ${MAX_PORT_ATTEMPTS} tries.`,
-    );
+    // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends; a -J server has nothing to say before.
+    const pty = output === "text" && !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]);
+    const { listening } = await listenOnFreePort({
+      ports: this.deps.ports,
+      server,
+      fixed: options.port,
+      signal: this.signal,
+      hold: (lease) => this.leases.push(lease),
+      listen: async (port): Promise<PortAttempt<ListeningServer>> => {
+        this.port = port;
+        // The client's SSH session opens while the server starts; its iperf3 waits for startClient().
+        await this.discardClient();
+        this.openClient();
+        const started = await startServer({
+          remote: this.deps.remote,
+          server,
+          iperf3Path: serverIperf.path,
+          argv: serverArgvFor(options, serverIperf.version, server, port, output),
+          pty,
+          limits: this.deps.limits,
+          onLine: (line) => this.serverLog.add(line),
+          onStart: (process) => void this.recordPid("serverPid", process),
+        });
+        this.commands.serverCommand = started.process.commandLine;
+        if (!started.hasExited) return { listening: started.server };
+        const error = classifyIperfError(
+          started.errorText || "the iperf3 server exited before listening",
+          server.platform,
+        );
+        const failure = new RunError(error.kind, error.message, error.hint);
+        if (error.kind !== "listener-failed" || !/in use/i.test(error.message)) throw failure;
+        return { busy: failure };
+      },
+    });
+    this.server = listening.process;
+    this.processes.push(listening.process);
+    this.serverState = listening;
   }
 
   /** The client, gated: its host's shell is set up now, its iperf3 starts in startClient(). */
@@ -489,7 +488,7 @@ export class RunExecution {
   /** Whatever happened: nothing of ours stays running on either host, ports and firewalls are given back. */
   async close(): Promise<void> {
     await Promise.allSettled(this.processes.map((process) => process.stop()));
-    this.releasePort();
+    for (const lease of this.leases) lease.release();
     const restored = await Promise.allSettled(this.restoreFirewalls.map((restore) => restore()));
     for (const outcome of restored) {
       if (outcome.status === "rejected") {
@@ -586,11 +585,6 @@ export class RunExecution {
       };
     }
     return { status: "succeeded", error: null };
-  }
-
-  private releasePort(): void {
-    if (this.leased) this.deps.ports.release(this.leased.hostId, this.leased.port);
-    this.leased = null;
   }
 
   private requireOptions(): IperfOptions {
