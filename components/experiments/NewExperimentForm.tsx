@@ -2,9 +2,9 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useMemo, useState, type ReactNode } from "react";
+import { useMemo, useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { formatLinkSpeedCompact } from "@/lib/format";
+import { Section } from "@/components/forms/Section";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { startExperimentAction } from "@/lib/actions/start-experiment";
@@ -16,17 +16,18 @@ import { directionUnavailableReason, type TestEnd } from "@/lib/runs/test-reques
 import { ChoiceGroup } from "./form/ChoiceGroup";
 import {
   experimentFieldOf,
+  type ExperimentFormFields,
   experimentRequestBody,
   fieldMessageOf,
   fieldsSetByKind,
   formFieldsOfPreset,
   formKeyOf,
+  type FormLink,
   initialFormFields,
+  linkLabel,
   linksOf,
   planSizeOf,
   takesSeveralLinks,
-  type ExperimentFormFields,
-  type FormLink,
 } from "./form/fields";
 import { KindFields } from "./form/KindFields";
 import { PlanSummary } from "./form/PlanSummary";
@@ -69,22 +70,6 @@ const PLACED_KEYS = new Set([
 ]);
 
 type FailedField = { field: string; message: string };
-
-function Section({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
-  return (
-    <section className="space-y-3 border-t border-slate-200 pt-5 first:border-t-0 first:pt-0 dark:border-slate-800">
-      <div>
-        <h2 className="text-base font-semibold">{title}</h2>
-        {description ? <p className="text-sm text-slate-600 dark:text-slate-400">{description}</p> : null}
-      </div>
-      {children}
-    </section>
-  );
-}
-
-function linkLabel(link: FormLink): string {
-  return `${link.name} · ${formatLinkSpeedCompact(link.speedMbps)}`;
-}
 
 /**
  * The New experiment form: a preset or a kind, the link or links, the kind's fields and the

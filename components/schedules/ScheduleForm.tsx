@@ -1,12 +1,12 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { asSent, useActionForm, type FieldError } from "@/components/forms/use-action-form";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
-import { linksOf, type FormLink } from "@/components/experiments/form/fields";
+import { linkLabel, linksOf, type FormLink } from "@/components/experiments/form/fields";
 import { RunOptionFields } from "@/components/experiments/form/RunOptionFields";
-import { formatLinkSpeedCompact } from "@/lib/format";
+import { Section } from "@/components/forms/Section";
 import { Button, CheckboxField, Notice, SelectField, Spinner, TextAreaField, TextField } from "@/components/ui/ui";
 import { LATENCY_OPTION_LABEL } from "@/components/diagnosis/latency-option";
 import { previewScheduleAction } from "@/lib/actions/preview-schedule";
@@ -50,22 +50,6 @@ const PLACED_KEYS = new Set([
 
 /** How long the preview waits after the last key before it asks the server. */
 const PREVIEW_DELAY_MS = 350;
-
-function Section({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
-  return (
-    <section className="space-y-3 border-t border-slate-200 pt-5 first:border-t-0 first:pt-0 dark:border-slate-800">
-      <div>
-        <h2 className="text-base font-semibold">{title}</h2>
-        {description ? <p className="text-sm text-slate-600 dark:text-slate-400">{description}</p> : null}
-      </div>
-      {children}
-    </section>
-  );
-}
-
-function linkLabel(link: FormLink): string {
-  return `${link.name} · ${formatLinkSpeedCompact(link.speedMbps)}`;
-}
 
 // The browser's time zone, read once on the client (the server's render has none).
 let browserZone: string | null = null;

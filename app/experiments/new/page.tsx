@@ -2,8 +2,8 @@ import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
 import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
-import type { FormLink } from "@/components/experiments/form/fields";
 import { readNewExperimentParams } from "@/components/experiments/form/prefill";
+import { formLinksOf } from "@/components/schedules/form-links";
 import { requirePage } from "@/lib/auth/guard";
 import { listHosts } from "@/lib/queries/hosts";
 import { listLinks } from "@/lib/queries/links";
@@ -20,24 +20,7 @@ export default async function NewExperimentPage({
 }) {
   await requirePage("run");
   const [links, hosts, params] = await Promise.all([listLinks(), listHosts(), searchParams]);
-  const hostById = new Map(hosts.map((host) => [host.id, host]));
-  // Each end's iperf3 version (options it lacks are disabled) and port range.
-  const endOf = (end: (typeof links)[number]["a"]) => {
-    const host = hostById.get(end.host.id);
-    return {
-      hostName: end.host.name,
-      iperf3Version: host?.iperf3Version ?? null,
-      portMin: host?.iperfPortMin ?? 0,
-      portMax: host?.iperfPortMax ?? 0,
-    };
-  };
-  const formLinks: FormLink[] = links.map((link) => ({
-    id: link.id,
-    name: link.name,
-    speedMbps: link.speedMbps,
-    a: endOf(link.a),
-    b: endOf(link.b),
-  }));
+  const formLinks = formLinksOf(links, hosts);
   return (
     <div className="max-w-5xl">
       <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">

@@ -3,6 +3,7 @@
 // errors by form field, and what the plan takes (runs, steps, time) as the server counts it.
 // The base run options are the new-test form's own (lib/runs/test-request.ts).
 import type { FieldPlacement } from "@/components/forms/use-action-form";
+import { formatLinkSpeedCompact } from "@/lib/format";
 import { AppError } from "@/lib/errors";
 import {
   CHANNELS,
@@ -338,6 +339,11 @@ export type FormLink = {
   a: { hostName: string; iperf3Version: string | null; portMin: number; portMax: number };
   b: { hostName: string; iperf3Version: string | null; portMin: number; portMax: number };
 };
+
+/** How the experiment and schedule forms name a link in their pickers: "ab-10g · 10G". */
+export function linkLabel(link: FormLink): string {
+  return `${link.name} · ${formatLinkSpeedCompact(link.speedMbps)}`;
+}
 
 export function planLinkOf(link: FormLink): PlanLink {
   return {
