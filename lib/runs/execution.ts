@@ -11,39 +11,53 @@ import {
   FLAG_SINCE,
   isVersionAtLeast,
   type IperfCpu,
-  type IperfOptions,
-  type IperfParser,
   type IperfPlatform,
   type IperfResult,
-  type IperfVersion,
 } from "@/lib/iperf";
 import type { HostEnvironment } from "@/agents/types";
-import { emptyEnvironment, type EnvironmentSnapshot } from "@/lib/diagnosis/contract";
+import { emptyEnvironment } from "@/lib/diagnosis/contract";
 import type { RunEventBus } from "./bus";
 import { parseStoredOptions, type RunStatus } from "./contract";
 import { RunError, runFailureOf, type RunFailure } from "./errors";
+import { Holdings } from "./holdings";
+import { timeLimitMs, type ExecutionLimits } from "./limits";
+import {
+  reachedSince,
+  type Detected,
+  type Finished,
+  type Listening,
+  type Phases,
+  type Prepared,
+  type Reached,
+  type Ready,
+  type Resolved,
+  type RunClient,
+  type RunEndpoints,
+  type Streaming,
+} from "./phases";
 import type { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import { LatencyProbe, latencyColumns } from "./latency-probe";
 import { cpuColumns, summaryColumns } from "./columns";
 import { exactSummaries, isCompleteServerReport } from "./exact-summary";
 import { SampleWriter } from "./samples";
-import { runJson } from "./serialize";
 import { serverArgvFor, startServer, type ListeningServer } from "./server-start";
-import { listenOnFreePort, type PortAttempt, type ServerPort } from "./server-port";
+import { listenOnFreePort, type PortAttempt } from "./server-port";
+import { runJson } from "./serialize";
 import { withTimeout } from "./timers";
-import { timeLimitMs, type ExecutionLimits } from "./limits";
 
 export { DEFAULT_LIMITS, type ExecutionLimits } from "./limits";
+export type { RunEndpoints } from "./phases";
 export { MAX_PORT_ATTEMPTS } from "./server-port";
 export { serverArgvFor } from "./server-start";
 
-// One run carried out, step by step: resolve its endpoints, prepare both hosts, lease a
-// port and start the server, start the client, stream and store its intervals, finish.
-// Each step is a method, so that several runs can take the steps together (the engine's
-// `executeTogether`: every server first, then every client at once). Whatever happens,
-// `close()` stops what was started, and `finish()` keeps the samples so far, both raw
-// outputs and the exact commands with the run.
+// One run carried out, step by step: resolve its endpoints, prepare both hosts, lease a port
+// and start the server (lib/runs/server-port.ts, server-start.ts), start the client, stream and
+// store its intervals, finish. Each step takes the phase the one before it reached and gives the
+// next (lib/runs/phases.ts), and the engine runs each step by name, so that several runs can take
+// the steps together (the engine's `executeTogether`: every server first, then every client at
+// once). Whatever happens, `close()` stops what was started, and `finish()` keeps the samples so
+// far, both raw outputs and the exact commands with the run.
 
 const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
 // A client refused by a -J server that was not listening yet starts again after this, doubling up to a second.
@@ -55,7 +69,7 @@ const CLIENT_RETRY_MAX_MS = 1000;
  * ask again: iperf3 as found on each host (by host id), and each NIC's environment (by host and NIC).
  */
 export type HostCache = {
-  iperf: Map<number, Promise<{ path: string; version: IperfVersion }>>;
+  iperf: Map<number, Promise<Detected>>;
   environment: Map<string, Promise<HostEnvironment>>;
 };
 export function newHostCache(): HostCache {
@@ -70,6 +84,9 @@ export type ExecutionDeps = {
   limits: ExecutionLimits;
   hostCache?: HostCache;
 };
+
+/** The steps the engine runs by name, in this order. */
+export type StepName = "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient" | "stream";
 
 // A host whose environment takes longer than this is recorded as not read: the run does not wait for it.
 const ENVIRONMENT_WAIT_MS = 15_000;
@@ -92,12 +109,52 @@ class OutputLog {
   }
 }
 
+type CommandColumns = {
+  serverCommand?: string;
+  clientCommand?: string;
+  serverIperfVersion?: string;
+  clientIperfVersion?: string;
+};
+
+/**
+ * The commands and iperf3 versions stored with the run, as far as its steps got (a failed step keeps
+ * what it learned before it failed). The open client's command line is read again at the end: it is
+ * quoted for the host's shell once its agent is known.
+ */
+class RunCommands {
+  private readonly known: CommandColumns = {};
+  private clientLineAtEnd: () => string | undefined = () => undefined;
+
+  set(columns: CommandColumns): void {
+    Object.assign(this.known, columns);
+  }
+
+  clientOpened(process: RemoteProcess): void {
+    this.known.clientCommand = process.commandLine;
+    this.clientLineAtEnd = () => process.commandLine;
+  }
+
+  /** A discarded client is not read again: the run keeps its line as it was when it was opened. */
+  clientDiscarded(): void {
+    this.clientLineAtEnd = () => undefined;
+  }
+
+  /** The columns as known now. */
+  get columns(): CommandColumns {
+    return { ...this.known };
+  }
+
+  /** The columns at the end of the run, the open client's line read again. */
+  get columnsAtEnd(): CommandColumns {
+    const clientCommand = this.clientLineAtEnd();
+    return { ...this.known, ...(clientCommand === undefined ? {} : { clientCommand }) };
+  }
+}
+
 function nicAddress(addresses: unknown): string | null {
   const first = Array.isArray(addresses) ? addresses.find((value) => typeof value === "string") : undefined;
   return typeof first === "string" ? first.replace(/\/\d+$/, "") : null;
 }
-
-export type RunEndpoints = { client: RunEndpoint; server: RunEndpoint };
 
 /** Both ends of a stored run: the client on its `clientSide` of the link, the server on the other. */
 export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
@@ -138,37 +195,16 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
   return { client: endpoint(clientNic), server: endpoint(serverNic) };
 }
 
-type Detected = { path: string; version: IperfVersion };
-
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class RunExecution {
   private readonly writer: SampleWriter;
   private readonly serverLog = new OutputLog();
   private readonly clientLog = new OutputLog();
-  private readonly processes: RemoteProcess[] = [];
-  private readonly restoreFirewalls: Array<() => Promise<void>> = [];
-  private readonly commands: {
-    serverCommand?: string;
-    clientCommand?: string;
-    serverIperfVersion?: string;
-    clientIperfVersion?: string;
-  } = {};
-  private platform: IperfPlatform = "unknown";
-  private options: IperfOptions | null = null;
-  private endpoints: RunEndpoints | null = null;
-  private iperf: { client: Detected; server: Detected } | null = null;
-  /** the server's ports, each given back once the run closes (a busy one at once) */
-  private readonly leases: ServerPort[] = [];
-  private port = 0;
-  private server: RemoteProcess | null = null;
-  /** the listening server, and whether it only seems to listen (a -J server, see server-start.ts) */
-  private serverState: ListeningServer | null = null;
-  private client: { process: RemoteProcess; parser: IperfParser; intervals: number } | null = null;
-  private result: IperfResult | null = null;
-  private clientExitCode: number | null = null;
-  private environment: { client: EnvironmentSnapshot; server: EnvironmentSnapshot } | null = null;
-  private latency: LatencyProbe | null = null;
+  private readonly holdings = new Holdings();
+  private readonly commands = new RunCommands();
+  /** The last phase a step reached; a step that fails leaves it where it was. */
+  private reached: Reached = { name: "created", value: null };
   /** The first thing that went wrong; the steps after it are skipped. */
   failure: unknown = null;
 
@@ -185,30 +221,61 @@ export class RunExecution {
   }
 
   /** Runs one step unless an earlier one failed or the run was cancelled; a step's error is kept, not thrown. */
-  async step(
-    name: "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient" | "stream",
-    body?: () => Promise<void>,
-  ): Promise<void> {
+  async step(name: StepName): Promise<void> {
     if (this.hasFailed) return;
     try {
-      await (body ?? this[name].bind(this))();
+      await this.advance(name);
     } catch (error) {
       this.failure ??= error;
     }
   }
 
+  /** A step: the phase it starts from, to the phase it reaches. */
+  private async advance(name: StepName): Promise<void> {
+    switch (name) {
+      case "resolve":
+        return this.reach("resolved", await this.resolve());
+      case "prepare":
+        return this.reach("prepared", await this.prepare(this.phase("resolved")));
+      case "startServer":
+        return this.reach("listening", await this.listen(this.phase("prepared")));
+      case "clientReady": {
+        const listening = this.phase("listening");
+        return this.clientReady(listening.client, listening.endpoints.client);
+      }
+      case "idle":
+        return this.reach("ready", await this.idle(this.phase("listening")));
+      case "startClient":
+        return this.reach("streaming", await this.startClient(this.phase("ready")));
+      case "stream":
+        // What the client measured is kept even if the server's report then says that it reached another program.
+        this.reach("finished", await this.stream(this.phase("streaming")));
+        return this.reach("finished", await this.readServerReport(this.phase("finished")));
+    }
+  }
+
+  private reach<Name extends keyof Phases>(name: Name, value: Phases[Name]): void {
+    this.reached = { name, value } as Reached;
+  }
+
+  /** The value of the phase a step starts from: the engine runs the steps in their order, each once. */
+  private phase<Name extends keyof Phases>(name: Name): Phases[Name] {
+    if (this.reached.name !== name)
+      throw new RunError("unknown", `The run's steps came out of order: at ${this.reached.name}, not ${name}.`);
+    return this.reached.value as Phases[Name];
+  }
+
   /** Step 1: the run's options and both ends. */
-  async resolve(): Promise<void> {
+  private async resolve(): Promise<Resolved> {
     await this.setStatus("preparing");
     const run = await db.run.findUniqueOrThrow({ where: { id: this.runId }, select: { options: true } });
-    this.options = parseStoredOptions(run.options);
-    this.endpoints = await loadRunEndpoints(this.runId);
-    this.platform = this.endpoints.client.platform;
+    const options = parseStoredOptions(run.options);
+    return { options, endpoints: await loadRunEndpoints(this.runId) };
   }
 
   /** Step 2: iperf3 found on both hosts (and recorded), opted-in firewalls opened. */
-  async prepare(): Promise<void> {
-    const { client, server } = this.requireEndpoints();
+  private async prepare(resolved: Resolved): Promise<Prepared> {
+    const { client, server } = resolved.endpoints;
     const cache = this.deps.hostCache?.iperf;
     const isCached = cache !== undefined && cache.has(client.hostId) && cache.has(server.hostId);
     // Both ends' environment is read while iperf3 is found: it costs the run no extra round trip.
@@ -229,19 +296,18 @@ export class RunExecution {
     const versionOf = (outcome: (typeof detected)[number]) =>
       outcome.status === "fulfilled" ? outcome.value.version.raw : null;
     const readAt = new Date().toISOString();
-    this.environment = {
+    const environment = {
       client: { ...clientEnvironment, readAt, iperf3Version: versionOf(detected[0]) },
       server: { ...serverEnvironment, readAt, iperf3Version: versionOf(detected[1]) },
     };
     await db.run.update({
       where: { id: this.runId },
-      data: { environment: this.environment as unknown as Prisma.InputJsonValue },
+      data: { environment: environment as unknown as Prisma.InputJsonValue },
     });
     for (const outcome of detected) if (outcome.status === "rejected") throw outcome.reason;
     const [clientIperf, serverIperf] = detected.map(
       (outcome) => (outcome as PromiseFulfilledResult<Detected>).value,
     ) as [Detected, Detected];
-    this.iperf = { client: clientIperf, server: serverIperf };
     if (!isCached) {
       await Promise.all(
         (
@@ -257,10 +323,10 @@ export class RunExecution {
         ),
       );
     }
-    this.commands.clientIperfVersion = clientIperf.version.raw;
-    this.commands.serverIperfVersion = serverIperf.version.raw;
+    this.commands.set({ clientIperfVersion: clientIperf.version.raw, serverIperfVersion: serverIperf.version.raw });
     // Opted-in firewalls (ESXi) open for the test; `close()` restores them whatever happens.
-    for (const endpoint of [server, client]) this.restoreFirewalls.push(await this.deps.remote.openFirewall(endpoint));
+    for (const endpoint of [server, client]) this.holdings.addFirewall(await this.deps.remote.openFirewall(endpoint));
+    return { ...resolved, iperf: { client: clientIperf, server: serverIperf }, environment };
   }
 
   /**
@@ -282,37 +348,44 @@ export class RunExecution {
     return read;
   }
 
-  /** Step 3: the server on a free port, listening. A port found busy on the host is skipped. */
-  async startServer(): Promise<void> {
-    const { server } = this.requireEndpoints();
-    const options = this.requireOptions();
-    const serverIperf = this.requireIperf().server;
-    const output = chooseServerOutput(chooseLiveMode(this.requireIperf().client.version));
+  /**
+   * Step 3: the server on a free port, listening (server-start.ts), the client opened for that port.
+   * A port found busy on the host is skipped (server-port.ts).
+   */
+  private async listen(prepared: Prepared): Promise<Listening> {
+    const { options, endpoints, iperf } = prepared;
+    const { server } = endpoints;
+    const output = chooseServerOutput(chooseLiveMode(iperf.client.version));
     // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends; a -J server has nothing to say before.
-    const pty = output === "text" && !isVersionAtLeast(serverIperf.version, FLAG_SINCE["--forceflush"]);
-    const { listening } = await listenOnFreePort({
+    const pty = output === "text" && !isVersionAtLeast(iperf.server.version, FLAG_SINCE["--forceflush"]);
+    // The client opened for the port tried last: a port found busy needs another client.
+    let opened: RunClient | undefined;
+    const { port, listening } = await listenOnFreePort({
       ports: this.deps.ports,
       server,
       fixed: options.port,
       signal: this.signal,
-      hold: (lease) => this.leases.push(lease),
-      listen: async (port): Promise<PortAttempt<ListeningServer>> => {
-        this.port = port;
+      hold: (lease) => this.holdings.addPort(lease),
+      listen: async (port): Promise<PortAttempt<{ server: ListeningServer; client: RunClient }>> => {
         // The client's SSH session opens while the server starts; its iperf3 waits for startClient().
-        await this.discardClient();
-        this.openClient();
+        if (opened) await this.discardClient(opened);
+        const client = this.openClient(prepared, port);
+        opened = client;
         const started = await startServer({
           remote: this.deps.remote,
           server,
-          iperf3Path: serverIperf.path,
-          argv: serverArgvFor(options, serverIperf.version, server, port, output),
+          iperf3Path: iperf.server.path,
+          argv: serverArgvFor(options, iperf.server.version, server, port, output),
           pty,
           limits: this.deps.limits,
           onLine: (line) => this.serverLog.add(line),
           onStart: (process) => void this.recordPid("serverPid", process),
         });
-        this.commands.serverCommand = started.process.commandLine;
-        if (!started.hasExited) return { listening: started.server };
+        this.commands.set({ serverCommand: started.process.commandLine });
+        if (!started.hasExited) {
+          this.holdings.addProcess(started.process);
+          return { listening: { server: started.server, client } };
+        }
         const error = classifyIperfError(
           started.errorText || "the iperf3 server exited before listening",
           server.platform,
@@ -322,25 +395,21 @@ export class RunExecution {
         return { busy: failure };
       },
     });
-    this.server = listening.process;
-    this.processes.push(listening.process);
-    this.serverState = listening;
+    return { ...prepared, port, ...listening };
   }
 
   /** The client, gated: its host's shell is set up now, its iperf3 starts in startClient(). */
-  private openClient(): void {
-    const { client, server } = this.requireEndpoints();
-    const clientIperf = this.requireIperf().client;
-    const serverIperf = this.requireIperf().server;
+  private openClient(prepared: Prepared, port: number): RunClient {
+    const { client, server } = prepared.endpoints;
     const { argv, liveMode } = buildClientArgv({
-      options: { ...this.requireOptions(), port: this.port },
-      version: clientIperf.version,
+      options: { ...prepared.options, port },
+      version: prepared.iperf.client.version,
       serverAddress: server.address,
       bindAddress: client.address,
       hostName: client.hostName,
       // -A: refused with a clear message where a platform cannot pin a core, before anything starts
       platform: client.platform,
-      server: { platform: server.platform, hostName: server.hostName, version: serverIperf.version },
+      server: { platform: server.platform, hostName: server.hostName, version: prepared.iperf.server.version },
     });
     const parser = createIperfParser({ platform: client.platform });
     // How many intervals this client gave: a refused one gave none (isRefusedBeforeListening).
@@ -356,37 +425,31 @@ export class RunExecution {
     const process = this.deps.remote.startIperf(
       client,
       "client",
-      clientIperf.path,
+      prepared.iperf.client.path,
       argv,
       { onStdoutLine: onLine, onStderrLine: onLine },
       { pty: liveMode === "pty", gated: true },
     );
-    this.processes.push(process);
-    this.client = Object.assign(counted, { process, parser });
-    this.commands.clientCommand = process.commandLine;
+    this.holdings.addProcess(process);
+    this.commands.clientOpened(process);
+    return Object.assign(counted, { process, parser });
   }
 
-  /** A client opened for a port that turned out to be busy on the server's host: it never started. */
-  private async discardClient(): Promise<void> {
-    const client = this.client;
-    if (!client) return;
-    this.client = null;
-    this.processes.splice(this.processes.indexOf(client.process), 1);
-    await client.process.stop();
+  /** A client opened for a port that turned out to be busy, or refused by a slow server: it goes. */
+  private async discardClient(client: RunClient): Promise<void> {
+    this.commands.clientDiscarded();
+    await this.holdings.discard(client.process);
   }
 
   /** Step 4: the client's host is ready to start iperf3 the moment it is told. */
-  async clientReady(): Promise<void> {
-    const client = this.client;
-    if (!client) throw new RunError("unknown", "The test was not started.");
-    const { hostName } = this.requireEndpoints().client;
+  private async clientReady(client: RunClient, endpoint: RunEndpoint): Promise<void> {
     await withTimeout(
       client.process.ready,
       this.deps.limits.serverStartMs,
       () =>
         new RunError(
           "timeout",
-          `The iperf3 client on ${hostName} was not ready to start within ${this.deps.limits.serverStartMs / 1000} s.`,
+          `The iperf3 client on ${endpoint.hostName} was not ready to start within ${this.deps.limits.serverStartMs / 1000} s.`,
         ),
     );
   }
@@ -396,43 +459,41 @@ export class RunExecution {
    * LATENCY_IDLE_SECONDS; the pings go on under load until the traffic ends. A ping that cannot
    * run costs the run its latency figures, never its result.
    */
-  async idle(): Promise<void> {
-    const options = this.requireOptions();
-    if (!options.latency) return;
-    const { client, server } = this.requireEndpoints();
-    this.latency = new LatencyProbe(this.runId, this.deps.remote);
-    await this.latency.start(client, server.address, options, this.signal).catch((error: unknown) => {
+  private async idle(listening: Listening): Promise<Ready> {
+    const { options, endpoints } = listening;
+    if (!options.latency) return { ...listening, latency: null };
+    const latency = new LatencyProbe(this.runId, this.deps.remote);
+    await latency.start(endpoints.client, endpoints.server.address, options, this.signal).catch((error: unknown) => {
       console.error(
         `[wirespeed] run ${this.runId}: ping did not start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
       );
     });
+    return { ...listening, latency };
   }
 
   /** Step 6: the client starts; its intervals are parsed, stored and published as they arrive. */
-  async startClient(): Promise<void> {
-    const client = this.client;
-    if (!client) throw new RunError("unknown", "The test was not started.");
-    client.process.release();
-    await this.setStatus("running", { ...this.commands, port: this.port, startedAt: new Date() });
-    void this.recordPid("clientPid", client.process);
+  private async startClient(ready: Ready): Promise<Streaming> {
+    ready.client.process.release();
+    const startedAt = new Date();
+    await this.setStatus("running", { ...this.commands.columns, port: ready.port, startedAt });
+    void this.recordPid("clientPid", ready.client.process);
+    return { ...ready, startedAt };
   }
 
   /**
-   * Step 7: until the client exits (or is cancelled, or overruns), then the server's summary. A client
-   * refused by a -J server that did not listen yet starts again (see server-start.ts). The server's -J
-   * document, printed as it exits, makes exact what the server measured (exact-summary.ts).
+   * Step 7: until the client exits (or is cancelled, or overruns). A client refused by a -J server
+   * that did not listen yet starts again (see server-start.ts).
    */
-  async stream(): Promise<void> {
-    const server = this.server;
-    if (!this.client || !server) throw new RunError("unknown", "The test was not started.");
-    const limit = timeLimitMs(this.requireOptions(), this.deps.limits.runMarginMs);
-    const onAbort = () => void this.client?.process.stop();
+  private async stream(streaming: Streaming): Promise<Finished> {
+    const limit = timeLimitMs(streaming.options, this.deps.limits.runMarginMs);
+    let client = streaming.client;
+    // Between a refused client's discard and the next one's opening, a cancel has no client to stop.
+    let isClientOpen = true;
+    const onAbort = () => void (isClientOpen && client.process.stop());
     this.signal.addEventListener("abort", onAbort, { once: true });
-    let result: IperfResult;
     try {
       for (let retryMs = CLIENT_RETRY_FIRST_MS; ; retryMs = Math.min(2 * retryMs, CLIENT_RETRY_MAX_MS)) {
-        const client = this.client;
-        ({ exitCode: this.clientExitCode } = await withTimeout(
+        const { exitCode } = await withTimeout(
           client.process.done,
           limit,
           () =>
@@ -441,24 +502,47 @@ export class RunExecution {
               `The test did not end within ${Math.round(limit / 1000)} s.`,
               "The link or a host stalled; the samples so far are kept.",
             ),
-        ));
-        result = client.parser.end();
-        if (!this.isRefusedBeforeListening(result, client.intervals, retryMs)) break;
-        await this.restartClient(retryMs);
+        );
+        const result = client.parser.end();
+        if (!this.isRefusedBeforeListening(streaming.server, result, client.intervals, retryMs))
+          return { ...streaming, client, result, clientExitCode: exitCode };
+        // The refused client's output stays in the log, marked; a new client starts when its host is ready.
+        this.clientLog.add(`[Wirespeed: the server was not listening yet; the client starts again in ${retryMs} ms]`);
+        isClientOpen = false;
+        await this.discardClient(client);
+        await delay(retryMs);
+        if (this.signal.aborted) throw new RunError("interrupted", "The test was cancelled.");
+        client = this.openClient(streaming, streaming.port);
+        isClientOpen = true;
+        await this.clientReady(client, streaming.endpoints.client);
+        client.process.release();
+        void this.recordPid("clientPid", client.process);
       }
     } finally {
       this.signal.removeEventListener("abort", onAbort);
     }
-    this.result = result;
-    await this.latency?.end();
-    await withTimeout(server.done, this.deps.limits.serverExitGraceMs, () => new Error("server still running")).catch(
-      () => server.stop(),
-    );
-    const report = this.serverState?.report.end() ?? null;
+  }
+
+  /**
+   * The rest of step 7: the latency probe's pings end with the traffic, and the server, once it has
+   * exited, has its say. Its -J document, printed as it exits, makes exact what the server measured
+   * (exact-summary.ts); a listener error in it means the client reached another program on the port.
+   */
+  private async readServerReport(finished: Finished): Promise<Finished> {
+    const { server, result } = finished;
+    await finished.latency?.end();
+    await withTimeout(
+      server.process.done,
+      this.deps.limits.serverExitGraceMs,
+      () => new Error("server still running"),
+    ).catch(() => server.process.stop());
+    const report = server.report.end();
     // The client reached something else on the port: our server could not listen there after all.
-    if (report?.error?.kind === "listener-failed")
+    if (report.error?.kind === "listener-failed")
       throw new RunError(report.error.kind, report.error.message, report.error.hint);
-    if (isCompleteServerReport(report)) this.result = { ...result, ...exactSummaries(result, report) };
+    return isCompleteServerReport(report)
+      ? { ...finished, result: { ...result, ...exactSummaries(result, report) } }
+      : finished;
   }
 
   /**
@@ -466,66 +550,59 @@ export class RunExecution {
    * has had less than the server start time to bind: the server was slow, not absent. Anything else,
    * a firewall that rejects the port included, ends the run with the client's own error.
    */
-  private isRefusedBeforeListening(result: IperfResult, intervals: number, retryMs: number): boolean {
-    const state = this.serverState;
-    if (!state?.isListeningPresumed || state.hasExited || this.signal.aborted) return false;
+  private isRefusedBeforeListening(
+    server: ListeningServer,
+    result: IperfResult,
+    intervals: number,
+    retryMs: number,
+  ): boolean {
+    if (!server.isListeningPresumed || server.hasExited || this.signal.aborted) return false;
     if (result.error?.kind !== "connection-refused" || intervals > 0) return false;
-    return performance.now() + retryMs - state.startedAt < this.deps.limits.serverStartMs;
-  }
-
-  /** The refused client's output stays in the log, marked; a new client starts when its host is ready. */
-  private async restartClient(afterMs: number): Promise<void> {
-    this.clientLog.add(`[Wirespeed: the server was not listening yet; the client starts again in ${afterMs} ms]`);
-    await this.discardClient();
-    await delay(afterMs);
-    if (this.signal.aborted) throw new RunError("interrupted", "The test was cancelled.");
-    this.openClient();
-    await this.clientReady();
-    this.client!.process.release();
-    void this.recordPid("clientPid", this.client!.process);
+    return performance.now() + retryMs - server.startedAt < this.deps.limits.serverStartMs;
   }
 
   /** Whatever happened: nothing of ours stays running on either host, ports and firewalls are given back. */
   async close(): Promise<void> {
-    await Promise.allSettled(this.processes.map((process) => process.stop()));
-    for (const lease of this.leases) lease.release();
-    const restored = await Promise.allSettled(this.restoreFirewalls.map((restore) => restore()));
-    for (const outcome of restored) {
-      if (outcome.status === "rejected") {
-        this.failure ??= new RunError(
-          "unknown",
-          `Could not restore a host's firewall: ${String(outcome.reason?.message ?? outcome.reason).split("\n")[0]}`,
-          "Check the firewall state of the ESXi host by hand (esxcli network firewall get).",
-        );
-      }
+    for (const reason of await this.holdings.close()) {
+      this.failure ??= new RunError(
+        "unknown",
+        `Could not restore a host's firewall: ${String((reason as Error | undefined)?.message ?? reason).split("\n")[0]}`,
+        "Check the firewall state of the ESXi host by hand (esxcli network firewall get).",
+      );
     }
   }
 
-  /** Step 8: the outcome stored with every sample and ping so far, the viewers told, the live stream closed. */
+  /**
+   * Step 8, from whichever phase the run reached: the outcome stored with every sample and ping so far,
+   * the viewers told, the live stream closed.
+   */
   async finish(): Promise<void> {
     let writeError: unknown = null;
     await this.writer.close().catch((error: unknown) => (writeError = error));
-    const latency = await this.latency?.close();
+    const ready = reachedSince(this.reached, "ready");
+    const listening = reachedSince(this.reached, "listening");
+    const finished = reachedSince(this.reached, "finished");
+    const latency = await ready?.latency?.close();
     // Why a run that asked for latency has none: beside what else its client's snapshot misses.
     const environment =
-      latency?.problem && this.environment
+      latency?.problem && ready
         ? {
-            ...this.environment,
-            client: { ...this.environment.client, missing: [...this.environment.client.missing, latency.problem] },
+            ...ready.environment,
+            client: { ...ready.environment.client, missing: [...ready.environment.client.missing, latency.problem] },
           }
         : null;
-    const { status, error } = this.outcome(writeError);
-    const interrupted = this.result?.interrupted ?? false;
+    const { status, error } = this.outcome(writeError, finished);
+    const result = finished?.result ?? null;
+    const interrupted = result?.interrupted ?? false;
     await finishRun(
       this.deps.bus,
       this.runId,
       {
-        ...this.commands,
         // The command line is quoted for the host's shell once its agent is known: read again at the end.
-        ...(this.client ? { clientCommand: this.client.process.commandLine } : {}),
-        ...summaryColumns(this.result?.summary ?? null, "", interrupted),
-        ...summaryColumns(this.result?.reverseSummary ?? null, "reverse", interrupted),
-        ...cpuColumns(this.cpu()),
+        ...this.commands.columnsAtEnd,
+        ...summaryColumns(result?.summary ?? null, "", interrupted),
+        ...summaryColumns(result?.reverseSummary ?? null, "reverse", interrupted),
+        ...cpuColumns(cpuOf(result, listening?.server ?? null)),
         ...latencyColumns(latency?.summary ?? null),
         ...(environment ? { environment: environment as unknown as Prisma.InputJsonValue } : {}),
         status,
@@ -537,33 +614,20 @@ export class RunExecution {
     );
   }
 
-  /**
-   * Both ends' CPU use: the client's output has both, except for a reverse test in text mode
-   * (iperf3 3.7+ prints CPU only on the sender), where the server's own report gives its part:
-   * its -J document, or its -V line when it prints text.
-   */
-  private cpu(): IperfCpu | null {
-    const fromClient = this.result?.cpu ?? null;
-    if (fromClient?.serverPercent != null || !this.serverState) return fromClient;
-    // A -J server always reports its CPU use; a text one with -V.
-    const serverPercent = this.serverState.report.end().cpu?.serverPercent ?? null;
-    if (serverPercent === null) return fromClient;
-    return { clientPercent: fromClient?.clientPercent ?? null, serverPercent };
-  }
-
-  private outcome(writeError: unknown): { status: RunStatus; error: RunFailure | null } {
+  private outcome(writeError: unknown, finished: Finished | null): { status: RunStatus; error: RunFailure | null } {
+    const platform: IperfPlatform = reachedSince(this.reached, "resolved")?.endpoints.client.platform ?? "unknown";
     if (this.signal.aborted) {
       // An abort with a reason is Wirespeed stopping (RunEngine.shutdown); without one, a person cancelled.
       const reason: unknown = this.signal.reason;
       return reason instanceof RunError && reason.kind === "interrupted"
-        ? { status: "interrupted", error: runFailureOf(reason, this.platform) }
+        ? { status: "interrupted", error: runFailureOf(reason, platform) }
         : { status: "cancelled", error: null };
     }
-    if (this.failure) return { status: "failed", error: runFailureOf(this.failure, this.platform) };
-    if (this.result?.error) return { status: "failed", error: this.result.error };
-    if (!this.result?.summary) {
+    if (this.failure) return { status: "failed", error: runFailureOf(this.failure, platform) };
+    if (finished?.result.error) return { status: "failed", error: finished.result.error };
+    if (!finished?.result.summary) {
       // iperf3 always ends a test with a summary or an error: without either, it did not run as iperf3.
-      const code = this.clientExitCode === null ? "" : ` (exit code ${this.clientExitCode})`;
+      const code = finished?.clientExitCode == null ? "" : ` (exit code ${finished.clientExitCode})`;
       return {
         status: "failed",
         error: {
@@ -587,21 +651,6 @@ export class RunExecution {
     return { status: "succeeded", error: null };
   }
 
-  private requireOptions(): IperfOptions {
-    if (!this.options) throw new RunError("unknown", "The run's options were not read.");
-    return this.options;
-  }
-
-  private requireEndpoints(): RunEndpoints {
-    if (!this.endpoints) throw new RunError("unknown", "The run's hosts were not read.");
-    return this.endpoints;
-  }
-
-  private requireIperf(): { client: Detected; server: Detected } {
-    if (!this.iperf) throw new RunError("unknown", "iperf3 was not found on the run's hosts.");
-    return this.iperf;
-  }
-
   private async setStatus(status: RunStatus, data: Prisma.RunUpdateInput = {}): Promise<void> {
     await db.run.update({ where: { id: this.runId }, data: { status, ...data } });
     this.deps.bus.publish(this.runId, "status", { status });
@@ -612,6 +661,20 @@ export class RunExecution {
     const pid = await process.pid.catch(() => null);
     if (pid) await db.run.update({ where: { id: this.runId }, data: { [column]: pid } }).catch(() => undefined);
   }
+}
+
+/**
+ * Both ends' CPU use: the client's output has both, except for a reverse test in text mode
+ * (iperf3 3.7+ prints CPU only on the sender), where the server's own report gives its part:
+ * its -J document, or its -V line when it prints text.
+ */
+function cpuOf(result: IperfResult | null, server: ListeningServer | null): IperfCpu | null {
+  const fromClient = result?.cpu ?? null;
+  if (fromClient?.serverPercent != null || !server) return fromClient;
+  // A -J server always reports its CPU use; a text one with -V.
+  const serverPercent = server.report.end().cpu?.serverPercent ?? null;
+  if (serverPercent === null) return fromClient;
+  return { clientPercent: fromClient?.clientPercent ?? null, serverPercent };
 }
 
 /** Ends a run: stores what is known, tells the viewers, and closes its live stream. */
