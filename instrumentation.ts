@@ -1,4 +1,5 @@
-// Runs once when the server starts, before it serves a request.
+// Runs once when the server starts, before it serves a request: builds the app (lib/app.ts) and
+// starts its services in order.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // A data folder that others can read or enter is said in the log, with the fix (lib/data-dir.ts).
@@ -7,6 +8,9 @@ export async function register() {
   // The key of the host credentials first: a short WIRESPEED_SECRET or an unsafe key file stops the server here.
   const { startHostSecrets } = await import("@/lib/inventory/secrets");
   await startHostSecrets();
+  // The one app of this process: its database, run engine, experiment runner, scheduler and buses.
+  const { getApp } = await import("@/lib/app");
+  const app = getApp();
   const { ensureLocalHost } = await import("@/lib/bootstrap");
   await ensureLocalHost();
   // WIRESPEED_ADMIN_PASSWORD seeds the first admin; without it, the first visitor creates one at /setup.
@@ -14,19 +18,15 @@ export async function register() {
   const admin = await seedAdminFromEnv();
   if (admin) console.log(`[wirespeed] created the admin account "${admin.username}" from WIRESPEED_ADMIN_PASSWORD`);
   // Runs a previous instance left in progress are marked interrupted and their iperf3 stopped.
-  const { runEngine } = await import("@/lib/runs");
-  const interrupted = await runEngine.recoverInterruptedRuns();
+  const interrupted = await app.runs.recoverInterruptedRuns();
   if (interrupted > 0) console.log(`[wirespeed] marked ${interrupted} unfinished run(s) as interrupted`);
   // Then the experiments they belonged to: the steps that finished are kept.
-  const { experimentRunner } = await import("@/lib/experiments");
-  const stopped = await experimentRunner.recoverInterrupted();
+  const stopped = await app.experiments.recoverInterrupted();
   if (stopped > 0) console.log(`[wirespeed] marked ${stopped} unfinished experiment(s) as interrupted`);
   // Alerts judge every run that ends from now on; then the schedules start (after the recoveries
   // above, or what a previous instance left "running" would make their links look busy).
-  const { startAlertWatcher } = await import("@/lib/alerts");
-  startAlertWatcher();
-  const { startScheduler } = await import("@/lib/schedules");
-  await startScheduler();
+  app.watchAlerts();
+  await app.scheduler.start();
   // In the background: the digests of runs that ended before they were kept, then sample
   // retention (WIRESPEED_SAMPLES_KEEP_DAYS, default 180 days) now and every night.
   const { startRunMaintenance } = await import("@/lib/runs/retention");
@@ -34,5 +34,5 @@ export async function register() {
   // SIGTERM (docker stop) and Ctrl-C from now on: no new run, the runs under way stopped on both
   // hosts and stored as interrupted, the database closed, exit within 10 s (lib/runs/shutdown.ts).
   const { installServerShutdown } = await import("@/lib/runs/shutdown");
-  await installServerShutdown({ stopBackground });
+  await installServerShutdown(app, { stopBackground });
 }

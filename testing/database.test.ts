@@ -3,6 +3,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { getApp } from "@/lib/app";
+import { db } from "@/lib/db";
 import { openTestDatabase, type TestDatabase } from "./database";
 
 const opened: TestDatabase[] = [];
@@ -83,8 +85,11 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
 describe("openTestDatabase", { timeout: 60_000 }, () => {
   it("opens the app's client on a migrated, empty database of its own", async () => {
     const database = await open();
-    const { db } = await import("@/lib/db");
-    expect(db).toBe(database.db);
+    // The running app is on it, and the app's `db` of lib/ reaches its client.
+    expect(getApp().db).toBe(database.db);
+    await database.db.host.create({ data: { name: "probe", address: "198.18.0.9" } });
+    expect(await db.host.count()).toBe(1);
+    await database.reset();
     expect(process.env.DATABASE_URL).toBe(database.url);
     expect(database.url).toBe(`file:${path.join(database.dataDir, "wirespeed.db")}`);
     const counts = rowCounts(database);

@@ -23,16 +23,22 @@ export function createTestDatabase(): { dataDir: string; url: string; remove: ()
 }
 
 /**
- * Points `@/lib/db` at `url`: a fresh module registry, DATABASE_URL set and the client kept on
- * globalThis dropped, so the next import of any app module opens its one client on this database.
+ * Builds an app (lib/app.ts) on `url`, with the SSH agents as its remote, and makes it the running
+ * one: every module of lib/, imported before or after, reads and writes this database, and
+ * `getApp()` answers its services. DATABASE_URL is set too, for child processes.
  */
 export async function connectAppDatabase(url: string): Promise<Db> {
-  // Loaded here, not at the top: benchmarks (tsx, no vitest) import createTestDatabase from this file.
-  const { vi } = await import("vitest");
-  vi.resetModules();
+  // Loaded here, not at the top: benchmarks and scripts import createTestDatabase from this file
+  // without the app's server-only modules.
+  const [{ createApp, installApp }, { createDatabaseClient }, { agentRunRemote }] = await Promise.all([
+    import("@/lib/app"),
+    import("@/lib/db"),
+    import("@/lib/runs/remote-agents"),
+  ]);
   process.env.DATABASE_URL = url;
-  (globalThis as { wirespeedPrisma?: unknown }).wirespeedPrisma = undefined;
-  return (await import("@/lib/db")).db;
+  const client = createDatabaseClient(url);
+  installApp(createApp({ db: client, remote: agentRunRemote }));
+  return client;
 }
 
 export type TestDatabase = {
@@ -49,11 +55,11 @@ export type TestDatabase = {
 };
 
 /**
- * A migrated database for one test file, with `@/lib/db` on it. Import the modules under test
- * after it (`await import(...)`): they then share its client.
+ * A migrated database for one test file, with an app (lib/app.ts) on it: the modules under test,
+ * imported statically, read and write it, and `getApp()` gives its services.
  *
+ *   import { SampleWriter } from "@/lib/runs/samples";
  *   const database = await openTestDatabase();
- *   const { SampleWriter } = await import("@/lib/runs/samples");
  *   afterEach(() => database.reset());
  *   afterAll(() => database.close());
  */

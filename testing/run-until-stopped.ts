@@ -4,28 +4,28 @@
 // the stop, it asks for another run, as a user could meanwhile, and reports the API's answer.
 //   node --require ./testing/server-only.cjs --import tsx testing/run-until-stopped.ts <linkId> <otherLinkId> '<run request JSON>'
 import { errorResponse } from "@/lib/api/errors";
-import { runEventBus } from "@/lib/runs/bus";
-import { runEngine } from "@/lib/runs/index";
+import { getApp } from "@/lib/app";
 import { parseRunRequest } from "@/lib/runs/request";
 import { installServerShutdown } from "@/lib/runs/shutdown";
 
 async function main(): Promise<void> {
   const [linkId, otherLinkId, body] = process.argv.slice(2);
   const request = parseRunRequest(JSON.parse(body ?? "{}"));
-  const run = await runEngine.startRun({
+  const app = getApp();
+  const run = await app.runs.startRun({
     linkId: Number(linkId),
     options: request.options,
     clientSide: request.clientSide,
   });
   console.log(`run ${run.id}`);
   let samples = 0;
-  runEventBus.subscribe(run.id, 0, (event) => {
+  app.runBus.subscribe(run.id, 0, (event) => {
     if (event.type === "sample") console.log(`samples ${(samples += 1)}`);
   });
-  await installServerShutdown();
+  await installServerShutdown(app);
   // Installed after the server's handlers, so it runs once the stop has begun.
   process.once("SIGTERM", () => {
-    runEngine.startRun({ linkId: Number(otherLinkId), options: request.options, clientSide: request.clientSide }).then(
+    app.runs.startRun({ linkId: Number(otherLinkId), options: request.options, clientSide: request.clientSide }).then(
       (accepted) => console.log(`accepted run ${accepted.id}`),
       async (error: unknown) => {
         const response = errorResponse(error, "test");

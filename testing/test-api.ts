@@ -33,7 +33,7 @@ export type TestApi = {
 export type TestApiOptions = {
   /**
    * Load the routes as a built server has them: the services instrumentation.ts starts (the run
-   * engine, the experiment runner, the scheduler, the alert watcher: singletons on globalThis)
+   * engine, the experiment runner, the scheduler, the alert watcher: one app, lib/app.ts)
    * from one copy of lib/, the route handlers from another, so that what the services throw is
    * not an instance of the routes' own classes.
    */
@@ -45,12 +45,7 @@ export async function openTestApi({ separateServices = false }: TestApiOptions =
   process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
   const database = await openTestDatabase();
   if (separateServices) {
-    await Promise.all([
-      import("@/lib/runs"),
-      import("@/lib/experiments"),
-      import("@/lib/schedules"),
-      import("@/lib/alerts"),
-    ]);
+    // The app (its engine, runner and scheduler) was built by openTestDatabase from this copy.
     const { vi } = await import("vitest");
     vi.resetModules();
   }

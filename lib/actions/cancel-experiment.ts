@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runAction } from "@/lib/actions/action";
 import { parseInput } from "@/lib/errors";
-import { experimentRunner } from "@/lib/experiments";
+import { getApp } from "@/lib/app";
 import { IdSchema } from "@/lib/inventory/schemas";
 
 const CancelExperimentSchema = z.strictObject({ experimentId: IdSchema });
@@ -13,7 +13,7 @@ const CancelExperimentSchema = z.strictObject({ experimentId: IdSchema });
 export async function cancelExperimentAction(input: z.input<typeof CancelExperimentSchema>) {
   return runAction("cancel-experiment", "run", async () => {
     const { experimentId } = parseInput(CancelExperimentSchema, input);
-    const experiment = await experimentRunner.cancel(experimentId);
+    const experiment = await getApp().experiments.cancel(experimentId);
     revalidatePath(`/experiments/${experimentId}`);
     revalidatePath("/experiments");
     return { status: experiment.status };

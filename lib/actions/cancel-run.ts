@@ -5,7 +5,7 @@ import { z } from "zod";
 import { runAction } from "@/lib/actions/action";
 import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
-import { runEngine } from "@/lib/runs";
+import { getApp } from "@/lib/app";
 
 const CancelRunSchema = z.strictObject({ runId: IdSchema });
 
@@ -13,7 +13,7 @@ const CancelRunSchema = z.strictObject({ runId: IdSchema });
 export async function cancelRunAction(input: z.input<typeof CancelRunSchema>) {
   return runAction("cancel-run", "run", async () => {
     const { runId } = parseInput(CancelRunSchema, input);
-    const status = await runEngine.cancelRun(runId);
+    const status = await getApp().runs.cancelRun(runId);
     revalidatePath(`/runs/${runId}`);
     revalidatePath("/runs");
     return { status };

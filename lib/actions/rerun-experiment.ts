@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runAction } from "@/lib/actions/action";
 import { parseInput } from "@/lib/errors";
-import { experimentRunner } from "@/lib/experiments";
+import { getApp } from "@/lib/app";
 import { IdSchema } from "@/lib/inventory/schemas";
 
 const RerunExperimentSchema = z.strictObject({ experimentId: IdSchema });
@@ -13,7 +13,7 @@ const RerunExperimentSchema = z.strictObject({ experimentId: IdSchema });
 export async function rerunExperimentAction(input: z.input<typeof RerunExperimentSchema>) {
   return runAction("rerun-experiment", "run", async () => {
     const { experimentId } = parseInput(RerunExperimentSchema, input);
-    const experiment = await experimentRunner.rerun(experimentId);
+    const experiment = await getApp().experiments.rerun(experimentId);
     revalidatePath("/experiments");
     return { id: experiment.id };
   });

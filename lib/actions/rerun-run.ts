@@ -5,7 +5,7 @@ import { z } from "zod";
 import { runAction } from "@/lib/actions/action";
 import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
-import { runEngine } from "@/lib/runs";
+import { getApp } from "@/lib/app";
 
 const RerunRunSchema = z.strictObject({ runId: IdSchema });
 
@@ -13,7 +13,7 @@ const RerunRunSchema = z.strictObject({ runId: IdSchema });
 export async function rerunRunAction(input: z.input<typeof RerunRunSchema>) {
   return runAction("rerun-run", "run", async () => {
     const { runId } = parseInput(RerunRunSchema, input);
-    const run = await runEngine.rerun(runId);
+    const run = await getApp().runs.rerun(runId);
     revalidatePath(`/links/${run.linkId}`);
     revalidatePath("/runs");
     return { id: run.id };

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { runAction } from "@/lib/actions/action";
 import { parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
-import { runEngine } from "@/lib/runs";
+import { getApp } from "@/lib/app";
 import { parseRunRequest } from "@/lib/runs/request";
 
 // The link comes from the page; the options are checked by parseRunRequest, the same as the REST API's.
@@ -19,7 +19,7 @@ export async function startRunAction(input: z.input<typeof StartRunSchema>) {
   return runAction("start-run", "run", async () => {
     const { linkId, request } = parseInput(StartRunSchema, input);
     const { options, clientSide } = parseRunRequest(request);
-    const run = await runEngine.startRun({ linkId, options, clientSide });
+    const run = await getApp().runs.startRun({ linkId, options, clientSide });
     revalidatePath(`/links/${linkId}`);
     revalidatePath("/runs");
     return { id: run.id };

@@ -26,6 +26,7 @@ import {
 } from "@/testing/hostile-values";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 import type { LabInventory } from "@/testing/lab-inventory";
+import { getApp } from "@/lib/app";
 
 let api: TestApi;
 let state: LabState;
@@ -41,7 +42,7 @@ beforeAll(async () => {
   api = await openTestApi();
   const { seedLabInventory } = await import("@/testing/lab-inventory");
   inventory = await seedLabInventory(state);
-  const { runEngine } = await import("@/lib/runs");
+  const runEngine = getApp().runs;
   // A spy that calls through: the control run at the end really runs.
   startRunSpy = vi.spyOn(runEngine, "startRun");
   ({ poolSize } = await import("@/lib/ssh"));

@@ -38,6 +38,7 @@ import {
   LinkUpdateSchema,
 } from "@/lib/inventory/schemas";
 import { parseRunRequest } from "@/lib/runs/request";
+import { getApp } from "@/lib/app";
 
 let api: TestApi;
 let engineSpies: MockInstance[] = [];
@@ -57,7 +58,7 @@ beforeAll(async () => {
   fs.rmSync(MARKER, { force: true });
   api = await openTestApi();
   // The engine is the only way to a host: none of its entry points may be reached by hostile input.
-  const { runEngine } = await import("@/lib/runs");
+  const runEngine = getApp().runs;
   engineSpies = [vi.spyOn(runEngine, "startRun"), vi.spyOn(runEngine, "rerun"), vi.spyOn(runEngine, "cancelRun")];
   hostA = (await api.json("POST", "/api/hosts", { name: "alpha", address: "198.18.0.1", auth: keyAuth })).body.id;
   hostB = (await api.json("POST", "/api/hosts", { name: "beta", address: "198.18.0.2", auth: keyAuth })).body.id;

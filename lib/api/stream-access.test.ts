@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 import type { Principal } from "@/lib/auth/principal";
+import { getApp } from "@/lib/app";
 
 // A live event stream outlives the request that opened it: through the real route handlers,
 // on a real database, each way of losing access ends an open stream of a run that is still
@@ -120,7 +121,7 @@ function lastEvent(text: string): { event: string; data: unknown } {
 
 describe("an open event stream of a running run", () => {
   it("ends with an error event once its user is disabled or deleted, signed out, its token revoked or its role unknown; the others stay open", async () => {
-    const { runEventBus } = await import("@/lib/runs/bus");
+    const runEventBus = getApp().runBus;
     const { updateUser, deleteUser } = await import("@/lib/auth/users");
     const { createSession, deleteSession } = await import("@/lib/auth/sessions");
     const { revokeApiToken } = await import("@/lib/auth/tokens");
@@ -206,7 +207,7 @@ describe("an open event stream of a running run", () => {
   });
 
   it("of an experiment ends the same way", async () => {
-    const { experimentEventBus } = await import("@/lib/experiments/bus");
+    const experimentEventBus = getApp().experimentBus;
     const { revokeApiToken } = await import("@/lib/auth/tokens");
     experimentEventBus.begin(experimentId);
     const path = `/api/experiments/${experimentId}/events`;

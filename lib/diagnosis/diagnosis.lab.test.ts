@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabLink, LabState } from "@/testing/lab-state";
 import { labLink, requireLabState, setLinkRate, setNicMtu } from "@/testing/lab-targets";
 import { openTestApi } from "@/testing/test-api";
+import { getApp } from "@/lib/app";
 
 const api = await openTestApi();
 const { seedLabInventory } = await import("@/testing/lab-inventory");
 const { closeAll } = await import("@/lib/ssh");
-const { runEngine } = await import("@/lib/runs");
+const runEngine = getApp().runs;
 const { bufferbloatGrade } = await import("./latency");
 
 // A plain tbf-shaped link that no other test of this file uses while it is changed here.

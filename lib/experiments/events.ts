@@ -2,7 +2,8 @@ import "server-only";
 import { getExperiment } from "@/lib/queries/experiments";
 import { openEventStream } from "@/lib/runs/events";
 import type { BusEvent } from "@/lib/runs/bus";
-import { experimentEventBus, type ExperimentEventBus } from "./bus";
+import { getApp } from "@/lib/app";
+import type { ExperimentEventBus } from "./bus";
 import { isActiveExperimentStatus, type ExperimentEventType } from "./contract";
 
 // Server-sent events of one experiment. While it runs, from the bus (the history of this
@@ -24,7 +25,7 @@ export function openExperimentEventStream(
   experimentId: number,
   after: number,
   signal: AbortSignal,
-  bus: ExperimentEventBus = experimentEventBus,
+  bus: ExperimentEventBus = getApp().experimentBus,
 ): ReadableStream<Uint8Array> {
   return openEventStream({
     bus,

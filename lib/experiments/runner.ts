@@ -4,12 +4,12 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordAudit } from "@/lib/auth/audit";
 import { AppError } from "@/lib/errors";
 import { getExperiment, loadPlanLinks, loadStepOutcome } from "@/lib/queries/experiments";
-import { runEventBus, type RunEventBus } from "@/lib/runs/bus";
+import { RunEventBus } from "@/lib/runs/bus";
 import type { RunEngine, LinkHold } from "@/lib/runs/engine";
 import { RunError, shutdownInterruption, ShuttingDownError } from "@/lib/runs/errors";
 import { newHostCache } from "@/lib/runs/execution";
 import type { RunJson } from "@/lib/runs/serialize";
-import { experimentEventBus, type ExperimentEventBus } from "./bus";
+import { ExperimentEventBus } from "./bus";
 import {
   isActiveExperimentStatus,
   type ExperimentJson,
@@ -38,8 +38,8 @@ export class ExperimentRunner {
 
   constructor(
     private readonly engine: RunEngine,
-    private readonly bus: ExperimentEventBus = experimentEventBus,
-    private readonly runBus: RunEventBus = runEventBus,
+    private readonly bus: ExperimentEventBus = new ExperimentEventBus(),
+    private readonly runBus: RunEventBus = new RunEventBus(),
   ) {}
 
   /** Validates a `POST /api/experiments` body, records the experiment and starts it; 400 names each bad field. */

@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabLink, LabState } from "@/testing/lab-state";
 import { labHost, labLink, requireLabState } from "@/testing/lab-targets";
 import { openTestApi } from "@/testing/test-api";
+import { getApp } from "@/lib/app";
 
 const api = await openTestApi();
 const { seedLabInventory } = await import("@/testing/lab-inventory");
 const { closeAll } = await import("@/lib/ssh");
-const { runEngine } = await import("@/lib/runs");
+const runEngine = getApp().runs;
 
 const LINK = "ab-1g";
 // Outside every host's range for Wirespeed's own servers (5201-5299), so no run can collide.

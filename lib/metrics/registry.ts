@@ -1,6 +1,6 @@
 import "server-only";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { scheduler } from "@/lib/schedules";
+import { getApp } from "@/lib/app";
 import { RUN_DURATION_BUCKETS, readMetricsSnapshot, type MetricsSnapshot } from "./read";
 
 // GET /metrics in Prometheus' text format, rendered by prom-client. The process metrics live in
@@ -8,20 +8,19 @@ import { RUN_DURATION_BUCKETS, readMetricsSnapshot, type MetricsSnapshot } from 
 // histograms); Wirespeed's own are built afresh at each scrape from a snapshot of the database,
 // in a registry of their own, so two scrapes at once never see each other's half-filled figures.
 
-const globalForMetrics = globalThis as unknown as { wirespeedProcessMetrics?: Registry };
-
-/** The process metrics (CPU, memory, event loop, GC, handles), one registry per process; on globalThis so that dev-mode reloads do not register them twice. */
+/** The process metrics (CPU, memory, event loop, GC, handles), one registry per app (lib/app.ts), so that dev-mode reloads do not register them twice. */
 export function processRegistry(): Registry {
-  if (!globalForMetrics.wirespeedProcessMetrics) {
+  const state = getApp().metrics;
+  if (!state.process) {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     // Gauges that prom-client names like counters (promtool rejects the suffix); their per-type
     // siblings (nodejs_active_handles{type}, …) remain, and sum to the same.
     for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"])
       registry.removeSingleMetric(name);
-    globalForMetrics.wirespeedProcessMetrics = registry;
+    state.process = registry;
   }
-  return globalForMetrics.wirespeedProcessMetrics;
+  return state.process;
 }
 
 /** Whether /metrics answers without a token (WIRESPEED_METRICS_PUBLIC=1). */
@@ -110,12 +109,11 @@ const NO_LABELS: Labels = Object.freeze({}) as Labels;
 
 // The label sets of the last scrape, by their values. prom-client remembers the text of each label
 // object it has formatted (by the object's identity), so handing it the same object while a
-// link's labels stay the same formats them once, not at every scrape.
-const globalForLabels = globalThis as unknown as { wirespeedMetricLabels?: Map<string, Labels> };
+// link's labels stay the same formats them once, not at every scrape. They are kept on the app.
 
 /** This scrape's label sets: last scrape's objects where the values are the same, new ones otherwise. */
 class LabelSets {
-  private readonly previous = globalForLabels.wirespeedMetricLabels ?? new Map<string, Labels>();
+  private readonly previous: ReadonlyMap<string, Labels> = getApp().metrics.labels ?? new Map<string, Labels>();
   private readonly current = new Map<string, Labels>();
 
   get(key: string, make: () => Labels): Labels {
@@ -127,7 +125,7 @@ class LabelSets {
 
   /** Keeps this scrape's sets for the next one (those of deleted links go). */
   keep(): void {
-    globalForLabels.wirespeedMetricLabels = this.current;
+    getApp().metrics.labels = this.current;
   }
 }
 
@@ -232,6 +230,6 @@ export function wirespeedRegistry(snapshot: MetricsSnapshot, schedulerLagSeconds
 /** The body and content type of GET /metrics: the database read now, and the process metrics. */
 export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
   const snapshot = await readMetricsSnapshot();
-  const registry = Registry.merge([processRegistry(), wirespeedRegistry(snapshot, scheduler.lagSeconds)]);
+  const registry = Registry.merge([processRegistry(), wirespeedRegistry(snapshot, getApp().scheduler.lagSeconds)]);
   return { body: await registry.metrics(), contentType: registry.contentType };
 }

@@ -72,8 +72,5 @@ export class EventBus<Type extends string> {
   }
 }
 
+/** The live events of runs; the app's one is `getApp().runBus` (lib/app.ts). */
 export class RunEventBus extends EventBus<RunEventType> {}
-
-// One bus per server process, kept on globalThis so that dev-mode reloads share it.
-const globalForBus = globalThis as unknown as { wirespeedRunBus?: RunEventBus };
-export const runEventBus = (globalForBus.wirespeedRunBus ??= new RunEventBus());

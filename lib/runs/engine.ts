@@ -4,7 +4,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf";
 import { recordAudit } from "@/lib/auth/audit";
 import { fieldErrorsFromZod, invalidInput } from "@/lib/errors";
-import { runEventBus, type RunEventBus } from "./bus";
+import { RunEventBus } from "./bus";
 import { ACTIVE_RUN_STATUSES, clientSideOf, isFinalStatus, type ClientSide, type RunStatus } from "./contract";
 import { RunError, runFailureOf, shutdownInterruption, ShuttingDownError, type RunFailure } from "./errors";
 import {
@@ -74,7 +74,7 @@ export class RunEngine {
 
   constructor(
     private readonly remote: RunRemote,
-    private readonly bus: RunEventBus = runEventBus,
+    private readonly bus: RunEventBus = new RunEventBus(),
     private readonly limits: ExecutionLimits = DEFAULT_LIMITS,
   ) {}
 
@@ -250,7 +250,7 @@ export class RunEngine {
 
   /**
    * Carries out runs step by step, each step for all of them before the next: so every
-   * server listens (a -J server is presumed to, see execution.ts startListening) before any
+   * server listens (a -J server is presumed to, see server-start.ts startServer) before any
    * client starts, and the clients start together; a client refused by a server that was slow
    * to listen starts again on its own. A run that
    * fails a step skips the rest of its steps; before the clients start, it stops the others

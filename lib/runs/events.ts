@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { runEventBus, type BusEvent, type EventBus, type RunEvent, type RunEventBus } from "./bus";
+import { getApp } from "@/lib/app";
+import { type BusEvent, type EventBus, type RunEvent, type RunEventBus } from "./bus";
 import { isFinalStatus, sampleEventFromRow } from "./contract";
 import { runJson } from "./serialize";
 
@@ -74,7 +75,7 @@ export function openRunEventStream(
   runId: number,
   after: number,
   signal: AbortSignal,
-  bus: RunEventBus = runEventBus,
+  bus: RunEventBus = getApp().runBus,
 ): ReadableStream<Uint8Array> {
   return openEventStream({
     bus,

@@ -3,6 +3,7 @@ import { constants } from "node:os";
 import type { ExperimentRunner } from "@/lib/experiments/runner";
 import type { Scheduler } from "@/lib/schedules/scheduler";
 import type { RunEngine } from "./engine";
+import type { App } from "@/lib/app";
 
 // Stopping Wirespeed cleanly: `docker stop` sends SIGTERM, Ctrl-C SIGINT. From that moment no
 // run, experiment or scheduled start begins (503 "Wirespeed is shutting down"); the runs under
@@ -131,33 +132,29 @@ export function installShutdownHandlers(parts: ShutdownParts, options: ShutdownO
 
 /**
  * For instrumentation.ts once the server has started (and for the lab test's app process): the
- * server's own engine, experiment runner, scheduler, SSH pool and database, stopped on SIGTERM
+ * app's engine, experiment runner, scheduler and database, and the SSH pool, stopped on SIGTERM
  * and SIGINT. Next.js must leave the signals alone (NEXT_MANUAL_SIG_HANDLE, set by npm start and
  * the image): its own handler exits at once.
  */
-export async function installServerShutdown({ stopBackground }: { stopBackground?: () => void } = {}): Promise<void> {
-  const installed = globalThis as unknown as { wirespeedShutdownInstalled?: boolean };
-  // Once per process: dev-mode reloads run this again.
-  if (installed.wirespeedShutdownInstalled) return;
-  installed.wirespeedShutdownInstalled = true;
-  const [{ runEngine }, { experimentRunner }, { scheduler }, { closeAll }, { db }] = await Promise.all([
-    import("@/lib/runs"),
-    import("@/lib/experiments"),
-    import("@/lib/schedules"),
-    import("@/lib/ssh"),
-    import("@/lib/db"),
-  ]);
+export async function installServerShutdown(
+  app: Pick<App, "runs" | "experiments" | "scheduler" | "db" | "shutdownInstalled">,
+  { stopBackground }: { stopBackground?: () => void } = {},
+): Promise<void> {
+  // Once per app: dev-mode reloads run this again.
+  if (app.shutdownInstalled) return;
+  app.shutdownInstalled = true;
+  const { closeAll } = await import("@/lib/ssh");
   if (process.env.NEXT_RUNTIME && !process.env.NEXT_MANUAL_SIG_HANDLE) {
     console.warn(
       "[wirespeed] NEXT_MANUAL_SIG_HANDLE is not set: Next.js may exit on SIGTERM before the runs are stopped and stored. Start with `npm start` or the image, which set it.",
     );
   }
   installShutdownHandlers({
-    engine: runEngine,
-    experiments: experimentRunner,
-    scheduler,
+    engine: app.runs,
+    experiments: app.experiments,
+    scheduler: app.scheduler,
     closeConnections: closeAll,
-    disconnect: () => db.$disconnect(),
+    disconnect: () => app.db.$disconnect(),
     stopBackground,
   });
 }

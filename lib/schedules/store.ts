@@ -20,7 +20,7 @@ import {
   type ScheduleRunJson,
   type ScheduleRunOutcome,
 } from "./contract";
-import { scheduler } from "./index";
+import { getApp } from "@/lib/app";
 import { nextDueAt, nextStarts, parseTiming, type Timing } from "./timing";
 
 // Schedules in the database: validation (the timing, and the target as a run request or an
@@ -290,7 +290,7 @@ export async function createSchedule(body: unknown): Promise<ScheduleDetailJson>
     row.id,
     `"${input.name}": ${validated.target}, ${describeTiming({ ...input, timezone: timing.timezone })}${input.enabled ? "" : ", paused"}`,
   );
-  scheduler.poke();
+  getApp().scheduler.poke();
   return (await getSchedule(row.id, now))!;
 }
 
@@ -374,7 +374,7 @@ export async function updateSchedule(id: number, body: unknown): Promise<Schedul
     id,
     `"${after.name}": ${changed.length > 0 ? `changed ${changed.join(", ")}` : "no change"}${after.enabled ? "" : ", paused"}`,
   );
-  scheduler.poke();
+  getApp().scheduler.poke();
   return (await getSchedule(id, now))!;
 }
 
@@ -384,5 +384,5 @@ export async function deleteSchedule(id: number): Promise<void> {
   if (!row) throw notFound(id);
   await db.schedule.delete({ where: { id } });
   await recordAudit("schedule.delete", "schedule", id, `"${row.name}"`);
-  scheduler.poke();
+  getApp().scheduler.poke();
 }

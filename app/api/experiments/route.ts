@@ -1,7 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { pageParams, queryInteger } from "@/lib/api/pagination";
 import { readJsonBody } from "@/lib/api/request";
-import { experimentRunner } from "@/lib/experiments";
+import { getApp } from "@/lib/app";
 import { listExperiments } from "@/lib/queries/experiments";
 
 export const runtime = "nodejs";
@@ -18,6 +18,6 @@ export const GET = withApiAuth("read", async (request: Request) => {
 
 /** POST /api/experiments: `{ kind, name?, linkIds, options, ...fields of the kind }`; 202 with the experiment. */
 export const POST = withApiAuth("run", async (request: Request) => {
-  const experiment = await experimentRunner.start(await readJsonBody(request));
+  const experiment = await getApp().experiments.start(await readJsonBody(request));
   return Response.json(experiment, { status: 202, headers: { Location: `/api/experiments/${experiment.id}` } });
 });

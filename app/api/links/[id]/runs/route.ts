@@ -4,7 +4,7 @@ import { idFromParams, readJsonBody } from "@/lib/api/request";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { listLinkRuns } from "@/lib/queries/run-lists";
-import { runEngine } from "@/lib/runs";
+import { getApp } from "@/lib/app";
 import { parseRunRequest } from "@/lib/runs/request";
 
 export const runtime = "nodejs";
@@ -25,6 +25,6 @@ export const GET = withApiAuth("read", async (request: Request, { params }: Cont
 export const POST = withApiAuth("run", async (request: Request, { params }: Context) => {
   const linkId = await idFromParams(params);
   const runRequest = parseRunRequest(await readJsonBody(request));
-  const run = await runEngine.startRun({ linkId, options: runRequest.options, clientSide: runRequest.clientSide });
+  const run = await getApp().runs.startRun({ linkId, options: runRequest.options, clientSide: runRequest.clientSide });
   return Response.json(run, { status: 202, headers: { Location: `/api/runs/${run.id}` } });
 });

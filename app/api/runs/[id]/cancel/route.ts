@@ -1,7 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { idFromParams } from "@/lib/api/request";
 import { getRunDetail } from "@/lib/queries/run-lists";
-import { runEngine } from "@/lib/runs";
+import { getApp } from "@/lib/app";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 /** POST /api/runs/:id/cancel: stops both ends; the samples so far are kept. Answers the run as it ended. */
 export const POST = withApiAuth("run", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
-  await runEngine.cancelRun(id);
+  await getApp().runs.cancelRun(id);
   return Response.json(await getRunDetail(id));
 });

@@ -1,0 +1,95 @@
+import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Registry } from "prom-client";
+import { watchRuns } from "@/lib/alerts/watcher";
+import type { Principal } from "@/lib/auth/principal";
+import { createDatabaseClient } from "@/lib/db";
+import { ExperimentEventBus } from "@/lib/experiments/bus";
+import { ExperimentRunner } from "@/lib/experiments/runner";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { RunEventBus } from "@/lib/runs/bus";
+import { RunEngine } from "@/lib/runs/engine";
+import type { RunRemote } from "@/lib/runs/remote";
+import { agentRunRemote } from "@/lib/runs/remote-agents";
+import { Scheduler } from "@/lib/schedules/scheduler";
+
+// The composition root: what the running app is made of, built in one place. The server builds
+// one app (instrumentation.ts, through getApp); a test builds its own on its own database
+// (testing/database.ts) and installs it with installApp. Route handlers, server actions and pages
+// reach the services through getApp(); no other module keeps a service of its own.
+
+export type AppDeps = {
+  /** The database client; every service and every read and write of lib/ uses it. */
+  db: PrismaClient;
+  /** How runs reach hosts: iperf3 over SSH through the platform agents, or a scripted remote in tests. */
+  remote: RunRemote;
+  /** The clock of the scheduler. */
+  now?: () => Date;
+  /** The scheduler's jitter source. */
+  random?: () => number;
+  /** The run engine's timeouts (tests shorten them). */
+  limits?: ConstructorParameters<typeof RunEngine>[2];
+};
+
+export type App = {
+  readonly db: PrismaClient;
+  /** Live events of runs (samples, status), for the SSE streams. */
+  readonly runBus: RunEventBus;
+  /** Live events of experiments (steps, rows, status). */
+  readonly experimentBus: ExperimentEventBus;
+  /** Queues and carries out runs; owns the link queues and the port leases. */
+  readonly runs: RunEngine;
+  readonly experiments: ExperimentRunner;
+  readonly scheduler: Scheduler;
+  /** The principal of the request being served (the audit log, credential checks far below the route). */
+  readonly principals: AsyncLocalStorage<Principal>;
+  /** Judges every run that ends against the alert rules from now on; returns the function that stops it. */
+  watchAlerts(): () => void;
+  /** State kept between scrapes of /metrics (lib/metrics/registry.ts). */
+  readonly metrics: { process?: Registry; labels?: Map<string, Record<string, string>> };
+  /** Set once the shutdown handlers are installed (lib/runs/shutdown.ts): once per app. */
+  shutdownInstalled: boolean;
+};
+
+export function createApp(deps: AppDeps): App {
+  const runBus = new RunEventBus();
+  const experimentBus = new ExperimentEventBus();
+  const runs = new RunEngine(deps.remote, runBus, deps.limits);
+  const experiments = new ExperimentRunner(runs, experimentBus, runBus);
+  const scheduler = new Scheduler({ engine: runs, experiments, now: deps.now, random: deps.random });
+  let stopWatching: (() => void) | null = null;
+  const app: App = {
+    db: deps.db,
+    runBus,
+    experimentBus,
+    runs,
+    experiments,
+    scheduler,
+    principals: new AsyncLocalStorage<Principal>(),
+    watchAlerts() {
+      stopWatching ??= watchRuns(runs);
+      return () => {
+        stopWatching?.();
+        stopWatching = null;
+      };
+    },
+    metrics: {},
+    shutdownInstalled: false,
+  };
+  return app;
+}
+
+// The one app of this process. On globalThis because the server loads lib/ more than once
+// (instrumentation and each route bundle, and again at each dev-mode reload): every copy must
+// reach the same services, or a run started by one copy is unknown to another.
+const holder = globalThis as unknown as { wirespeedApp?: App };
+
+/** The running app; built from the environment (DATABASE_URL or the data folder, SSH agents) the first time. */
+export function getApp(): App {
+  return (holder.wirespeedApp ??= createApp({ db: createDatabaseClient(), remote: agentRunRemote }));
+}
+
+/** Makes `app` the running one (tests and tools that build their own); undefined forgets it. */
+export function installApp(app: App | undefined): void {
+  holder.wirespeedApp = app;
+}
