@@ -10,18 +10,18 @@ import type { LabState } from "@/testing/lab-state";
 import { requireLabState, waitFor } from "@/testing/lab-targets";
 import { parseIperfOutput } from "@/lib/iperf";
 import { openTestDatabase } from "@/testing/database";
+import { seedLabInventory } from "@/testing/lab-inventory";
+import { RunEngine } from "@/lib/runs/engine";
+import { agentRunRemote } from "@/lib/runs/remote-agents";
+import { RunEventBus } from "@/lib/runs/bus";
+import { parseRunRequest } from "@/lib/runs/request";
+import { closeAll } from "@/lib/ssh";
 
 const ROOT = path.resolve(__dirname, "..");
 
 const database = await openTestDatabase();
 const { db } = database;
 const databaseFile = database.url.slice("file:".length);
-const { seedLabInventory } = await import("@/testing/lab-inventory");
-const { RunEngine } = await import("@/lib/runs/engine");
-const { agentRunRemote } = await import("@/lib/runs/remote-agents");
-const { RunEventBus } = await import("@/lib/runs/bus");
-const { parseRunRequest } = await import("@/lib/runs/request");
-const { closeAll } = await import("@/lib/ssh");
 
 let state: LabState;
 let linkIds: Record<string, number>;

@@ -2,10 +2,10 @@ import os from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { platformOfNode } from "@/lib/platforms";
 import { openTestDatabase } from "@/testing/database";
+import { ensureLocalHost } from "./bootstrap";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { ensureLocalHost } = await import("./bootstrap");
 
 afterAll(() => database.close());
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IperfInterval } from "@/lib/iperf";
 import { loadKeys } from "@/lib/secrets/keys";
 import { connectAppDatabase, createTestDatabase } from "@/testing/database";
+import { SampleWriter } from "@/lib/runs/samples";
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -74,7 +75,6 @@ describe("the app's connection", () => {
   });
 
   it("commits a run's samples while a reader holds its read transaction open, as a backup does while it copies", async () => {
-    const { SampleWriter } = await import("@/lib/runs/samples");
     const runId = await makeRun(db);
     // opened as lib/backup.ts opens its source
     const reader = new Database(file, { fileMustExist: true, timeout: 10_000 });

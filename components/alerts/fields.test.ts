@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { startHttpReceiver, type HttpReceiver } from "@/testing/notification-receivers";
+import { AppError } from "@/lib/errors";
+import { createChannel, getChannel, loadChannelForDelivery, updateChannel } from "@/lib/notify/channels";
+import { sendTestNotification } from "@/lib/notify/deliver";
+import { createAlertRule, getAlertRule, updateAlertRule } from "@/lib/alerts/rules";
+import { describeConditions, RULE_FORM_DEFAULTS, ruleFieldsOf, ruleRequestBody } from "./rule-fields";
+import { fieldErrorsByKey } from "@/components/forms/use-action-form";
 
 // The channel and rule forms' fields against the real stores on a real SQLite file: what each
 // form sends is accepted, an edit that leaves a secret empty keeps it (and "Remove it" clears
@@ -10,10 +16,6 @@ import { startHttpReceiver, type HttpReceiver } from "@/testing/notification-rec
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { AppError } = await import("@/lib/errors");
-const { createChannel, getChannel, loadChannelForDelivery, updateChannel } = await import("@/lib/notify/channels");
-const { sendTestNotification } = await import("@/lib/notify/deliver");
-const { createAlertRule, getAlertRule, updateAlertRule } = await import("@/lib/alerts/rules");
 const {
   channelFieldsOf,
   channelFieldOf,
@@ -25,8 +27,6 @@ const {
   withCleared,
   withValue,
 } = await import("./channel-fields");
-const { describeConditions, RULE_FORM_DEFAULTS, ruleFieldsOf, ruleRequestBody } = await import("./rule-fields");
-const { fieldErrorsByKey } = await import("@/components/forms/use-action-form");
 const byKeyOf = (errors: { field: string; message: string }[]) => fieldErrorsByKey(errors, channelFieldOf);
 
 let receiver: HttpReceiver;

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { AppError } from "@/lib/errors";
+import { createSchedule, getSchedule, updateSchedule } from "@/lib/schedules/store";
+import { presetById, presetRequestBody, STREAM_SWEEP_PRESET_ID } from "@/lib/experiments/presets";
+import { fieldErrorsByKey } from "@/components/forms/use-action-form";
 
 // The schedule form's fields against the real store on a real SQLite file: what the form sends
 // is what lib/schedules accepts, a stored schedule read back into the form saves unchanged, and
@@ -8,12 +12,8 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { AppError } = await import("@/lib/errors");
-const { createSchedule, getSchedule, updateSchedule } = await import("@/lib/schedules/store");
-const { presetById, presetRequestBody, STREAM_SWEEP_PRESET_ID } = await import("@/lib/experiments/presets");
 const { formFieldsOf, parsePlanText, SCHEDULE_FORM_DEFAULTS, scheduleFieldOf, scheduleRequestBody, timingBody } =
   await import("./fields");
-const { fieldErrorsByKey } = await import("@/components/forms/use-action-form");
 const scheduleFormErrorsOf = (errors: { field: string; message: string }[], target: "test" | "experiment") =>
   fieldErrorsByKey(errors, scheduleFieldOf(target));
 type Fields = import("./fields").ScheduleFormFields;

@@ -2,12 +2,12 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { signatureOf } from "@/lib/runs/signature";
 import { describeAgainstBaseline } from "./contract";
+import { againstBaseline, baselineFor, getLinkBaseline, linkBaselines } from "./baseline";
 
 // Baselines on a real SQLite file, with runs written as the engine leaves them.
 
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
-const { againstBaseline, baselineFor, getLinkBaseline, linkBaselines } = await import("./baseline");
 
 const MBIT = 1e6;
 const TCP = signatureOf({}, "a");

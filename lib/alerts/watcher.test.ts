@@ -2,19 +2,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { startHttpReceiver, type HttpReceiver } from "@/testing/notification-receivers";
 import { signatureOf } from "@/lib/runs/signature";
+import { evaluateRun, watchRuns } from "./watcher";
+import { createAlertRule, updateAlertRule } from "./rules";
+import { listAlerts, openAlertsByLink } from "./alerts";
+import { createChannel } from "@/lib/notify/channels";
+import { RunEngine } from "@/lib/runs/engine";
+import { FakeRunRemote } from "@/testing/fake-run-remote";
+import { parseRunRequest } from "@/lib/runs/request";
 
 // The watcher on a real SQLite file: runs written as the engine leaves them, judged as each
 // ends, and a webhook channel delivering to a real HTTP server on 127.0.0.1.
 
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
-const { evaluateRun, watchRuns } = await import("./watcher");
-const { createAlertRule, updateAlertRule } = await import("./rules");
-const { listAlerts, openAlertsByLink } = await import("./alerts");
-const { createChannel } = await import("@/lib/notify/channels");
-const { RunEngine } = await import("@/lib/runs/engine");
-const { FakeRunRemote } = await import("@/testing/fake-run-remote");
-const { parseRunRequest } = await import("@/lib/runs/request");
 
 const GBIT = 1e9;
 const TCP = signatureOf({}, "a");

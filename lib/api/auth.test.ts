@@ -3,6 +3,9 @@ import { withApiAuth } from "@/lib/api/auth";
 import { SAMPLE_KEYS, TEST_API_TOKEN, openTestApi, type TestApi } from "@/testing/test-api";
 import { AppError } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
+import { createUser, updateUser } from "@/lib/auth/users";
+import { createApiToken, revokeApiToken } from "@/lib/auth/tokens";
+import { createSession } from "@/lib/auth/sessions";
 
 // The REST API's permission check, on a real database with real users, sessions and tokens.
 
@@ -33,8 +36,6 @@ let ruleId = 0;
 let alertId = 0;
 
 async function userWithToken(username: string, role: "admin" | "operator" | "viewer") {
-  const { createUser } = await import("@/lib/auth/users");
-  const { createApiToken } = await import("@/lib/auth/tokens");
   const user = await createUser({ username, password: "correct horse battery", role });
   return { user, token: (await createApiToken(user.id, `${username}'s script`)).token };
 }
@@ -163,8 +164,6 @@ describe("bearer tokens", () => {
   });
 
   it("stops a revoked token at once, and a disabled user's tokens", async () => {
-    const { createApiToken, revokeApiToken } = await import("@/lib/auth/tokens");
-    const { updateUser } = await import("@/lib/auth/users");
     const { token, view } = await createApiToken(viewerId, "short-lived");
     expect((await api.call("GET", "/api/links", undefined, { token })).status).toBe(200);
     await revokeApiToken(view.id, { userId: viewerId, name: "viewer1", role: "viewer", via: "session" });
@@ -438,7 +437,6 @@ describe("roles", () => {
 describe("session cookies", () => {
   let cookie = "";
   beforeAll(async () => {
-    const { createSession } = await import("@/lib/auth/sessions");
     cookie = `wirespeed_session=${(await createSession(viewerId)).token}`;
   });
 
@@ -489,7 +487,6 @@ describe("session cookies", () => {
         })
       ).status,
     ).toBe(401);
-    const { createSession } = await import("@/lib/auth/sessions");
     const { token } = await createSession(viewerId);
     await api.db.session.updateMany({ where: {}, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(

@@ -27,6 +27,8 @@ import {
 import { openTestApi, type TestApi } from "@/testing/test-api";
 import type { LabInventory } from "@/testing/lab-inventory";
 import { getApp } from "@/lib/app";
+import { seedLabInventory } from "@/testing/lab-inventory";
+import { closeAll } from "@/lib/ssh";
 
 let api: TestApi;
 let state: LabState;
@@ -40,7 +42,6 @@ beforeAll(async () => {
   fs.rmSync(MARKER, { force: true });
   state = requireLabState();
   api = await openTestApi();
-  const { seedLabInventory } = await import("@/testing/lab-inventory");
   inventory = await seedLabInventory(state);
   const runEngine = getApp().runs;
   // A spy that calls through: the control run at the end really runs.
@@ -50,7 +51,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   startRunSpy?.mockRestore();
-  const { closeAll } = await import("@/lib/ssh");
   await closeAll();
   await api?.close();
   fs.rmSync(ODD_DIR, { recursive: true, force: true });

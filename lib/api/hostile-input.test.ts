@@ -39,6 +39,7 @@ import {
 } from "@/lib/inventory/schemas";
 import { parseRunRequest } from "@/lib/runs/request";
 import { getApp } from "@/lib/app";
+import { openSecret } from "@/lib/inventory/secrets";
 
 let api: TestApi;
 let engineSpies: MockInstance[] = [];
@@ -128,7 +129,6 @@ describe.each(Object.entries(HOST_FIELDS))("hosts: %s", (field, spec) => {
         expect(answer.status, label).toBe(201);
         if (typeof value === "string" && value.length > 3)
           expect(answer.text, label).not.toContain(JSON.stringify(value).slice(1, -1));
-        const { openSecret } = await import("@/lib/inventory/secrets");
         const row = await api.db.host.findUniqueOrThrow({ where: { id: answer.body.id }, select: { secret: true } });
         expect((openSecret(row.secret!) as Record<string, unknown>)[secretKey], label).toBe(value);
       } else {

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 import type { Principal } from "@/lib/auth/principal";
 import { getApp } from "@/lib/app";
+import { createUser, updateUser, deleteUser } from "@/lib/auth/users";
+import { createApiToken, revokeApiToken } from "@/lib/auth/tokens";
+import { createSession, deleteSession } from "@/lib/auth/sessions";
 
 // A live event stream outlives the request that opened it: through the real route handlers,
 // on a real database, each way of losing access ends an open stream of a run that is still
@@ -51,9 +54,6 @@ afterAll(async () => {
 });
 
 async function user(username: string, role: "admin" | "operator" | "viewer" = "viewer") {
-  const { createUser } = await import("@/lib/auth/users");
-  const { createApiToken } = await import("@/lib/auth/tokens");
-  const { createSession } = await import("@/lib/auth/sessions");
   const created = await createUser({ username, password: "correct horse battery", role });
   const session = await createSession(created.id);
   const token = await createApiToken(created.id, `${username}'s script`);
@@ -122,9 +122,6 @@ function lastEvent(text: string): { event: string; data: unknown } {
 describe("an open event stream of a running run", () => {
   it("ends with an error event once its user is disabled or deleted, signed out, its token revoked or its role unknown; the others stay open", async () => {
     const runEventBus = getApp().runBus;
-    const { updateUser, deleteUser } = await import("@/lib/auth/users");
-    const { createSession, deleteSession } = await import("@/lib/auth/sessions");
-    const { revokeApiToken } = await import("@/lib/auth/tokens");
     runEventBus.begin(runId);
     const path = `/api/runs/${runId}/events`;
     const [disabled, deleted, signedOut, revoked, demoted, stays] = [
@@ -208,7 +205,6 @@ describe("an open event stream of a running run", () => {
 
   it("of an experiment ends the same way", async () => {
     const experimentEventBus = getApp().experimentBus;
-    const { revokeApiToken } = await import("@/lib/auth/tokens");
     experimentEventBus.begin(experimentId);
     const path = `/api/experiments/${experimentId}/events`;
     const revoked = await user("experiment-viewer");

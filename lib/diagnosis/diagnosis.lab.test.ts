@@ -6,12 +6,12 @@ import type { LabLink, LabState } from "@/testing/lab-state";
 import { labLink, requireLabState, setLinkRate, setNicMtu } from "@/testing/lab-targets";
 import { openTestApi } from "@/testing/test-api";
 import { getApp } from "@/lib/app";
+import { seedLabInventory } from "@/testing/lab-inventory";
+import { closeAll } from "@/lib/ssh";
+import { bufferbloatGrade } from "./latency";
 
 const api = await openTestApi();
-const { seedLabInventory } = await import("@/testing/lab-inventory");
-const { closeAll } = await import("@/lib/ssh");
 const runEngine = getApp().runs;
-const { bufferbloatGrade } = await import("./latency");
 
 // A plain tbf-shaped link that no other test of this file uses while it is changed here.
 const LINK = "gd-indep-2";

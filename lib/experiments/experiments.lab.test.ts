@@ -15,16 +15,16 @@ import {
 } from "@/testing/lab-targets";
 import { openTestDatabase } from "@/testing/database";
 import type { ChannelsResult, ConcurrentResult, SweepResult, UdpCeilingResult } from "./contract";
+import { seedLabInventory } from "@/testing/lab-inventory";
+import { RunEngine } from "@/lib/runs/engine";
+import { agentRunRemote } from "@/lib/runs/remote-agents";
+import { RunEventBus } from "@/lib/runs/bus";
+import { ExperimentEventBus } from "./bus";
+import { ExperimentRunner } from "./runner";
+import { closeAll } from "@/lib/ssh";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { seedLabInventory } = await import("@/testing/lab-inventory");
-const { RunEngine } = await import("@/lib/runs/engine");
-const { agentRunRemote } = await import("@/lib/runs/remote-agents");
-const { RunEventBus } = await import("@/lib/runs/bus");
-const { ExperimentEventBus } = await import("./bus");
-const { ExperimentRunner } = await import("./runner");
-const { closeAll } = await import("@/lib/ssh");
 
 let state: LabState;
 let linkIds: Record<string, number>;

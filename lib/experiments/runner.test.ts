@@ -4,6 +4,11 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines, tick } from "@/testing/fake-run-remote";
 import type { BusEvent } from "@/lib/runs/bus";
 import type { ExperimentEventType } from "./contract";
+import { AppError } from "@/lib/errors";
+import { RunEngine } from "@/lib/runs/engine";
+import { RunEventBus } from "@/lib/runs/bus";
+import { ExperimentEventBus } from "./bus";
+import { ExperimentRunner } from "./runner";
 
 // The experiment runner on a real SQLite file, with the scripted stand-in for the hosts
 // (FakeRunRemote plays recorded iperf3 output). Real iperf3 over SSH: experiments.lab.test.ts.
@@ -11,11 +16,6 @@ import type { ExperimentEventType } from "./contract";
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { AppError } = await import("@/lib/errors");
-const { RunEngine } = await import("@/lib/runs/engine");
-const { RunEventBus } = await import("@/lib/runs/bus");
-const { ExperimentEventBus } = await import("./bus");
-const { ExperimentRunner } = await import("./runner");
 
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
 let linkIds: number[] = [];

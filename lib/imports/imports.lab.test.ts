@@ -8,10 +8,10 @@ import type { LabLink, LabState } from "@/testing/lab-state";
 import { labHost, labLink, requireLabState } from "@/testing/lab-targets";
 import { openTestApi } from "@/testing/test-api";
 import { getApp } from "@/lib/app";
+import { seedLabInventory } from "@/testing/lab-inventory";
+import { closeAll } from "@/lib/ssh";
 
 const api = await openTestApi();
-const { seedLabInventory } = await import("@/testing/lab-inventory");
-const { closeAll } = await import("@/lib/ssh");
 const runEngine = getApp().runs;
 
 const LINK = "ab-1g";

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { envelopeKeyId, secretKeyFromPassphrase } from "@/lib/secrets/envelope";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { sealText, generateSecretKey } from "@/lib/secrets/envelope";
 
 // The app's view: sealSecret/openSecret with the key from the environment, and the
 // start-up step that encrypts the plain-JSON secrets of older databases.
@@ -57,7 +58,6 @@ describe("sealSecret / openSecret", () => {
   });
 
   it("refuses a sealed secret whose content is not a credential object", async () => {
-    const { sealText } = await import("@/lib/secrets/envelope");
     const key = secretKeyFromPassphrase(SECRET_VALUE);
     expect(() => secrets.openSecret(sealText('"hunter2"', key))).toThrowError(
       /^The stored host secret cannot be read: it is not a credential object/,
@@ -103,7 +103,6 @@ describe("prepareHostSecrets", () => {
   });
 
   it("reports secrets sealed under a key this server does not have, without failing", async () => {
-    const { sealText, generateSecretKey } = await import("@/lib/secrets/envelope");
     await db.host.create({
       data: { name: "foreign", address: "198.18.0.9", secret: sealText('{"password":"x"}', generateSecretKey()) },
     });

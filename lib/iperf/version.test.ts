@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareVersions, isVersionAtLeast, parseIperfVersion, versionFromString } from "./version";
+import { readFileSync } from "node:fs";
 
 describe("parseIperfVersion", () => {
   it("reads the output of iperf3 -v on Debian 12", () => {
@@ -25,7 +26,6 @@ describe("parseIperfVersion", () => {
   });
 
   it("reads the version of the real fixture and of -J output", async () => {
-    const { readFileSync } = await import("node:fs");
     const text = readFileSync(new URL("./fixtures/real/version.stdout.txt", import.meta.url), "utf8");
     expect(parseIperfVersion(text)?.minor).toBe(12);
     expect(parseIperfVersion('"version":\t"iperf 3.12",')?.raw).toBe("3.12");

@@ -3,12 +3,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "@/testing/database";
 import { declaredNames } from "./exposition.test-support";
+import { GET } from "@/app/metrics/route";
 
 // docs/grafana/wirespeed.json imports as it is (a datasource input, no fixed datasource), and
 // every metric its queries read is one GET /metrics declares.
 
 const database = await openTestDatabase();
-const { GET } = await import("@/app/metrics/route");
 
 type Target = { expr?: string; datasource?: { type?: string; uid?: string } };
 type Panel = {

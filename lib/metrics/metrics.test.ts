@@ -2,16 +2,16 @@ import { execFile } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "@/testing/database";
 import { declaredNames, parseExposition, type Sample } from "./exposition.test-support";
+import { GET } from "@/app/metrics/route";
+import { getLinkBaseline } from "@/lib/alerts/baseline";
+import { createUser } from "@/lib/auth/users";
+import { createApiToken } from "@/lib/auth/tokens";
 
 // GET /metrics on a real SQLite file seeded with runs of every kind: each metric's value and
 // labels, the baselines against lib/alerts/baseline.ts, the route's auth, and promtool's verdict.
 
 const database = await openTestDatabase();
 const { db } = database;
-const { GET } = await import("@/app/metrics/route");
-const { getLinkBaseline } = await import("@/lib/alerts/baseline");
-const { createUser } = await import("@/lib/auth/users");
-const { createApiToken } = await import("@/lib/auth/tokens");
 
 const MBIT = 1e6;
 const TCP = "tcp a-to-b P1";

@@ -6,6 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openTestDatabase } from "@/testing/database";
+import { GET } from "@/app/metrics/route";
+import { createUser } from "@/lib/auth/users";
+import { createApiToken } from "@/lib/auth/tokens";
 
 // A real Prometheus (Debian's package) scrapes GET /metrics, served on 127.0.0.1 by a node:http
 // server that hands each request to the route handler, with the scrape configuration of
@@ -14,9 +17,6 @@ import { openTestDatabase } from "@/testing/database";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { GET } = await import("@/app/metrics/route");
-const { createUser } = await import("@/lib/auth/users");
-const { createApiToken } = await import("@/lib/auth/tokens");
 
 const RATE = 941_234_567;
 let linkId = 0;

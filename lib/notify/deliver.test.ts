@@ -8,6 +8,8 @@ import {
   startHttpReceiver,
   startSmtpReceiver,
 } from "@/testing/notification-receivers";
+import { createChannel } from "@/lib/notify/channels";
+import { sealText, generateSecretKey } from "@/lib/secrets/envelope";
 
 // Every channel type against real receivers on loopback: an HTTP server that records each
 // request's exact bytes, and an SMTP server in this process. Retries, timeouts and refusals are
@@ -15,10 +17,8 @@ import {
 
 const database = await openTestDatabase();
 const { db } = database;
-const { createChannel } = await import("@/lib/notify/channels");
 const { deliverToChannel, notifyChannels, sendTestNotification, safeErrorText, DeliveryError, DISCORD_MAX_CHARS } =
   await import("@/lib/notify/deliver");
-const { sealText, generateSecretKey } = await import("@/lib/secrets/envelope");
 type Message = import("@/lib/notify/contract").NotificationMessage;
 
 let receiver: HttpReceiver;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { getTimeline, listOverviewLinks, TIMELINE_SAMPLES_PER_RUN } from "./overview";
 
 // The link cards' monitoring marks on a real SQLite file: the firing alert of a link (its
 // "Alert" badge) and the newest start of the schedules that test it, whichever schedule made it.
@@ -7,7 +8,6 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { getTimeline, listOverviewLinks, TIMELINE_SAMPLES_PER_RUN } = await import("./overview");
 
 const OPTIONS = {
   protocol: "tcp",

@@ -3,6 +3,8 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { directionOf, type RunStatus } from "@/lib/runs/contract";
 import type { RunFilters } from "@/lib/runs/filters";
 import { signatureOf } from "@/lib/runs/signature";
+import { listRunRows } from "./run-lists";
+import { listLinkHistory, listLinkNames, listLinks, listLinkStreamCounts } from "./links";
 
 // The run tables' pages on a real SQLite file: runs found through their signature in an index, and
 // runs without one (written before signatures) through their options, must page and count exactly
@@ -11,8 +13,6 @@ import { signatureOf } from "@/lib/runs/signature";
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { listRunRows } = await import("./run-lists");
-const { listLinkHistory, listLinkNames, listLinks, listLinkStreamCounts } = await import("./links");
 
 type Stored = {
   id: number;

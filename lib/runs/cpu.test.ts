@@ -5,15 +5,15 @@ import { parseIperfVersion } from "@/lib/iperf";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines } from "@/testing/fake-run-remote";
 import { parseRunRequest } from "./request";
+import { RunEngine } from "./engine";
+import { RunEventBus } from "./bus";
+import { runJson } from "./serialize";
 
 // What a run stores of the CPU use of both ends, on a real SQLite file, with FakeRunRemote
 // playing real -V client outputs of iperf3 3.12 (lib/iperf/fixtures/real/verbose-*). Real iperf3
 // over real SSH is cpu.lab.test.ts.
 
 const database: TestDatabase = await openTestDatabase();
-const { RunEngine } = await import("./engine");
-const { RunEventBus } = await import("./bus");
-const { runJson } = await import("./serialize");
 
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
 let linkId = 0;

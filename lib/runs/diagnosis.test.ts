@@ -4,6 +4,8 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, TCP_1 } from "@/testing/fake-run-remote";
 import { seedLocalLinks } from "@/testing/local-links";
 import { parseRunRequest } from "./request";
+import { RunEngine } from "./engine";
+import { RunEventBus } from "./bus";
 
 // What the engine keeps for diagnosis, on a real SQLite file with a scripted stand-in for the
 // hosts: both ends' environment, read at the start (and what could not be read), and the pings
@@ -11,8 +13,6 @@ import { parseRunRequest } from "./request";
 // real ping are lib/diagnosis/diagnosis.lab.test.ts.
 
 const database: TestDatabase = await openTestDatabase();
-const { RunEngine } = await import("./engine");
-const { RunEventBus } = await import("./bus");
 
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
 let linkId = 0;

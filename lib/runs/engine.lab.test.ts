@@ -17,15 +17,15 @@ import {
 import { parseStoredEnvironment } from "@/lib/diagnosis/contract";
 import { buildClientArgv, parseIperfVersion } from "@/lib/iperf";
 import { openTestDatabase } from "@/testing/database";
+import { seedLabInventory } from "@/testing/lab-inventory";
+import { RunEngine } from "./engine";
+import { agentRunRemote } from "./remote-agents";
+import { RunEventBus } from "./bus";
+import { parseRunRequest } from "./request";
+import { closeAll } from "@/lib/ssh";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { seedLabInventory } = await import("@/testing/lab-inventory");
-const { RunEngine } = await import("./engine");
-const { agentRunRemote } = await import("./remote-agents");
-const { RunEventBus } = await import("./bus");
-const { parseRunRequest } = await import("./request");
-const { closeAll } = await import("@/lib/ssh");
 
 let state: LabState;
 let linkIds: Record<string, number>;

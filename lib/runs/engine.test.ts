@@ -4,6 +4,8 @@ import { parseIperfVersion } from "@/lib/iperf";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines, TCP_1, tick } from "@/testing/fake-run-remote";
 import { parseRunRequest } from "./request";
+import { RunEngine, serverArgvFor } from "./engine";
+import { RunEventBus } from "./bus";
 
 // The engine's state machine on a real SQLite file, with a scripted stand-in for the hosts:
 // FakeRunRemote plays iperf3's recorded output instead of starting it over SSH. Real iperf3
@@ -11,8 +13,6 @@ import { parseRunRequest } from "./request";
 // (a cancel at each step, a server that never listens, a busy port, the app stopping).
 
 const database: TestDatabase = await openTestDatabase();
-const { RunEngine, serverArgvFor } = await import("./engine");
-const { RunEventBus } = await import("./bus");
 
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
 

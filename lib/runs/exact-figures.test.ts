@@ -6,14 +6,14 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines, type FakeProcess } from "@/testing/fake-run-remote";
 import { seedLocalLinks } from "@/testing/local-links";
 import { parseRunRequest } from "./request";
+import { RunEngine } from "./engine";
+import { RunEventBus } from "./bus";
 
 // How the engine starts a -J server, which prints nothing until its test ends, and what it stores
 // from its document: on a real SQLite file, with FakeRunRemote playing real iperf3 3.12 outputs
 // (fixtures/exact, made by its generate.sh). Real iperf3 over real SSH is exact-figures.lab.test.ts.
 
 const database: TestDatabase = await openTestDatabase();
-const { RunEngine } = await import("./engine");
-const { RunEventBus } = await import("./bus");
 
 // The longest wait between two clients (execution.ts).
 const CLIENT_RETRY_MAX_MS = 1000;

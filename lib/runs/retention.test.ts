@@ -3,6 +3,9 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IperfInterval } from "@/lib/iperf";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import * as digest from "./digest";
+import * as retention from "./retention";
+import * as runSeries from "@/lib/queries/run-series";
 
 // The digest of a finished run and sample retention, on a real migrated SQLite file: what the
 // engine keeps as a run streams equals what is read back from its samples; compaction deletes
@@ -11,9 +14,6 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 let database: TestDatabase;
 let sqlite: Database.Database;
 let linkId = 0;
-let digest: typeof import("./digest");
-let retention: typeof import("./retention");
-let runSeries: typeof import("@/lib/queries/run-series");
 let SampleWriter: typeof import("./samples").SampleWriter;
 
 beforeAll(async () => {
@@ -42,9 +42,6 @@ beforeAll(async () => {
       )
       .run(nicIds[0], nicIds[1], now).lastInsertRowid,
   );
-  digest = await import("./digest");
-  retention = await import("./retention");
-  runSeries = await import("@/lib/queries/run-series");
   ({ SampleWriter } = await import("./samples"));
 }, 60_000);
 

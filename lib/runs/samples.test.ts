@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { IperfInterval } from "@/lib/iperf";
 import { openTestDatabase } from "@/testing/database";
+import { SampleWriter, toSampleRow } from "./samples";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { SampleWriter, toSampleRow } = await import("./samples");
 
 afterAll(() => database.close());
 

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabState } from "@/testing/lab-state";
 import { labHost, processesInHost, requireLabState, waitFor } from "@/testing/lab-targets";
 import { openTestDatabase } from "@/testing/database";
+import { seedLabInventory } from "@/testing/lab-inventory";
+import { parseIperfOutput } from "@/lib/iperf";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { seedLabInventory } = await import("@/testing/lab-inventory");
-const { parseIperfOutput } = await import("@/lib/iperf");
 
 const ROOT = path.resolve(__dirname, "../..");
 // The bound: docker stop waits 15 s (docker-compose.yml), Wirespeed must be gone by 10.

@@ -3,6 +3,17 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { seedLocalLinks } from "@/testing/local-links";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines, tick } from "@/testing/fake-run-remote";
+import { RunEngine } from "./engine";
+import { RunEventBus } from "./bus";
+import { ShuttingDownError } from "./errors";
+import { parseRunRequest } from "./request";
+import { installShutdownHandlers, shutDown } from "./shutdown";
+import { ExperimentRunner } from "@/lib/experiments/runner";
+import { ExperimentEventBus } from "@/lib/experiments/bus";
+import { Scheduler } from "@/lib/schedules/scheduler";
+import { createSchedule } from "@/lib/schedules/store";
+import { errorResponse } from "@/lib/api/errors";
+import { actionFailureOf } from "@/lib/actions/action";
 
 // Wirespeed stopping (SIGTERM, Ctrl-C) on a real SQLite file, with the scripted stand-in for the
 // hosts (FakeRunRemote plays recorded iperf3 output): what becomes of runs under way and queued,
@@ -13,17 +24,6 @@ import { FakeRunRemote, fixtureLines, tick } from "@/testing/fake-run-remote";
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { RunEngine } = await import("./engine");
-const { RunEventBus } = await import("./bus");
-const { ShuttingDownError } = await import("./errors");
-const { parseRunRequest } = await import("./request");
-const { installShutdownHandlers, shutDown } = await import("./shutdown");
-const { ExperimentRunner } = await import("@/lib/experiments/runner");
-const { ExperimentEventBus } = await import("@/lib/experiments/bus");
-const { Scheduler } = await import("@/lib/schedules/scheduler");
-const { createSchedule } = await import("@/lib/schedules/store");
-const { errorResponse } = await import("@/lib/api/errors");
-const { actionFailureOf } = await import("@/lib/actions/action");
 
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 60_000 };
 // A client stopped by SIGINT (iperf3 3.12): two intervals, then on the signal a partial one and a partial summary.

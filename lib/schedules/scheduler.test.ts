@@ -2,6 +2,12 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { seedLocalLinks } from "@/testing/local-links";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, tick } from "@/testing/fake-run-remote";
+import { RunEngine } from "@/lib/runs/engine";
+import { RunEventBus } from "@/lib/runs/bus";
+import { ExperimentEventBus } from "@/lib/experiments/bus";
+import { ExperimentRunner } from "@/lib/experiments/runner";
+import { Scheduler } from "./scheduler";
+import { createSchedule } from "./store";
 
 // The scheduler on a real SQLite file with a real run engine and experiment runner; the hosts
 // are the scripted stand-in (FakeRunRemote plays recorded iperf3 output), the clock is the
@@ -10,12 +16,6 @@ import { FakeRunRemote, tick } from "@/testing/fake-run-remote";
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { RunEngine } = await import("@/lib/runs/engine");
-const { RunEventBus } = await import("@/lib/runs/bus");
-const { ExperimentEventBus } = await import("@/lib/experiments/bus");
-const { ExperimentRunner } = await import("@/lib/experiments/runner");
-const { Scheduler } = await import("./scheduler");
-const { createSchedule } = await import("./store");
 
 const LIMITS = { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 };
 const MINUTE = 60_000;

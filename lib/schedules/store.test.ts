@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedLocalLinks } from "@/testing/local-links";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { AppError } from "@/lib/errors";
 
 // Schedules in a real SQLite file: validation that names each field, the first due time with
 // its slip, pause and resume, PATCH merging, the JSON with the last starts, and the lists by link.
@@ -8,7 +9,6 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 const database: TestDatabase = await openTestDatabase();
 const { db } = database;
 // After the test database: these modules open the database when loaded.
-const { AppError } = await import("@/lib/errors");
 const { createSchedule, deleteSchedule, getSchedule, listSchedules, schedulesByLink, updateSchedule } =
   await import("./store");
 

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import * as rules from "./route";
+import * as rule from "./[id]/route";
+import { createUser } from "@/lib/auth/users";
+import { createApiToken } from "@/lib/auth/tokens";
+import { createChannel } from "@/lib/notify/channels";
 
 // The alert rules API on a real database, called as Next.js calls its handlers: who may
 // change rules, the 400s naming each field, and what a rule answers.
 
 let api: TestApi;
-let rules: typeof import("./route");
-let rule: typeof import("./[id]/route");
 let viewerToken: string;
 let operatorToken: string;
 let linkId: number;
@@ -45,11 +48,6 @@ const patch = (id: number, body: unknown, token?: string) =>
 
 beforeAll(async () => {
   api = await openTestApi();
-  rules = await import("./route");
-  rule = await import("./[id]/route");
-  const { createUser } = await import("@/lib/auth/users");
-  const { createApiToken } = await import("@/lib/auth/tokens");
-  const { createChannel } = await import("@/lib/notify/channels");
   const viewer = await createUser({ username: "viewer", password: "a viewer's password", role: "viewer" });
   viewerToken = (await createApiToken(viewer.id, "viewer's token")).token;
   const operator = await createUser({ username: "operator", password: "an operator's password", role: "operator" });

@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 import { signatureOf } from "@/lib/runs/signature";
+import * as alerts from "./route";
+import * as alert from "./[id]/route";
+import * as ack from "./[id]/ack/route";
+import * as baseline from "../links/[id]/baseline/route";
+import { evaluateRun } from "@/lib/alerts/watcher";
+import { createUser } from "@/lib/auth/users";
+import { createApiToken } from "@/lib/auth/tokens";
+import { createAlertRule } from "@/lib/alerts/rules";
 
 // The alerts API and a link's baselines on a real database: alerts opened by the watcher from
 // runs written as the engine leaves them, listed, filtered and acknowledged.
 
 let api: TestApi;
-let alerts: typeof import("./route");
-let alert: typeof import("./[id]/route");
-let ack: typeof import("./[id]/ack/route");
-let baseline: typeof import("../links/[id]/baseline/route");
 let viewerToken: string;
 let operatorToken: string;
 const linkIds: number[] = [];
@@ -41,7 +45,6 @@ const acknowledge = (id: number, token?: string) =>
 
 async function endRun(linkId: number, rate: number | null, options: Record<string, unknown> = {}) {
   clock += 60_000;
-  const { evaluateRun } = await import("@/lib/alerts/watcher");
   const run = await api.db.run.create({
     data: {
       linkId,
@@ -60,13 +63,6 @@ async function endRun(linkId: number, rate: number | null, options: Record<strin
 
 beforeAll(async () => {
   api = await openTestApi();
-  alerts = await import("./route");
-  alert = await import("./[id]/route");
-  ack = await import("./[id]/ack/route");
-  baseline = await import("../links/[id]/baseline/route");
-  const { createUser } = await import("@/lib/auth/users");
-  const { createApiToken } = await import("@/lib/auth/tokens");
-  const { createAlertRule } = await import("@/lib/alerts/rules");
   const viewer = await createUser({ username: "viewer", password: "a viewer's password", role: "viewer" });
   viewerToken = (await createApiToken(viewer.id, "viewer's token")).token;
   const operator = await createUser({ username: "operator", password: "an operator's password", role: "operator" });

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type HttpReceiver, startHttpReceiver } from "@/testing/notification-receivers";
 import { openTestApi, type TestApi } from "@/testing/test-api";
+import { createUser } from "@/lib/auth/users";
+import { createApiToken } from "@/lib/auth/tokens";
 
 // The channels API with real users and tokens on a real database: who may read and change,
 // the 400s naming each field, secrets never in an answer, and "Send test" to a real receiver.
@@ -25,8 +27,6 @@ beforeAll(async () => {
     import("@/app/api/channels/[id]/test/route"),
   ]);
   routes = { list, one, test } as typeof routes;
-  const { createUser } = await import("@/lib/auth/users");
-  const { createApiToken } = await import("@/lib/auth/tokens");
   for (const role of ["admin", "operator", "viewer"] as const) {
     const user = await createUser({ username: `${role}1`, password: "correct horse battery", role });
     tokens[role] = (await createApiToken(user.id, `${role}'s script`)).token;

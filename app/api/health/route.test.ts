@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectAppDatabase, openTestDatabase } from "@/testing/database";
+import { GET } from "./route";
 
 // Each case loads the route with its own database: the Prisma client is made once per module load.
 async function loadRoute(databaseUrl: string) {
@@ -19,7 +20,6 @@ describe("GET /api/health", () => {
   it("answers ok on a migrated database", async () => {
     const database = await openTestDatabase();
     cleanups.push(database.close);
-    const { GET } = await import("./route");
     const response = await GET();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, db: "ok" });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabState } from "@/testing/lab-state";
 import { labHost, requireLabState } from "@/testing/lab-targets";
 import { openTestApi, type TestApi } from "@/testing/test-api";
+import { closeAll } from "@/lib/ssh";
 
 let api: TestApi;
 let state: LabState;
@@ -14,7 +15,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { closeAll } = await import("@/lib/ssh");
   await closeAll();
   await api.close();
 });

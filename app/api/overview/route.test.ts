@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { GET } from "./route";
 
 // GET /api/overview: the overview's counts, link cards and timeline, which the page
 // renders first and then asks for again while a run is active.
@@ -11,7 +12,6 @@ const runIds: number[] = [];
 
 beforeAll(async () => {
   api = await openTestApi();
-  const { GET } = await import("./route");
   get = async (path, token = TEST_API_TOKEN) => {
     const response = await GET(
       new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }),

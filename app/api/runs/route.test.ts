@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { GET } from "./route";
 
 // GET /api/runs: the run tables of the dashboard (the runs list and the link page) read it.
 
@@ -10,7 +11,6 @@ const runIds: Record<string, number> = {};
 
 beforeAll(async () => {
   api = await openTestApi();
-  const { GET } = await import("./route");
   get = async (path, token = TEST_API_TOKEN) => {
     const response = await GET(
       new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }),

@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labHost, labLink, processesInHost, requireLabState } from "@/testing/lab-targets";
 import { openTestApi, type TestApi } from "@/testing/test-api";
+import { seedLabInventory } from "@/testing/lab-inventory";
+import { closeAll } from "@/lib/ssh";
 
 let api: TestApi;
 let linkIds: Record<string, number>;
@@ -41,12 +43,10 @@ async function readEvents(response: Response): Promise<SseEvent[]> {
 
 beforeAll(async () => {
   api = await openTestApi();
-  const { seedLabInventory } = await import("@/testing/lab-inventory");
   ({ linkIds } = await seedLabInventory(requireLabState()));
 });
 
 afterAll(async () => {
-  const { closeAll } = await import("@/lib/ssh");
   await closeAll();
   await api.close();
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { createUser } from "@/lib/auth/users";
+import { createApiToken } from "@/lib/auth/tokens";
 
 // The schedules API as Next.js calls it, on a real database with real users and tokens:
 // who may read and change schedules, the 400s that name the field, the detail's next starts.
@@ -29,8 +31,6 @@ beforeAll(async () => {
   api = await openTestApi();
   collection = (await import("./route")) as unknown as Record<string, Handler>;
   one = (await import("./[id]/route")) as unknown as Record<string, Handler>;
-  const { createUser } = await import("@/lib/auth/users");
-  const { createApiToken } = await import("@/lib/auth/tokens");
   for (const role of ["operator", "viewer"] as const) {
     const user = await createUser({ username: `${role}1`, password: "correct horse battery", role });
     tokens[role] = (await createApiToken(user.id, `${role}'s script`)).token;

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import * as exportRoute from "./route";
+import { getRunSeries } from "@/lib/queries/run-series";
+import { compactRuns } from "@/lib/runs/retention";
 
 // What a run compacted by sample retention still gives: its page's series (the digest), its
 // export (the thinned points and stream totals, in JSON and CSV) and the samples API (none, and
@@ -13,7 +16,6 @@ const TEXT_CLIENT = readFileSync(
 
 let api: TestApi;
 let runId = 0;
-let exportRoute: typeof import("./route");
 
 async function exportRun(format: "csv" | "json"): Promise<Response> {
   return exportRoute.GET(
@@ -26,7 +28,6 @@ async function exportRun(format: "csv" | "json"): Promise<Response> {
 
 beforeAll(async () => {
   api = await openTestApi();
-  exportRoute = await import("./route");
   const hosts = [];
   for (const [name, address] of [
     ["ex-a", "127.0.0.1"],
@@ -59,10 +60,8 @@ describe("a compacted run", () => {
     const whole = JSON.parse(await (await exportRun("json")).text());
     expect(whole.compacted).toBeNull();
     expect(whole.samples).toHaveLength(samples.samples.length);
-    const { getRunSeries } = await import("@/lib/queries/run-series");
     const before = await getRunSeries({ runId, isFinished: true });
 
-    const { compactRuns } = await import("@/lib/runs/retention");
     expect(await compactRuns({ keepDays: 7, now: new Date("2026-01-01T00:00:00Z") })).toEqual({
       runs: 1,
       samples: samples.samples.length,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 import { signatureOf } from "@/lib/runs/signature";
+import { GET } from "./route";
 
 // GET /api/links/:id/history: the link page's history chart, and whether to keep asking.
 
@@ -42,7 +43,6 @@ async function addRun(
 
 beforeAll(async () => {
   api = await openTestApi();
-  const { GET } = await import("./route");
   get = async (path, token = TEST_API_TOKEN) => {
     const id = /^\/api\/links\/([^/]+)\/history$/.exec(path)![1]!;
     const response = await GET(
