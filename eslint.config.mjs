@@ -75,7 +75,7 @@ const config = [
           "@/lib/secrets/*",
           "@/lib/generated/*",
         ],
-        "components/ hold no database, SSH or secrets: take the data as props from lib/queries.",
+        "components/ hold no database, SSH or secrets: take the data as props from the reads of lib/<feature>/.",
         true,
       ),
     ),

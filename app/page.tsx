@@ -4,8 +4,8 @@ import { PageHeader } from "@/components/PageHeader";
 import { OverviewBoard } from "@/components/overview/OverviewBoard";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
-import { listHosts } from "@/lib/queries/hosts";
-import { getOverview, lineRateThresholds, parseTimelineRange } from "@/lib/queries/overview";
+import { listHosts } from "@/lib/inventory/host-reads";
+import { getOverview, lineRateThresholds, parseTimelineRange } from "@/lib/overview/reads";
 
 // The inventory changes under the page (runs, new hosts): never serve a stale build-time copy.
 export const dynamic = "force-dynamic";

@@ -71,12 +71,13 @@ function readLab(file: string): LabLinks & { at: number } {
 }
 
 async function measure(lab: LabLinks, at: number, repeat: number, token: string, file: string): Promise<Reading[]> {
-  const { getOverview } = await import("../lib/queries/overview");
-  const { listHosts } = await import("../lib/queries/hosts");
-  const { getLinkEnds, getLinkHistory, listLinkNames, listLinkStreamCounts } = await import("../lib/queries/links");
-  const { listRunRows } = await import("../lib/queries/run-lists");
-  const { listExperiments } = await import("../lib/queries/experiments");
-  const { getLinkHints } = await import("../lib/queries/diagnosis");
+  const { getOverview } = await import("../lib/overview/reads");
+  const { listHosts } = await import("../lib/inventory/host-reads");
+  const { getLinkEnds, getLinkHistory, listLinkNames, listLinkStreamCounts } =
+    await import("../lib/inventory/link-reads");
+  const { listRunRows } = await import("../lib/runs/lists");
+  const { listExperiments } = await import("../lib/experiments/reads");
+  const { getLinkHints } = await import("../lib/diagnosis/reads");
   const { listAlerts } = await import("../lib/alerts/alerts");
   const { listSchedules } = await import("../lib/schedules/store");
   const { getLinkBaseline } = await import("../lib/alerts/baseline");

@@ -68,9 +68,9 @@ async function main(): Promise<void> {
     );
     console.log(`link-page: ${machineLine()}`);
 
-    const queries = { ...(await import("../lib/queries/links")), ...(await import("../lib/queries/run-lists")) };
-    const { listExperiments } = await import("../lib/queries/experiments");
-    const { getLinkHints } = await import("../lib/queries/diagnosis");
+    const queries = { ...(await import("../lib/inventory/link-reads")), ...(await import("../lib/runs/lists")) };
+    const { listExperiments } = await import("../lib/experiments/reads");
+    const { getLinkHints } = await import("../lib/diagnosis/reads");
     const { listAlerts } = await import("../lib/alerts/alerts");
     const { listSchedules } = await import("../lib/schedules/store");
     const { getLinkBaseline } = await import("../lib/alerts/baseline");
@@ -178,7 +178,7 @@ async function main(): Promise<void> {
       () => {},
     );
     // The overview asks for this every 2 s while a run is active (components/overview/OverviewBoard.tsx).
-    const overview = await import("../lib/queries/overview");
+    const overview = await import("../lib/overview/reads");
     const now = new Date(end + 60_000);
     await add(
       "overview, 24 h (GET /api/overview)",

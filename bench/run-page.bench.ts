@@ -1,5 +1,5 @@
 // Server time of the run page's reads for a finished one-hour, 32-stream run at 0.1 s intervals
-// (36,000 samples, 1,152,000 per-stream values), as app/runs/[id]/page.tsx calls lib/queries
+// (36,000 samples, 1,152,000 per-stream values), as app/runs/[id]/page.tsx calls the reads of lib/runs and lib/inventory
 // (links, run-lists, run-series), in one process:
 //   before: the first view of a run without a digest (a run that ended before digests were kept),
 //           which reads its samples, thins them and totals every stream value (and stores it);
@@ -144,9 +144,9 @@ async function main(): Promise<void> {
     );
 
     const queries = {
-      ...(await import("../lib/queries/links")),
-      ...(await import("../lib/queries/run-lists")),
-      ...(await import("../lib/queries/run-series")),
+      ...(await import("../lib/inventory/link-reads")),
+      ...(await import("../lib/runs/lists")),
+      ...(await import("../lib/runs/series-reads")),
     };
     const { readStreamStatsFromSamples, storeRunDigest } = await import("../lib/runs/digest");
     const { StreamTotals } = await import("../lib/runs/stream-totals");

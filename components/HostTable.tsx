@@ -1,4 +1,4 @@
-import type { HostListItem } from "@/lib/queries/hosts";
+import type { HostListItem } from "@/lib/inventory/host-reads";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { platformLabel } from "@/lib/platforms";
 

@@ -2,9 +2,9 @@
 // lists and history are rendered by the server first (their data handed over as
 // `initialData`), then kept current by asking the same-origin REST API.
 import type { QueryClient } from "@tanstack/react-query";
-import type { Overview, TimelineRange } from "@/lib/queries/overview";
-import type { LinkHistory } from "@/lib/queries/links";
-import type { RunRowsPage } from "@/lib/queries/run-lists";
+import type { Overview, TimelineRange } from "@/lib/overview/reads";
+import type { LinkHistory } from "@/lib/inventory/link-reads";
+import type { RunRowsPage } from "@/lib/runs/lists";
 import { runListSearch, type RunListQuery } from "@/lib/runs/filters";
 
 export type { Overview, LinkHistory, RunRowsPage };

@@ -2,7 +2,7 @@ import type { z } from "zod";
 
 // The one error model. Pure (no I/O, no server-only): lib/iperf and the browser import it too.
 // Whatever says no (a request, a host, a run) throws an AppError or one of its subclasses; the
-// REST routes (lib/api/errors.ts) and server actions (lib/actions/action.ts) each map it once.
+// REST routes (lib/api/errors.ts) and server actions (lib/action.ts) each map it once.
 
 /** One problem with one input field; `field` is a dotted path such as `port` or `auth.privateKey`. */
 export type FieldError = { field: string; message: string };

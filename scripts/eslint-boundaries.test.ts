@@ -66,7 +66,7 @@ describe("import boundaries", { timeout: 60_000 }, () => {
   it("lets lib/ import lib/ and components/ import lib/", async () => {
     expect(
       await restrictedImports(
-        "lib/queries/probe.ts",
+        "lib/runs/probe.ts",
         'import { RUN_STATUSES } from "@/lib/runs/contract";\nexport const probe = RUN_STATUSES;\n',
       ),
     ).toEqual([]);

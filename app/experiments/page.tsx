@@ -9,8 +9,8 @@ import { buttonClass } from "@/components/ui/styles";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { isActiveExperimentStatus } from "@/lib/experiments/contract";
-import { listExperiments } from "@/lib/queries/experiments";
-import { listLinks } from "@/lib/queries/links";
+import { listExperiments } from "@/lib/experiments/reads";
+import { listLinks } from "@/lib/inventory/link-reads";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Experiments" };

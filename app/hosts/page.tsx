@@ -4,7 +4,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { HostList } from "@/components/hosts/HostList";
 import { listPageHref, Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
 import { buttonClass } from "@/components/ui/styles";
-import { listHosts } from "@/lib/queries/hosts";
+import { listHosts } from "@/lib/inventory/host-reads";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/AuthCard";
 import { CredentialsForm } from "@/components/auth/CredentialsForm";
-import { signInAction } from "@/lib/actions/sign-in";
+import { signInAction } from "@/lib/auth/actions/sign-in";
 import { currentSessionPrincipal } from "@/lib/auth/guard";
 import { countUsers } from "@/lib/auth/users";
 

@@ -6,10 +6,10 @@ import { readPageFilters, runTableQuery, type QueryInput } from "@/lib/runs/filt
 import { RunTablePanel } from "@/components/runs/RunTablePanel";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
-import { listLinkNames } from "@/lib/queries/links";
-import { listRunRows } from "@/lib/queries/run-lists";
+import { listLinkNames } from "@/lib/inventory/link-reads";
+import { listRunRows } from "@/lib/runs/lists";
 import { RUN_STATUSES } from "@/lib/runs/contract";
-import { lineRateThresholds } from "@/lib/queries/overview";
+import { lineRateThresholds } from "@/lib/overview/reads";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Runs" };

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/AuthCard";
 import { CredentialsForm } from "@/components/auth/CredentialsForm";
-import { setUpAdminAction } from "@/lib/actions/set-up-admin";
+import { setUpAdminAction } from "@/lib/auth/actions/set-up-admin";
 import { countUsers } from "@/lib/auth/users";
 
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { Button } from "@/components/ui/ui";
-import { ackAlertAction } from "@/lib/actions/ack-alert";
+import { ackAlertAction } from "@/lib/alerts/actions/ack-alert";
 import { invalidateAlertViews } from "./queries";
 
 /** Acknowledge: someone has seen the alert (it stays firing until its runs recover). Operators only. */

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { Button, CheckboxField, TextField } from "@/components/ui/ui";
-import { setBaselineRunsAction } from "@/lib/actions/set-baseline-runs";
+import { setBaselineRunsAction } from "@/lib/alerts/actions/set-baseline-runs";
 
 /**
  * A link's baseline settings: N, how many of its latest successful runs of a test make that test's

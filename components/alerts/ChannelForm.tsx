@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import { formFailureMessage, useActionForm } from "@/components/forms/use-action-form";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
 import { Button, FieldMessages, Notice, SelectField, TextField } from "@/components/ui/ui";
-import { saveChannelAction } from "@/lib/actions/save-channel";
+import { saveChannelAction } from "@/lib/notify/actions/save-channel";
 import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, type ChannelJson } from "@/lib/notify/contract";
 import {
   CHANNEL_FIELDS,

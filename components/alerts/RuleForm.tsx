@@ -5,7 +5,7 @@ import { useState } from "react";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
 import { formFailureMessage, useActionForm } from "@/components/forms/use-action-form";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
-import { saveAlertRuleAction } from "@/lib/actions/save-alert-rule";
+import { saveAlertRuleAction } from "@/lib/alerts/actions/save-alert-rule";
 import { M_N_LIMITS, type AlertRuleJson } from "@/lib/alerts/contract";
 import { CHANNEL_TYPE_LABELS, type ChannelJson } from "@/lib/notify/contract";
 import { RULE_FORM_DEFAULTS, ruleFieldsOf, ruleRequestBody, type RuleFormFields } from "./rule-fields";

@@ -9,7 +9,7 @@ import { ScheduleState } from "@/components/schedules/ScheduleList";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Button } from "@/components/ui/ui";
-import { deleteAlertRuleAction } from "@/lib/actions/delete-alert-rule";
+import { deleteAlertRuleAction } from "@/lib/alerts/actions/delete-alert-rule";
 import type { AlertRuleJson } from "@/lib/alerts/contract";
 import { describeConditions } from "./rule-fields";
 import { RuleForm, type RuleFormChannel, type RuleFormLink } from "./RuleForm";

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import type { FormEvent } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button, Notice, TextField } from "@/components/ui/ui";
-import type { ActionResult } from "@/lib/actions/action";
+import type { ActionResult } from "@/lib/action";
 
 type Props = {
   mode: "sign-in" | "set-up";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { signOutAction } from "@/lib/actions/sign-out";
+import { signOutAction } from "@/lib/auth/actions/sign-out";
 
 export function SignOutButton() {
   const router = useRouter();

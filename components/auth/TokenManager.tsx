@@ -6,8 +6,8 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { CopyButton } from "@/components/runs/CopyButton";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Button, Notice, TextField } from "@/components/ui/ui";
-import { createTokenAction } from "@/lib/actions/create-token";
-import { revokeTokenAction } from "@/lib/actions/revoke-token";
+import { createTokenAction } from "@/lib/auth/actions/create-token";
+import { revokeTokenAction } from "@/lib/auth/actions/revoke-token";
 import type { ApiTokenView } from "@/lib/auth/tokens";
 
 /**

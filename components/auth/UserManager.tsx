@@ -6,10 +6,10 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
-import { createUserAction } from "@/lib/actions/create-user";
-import { deleteUserAction } from "@/lib/actions/delete-user";
-import { updateUserAction } from "@/lib/actions/update-user";
-import type { ActionResult } from "@/lib/actions/action";
+import { createUserAction } from "@/lib/auth/actions/create-user";
+import { deleteUserAction } from "@/lib/auth/actions/delete-user";
+import { updateUserAction } from "@/lib/auth/actions/update-user";
+import type { ActionResult } from "@/lib/action";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import type { UserView } from "@/lib/auth/users";
 

@@ -7,7 +7,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { Section } from "@/components/forms/Section";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
-import { startExperimentAction } from "@/lib/actions/start-experiment";
+import { startExperimentAction } from "@/lib/experiments/actions/start-experiment";
 import { EXPERIMENT_KINDS, type ExperimentKind } from "@/lib/experiments/contract";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
 import { MAX_EXPERIMENT_NAME_LENGTH } from "@/lib/experiments/plan";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import type { ActionResult } from "@/lib/actions/action";
+import type { ActionResult } from "@/lib/action";
 
 /** One field the server refused, by its path in the request (`options.parallel`, `values[2]`). */
 export type FieldError = { field: string; message: string };

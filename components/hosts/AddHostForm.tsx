@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { unplacedErrors, useActionForm } from "@/components/forms/use-action-form";
-import { createHostAction } from "@/lib/actions/create-host";
+import { createHostAction } from "@/lib/inventory/actions/create-host";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
 import { wholeNumberOrText } from "./fields";
 import { HostConnectionPanel } from "./HostConnectionPanel";

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { deleteHostAction } from "@/lib/actions/delete-host";
+import { deleteHostAction } from "@/lib/inventory/actions/delete-host";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, Notice } from "@/components/ui/ui";
 

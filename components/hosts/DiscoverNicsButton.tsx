@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { discoverNicsAction } from "@/lib/actions/discover-nics";
+import { discoverNicsAction } from "@/lib/inventory/actions/discover-nics";
 import { Button, HintText, Notice } from "@/components/ui/ui";
 
 /** Reads the host's NICs over SSH; says how many it found, or why it could not. */

@@ -3,8 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { unplacedErrors, useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
-import { updateHostAction } from "@/lib/actions/update-host";
-import type { HostDetail } from "@/lib/queries/hosts";
+import { updateHostAction } from "@/lib/inventory/actions/update-host";
+import type { HostDetail } from "@/lib/inventory/host-reads";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
 import { wholeNumberOrText } from "./fields";
 import { Button, FOCUS_RING, Notice, TextAreaField, TextField } from "@/components/ui/ui";

@@ -2,8 +2,8 @@
 
 import { useRef, useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { checkHostAction } from "@/lib/actions/check-host";
-import { pinHostKeyAction } from "@/lib/actions/pin-host-key";
+import { checkHostAction } from "@/lib/inventory/actions/check-host";
+import { pinHostKeyAction } from "@/lib/inventory/actions/pin-host-key";
 import type { HostCheck } from "@/lib/hosts/check";
 import { useCan } from "@/components/auth/ViewerContext";
 import { platformLabel } from "@/lib/platforms";

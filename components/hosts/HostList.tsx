@@ -2,7 +2,7 @@ import Link from "next/link";
 import { platformLabel } from "@/lib/platforms";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
-import type { HostListItem } from "@/lib/queries/hosts";
+import type { HostListItem } from "@/lib/inventory/host-reads";
 import { HostStatusBadge, LastSeen } from "./HostStatus";
 
 const COLUMNS = [

@@ -1,6 +1,6 @@
 import { formatLinkSpeedCompact } from "@/lib/format";
 import { TableOrCards } from "@/components/ui/TableOrCards";
-import type { HostDetail } from "@/lib/queries/hosts";
+import type { HostDetail } from "@/lib/inventory/host-reads";
 
 const MUTED = "text-slate-600 dark:text-slate-400";
 

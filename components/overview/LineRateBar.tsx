@@ -1,5 +1,5 @@
 import { formatPercent } from "@/lib/format";
-import type { LineRateThresholds } from "@/lib/queries/overview";
+import type { LineRateThresholds } from "@/lib/overview/reads";
 
 export type LineRateLevel = "good" | "warn" | "bad";
 

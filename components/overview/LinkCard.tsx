@@ -4,7 +4,7 @@ import { formatLinkSpeedCompact } from "@/lib/format";
 import { RerunButton } from "@/components/runs/RerunButton";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { Rate } from "@/components/units/Rate";
-import type { LineRateThresholds, OverviewLink } from "@/lib/queries/overview";
+import type { LineRateThresholds, OverviewLink } from "@/lib/overview/reads";
 import { LineRateBar } from "./LineRateBar";
 import { Sparkline } from "./Sparkline";
 

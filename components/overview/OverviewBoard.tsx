@@ -9,7 +9,7 @@ import { COMPARE_COLORS } from "@/components/charts/colors";
 import { QueryError } from "@/components/runs/QueryError";
 import { useUrlState } from "@/components/runs/useUrlState";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
-import type { LineRateThresholds, TimelineRange } from "@/lib/queries/overview";
+import type { LineRateThresholds, TimelineRange } from "@/lib/overview/reads";
 import { LinkCard } from "./LinkCard";
 import { RangeSwitch } from "./RangeSwitch";
 import { Timeline } from "./Timeline";

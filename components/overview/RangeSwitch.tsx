@@ -1,6 +1,6 @@
 "use client";
 
-import type { TimelineRange } from "@/lib/queries/overview";
+import type { TimelineRange } from "@/lib/overview/reads";
 
 const RANGES = [
   ["6h", "6 hours"],

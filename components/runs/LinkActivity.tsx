@@ -5,7 +5,7 @@ import { EmptyState } from "@/components/EmptyState";
 import { LinkHistoryChart } from "@/components/charts/LinkHistoryChart";
 import { apiPaths, fetchApi, queryKeys, refetchEvery, type LinkHistory, type RunRowsPage } from "@/components/queries";
 import type { BaselineJson } from "@/lib/alerts/contract";
-import type { LineRateThresholds } from "@/lib/queries/overview";
+import type { LineRateThresholds } from "@/lib/overview/reads";
 import { QueryError } from "./QueryError";
 import { RunTablePanel } from "./RunTablePanel";
 

@@ -6,7 +6,7 @@ import { useId, useState, type ReactNode } from "react";
 import { useActionForm, type FieldPlacement } from "@/components/forms/use-action-form";
 import { LATENCY_OPTION_LABEL, withLatencyOption } from "@/components/diagnosis/latency-option";
 import { invalidateRunViews } from "@/components/queries";
-import { startRunAction } from "@/lib/actions/start-run";
+import { startRunAction } from "@/lib/runs/actions/start-run";
 import type { RunDirection } from "@/lib/runs/contract";
 import {
   directionUnavailableReason,

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { invalidateRunViews } from "@/components/queries";
 import { useCan } from "@/components/auth/ViewerContext";
-import { rerunRunAction } from "@/lib/actions/rerun-run";
+import { rerunRunAction } from "@/lib/runs/actions/rerun-run";
 
 /** Repeats a run (same link, options and client side) and opens the new run's page. */
 export function RerunButton({

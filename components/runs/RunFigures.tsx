@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { formatBytes, formatNumber, formatPercent, formatRate } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import type { RunSummaryJson } from "@/lib/runs/serialize";
-import type { StreamStat } from "@/lib/queries/run-series";
+import type { StreamStat } from "@/lib/runs/series-reads";
 
 function Card({
   label,

@@ -17,7 +17,7 @@ import { downsample, SeriesBuilder, type SeriesPoint } from "@/lib/runs/series";
 import { isActiveStatus, SampleEventSchema } from "@/lib/runs/contract";
 import { invalidateRunViews } from "@/components/queries";
 import { formatDuration } from "@/lib/format";
-import { cancelRunAction } from "@/lib/actions/cancel-run";
+import { cancelRunAction } from "@/lib/runs/actions/cancel-run";
 import { StatusBadge } from "./StatusBadge";
 import { useCan } from "@/components/auth/ViewerContext";
 import { onStreamAccessEnded } from "./stream-access";

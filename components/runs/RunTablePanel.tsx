@@ -5,7 +5,7 @@ import { useState, type ReactNode } from "react";
 import { EmptyState } from "@/components/EmptyState";
 import { Pagination } from "@/components/ui/Pagination";
 import { apiPaths, fetchApi, queryKeys, refetchEvery, type RunRowsPage } from "@/components/queries";
-import type { LineRateThresholds } from "@/lib/queries/overview";
+import type { LineRateThresholds } from "@/lib/overview/reads";
 import { isActiveStatus } from "@/lib/runs/contract";
 import { readPageFilters, runListSearch, runTableQuery, type RunListQuery } from "@/lib/runs/filters";
 import { QueryError } from "./QueryError";

@@ -7,14 +7,14 @@ import { LocalTime } from "@/components/units/LocalTime";
 import { formatPercent, formatRate } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
 import { lineRateLevel } from "@/components/overview/LineRateBar";
-import type { LineRateThresholds } from "@/lib/queries/overview";
-import type { RunRow } from "@/lib/queries/run-lists";
+import type { LineRateThresholds } from "@/lib/overview/reads";
+import type { RunRow } from "@/lib/runs/lists";
 import { isActiveStatus } from "@/lib/runs/contract";
 import { describeOptions } from "@/lib/runs/describe";
 import { RerunButton } from "./RerunButton";
 import { ImportedTag, StatusBadge } from "./StatusBadge";
 
-/** What a row shows: the table takes a run row of lib/queries as it is. */
+/** What a row shows: the table takes a run row of lib/runs/lists.ts as it is. */
 export type RunsTableRow = Pick<
   RunRow,
   | "id"

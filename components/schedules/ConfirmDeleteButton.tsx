@@ -4,7 +4,7 @@ import { useId, useState, type ReactNode } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, Notice } from "@/components/ui/ui";
-import type { ActionResult } from "@/lib/actions/action";
+import type { ActionResult } from "@/lib/action";
 
 /**
  * Delete behind a confirmation dialog that says what goes (schedules, rules, channels): the

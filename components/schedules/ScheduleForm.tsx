@@ -9,8 +9,8 @@ import { RunOptionFields } from "@/components/experiments/form/RunOptionFields";
 import { Section } from "@/components/forms/Section";
 import { Button, CheckboxField, Notice, SelectField, Spinner, TextAreaField, TextField } from "@/components/ui/ui";
 import { LATENCY_OPTION_LABEL } from "@/components/diagnosis/latency-option";
-import { previewScheduleAction } from "@/lib/actions/preview-schedule";
-import { saveScheduleAction } from "@/lib/actions/save-schedule";
+import { previewScheduleAction } from "@/lib/schedules/actions/preview-schedule";
+import { saveScheduleAction } from "@/lib/schedules/actions/save-schedule";
 import { EXPERIMENT_PRESETS, presetById, presetFitsLinks, presetRequestBody } from "@/lib/experiments/presets";
 import {
   MAX_EVERY_MINUTES,

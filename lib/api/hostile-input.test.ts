@@ -5,7 +5,7 @@
  * a password), stored and returned verbatim as an escaped JSON string. Nothing reaches the run
  * engine, no run is recorded and no shell ever sees the values (a marker file would appear).
  *
- * The server actions (lib/actions/*) need a signed-in session from Next's request scope before they
+ * The server actions (lib/<feature>/actions/*) need a signed-in session from Next's request scope before they
  * validate anything, so they are not called here: the last block checks the schemas and parsers they
  * share with these routes (HostCreateSchema, HostUpdateSchema, LinkCreateSchema, IdSchema,
  * parseRunRequest) directly.

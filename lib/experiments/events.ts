@@ -1,5 +1,5 @@
 import "server-only";
-import { getExperiment } from "@/lib/queries/experiments";
+import { getExperiment } from "@/lib/experiments/reads";
 import { openEventStream } from "@/lib/runs/events";
 import type { BusEvent } from "@/lib/runs/bus";
 import { getApp } from "@/lib/app";

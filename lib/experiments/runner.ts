@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordAudit } from "@/lib/auth/audit";
 import { AppError } from "@/lib/errors";
-import { getExperiment, loadPlanLinks, loadStepOutcome } from "@/lib/queries/experiments";
+import { getExperiment, loadPlanLinks, loadStepOutcome } from "@/lib/experiments/reads";
 import { RunEventBus } from "@/lib/runs/bus";
 import type { RunEngine, LinkHold } from "@/lib/runs/engine";
 import { RunError, shutdownInterruption, ShuttingDownError } from "@/lib/runs/errors";

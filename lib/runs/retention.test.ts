@@ -5,7 +5,7 @@ import type { IperfInterval } from "@/lib/iperf";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import * as digest from "./digest";
 import * as retention from "./retention";
-import * as runSeries from "@/lib/queries/run-series";
+import * as runSeries from "@/lib/runs/series-reads";
 
 // The digest of a finished run and sample retention, on a real migrated SQLite file: what the
 // engine keeps as a run streams equals what is read back from its samples; compaction deletes

@@ -13,7 +13,7 @@ import { ExperimentEventBus } from "@/lib/experiments/bus";
 import { Scheduler } from "@/lib/schedules/scheduler";
 import { createSchedule } from "@/lib/schedules/store";
 import { errorResponse } from "@/lib/api/errors";
-import { actionFailureOf } from "@/lib/actions/action";
+import { actionFailureOf } from "@/lib/action";
 
 // Wirespeed stopping (SIGTERM, Ctrl-C) on a real SQLite file, with the scripted stand-in for the
 // hosts (FakeRunRemote plays recorded iperf3 output): what becomes of runs under way and queued,

@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/auth/audit";
 import { AppError, fieldErrorsFromZod, invalidInput, type FieldError } from "@/lib/errors";
 import { checkPlan, parseExperimentRequest } from "@/lib/experiments/plan";
 import type { ExperimentPlan } from "@/lib/experiments/contract";
-import { loadPlanLinks } from "@/lib/queries/experiments";
+import { loadPlanLinks } from "@/lib/experiments/reads";
 import { clientSideOf, RUN_DIRECTIONS, type RunDirection } from "@/lib/runs/contract";
 import { parseRunRequest } from "@/lib/runs/request";
 import { lineRatePercent } from "@/lib/runs/serialize";

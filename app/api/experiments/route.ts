@@ -2,7 +2,7 @@ import { withApiAuth } from "@/lib/api/auth";
 import { pageParams, queryInteger } from "@/lib/api/pagination";
 import { readJsonBody } from "@/lib/api/request";
 import { getApp } from "@/lib/app";
-import { listExperiments } from "@/lib/queries/experiments";
+import { listExperiments } from "@/lib/experiments/reads";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

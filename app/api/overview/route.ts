@@ -1,6 +1,6 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { invalidInput } from "@/lib/errors";
-import { getOverview, TIMELINE_RANGES, type TimelineRange } from "@/lib/queries/overview";
+import { getOverview, TIMELINE_RANGES, type TimelineRange } from "@/lib/overview/reads";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

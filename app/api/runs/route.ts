@@ -1,6 +1,6 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { invalidInput } from "@/lib/errors";
-import { listRunRows } from "@/lib/queries/run-lists";
+import { listRunRows } from "@/lib/runs/lists";
 import { readRunListQuery, RUN_PAGE_SIZE } from "@/lib/runs/filters";
 
 export const runtime = "nodejs";

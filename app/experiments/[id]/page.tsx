@@ -2,8 +2,8 @@ import { notFound } from "next/navigation";
 import { ExperimentView } from "@/components/experiments/ExperimentView";
 import { requirePage } from "@/lib/auth/guard";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
-import { getExperiment } from "@/lib/queries/experiments";
-import { getExperimentHints } from "@/lib/queries/diagnosis";
+import { getExperiment } from "@/lib/experiments/reads";
+import { getExperimentHints } from "@/lib/diagnosis/reads";
 
 export const dynamic = "force-dynamic";
 

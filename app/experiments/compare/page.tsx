@@ -9,7 +9,7 @@ import { requirePage } from "@/lib/auth/guard";
 import { compareExperiments } from "@/lib/experiments/compare";
 import type { ExperimentJson, ExperimentListItem } from "@/lib/experiments/contract";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
-import { getExperiment, listExperiments } from "@/lib/queries/experiments";
+import { getExperiment, listExperiments } from "@/lib/experiments/reads";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Compare experiments" };

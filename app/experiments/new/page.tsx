@@ -5,8 +5,8 @@ import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
 import { readNewExperimentParams } from "@/components/experiments/form/prefill";
 import { formLinksOf } from "@/components/schedules/form-links";
 import { requirePage } from "@/lib/auth/guard";
-import { listHosts } from "@/lib/queries/hosts";
-import { listLinks } from "@/lib/queries/links";
+import { listHosts } from "@/lib/inventory/host-reads";
+import { listLinks } from "@/lib/inventory/link-reads";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New experiment" };

@@ -10,7 +10,7 @@ import { HostConnectionPanel } from "@/components/hosts/HostConnectionPanel";
 import { HostStatusBadge, LastSeen } from "@/components/hosts/HostStatus";
 import { NicTable } from "@/components/hosts/NicTable";
 import { TEXT_LINK } from "@/components/ui/styles";
-import { getHostDetail } from "@/lib/queries/hosts";
+import { getHostDetail } from "@/lib/inventory/host-reads";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 

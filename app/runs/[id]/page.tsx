@@ -15,11 +15,11 @@ import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { againstBaseline } from "@/lib/alerts/baseline";
 import { describeAgainstBaseline } from "@/lib/alerts/contract";
 import { requirePage } from "@/lib/auth/guard";
-import { getLinkEnds } from "@/lib/queries/links";
-import { getRunDetail } from "@/lib/queries/run-lists";
-import { getRunDiagnosis } from "@/lib/queries/diagnosis";
+import { getLinkEnds } from "@/lib/inventory/link-reads";
+import { getRunDetail } from "@/lib/runs/lists";
+import { getRunDiagnosis } from "@/lib/diagnosis/reads";
 import { queuePositionOf } from "@/lib/runs";
-import { getRunSeries, getRunStreamStats } from "@/lib/queries/run-series";
+import { getRunSeries, getRunStreamStats } from "@/lib/runs/series-reads";
 
 export const dynamic = "force-dynamic";
 

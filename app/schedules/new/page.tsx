@@ -5,8 +5,8 @@ import { SCHEDULE_FORM_DEFAULTS } from "@/components/schedules/fields";
 import { formLinksOf } from "@/components/schedules/form-links";
 import { ScheduleForm } from "@/components/schedules/ScheduleForm";
 import { requirePage } from "@/lib/auth/guard";
-import { listHosts } from "@/lib/queries/hosts";
-import { listLinks } from "@/lib/queries/links";
+import { listHosts } from "@/lib/inventory/host-reads";
+import { listLinks } from "@/lib/inventory/link-reads";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New schedule" };

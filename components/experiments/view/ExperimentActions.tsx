@@ -7,7 +7,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { Button, buttonClass } from "@/components/ui/ui";
-import { rerunExperimentAction } from "@/lib/actions/rerun-experiment";
+import { rerunExperimentAction } from "@/lib/experiments/actions/rerun-experiment";
 
 /** Run again (the whole plan, as a new experiment), Compare, and the exports. */
 export function ExperimentActions({ experimentId, isActive }: { experimentId: number; isActive: boolean }) {

@@ -8,7 +8,7 @@ import { invalidateRunViews, queryKeys } from "@/components/queries";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { Button } from "@/components/ui/ui";
 import { formatDuration } from "@/lib/format";
-import { cancelExperimentAction } from "@/lib/actions/cancel-experiment";
+import { cancelExperimentAction } from "@/lib/experiments/actions/cancel-experiment";
 import type { ExperimentJson } from "@/lib/experiments/contract";
 import { LiveStepChart } from "./LiveStepChart";
 import type { LiveStep } from "./live-series";

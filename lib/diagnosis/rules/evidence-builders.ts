@@ -1,4 +1,4 @@
-// Runs, snapshots and NICs as lib/queries hands them to the rules, for the rules' unit tests:
+// Runs, snapshots and NICs as lib/diagnosis/reads.ts hands them to the rules, for the rules' unit tests:
 // a healthy 10 Gbit/s run between two Linux hosts unless a test says otherwise.
 import {
   emptyEnvironment,

@@ -1,5 +1,5 @@
 // What the hint rules read: a run or an experiment as the database knows it, built by
-// lib/queries. Pure types: the rules never reach the database themselves.
+// lib/diagnosis/reads.ts. Pure types: the rules never reach the database themselves.
 import type { Hint, LatencySummary, RunEnvironment } from "@/lib/diagnosis/contract";
 import type { ExperimentKind } from "@/lib/experiments/contract";
 import type { IperfOptions } from "@/lib/iperf/options";

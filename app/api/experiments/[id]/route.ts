@@ -1,7 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { idFromParams } from "@/lib/api/request";
 import { AppError } from "@/lib/errors";
-import { getExperiment } from "@/lib/queries/experiments";
+import { getExperiment } from "@/lib/experiments/reads";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

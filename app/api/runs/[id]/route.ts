@@ -1,8 +1,8 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { AppError } from "@/lib/errors";
 import { idFromParams } from "@/lib/api/request";
-import { getRunDiagnosis } from "@/lib/queries/diagnosis";
-import { getRunDetail } from "@/lib/queries/run-lists";
+import { getRunDiagnosis } from "@/lib/diagnosis/reads";
+import { getRunDetail } from "@/lib/runs/lists";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { resultTableCsv } from "@/lib/experiments/export";
-import { getExperiment } from "@/lib/queries/experiments";
-import { getRunDetail } from "@/lib/queries/run-lists";
+import { getExperiment } from "@/lib/experiments/reads";
+import { getRunDetail } from "@/lib/runs/lists";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 import * as exportRoute from "./route";
-import { getRunSeries } from "@/lib/queries/run-series";
+import { getRunSeries } from "@/lib/runs/series-reads";
 import { compactRuns } from "@/lib/runs/retention";
 
 // What a run compacted by sample retention still gives: its page's series (the digest), its

@@ -1,6 +1,6 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { getRunDetail } from "@/lib/queries/run-lists";
-import { iterateRunSamples } from "@/lib/queries/run-series";
+import { getRunDetail } from "@/lib/runs/lists";
+import { iterateRunSamples } from "@/lib/runs/series-reads";
 import { readCompactedDigest } from "@/lib/runs/digest";
 import type { SeriesPoint } from "@/lib/runs/series";
 

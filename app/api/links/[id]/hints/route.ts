@@ -2,7 +2,7 @@ import { withApiAuth } from "@/lib/api/auth";
 import { idFromParams } from "@/lib/api/request";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getLinkHints } from "@/lib/queries/diagnosis";
+import { getLinkHints } from "@/lib/diagnosis/reads";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

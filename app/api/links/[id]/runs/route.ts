@@ -3,7 +3,7 @@ import { pageParams } from "@/lib/api/pagination";
 import { idFromParams, readJsonBody } from "@/lib/api/request";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { listLinkRuns } from "@/lib/queries/run-lists";
+import { listLinkRuns } from "@/lib/runs/lists";
 import { getApp } from "@/lib/app";
 import { parseRunRequest } from "@/lib/runs/request";
 

@@ -1,6 +1,6 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { idFromParams } from "@/lib/api/request";
-import { getRunDetail } from "@/lib/queries/run-lists";
+import { getRunDetail } from "@/lib/runs/lists";
 import { getApp } from "@/lib/app";
 
 export const runtime = "nodejs";

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { queryInteger } from "@/lib/api/pagination";
 import { idFromParams } from "@/lib/api/request";
 import { db } from "@/lib/db";
-import { listRunSamples } from "@/lib/queries/run-series";
+import { listRunSamples } from "@/lib/runs/series-reads";
 import { readCompactedDigest } from "@/lib/runs/digest";
 
 export const runtime = "nodejs";
