@@ -127,8 +127,9 @@ test("cards follow runs started elsewhere, live and to their result, without the
 }) => {
   test.setTimeout(120_000);
   const cardOf = (name: string) => page.locator(`[data-testid="link-card"][data-link-name="${name}"]`);
-  // A run the page opens on: while it is active the overview asks the API every few seconds.
-  const first = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds["ov-ab-1g"]}/runs`, { duration: 6 });
+  // A run the page opens on: while it is active the overview asks the API every few seconds. It
+  // outlasts the page load and the second run's start, or the page would stop asking before that.
+  const first = await apiCall<RunJson>(request, "POST", `/api/links/${linkIds["ov-ab-1g"]}/runs`, { duration: 15 });
   await page.goto("/");
   await expect(cardOf("ov-ab-1g").getByTestId("card-active-run")).toHaveAttribute("href", `/runs/${first.id}`);
   const live = await watchLive(page, "/api/");
@@ -151,7 +152,7 @@ test("cards follow runs started elsewhere, live and to their result, without the
   runIds.push(first.id, second.id);
 
   // Both end on the card as the latest result, and drop out of "active".
-  await expect(cardOf("ov-ab-1g").getByRole("link", { name: "TCP 6s →" })).toHaveAttribute(
+  await expect(cardOf("ov-ab-1g").getByRole("link", { name: "TCP 15s →" })).toHaveAttribute(
     "href",
     `/runs/${first.id}`,
     { timeout: 10_000 },
