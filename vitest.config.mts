@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 
 // Two projects: `unit` is pure and fast; `lab` runs against real sshd and iperf3
-// in the network namespaces that e2e/lab builds (root only).
+// in the network namespaces that testing/lab builds (root only).
 export default defineConfig({
   resolve: {
     alias: {
@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{lib,agents,scripts,components,app,bench,testing}/**/*.test.ts", "e2e/lab/**/*.unit.test.ts"],
+          include: ["{lib,agents,scripts,components,app,bench,testing}/**/*.test.ts"],
           exclude: ["**/*.lab.test.ts", "node_modules/**"],
           environment: "node",
           // Some tests spawn shells, derive scrypt keys or migrate a database: seconds on a busy 2-core machine.
@@ -34,7 +34,7 @@ export default defineConfig({
           include: ["**/*.lab.test.ts"],
           exclude: ["node_modules/**"],
           environment: "node",
-          globalSetup: ["e2e/lab/vitest-global-setup.ts"],
+          globalSetup: ["testing/lab/vitest-global-setup.ts"],
           // Lab tests share hosts and links: one file at a time.
           fileParallelism: false,
           testTimeout: 120_000,

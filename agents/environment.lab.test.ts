@@ -1,7 +1,7 @@
 /**
  * Environment snapshots read over real SSH from the lab: a Linux namespace host's veth (driver, MTU and
  * offloads as ethtool reports them inside that namespace) and the ESXi stand-in's vmk, answered by its
- * esxcli (e2e/lab/esxi-standin). WIRESPEED_RECORD_FIXTURES=1 writes the Linux output to
+ * esxcli (testing/lab/esxi-standin). WIRESPEED_RECORD_FIXTURES=1 writes the Linux output to
  * agents/fixtures/environment/linux-lab-veth.txt.
  */
 import { spawnSync } from "node:child_process";
@@ -103,7 +103,7 @@ describe("environment of the ESXi stand-in", () => {
     const esx = state.hosts.find((h) => h.flavor === "esxi");
     if (!esx)
       throw new Error(
-        "the lab has no esxi-flavored host: use the default topology (e2e/lab/topology.json), which has one",
+        "the lab has no esxi-flavored host: use the default topology (testing/lab/topology.json), which has one",
       );
     const link = state.links.find((l) => l.a.host === esx.name || l.b.host === esx.name)!;
     const end = link.a.host === esx.name ? link.a : link.b;

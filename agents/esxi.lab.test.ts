@@ -1,11 +1,11 @@
 /**
- * The ESXi agent on the lab's ESXi stand-in (e2e/lab/esxi-standin: BusyBox ash login, the vsan iperf3
+ * The ESXi agent on the lab's ESXi stand-in (testing/lab/esxi-standin: BusyBox ash login, the vsan iperf3
  * that refuses to listen unless copied, esxcli in ESXi's format): host `esx` of the default topology.
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labHost, labTarget, processesInHost, requireLabState, waitFor } from "@/testing/lab-targets";
-import { readLabState } from "@/e2e/lab/lab";
+import { readLabState } from "@/testing/lab/lab";
 import type { LabHost, LabState } from "@/testing/lab-state";
 import {
   buildClientArgv,
@@ -28,7 +28,7 @@ let target: HostTarget;
 beforeAll(() => {
   if (!esxiHostName)
     throw new Error(
-      "the lab has no esxi-flavored host: use the default topology (e2e/lab/topology.json), which has one",
+      "the lab has no esxi-flavored host: use the default topology (testing/lab/topology.json), which has one",
     );
   state = requireLabState();
   esx = labHost(state, esxiHostName);

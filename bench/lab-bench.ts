@@ -50,7 +50,7 @@ export type BenchContext = {
 
 /** Brings the lab up, runs the benchmark, and always brings the lab down again. */
 export async function withLabEngine(name: string, body: (context: BenchContext) => Promise<void>): Promise<void> {
-  const { labUp, labDown, labInstance } = await import("../e2e/lab/lab");
+  const { labUp, labDown, labInstance } = await import("../testing/lab/lab");
   const { createTestDatabase } = await import("../testing/database");
   // Instance 0 belongs to the test suite and whoever runs it: the benchmarks keep out of its way.
   process.env.WIRESPEED_LAB_INSTANCE ||= "2";

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { labDir, LAB_INSTANCE_MAX, netnsPrefix } from "@/e2e/lab/lab";
+import { labDir, LAB_INSTANCE_MAX, netnsPrefix } from "@/testing/lab/lab";
 import { FIGURE, LAB_BENCHES, runBenchProcess } from "./lab-bench";
 
 // The smoke runs of the benchmarks that need the lab (bench/smoke.test.ts has the others): each

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { apiCall, distDirFor, registerLabLinks, serverLogFor, waitForRunStatus } from "./api";
-import { readLabState } from "./lab/lab";
+import { readLabState } from "../testing/lab/lab";
 import { screenshotEverywhere } from "./screenshots";
 
 // Accounts and roles in the browser: an admin adds an operator and a viewer; each signs

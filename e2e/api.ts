@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, type APIRequestContext } from "@playwright/test";
-import { readLabState } from "./lab/lab";
+import { readLabState } from "../testing/lab/lab";
 
 /** The app under test runs with this API token (playwright.config.ts), for set-up through the REST API. */
 export const E2E_API_TOKEN = "wirespeed-e2e-token";

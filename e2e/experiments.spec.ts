@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { apiCall, endActiveExperiments, registerLabLinks } from "./api";
-import { readLabState } from "./lab/lab";
+import { readLabState } from "../testing/lab/lab";
 import { saveScreenshot, screenshotEverywhere, VIEWPORTS } from "./screenshots";
 
 // A stream sweep from the browser on the real lab: started from a link page, followed live

@@ -1,4 +1,4 @@
-import { labDown, labUp } from "./lab/lab";
+import { labDown, labUp } from "../testing/lab/lab";
 
 // The browser tests add the lab's hosts through the pages and run real tests on its
 // links, so the lab is up for the whole Playwright run. Missing prerequisites fail it.

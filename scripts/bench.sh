@@ -57,7 +57,7 @@ if [ ${#lab[@]} -gt 0 ] && [ "$(id -u)" != 0 ]; then
   for name in "${names[@]}"; do
     [[ " ${lab[*]} " == *" $name "* ]] || others+=("$name")
   done
-  echo "bench: ${lab[*]} need root: they build the test lab's network namespaces (see e2e/lab/README.md)." >&2
+  echo "bench: ${lab[*]} need root: they build the test lab's network namespaces (see testing/lab/README.md)." >&2
   echo "bench: run them as root (sudo npm run bench)${others[*]:+, or only the others: npm run bench -- ${others[*]}}" >&2
   exit 1
 fi

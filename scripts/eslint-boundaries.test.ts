@@ -33,7 +33,7 @@ describe("import boundaries", { timeout: 60_000 }, () => {
     expect(
       await restrictedImports(
         "agents/probe.ts",
-        'import { labTargets } from "@/e2e/lab/lab";\nexport const probe = labTargets;\n',
+        'import { labTargets } from "@/testing/lab/lab";\nexport const probe = labTargets;\n',
       ),
     ).toHaveLength(1);
   });

@@ -15,7 +15,7 @@ const UNSHAPED_SPEED_MBPS = 10_000;
 
 /**
  * The name ESXi discovery gives a lab NIC on the ESXi stand-in: its VMkernel interface, vmkN, N
- * counting mgmt0 then eth1, eth2… in order, as the stand-in's esxcli does (e2e/lab/esxi-standin).
+ * counting mgmt0 then eth1, eth2… in order, as the stand-in's esxcli does (testing/lab/esxi-standin).
  */
 function esxiNicName(host: LabState["hosts"][number], nicName: string): string {
   const order = host.nics

@@ -1,5 +1,5 @@
 /**
- * What the test lab is made of: the topology it is built from (e2e/lab/topology.json) and the
+ * What the test lab is made of: the topology it is built from (testing/lab/topology.json) and the
  * state `labUp()` writes to lab.json, which lab tests, specs and benchmarks read. Types and the
  * lists they are made of only, so that importing them never loads the script that builds the lab.
  */

@@ -7,13 +7,13 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { HostTarget } from "../lib/ssh/types";
-import { readLabState, tbfParameters } from "../e2e/lab/lab";
+import { readLabState, tbfParameters } from "./lab/lab";
 import type { LabBottleneck, LabHost, LabLink, LabState } from "./lab-state";
 
 export function requireLabState(): LabState {
   const state = readLabState();
   if (!state)
-    throw new Error("lab is not up: the lab project's globalSetup (e2e/lab/vitest-global-setup.ts) builds it");
+    throw new Error("lab is not up: the lab project's globalSetup (testing/lab/vitest-global-setup.ts) builds it");
   return state;
 }
 
@@ -116,7 +116,7 @@ export function flowCappedLink(state: LabState): LabLink {
   const found = state.links.find((l) => l.flowCapMbps !== null);
   if (!found)
     throw new Error(
-      'lab has no flow-capped link: the default topology (e2e/lab/topology.json) has one with "flowCapMbit"',
+      'lab has no flow-capped link: the default topology (testing/lab/topology.json) has one with "flowCapMbit"',
     );
   return found;
 }
@@ -128,7 +128,7 @@ export function sharedBottleneckLinks(state: LabState): { bottleneck: LabBottlen
     if (links.length >= 2) return { bottleneck, links };
   }
   throw new Error(
-    'lab has no bottleneck shared by two links: the default topology (e2e/lab/topology.json) has one in "bottlenecks"',
+    'lab has no bottleneck shared by two links: the default topology (testing/lab/topology.json) has one in "bottlenecks"',
   );
 }
 
@@ -147,7 +147,7 @@ export function independentLinks(state: LabState, count = 2): LabLink[] {
     groups.set(key, group);
   }
   throw new Error(
-    `lab has no ${count} independent links (same hosts, rate and MTU, no flow cap, no bottleneck): the default topology (e2e/lab/topology.json) has them`,
+    `lab has no ${count} independent links (same hosts, rate and MTU, no flow cap, no bottleneck): the default topology (testing/lab/topology.json) has them`,
   );
 }
 

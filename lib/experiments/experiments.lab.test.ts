@@ -1,5 +1,5 @@
 // Experiments on the lab: real sshd, real iperf3, real SQLite, shaped links built for them
-// (a per-flow cap, a bottleneck two links share, two independent links; e2e/lab/README.md).
+// (a per-flow cap, a bottleneck two links share, two independent links; testing/lab/README.md).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

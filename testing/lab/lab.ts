@@ -2,11 +2,11 @@
  * The Wirespeed test lab: network namespaces as hosts (each with its own sshd),
  * veth pairs as links (shaped by tc tbf, or htb for a per-flow cap or a shared ifb
  * bottleneck), all of it on 198.18.0.0/15 and reachable only from this machine.
- * See e2e/lab/README.md.
+ * See testing/lab/README.md.
  *
- *   tsx e2e/lab/lab.ts up [topology.json]   # prints the LabState JSON
- *   tsx e2e/lab/lab.ts down
- *   tsx e2e/lab/lab.ts status
+ *   tsx testing/lab/lab.ts up [topology.json]   # prints the LabState JSON
+ *   tsx testing/lab/lab.ts down
+ *   tsx testing/lab/lab.ts status
  *
  * Every command is run with an argv array (execFileSync/spawn), never a shell.
  * WIRESPEED_LAB_INSTANCE=N (0-7) builds a lab of its own beside others (names, addresses, state dir).
@@ -29,7 +29,7 @@ import {
   type LabTopologyBottleneck,
   type LabTopologyHost,
   type LabTopologyLink,
-} from "../../testing/lab-state";
+} from "../lab-state";
 
 // ---------------------------------------------------------------- constants
 
@@ -84,7 +84,7 @@ export function labStatePath(): string {
 }
 
 // Beside this file; tsx (CJS) and vitest both define __dirname, the cwd fallback covers plain ESM.
-const LAB_SOURCE_DIR = typeof __dirname === "string" ? __dirname : path.resolve("e2e/lab");
+const LAB_SOURCE_DIR = typeof __dirname === "string" ? __dirname : path.resolve("testing/lab");
 export const DEFAULT_TOPOLOGY_PATH = path.join(LAB_SOURCE_DIR, "topology.json");
 // Scripts of the ESXi stand-in (flavor "esxi"), see esxi-standin/README.md.
 const ESXI_STANDIN_DIR = path.join(LAB_SOURCE_DIR, "esxi-standin");
@@ -627,7 +627,7 @@ function prepareDir(dir: string): void {
     throw new Error(`${dir} exists and is not a lab directory; set WIRESPEED_LAB_DIR to an empty or new directory`);
   }
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(dir, MARKER), "created by e2e/lab/lab.ts; removed by `lab down`\n");
+  fs.writeFileSync(path.join(dir, MARKER), "created by testing/lab/lab.ts; removed by `lab down`\n");
 }
 
 function keygen(keyPath: string, comment: string): void {
@@ -657,7 +657,7 @@ function sshdConfig(opts: {
   forceCommand?: string;
 }): string {
   return [
-    "# Written by e2e/lab/lab.ts for one lab host; removed by `lab down`.",
+    "# Written by testing/lab/lab.ts for one lab host; removed by `lab down`.",
     `ListenAddress ${opts.listen}:${SSH_PORT}`,
     `HostKey ${opts.hostKey}`,
     `PidFile ${opts.pidFile}`,
@@ -960,12 +960,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      process.stderr.write("usage: tsx e2e/lab/lab.ts up [topology.json] | down | status\n");
+      process.stderr.write("usage: tsx testing/lab/lab.ts up [topology.json] | down | status\n");
       return 2;
   }
 }
 
-// Run as a CLI only when this file is the entry point (tsx e2e/lab/lab.ts), not when imported.
+// Run as a CLI only when this file is the entry point (tsx testing/lab/lab.ts), not when imported.
 if (/^lab\.[cm]?[jt]s$/.test(path.basename(process.argv[1] ?? ""))) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),

@@ -3,7 +3,7 @@
  * *.lab.test.ts and tears it down after the last. Missing prerequisites fail the
  * run with the list: a lab test that silently skips proves nothing.
  */
-import type { LabState } from "../../testing/lab-state";
+import type { LabState } from "../lab-state";
 import { labDown, labUp } from "./lab";
 
 export function describeLab(state: LabState): string {

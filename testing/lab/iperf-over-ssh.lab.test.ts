@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { NodeSSH } from "node-ssh";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabHost, LabLink, LabState } from "../../testing/lab-state";
+import type { LabHost, LabLink, LabState } from "../lab-state";
 import { readLabState } from "./lab";
 
 /** SHA256 of the raw key blob, base64 without padding: what `ssh-keygen -lf` prints. */
@@ -81,7 +81,7 @@ async function measure(over: LabLink, port: number): Promise<IperfResult> {
 beforeAll(() => {
   const found = readLabState();
   if (!found)
-    throw new Error("lab is not up: the lab project's globalSetup (e2e/lab/vitest-global-setup.ts) builds it");
+    throw new Error("lab is not up: the lab project's globalSetup (testing/lab/vitest-global-setup.ts) builds it");
   state = found;
 });
 
