@@ -6,13 +6,7 @@
 import { spawn } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LabHost, LabLink, LabState } from "../lab-state";
-import {
-  flowCappedLink,
-  independentLinks,
-  labHost,
-  requireLabState,
-  sharedBottleneckLinks,
-} from "../lab-targets";
+import { flowCappedLink, independentLinks, labHost, requireLabState, sharedBottleneckLinks } from "../lab-targets";
 
 // Short runs keep the file under a minute; 3 s is steady at 1 Gbit/s once slow start is over (well under 0.1 s here).
 const SECONDS = 3;
