@@ -32,7 +32,7 @@ export async function register() {
   const { startRunMaintenance } = await import("@/lib/runs/retention");
   const stopBackground = startRunMaintenance();
   // SIGTERM (docker stop) and Ctrl-C from now on: no new run, the runs under way stopped on both
-  // hosts and stored as interrupted, the database closed, exit within 10 s (lib/runs/shutdown.ts).
-  const { installServerShutdown } = await import("@/lib/runs/shutdown");
+  // hosts and stored as interrupted, the database closed, exit within 10 s (lib/shutdown.ts).
+  const { installServerShutdown } = await import("@/lib/shutdown");
   await installServerShutdown(app, { stopBackground });
 }

@@ -1,5 +1,5 @@
 // Pinging the far end of a link for latency under load, per platform: the command in its syntax and
-// the parser of its lines. lib/diagnosis/latency.ts turns the parsed lines into the run's samples.
+// the parser of its lines. lib/runs/latency.ts turns the parsed lines into the run's samples.
 import { LATENCY_INTERVAL_SECONDS, type PingLine } from "@/lib/diagnosis/contract";
 import { isSafeAddress } from "@/lib/iperf";
 import { pidFirstCommand } from "./posix";

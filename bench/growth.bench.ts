@@ -73,8 +73,7 @@ function readLab(file: string): LabLinks & { at: number } {
 async function measure(lab: LabLinks, at: number, repeat: number, token: string, file: string): Promise<Reading[]> {
   const { getOverview } = await import("../lib/overview/reads");
   const { listHosts } = await import("../lib/inventory/host-reads");
-  const { getLinkEnds, getLinkHistory, listLinkNames, listLinkStreamCounts } =
-    await import("../lib/inventory/link-reads");
+  const { getLinkEnds, getLinkHistory, listLinkNames, listLinkStreamCounts } = await import("../lib/runs/link-reads");
   const { listRunRows } = await import("../lib/runs/lists");
   const { listExperiments } = await import("../lib/experiments/reads");
   const { getLinkHints } = await import("../lib/diagnosis/reads");

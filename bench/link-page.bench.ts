@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     );
     console.log(`link-page: ${machineLine()}`);
 
-    const queries = { ...(await import("../lib/inventory/link-reads")), ...(await import("../lib/runs/lists")) };
+    const queries = { ...(await import("../lib/runs/link-reads")), ...(await import("../lib/runs/lists")) };
     const { listExperiments } = await import("../lib/experiments/reads");
     const { getLinkHints } = await import("../lib/diagnosis/reads");
     const { listAlerts } = await import("../lib/alerts/alerts");

@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     );
 
     const queries = {
-      ...(await import("../lib/inventory/link-reads")),
+      ...(await import("../lib/runs/link-reads")),
       ...(await import("../lib/runs/lists")),
       ...(await import("../lib/runs/series-reads")),
     };

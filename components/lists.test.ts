@@ -7,7 +7,7 @@ import { NicTable } from "@/components/hosts/NicTable";
 import { LinkList } from "@/components/links/LinkList";
 import type { AuditEventView } from "@/lib/auth/audit";
 import type { HostDetail, HostListItem } from "@/lib/inventory/host-reads";
-import type { LinkListItem } from "@/lib/inventory/link-reads";
+import type { LinkListItem } from "@/lib/runs/link-reads";
 
 // The lists render through one TableOrCards: what the end-to-end specs select on them stays.
 

@@ -3,7 +3,7 @@
 // `initialData`), then kept current by asking the same-origin REST API.
 import type { QueryClient } from "@tanstack/react-query";
 import type { Overview, TimelineRange } from "@/lib/overview/reads";
-import type { LinkHistory } from "@/lib/inventory/link-reads";
+import type { LinkHistory } from "@/lib/runs/link-reads";
 import type { RunRowsPage } from "@/lib/runs/lists";
 import { runListSearch, type RunListQuery } from "@/lib/runs/filters";
 

@@ -12,11 +12,12 @@ import { RunEngine } from "@/lib/runs/engine";
 import type { RunRemote } from "@/lib/runs/remote";
 import { agentRunRemote } from "@/lib/runs/remote-agents";
 import { Scheduler } from "@/lib/schedules/scheduler";
+import { getApp, installApp, provideAppFactory } from "@/lib/running-app";
 
 // The composition root: what the running app is made of, built in one place. The server builds
 // one app (instrumentation.ts, through getApp); a test builds its own on its own database
 // (testing/database.ts) and installs it with installApp. Route handlers, server actions and pages
-// reach the services through getApp(); no other module keeps a service of its own.
+// reach the services through getApp() (lib/running-app.ts); no other module keeps a service of its own.
 
 export type AppDeps = {
   /** The database client; every service and every read and write of lib/ uses it. */
@@ -47,7 +48,7 @@ export type App = {
   watchAlerts(): () => void;
   /** State kept between scrapes of /metrics (lib/metrics/registry.ts). */
   readonly metrics: { process?: Registry; labels?: Map<string, Record<string, string>> };
-  /** Set once the shutdown handlers are installed (lib/runs/shutdown.ts): once per app. */
+  /** Set once the shutdown handlers are installed (lib/shutdown.ts): once per app. */
   shutdownInstalled: boolean;
 };
 
@@ -79,17 +80,7 @@ export function createApp(deps: AppDeps): App {
   return app;
 }
 
-// The one app of this process. On globalThis because the server loads lib/ more than once
-// (instrumentation and each route bundle, and again at each dev-mode reload): every copy must
-// reach the same services, or a run started by one copy is unknown to another.
-const holder = globalThis as unknown as { wirespeedApp?: App };
-
-/** The running app; built from the environment (DATABASE_URL or the data folder, SSH agents) the first time. */
-export function getApp(): App {
-  return (holder.wirespeedApp ??= createApp({ db: createDatabaseClient(), remote: agentRunRemote }));
-}
-
-/** Makes `app` the running one (tests and tools that build their own); undefined forgets it. */
-export function installApp(app: App | undefined): void {
-  holder.wirespeedApp = app;
-}
+// The app built from the environment (DATABASE_URL or the data folder, SSH agents): what getApp()
+// answers when nothing else was installed. Route handlers and actions import getApp from here.
+provideAppFactory(() => createApp({ db: createDatabaseClient(), remote: agentRunRemote }));
+export { getApp, installApp };

@@ -1,5 +1,5 @@
 import "server-only";
-import { getApp } from "@/lib/app";
+import { getApp } from "@/lib/running-app";
 import { resolveDatabaseUrl } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { createSqliteAdapter } from "@/lib/sqlite";
@@ -13,7 +13,7 @@ export function createDatabaseClient(url: string = resolveDatabaseUrl()): Prisma
 }
 
 /**
- * The running app's database client (lib/app.ts), for the reads and writes of lib/: each use
+ * The running app's database client (lib/running-app.ts), for the reads and writes of lib/: each use
  * reaches the client of the app running at that moment, so a test that builds its own app on
  * its own database needs no fresh import of the modules it tests.
  */

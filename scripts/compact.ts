@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import { resolveDatabaseFile } from "../lib/config";
 import { compactRuns, samplesKeepDays, vacuumDatabase } from "../lib/runs/retention";
-import { db } from "../lib/db";
+// The app built from the environment: its database client is the one lib/ reads and writes.
+import { getApp } from "../lib/app";
 
 const USAGE = `usage: npm run compact -- [--keep-days N] [--vacuum]
 
@@ -72,11 +73,13 @@ async function main(args: string[]): Promise<number> {
 
 main(process.argv.slice(2))
   .then(async (code) => {
-    await db.$disconnect();
+    await getApp().db.$disconnect();
     process.exit(code);
   })
   .catch(async (error: unknown) => {
     process.stderr.write(`compact: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}\n`);
-    await db.$disconnect().catch(() => undefined);
+    await getApp()
+      .db.$disconnect()
+      .catch(() => undefined);
     process.exit(1);
   });

@@ -13,7 +13,7 @@ import { bin, checkNodeVersion, ensureDependencies, ensurePrismaClient, log, mti
 const isDev = process.argv.includes("--dev");
 // Next.js would otherwise report usage to its servers; a lab tool stays quiet.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
-// The app handles SIGTERM and Ctrl-C itself (lib/runs/shutdown.ts: the runs under way are stopped
+// The app handles SIGTERM and Ctrl-C itself (lib/shutdown.ts: the runs under way are stopped
 // and stored, then it exits within 10 s). Without this, `next start` exits on either without waiting for them;
 // `next dev` gives its server 100 ms before a SIGKILL unless NEXT_EXIT_TIMEOUT_MS says longer.
 process.env.NEXT_MANUAL_SIG_HANDLE = "true";

@@ -1,4 +1,4 @@
-// Test support: an app process that stops as the server does (lib/runs/shutdown.ts), for the
+// Test support: an app process that stops as the server does (lib/shutdown.ts), for the
 // shutdown lab test. It starts one run on a link through the app's own engine, reports its id
 // and each sample, and installs the server's SIGTERM/SIGINT handling. Once a SIGTERM has begun
 // the stop, it asks for another run, as a user could meanwhile, and reports the API's answer.
@@ -6,7 +6,7 @@
 import { errorResponse } from "@/lib/api/errors";
 import { getApp } from "@/lib/app";
 import { parseRunRequest } from "@/lib/runs/request";
-import { installServerShutdown } from "@/lib/runs/shutdown";
+import { installServerShutdown } from "@/lib/shutdown";
 
 async function main(): Promise<void> {
   const [linkId, otherLinkId, body] = process.argv.slice(2);

@@ -6,7 +6,7 @@ import { readPageFilters, runTableQuery, type QueryInput } from "@/lib/runs/filt
 import { RunTablePanel } from "@/components/runs/RunTablePanel";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { requirePage } from "@/lib/auth/guard";
-import { listLinkNames } from "@/lib/inventory/link-reads";
+import { listLinkNames } from "@/lib/runs/link-reads";
 import { listRunRows } from "@/lib/runs/lists";
 import { RUN_STATUSES } from "@/lib/runs/contract";
 import { lineRateThresholds } from "@/lib/overview/reads";

@@ -17,7 +17,7 @@ import { SERIES_COLORS } from "@/components/charts/colors";
 import type { BaselineJson } from "@/lib/alerts/contract";
 import { DIRECTION_ARROWS } from "@/lib/runs/describe";
 import { formatNumber, formatRate } from "@/lib/format";
-import type { LinkHistoryPoint } from "@/lib/inventory/link-reads";
+import type { LinkHistoryPoint } from "@/lib/runs/link-reads";
 import { clockAxisProps, formatClockTime, GRID_PROPS, useRateAxis } from "./axes";
 import { TooltipBox } from "./ChartTooltip";
 

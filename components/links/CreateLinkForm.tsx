@@ -8,7 +8,7 @@ import { unplacedErrors, useActionForm } from "@/components/forms/use-action-for
 import { formatLinkSpeedCompact } from "@/lib/format";
 import { Button, buttonClass, Notice, SelectField, TextAreaField, TextField } from "@/components/ui/ui";
 import { createLinkAction } from "@/lib/inventory/actions/create-link";
-import type { LinkableNic } from "@/lib/inventory/link-reads";
+import type { LinkableNic } from "@/lib/runs/link-reads";
 import { MtuMismatchBadge } from "./LinkList";
 import { defaultLinkSpeed, sharedSubnetOf, suggestPairs } from "./subnet";
 

@@ -7,7 +7,7 @@ import { formatLinkSpeedCompact } from "@/lib/format";
 import { buttonClass, FOCUS_RING, TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { PORTS_AT_ONCE_PRESET_ID } from "@/lib/experiments/presets";
-import type { LinkListItem } from "@/lib/inventory/link-reads";
+import type { LinkListItem } from "@/lib/runs/link-reads";
 
 function LinkEnd({ end }: { end: LinkListItem["a"] }) {
   return (

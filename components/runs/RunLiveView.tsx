@@ -12,7 +12,7 @@ import { LatencySummaryView } from "@/components/diagnosis/LatencySummary";
 import { useRunLatency } from "@/components/diagnosis/useRunLatency";
 import { QueryError } from "./QueryError";
 import { LATENCY_IDLE_SECONDS, LATENCY_INTERVAL_SECONDS, type LatencySummary } from "@/lib/diagnosis/contract";
-import { summarizeLatency } from "@/lib/diagnosis/latency";
+import { summarizeLatency } from "@/lib/runs/latency";
 import { downsample, SeriesBuilder, type SeriesPoint } from "@/lib/runs/series";
 import { isActiveStatus, SampleEventSchema } from "@/lib/runs/contract";
 import { invalidateRunViews } from "@/components/queries";

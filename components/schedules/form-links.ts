@@ -1,6 +1,6 @@
 // The links as the experiment and schedule forms know them (FormLink): each end's host, its
 // iperf3 version (options it lacks are disabled) and port range. Pure: the pages hand in what
-// lib/inventory/link-reads.ts read.
+// lib/runs/link-reads.ts read.
 import type { FormLink } from "@/components/experiments/form/fields";
 
 type LinkRow = {

@@ -2,7 +2,7 @@ import "server-only";
 import { recordAudit } from "@/lib/auth/audit";
 import { db } from "@/lib/db";
 import { AppError, invalidInput, parseInput, type FieldError } from "@/lib/errors";
-import { isRecordMissing } from "@/lib/inventory/prisma-errors";
+import { isRecordMissing } from "@/lib/db-errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import { AlertRuleInputSchema, AlertRulePatchSchema, ruleProblems, type AlertRuleJson } from "./contract";
 

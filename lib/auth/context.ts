@@ -1,5 +1,5 @@
 import "server-only";
-import { getApp } from "@/lib/app";
+import { getApp } from "@/lib/running-app";
 import type { Principal } from "./principal";
 
 // The principal of the request being served, for code far below the wrapper that needs

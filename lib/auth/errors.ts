@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, type AppErrorOptions } from "@/lib/errors";
 import { PERMISSION_NEEDS, type Permission, type Role } from "./roles";
 
 export type AuthErrorKind = "unauthorized" | "forbidden" | "rate-limited";
@@ -23,4 +23,16 @@ export class AuthError extends AppError {
 
 export function forbidden(role: Role, permission: Permission): AuthError {
   return new AuthError(403, `Your role (${role}) does not allow ${PERMISSION_NEEDS[permission]}.`);
+}
+
+export type AccountErrorKind = "invalid" | "not-found" | "conflict";
+
+/** What the accounts (users, API tokens) refuse: a name taken, the last admin, a user that does not exist. */
+export class AccountError extends AppError {
+  static override readonly errorName: string = "AccountError";
+  declare readonly kind: AccountErrorKind;
+
+  constructor(kind: AccountErrorKind, message: string, options?: AppErrorOptions) {
+    super(kind, message, options);
+  }
 }

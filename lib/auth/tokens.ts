@@ -1,7 +1,7 @@
 import "server-only";
+import { AccountError } from "./errors";
 import { db } from "@/lib/db";
 import { parseInput } from "@/lib/errors";
-import { InventoryError } from "@/lib/inventory/errors";
 import { recordAudit } from "./audit";
 import { isRole } from "./roles";
 import type { Principal } from "./principal";
@@ -85,7 +85,7 @@ export async function listApiTokens(userId?: number): Promise<ApiTokenView[]> {
 export async function revokeApiToken(id: number, by: Principal): Promise<ApiTokenView> {
   const row = await db.apiToken.findUnique({ where: { id }, select });
   const mayRevoke = row && (row.userId === by.userId || by.role === "admin");
-  if (!row || !mayRevoke) throw new InventoryError("not-found", `API token ${id} does not exist.`);
+  if (!row || !mayRevoke) throw new AccountError("not-found", `API token ${id} does not exist.`);
   if (row.revokedAt) return view(row);
   const updated = await db.apiToken.update({ where: { id }, data: { revokedAt: new Date() }, select });
   await recordAudit("token.revoke", "token", id, `"${row.name}" of ${row.user.username}`);

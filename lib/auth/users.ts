@@ -1,8 +1,8 @@
 import "server-only";
+import { AccountError } from "./errors";
 import { db } from "@/lib/db";
 import { AppError, parseInput } from "@/lib/errors";
-import { InventoryError } from "@/lib/inventory/errors";
-import { isUniqueViolation } from "@/lib/inventory/prisma-errors";
+import { isUniqueViolation } from "@/lib/db-errors";
 import { recordAudit } from "./audit";
 import { hashPassword } from "./password";
 import type { Principal } from "./principal";
@@ -59,9 +59,9 @@ export async function createUser(input: unknown): Promise<UserView> {
     return view(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new InventoryError("conflict", `A user named ${data.username} already exists.`, [
-        { field: "username", message: "is taken" },
-      ]);
+      throw new AccountError("conflict", `A user named ${data.username} already exists.`, {
+        fields: [{ field: "username", message: "is taken" }],
+      });
     }
     throw error;
   }
@@ -76,7 +76,7 @@ export async function createFirstAdmin(input: unknown): Promise<UserView> {
   const passwordHash = await hashPassword(data.password);
   const row = await db.$transaction(async (tx) => {
     if ((await tx.user.count()) > 0) {
-      throw new InventoryError("conflict", "An administrator already exists: sign in instead.");
+      throw new AccountError("conflict", "An administrator already exists: sign in instead.");
     }
     return tx.user.create({
       data: { username: data.username, usernameKey: usernameKey(data.username), passwordHash, role: "admin" },
@@ -118,18 +118,18 @@ async function otherActiveAdmins(id: number): Promise<number> {
 export async function updateUser(id: number, input: unknown, by: Principal): Promise<UserView> {
   const changes = parseInput(UserUpdateSchema, input);
   const current = await db.user.findUnique({ where: { id }, select });
-  if (!current) throw new InventoryError("not-found", `User ${id} does not exist.`);
+  if (!current) throw new AccountError("not-found", `User ${id} does not exist.`);
   const losesAdmin =
     current.role === "admin" && ((changes.role && changes.role !== "admin") || changes.disabled === true);
   if (losesAdmin && (await otherActiveAdmins(id)) === 0) {
-    throw new InventoryError("conflict", `${current.username} is the last active admin: make another admin first.`, [
-      { field: changes.disabled ? "disabled" : "role", message: "would leave no active admin" },
-    ]);
+    throw new AccountError("conflict", `${current.username} is the last active admin: make another admin first.`, {
+      fields: [{ field: changes.disabled ? "disabled" : "role", message: "would leave no active admin" }],
+    });
   }
   if (changes.disabled === true && by.userId === id) {
-    throw new InventoryError("conflict", "You cannot disable your own account.", [
-      { field: "disabled", message: "is your own account" },
-    ]);
+    throw new AccountError("conflict", "You cannot disable your own account.", {
+      fields: [{ field: "disabled", message: "is your own account" }],
+    });
   }
   const row = await db.user.update({
     where: { id },
@@ -153,10 +153,10 @@ export async function updateUser(id: number, input: unknown, by: Principal): Pro
 
 export async function deleteUser(id: number, by: Principal): Promise<void> {
   const current = await db.user.findUnique({ where: { id }, select });
-  if (!current) throw new InventoryError("not-found", `User ${id} does not exist.`);
-  if (by.userId === id) throw new InventoryError("conflict", "You cannot delete your own account.");
+  if (!current) throw new AccountError("not-found", `User ${id} does not exist.`);
+  if (by.userId === id) throw new AccountError("conflict", "You cannot delete your own account.");
   if (current.role === "admin" && !current.disabledAt && (await otherActiveAdmins(id)) === 0) {
-    throw new InventoryError("conflict", `${current.username} is the last active admin: make another admin first.`);
+    throw new AccountError("conflict", `${current.username} is the last active admin: make another admin first.`);
   }
   await db.user.delete({ where: { id } });
   await recordAudit("user.delete", "user", id, current.username);

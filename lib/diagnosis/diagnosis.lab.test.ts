@@ -8,7 +8,7 @@ import { openTestApi } from "@/testing/test-api";
 import { getApp } from "@/lib/app";
 import { seedLabInventory } from "@/testing/lab-inventory";
 import { closeAll } from "@/lib/ssh";
-import { bufferbloatGrade } from "./latency";
+import { bufferbloatGrade } from "@/lib/runs/latency";
 
 const api = await openTestApi();
 const runEngine = getApp().runs;

@@ -2,7 +2,7 @@ import "server-only";
 import { getExperiment } from "@/lib/experiments/reads";
 import { openEventStream } from "@/lib/runs/events";
 import type { BusEvent } from "@/lib/runs/bus";
-import { getApp } from "@/lib/app";
+import { getApp } from "@/lib/running-app";
 import type { ExperimentEventBus } from "./bus";
 import { isActiveExperimentStatus, type ExperimentEventType } from "./contract";
 

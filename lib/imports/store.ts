@@ -2,10 +2,9 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordAudit } from "@/lib/auth/audit";
-import { parseInput } from "@/lib/errors";
-import { InventoryError } from "@/lib/inventory/errors";
+import { AppError, parseInput } from "@/lib/errors";
 import { addressesOf } from "@/lib/inventory/nics";
-import { isUniqueViolation } from "@/lib/inventory/prisma-errors";
+import { isUniqueViolation } from "@/lib/db-errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import { cpuColumns, summaryColumns } from "@/lib/runs/columns";
 import { sampleEventOf } from "@/lib/runs/contract";
@@ -34,7 +33,7 @@ async function linkAddressesOf(linkId: number) {
     where: { id: linkId },
     select: { id: true, name: true, aNic: { select: { addresses: true } }, bNic: { select: { addresses: true } } },
   });
-  if (!link) throw new InventoryError("not-found", `no link has id ${linkId}`);
+  if (!link) throw new AppError("not-found", `no link has id ${linkId}`);
   return { link, addresses: { a: addressesOf(link.aNic.addresses), b: addressesOf(link.bNic.addresses) } };
 }
 

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getHost, listHosts as listInventoryHosts } from "@/lib/inventory/hosts";
 import { listNics } from "@/lib/inventory/nics";
-import { activeRunOf } from "@/lib/inventory/prisma-errors";
+import { activeRunOf } from "@/lib/inventory/active-runs";
 
 export type HostListItem = Awaited<ReturnType<typeof listHosts>>[number];
 

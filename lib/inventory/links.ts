@@ -4,7 +4,8 @@ import { invalidInput, parseInput } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
 import type { DeletedCounts } from "@/lib/inventory/hosts";
 import { addressesOf } from "@/lib/inventory/nics";
-import { activeRunOf, isRecordMissing } from "@/lib/inventory/prisma-errors";
+import { activeRunOf } from "@/lib/inventory/active-runs";
+import { isRecordMissing } from "@/lib/db-errors";
 import { IdSchema, LinkCreateSchema, LinkUpdateSchema } from "@/lib/inventory/schemas";
 import { recordAudit } from "@/lib/auth/audit";
 

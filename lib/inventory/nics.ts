@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { parseInput } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
 import type { DeletedCounts } from "@/lib/inventory/hosts";
-import { activeRunOf, isRecordMissing, isUniqueViolation } from "@/lib/inventory/prisma-errors";
+import { activeRunOf } from "@/lib/inventory/active-runs";
+import { isRecordMissing, isUniqueViolation } from "@/lib/db-errors";
 import { IdSchema, NicCreateSchema, NicUpdateSchema } from "@/lib/inventory/schemas";
 import { recordAudit } from "@/lib/auth/audit";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { getApp } from "@/lib/app";
+import { getApp } from "@/lib/running-app";
 import { RUN_DURATION_BUCKETS, readMetricsSnapshot, type MetricsSnapshot } from "./read";
 
 // GET /metrics in Prometheus' text format, rendered by prom-client. The process metrics live in

@@ -3,7 +3,7 @@ import { recordAudit } from "@/lib/auth/audit";
 import { db } from "@/lib/db";
 import { AppError, invalidInput, parseInput } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { isRecordMissing, isUniqueViolation } from "@/lib/inventory/prisma-errors";
+import { isRecordMissing, isUniqueViolation } from "@/lib/db-errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import { openSecret, sealSecret } from "@/lib/inventory/secrets";
 import { SecretOpenError } from "@/lib/secrets/envelope";

@@ -338,7 +338,7 @@ export class RunEngine {
   }
 
   /**
-   * Wirespeed is stopping (SIGTERM, Ctrl-C; lib/runs/shutdown.ts): from now on no run starts
+   * Wirespeed is stopping (SIGTERM, Ctrl-C; lib/shutdown.ts): from now on no run starts
    * (ShuttingDownError). Runs still waiting for their link end as interrupted without starting,
    * as a crash's recovery would mark them; runs under way are stopped as a cancel stops them
    * (both ends' iperf3, the client first, so that it prints its partial summary) and stored as

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { getApp } from "@/lib/app";
+import { getApp } from "@/lib/running-app";
 import { type BusEvent, type EventBus, type RunEvent, type RunEventBus } from "./bus";
 import { isFinalStatus, sampleEventFromRow } from "./contract";
 import { runJson } from "./serialize";

@@ -1,5 +1,5 @@
 import "server-only";
-import { getApp } from "@/lib/app";
+import { getApp } from "@/lib/running-app";
 
 export { RunEngine } from "./engine";
 export { RunError } from "./errors";

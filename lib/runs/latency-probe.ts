@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { LATENCY_IDLE_SECONDS, type LatencySample, type LatencySummary } from "@/lib/diagnosis/contract";
-import { PingTimeline, summarizeLatency } from "@/lib/diagnosis/latency";
+import { PingTimeline, summarizeLatency } from "@/lib/runs/latency";
 import type { IperfOptions } from "@/lib/iperf";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";

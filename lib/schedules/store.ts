@@ -20,7 +20,7 @@ import {
   type ScheduleRunJson,
   type ScheduleRunOutcome,
 } from "./contract";
-import { getApp } from "@/lib/app";
+import { getApp } from "@/lib/running-app";
 import { nextDueAt, nextStarts, parseTiming, type Timing } from "./timing";
 
 // Schedules in the database: validation (the timing, and the target as a run request or an

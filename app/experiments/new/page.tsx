@@ -6,7 +6,7 @@ import { readNewExperimentParams } from "@/components/experiments/form/prefill";
 import { formLinksOf } from "@/components/schedules/form-links";
 import { requirePage } from "@/lib/auth/guard";
 import { listHosts } from "@/lib/inventory/host-reads";
-import { listLinks } from "@/lib/inventory/link-reads";
+import { listLinks } from "@/lib/runs/link-reads";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New experiment" };

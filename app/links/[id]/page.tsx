@@ -16,7 +16,7 @@ import { requirePage } from "@/lib/auth/guard";
 import { isActiveExperimentStatus } from "@/lib/experiments/contract";
 import { EVERY_DIRECTION_PRESET_ID, STREAM_SWEEP_PRESET_ID } from "@/lib/experiments/presets";
 import { listExperiments } from "@/lib/experiments/reads";
-import { getLinkEnds, getLinkHistory, listLinkStreamCounts } from "@/lib/inventory/link-reads";
+import { getLinkEnds, getLinkHistory, listLinkStreamCounts } from "@/lib/runs/link-reads";
 import { getRunComparison } from "@/lib/runs/series-reads";
 import { getLinkHints, getRunEnvironments } from "@/lib/diagnosis/reads";
 import { listRunRows } from "@/lib/runs/lists";

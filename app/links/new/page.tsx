@@ -2,7 +2,7 @@ import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
 import { CreateLinkForm } from "@/components/links/CreateLinkForm";
-import { listLinkableNics } from "@/lib/inventory/link-reads";
+import { listLinkableNics } from "@/lib/runs/link-reads";
 import { requirePage } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";

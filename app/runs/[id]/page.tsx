@@ -15,7 +15,7 @@ import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { againstBaseline } from "@/lib/alerts/baseline";
 import { describeAgainstBaseline } from "@/lib/alerts/contract";
 import { requirePage } from "@/lib/auth/guard";
-import { getLinkEnds } from "@/lib/inventory/link-reads";
+import { getLinkEnds } from "@/lib/runs/link-reads";
 import { getRunDetail } from "@/lib/runs/lists";
 import { getRunDiagnosis } from "@/lib/diagnosis/reads";
 import { queuePositionOf } from "@/lib/runs";

@@ -9,7 +9,7 @@ import { TEXT_LINK } from "@/components/ui/styles";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { listHosts } from "@/lib/inventory/host-reads";
-import { listLinks } from "@/lib/inventory/link-reads";
+import { listLinks } from "@/lib/runs/link-reads";
 import { parseStoredOptions } from "@/lib/runs/contract";
 import { describeDirection, describeOptions } from "@/lib/runs/describe";
 import { describeTiming, LAST_RUNS } from "@/lib/schedules/contract";

@@ -1,7 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { AppError } from "@/lib/errors";
 import { idFromParams } from "@/lib/api/request";
-import { getLinkEnds, getLinkHistory } from "@/lib/inventory/link-reads";
+import { getLinkEnds, getLinkHistory } from "@/lib/runs/link-reads";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

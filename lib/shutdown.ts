@@ -2,7 +2,7 @@ import "server-only";
 import { constants } from "node:os";
 import type { ExperimentRunner } from "@/lib/experiments/runner";
 import type { Scheduler } from "@/lib/schedules/scheduler";
-import type { RunEngine } from "./engine";
+import type { RunEngine } from "@/lib/runs/engine";
 import type { App } from "@/lib/app";
 
 // Stopping Wirespeed cleanly: `docker stop` sends SIGTERM, Ctrl-C SIGINT. From that moment no

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { busyboxPing, iputilsPing, parseWindowsPingLine } from "@/agents/ping";
 import type { PingSupport } from "@/agents/types";
-import type { LatencySample } from "./contract";
+import type { LatencySample } from "@/lib/diagnosis/contract";
 import { bufferbloatGrade, LOSS_TIMEOUT_MS, percentile, PingTimeline, summarizeLatency } from "./latency";
 
 const FIXTURES = path.resolve(__dirname, "../../agents/fixtures/ping");

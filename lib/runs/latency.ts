@@ -1,6 +1,6 @@
 // Latency under load: ping lines, as they arrive, become samples on the run's time axis, and the
 // samples a summary with a bufferbloat grade. Pure: no I/O, safe in the browser.
-import type { BufferbloatGrade, LatencyPhase, LatencySample, LatencySummary, PingLine } from "./contract";
+import type { BufferbloatGrade, LatencyPhase, LatencySample, LatencySummary, PingLine } from "@/lib/diagnosis/contract";
 
 /**
  * A request still unanswered this long after it was sent is lost. Not sooner: iputils' -O and macOS
