@@ -11,6 +11,71 @@ const NOT_TESTING = rule(up("testing"), "testing/ is test support: only tests, b
 const boundaries = (...patterns) => ({ "no-restricted-imports": ["error", { patterns: [...patterns, NOT_TESTING] }] });
 const TESTS = ["**/*.test.ts", "**/*.spec.ts", "e2e/**", "bench/**", "testing/**", "scripts/**/*.test.ts"];
 
+// The layers of lib/ and agents/, bottom first (docs/architecture.md, "Layers"). A module imports
+// its own layer and those below it, never one above: so no two folders import each other. The
+// contracts (`contract.ts`) and input schemas (`schemas.ts`) of every feature are pure and sit at
+// the bottom, whatever their folder: anything may import them, including the browser. Server
+// actions (`lib/<feature>/actions/`) are entry points, as route handlers are: the top layer.
+export const LAYERS = [
+  ["errors", "platforms", "config", "format", "iperf", "ssh", "data-dir", "sqlite", "db-errors", "generated"],
+  ["@agents"],
+  ["secrets", "running-app", "db"],
+  ["auth"],
+  ["inventory"],
+  ["hosts"],
+  ["runs"],
+  ["imports", "experiments"],
+  ["diagnosis", "schedules", "notify", "metrics", "bootstrap", "backup"],
+  ["alerts"],
+  ["overview"],
+  ["app", "shutdown", "action", "api"],
+];
+const TOP = LAYERS.length - 1;
+const pathOf = (module) => (module === "@agents" ? "agents" : `lib/${module}`);
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * The import specifiers that name one of `modules`, by alias (`@/lib/runs/engine`) or relative path
+ * (`../runs/engine` from a folder of lib/, `../lib/runs/engine` from agents/), their pure contracts excepted.
+ */
+const importsOf = (modules) => {
+  const paths = modules.map((module) => escape(pathOf(module))).join("|");
+  const names = modules.map((module) => escape(pathOf(module).replace(/^lib\//, ""))).join("|");
+  return `^(?:@/(?:${paths})|\\.\\./(?:${names})|(?:\\.\\./)+lib/(?:${names}))(?:/(?!(?:contract|schemas)$).*)?$`;
+};
+const filesOf = (module) =>
+  module === "@agents"
+    ? ["agents/**/*.ts"]
+    : [`lib/${module}.ts`, `lib/${module}.tsx`, `lib/${module}/**/*.ts`, `lib/${module}/**/*.tsx`];
+const NOT_UP = rule(
+  [...up("components"), ...up("app"), ...up("e2e")],
+  "lib/ and agents/ never import components/, app/ or e2e/: move the shared code into lib/.",
+);
+const IPERF_PURE = rule(
+  ["@/lib/db", "@/lib/ssh", "@/lib/ssh/*", "@/agents", "@/agents/*", "node:child_process", "node:fs", "server-only"],
+  "lib/iperf is pure: no database, SSH, agents or I/O.",
+);
+function layerConfigs() {
+  return LAYERS.flatMap((modules, layer) => {
+    const above = LAYERS.slice(layer + 1).flat();
+    const patterns = [NOT_UP];
+    if (above.length > 0) {
+      patterns.push({
+        regex: importsOf(above),
+        message:
+          `${modules.map(pathOf).join(", ")} may import only its own layer and those below: ` +
+          `layer ${layer} of ${TOP} in LAYERS (eslint.config.mjs, bottom first; docs/architecture.md).`,
+        // A type is not a dependency at run time: lib/running-app.ts names the App it holds.
+        allowTypeImports: true,
+      });
+    }
+    return modules.map((module) => ({
+      files: filesOf(module),
+      ignores: [...TESTS, "lib/*/actions/**"],
+      rules: boundaries(...patterns, ...(module === "iperf" ? [IPERF_PURE] : [])),
+    }));
+  }).concat({ files: ["lib/*/actions/**/*.ts"], ignores: TESTS, rules: boundaries(NOT_UP) });
+}
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -29,36 +94,7 @@ const config = [
       "next-env.d.ts",
     ],
   },
-  {
-    files: ["lib/**/*.ts", "lib/**/*.tsx", "agents/**/*.ts"],
-    ignores: TESTS,
-    rules: boundaries(
-      rule(
-        [...up("components"), ...up("app"), ...up("e2e")],
-        "lib/ and agents/ never import components/, app/ or e2e/: move the shared code into lib/.",
-      ),
-    ),
-  },
-  {
-    files: ["lib/iperf/**/*.ts"],
-    ignores: TESTS,
-    rules: boundaries(
-      rule([...up("components"), ...up("app"), ...up("e2e")], "lib/ never imports components/, app/ or e2e/."),
-      rule(
-        [
-          "@/lib/db",
-          "@/lib/ssh",
-          "@/lib/ssh/*",
-          "@/agents",
-          "@/agents/*",
-          "node:child_process",
-          "node:fs",
-          "server-only",
-        ],
-        "lib/iperf is pure: no database, SSH, agents or I/O.",
-      ),
-    ),
-  },
+  ...layerConfigs(),
   {
     files: ["components/**/*.ts", "components/**/*.tsx"],
     ignores: TESTS,

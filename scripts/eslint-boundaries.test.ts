@@ -1,12 +1,15 @@
+import fs from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
+import { LAYERS } from "../eslint.config.mjs";
 
 // The folder boundaries of eslint.config.mjs, checked on probe files that are linted as if
 // they stood at the given path: a rule that silently stopped matching would let lib/ grow
 // imports of components/ again.
 
-const eslint = new ESLint({ cwd: path.resolve(__dirname, "..") });
+const root = path.resolve(__dirname, "..");
+const eslint = new ESLint({ cwd: root });
 
 async function restrictedImports(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
@@ -41,7 +44,7 @@ describe("import boundaries", { timeout: 60_000 }, () => {
   it("keeps lib/iperf pure and components/ away from the database", async () => {
     expect(
       await restrictedImports("lib/iperf/probe.ts", 'import { db } from "@/lib/db";\nexport const probe = db;\n'),
-    ).toEqual([expect.stringContaining("lib/iperf is pure")]);
+    ).toContainEqual(expect.stringContaining("lib/iperf is pure"));
     expect(
       await restrictedImports("components/probe.tsx", 'import { db } from "@/lib/db";\nexport const probe = db;\n'),
     ).toEqual([expect.stringContaining("components/ hold no database")]);
@@ -76,5 +79,56 @@ describe("import boundaries", { timeout: 60_000 }, () => {
         'import { RUN_STATUSES } from "@/lib/runs/contract";\nexport const probe = RUN_STATUSES;\n',
       ),
     ).toEqual([]);
+  });
+
+  it("keeps each layer of lib/ to the layers below it, contracts and types excepted", async () => {
+    const runner =
+      'import { ExperimentRunner } from "@/lib/experiments/runner";\nexport const probe = ExperimentRunner;\n';
+    expect(await restrictedImports("lib/runs/probe.ts", runner)).toEqual([
+      expect.stringContaining("lib/runs may import only its own layer and those below"),
+    ]);
+    expect(
+      await restrictedImports(
+        "lib/runs/probe.ts",
+        'import { ExperimentRunner } from "../experiments/runner";\nexport const probe = ExperimentRunner;\n',
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports("agents/probe.ts", 'import { db } from "../lib/db";\nexport const probe = db;\n'),
+    ).toEqual([expect.stringContaining("agents may import only its own layer and those below")]);
+    // Below, a contract, a type, an entry point: all allowed.
+    expect(
+      await restrictedImports(
+        "lib/experiments/probe.ts",
+        runner.replace("experiments/runner", "runs/engine").replaceAll("ExperimentRunner", "RunEngine"),
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports(
+        "lib/runs/probe.ts",
+        'import { EXPERIMENT_KINDS } from "@/lib/experiments/contract";\nexport const probe = EXPERIMENT_KINDS;\n',
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports(
+        "lib/running-app.ts",
+        'import type { App } from "@/lib/app";\nexport type Probe = App;\n',
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports(
+        "lib/runs/actions/probe.ts",
+        'import { getApp } from "@/lib/app";\nexport const probe = getApp;\n',
+      ),
+    ).toEqual([]);
+  });
+
+  it("places every module of lib/ in a layer", () => {
+    const placed = new Set(LAYERS.flat());
+    const modules = fs
+      .readdirSync(path.join(root, "lib"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)))
+      .map((entry) => entry.name.replace(/\.tsx?$/, ""));
+    expect(modules.filter((module) => !placed.has(module))).toEqual([]);
   });
 });
