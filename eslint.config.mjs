@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 import prettier from "eslint-config-prettier/flat";
@@ -31,6 +34,21 @@ export const LAYERS = [
   ["app", "shutdown", "action", "api"],
 ];
 const TOP = LAYERS.length - 1;
+
+// The modules of lib/ that say `import "server-only"`: the browser must not load them, so the
+// components (which a client component may import) take only their types.
+function serverModules(dir = "lib") {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "generated" ? [] : serverModules(file);
+    if (!/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) return [];
+    if (!/^import "server-only";$/m.test(fs.readFileSync(file, "utf8"))) return [];
+    return [file.replace(/\.tsx?$/, "").replace(/\/index$/, "")];
+  });
+}
+const SERVER_MODULES = serverModules(path.join(path.dirname(fileURLToPath(import.meta.url)), "lib")).map((file) =>
+  path.relative(path.dirname(fileURLToPath(import.meta.url)), file),
+);
 const pathOf = (module) => (module === "@agents" ? "agents" : `lib/${module}`);
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /**
@@ -114,6 +132,13 @@ const config = [
         "components/ hold no database, SSH or secrets: take the data as props from the reads of lib/<feature>/.",
         true,
       ),
+      {
+        regex: `^@/(?:${SERVER_MODULES.map(escape).join("|")})$`,
+        message:
+          'components/ reach the browser: a module marked import "server-only" gives them types only. ' +
+          "Take its data as props, or move the pure part into a module without the mark.",
+        allowTypeImports: true,
+      },
     ),
   },
   {
