@@ -344,7 +344,8 @@ function report(result: WriterResult): void {
   );
   if (result.writes.length > 0) {
     console.log(
-      `    write wait, all writes: p50 ${ms(percentile(result.writes, 50))}, p99 ${ms(percentile(result.writes, 99))}, max ${ms(Math.max(...result.writes))}; ` +
+      `    write wait, all writes: p50 ${ms(percentile(result.writes, 50))}, p99 ${ms(percentile(result.writes, 99))}, ` +
+        `max ${ms(Math.max(...result.writes))}; ` +
         `over ${GOAL_MS} ms: ${result.writes.filter((value) => value > GOAL_MS).length}`,
     );
   }
@@ -354,19 +355,24 @@ function report(result: WriterResult): void {
     );
   }
   console.log(
-    `    longest stall of the writer's event loop ${ms(result.maxStallMs)}; samples stored ${result.stored} of ${result.sent} (seq 0..n-1 without a gap: ${result.isContiguous})`,
+    `    longest stall of the writer's event loop ${ms(result.maxStallMs)}; ` +
+      `samples stored ${result.stored} of ${result.sent} (seq 0..n-1 without a gap: ${result.isContiguous})`,
   );
   if (result.failedWrites > 0 || result.isStuck) {
     console.log(
-      `    ${result.failedWrites} write(s) failed${result.firstError ? ` (${result.firstError})` : ""}${result.isStuck ? `; the connection was left stuck inside its transaction: no later write settled` : ""}`,
+      `    ${result.failedWrites} write(s) failed${result.firstError ? ` (${result.firstError})` : ""}` +
+        `${result.isStuck ? `; the connection was left stuck inside its transaction: no later write settled` : ""}`,
     );
   }
   const times = backupsDone.map((backup) => backup.ms);
   if (result.mode === "wal-alone") return;
+  const failedBackups = result.backups.length - backupsDone.length;
+  const failed = failedBackups > 0 ? `, ${failedBackups} failed (${result.backups.find((b) => b.error)?.error})` : "";
   console.log(
-    `    backups: ${backupsDone.length} taken${result.backups.length > backupsDone.length ? `, ${result.backups.length - backupsDone.length} failed (${result.backups.find((b) => b.error)?.error})` : ""}` +
+    `    backups: ${backupsDone.length} taken${failed}` +
       (times.length > 0
-        ? `, ${ms(percentile(times, 50))} median, ${ms(Math.max(...times))} max, ${(backupsDone[0]!.bytes / 1024 / 1024).toFixed(1)} MiB each; ${oneStep} ended in a one-step copy after 3 restarts`
+        ? `, ${ms(percentile(times, 50))} median, ${ms(Math.max(...times))} max, ` +
+          `${(backupsDone[0]!.bytes / 1024 / 1024).toFixed(1)} MiB each; ${oneStep} ended in a one-step copy after 3 restarts`
         : ""),
   );
 }
@@ -400,7 +406,8 @@ async function main(): Promise<void> {
     const filling = performance.now();
     const filled = fill(file, megabytes);
     console.log(
-      `backup: ${(fs.statSync(file).size / 1024 / 1024).toFixed(0)} MiB database (${filled.runs} runs, ${filled.samples} samples of 8 streams) in ${((performance.now() - filling) / 1000).toFixed(1)} s; ` +
+      `backup: ${(fs.statSync(file).size / 1024 / 1024).toFixed(0)} MiB database ` +
+        `(${filled.runs} runs, ${filled.samples} samples of 8 streams) in ${((performance.now() - filling) / 1000).toFixed(1)} s; ` +
         `a run of ${seconds} s at -i 0.1 with ${streams} streams per mode, backups one after the other; goal: no write waits more than ${GOAL_MS} ms`,
     );
     const results: WriterResult[] = [];
@@ -438,15 +445,19 @@ async function main(): Promise<void> {
     const worst = (result: WriterResult) => (result.writes.length > 0 ? Math.max(...result.writes) : 0);
     const p99 = (result: WriterResult) => (result.writes.length > 0 ? percentile(result.writes, 99) : 0);
     console.log(
-      `  max write wait: ${ms(worst(before))} before, ${ms(worst(after))} with WAL (${(worst(before) / worst(after)).toFixed(0)}x less); p99 ${ms(p99(before))} → ${ms(p99(after))}; ` +
+      `  max write wait: ${ms(worst(before))} before, ${ms(worst(after))} with WAL (${(worst(before) / worst(after)).toFixed(0)}x less); ` +
+        `p99 ${ms(p99(before))} → ${ms(p99(after))}; ` +
         `samples lost ${before.sent - before.stored} → ${after.sent - after.stored}`,
     );
     console.log(
       `  WAL with backups against WAL alone: max ${ms(worst(after))} vs ${ms(worst(alone))}, p99 ${ms(p99(after))} vs ${ms(p99(alone))}, ` +
-        `longest event-loop stall ${ms(after.maxStallMs)} vs ${ms(alone.maxStallMs)} (in WAL no lock is waited for: a stall there is time the writer did not get a CPU, which the backup process shares)`,
+        `longest event-loop stall ${ms(after.maxStallMs)} vs ${ms(alone.maxStallMs)} ` +
+        `(in WAL no lock is waited for: a stall there is time the writer did not get a CPU, ` +
+        `which the backup process shares)`,
     );
     console.log(
-      `verdict: ${worst(after) <= GOAL_MS ? "MET" : "MISSED"}: the longest sample write in WAL mode while backups ran took ${ms(worst(after))} (goal ${GOAL_MS} ms)`,
+      `verdict: ${worst(after) <= GOAL_MS ? "MET" : "MISSED"}: ` +
+        `the longest sample write in WAL mode while backups ran took ${ms(worst(after))} (goal ${GOAL_MS} ms)`,
     );
   } finally {
     database.remove();

@@ -7,7 +7,8 @@
 //      shell's start-up, as before; the ratio of their medians is printed.
 //  (b) the start skew of a concurrent experiment's clients: the spread of the clients' start
 //      times (as the engine records them) and of the runs' first samples. Goal: < 200 ms.
-//   WIRESPEED_LAB_INSTANCE=6 node --require ./testing/server-only.cjs --import tsx bench/experiment.bench.ts [--values 1,2,3,4,5,6,7,8] [--seconds 2] [--interval 0.5] [--pairs 5] [--rounds 2] [--no-baseline] [--smoke]
+//   WIRESPEED_LAB_INSTANCE=6 node --require ./testing/server-only.cjs --import tsx bench/experiment.bench.ts
+//     [--values 1,2,3,4,5,6,7,8] [--seconds 2] [--interval 0.5] [--pairs 5] [--rounds 2] [--no-baseline] [--smoke]
 // --rounds: per mode. --smoke: a sweep of -P 1,2 once and one concurrent experiment, 1 s tests, the same checks, no baseline.
 import { benchOptions, check, median, ms, runMain, withLabEngine } from "./lab-bench";
 
@@ -76,13 +77,15 @@ runMain(async () => {
       }
       allGaps[mode].push(...gaps);
       console.log(
-        `experiment: (a) round ${round} (${mode}): ${runIds.length} steps, gaps ${gaps.map(ms).join(", ")}; median ${ms(median(gaps))} (answer: ${stored.answer})`,
+        `experiment: (a) round ${round} (${mode}): ${runIds.length} steps, gaps ${gaps.map(ms).join(", ")}; ` +
+          `median ${ms(median(gaps))} (answer: ${stored.answer})`,
       );
     }
     setStandbySessions(true);
     for (const mode of modes) {
       console.log(
-        `experiment: (a) ${mode === "standby" ? "standby sessions" : "baseline, a login shell per command"}: median step gap ${ms(median(allGaps[mode]))} of ${allGaps[mode].length}, max ${ms(Math.max(...allGaps[mode]))}`,
+        `experiment: (a) ${mode === "standby" ? "standby sessions" : "baseline, a login shell per command"}: ` +
+          `median step gap ${ms(median(allGaps[mode]))} of ${allGaps[mode].length}, max ${ms(Math.max(...allGaps[mode]))}`,
       );
     }
     if (baseline)
@@ -132,10 +135,12 @@ runMain(async () => {
       );
     }
     console.log(
-      `experiment: (b) median client start skew ${ms(median(startSkews))}, max ${ms(Math.max(...startSkews))}; first samples median ${ms(median(firstSampleSkews))}, max ${ms(Math.max(...firstSampleSkews))}`,
+      `experiment: (b) median client start skew ${ms(median(startSkews))}, max ${ms(Math.max(...startSkews))}; ` +
+        `first samples median ${ms(median(firstSampleSkews))}, max ${ms(Math.max(...firstSampleSkews))}`,
     );
     console.log(
-      `experiment: (b) verdict: max client start skew ${ms(Math.max(...startSkews))} ${Math.max(...startSkews) < GOAL_SKEW_MS ? "meets" : "misses"} the goal of ${GOAL_SKEW_MS} ms`,
+      `experiment: (b) verdict: max client start skew ${ms(Math.max(...startSkews))} ` +
+        `${Math.max(...startSkews) < GOAL_SKEW_MS ? "meets" : "misses"} the goal of ${GOAL_SKEW_MS} ms`,
     );
   });
 });

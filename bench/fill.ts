@@ -311,8 +311,11 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
   const intervalLine = (id: string, from: number, bps: number, sender: boolean) => {
     const interval = `${pad(from.toFixed(2), 6)}-${(from + 1).toFixed(2).padEnd(6)} sec`;
     const figures = `${pad(formatBytes(bps / 8), 10)}  ${pad(formatRate(bps), 15)}`;
-    if (udp)
-      return `[${id}] ${interval} ${figures}  ${sender ? pad(String(Math.round(bps / 8 / 1448)), 6) : `  0.00${Math.floor(random() * 9)} ms  0/${Math.round(bps / 8 / 1448)} (0%)`}  `;
+    if (udp) {
+      const datagrams = Math.round(bps / 8 / 1448);
+      const tail = sender ? pad(String(datagrams), 6) : `  0.00${Math.floor(random() * 9)} ms  0/${datagrams} (0%)`;
+      return `[${id}] ${interval} ${figures}  ${tail}  `;
+    }
     return sender
       ? `[${id}] ${interval} ${figures}  ${pad(String(Math.floor(random() ** 4 * 30)), 4)}   ${pad((1 + random() * 2).toFixed(2), 5)} MBytes       `
       : `[${id}] ${interval} ${figures}                  `;
@@ -329,7 +332,8 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
   const connected = (local: typeof client, remote: typeof client, port: number) =>
     ids.map(
       (id, index) =>
-        `[${pad(String(id), 3)}] local ${local.address.split("/")[0]} port ${local === client ? port + index : 5201} connected to ${remote.address.split("/")[0]} port ${local === client ? 5201 : port + index}`,
+        `[${pad(String(id), 3)}] local ${local.address.split("/")[0]} port ${local === client ? port + index : 5201} ` +
+        `connected to ${remote.address.split("/")[0]} port ${local === client ? 5201 : port + index}`,
     );
   const clientSends = !options.reverse;
   const header = udp
@@ -347,7 +351,8 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
     "      Cookie: 5xq3yhm3xg6zj2l7n2g4a4ofbf5yfv2xxqzp",
     ...(udp ? ["      Target Bitrate: " + formatRate(options.bitrate!)] : ["      TCP MSS: 8948 (default)"]),
     ...connected(client, server, 43_312),
-    `Starting Test: protocol: ${udp ? "UDP" : "TCP"}, ${ids.length} streams, ${udp ? 8948 : 131_072} byte blocks, omitting 0 seconds, ${seconds} second test, tos 0`,
+    `Starting Test: protocol: ${udp ? "UDP" : "TCP"}, ${ids.length} streams, ` +
+      `${udp ? 8948 : 131_072} byte blocks, omitting 0 seconds, ${seconds} second test, tos 0`,
     header,
     ...intervals(clientSends),
     "Test Complete. Summary Results:",
@@ -367,12 +372,15 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
     const lines = (role: "sender" | "receiver", share: number) =>
       ids.map(
         (id) =>
-          `[${pad(String(id), 3)}]   ${interval} sec  ${pad(formatBytes((bytes * share) / ids.length), 10)}  ${pad(formatRate((received * share) / ids.length), 15)}  ${role === "sender" && !udp ? pad(String(Math.round(retransmits / ids.length)), 4) : "    "}             ${role}`,
+          `[${pad(String(id), 3)}]   ${interval} sec  ${pad(formatBytes((bytes * share) / ids.length), 10)}  ` +
+          `${pad(formatRate((received * share) / ids.length), 15)}  ` +
+          `${role === "sender" && !udp ? pad(String(Math.round(retransmits / ids.length)), 4) : "    "}             ${role}`,
       );
     const sums = (role: "sender" | "receiver", share: number) =>
       ids.length > 1
         ? [
-            `[SUM]   ${interval} sec  ${pad(formatBytes(bytes * share), 10)}  ${pad(formatRate(received * share), 15)}  ${role === "sender" && !udp ? pad(String(retransmits), 4) : "    "}             ${role}`,
+            `[SUM]   ${interval} sec  ${pad(formatBytes(bytes * share), 10)}  ${pad(formatRate(received * share), 15)}  ` +
+              `${role === "sender" && !udp ? pad(String(retransmits), 4) : "    "}             ${role}`,
           ]
         : [];
     const block = [
@@ -385,7 +393,8 @@ function textsOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec, rando
     return {
       client: [
         ...block,
-        `CPU Utilization: local/${clientSends ? "sender" : "receiver"} ${cpu[0].toFixed(1)}% (0.9%u/${(cpu[0] - 0.9).toFixed(1)}%s), remote/${clientSends ? "receiver" : "sender"} ${cpu[1].toFixed(1)}% (4.1%u/${(cpu[1] - 4.1).toFixed(1)}%s)`,
+        `CPU Utilization: local/${clientSends ? "sender" : "receiver"} ${cpu[0].toFixed(1)}% (0.9%u/${(cpu[0] - 0.9).toFixed(1)}%s), ` +
+          `remote/${clientSends ? "receiver" : "sender"} ${cpu[1].toFixed(1)}% (4.1%u/${(cpu[1] - 4.1).toFixed(1)}%s)`,
         "snd_tcp_congestion cubic",
         "rcv_tcp_congestion cubic",
         "",
@@ -459,16 +468,19 @@ export function seedLab(
   const random = randomFrom(seed);
   const now = sqliteTime(createdAt);
   const insertHost = sqlite.prepare(
-    `INSERT INTO "Host" ("name", "address", "authMethod", "platform", "iperf3Path", "iperf3Version", "hostKeyFingerprint", "reachable", "checkedAt", "lastSeenAt", "createdAt", "updatedAt") VALUES (?, ?, 'key', ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+    `INSERT INTO "Host" ("name", "address", "authMethod", "platform", "iperf3Path", "iperf3Version", "hostKeyFingerprint", ` +
+      `"reachable", "checkedAt", "lastSeenAt", "createdAt", "updatedAt") VALUES (?, ?, 'key', ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
   );
   const insertNic = sqlite.prepare(
-    `INSERT INTO "Nic" ("hostId", "name", "model", "driver", "speedMbps", "mtu", "mac", "addresses", "pcieLinkSpeed", "pcieLinkWidth", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO "Nic" ("hostId", "name", "model", "driver", "speedMbps", "mtu", "mac", "addresses", "pcieLinkSpeed", ` +
+      `"pcieLinkWidth", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertLink = sqlite.prepare(
     `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`,
   );
   const insertSchedule = sqlite.prepare(
-    `INSERT INTO "Schedule" ("name", "linkId", "options", "direction", "clientSide", "everyMinutes", "timezone", "slipSeconds", "enabled", "nextRunAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 'UTC', 120, 1, ?, ?, ?)`,
+    `INSERT INTO "Schedule" ("name", "linkId", "options", "direction", "clientSide", "everyMinutes", "timezone", "slipSeconds", ` +
+      `"enabled", "nextRunAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 'UTC', 120, 1, ?, ?, ?)`,
   );
   const hostIds = new Map<string, number>();
   const nicCounts = new Map<string, number>();
@@ -642,9 +654,11 @@ export type FillResult = {
 export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult {
   const random = randomFrom(range.seed);
   const insertRun = sqlite.prepare(
-    `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "port", "serverCommand", "clientCommand", "serverIperfVersion", "clientIperfVersion", "createdAt", "startedAt", "endedAt",
+    `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "port", "serverCommand", "clientCommand", ` +
+      `"serverIperfVersion", "clientIperfVersion", "createdAt", "startedAt", "endedAt",
        "sentBytes", "sentBitsPerSecond", "receivedBytes", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "lostPercent",
-       "reverseSentBytes", "reverseSentBitsPerSecond", "reverseReceivedBytes", "reverseReceivedBitsPerSecond", "reverseRetransmits", "clientCpuPercent", "serverCpuPercent",
+       "reverseSentBytes", "reverseSentBitsPerSecond", "reverseReceivedBytes", "reverseReceivedBitsPerSecond", ` +
+      `"reverseRetransmits", "clientCpuPercent", "serverCpuPercent",
        "signature", "errorKind", "errorMessage", "errorHint", "serverOutput", "clientOutput", "environment",
        "latencyIdleMedianMs", "latencyIdleP95Ms", "latencyLoadedMedianMs", "latencyLoadedP95Ms", "latencyGrade", "latencySent", "latencyLost")
      VALUES (?, ?, ?, ?, 5201, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -656,10 +670,12 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
     `INSERT INTO "AuditEvent" ("at", "actorName", "action", "target", "targetId", "detail") VALUES (?, 'system', 'run.start', 'run', ?, ?)`,
   );
   const insertSample = sqlite.prepare(
-    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "cwndBytes", "jitterMs", "lostPackets", "packets", "omitted", "streams") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "cwndBytes", ` +
+      `"jitterMs", "lostPackets", "packets", "omitted", "streams") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
   const insertAlert = sqlite.prepare(
-    `INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "runIds", "receivedBitsPerSecond", "baselineBitsPerSecond", "openedAt", "resolvedAt") VALUES (?, ?, 'resolved', ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "runIds", "receivedBitsPerSecond", ` +
+      `"baselineBitsPerSecond", "openedAt", "resolvedAt") VALUES (?, ?, 'resolved', ?, ?, ?, ?, ?, ?, ?)`,
   );
 
   const result: FillResult = { runs: 0, samples: 0, skipped: 0, firstRunId: null, lastRunId: null };
@@ -741,7 +757,9 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
             schedule.test.clientSide,
             JSON.stringify(schedule.test.options),
             `iperf3 -s -1 -B ${serverAddress} -p 5201 --idle-timeout 35 --forceflush`,
-            `iperf3 -c ${serverAddress} -p 5201 -t ${options.duration} ${options.parallel > 1 ? `-P ${options.parallel} ` : ""}${options.reverse ? "-R " : ""}${options.bidir ? "--bidir " : ""}${udp ? `-u -b ${options.bitrate} ` : ""}-B ${clientAddress} -V -f k --forceflush`,
+            `iperf3 -c ${serverAddress} -p 5201 -t ${options.duration} ${options.parallel > 1 ? `-P ${options.parallel} ` : ""}` +
+              `${options.reverse ? "-R " : ""}${options.bidir ? "--bidir " : ""}${udp ? `-u -b ${options.bitrate} ` : ""}` +
+              `-B ${clientAddress} -V -f k --forceflush`,
             link.b.host.iperf3,
             link.a.host.iperf3,
             sqliteTime(created),
@@ -887,7 +905,8 @@ export function addActivity(sqlite: Sqlite, lab: Lab, at: number): { settle: () 
   const alertId = Number(
     sqlite
       .prepare(
-        `INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "openedAt") VALUES (?, ?, 'firing', ?, '2 of the last 3 runs were below 80% of the baseline.', ?)`,
+        `INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "openedAt") ` +
+          `VALUES (?, ?, 'firing', ?, '2 of the last 3 runs were below 80% of the baseline.', ?)`,
       )
       .run(lab.ruleId, alerted.id, `${alerted.name}: below 80% of its baseline`, sqliteTime(at - HOUR_MS))
       .lastInsertRowid,
@@ -930,6 +949,7 @@ export function withoutGrowthIndexes(sqlite: Sqlite): void {
     sqlite.exec(`DROP INDEX IF EXISTS "${name}"`);
   sqlite.exec(`CREATE INDEX "Run_status_idx" ON "Run"("status")`);
   sqlite.exec(
-    `CREATE INDEX "Run_signature_results_idx" ON "Run"("linkId", "signature", "status", "createdAt", "id", "experimentId", "source", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "lostPackets", "packets")`,
+    `CREATE INDEX "Run_signature_results_idx" ON "Run"("linkId", "signature", "status", "createdAt", "id", "experimentId", ` +
+      `"source", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "lostPackets", "packets")`,
   );
 }

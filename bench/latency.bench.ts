@@ -9,7 +9,8 @@
 //      inside publish(), stamps it) to the moment an SSE client reading openRunEventStream(...)
 //      (the body GET /api/runs/:id/events returns) has decoded the same event, matched by id.
 // R runs of `-i 0.1 -t 3` give hundreds of events. Goal for (b): p95 < 50 ms.
-//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/latency.bench.ts [--runs 10] [--link ab-1g] [--seconds 3] [--interval 0.1] [--no-baseline] [--smoke]
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/latency.bench.ts
+//     [--runs 10] [--link ab-1g] [--seconds 3] [--interval 0.1] [--no-baseline] [--smoke]
 // --smoke: one run of 1 s (10 events), every event still checked, no baseline.
 import { benchOptions, check, median, ms, percentile, runMain, withLabEngine } from "./lab-bench";
 
@@ -60,7 +61,8 @@ runMain(async () => {
     const lab = state.links.find((l) => l.name === link)!;
     const modes = baseline ? (["standby", "login shell"] as const) : (["standby"] as const);
     console.log(
-      `latency: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}${runs} runs${baseline ? " per mode, alternating" : ""} on ${link} (${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -i ${interval} -t ${seconds}; ` +
+      `latency: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}${runs} runs${baseline ? " per mode, alternating" : ""} on ${link} ` +
+        `(${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -i ${interval} -t ${seconds}; ` +
         `goals: (a) set-up (first sample less one interval) p95 <= ${GOAL_SETUP_P95_MS} ms, (b) engine → SSE client p95 < ${GOAL_P95_MS} ms`,
     );
     const toFirstSample = { standby: [] as number[], "login shell": [] as number[] };
@@ -129,8 +131,10 @@ runMain(async () => {
         if (runningAt !== null) toRunning[mode].push(runningAt - calledAt);
       }
       console.log(
-        `  run ${index} (${index === 0 ? "first, new connections" : mode}): ${publishedAt.size} samples published, ${decodedAt.size} read by the SSE client, ${run._count.samples} stored; ` +
-          `startRun → "running" ${runningAt === null ? "none" : ms(runningAt - calledAt)}, → first sample ${firstSampleAt === null ? "none" : ms(firstSampleAt - calledAt)}; ` +
+        `  run ${index} (${index === 0 ? "first, new connections" : mode}): ${publishedAt.size} samples published, ` +
+          `${decodedAt.size} read by the SSE client, ${run._count.samples} stored; ` +
+          `startRun → "running" ${runningAt === null ? "none" : ms(runningAt - calledAt)}, ` +
+          `→ first sample ${firstSampleAt === null ? "none" : ms(firstSampleAt - calledAt)}; ` +
           `engine → client median ${ms(median(delays))}, max ${ms(Math.max(...delays))}`,
       );
     }
@@ -141,11 +145,14 @@ runMain(async () => {
     for (const mode of modes) {
       const first = toFirstSample[mode];
       console.log(
-        `(a) ${mode === "standby" ? "standby sessions" : "baseline, a login shell per command"}: startRun → first sample on the bus, ${first.length} runs: median ${ms(median(first))}, p95 ${ms(percentile(first, 95))}, min ${ms(Math.min(...first))}, max ${ms(Math.max(...first))}; ` +
+        `(a) ${mode === "standby" ? "standby sessions" : "baseline, a login shell per command"}: ` +
+          `startRun → first sample on the bus, ${first.length} runs: median ${ms(median(first))}, p95 ${ms(percentile(first, 95))}, ` +
+          `min ${ms(Math.min(...first))}, max ${ms(Math.max(...first))}; ` +
           `set-up (less one interval) p95 ${ms(percentile(first, 95) - interval * 1000)}`,
       );
       console.log(
-        `    of which startRun → status "running" (server listening, client started): median ${ms(median(toRunning[mode]))}, p95 ${ms(percentile(toRunning[mode], 95))}`,
+        `    of which startRun → status "running" (server listening, client started): ` +
+          `median ${ms(median(toRunning[mode]))}, p95 ${ms(percentile(toRunning[mode], 95))}`,
       );
     }
     if (baseline) {
@@ -155,11 +162,14 @@ runMain(async () => {
     }
     const setupP95 = percentile(toFirstSample.standby, 95) - interval * 1000;
     console.log(
-      `(b) engine publish → SSE client decoded, ${toClient.length} events (${missing} never arrived): median ${ms(median(toClient))}, p95 ${ms(percentile(toClient, 95))}, p99 ${ms(percentile(toClient, 99))}, max ${ms(Math.max(...toClient))}`,
+      `(b) engine publish → SSE client decoded, ${toClient.length} events (${missing} never arrived): ` +
+        `median ${ms(median(toClient))}, p95 ${ms(percentile(toClient, 95))}, p99 ${ms(percentile(toClient, 99))}, ` +
+        `max ${ms(Math.max(...toClient))}`,
     );
     const p95 = percentile(toClient, 95);
     console.log(
-      `verdict: (a) set-up p95 ${ms(setupP95)} ${setupP95 <= GOAL_SETUP_P95_MS ? `<= ${GOAL_SETUP_P95_MS} ms: MET` : `: MISSED (goal <= ${GOAL_SETUP_P95_MS} ms)`}; ` +
+      `verdict: (a) set-up p95 ${ms(setupP95)} ` +
+        `${setupP95 <= GOAL_SETUP_P95_MS ? `<= ${GOAL_SETUP_P95_MS} ms: MET` : `: MISSED (goal <= ${GOAL_SETUP_P95_MS} ms)`}; ` +
         `(b) p95 ${ms(p95)} ${p95 < GOAL_P95_MS && missing === 0 ? `< ${GOAL_P95_MS} ms: MET` : `: MISSED (goal < ${GOAL_P95_MS} ms, every event delivered)`}`,
     );
   });

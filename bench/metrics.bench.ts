@@ -3,7 +3,8 @@
 // rendering), the median of several scrapes after a warm-up. Goal: under 200 ms.
 // No lab needed: the rows are written with SQL, with outputs and environment snapshots of
 // realistic sizes (a full scan of the Run table reads them all, so they must be there).
-//   node --require ./testing/server-only.cjs --import tsx bench/metrics.bench.ts [--links 500] [--runs 100000] [--scrapes 9] [--no-outputs] [--without-indexes] [--keep] [--smoke]
+//   node --require ./testing/server-only.cjs --import tsx bench/metrics.bench.ts
+//     [--links 500] [--runs 100000] [--scrapes 9] [--no-outputs] [--without-indexes] [--keep] [--smoke]
 // --smoke: 20 links, 2,000 runs, 3 scrapes, the output checked the same way (its times mean little).
 import Database from "better-sqlite3";
 import os from "node:os";
@@ -99,7 +100,8 @@ async function seed(
   );
   const insertRun = sqlite.prepare(
     `INSERT INTO "Run" ("linkId", "experimentId", "status", "clientSide", "source", "importHash", "options", "signature", "createdAt", "startedAt", "endedAt",
-       "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "lostPercent", "serverOutput", "clientOutput", "environment")
+       "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "lostPercent", ` +
+      `"serverOutput", "clientOutput", "environment")
      VALUES (?, ?, ?, 'a', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertRule = sqlite.prepare(
@@ -258,7 +260,10 @@ async function main(): Promise<void> {
     const seeded = await seed(path.join(database.dataDir, "wirespeed.db"), options);
     if (options.isSmoke) console.log("metrics: SMOKE RUN (--smoke)");
     console.log(
-      `metrics: seeded ${seeded.links.toLocaleString("en")} links and ${seeded.runs.toLocaleString("en")} runs (${options.outputs ? "with" : "without"} outputs, ${options.withoutIndexes ? "without the scrape's two indexes" : "indexes as migrated"}) in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+      `metrics: seeded ${seeded.links.toLocaleString("en")} links and ${seeded.runs.toLocaleString("en")} runs ` +
+        `(${options.outputs ? "with" : "without"} outputs, ` +
+        `${options.withoutIndexes ? "without the scrape's two indexes" : "indexes as migrated"}) ` +
+        `in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
     );
     console.log(
       `metrics: node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), load average ${os
@@ -306,11 +311,13 @@ async function main(): Promise<void> {
       readTimes.push(performance.now() - started);
     }
     console.log(
-      `metrics: ${series.length.toLocaleString("en")} series, ${(Buffer.byteLength(body) / 1024).toFixed(0)} KiB; ${received} last-result series, ${baselines} baselines, ${firingLines} alerts firing`,
+      `metrics: ${series.length.toLocaleString("en")} series, ${(Buffer.byteLength(body) / 1024).toFixed(0)} KiB; ` +
+        `${received} last-result series, ${baselines} baselines, ${firingLines} alerts firing`,
     );
     console.log(`metrics: first scrape (cold): ${firstMs.toFixed(1)} ms`);
     console.log(
-      `metrics: GET /metrics, end to end: ${median(times).toFixed(1)} ms (median of ${options.scrapes}; min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`,
+      `metrics: GET /metrics, end to end: ${median(times).toFixed(1)} ms (median of ${options.scrapes}; ` +
+        `min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`,
     );
     console.log(
       `metrics: of which the database reads (readMetricsSnapshot): ${median(readTimes).toFixed(1)} ms (median of ${options.scrapes})`,

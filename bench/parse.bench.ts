@@ -315,14 +315,17 @@ const report = (label: string, run: RunFigures) =>
   `${label}: ${run.lines.toLocaleString("en")} lines, ${run.intervals.toLocaleString("en")} intervals; parser ${run.parseSeconds.toFixed(3)} s ` +
   `(${run.parseCpuSeconds.toFixed(3)} s CPU) = ${perSecond(run.lines, run.parseSeconds)} lines/s, ${perSecond(run.lines, run.parseCpuSeconds)} lines/CPU-s; ` +
   `making the chunks ${run.generateSeconds.toFixed(3)} s; both ${perSecond(run.lines, run.parseSeconds + run.generateSeconds)} lines/s; ` +
-  `peak heap ${(run.peakHeap / MB).toFixed(1)} MB, peak RSS ${(run.peakRss / MB).toFixed(1)} MB, heap left after end() ${(run.heapRetained / MB).toFixed(2)} MB`;
+  `peak heap ${(run.peakHeap / MB).toFixed(1)} MB, peak RSS ${(run.peakRss / MB).toFixed(1)} MB, ` +
+  `heap left after end() ${(run.heapRetained / MB).toFixed(2)} MB`;
 
 console.log(
-  `node ${process.version}, ${settings.streams} streams, -i ${settings.interval}, ${settings.seconds / 60} min log${isSmoke ? " (--smoke: times mean little)" : ""}`,
+  `node ${process.version}, ${settings.streams} streams, -i ${settings.interval}, ` +
+    `${settings.seconds / 60} min log${isSmoke ? " (--smoke: times mean little)" : ""}`,
 );
 generatorRuns.forEach((run, index) =>
   console.log(
-    `generator alone, run ${index + 1}: ${run.lines.toLocaleString("en")} lines in ${run.seconds.toFixed(3)} s (${run.cpuSeconds.toFixed(3)} s CPU) = ${perSecond(run.lines, run.seconds)} lines/s`,
+    `generator alone, run ${index + 1}: ${run.lines.toLocaleString("en")} lines in ${run.seconds.toFixed(3)} s ` +
+      `(${run.cpuSeconds.toFixed(3)} s CPU) = ${perSecond(run.lines, run.seconds)} lines/s`,
   ),
 );
 console.log(report("1/4 log", short));
@@ -335,7 +338,8 @@ console.log(
 );
 const heapRatio = long.peakHeap / short.peakHeap;
 console.log(
-  `memory ratio full/quarter: peak heap ${heapRatio.toFixed(2)}, peak RSS ${(long.peakRss / short.peakRss).toFixed(2)} (log length ratio ${(long.lines / short.lines).toFixed(2)})`,
+  `memory ratio full/quarter: peak heap ${heapRatio.toFixed(2)}, peak RSS ${(long.peakRss / short.peakRss).toFixed(2)} ` +
+    `(log length ratio ${(long.lines / short.lines).toFixed(2)})`,
 );
 // a parser that keeps what it read shows here whatever the log's length: a full GC leaves it in the heap
 const leaking = [short, ...longRuns].filter((run) => run.heapRetained > 1 * MB);

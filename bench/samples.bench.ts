@@ -3,7 +3,8 @@
 // browser tabs on GET /api/runs/:id/events) watch. Prints the Sample rows stored for the run, rows
 // per second, the sample events each viewer got (both must equal the rows stored) and the peak RSS
 // of this process (engine, SQLite, ssh and both viewers).
-//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/samples.bench.ts [--parallel 32] [--interval 0.1] [--seconds 10] [--link ab-fast] [--smoke]
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/samples.bench.ts
+//     [--parallel 32] [--interval 0.1] [--seconds 10] [--link ab-fast] [--smoke]
 // --smoke: -P 4 -t 1 (10 intervals), the same checks.
 import { benchOptions, check, runMain, withLabEngine } from "./lab-bench";
 
@@ -54,7 +55,8 @@ runMain(async () => {
     const lab = state.links.find((l) => l.name === link)!;
     const expected = Math.round(seconds / interval);
     console.log(
-      `samples: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}${link} (${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -P ${parallel} -i ${interval} -t ${seconds} ` +
+      `samples: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}${link} ` +
+        `(${lab.rateMbps ? `tbf ${lab.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${lab.mtu}), -P ${parallel} -i ${interval} -t ${seconds} ` +
         `(iperf3 prints ${expected} intervals × ${parallel + 2} lines), 2 SSE viewers; goal: every interval stored and seen by both viewers`,
     );
     const rssBefore = process.memoryUsage.rss();
@@ -100,29 +102,37 @@ runMain(async () => {
     const sampleSpan = firstAt === null ? 0 : (lastAt - firstAt) / 1000;
 
     console.log(
-      `  run ${run.id}: ${run.status}${run.errorMessage ? ` (${run.errorMessage})` : ""}, received ${((run.receivedBitsPerSecond ?? 0) / 1e9).toFixed(2)} Gbit/s, ${((endedAt - calledAt) / 1000).toFixed(1)} s from startRun to its end`,
+      `  run ${run.id}: ${run.status}${run.errorMessage ? ` (${run.errorMessage})` : ""}, ` +
+        `received ${((run.receivedBitsPerSecond ?? 0) / 1e9).toFixed(2)} Gbit/s, ` +
+        `${((endedAt - calledAt) / 1000).toFixed(1)} s from startRun to its end`,
     );
     console.log(`  client command: ${run.clientCommand}`);
     console.log(
-      `  samples published on the bus: ${published}; Sample rows stored: ${stored} (seq 0..${stored - 1} contiguous: ${isContiguous}; ${streamsPerRow} per-stream values per row)`,
+      `  samples published on the bus: ${published}; Sample rows stored: ${stored} ` +
+        `(seq 0..${stored - 1} contiguous: ${isContiguous}; ${streamsPerRow} per-stream values per row)`,
     );
     console.log(
-      `  stored per second: ${(stored / seconds).toFixed(1)} over the test's ${seconds} s, ${(sampleSpan > 0 ? (stored - 1) / sampleSpan : 0).toFixed(1)} between the first and last sample (${sampleSpan.toFixed(2)} s)`,
+      `  stored per second: ${(stored / seconds).toFixed(1)} over the test's ${seconds} s, ` +
+        `${(sampleSpan > 0 ? (stored - 1) / sampleSpan : 0).toFixed(1)} between the first and last sample (${sampleSpan.toFixed(2)} s)`,
     );
     for (const [index, viewer] of ([first, second] as const).entries()) {
       const inOrder = viewer.ids.every((id, position) => id === position + 1);
       console.log(
-        `  viewer ${index + 1}: ${viewer.samples} sample events (ids 1..${viewer.ids.at(-1) ?? 0} in order: ${inOrder}), ${(viewer.bytes / 1024).toFixed(0)} KiB of SSE, last status ${viewer.lastStatus}`,
+        `  viewer ${index + 1}: ${viewer.samples} sample events (ids 1..${viewer.ids.at(-1) ?? 0} in order: ${inOrder}), ` +
+          `${(viewer.bytes / 1024).toFixed(0)} KiB of SSE, last status ${viewer.lastStatus}`,
       );
     }
     console.log(
-      `  memory: RSS ${(rssBefore / MB).toFixed(1)} MB before the run, peak ${(peakRss / MB).toFixed(1)} MB during it (sampled every 50 ms), process maxRSS ${(maxRssKb / 1024).toFixed(1)} MB; ` +
+      `  memory: RSS ${(rssBefore / MB).toFixed(1)} MB before the run, peak ${(peakRss / MB).toFixed(1)} MB during it ` +
+        `(sampled every 50 ms), process maxRSS ${(maxRssKb / 1024).toFixed(1)} MB; ` +
         `CPU of this process during the run ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`,
     );
     const isMet =
       run.status === "succeeded" && stored === expected && first.samples === stored && second.samples === stored;
     console.log(
-      `verdict: ${isMet ? "MET" : "MISSED"}: ${stored}/${expected} intervals stored, viewers ${first.samples} and ${second.samples} ${first.samples === stored && second.samples === stored ? "=" : "≠"} stored, ${(stored / seconds).toFixed(1)} samples/s`,
+      `verdict: ${isMet ? "MET" : "MISSED"}: ${stored}/${expected} intervals stored, ` +
+        `viewers ${first.samples} and ${second.samples} ${first.samples === stored && second.samples === stored ? "=" : "≠"} stored, ` +
+        `${(stored / seconds).toFixed(1)} samples/s`,
     );
     // After the verdict, so that the figures are printed: what must hold whatever the machine's load.
     check(run.status === "succeeded", `run ${run.id} ${run.status}`);

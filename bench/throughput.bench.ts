@@ -2,7 +2,8 @@
 // (a) a run through the real engine (ssh, agents, parser, SQLite) and (b) the same iperf3 test
 // typed by hand over `ssh` (`iperf3 -s -1` on b, `iperf3 -c ... -J` on a). Prints each pair,
 // the medians and the ratio of medians. Goal: Wirespeed / by hand ≥ 0.98.
-//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/throughput.bench.ts [--n 5] [--seconds 5] [--links ab-2g5,ab-fast] [--control] [--smoke]
+//   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/throughput.bench.ts
+//     [--n 5] [--seconds 5] [--links ab-2g5,ab-fast] [--control] [--smoke]
 // --control replaces the Wirespeed side by a second by-hand run (an A/A test): the spread of its
 // ratio is the noise floor of the machine, against which the 0.98 goal can be judged.
 // --smoke: one pair of 1 s tests on ab-2g5, to show that the bench still works (its ratio means little).
@@ -34,14 +35,16 @@ runMain(async () => {
     if (isControl)
       console.log(`throughput: CONTROL RUN (--control): "${label}" is a second by-hand run on port ${HAND_PORT + 1}`);
     console.log(
-      `throughput: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}N=${n} pairs per link, -t ${seconds}, links ${links.join(", ")}; goal: median(${label}) / median(by hand) ≥ ${GOAL_RATIO}`,
+      `throughput: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}N=${n} pairs per link, -t ${seconds}, links ${links.join(", ")}; ` +
+        `goal: median(${label}) / median(by hand) ≥ ${GOAL_RATIO}`,
     );
     const verdicts: string[] = [];
     for (const linkName of links) {
       const link = context.state.links.find((l) => l.name === linkName);
       if (!link) throw new Error(`the lab has no link ${linkName}`);
       console.log(
-        `\n${linkName}: ${link.rateMbps ? `tbf ${link.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${link.mtu}, ${link.a.host} ${link.a.address} → ${link.b.host} ${link.b.address}`,
+        `\n${linkName}: ${link.rateMbps ? `tbf ${link.rateMbps / 1000} Gbit/s` : "unshaped"}, MTU ${link.mtu}, ` +
+          `${link.a.host} ${link.a.address} → ${link.b.host} ${link.b.address}`,
       );
       const engineFigures: number[] = [];
       const handFigures: number[] = [];
@@ -95,7 +98,8 @@ runMain(async () => {
           console.log(`  by hand server:   ${hand!.serverCommand}`);
         }
         console.log(
-          `  pair ${pair} (${engineFirst ? `${label} first` : "by hand first"}): ${label} ${gbits(wirespeed)}, by hand ${gbits(hand!.bitsPerSecond)}, ratio ${pairRatio.toFixed(3)}; ` +
+          `  pair ${pair} (${engineFirst ? `${label} first` : "by hand first"}): ${label} ${gbits(wirespeed)}, ` +
+            `by hand ${gbits(hand!.bitsPerSecond)}, ratio ${pairRatio.toFixed(3)}; ` +
             `Node CPU ${cpuSeconds.engine.toFixed(2)} s (${label}) / ${cpuSeconds.hand.toFixed(2)} s (by hand), load average ${os.loadavg()[0]!.toFixed(2)}`,
         );
       }
