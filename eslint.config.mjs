@@ -144,7 +144,14 @@ const config = [
   {
     files: ["app/**/*.ts", "app/**/*.tsx"],
     ignores: TESTS,
-    rules: boundaries(rule(up("e2e"), "app/ never imports e2e/.")),
+    rules: boundaries(
+      rule(up("e2e"), "app/ never imports e2e/."),
+      rule(
+        ["@/lib/db", "@/lib/generated/*"],
+        "app/ validates and calls lib/: pages and route handlers ask the database through the reads and writes of lib/<feature>/.",
+        true,
+      ),
+    ),
   },
 ];
 

@@ -138,6 +138,12 @@ describe("import boundaries", { timeout: 60_000 }, () => {
     ).toEqual([]);
   });
 
+  it("keeps pages and route handlers away from the database client", async () => {
+    expect(
+      await restrictedImports("app/api/probe/route.ts", 'import { db } from "@/lib/db";\nexport const probe = db;\n'),
+    ).toEqual([expect.stringContaining("app/ validates and calls lib/")]);
+  });
+
   it("places every module of lib/ in a layer", () => {
     const placed = new Set(LAYERS.flat());
     const modules = fs

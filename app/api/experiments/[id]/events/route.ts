@@ -1,7 +1,6 @@
 import { withApiAuth } from "@/lib/api/auth";
+import { requireRow } from "@/lib/api/rows";
 import { idFromParams } from "@/lib/api/request";
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
 import { openExperimentEventStream } from "@/lib/experiments/events";
 import { eventStreamResponse, resumePoint } from "@/lib/runs/events";
 
@@ -11,7 +10,6 @@ export const dynamic = "force-dynamic";
 /** GET /api/experiments/:id/events: server-sent `status`, `step`, `sample` (with its runId) and `row`. */
 export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
-  const exists = await db.experiment.findUnique({ where: { id }, select: { id: true } });
-  if (!exists) throw new AppError("not-found", `Experiment ${id} does not exist.`);
+  await requireRow("experiment", id, `Experiment ${id} does not exist.`);
   return eventStreamResponse(openExperimentEventStream(id, resumePoint(request), request.signal));
 });

@@ -1,8 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
+import { requireRow } from "@/lib/api/rows";
 import { pageParams } from "@/lib/api/pagination";
 import { idFromParams, readJsonBody } from "@/lib/api/request";
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
 import { listLinkRuns } from "@/lib/runs/lists";
 import { getApp } from "@/lib/app";
 import { parseRunRequest } from "@/lib/runs/request";
@@ -15,9 +14,8 @@ type Context = { params: Promise<{ id: string }> };
 /** GET /api/links/:id/runs: the link's runs, newest first, `?page=&pageSize=`. */
 export const GET = withApiAuth("read", async (request: Request, { params }: Context) => {
   const linkId = await idFromParams(params);
-  const link = await db.link.findUnique({ where: { id: linkId }, select: { id: true } });
   // A link without runs and no link at all both list nothing: only the row tells them apart.
-  if (!link) throw new AppError("not-found", `Link ${linkId} does not exist.`);
+  await requireRow("link", linkId, `Link ${linkId} does not exist.`);
   return Response.json(await listLinkRuns({ linkId, ...pageParams(request) }));
 });
 

@@ -1,7 +1,6 @@
 import { withApiAuth } from "@/lib/api/auth";
+import { requireRow } from "@/lib/api/rows";
 import { idFromParams } from "@/lib/api/request";
-import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
 import { getRunLatencySamples } from "@/lib/diagnosis/reads";
 
 export const runtime = "nodejs";
@@ -14,7 +13,6 @@ export const dynamic = "force-dynamic";
  */
 export const GET = withApiAuth("read", async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const id = await idFromParams(params);
-  const run = await db.run.findUnique({ where: { id }, select: { id: true } });
-  if (!run) throw new AppError("not-found", `Run ${id} does not exist.`);
+  await requireRow("run", id, `Run ${id} does not exist.`);
   return Response.json({ samples: await getRunLatencySamples(id) });
 });

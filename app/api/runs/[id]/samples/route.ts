@@ -1,8 +1,7 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { AppError } from "@/lib/errors";
+import { requireRow } from "@/lib/api/rows";
 import { queryInteger } from "@/lib/api/pagination";
 import { idFromParams } from "@/lib/api/request";
-import { db } from "@/lib/db";
 import { listRunSamples } from "@/lib/runs/series-reads";
 import { readCompactedDigest } from "@/lib/runs/digest";
 
@@ -18,8 +17,7 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
   const url = new URL(request.url);
   const after = queryInteger(url, "after", { min: 0, max: 2_147_483_647, fallback: 0 });
   const limit = queryInteger(url, "limit", { min: 1, max: 10_000, fallback: 1000 });
-  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true } });
-  if (!run) throw new AppError("not-found", `Run ${runId} does not exist.`);
+  await requireRow("run", runId, `Run ${runId} does not exist.`);
   const [samples, compacted] = await Promise.all([listRunSamples({ runId, after, limit }), readCompactedDigest(runId)]);
   const next = samples.length === limit ? samples.at(-1)!.seq + 1 : null;
   return Response.json({ samples, next, compactedAt: compacted?.compactedAt ?? null });
