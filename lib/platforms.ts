@@ -19,18 +19,22 @@ const PLATFORM_FACTS = {
   linux: {
     label: "Linux",
     installHint:
-      "Install iperf3 from the distribution: `sudo apt install iperf3` (Debian, Ubuntu), `sudo dnf install iperf3` (Fedora, RHEL), `sudo pacman -S iperf3` (Arch) or `apk add iperf3` (Alpine).",
+      "Install iperf3 from the distribution: `sudo apt install iperf3` (Debian, Ubuntu), " +
+      "`sudo dnf install iperf3` (Fedora, RHEL), `sudo pacman -S iperf3` (Arch) or `apk add iperf3` (Alpine).",
     nodePlatform: "linux",
   },
   esxi: {
     label: "ESXi",
-    installHint: `ESXi ships iperf3 at ${ESXI_IPERF3_PATH}, which is not on PATH: use that path. To run it as a server, copy it first (\`cp ${ESXI_IPERF3_PATH} ${ESXI_IPERF3_PATH}.copy\`); the copy is gone after a reboot.`,
+    installHint:
+      `ESXi ships iperf3 at ${ESXI_IPERF3_PATH}, which is not on PATH: use that path. To run it as a server, ` +
+      `copy it first (\`cp ${ESXI_IPERF3_PATH} ${ESXI_IPERF3_PATH}.copy\`); the copy is gone after a reboot.`,
     nodePlatform: null,
   },
   windows: {
     label: "Windows",
     installHint:
-      "Download iperf3 for Windows (https://iperf.fr/iperf-download.php or https://github.com/ar51an/iperf3-win-builds), unpack iperf3.exe (and cygwin1.dll, for the Cygwin builds) into a folder on the PATH of the SSH user, then reconnect.",
+      "Download iperf3 for Windows (https://iperf.fr/iperf-download.php or https://github.com/ar51an/iperf3-win-builds), " +
+      "unpack iperf3.exe (and cygwin1.dll, for the Cygwin builds) into a folder on the PATH of the SSH user, then reconnect.",
     nodePlatform: "win32",
   },
   macos: {

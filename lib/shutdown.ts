@@ -101,7 +101,8 @@ export function installShutdownHandlers(parts: ShutdownParts, options: ShutdownO
     firstAt = now();
     const runs = parts.engine.activeRunIds.length;
     log(
-      `[wirespeed] ${signal}: stopping. No new runs; ${runs} run${runs === 1 ? "" : "s"} under way stopped and stored as interrupted. Exit within ${Math.ceil(deadlineMs / 1000)} s; ${signal} again exits at once.`,
+      `[wirespeed] ${signal}: stopping. No new runs; ${runs} run${runs === 1 ? "" : "s"} under way stopped and stored as interrupted. ` +
+        `Exit within ${Math.ceil(deadlineMs / 1000)} s; ${signal} again exits at once.`,
     );
     const deadline = setTimeout(() => {
       log(
@@ -146,7 +147,8 @@ export async function installServerShutdown(
   const { closeAll } = await import("@/lib/ssh");
   if (process.env.NEXT_RUNTIME && !process.env.NEXT_MANUAL_SIG_HANDLE) {
     console.warn(
-      "[wirespeed] NEXT_MANUAL_SIG_HANDLE is not set: Next.js may exit on SIGTERM before the runs are stopped and stored. Start with `npm start` or the image, which set it.",
+      "[wirespeed] NEXT_MANUAL_SIG_HANDLE is not set: Next.js may exit on SIGTERM before the runs are stopped and stored. " +
+        "Start with `npm start` or the image, which set it.",
     );
   }
   installShutdownHandlers({

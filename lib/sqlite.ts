@@ -47,7 +47,8 @@ class WirespeedSqliteAdapter extends PrismaBetterSQLite3 {
       // a file system without shared memory (some network mounts) keeps the old mode: still usable
       if (mode !== "wal" && this.file !== null) {
         console.warn(
-          `[wirespeed] warning: the database ${this.file} stays in journal mode "${mode}" (WAL refused): a backup will make the app's writes wait while it copies`,
+          `[wirespeed] warning: the database ${this.file} stays in journal mode "${mode}" (WAL refused): ` +
+            "a backup will make the app's writes wait while it copies",
         );
       }
       await connection.executeScript("PRAGMA synchronous = NORMAL");

@@ -131,9 +131,13 @@ export function firingText(linkName: string, rule: RuleConditions, decision: Dec
     const reason = newest.errorMessage?.trim() ? `: ${newest.errorMessage.trim().replace(/\.$/, "")}` : "";
     body = `${linkName}: ${failedCount} of the last ${decision.judged.length} runs failed${reason}`;
   } else if (condition === "below-baseline") {
-    body = `${linkName}: ${formatBitRate(rate!)}, ${formatPercentWord(percentOf(rate, newest.baselineBitsPerSecond)!)} of its ${formatBitRate(newest.baselineBitsPerSecond!)} baseline ${counted}`;
+    body =
+      `${linkName}: ${formatBitRate(rate!)}, ${formatPercentWord(percentOf(rate, newest.baselineBitsPerSecond)!)} ` +
+      `of its ${formatBitRate(newest.baselineBitsPerSecond!)} baseline ${counted}`;
   } else {
-    body = `${linkName}: ${formatBitRate(rate!)}, ${formatPercentWord(lineRatePercent!)} of its ${formatBitRate(newest.lineRateBitsPerSecond!)} line rate ${counted}`;
+    body =
+      `${linkName}: ${formatBitRate(rate!)}, ${formatPercentWord(lineRatePercent!)} ` +
+      `of its ${formatBitRate(newest.lineRateBitsPerSecond!)} line rate ${counted}`;
   }
   return {
     title: `${linkName}: ${TITLES[condition]}`,

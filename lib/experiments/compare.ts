@@ -70,7 +70,9 @@ export function compareExperiments(a: Comparable, b: Comparable): ExperimentComp
   if (a.kind !== b.kind) {
     return {
       isComparable: false,
-      message: `#${a.id} (${a.kind}) and #${b.id} (${b.kind}) are experiments of different kinds: only the rows of one kind pair up. Pick another ${a.kind} experiment.`,
+      message:
+        `#${a.id} (${a.kind}) and #${b.id} (${b.kind}) are experiments of different kinds: ` +
+        `only the rows of one kind pair up. Pick another ${a.kind} experiment.`,
     };
   }
   if (a.id === b.id)

@@ -98,7 +98,8 @@ export function isPrivateKeyText(value: string): boolean {
 }
 
 const PRIVATE_KEY_DESCRIPTION =
-  "the text of an OpenSSH or PEM private key (-----BEGIN OPENSSH PRIVATE KEY-----, or RSA, EC, PKCS#8 or ENCRYPTED PEM), at most 16 KiB; convert PuTTY .ppk keys with `puttygen KEY.ppk -O private-openssh`";
+  "the text of an OpenSSH or PEM private key (-----BEGIN OPENSSH PRIVATE KEY-----, or RSA, EC, PKCS#8 or ENCRYPTED PEM), " +
+  "at most 16 KiB; convert PuTTY .ppk keys with `puttygen KEY.ppk -O private-openssh`";
 export const PrivateKeySchema = z
   .string({ error: allowed(PRIVATE_KEY_DESCRIPTION) })
   .max(MAX_PRIVATE_KEY_BYTES, { error: allowed(PRIVATE_KEY_DESCRIPTION) })
@@ -136,7 +137,8 @@ export type HostAuth = z.output<typeof HostAuthSchema>;
 export const Iperf3PathSchema = text(
   /^(?:\/|[A-Za-z]:[\\/])(?:[\p{L}\p{M}\p{N} ._\-()+/\\]*[\\/])?[Ii][Pp][Ee][Rr][Ff][\p{L}\p{M}\p{N} ._\-()+]*$/u,
   512,
-  "an absolute path to the iperf3 program, whose file name starts with iperf, such as /usr/bin/iperf3 or C:\\iperf3\\iperf3.exe: up to 512 letters, digits, spaces and / \\ . _ - ( ) +",
+  "an absolute path to the iperf3 program, whose file name starts with iperf, such as /usr/bin/iperf3 or C:\\iperf3\\iperf3.exe: " +
+    "up to 512 letters, digits, spaces and / \\ . _ - ( ) +",
 );
 
 export const HostKeyFingerprintSchema = text(

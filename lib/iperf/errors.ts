@@ -6,7 +6,8 @@ export type IperfPlatform = HostPlatform;
 
 const HINTS: Record<Exclude<IperfErrorKind, "not-found" | "listener-failed">, string> = {
   "connection-refused":
-    "Nothing listens on that address and port: the iperf3 server did not start or already exited, the port is wrong, or a firewall rejects it (ESXi: `esxcli network firewall set --enabled false`, restore it afterwards).",
+    "Nothing listens on that address and port: the iperf3 server did not start or already exited, the port is wrong, " +
+    "or a firewall rejects it (ESXi: `esxcli network firewall set --enabled false`, restore it afterwards).",
   "server-busy":
     "That iperf3 server runs another test; one server process serves one test at a time. Wait for it, or run each concurrent test on its own port.",
   "control-socket-closed":
@@ -18,10 +19,24 @@ const HINTS: Record<Exclude<IperfErrorKind, "not-found" | "listener-failed">, st
   unknown: "iperf3 failed; the message above is its own.",
 };
 
-const ESXI_LISTENER_HINT = `ESXi refuses to let its bundled iperf3 listen: copy it and run the copy (\`cp ${ESXI_IPERF3_PATH} ${ESXI_IPERF3_PATH}.copy\`, then \`${ESXI_IPERF3_PATH}.copy -s ...\`); the copy lives on a RAM disk and is gone after a reboot.`;
+const ESXI_LISTENER_HINT =
+  "ESXi refuses to let its bundled iperf3 listen: copy it and run the copy " +
+  `(\`cp ${ESXI_IPERF3_PATH} ${ESXI_IPERF3_PATH}.copy\`, then \`${ESXI_IPERF3_PATH}.copy -s ...\`); ` +
+  "the copy lives on a RAM disk and is gone after a reboot.";
 const ADDRESS_IN_USE_HINT =
   "Another process already listens on that port (often an iperf3 server left running): pick another port or stop that process.";
 const LISTENER_HINT = "iperf3 could not listen on that address and port: check that the address belongs to this host.";
+
+// What iperf3 and the OS say when the other side went away mid-test: one alternative a line.
+const CONTROL_SOCKET_CLOSED = new RegExp(
+  [
+    "control socket has closed",
+    "broken pipe",
+    "connection reset by peer",
+    "unable to (read|write|receive|send) (from|to) (the )?(control|stream) socket",
+    "unable to receive (control message|cookie)",
+  ].join("|"),
+);
 
 function classifyKind(message: string): IperfErrorKind {
   const text = message.toLowerCase();
@@ -35,13 +50,7 @@ function classifyKind(message: string): IperfErrorKind {
   if (text.includes("unable to start listener")) return "listener-failed";
   if (text.includes("connection refused")) return "connection-refused";
   if (/timed out|timeout/.test(text)) return "timeout";
-  if (
-    /control socket has closed|broken pipe|connection reset by peer|unable to (read|write|receive|send) (from|to) (the )?(control|stream) socket|unable to receive (control message|cookie)/.test(
-      text,
-    )
-  ) {
-    return "control-socket-closed";
-  }
+  if (CONTROL_SOCKET_CLOSED.test(text)) return "control-socket-closed";
   return "unknown";
 }
 

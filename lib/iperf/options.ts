@@ -62,7 +62,9 @@ function booleanField(field: string) {
 
 const L = IPERF_LIMITS;
 const BIND_MESSAGE = "bind must be an IPv4 or IPv6 address (optionally with %device)";
-const AFFINITY_MESSAGE = `affinity must be "n" or "n,m": the CPU core of the client (n) and of the server (m), whole numbers from ${L.affinityCore.min} to ${L.affinityCore.max} without leading zeros, e.g. "2" or "2,3"`;
+const AFFINITY_MESSAGE =
+  'affinity must be "n" or "n,m": the CPU core of the client (n) and of the server (m), ' +
+  `whole numbers from ${L.affinityCore.min} to ${L.affinityCore.max} without leading zeros, e.g. "2" or "2,3"`;
 
 /**
  * Everything a user can ask of one iperf3 test; the REST API uses the same field names. Strict: an

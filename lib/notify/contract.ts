@@ -104,8 +104,11 @@ const SmtpUsernameSchema = z
   .regex(/^[^\p{Cc}]+$/u, { error: allowed(USERNAME_DESCRIPTION) });
 
 // A plain address (no display name): it goes into a mail header, so nothing that could end one.
-const EMAIL_PATTERN =
-  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+// Built from its parts: the local part is dot-separated atoms, the domain dot-separated labels (at most 63 characters,
+// no hyphen at either end).
+const EMAIL_ATOM = /[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+/.source;
+const EMAIL_LABEL = /[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?/.source;
+const EMAIL_PATTERN = new RegExp(`^${EMAIL_ATOM}(?:\\.${EMAIL_ATOM})*@${EMAIL_LABEL}(?:\\.${EMAIL_LABEL})*$`);
 
 export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && EMAIL_PATTERN.test(value);

@@ -26,7 +26,8 @@ export function samplesKeepDays(env: ConfigEnv = process.env): number {
   const days = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
   if (days === 0 || (days >= MIN_SAMPLES_KEEP_DAYS && days <= MAX_SAMPLES_KEEP_DAYS)) return days;
   throw new Error(
-    `WIRESPEED_SAMPLES_KEEP_DAYS must be 0 (keep every sample forever) or a whole number of days from ${MIN_SAMPLES_KEEP_DAYS} to ${MAX_SAMPLES_KEEP_DAYS} (got ${JSON.stringify(raw.slice(0, 40))})`,
+    "WIRESPEED_SAMPLES_KEEP_DAYS must be 0 (keep every sample forever) or a whole number of days " +
+      `from ${MIN_SAMPLES_KEEP_DAYS} to ${MAX_SAMPLES_KEEP_DAYS} (got ${JSON.stringify(raw.slice(0, 40))})`,
   );
 }
 
@@ -110,7 +111,8 @@ export function startRunMaintenance(env: ConfigEnv = process.env): () => void {
         const compacted = await compactRuns({ keepDays, shouldStop });
         if (compacted.runs > 0)
           console.log(
-            `[wirespeed] compacted ${compacted.runs} run(s) older than ${keepDays} days: ${compacted.samples} samples deleted, their thinned series and stream totals kept`,
+            `[wirespeed] compacted ${compacted.runs} run(s) older than ${keepDays} days: ` +
+              `${compacted.samples} samples deleted, their thinned series and stream totals kept`,
           );
       } catch (error) {
         console.error(

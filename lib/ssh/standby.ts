@@ -18,7 +18,10 @@ import type { ExecCommand } from "./types";
 // channel's from then on, its exit status the channel's. What the start-up printed before the
 // session said it was ready is dropped.
 
-/** Sessions kept ready (or starting) per connection: the commands of a run on one host (environment, iperf3 detection, server or client, stop) or of the next experiment step. */
+/**
+ * Sessions kept ready (or starting) per connection: the commands of a run on one host (environment, iperf3
+ * detection, server or client, stop) or of the next experiment step.
+ */
 export const STANDBY_COUNT = 3;
 
 /**

@@ -21,11 +21,16 @@ function slowerPercent(a: number, b: number): number {
 function receivePath(side: ClientSide, nic: EndNic | null): string {
   const where = nic ? `end ${side} (${endNic(nic)})` : `end ${side}`;
   const off = nic?.offloads ? (["gro", "lro"] as const).filter((offload) => nic.offloads![offload] === false) : [];
+  const ethtool =
+    nic?.platform === "linux" ? ` (ethtool -K ${nic.name} ${off.map((offload) => `${offload} on`).join(" ")})` : "";
   const offloads =
     off.length > 0
-      ? `; ${listWords(off.map((offload) => offload.toUpperCase()))} ${off.length === 1 ? "is" : "are"} off there${nic?.platform === "linux" ? ` (ethtool -K ${nic.name} ${off.map((offload) => `${offload} on`).join(" ")})` : ""}`
+      ? `; ${listWords(off.map((offload) => offload.toUpperCase()))} ${off.length === 1 ? "is" : "are"} off there${ethtool}`
       : "";
-  return `Look at the receive path of ${where}, which receives the slower direction: its receive ring and interrupt coalescing, GRO/LRO, the core that takes its interrupts, and its socket buffers${offloads}.`;
+  return (
+    `Look at the receive path of ${where}, which receives the slower direction: ` +
+    `its receive ring and interrupt coalescing, GRO/LRO, the core that takes its interrupts, and its socket buffers${offloads}.`
+  );
 }
 
 function nicAtSide(run: RunEvidence, side: ClientSide): EndNic {
@@ -72,7 +77,10 @@ export function asymmetryRunRule(run: RunEvidence): Hint | null {
   if (!pair) return null;
   const percent = slowerPercent(pair.slow.bitsPerSecond, pair.fast.bitsPerSecond);
   if (percent <= ASYMMETRY_PERCENT) return null;
-  const evidence = `${pair.slow.word} gave ${formatBitRate(pair.slow.bitsPerSecond)}, ${pair.fast.word} ${formatBitRate(pair.fast.bitsPerSecond)}: ${pair.slow.word} is ${formatPercentWord(percent)} slower (${pair.how}).`;
+  const evidence =
+    `${pair.slow.word} gave ${formatBitRate(pair.slow.bitsPerSecond)}, ` +
+    `${pair.fast.word} ${formatBitRate(pair.fast.bitsPerSecond)}: ` +
+    `${pair.slow.word} is ${formatPercentWord(percent)} slower (${pair.how}).`;
   return hint(
     "asymmetry",
     "warning",

@@ -28,9 +28,12 @@ export function iperf3VersionRule(run: RunEvidence): Hint | null {
   const short = fellShort(run);
   const ends = old.map(({ role, version }) => `${version.raw} on the ${role}`);
   const evidence =
-    `iperf3 ${listWords(ends)}: before ${MULTI_THREADED_VERSION} an iperf3 runs every stream in one thread, and one core does not fill ${formatLinkSpeed(run.linkSpeedMbps)}` +
+    `iperf3 ${listWords(ends)}: before ${MULTI_THREADED_VERSION} an iperf3 runs every stream in one thread, ` +
+    `and one core does not fill ${formatLinkSpeed(run.linkSpeedMbps)}` +
     (short ? `; ${whatTheRunGave(run)}` : "") +
     ".";
-  const suggestion = `Upgrade iperf3 to ${MULTI_THREADED_VERSION} or later on ${listWords(old.map(({ role }) => `the ${role}`))}, or run channels: several iperf3 processes at once, each on a core of its own (a channels experiment).`;
+  const suggestion =
+    `Upgrade iperf3 to ${MULTI_THREADED_VERSION} or later on ${listWords(old.map(({ role }) => `the ${role}`))}, ` +
+    "or run channels: several iperf3 processes at once, each on a core of its own (a channels experiment).";
   return hint("iperf3-too-old", short ? "critical" : "warning", IPERF3_TOO_OLD_TITLE, evidence, suggestion);
 }

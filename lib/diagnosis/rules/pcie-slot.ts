@@ -89,15 +89,17 @@ function findingAt(run: RunEvidence, role: Role): EndFinding | null {
   let suggestion: string;
   if (belowCard) {
     suggestion =
-      `Move the card of ${endNic(nic)} to a slot that gives it ${pcieLinkWords(cardSpeed, cardWidth)}: many desktop boards wire their second x16 slot as x4 or ` +
-      "run it through the chipset, and some share lanes with M.2 slots; the board's manual says which slot has the full width.";
+      `Move the card of ${endNic(nic)} to a slot that gives it ${pcieLinkWords(cardSpeed, cardWidth)}: ` +
+      "many desktop boards wire their second x16 slot as x4 or run it through the chipset, " +
+      "and some share lanes with M.2 slots; the board's manual says which slot has the full width.";
   } else {
     const enough = smallestLinkFor(ports.bitsPerSecond, cardSpeed);
     const carry =
       ports.count === 1
         ? `cannot carry its port's ${formatBitRate(ports.bitsPerSecond)}`
         : `cannot carry its ${numberWord(ports.count)} ports at once: expect about ${formatBitRate(usable)} across them together`;
-    suggestion = `The card's own ${now} link ${carry}${enough ? `; a card and slot with ${enough} or better carry ${formatBitRate(ports.bitsPerSecond)}` : ""}.`;
+    const fix = enough ? `; a card and slot with ${enough} or better carry ${formatBitRate(ports.bitsPerSecond)}` : "";
+    suggestion = `The card's own ${now} link ${carry}${fix}.`;
   }
   return { severity, evidence, suggestion };
 }

@@ -59,7 +59,11 @@ export function retransmitsRule(run: RunEvidence): Hint | null {
   const short = fellShort(run);
   const figures = findings.map(({ flow, segments, percent }) => {
     const where = run.options.bidir ? `${flowWord(run, flow)}: ` : "";
-    return `${where}${COUNT.format(flow.retransmits!)} retransmits of about ${COUNT.format(Number(segments.toPrecision(3)))} segments sent (${formatPercentWord(percent)}; ${formatBytesWord(flow.sentBytes!)} at an MSS of ${mss} bytes)`;
+    return (
+      `${where}${COUNT.format(flow.retransmits!)} retransmits ` +
+      `of about ${COUNT.format(Number(segments.toPrecision(3)))} segments sent ` +
+      `(${formatPercentWord(percent)}; ${formatBytesWord(flow.sentBytes!)} at an MSS of ${mss} bytes)`
+    );
   });
   const halfDuplex = ROLES.map((role) => nicOf(run, role)).filter((nic) => nic.duplex === "half");
   const notes = [

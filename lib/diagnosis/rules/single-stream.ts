@@ -32,7 +32,10 @@ function cpuOf(run: RunEvidence, flow: Flow): number | null {
 function moreStreams(lineRate: number, streams: number, why: string): string {
   const flag = `${streams} streams (-P ${streams}: ${why})`;
   if (lineRate >= CHANNELS_FROM_BITS_PER_SECOND) {
-    return `Use ${flag} with iperf3 3.16 or later, which gives each stream a thread, or channels: several iperf3 processes, each on a core of its own (a channels experiment with affinity).`;
+    return (
+      `Use ${flag} with iperf3 3.16 or later, which gives each stream a thread, or channels: ` +
+      "several iperf3 processes, each on a core of its own (a channels experiment with affinity)."
+    );
   }
   return `Use ${flag}.`;
 }
@@ -60,7 +63,10 @@ export function singleStreamRunRule(run: RunEvidence): Hint | null {
   const evidence = limited
     .map((flow) => {
       const where = run.options.bidir ? `${flowWord(run, flow)}: ` : "";
-      return `${where}one stream gave ${rateOfLine(flow.bitsPerSecond!, lineRate)}, with its sender (the ${flow.sender}) at ${formatPercentWord(cpuOf(run, flow)!)} CPU`;
+      return (
+        `${where}one stream gave ${rateOfLine(flow.bitsPerSecond!, lineRate)}, ` +
+        `with its sender (the ${flow.sender}) at ${formatPercentWord(cpuOf(run, flow)!)} CPU`
+      );
     })
     .join("; ");
   const slowest = Math.min(...limited.map((flow) => flow.bitsPerSecond!));

@@ -85,7 +85,10 @@ export const channelsKind: KindDefinition<"channels"> = {
       if (ports < plan.channels) {
         errors.push({
           field: "channels",
-          message: `${plan.channels} channels need ${plan.channels} ports, but the server's end (${serverSide}) has ${range.min}-${range.max}, ${ports} port${ports === 1 ? "" : "s"}: widen its host's port range or take fewer channels`,
+          message:
+            `${plan.channels} channels need ${plan.channels} ports, ` +
+            `but the server's end (${serverSide}) has ${range.min}-${range.max}, ` +
+            `${ports} port${ports === 1 ? "" : "s"}: widen its host's port range or take fewer channels`,
         });
       }
     }

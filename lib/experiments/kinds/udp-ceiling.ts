@@ -121,7 +121,9 @@ function lowTooFarError(bounds: Bounds): FieldError | null {
   const share = 2 ** MAX_HALVINGS;
   return {
     field: "low",
-    message: `must be at least 1/${share} of high (${formatBitRate(Math.ceil(bounds.high / share))}): the search halves the rate from high down to low and takes at most ${UDP_CEILING.maxSteps} steps`,
+    message:
+      `must be at least 1/${share} of high (${formatBitRate(Math.ceil(bounds.high / share))}): ` +
+      `the search halves the rate from high down to low and takes at most ${UDP_CEILING.maxSteps} steps`,
   };
 }
 
@@ -157,7 +159,8 @@ function percentAbove(upper: number, part: number): number {
 // Said when nothing passed down to the floor: loss at every rate is the receiver's doing far more
 // often than the link's, and its socket buffer is capped by net.core.rmem_max whatever -w asks.
 const RECEIVE_BUFFER_HINT =
-  "UDP lost even at the lowest rate usually means the receiver's socket buffer is too small: raise net.core.rmem_max on the receiving host and give a socket buffer (-w, e.g. 4M)";
+  "UDP lost even at the lowest rate usually means the receiver's socket buffer is too small: " +
+  "raise net.core.rmem_max on the receiving host and give a socket buffer (-w, e.g. 4M)";
 
 export const udpCeilingKind: KindDefinition<"udp-ceiling"> = {
   kind: "udp-ceiling",
