@@ -26,13 +26,25 @@ import type { CommandOutput, EnvironmentReader, HostEnvironment } from "./types"
 const SYSCTLS = (names: readonly string[]) =>
   `for k in ${names.join(" ")}; do printf '%s=%s\\n' "$k" "$(sysctl -n "$k" 2>/dev/null)"; done`;
 
+const FREEBSD_SYSCTLS = [
+  "kern.vm_guest",
+  "hw.model",
+  "hw.ncpu",
+  "net.inet.tcp.cc.algorithm",
+  "kern.ipc.maxsockbuf",
+  "net.inet.tcp.sendspace",
+  "net.inet.tcp.recvspace",
+  "net.inet.tcp.sendbuf_max",
+  "net.inet.tcp.recvbuf_max",
+];
+
 // The driver's sysctl tree is dev.<driver>.<unit> (ix0: dev.ix.0), only for names made of a driver and a unit.
 export const FREEBSD_ENVIRONMENT_SCRIPT = `n=$1
 echo wirespeed-facts
 printf 'truenas=%s\\n' "$(head -n 1 /etc/version 2>/dev/null)"
 printf 'userland=%s\\n' "$(freebsd-version -u 2>/dev/null)"
 printf 'kernel=%s\\n' "$(uname -r)"
-${SYSCTLS(["kern.vm_guest", "hw.model", "hw.ncpu", "net.inet.tcp.cc.algorithm", "kern.ipc.maxsockbuf", "net.inet.tcp.sendspace", "net.inet.tcp.recvspace", "net.inet.tcp.sendbuf_max", "net.inet.tcp.recvbuf_max"])}
+${SYSCTLS(FREEBSD_SYSCTLS)}
 case $n in
   *[!a-z0-9]* | '' | [0-9]*) ;;
   *[a-z][0-9]*)
@@ -52,11 +64,24 @@ echo wirespeed-pciconf-caps
 pciconf -lc "$n" 2>&1
 echo wirespeed-end`;
 
+const MACOS_SYSCTLS = [
+  "kern.hv_vmm_present",
+  "machdep.cpu.brand_string",
+  "machdep.cpu.features",
+  "hw.ncpu",
+  "net.inet.tcp.use_newreno",
+  "kern.ipc.maxsockbuf",
+  "net.inet.tcp.sendspace",
+  "net.inet.tcp.recvspace",
+  "net.inet.tcp.autosndbufmax",
+  "net.inet.tcp.autorcvbufmax",
+];
+
 export const MACOS_ENVIRONMENT_SCRIPT = `n=$1
 echo wirespeed-facts
 printf 'os=%s %s (%s)\\n' "$(sw_vers -productName 2>/dev/null)" "$(sw_vers -productVersion 2>/dev/null)" "$(sw_vers -buildVersion 2>/dev/null)"
 printf 'kernel=%s\\n' "$(uname -r)"
-${SYSCTLS(["kern.hv_vmm_present", "machdep.cpu.brand_string", "machdep.cpu.features", "hw.ncpu", "net.inet.tcp.use_newreno", "kern.ipc.maxsockbuf", "net.inet.tcp.sendspace", "net.inet.tcp.recvspace", "net.inet.tcp.autosndbufmax", "net.inet.tcp.autorcvbufmax"])}
+${SYSCTLS(MACOS_SYSCTLS)}
 echo wirespeed-ifconfig
 ifconfig -a 2>&1
 echo wirespeed-ethernet

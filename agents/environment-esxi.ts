@@ -25,6 +25,14 @@ import type { CommandOutput, EnvironmentReader, HostEnvironment } from "./types"
 
 // `pick KEY`: the value of "KEY: ..." in the block of interface $n of `ip interface list`. Names reach awk
 // through the environment (ENVIRON), never through its program text or -v (which reads escapes).
+const PICK_AWK =
+  `/^[^ \\t]/ { cur = $1; next } cur == ENVIRON["N"] { line = $0; sub(/^[ \\t]+/, "", line); ` +
+  `if (index(line, ENVIRON["K"] ": ") == 1) { print substr(line, length(ENVIRON["K"]) + 3); exit } }`;
+// The first uplink of vSwitch $vs in `vswitch standard list`, named to awk the same way.
+const UPLINK_AWK =
+  `/^[^ \\t]/ { cur = $1; next } cur == ENVIRON["V"] && $1 == "Uplinks:" ` +
+  `{ sub(/^[ \\t]*Uplinks:[ \\t]*/, ""); split($0, a, ","); print a[1]; exit }`;
+
 export const ESXI_ENVIRONMENT_SCRIPT = `n=$1
 echo wirespeed-vmware
 vmware -vl 2>&1
@@ -41,7 +49,7 @@ echo wirespeed-interfaces
 printf '%s\\n' "$ifs"
 echo wirespeed-nic-list
 esxcli network nic list 2>&1
-pick() { printf '%s\\n' "$ifs" | N="$n" K="$1" awk '/^[^ \\t]/ { cur = $1; next } cur == ENVIRON["N"] { line = $0; sub(/^[ \\t]+/, "", line); if (index(line, ENVIRON["K"] ": ") == 1) { print substr(line, length(ENVIRON["K"]) + 3); exit } }'; }
+pick() { printf '%s\\n' "$ifs" | N="$n" K="$1" awk '${PICK_AWK}'; }
 u=
 stack=defaultTcpipStack
 case $n in
@@ -54,7 +62,7 @@ case $n in
     echo wirespeed-vswitches
     printf '%s\\n' "$vsl"
     if [ -n "$vs" ]; then
-      u=$(printf '%s\\n' "$vsl" | V="$vs" awk '/^[^ \\t]/ { cur = $1; next } cur == ENVIRON["V"] && $1 == "Uplinks:" { sub(/^[ \\t]*Uplinks:[ \\t]*/, ""); split($0, a, ","); print a[1]; exit }')
+      u=$(printf '%s\\n' "$vsl" | V="$vs" awk '${UPLINK_AWK}')
     fi
     ;;
 esac

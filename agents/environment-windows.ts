@@ -31,12 +31,17 @@ export const WINDOWS_ENVIRONMENT_SCRIPT = [
   "system = @(try { Get-CimInstance Win32_ComputerSystem -ErrorAction Ignore | Select-Object Manufacturer,Model } catch {});",
   "cpu = @(try { Get-CimInstance Win32_Processor -ErrorAction Ignore | Select-Object Name,NumberOfLogicalProcessors } catch {});",
   "powerPlan = @(try { powercfg /getactivescheme } catch {});",
-  "tcp = @(try { Get-NetTCPSetting -ErrorAction Ignore | Select-Object SettingName,CongestionProvider,AutoTuningLevelLocal | ConvertTo-Csv -NoTypeInformation } catch {});",
-  "adapters = @(try { Get-NetAdapter -ErrorAction Ignore | Select-Object Name,DriverName,DriverVersionString,LinkSpeed,ReceiveLinkSpeed,MtuSize,FullDuplex,Status } catch {});",
-  "hardware = @(try { Get-NetAdapterHardwareInfo -ErrorAction Ignore | Select-Object Name,SegmentNumber,BusNumber,DeviceNumber,FunctionNumber,PciExpressCurrentLinkSpeedEncoded,PciExpressCurrentLinkWidth,PciExpressMaxLinkSpeedEncoded,PciExpressMaxLinkWidth } catch {});",
+  "tcp = @(try { Get-NetTCPSetting -ErrorAction Ignore | Select-Object SettingName,CongestionProvider,AutoTuningLevelLocal " +
+    "| ConvertTo-Csv -NoTypeInformation } catch {});",
+  "adapters = @(try { Get-NetAdapter -ErrorAction Ignore " +
+    "| Select-Object Name,DriverName,DriverVersionString,LinkSpeed,ReceiveLinkSpeed,MtuSize,FullDuplex,Status } catch {});",
+  "hardware = @(try { Get-NetAdapterHardwareInfo -ErrorAction Ignore " +
+    "| Select-Object Name,SegmentNumber,BusNumber,DeviceNumber,FunctionNumber," +
+    "PciExpressCurrentLinkSpeedEncoded,PciExpressCurrentLinkWidth,PciExpressMaxLinkSpeedEncoded,PciExpressMaxLinkWidth } catch {});",
   "lso = @(try { Get-NetAdapterLso -ErrorAction Ignore | Select-Object Name,IPv4Enabled } catch {});",
   "rsc = @(try { Get-NetAdapterRsc -ErrorAction Ignore | Select-Object Name,IPv4Enabled } catch {});",
-  "rings = @(try { Get-NetAdapterAdvancedProperty -RegistryKeyword '*ReceiveBuffers','*TransmitBuffers' -ErrorAction Ignore | Select-Object Name,RegistryKeyword,RegistryValue,NumericParameterMaxValue } catch {})",
+  "rings = @(try { Get-NetAdapterAdvancedProperty -RegistryKeyword '*ReceiveBuffers','*TransmitBuffers' -ErrorAction Ignore " +
+    "| Select-Object Name,RegistryKeyword,RegistryValue,NumericParameterMaxValue } catch {})",
   "} | ConvertTo-Json -Depth 4 -Compress",
 ].join(" ");
 

@@ -116,7 +116,8 @@ function windowsParseDetect(outputs: readonly CommandOutput[], iperf3Path: strin
 // Two JSON documents, one per cmdlet; markers keep them apart. -Compress keeps each on one line.
 const DISCOVER_SCRIPT = [
   "Write-Output wirespeed-adapters",
-  "Get-NetAdapter | Select-Object Name,InterfaceDescription,ifIndex,MacAddress,LinkSpeed,ReceiveLinkSpeed,TransmitLinkSpeed,MtuSize,Status,FullDuplex,DriverName | ConvertTo-Json -Compress",
+  "Get-NetAdapter | Select-Object Name,InterfaceDescription,ifIndex,MacAddress,LinkSpeed,ReceiveLinkSpeed,TransmitLinkSpeed," +
+    "MtuSize,Status,FullDuplex,DriverName | ConvertTo-Json -Compress",
   "Write-Output wirespeed-addresses",
   "Get-NetIPAddress | Select-Object InterfaceAlias,InterfaceIndex,IPAddress,PrefixLength,AddressFamily | ConvertTo-Json -Compress",
   "Write-Output wirespeed-end",
