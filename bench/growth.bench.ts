@@ -5,7 +5,8 @@
 // (page 1, a later page, filtered) and GET /api/runs (with and without filters), each the median
 // of several reads after a warm-up, and how each grew from 1 year to 3. Goal: every page < 300 ms.
 // Samples are kept for the last 180 days only (retention compacts older runs between the two).
-//   node --require ./testing/server-only.cjs --import tsx bench/growth.bench.ts [--links 50] [--first-days 365] [--days 1095] [--repeat 7] [--without-new-indexes] [--keep]
+//   node --require ./testing/server-only.cjs --import tsx bench/growth.bench.ts
+//     [--links 50] [--first-days 365] [--days 1095] [--repeat 7] [--without-new-indexes] [--keep]
 //   ... bench/growth.bench.ts --database /tmp/wirespeed-test-XXXX [--repeat 5]   # the reads only, on a database kept with --keep
 //   ... bench/growth.bench.ts --smoke      # 10 links (every kind of test), 2 then 6 weeks: a few seconds
 import Database from "better-sqlite3";
@@ -301,7 +302,9 @@ async function main(): Promise<void> {
     const lab = seedLab(sqlite, { links: options.links, createdAt: start - DAY_MS });
     console.log(`growth: ${machineLine()}`);
     console.log(
-      `growth: ${lab.links.length} links between ${lab.hosts} hosts, ${lab.links.reduce((sum, link) => sum + link.schedules.length, 0)} schedules; ${options.withoutNewIndexes ? "WITHOUT the new indexes" : "indexes as migrated"}`,
+      `growth: ${lab.links.length} links between ${lab.hosts} hosts, ` +
+        `${lab.links.reduce((sum, link) => sum + link.schedules.length, 0)} schedules; ` +
+        `${options.withoutNewIndexes ? "WITHOUT the new indexes" : "indexes as migrated"}`,
     );
 
     const { createUser } = await import("../lib/auth/users");
@@ -337,7 +340,12 @@ async function main(): Promise<void> {
       totals = { runs: totals.runs + filled.runs + 2, samples: totals.samples + filled.samples - compacted };
       const size = sizeOf(file);
       console.log(
-        `growth: ${label}: added ${filled.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) and ${filled.samples.toLocaleString("en")} samples${compacted ? `, compacted ${compacted.toLocaleString("en")} samples older than ${KEEP_SAMPLES_DAYS} days` : ""} in ${((performance.now() - started) / 1000).toFixed(0)} s; now ${totals.runs.toLocaleString("en")} runs, ${totals.samples.toLocaleString("en")} samples, ${size.fileMb.toFixed(0)} MB (${size.usedMb.toFixed(0)} MB in use)`,
+        `growth: ${label}: added ${filled.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) ` +
+          `and ${filled.samples.toLocaleString("en")} samples` +
+          `${compacted ? `, compacted ${compacted.toLocaleString("en")} samples older than ${KEEP_SAMPLES_DAYS} days` : ""}` +
+          ` in ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
+          `now ${totals.runs.toLocaleString("en")} runs, ${totals.samples.toLocaleString("en")} samples, ` +
+          `${size.fileMb.toFixed(0)} MB (${size.usedMb.toFixed(0)} MB in use)`,
       );
       const readings = await measure(lab, to + 60_000, options.repeat, token, file);
       console.log(`growth: ${label}: measured at load average ${loadAverage()}`);

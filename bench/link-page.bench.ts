@@ -59,12 +59,16 @@ async function main(): Promise<void> {
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
     const counts = sqlite
       .prepare(
-        `SELECT (SELECT COUNT(*) FROM "Run") AS "runs", (SELECT COUNT(*) FROM "Sample") AS "samples", (SELECT COUNT(*) FROM "Run" WHERE "status" = 'succeeded') AS "succeeded"`,
+        `SELECT (SELECT COUNT(*) FROM "Run") AS "runs", (SELECT COUNT(*) FROM "Sample") AS "samples", ` +
+          `(SELECT COUNT(*) FROM "Run" WHERE "status" = 'succeeded') AS "succeeded"`,
       )
       .get() as { runs: number; samples: number; succeeded: number };
     sqlite.close();
     console.log(
-      `link-page: seeded ${counts.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) and ${counts.samples.toLocaleString("en")} samples on ${link.name} in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s; ${options.withoutNewIndexes ? "WITHOUT the indexes of 20270102000000_growth_indexes" : "indexes as migrated"}`,
+      `link-page: seeded ${counts.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) ` +
+        `and ${counts.samples.toLocaleString("en")} samples on ${link.name} ` +
+        `in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s; ` +
+        `${options.withoutNewIndexes ? "WITHOUT the indexes of 20270102000000_growth_indexes" : "indexes as migrated"}`,
     );
     console.log(`link-page: ${machineLine()}`);
 

@@ -80,10 +80,12 @@ function seed(
     zerocopy: false,
   };
   const insertRun = sqlite.prepare(
-    `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0)`,
+    `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", ` +
+      `"sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0)`,
   );
   const insertSample = sqlite.prepare(
-    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "cwndBytes", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "cwndBytes", ` +
+      `"omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, ?, ?, ?, ?)`,
   );
   const runIds: number[] = [];
   sqlite.transaction(() => {
@@ -134,7 +136,8 @@ async function main(): Promise<void> {
     // Per repetition one run seen without a digest (before) and one with it (after), plus one for the warm-up.
     const runIds = seed(path.join(database.dataDir, "wirespeed.db"), { samples, streams, count: 2 * repeat + 1 });
     console.log(
-      `run-page: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}seeded ${runIds.length} runs of ${samples.toLocaleString("en")} samples × ${streams} streams in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+      `run-page: ${isSmoke ? "SMOKE RUN (--smoke): " : ""}seeded ${runIds.length} runs ` +
+        `of ${samples.toLocaleString("en")} samples × ${streams} streams in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
     );
     console.log(
       `run-page: node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), load average ${os
@@ -189,7 +192,8 @@ async function main(): Promise<void> {
     });
     const report = (label: string, figures: Figure[]) =>
       console.log(
-        `run-page: ${label}: median ${medians(figures).wall.toFixed(1)} ms wall (${figures.map((entry) => entry.wall.toFixed(0)).join(", ")}), ${medians(figures).cpu.toFixed(0)} ms CPU`,
+        `run-page: ${label}: median ${medians(figures).wall.toFixed(1)} ms wall ` +
+          `(${figures.map((entry) => entry.wall.toFixed(0)).join(", ")}), ${medians(figures).cpu.toFixed(0)} ms CPU`,
       );
 
     // The samples as the engine's sample writer sees them, for its stream totals (kept outside the timed spans).
@@ -231,7 +235,8 @@ async function main(): Promise<void> {
       SELECT (SELECT length("points") + length("streams") FROM "RunDigest" WHERE "runId" = ${runIds[2]!}) AS "digest",
         (SELECT SUM(length("streams")) + COUNT(*) * 80 FROM "Sample" WHERE "runId" = ${runIds[2]!}) AS "samples"`;
     console.log(
-      `run-page: the digest of one run is ${(Number(size!.digest) / 1024).toFixed(0)} KiB of JSON; its samples about ${(Number(size!.samples) / 1024 / 1024).toFixed(1)} MiB (stream values plus about 80 bytes a row)`,
+      `run-page: the digest of one run is ${(Number(size!.digest) / 1024).toFixed(0)} KiB of JSON; ` +
+        `its samples about ${(Number(size!.samples) / 1024 / 1024).toFixed(1)} MiB (stream values plus about 80 bytes a row)`,
     );
     const series = await shell(runIds[2]!);
     console.log(
