@@ -85,4 +85,12 @@ describe("linux commands", () => {
     expect(command.keepStdinOpen).toBe(true);
     expect(command.quote(command.argv)).toMatch(/ sh iperf3 -s -1 -B 198\.18\.0\.2 -p 5201$/);
   });
+
+  it("line-buffers the client's stdout, not the server's (whose -J document comes out at its end)", () => {
+    const input = { iperf3Path: "iperf3", args: ["-c", "198.18.0.2", "-P", "2"], gated: true };
+    const client = linuxAgent.clientCommand(input);
+    expect(client.argv[2]).toContain('set -- stdbuf -oL "$@"');
+    expect(client.argv.slice(3)).toEqual(["sh", "iperf3", "-c", "198.18.0.2", "-P", "2"]);
+    expect(linuxAgent.serverCommand(input).argv[2]).not.toContain("stdbuf");
+  });
 });

@@ -1,5 +1,6 @@
 // Linux: POSIX sh, iperf3 on PATH, NICs from `ip -j addr` and /sys/class/net. macOS and FreeBSD build on it.
 import {
+  posixClientCommand,
   posixCommand,
   posixDetectCommands,
   posixIsRunningCommand,
@@ -120,7 +121,7 @@ export const linuxAgent: PlatformAgent = {
   printsPid: true,
   gatesStart: true,
   serverCommand: posixStartCommand,
-  clientCommand: posixStartCommand,
+  clientCommand: posixClientCommand,
   stopCommand: posixStopCommand,
   isRunningCommand: posixIsRunningCommand,
   parseIsRunning: posixParseIsRunning,

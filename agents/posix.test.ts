@@ -1,7 +1,10 @@
 import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePidLine } from "./process";
-import { pidFirstCommand, posixQuote, posixQuoteArg, posixStopCommand, shScript } from "./posix";
+import { pidFirstCommand, posixClientCommand, posixQuote, posixQuoteArg, posixStopCommand, shScript } from "./posix";
 
 const HOSTILE = [
   "$(touch /tmp/wirespeed-pwned)",
@@ -130,6 +133,71 @@ describe("shScript and the start wrapper", () => {
     expect(() => posixStopCommand(0, "TERM")).toThrow(/not a process id/);
     expect(() => posixStopCommand(1, "TERM")).toThrow(/not a process id/);
     expect(() => posixStopCommand(Number.NaN, "KILL")).toThrow(/not a process id/);
+  });
+});
+
+// Starts a command as the engine starts a gated client, says go, and notes when each stdout line arrived.
+async function runGated(commandLine: string, env: NodeJS.ProcessEnv = process.env) {
+  const child = spawn("sh", ["-c", commandLine], { stdio: ["pipe", "pipe", "inherit"], env });
+  const lines: Array<{ line: string; atMs: number }> = [];
+  let wentAt = 0;
+  let partial = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    const [first, ...rest] = (partial + chunk.toString()).split("\n");
+    const complete = rest.length === 0 ? [] : [first!, ...rest.slice(0, -1)];
+    partial = rest.length === 0 ? first! : rest.at(-1)!;
+    for (const line of complete) {
+      lines.push({ line, atMs: performance.now() - wentAt });
+      if (line === "wirespeed-ready") {
+        wentAt = performance.now();
+        child.stdin.write("go\n");
+      }
+    }
+  });
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  child.stdin.destroy();
+  return { lines, status, endedAtMs: performance.now() - wentAt };
+}
+
+describe("the client wrapper", () => {
+  it("line-buffers the program's stdout: a line printed through stdio arrives at once, not at the program's exit", async () => {
+    // grep writes through stdio, which buffers a pipe fully: like iperf3's [SUM] line after --forceflush's last flush.
+    const command = posixClientCommand({
+      iperf3Path: "sh",
+      args: ["-c", "{ echo interval; sleep 2; } | grep ."],
+      gated: true,
+    });
+    const { lines, status, endedAtMs } = await runGated(command.quote(command.argv));
+    expect(lines.map((entry) => entry.line).slice(2)).toEqual(["interval"]);
+    expect(parsePidLine(lines[1]!.line)).toBeGreaterThan(1);
+    expect(status).toBe(0);
+    expect(endedAtMs).toBeGreaterThan(1900);
+    expect(lines[2]!.atMs).toBeLessThan(1000);
+  });
+
+  it("runs the program as it is where stdbuf does not work (here: one that fails, as without its library)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-stdbuf-"));
+    try {
+      fs.writeFileSync(
+        path.join(dir, "stdbuf"),
+        "#!/bin/sh\necho 'stdbuf: failed to find libstdbuf.so' >&2\nexit 125\n",
+        {
+          mode: 0o755,
+        },
+      );
+      const command = posixClientCommand({
+        iperf3Path: "sh",
+        args: ["-c", 'printf "%s|%s\\n" "${_STDBUF_O-unset}" "$1"; exit 3', "inner", "a b"],
+        gated: true,
+      });
+      const env = { ...process.env, PATH: `${dir}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+      const { lines, status } = await runGated(command.quote(command.argv), env);
+      expect(lines.map((entry) => entry.line).slice(2)).toEqual(["unset|a b"]);
+      expect(parsePidLine(lines[1]!.line)).toBeGreaterThan(1);
+      expect(status).toBe(3);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

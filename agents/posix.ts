@@ -66,6 +66,24 @@ export function posixStartCommand({ iperf3Path, args, gated }: StartCommandInput
   return pidFirstCommand([iperf3Path, ...args], [], gated);
 }
 
+/**
+ * The program runs with its stdout line-buffered where the host has a stdbuf that works (GNU
+ * coreutils, FreeBSD); elsewhere (BusyBox, macOS) as it is. iperf3's --forceflush flushes after
+ * each stream's line of an interval but not after the [SUM] line of a `-P 2` or wider test, which
+ * then waits in iperf3's stdio buffer until the next interval's first line: each interval reached
+ * the engine one interval late, the first one included (0.5 s of every experiment step at `-i 0.5`).
+ * The pid printed is still the program's (stdbuf execs it), and the check runs before the gate, off
+ * the start's path.
+ */
+const LINE_BUFFERED_PRELUDE = [
+  'if command -v stdbuf >/dev/null 2>&1 && stdbuf -oL true >/dev/null 2>&1; then set -- stdbuf -oL "$@"; fi',
+];
+
+/** The client, whose intervals are read as they are printed: started like the server, its stdout line-buffered. */
+export function posixClientCommand({ iperf3Path, args, gated }: StartCommandInput): ExecCommand {
+  return pidFirstCommand([iperf3Path, ...args], LINE_BUFFERED_PRELUDE, gated);
+}
+
 export function posixStopCommand(pid: number, signal: StopSignal): ExecCommand {
   return posixCommand(["kill", `-${signal}`, checkPid(pid)]);
 }
