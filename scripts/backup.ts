@@ -67,7 +67,8 @@ export async function runBackup(
     );
   } else if (!withKey && result.keyFilesFound.length > 0) {
     io.stdout.write(
-      `the SSH credentials in the copy are encrypted with the key file ${result.keyFilesFound[0]}: keep a copy of it apart from the backups (or run again with --with-key)\n`,
+      `the SSH credentials in the copy are encrypted with the key file ${result.keyFilesFound[0]}: ` +
+        `keep a copy of it apart from the backups (or run again with --with-key)\n`,
     );
   }
   return 0;

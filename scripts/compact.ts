@@ -46,9 +46,8 @@ async function main(args: string[]): Promise<number> {
       keepDaysText === undefined ? process.env : { WIRESPEED_SAMPLES_KEEP_DAYS: keepDaysText },
     );
   } catch (error) {
-    process.stderr.write(
-      `compact: ${(error as Error).message.replace("WIRESPEED_SAMPLES_KEEP_DAYS", keepDaysText === undefined ? "WIRESPEED_SAMPLES_KEEP_DAYS" : "--keep-days")}\n`,
-    );
+    const setting = keepDaysText === undefined ? "WIRESPEED_SAMPLES_KEEP_DAYS" : "--keep-days";
+    process.stderr.write(`compact: ${(error as Error).message.replace("WIRESPEED_SAMPLES_KEEP_DAYS", setting)}\n`);
     return 2;
   }
   const file = resolveDatabaseFile();
@@ -61,7 +60,8 @@ async function main(args: string[]): Promise<number> {
   else {
     const result = await compactRuns({ keepDays });
     process.stdout.write(
-      `compacted ${result.runs} run(s) that ended more than ${keepDays} days ago: ${result.samples} samples deleted, their thinned series and stream totals kept\n`,
+      `compacted ${result.runs} run(s) that ended more than ${keepDays} days ago: ` +
+        `${result.samples} samples deleted, their thinned series and stream totals kept\n`,
     );
   }
   if (vacuum) {
