@@ -350,7 +350,8 @@ export function bodyWith(base: Record<string, unknown>, field: string, value: un
   return { ...base, [head]: { ...rest[key], ...nested(key, value) } };
 }
 
-export type Answer = { status: number; body: any; text: string; ms: number; contentType: string | null }; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Answer = { status: number; body: any; text: string; ms: number; contentType: string | null };
 
 /** A 400 naming `field` (or a part of it) and nothing else, in words, echoing no hostile text, answered fast. */
 export function expectRefused(answer: Answer, field: string, label: string): void {

@@ -176,10 +176,14 @@ export async function openTestApi({ separateServices = false }: TestApiOptions =
 /** Format-valid private keys (not real ones): validation looks at the armour and the alphabet only. */
 export const SAMPLE_KEYS = {
   openssh:
-    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDxV2lyZXNwZWVkVGVzdEtleU1hdGVyaWFsT25seQ==\n-----END OPENSSH PRIVATE KEY-----\n",
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n" +
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n" +
+    "QyNTUxOQAAACDxV2lyZXNwZWVkVGVzdEtleU1hdGVyaWFsT25seQ==\n" +
+    "-----END OPENSSH PRIVATE KEY-----\n",
   rsa: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n-----END RSA PRIVATE KEY-----",
   rsaEncrypted:
-    "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89A1B5C3F2A1D5E6F7\n\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n-----END RSA PRIVATE KEY-----\n",
+    "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89A1B5C3F2A1D5E6F7\n\n" +
+    "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n-----END RSA PRIVATE KEY-----\n",
   ec: "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkWb3vA1gRp5mC9yQ0k5nE4rYzWl3v2oJ8aQ9tXj0qcoAoGCCqGSM49\n-----END EC PRIVATE KEY-----\n",
   pkcs8:
     "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIO6m0Yf3o5oHq0P4c9yY8l7u2XbQw1mJ7rTq2vW3Zx8y\n-----END PRIVATE KEY-----\n",

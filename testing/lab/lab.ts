@@ -208,7 +208,8 @@ export function flowCapTcBatch(dev: string, rateMbps: number, capMbps: number): 
   ];
   for (let bucket = 0; bucket < FLOW_CAP_BUCKETS; bucket++) {
     lines.push(
-      `class add dev ${dev} parent 1:1 classid ${flowClassId(bucket)} htb rate ${shareMbps}mbit ceil ${capMbps}mbit burst ${capBurst} cburst ${capBurst} quantum ${HTB_QUANTUM}`,
+      `class add dev ${dev} parent 1:1 classid ${flowClassId(bucket)} htb rate ${shareMbps}mbit ` +
+        `ceil ${capMbps}mbit burst ${capBurst} cburst ${capBurst} quantum ${HTB_QUANTUM}`,
     );
   }
   lines.push(`filter add dev ${dev} parent 1: prio 1 handle 2: protocol ip u32 divisor ${FLOW_CAP_BUCKETS}`);
@@ -220,7 +221,8 @@ export function flowCapTcBatch(dev: string, rateMbps: number, capMbps: number): 
   const sourcePortMask = `0x${hex(FLOW_PORT_HASH_MASK << 16).padStart(8, "0")}`;
   const destinationPortMask = `0x${hex(FLOW_PORT_HASH_MASK).padStart(8, "0")}`;
   lines.push(
-    `filter add dev ${dev} parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff match u16 0x8000 0x8000 at 20 hashkey mask ${sourcePortMask} at 20 link 2:`,
+    `filter add dev ${dev} parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff ` +
+      `match u16 0x8000 0x8000 at 20 hashkey mask ${sourcePortMask} at 20 link 2:`,
     `filter add dev ${dev} parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask ${destinationPortMask} at 20 link 2:`,
   );
   return lines;
@@ -291,7 +293,8 @@ export function parseTopology(value: unknown): LabTopology {
       }
       if (name.length > HOST_NAME_MAX) {
         return void problems.push(
-          `${where}.name: "${name}" is too long for an interface name: "wsm${LAB_INSTANCE_MAX}-${name}" exceeds ${IFNAME_MAX} characters (at most ${HOST_NAME_MAX})`,
+          `${where}.name: "${name}" is too long for an interface name: ` +
+            `"wsm${LAB_INSTANCE_MAX}-${name}" exceeds ${IFNAME_MAX} characters (at most ${HOST_NAME_MAX})`,
         );
       }
       if (hosts.some((h) => h.name === name)) return void problems.push(`${where}.name: duplicate host "${name}"`);
