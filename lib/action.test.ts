@@ -29,13 +29,13 @@ describe("actionFailureOf", () => {
   });
 
   it("answers the subclasses alike: not allowed, validation, not found, a host that failed", () => {
-    expect(actionFailureOf(new AuthError(403, "Your role (viewer) does not allow changes."), "x")).toEqual({
+    expect(actionFailureOf(new AuthError("forbidden", "Your role (viewer) does not allow changes."), "x")).toEqual({
       ok: false,
       message: "Your role (viewer) does not allow changes.",
       errors: [],
     });
     const fields = [{ field: "name", message: "is taken" }];
-    expect(actionFailureOf(new InventoryError("conflict", "name is taken", fields), "x")).toEqual({
+    expect(actionFailureOf(new InventoryError("conflict", "name is taken", { fields }), "x")).toEqual({
       ok: false,
       message: "name is taken",
       errors: fields,
@@ -45,7 +45,7 @@ describe("actionFailureOf", () => {
       message: "Run 7 does not exist.",
       errors: [],
     });
-    expect(actionFailureOf(new SshAuthError("nas1", "authentication to nas1 failed"), "x")).toEqual({
+    expect(actionFailureOf(new SshAuthError("authentication to nas1 failed", { host: "nas1" }), "x")).toEqual({
       ok: false,
       message: "authentication to nas1 failed",
       errors: [],
@@ -73,7 +73,7 @@ describe("runAction", () => {
   it("answers the body's value, or the mapped failure of what it threw", async () => {
     expect(await runAction("sign-in", null, async () => ({ next: "/" }))).toEqual({ ok: true, value: { next: "/" } });
     const failed = await runAction("sign-in", null, async () => {
-      throw new AuthError(401, "Wrong username or password.");
+      throw new AuthError("unauthorized", "Wrong username or password.");
     });
     expect(failed).toEqual({ ok: false, message: "Wrong username or password.", errors: [] });
   });

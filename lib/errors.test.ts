@@ -202,35 +202,64 @@ describe("invalidInput", () => {
   });
 });
 
-describe("the name of each AppError subclass", () => {
+describe("each AppError subclass", () => {
   // `instanceof` recognises an error from another copy of a module by the `errorName` its class
   // declares (AppError[Symbol.hasInstance]): a subclass without one would only match its own copy.
-  it("is declared by every subclass in lib/ and agents/, as its class name", () => {
-    const root = path.resolve(__dirname, "..");
-    const sources = ["lib", "agents"].flatMap((dir) =>
-      fs
-        .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
-        .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes("generated"))
-        .map((file) => fs.readFileSync(path.join(root, dir, file), "utf8")),
-    );
-    const classes = sources.flatMap((text) =>
-      [...text.matchAll(/class (\w+) extends (\w+) \{\n([^]*?)\n\}/g)].map(([, name = "", base = "", body = ""]) => ({
-        name,
-        base,
-        body,
-      })),
-    );
-    const family = new Set(["AppError"]);
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const { name, base } of classes)
-        if (family.has(base) && !family.has(name)) grew = family.add(name).has(name);
-    }
-    const subclasses = classes.filter(({ name }) => name !== "AppError" && family.has(name));
+  const root = path.resolve(__dirname, "..");
+  const sources = ["lib", "agents"].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes("generated"))
+      .map((file) => fs.readFileSync(path.join(root, dir, file), "utf8")),
+  );
+  const classes = sources.flatMap((text) =>
+    [...text.matchAll(/class (\w+) extends (\w+) \{\n([^]*?)\n\}/g)].map(([, name = "", base = "", body = ""]) => ({
+      name,
+      base,
+      body,
+    })),
+  );
+  const family = new Set(["AppError"]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const { name, base } of classes) if (family.has(base) && !family.has(name)) grew = family.add(name).has(name);
+  }
+  const subclasses = classes.filter(({ name }) => name !== "AppError" && family.has(name));
+
+  it("declares its name, as its class name (in lib/ and agents/)", () => {
     expect(subclasses.map(({ name }) => name)).toEqual(
       expect.arrayContaining(["RunError", "SshError", "HostKeyMismatchError", "AuthError"]),
     );
     for (const { name, body } of subclasses)
       expect(body, name).toContain(`static override readonly errorName: string = "${name}";`);
   });
+
+  it("is constructed as (kind, message, options?), (message, options?) or ()", () => {
+    const shapes = [["kind", "message", "options"], ["message", "options"], []];
+    for (const { name, body } of subclasses) {
+      const params = /\bconstructor\(([^]*?)\) \{\n/.exec(body)?.[1];
+      // No constructor of its own: AppError's, (kind, message, options?).
+      if (params === undefined) continue;
+      expect(shapes, `${name}(${params})`).toContainEqual(parameterNames(params));
+    }
+  });
 });
+
+/** `kind`, `message`, `options` of "kind: K, message: string, { host, ...options }: O = {}": a destructured one is `options`. */
+function parameterNames(params: string): string[] {
+  const names: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= params.length; i++) {
+    const char = params[i];
+    if (char === '"' || char === "'" || char === "`") i = params.indexOf(char, i + 1);
+    else if (char === "{" || char === "(" || char === "[" || char === "<") depth++;
+    else if (char === "}" || char === ")" || char === "]" || char === ">") depth--;
+    else if ((char === "," && depth === 0) || char === undefined) {
+      const param = params.slice(start, i).trim();
+      if (param) names.push(param.startsWith("{") ? "options" : (/^\w+/.exec(param)?.[0] ?? param));
+      start = i + 1;
+    }
+  }
+  return names;
+}

@@ -66,6 +66,13 @@ type ErrorClass = { readonly errorName?: string };
  *
  * Each subclass declares `static override readonly errorName = "<its class name>"`: that is the
  * error's `name`, and what `instanceof` recognises it by across copies of the module.
+ *
+ * Every subclass is constructed alike: `(kind, message, options?)`, where `options` is
+ * `AppErrorOptions` plus the class's own data (`{ host }`, `{ retryAfter }`, …; required when that
+ * data is). A class of one kind leaves the kind out, `(message, options?)`, and one that takes no
+ * input at all, `()`. A hint the class always gives is the default of `options.hint`. A message
+ * is written where the error is thrown, never by a constructor; an error thrown from several
+ * places gets one function beside its class that writes it (`hostKeyMismatch` in lib/ssh).
  */
 export class AppError extends Error {
   static readonly errorName: string = "AppError";

@@ -524,7 +524,7 @@ describe("withApiAuth", () => {
         400,
         "invalid",
       ],
-      [new InventoryError("invalid", "x", [{ field: "name", message: "y" }]), 400, "invalid"],
+      [new InventoryError("invalid", "x", { fields: [{ field: "name", message: "y" }] }), 400, "invalid"],
       [new InventoryError("not-found", "no host has id 3"), 404, "not_found"],
       [new InventoryError("conflict", "taken"), 409, "conflict"],
     ];

@@ -7,7 +7,7 @@ import { IperfOptionError } from "@/lib/iperf";
 import { RunError } from "@/lib/runs/errors";
 import { PortExhaustedError } from "@/lib/runs/ports";
 import { SecretOpenError } from "@/lib/secrets/envelope";
-import { HostKeyMismatchError, SshUnreachableError } from "@/lib/ssh/errors";
+import { hostKeyMismatch, HostKeyMismatchError, SshUnreachableError } from "@/lib/ssh/errors";
 
 // The REST API's one error mapper: every AppError by its kind, anything else a logged 500.
 
@@ -64,34 +64,40 @@ describe("errorResponse", () => {
   });
 
   it("asks for a bearer token on 401 and says when to retry on 429", async () => {
-    const unauthorized = await answer(new AuthError(401, "Sign in first: this needs an account."));
+    const unauthorized = await answer(new AuthError("unauthorized", "Sign in first: this needs an account."));
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get("WWW-Authenticate")).toBe('Bearer realm="wirespeed"');
     expect(unauthorized.body).toEqual({
       error: { code: "unauthorized", message: "Sign in first: this needs an account." },
     });
-    const limited = await answer(new AuthError(429, "Too many failed sign-ins: try again in 15 minutes.", 900));
+    const limited = await answer(
+      new AuthError("rate-limited", "Too many failed sign-ins: try again in 15 minutes.", { retryAfter: 900 }),
+    );
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBe("900");
     expect(limited.headers.get("WWW-Authenticate")).toBeNull();
     expect(limited.body).toEqual({
       error: { code: "rate_limited", message: "Too many failed sign-ins: try again in 15 minutes." },
     });
-    const forbidden = await answer(new AuthError(403, "Your role (viewer) does not allow changes."));
+    const forbidden = await answer(new AuthError("forbidden", "Your role (viewer) does not allow changes."));
     expect(forbidden.status).toBe(403);
     expect([forbidden.headers.get("WWW-Authenticate"), forbidden.headers.get("Retry-After")]).toEqual([null, null]);
   });
 
   it("answers the host errors of lib/ssh, lib/iperf, lib/runs and lib/secrets with their kind and hint", async () => {
     const cases: Array<[AppError, string, string]> = [
-      [new HostKeyMismatchError("nas1", "SHA256:aaa", "SHA256:bbb"), "host-key", ""],
-      [new SshUnreachableError("nas1", "cannot reach nas1 (10.0.0.5:22): no route to host"), "unreachable", ""],
+      [hostKeyMismatch("nas1", "SHA256:aaa", "SHA256:bbb"), "host-key", ""],
       [
-        new IperfOptionError("bidir", "--bidir needs iperf3 3.7 or newer; host nas1 has 3.6"),
+        new SshUnreachableError("cannot reach nas1 (10.0.0.5:22): no route to host", { host: "nas1" }),
+        "unreachable",
+        "",
+      ],
+      [
+        new IperfOptionError("--bidir needs iperf3 3.7 or newer; host nas1 has 3.6", { field: "bidir" }),
         "parameter",
         "Choose options this host's iperf3 supports, or upgrade iperf3 there.",
       ],
-      [new PortExhaustedError("nas1", { min: 5201, max: 5202 }), "ports-exhausted", ""],
+      [new PortExhaustedError("every iperf3 port of nas1 (5201-5202) is in use or busy"), "ports-exhausted", ""],
       [new SecretOpenError("key-mismatch", "The stored credentials cannot be read"), "key-mismatch", ""],
     ];
     for (const [error, kind, hint] of cases) {
@@ -151,17 +157,17 @@ describe("errors made by another copy of the modules", () => {
 
   it("answers a host's failure with 502 and a 429 with Retry-After", async () => {
     const copy = await anotherCopy();
-    expect((await answer(new copy.RunError("server-busy", "iperf3 on nas1 is busy", "Wait"))).body).toEqual({
+    expect((await answer(new copy.RunError("server-busy", "iperf3 on nas1 is busy", { hint: "Wait" }))).body).toEqual({
       error: { code: "host_error", message: "iperf3 on nas1 is busy", kind: "server-busy", hint: "Wait" },
     });
-    const limited = await answer(new copy.AuthError(429, "Too many attempts", 30));
+    const limited = await answer(new copy.AuthError("rate-limited", "Too many attempts", { retryAfter: 30 }));
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBe("30");
   });
 
   it("recognises each subclass by its own name only", async () => {
     const copy = await anotherCopy();
-    const mismatch = new copy.HostKeyMismatchError("nas1", "SHA256:a", "SHA256:b");
+    const mismatch = copy.hostKeyMismatch("nas1", "SHA256:a", "SHA256:b");
     expect(mismatch).toBeInstanceOf(AppError);
     expect(mismatch).toBeInstanceOf(HostKeyMismatchError);
     expect(mismatch.name).toBe("HostKeyMismatchError");

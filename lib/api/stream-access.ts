@@ -30,15 +30,18 @@ export async function accessEnded(principal: Principal, permission: Permission):
   });
   if (user) {
     if (!isRole(user.role))
-      return new AuthError(403, `Your role (${user.role}) is not one Wirespeed knows: this stream has ended.`);
+      return new AuthError("forbidden", `Your role (${user.role}) is not one Wirespeed knows: this stream has ended.`);
     return can(user.role, permission) ? null : forbidden(user.role, permission);
   }
   const account = await db.user.findUnique({ where: { id: userId }, select: { disabledAt: true } });
-  if (!account) return new AuthError(401, "Your account was deleted: this stream has ended.");
-  if (account.disabledAt) return new AuthError(401, "Your account was disabled: this stream has ended.");
+  if (!account) return new AuthError("unauthorized", "Your account was deleted: this stream has ended.");
+  if (account.disabledAt) return new AuthError("unauthorized", "Your account was disabled: this stream has ended.");
   if (via === "session")
-    return new AuthError(401, "Your session has ended (signed out or expired): sign in again to follow this live.");
-  return new AuthError(401, "The API token was revoked: this stream has ended.");
+    return new AuthError(
+      "unauthorized",
+      "Your session has ended (signed out or expired): sign in again to follow this live.",
+    );
+  return new AuthError("unauthorized", "The API token was revoked: this stream has ended.");
 }
 
 function isEventStream(response: Response): boolean {

@@ -3,11 +3,6 @@ import { PERMISSION_NEEDS, type Permission, type Role } from "./roles";
 
 export type AuthErrorKind = "unauthorized" | "forbidden" | "rate-limited";
 
-const KIND_OF_STATUS = { 401: "unauthorized", 403: "forbidden", 429: "rate-limited" } as const satisfies Record<
-  number,
-  AuthErrorKind
->;
-
 /** A request that is not signed in (401), not allowed (403) or sent too often (429). Messages are written for the user. */
 export class AuthError extends AppError {
   static override readonly errorName: string = "AuthError";
@@ -15,14 +10,18 @@ export class AuthError extends AppError {
   /** Seconds to wait, for 429. */
   readonly retryAfter?: number;
 
-  constructor(status: keyof typeof KIND_OF_STATUS, message: string, retryAfter?: number) {
-    super(KIND_OF_STATUS[status], message);
+  constructor(
+    kind: AuthErrorKind,
+    message: string,
+    { retryAfter, ...options }: AppErrorOptions & { retryAfter?: number } = {},
+  ) {
+    super(kind, message, options);
     this.retryAfter = retryAfter;
   }
 }
 
 export function forbidden(role: Role, permission: Permission): AuthError {
-  return new AuthError(403, `Your role (${role}) does not allow ${PERMISSION_NEEDS[permission]}.`);
+  return new AuthError("forbidden", `Your role (${role}) does not allow ${PERMISSION_NEEDS[permission]}.`);
 }
 
 export type AccountErrorKind = "invalid" | "not-found" | "conflict";

@@ -17,7 +17,7 @@ import { countUsers } from "./users";
 
 /** The principal if it holds the permission; else a 401 (nobody signed in) or 403 AuthError. */
 export function authorize(principal: Principal | null, permission: Permission): Principal {
-  if (!principal) throw new AuthError(401, "Sign in first: this needs an account.");
+  if (!principal) throw new AuthError("unauthorized", "Sign in first: this needs an account.");
   if (!can(principal.role, permission)) throw forbidden(principal.role, permission);
   return principal;
 }
@@ -53,12 +53,12 @@ export async function principalOfBearer(
   env: Record<string, string | undefined> = process.env,
 ): Promise<Principal> {
   const match = /^Bearer +(\S+) *$/i.exec(header);
-  if (!match) throw new AuthError(401, "The Authorization header must be Bearer <token>.");
+  if (!match) throw new AuthError("unauthorized", "The Authorization header must be Bearer <token>.");
   const token = match[1]!;
   const expected = env.WIRESPEED_API_TOKEN;
   if (expected && sameSecret(token, expected)) return ENV_TOKEN_ADMIN;
   const principal = await principalOfApiToken(token);
-  if (!principal) throw new AuthError(401, "The bearer token is wrong, revoked, or its user is disabled.");
+  if (!principal) throw new AuthError("unauthorized", "The bearer token is wrong, revoked, or its user is disabled.");
   return principal;
 }
 
@@ -85,7 +85,7 @@ export async function principalOfRequest(request: Request): Promise<Principal | 
   // made with one must come from the app's own pages.
   if (request.method !== "GET" && request.method !== "HEAD" && !fromOwnPages(request)) {
     throw new AuthError(
-      403,
+      "forbidden",
       "A cookie-authenticated change must come from Wirespeed's own pages: use a bearer token from scripts.",
     );
   }

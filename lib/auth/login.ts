@@ -19,9 +19,9 @@ const perClient = createRateLimiter(20, WINDOW_MS);
 function tooMany(ms: number): AuthError {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
   return new AuthError(
-    429,
+    "rate-limited",
     `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    Math.ceil(ms / 1000),
+    { retryAfter: Math.ceil(ms / 1000) },
   );
 }
 
@@ -55,7 +55,7 @@ export async function signIn(
       `as "${username.slice(0, 64)}"${client ? ` from ${client}` : ""}`,
       null,
     );
-    throw new AuthError(401, "Wrong username or password.");
+    throw new AuthError("unauthorized", "Wrong username or password.");
   }
   perUser.reset(userKey);
   const { token, expiresAt } = await createSession(user.id);

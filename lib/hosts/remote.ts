@@ -1,7 +1,7 @@
 import "server-only";
 import { detectPlatform, getAgent, PLATFORM_PROBE, type DetectResult, type PlatformAgent } from "@/agents";
-import { installHint, isPlatform, type Platform } from "@/lib/platforms";
-import { AppError } from "@/lib/errors";
+import { installHint, isPlatform } from "@/lib/platforms";
+import { AppError, type AppErrorOptions } from "@/lib/errors";
 import { execCapture } from "@/lib/ssh";
 import type { HostTarget } from "@/lib/ssh/types";
 
@@ -12,21 +12,16 @@ const PROBE_TIMEOUT_MS = 20_000;
 /** Thrown when a host answers but is of no platform Wirespeed knows. */
 export class UnknownPlatformError extends AppError {
   static override readonly errorName: string = "UnknownPlatformError";
-  constructor(hostName: string, answer: string) {
-    super(
-      "unknown",
-      `could not tell the platform of ${hostName}: it answered ${JSON.stringify(answer.trim().slice(0, 80))}; set the host's platform by hand`,
-    );
+  constructor(message: string, options?: AppErrorOptions) {
+    super("unknown", message, options);
   }
 }
 
 /** iperf3 is not where it was looked for. */
 export class IperfNotFoundError extends AppError {
   static override readonly errorName: string = "IperfNotFoundError";
-  constructor(hostName: string, platform: Platform, path: string | null) {
-    super("not-found", `iperf3 was not found on ${hostName}${path ? ` at ${path}` : ""}`, {
-      hint: installHint(platform),
-    });
+  constructor(message: string, options?: AppErrorOptions) {
+    super("not-found", message, options);
   }
 }
 
@@ -35,7 +30,12 @@ export async function resolveAgent(target: HostTarget, platform: string, signal?
   if (isPlatform(platform)) return getAgent(platform);
   const probe = await execCapture(target, PLATFORM_PROBE, { signal, timeoutMs: PROBE_TIMEOUT_MS });
   const detected = detectPlatform(`${probe.stdout}\n${probe.stderr}`);
-  if (!detected) throw new UnknownPlatformError(target.name, probe.stdout || probe.stderr);
+  if (!detected) {
+    const answer = JSON.stringify((probe.stdout || probe.stderr).trim().slice(0, 80));
+    throw new UnknownPlatformError(
+      `could not tell the platform of ${target.name}: it answered ${answer}; set the host's platform by hand`,
+    );
+  }
   return getAgent(detected);
 }
 
@@ -62,6 +62,9 @@ export async function requireIperf(
   signal?: AbortSignal,
 ) {
   const detected = await detectHost(target, agent, iperf3Path, signal);
-  if (!detected.iperf3Path || !detected.version) throw new IperfNotFoundError(target.name, agent.platform, iperf3Path);
+  if (!detected.iperf3Path || !detected.version)
+    throw new IperfNotFoundError(`iperf3 was not found on ${target.name}${iperf3Path ? ` at ${iperf3Path}` : ""}`, {
+      hint: installHint(agent.platform),
+    });
   return { path: detected.iperf3Path, version: detected.version };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { AppError } from "@/lib/errors";
+import { AppError, type AppErrorOptions } from "@/lib/errors";
 import type { Host } from "@/lib/generated/prisma/client";
 import { openSecret } from "@/lib/inventory/secrets";
 import type { HostAuth, HostTarget } from "@/lib/ssh/types";
@@ -7,14 +7,14 @@ import type { HostAuth, HostTarget } from "@/lib/ssh/types";
 /** A host key not yet confirmed by a user: nothing but the check may connect. */
 export class HostKeyNotConfirmedError extends AppError {
   static override readonly errorName: string = "HostKeyNotConfirmedError";
-  constructor(hostName: string) {
-    super(
-      "host-key",
-      `the SSH host key of ${hostName} is not confirmed yet: check the host, compare the fingerprint it shows with the host's own, and pin it`,
-      {
-        hint: "Test the connection on the host's page and confirm the fingerprint it shows.",
-      },
-    );
+  constructor(
+    message: string,
+    {
+      hint = "Test the connection on the host's page and confirm the fingerprint it shows.",
+      ...options
+    }: AppErrorOptions = {},
+  ) {
+    super("host-key", message, { hint, ...options });
   }
 }
 
@@ -25,7 +25,9 @@ export class HostKeyNotConfirmedError extends AppError {
  */
 export function hostTarget(host: Host, { allowUnpinned = false }: { allowUnpinned?: boolean } = {}): HostTarget {
   if (host.authMethod !== "local" && !host.hostKeyFingerprint && !allowUnpinned)
-    throw new HostKeyNotConfirmedError(host.name);
+    throw new HostKeyNotConfirmedError(
+      `the SSH host key of ${host.name} is not confirmed yet: check the host, compare the fingerprint it shows with the host's own, and pin it`,
+    );
   const auth: HostAuth =
     host.authMethod === "local"
       ? { method: "local" }

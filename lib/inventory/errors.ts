@@ -1,4 +1,4 @@
-import { AppError, type FieldError } from "@/lib/errors";
+import { AppError, type AppErrorOptions } from "@/lib/errors";
 
 export type InventoryErrorKind = "invalid" | "not-found" | "conflict";
 
@@ -10,7 +10,7 @@ export class InventoryError extends AppError {
   static override readonly errorName: string = "InventoryError";
   declare readonly kind: InventoryErrorKind;
 
-  constructor(kind: InventoryErrorKind, message: string, fields: FieldError[] = []) {
-    super(kind, message, { fields });
+  constructor(kind: InventoryErrorKind, message: string, options?: AppErrorOptions) {
+    super(kind, message, options);
   }
 }

@@ -116,9 +116,9 @@ function hostNotFound(id: number): InventoryError {
 }
 
 function nameTaken(name: string): InventoryError {
-  return new InventoryError("conflict", `name: a host named "${name}" already exists`, [
-    { field: "name", message: `is already used by another host` },
-  ]);
+  return new InventoryError("conflict", `name: a host named "${name}" already exists`, {
+    fields: [{ field: "name", message: `is already used by another host` }],
+  });
 }
 
 /** The method and the sealed secret to store for an `auth` input; `local` stores none. */

@@ -133,11 +133,9 @@ async function checkEnds(aNicId: number, bNicId: number, exceptLinkId?: number):
     ...(b ? [] : [{ field: "bNicId", message: `names no NIC (${bNicId})` }]),
   ];
   if (!a || !b)
-    throw new InventoryError(
-      "not-found",
-      missing.map((entry) => `${entry.field} ${entry.message}`).join("; "),
-      missing,
-    );
+    throw new InventoryError("not-found", missing.map((entry) => `${entry.field} ${entry.message}`).join("; "), {
+      fields: missing,
+    });
   if (a.hostId === b.hostId) {
     throw invalidInput([
       {
@@ -157,9 +155,9 @@ async function checkEnds(aNicId: number, bNicId: number, exceptLinkId?: number):
     select: { id: true, name: true },
   });
   if (duplicate) {
-    throw new InventoryError("conflict", `link ${duplicate.id} ("${duplicate.name}") already joins these two NICs`, [
-      { field: "bNicId", message: `is already joined to aNicId by link ${duplicate.id}` },
-    ]);
+    throw new InventoryError("conflict", `link ${duplicate.id} ("${duplicate.name}") already joins these two NICs`, {
+      fields: [{ field: "bNicId", message: `is already joined to aNicId by link ${duplicate.id}` }],
+    });
   }
   return [a, b];
 }

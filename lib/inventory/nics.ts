@@ -83,9 +83,9 @@ function nicNotFound(id: number): InventoryError {
 }
 
 function nameTaken(name: string, hostName: string): InventoryError {
-  return new InventoryError("conflict", `name: host ${hostName} already has a NIC named "${name}"`, [
-    { field: "name", message: `is already used by another NIC of host ${hostName}` },
-  ]);
+  return new InventoryError("conflict", `name: host ${hostName} already has a NIC named "${name}"`, {
+    fields: [{ field: "name", message: `is already used by another NIC of host ${hostName}` }],
+  });
 }
 
 /** The list to store from the `address` / `addresses` inputs; undefined leaves it unchanged. */
@@ -102,9 +102,9 @@ export async function listNics(options: { hostId?: number } = {}): Promise<NicVi
     const hostId = parseInput(IdSchema, options.hostId, "hostId");
     const host = await db.host.findUnique({ where: { id: hostId }, select: { id: true } });
     if (!host) {
-      throw new InventoryError("not-found", `no host has id ${hostId}`, [
-        { field: "hostId", message: `names no host (${hostId})` },
-      ]);
+      throw new InventoryError("not-found", `no host has id ${hostId}`, {
+        fields: [{ field: "hostId", message: `names no host (${hostId})` }],
+      });
     }
     where = { hostId };
   }
@@ -124,9 +124,9 @@ export async function createNic(input: unknown): Promise<NicView> {
   const data = parseInput(NicCreateSchema, input);
   const host = await db.host.findUnique({ where: { id: data.hostId }, select: { id: true, name: true } });
   if (!host) {
-    throw new InventoryError("not-found", `hostId: no host has id ${data.hostId}`, [
-      { field: "hostId", message: `names no host (${data.hostId})` },
-    ]);
+    throw new InventoryError("not-found", `hostId: no host has id ${data.hostId}`, {
+      fields: [{ field: "hostId", message: `names no host (${data.hostId})` }],
+    });
   }
   const taken = await db.nic.findUnique({
     where: { hostId_name: { hostId: host.id, name: data.name } },

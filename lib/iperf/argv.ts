@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, type AppErrorOptions } from "@/lib/errors";
 import { platformLabel } from "../platforms";
 import type { IperfPlatform } from "./errors";
 import { IperfOptionsSchema, isSafeAddress, isSafeHost, type IperfOptions, type IperfOptionsInput } from "./options";
@@ -49,9 +49,17 @@ export type IperfLiveMode = "json-stream" | "forceflush" | "pty";
 /** An option the remote iperf3 lacks, or an argument that is not safe to pass. */
 export class IperfOptionError extends AppError {
   static override readonly errorName: string = "IperfOptionError";
+  /** The option at fault, as the request names it (`bidir`, `port`, …). */
   readonly field: string;
-  constructor(field: string, message: string) {
-    super("parameter", message, { hint: "Choose options this host's iperf3 supports, or upgrade iperf3 there." });
+  constructor(
+    message: string,
+    {
+      field,
+      hint = "Choose options this host's iperf3 supports, or upgrade iperf3 there.",
+      ...options
+    }: AppErrorOptions & { field: string },
+  ) {
+    super("parameter", message, { hint, ...options });
     this.field = field;
   }
 }
@@ -59,12 +67,14 @@ export class IperfOptionError extends AppError {
 function requireFlag(flag: IperfFlag, field: string, version: IperfVersion, hostName: string): void {
   if (isVersionAtLeast(version, FLAG_SINCE[flag])) return;
   const needed = FLAG_SINCE[flag].replace(/\.0$/, "");
-  throw new IperfOptionError(field, `${flag} needs iperf3 ${needed} or newer; host ${hostName} has ${version.raw}`);
+  throw new IperfOptionError(`${flag} needs iperf3 ${needed} or newer; host ${hostName} has ${version.raw}`, { field });
 }
 
 function requireIperf3(version: IperfVersion, hostName: string): void {
   if (version.major !== 3) {
-    throw new IperfOptionError("version", `host ${hostName} has iperf ${version.raw}; Wirespeed needs iperf3 (3.x)`);
+    throw new IperfOptionError(`host ${hostName} has iperf ${version.raw}; Wirespeed needs iperf3 (3.x)`, {
+      field: "version",
+    });
   }
 }
 
@@ -114,10 +124,9 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
   const options = IperfOptionsSchema.parse(input.options);
   requireIperf3(version, hostName);
   if (!isSafeHost(serverAddress)) {
-    throw new IperfOptionError(
-      "serverAddress",
-      `server address "${serverAddress}" must be a host name or an IP address`,
-    );
+    throw new IperfOptionError(`server address "${serverAddress}" must be a host name or an IP address`, {
+      field: "serverAddress",
+    });
   }
   const bind = input.bindAddress ?? options.bind;
   const argv: string[] = ["-c", serverAddress];
@@ -177,21 +186,20 @@ function requireAffinity(
   const core = end === "client" ? "-A (CPU affinity)" : "-A n,m (the server's core m)";
   if (platform === "macos") {
     throw new IperfOptionError(
-      "affinity",
       `${core} is not available on host ${hostName} (${platformLabel(platform)}): iperf3 pins itself to a core on Linux, FreeBSD and Windows (3.4+) only`,
+      { field: "affinity" },
     );
   }
   if (platform === "windows" && version !== undefined && !isVersionAtLeast(version, AFFINITY_ON_WINDOWS_SINCE)) {
-    throw new IperfOptionError(
-      "affinity",
-      `${core} needs iperf3 3.4 or newer on Windows; host ${hostName} has ${version.raw}`,
-    );
+    throw new IperfOptionError(`${core} needs iperf3 3.4 or newer on Windows; host ${hostName} has ${version.raw}`, {
+      field: "affinity",
+    });
   }
 }
 
 function addBind(argv: string[], bind: string, version: IperfVersion, hostName: string): void {
   if (!isSafeAddress(bind)) {
-    throw new IperfOptionError("bind", `bind address "${bind}" must be an IPv4 or IPv6 address`);
+    throw new IperfOptionError(`bind address "${bind}" must be an IPv4 or IPv6 address`, { field: "bind" });
   }
   requireFlag("-B", "bind", version, hostName);
   // only IPv4 has no %; an IPv6 %zone is an address scope that every version accepts
@@ -229,7 +237,7 @@ export function buildServerArgv(input: BuildServerArgvInput): string[] {
   const hostName = input.hostName ?? "(server)";
   requireIperf3(version, hostName);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new IperfOptionError("port", `port must be a whole number from 1 to 65535, not ${port}`);
+    throw new IperfOptionError(`port must be a whole number from 1 to 65535, not ${port}`, { field: "port" });
   }
   const argv = ["-s"];
   requireFlag("-1", "oneOff", version, hostName);
@@ -239,7 +247,9 @@ export function buildServerArgv(input: BuildServerArgvInput): string[] {
   if (input.idleTimeoutSeconds !== undefined) {
     const seconds = input.idleTimeoutSeconds;
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > 86_400) {
-      throw new IperfOptionError("idleTimeoutSeconds", "idleTimeoutSeconds must be a whole number from 1 to 86400");
+      throw new IperfOptionError("idleTimeoutSeconds must be a whole number from 1 to 86400", {
+        field: "idleTimeoutSeconds",
+      });
     }
     requireFlag("--idle-timeout", "idleTimeoutSeconds", version, hostName);
     argv.push("--idle-timeout", String(seconds));

@@ -282,7 +282,7 @@ export class RunEngine {
         execution.failure ??= new RunError(
           "unknown",
           `Run #${failed.runId}, which had to run at the same time, could not start.`,
-          "See that run's error; the samples of this one, if any, are kept.",
+          { hint: "See that run's error; the samples of this one, if any, are kept." },
         );
       }
     };

@@ -16,7 +16,7 @@ describe("runFailureOf", () => {
     });
     expect(
       runFailureOf(
-        new RunError("timeout", "The test did not end within 40 s.", "The link or a host stalled."),
+        new RunError("timeout", "The test did not end within 40 s.", { hint: "The link or a host stalled." }),
         "linux",
       ),
     ).toEqual({
@@ -32,25 +32,32 @@ describe("runFailureOf", () => {
 
   it("gives an SSH error the hint of its kind", () => {
     expect(
-      runFailureOf(new SshUnreachableError("b", "cannot reach b (198.18.0.2:22): no route to host"), "linux"),
+      runFailureOf(new SshUnreachableError("cannot reach b (198.18.0.2:22): no route to host", { host: "b" }), "linux"),
     ).toEqual({
       kind: "unreachable",
       message: "cannot reach b (198.18.0.2:22): no route to host",
       hint: "Check that the host is up, that sshd runs there and that its address and SSH port are right.",
     });
-    expect(runFailureOf(new SshTimeoutError("b", "no SSH handshake"), "linux").hint).toMatch(/did not answer in time/);
-    expect(runFailureOf(new SshConnectionLostError("b", "connection lost"), "linux").hint).toMatch(
+    expect(runFailureOf(new SshTimeoutError("no SSH handshake", { host: "b" }), "linux").hint).toMatch(
+      /did not answer in time/,
+    );
+    expect(runFailureOf(new SshConnectionLostError("connection lost", { host: "b" }), "linux").hint).toMatch(
       /samples received so far are kept/,
     );
   });
 
   it("keeps the hint an error brings", () => {
-    expect(runFailureOf(new HostKeyNotConfirmedError("b"), "linux")).toMatchObject({
+    expect(
+      runFailureOf(new HostKeyNotConfirmedError("the SSH host key of b is not confirmed yet"), "linux"),
+    ).toMatchObject({
       kind: "host-key",
       hint: "Test the connection on the host's page and confirm the fingerprint it shows.",
     });
     expect(
-      runFailureOf(new IperfOptionError("bidir", "--bidir needs iperf3 3.7 or newer; host b has 3.6"), "linux"),
+      runFailureOf(
+        new IperfOptionError("--bidir needs iperf3 3.7 or newer; host b has 3.6", { field: "bidir" }),
+        "linux",
+      ),
     ).toEqual({
       kind: "parameter",
       message: "--bidir needs iperf3 3.7 or newer; host b has 3.6",
@@ -60,7 +67,9 @@ describe("runFailureOf", () => {
   });
 
   it("has no hint for a kind without one", () => {
-    expect(runFailureOf(new PortExhaustedError("b", { min: 5201, max: 5201 }), "linux")).toMatchObject({
+    expect(
+      runFailureOf(new PortExhaustedError("every iperf3 port of b (5201-5201) is in use or busy"), "linux"),
+    ).toMatchObject({
       kind: "ports-exhausted",
       hint: "",
     });

@@ -1,12 +1,12 @@
 import { AppError, type AppErrorKind } from "@/lib/errors";
 import { classifyIperfError, type IperfPlatform } from "@/lib/iperf";
 
-/** A run failure the engine raises, with the kind, message and hint the user sees (same shape as lib/iperf's errors). */
+/**
+ * A run failure the engine raises, with the kind, message and hint the user sees (same shape as
+ * lib/iperf's errors): `new RunError(kind, message, { hint })`, AppError's own constructor.
+ */
 export class RunError extends AppError {
   static override readonly errorName: string = "RunError";
-  constructor(kind: AppErrorKind, message: string, hint = "") {
-    super(kind, message, { hint });
-  }
 }
 
 /**
@@ -26,12 +26,12 @@ export class ShuttingDownError extends AppError {
  */
 export function shutdownInterruption(reason: string, { hasStarted }: { hasStarted: boolean }): RunError {
   return hasStarted
-    ? new RunError(
-        "interrupted",
-        `Wirespeed was stopped (${reason}) while this run was in progress.`,
-        "The samples and the partial summary received before the stop are kept; run it again to get a full result.",
-      )
-    : new RunError("interrupted", `Wirespeed was stopped (${reason}) before this run started.`, "Run it again.");
+    ? new RunError("interrupted", `Wirespeed was stopped (${reason}) while this run was in progress.`, {
+        hint: "The samples and the partial summary received before the stop are kept; run it again to get a full result.",
+      })
+    : new RunError("interrupted", `Wirespeed was stopped (${reason}) before this run started.`, {
+        hint: "Run it again.",
+      });
 }
 
 /**

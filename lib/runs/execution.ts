@@ -390,7 +390,7 @@ export class RunExecution {
           started.errorText || "the iperf3 server exited before listening",
           server.platform,
         );
-        const failure = new RunError(error.kind, error.message, error.hint);
+        const failure = new RunError(error.kind, error.message, { hint: error.hint });
         if (error.kind !== "listener-failed" || !/in use/i.test(error.message)) throw failure;
         return { busy: failure };
       },
@@ -497,11 +497,9 @@ export class RunExecution {
           client.process.done,
           limit,
           () =>
-            new RunError(
-              "timeout",
-              `The test did not end within ${Math.round(limit / 1000)} s.`,
-              "The link or a host stalled; the samples so far are kept.",
-            ),
+            new RunError("timeout", `The test did not end within ${Math.round(limit / 1000)} s.`, {
+              hint: "The link or a host stalled; the samples so far are kept.",
+            }),
         );
         const result = client.parser.end();
         if (!this.isRefusedBeforeListening(streaming.server, result, client.intervals, retryMs))
@@ -539,7 +537,7 @@ export class RunExecution {
     const report = server.report.end();
     // The client reached something else on the port: our server could not listen there after all.
     if (report.error?.kind === "listener-failed")
-      throw new RunError(report.error.kind, report.error.message, report.error.hint);
+      throw new RunError(report.error.kind, report.error.message, { hint: report.error.hint });
     return isCompleteServerReport(report)
       ? { ...finished, result: { ...result, ...exactSummaries(result, report) } }
       : finished;
@@ -567,7 +565,7 @@ export class RunExecution {
       this.failure ??= new RunError(
         "unknown",
         `Could not restore a host's firewall: ${String((reason as Error | undefined)?.message ?? reason).split("\n")[0]}`,
-        "Check the firewall state of the ESXi host by hand (esxcli network firewall get).",
+        { hint: "Check the firewall state of the ESXi host by hand (esxcli network firewall get)." },
       );
     }
   }

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, type AppErrorOptions } from "@/lib/errors";
 
 // iperf3 serves one test per process, so concurrent runs to one host need one
 // port each. Ports are leased from the host's range (default 5201-5299).
@@ -7,11 +7,8 @@ export type PortRange = { min: number; max: number };
 
 export class PortExhaustedError extends AppError {
   static override readonly errorName: string = "PortExhaustedError";
-  constructor(hostName: string, range: PortRange) {
-    super(
-      "ports-exhausted",
-      `every iperf3 port of ${hostName} (${range.min}-${range.max}) is in use or busy; widen the host's port range or wait for a run to end`,
-    );
+  constructor(message: string, options?: AppErrorOptions) {
+    super("ports-exhausted", message, options);
   }
 }
 
@@ -30,7 +27,9 @@ export class PortLeases {
       this.leased.set(hostId, ports);
       return port;
     }
-    throw new PortExhaustedError(hostName, range);
+    throw new PortExhaustedError(
+      `every iperf3 port of ${hostName} (${range.min}-${range.max}) is in use or busy; widen the host's port range or wait for a run to end`,
+    );
   }
 
   release(hostId: number, port: number): void {

@@ -14,7 +14,7 @@
 //
 // Plain module (no "server-only"): the wirespeed command line (rotate-secret) uses it too.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, scryptSync } from "node:crypto";
-import { AppError } from "../errors";
+import { AppError, type AppErrorOptions } from "../errors";
 
 export const ENVELOPE_VERSION = 0x01;
 const KEY_ID_BYTES = 8;
@@ -35,13 +35,16 @@ export type SecretOpenFailure = "key-mismatch" | "tampered" | "malformed";
 export class SecretOpenError extends AppError {
   static override readonly errorName: string = "SecretOpenError";
   declare readonly kind: SecretOpenFailure;
+  /** The id of the key the secret was sealed with, when it could be read. */
+  readonly keyId?: string;
 
   constructor(
     kind: SecretOpenFailure,
     message: string,
-    readonly keyId?: string,
+    { keyId, ...options }: AppErrorOptions & { keyId?: string } = {},
   ) {
-    super(kind, message);
+    super(kind, message, options);
+    this.keyId = keyId;
   }
 }
 
@@ -124,7 +127,7 @@ export function openText(bytes: Uint8Array, keyring: Keyring): string {
       "key-mismatch",
       `${CANNOT_READ}: it was sealed with another key (key id ${id}; this server's key id is ${keyring.current.id}). ` +
         `Start Wirespeed with the WIRESPEED_SECRET or secret.key it was sealed with, or ${SET_AGAIN}.`,
-      id,
+      { keyId: id },
     );
   }
   const data = Buffer.from(bytes);
@@ -144,7 +147,7 @@ export function openText(bytes: Uint8Array, keyring: Keyring): string {
     throw new SecretOpenError(
       "tampered",
       `${CANNOT_READ}: it failed its integrity check (the sealed bytes were altered or damaged in the database); ${SET_AGAIN}.`,
-      id,
+      { keyId: id },
     );
   }
 }

@@ -97,11 +97,9 @@ export async function connectSsh(
   const ssh = await handshake(target, verifier, timeoutMs);
   if (!ssh.connection || verifier.presented === null) {
     ssh.dispose();
-    throw new SshError(
-      "unknown",
-      target.name,
-      `SSH connection to ${describeTarget(target)} closed during the handshake`,
-    );
+    throw new SshError("unknown", `SSH connection to ${describeTarget(target)} closed during the handshake`, {
+      host: target.name,
+    });
   }
   return { ssh, fingerprint: verifier.presented };
 }

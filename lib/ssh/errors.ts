@@ -1,16 +1,19 @@
-import { AppError } from "@/lib/errors";
+import { AppError, type AppErrorOptions } from "@/lib/errors";
 
 // Pure: one error class per way an SSH operation fails, each with a stable `kind` for the engine and the API.
 
 export type SshErrorKind = "host-key" | "auth" | "unreachable" | "timeout" | "connection-lost" | "unknown";
+
+/** What every SSH error carries besides the AppError's own: the host's name as the user knows it. */
+export type SshErrorOptions = AppErrorOptions & { host: string };
 
 export class SshError extends AppError {
   static override readonly errorName: string = "SshError";
   declare readonly kind: SshErrorKind;
   /** the host's name as the user knows it */
   readonly host: string;
-  constructor(kind: SshErrorKind, host: string, message: string, options?: { cause?: unknown }) {
-    super(kind, message, { cause: options?.cause });
+  constructor(kind: SshErrorKind, message: string, { host, ...options }: SshErrorOptions) {
+    super(kind, message, options);
     this.host = host;
   }
 }
@@ -20,42 +23,49 @@ export class HostKeyMismatchError extends SshError {
   static override readonly errorName: string = "HostKeyMismatchError";
   readonly pinned: string;
   readonly presented: string;
-  constructor(host: string, pinned: string, presented: string) {
-    super(
-      "host-key",
-      host,
-      `host key of ${host} changed: pinned ${pinned}, presented ${presented}; if the host was reinstalled, re-pin it`,
-    );
+  constructor(
+    message: string,
+    { pinned, presented, ...options }: SshErrorOptions & { pinned: string; presented: string },
+  ) {
+    super("host-key", message, options);
     this.pinned = pinned;
     this.presented = presented;
   }
 }
 
+/** The HostKeyMismatchError of `host`, whose key `presented` is not the `pinned` one. */
+export function hostKeyMismatch(host: string, pinned: string, presented: string): HostKeyMismatchError {
+  return new HostKeyMismatchError(
+    `host key of ${host} changed: pinned ${pinned}, presented ${presented}; if the host was reinstalled, re-pin it`,
+    { host, pinned, presented },
+  );
+}
+
 export class SshAuthError extends SshError {
   static override readonly errorName: string = "SshAuthError";
-  constructor(host: string, message: string, options?: { cause?: unknown }) {
-    super("auth", host, message, options);
+  constructor(message: string, options: SshErrorOptions) {
+    super("auth", message, options);
   }
 }
 
 export class SshUnreachableError extends SshError {
   static override readonly errorName: string = "SshUnreachableError";
-  constructor(host: string, message: string, options?: { cause?: unknown }) {
-    super("unreachable", host, message, options);
+  constructor(message: string, options: SshErrorOptions) {
+    super("unreachable", message, options);
   }
 }
 
 export class SshTimeoutError extends SshError {
   static override readonly errorName: string = "SshTimeoutError";
-  constructor(host: string, message: string, options?: { cause?: unknown }) {
-    super("timeout", host, message, options);
+  constructor(message: string, options: SshErrorOptions) {
+    super("timeout", message, options);
   }
 }
 
 export class SshConnectionLostError extends SshError {
   static override readonly errorName: string = "SshConnectionLostError";
-  constructor(host: string, message: string, options?: { cause?: unknown }) {
-    super("connection-lost", host, message, options);
+  constructor(message: string, options: SshErrorOptions) {
+    super("connection-lost", message, options);
   }
 }
 
@@ -84,29 +94,28 @@ export function classifyConnectError(
   context: { host: string; where: string; timeoutMs: number; pinned: string | null; presented: string | null },
 ): SshError {
   const { host, where, timeoutMs, pinned, presented } = context;
-  if (pinned !== null && presented !== null && presented !== pinned)
-    return new HostKeyMismatchError(host, pinned, presented);
+  if (pinned !== null && presented !== null && presented !== pinned) return hostKeyMismatch(host, pinned, presented);
   if (err instanceof SshError) return err;
   const raw = (typeof err === "object" && err !== null ? err : {}) as RawError;
   const message = typeof raw.message === "string" ? raw.message : String(err);
   const code = typeof raw.code === "string" ? raw.code : "";
   const level = typeof raw.level === "string" ? raw.level : "";
-  const cause = { cause: err };
+  const options = { host, cause: err };
 
   if (level === "client-authentication" || /authentication methods failed/i.test(message)) {
-    return new SshAuthError(host, `authentication to ${where} failed: the server refused the key or password`, cause);
+    return new SshAuthError(`authentication to ${where} failed: the server refused the key or password`, options);
   }
   // ssh2 reads the key before connecting: a wrong passphrase or a corrupt key lands here.
   if (/privateKey|passphrase|Unsupported key format|Malformed/i.test(message)) {
-    return new SshAuthError(host, `the private key for ${where} could not be used: ${sanitize(message)}`, cause);
+    return new SshAuthError(`the private key for ${where} could not be used: ${sanitize(message)}`, options);
   }
   if (code in UNREACHABLE_CODES) {
-    return new SshUnreachableError(host, `cannot reach ${where}: ${UNREACHABLE_CODES[code]}`, cause);
+    return new SshUnreachableError(`cannot reach ${where}: ${UNREACHABLE_CODES[code]}`, options);
   }
   if (level === "client-timeout" || code === "ETIMEDOUT" || /timed out/i.test(message)) {
-    return new SshTimeoutError(host, `no SSH handshake with ${where} within ${timeoutMs} ms`, cause);
+    return new SshTimeoutError(`no SSH handshake with ${where} within ${timeoutMs} ms`, options);
   }
-  return new SshError("unknown", host, `SSH connection to ${where} failed: ${sanitize(message)}`, cause);
+  return new SshError("unknown", `SSH connection to ${where} failed: ${sanitize(message)}`, options);
 }
 
 // ssh2's messages hold no secrets, but cut anything key-shaped or overlong before it reaches a user.

@@ -60,10 +60,9 @@ function lifecycle(target: HostTarget, options: ExecStreamOptions, settle: Settl
     cleanup();
     if (timedOut) {
       settle.reject(
-        new SshTimeoutError(
-          target.name,
-          `command on ${target.name} did not finish within ${options.timeoutMs} ms; it was stopped`,
-        ),
+        new SshTimeoutError(`command on ${target.name} did not finish within ${options.timeoutMs} ms; it was stopped`, {
+          host: target.name,
+        }),
       );
     } else settle.resolve({ ...result, aborted });
   };
@@ -128,9 +127,8 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
         const lost = (why: Error | null) =>
           life.fail(
             new SshConnectionLostError(
-              target.name,
               `the SSH connection to ${connection.where} dropped while a command was running${why ? ` (${why.message})` : ""}`,
-              { cause: why ?? undefined },
+              { host: target.name, cause: why ?? undefined },
             ),
           );
         // A wide terminal, so that no line of output is folded; "dumb" asks for no escape sequences.
@@ -139,7 +137,8 @@ function execSsh(target: HostTarget, command: ExecCommand, options: ExecStreamOp
           if (err) {
             if (connection.isClosed()) return lost(err);
             return life.fail(
-              new SshError("unknown", target.name, `cannot start a command on ${connection.where}: ${err.message}`, {
+              new SshError("unknown", `cannot start a command on ${connection.where}: ${err.message}`, {
+                host: target.name,
                 cause: err,
               }),
             );
@@ -238,7 +237,10 @@ function execLocal(target: HostTarget, command: ExecCommand, options: ExecStream
         return life.finish({ exitCode: err.code === "ENOENT" ? 127 : 126, signal: null });
       }
       life.fail(
-        new SshError("unknown", target.name, `cannot run ${file} on this machine: ${err.message}`, { cause: err }),
+        new SshError("unknown", `cannot run ${file} on this machine: ${err.message}`, {
+          host: target.name,
+          cause: err,
+        }),
       );
     });
     child.on("close", (code, sig) => {

@@ -1,6 +1,6 @@
 // Pure: the one decision on the host key a server presents. It runs during key exchange, before any
 // credential is sent, for every SSH connection Wirespeed opens (lib/ssh/connect.ts).
-import { HostKeyMismatchError, SshError } from "./errors";
+import { hostKeyMismatch, SshError } from "./errors";
 import { sshFingerprint } from "./fingerprint";
 import type { HostTarget } from "./types";
 
@@ -17,19 +17,18 @@ export function hostKeyRefusal(target: KeyHolder, policy: HostKeyPolicy, present
   if (policy === "read") {
     return new SshError(
       "host-key",
-      target.name,
       `the host key of ${target.name} was read; the connection stopped before authentication`,
+      { host: target.name },
     );
   }
   if (target.pinnedFingerprint === null) {
     return new SshError(
       "host-key",
-      target.name,
       `the host key of ${target.name} is not pinned: check the host and confirm its fingerprint before connecting`,
+      { host: target.name },
     );
   }
-  if (presented !== target.pinnedFingerprint)
-    return new HostKeyMismatchError(target.name, target.pinnedFingerprint, presented);
+  if (presented !== target.pinnedFingerprint) return hostKeyMismatch(target.name, target.pinnedFingerprint, presented);
   return null;
 }
 

@@ -16,6 +16,7 @@ export { sshFingerprint, fingerprintOfPublicKeyLine, isSshFingerprint } from "./
 export {
   SshError,
   HostKeyMismatchError,
+  hostKeyMismatch,
   SshAuthError,
   SshUnreachableError,
   SshTimeoutError,
