@@ -55,7 +55,10 @@ export function AlertItem({ alert, showLink = true }: { alert: AlertJson; showLi
       data-testid="alert"
       data-alert-id={alert.id}
       data-status={alert.status}
-      className={`rounded-lg border bg-white p-4 text-sm dark:bg-slate-900 ${isFiring ? "border-red-300 dark:border-red-800" : "border-slate-200 dark:border-slate-800"}`}
+      className={
+        "rounded-lg border bg-white p-4 text-sm dark:bg-slate-900 " +
+        (isFiring ? "border-red-300 dark:border-red-800" : "border-slate-200 dark:border-slate-800")
+      }
     >
       <header className="flex flex-wrap items-start justify-between gap-2">
         <h3

@@ -44,7 +44,10 @@ export function BaselineRunsForm({
     <div className="space-y-3">
       <CheckboxField
         label="Count imported runs toward the baselines"
-        hint="Runs read from iperf3 outputs brought in with Import results. Their text figures carry 3 significant digits, and the set-up they ran on may have changed since."
+        hint={
+          "Runs read from iperf3 outputs brought in with Import results. Their text figures carry 3 " +
+          "significant digits, and the set-up they ran on may have changed since."
+        }
         checked={importsInBaseline}
         error={importsError}
         onChange={(checked) =>

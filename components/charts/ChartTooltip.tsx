@@ -9,7 +9,12 @@ export function TooltipBox({
   rows: Array<{ label: string; value: string; color?: string }>;
 }) {
   return (
-    <div className="rounded-md border border-slate-200 bg-white px-3 py-2 text-xs text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+    <div
+      className={
+        "rounded-md border border-slate-200 bg-white px-3 py-2 text-xs text-slate-900 shadow-lg " +
+        "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      }
+    >
       <p className="mb-1 font-medium">{title}</p>
       <dl className="space-y-0.5">
         {rows.map((row) => (

@@ -169,7 +169,15 @@ export function LinkHistoryChart({
         data-baseline-signature={band?.signature}
         data-latency-point-count={showsLatency ? latencyPoints.length : 0}
         role="img"
-        aria-label={`Received rate of ${points.length} runs over time${band ? `; the baseline of ${band.label} is ${formatRate(band.medianBitsPerSecond, unit)}` : ""}${showsLatency ? `; loaded latency of ${latencyPoints.length} runs, from ${formatNumber(Math.min(...latencyPoints.map((point) => point.latencyMs)))} to ${formatNumber(Math.max(...latencyPoints.map((point) => point.latencyMs)))} ms` : ""}`}
+        aria-label={
+          `Received rate of ${points.length} runs over time` +
+          (band ? `; the baseline of ${band.label} is ${formatRate(band.medianBitsPerSecond, unit)}` : "") +
+          (showsLatency
+            ? `; loaded latency of ${latencyPoints.length} runs, ` +
+              `from ${formatNumber(Math.min(...latencyPoints.map((point) => point.latencyMs)))} ` +
+              `to ${formatNumber(Math.max(...latencyPoints.map((point) => point.latencyMs)))} ms`
+            : "")
+        }
       >
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>

@@ -4,7 +4,9 @@ import { useRouter } from "next/navigation";
 import { buttonClass } from "@/components/ui/styles";
 
 const selectClass =
-  "mt-1 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100";
+  "mt-1 block max-w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm " +
+  "text-slate-900 focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 " +
+  "dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100";
 
 /** The experiments page's `?link=` filter: a change applies at once; without JavaScript, Apply submits the GET form. */
 export function ExperimentListFilter({

@@ -154,7 +154,12 @@ export function ExperimentView({
       {experiment.error || STATUS_WORDS[experiment.status] ? (
         <section
           role={experiment.status === "failed" ? "alert" : "status"}
-          className={`mb-6 rounded-lg border p-4 ${experiment.status === "failed" ? "border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100" : "border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"}`}
+          className={
+            "mb-6 rounded-lg border p-4 " +
+            (experiment.status === "failed"
+              ? "border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+              : "border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100")
+          }
           data-testid="experiment-ended-early"
         >
           <h2 className="font-semibold">{STATUS_WORDS[experiment.status] ?? "Something went wrong"}</h2>

@@ -170,7 +170,8 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
                 className={`rounded-full border px-3 py-1.5 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 ${
                   presetId === entry.id
                     ? "border-sky-700 bg-sky-700 text-white dark:border-sky-400 dark:bg-sky-400 dark:text-slate-950"
-                    : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+                    : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 " +
+                      "dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
                 }`}
               >
                 {entry.title}

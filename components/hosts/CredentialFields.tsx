@@ -66,11 +66,13 @@ export function CredentialFields({
         {(Object.keys(METHOD_LABELS) as AuthMethodChoice[]).map((method) => (
           <label
             key={method}
-            className={`flex cursor-pointer items-center gap-2 rounded-md border px-3 py-2 text-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-sky-500 ${
-              value.method === method
+            className={
+              "flex cursor-pointer items-center gap-2 rounded-md border px-3 py-2 text-sm " +
+              "has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-sky-500 " +
+              (value.method === method
                 ? "border-sky-600 bg-sky-50 text-sky-900 dark:border-sky-400 dark:bg-sky-950 dark:text-sky-100"
-                : "border-slate-300 dark:border-slate-600"
-            }`}
+                : "border-slate-300 dark:border-slate-600")
+            }
           >
             <input
               type="radio"
@@ -107,7 +109,11 @@ export function CredentialFields({
               id={fileHintId}
               type="file"
               onChange={readKeyFile}
-              className={`block w-full rounded-md text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-200 file:px-3 file:py-2 file:text-sm file:font-medium file:text-slate-900 dark:text-slate-300 dark:file:bg-slate-700 dark:file:text-slate-100 ${FOCUS_RING}`}
+              className={
+                "block w-full rounded-md text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 " +
+                "file:bg-slate-200 file:px-3 file:py-2 file:text-sm file:font-medium file:text-slate-900 " +
+                `dark:text-slate-300 dark:file:bg-slate-700 dark:file:text-slate-100 ${FOCUS_RING}`
+              }
             />
             {fileProblem ? <p className="mt-1 text-sm text-red-700 dark:text-red-300">{fileProblem}</p> : null}
           </div>

@@ -145,14 +145,20 @@ function FingerprintConfirmation({
   const canTrust = useCan("credentials");
   return (
     <div
-      className={`rounded-lg border p-4 ${pinned ? "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950" : "border-amber-300 bg-amber-50 dark:border-amber-700 dark:bg-amber-950"}`}
+      className={
+        "rounded-lg border p-4 " +
+        (pinned
+          ? "border-red-300 bg-red-50 dark:border-red-800 dark:bg-red-950"
+          : "border-amber-300 bg-amber-50 dark:border-amber-700 dark:bg-amber-950")
+      }
     >
       <h2 id="fingerprint-heading" className="font-semibold">
         {pinned ? `The host key of ${hostName} has changed` : `Confirm the host key of ${hostName}`}
       </h2>
       <p id="fingerprint-what" className="mt-2 text-sm">
         {pinned
-          ? "The host presents another key than the one you trusted. Nothing was sent to it. If it was reinstalled, compare the new key with the host's own before you trust it:"
+          ? "The host presents another key than the one you trusted. Nothing was sent to it. If it was " +
+            "reinstalled, compare the new key with the host's own before you trust it:"
           : "Nothing has been sent to the host yet. It presents this key:"}
       </p>
       {pinned ? (

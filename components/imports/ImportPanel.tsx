@@ -99,7 +99,11 @@ export function ImportPanel({ linkId, aName, bName }: Props) {
           aria-invalid={errors.files ? true : undefined}
           aria-describedby={`${filesId}-hint${errors.files ? ` ${filesId}-error` : ""}`}
           onChange={(event) => void readFiles(event.target.files)}
-          className="block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-slate-200 dark:file:bg-slate-800 dark:file:text-slate-100"
+          className={
+            "block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 " +
+            "file:py-1.5 file:text-sm file:font-medium hover:file:bg-slate-200 dark:file:bg-slate-800 " +
+            "dark:file:text-slate-100"
+          }
         />
         <FieldMessages
           id={filesId}

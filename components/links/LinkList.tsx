@@ -25,7 +25,10 @@ function LinkEnd({ end }: { end: LinkListItem["a"] }) {
 export function MtuMismatchBadge({ a, b }: { a: number | null; b: number | null }) {
   return (
     <span
-      className="inline-flex items-center whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+      className={
+        "inline-flex items-center whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs " +
+        "font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+      }
       title={`MTU ${a} on one end, ${b} on the other: large frames get fragmented or dropped`}
       data-testid="mtu-mismatch"
     >

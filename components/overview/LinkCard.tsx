@@ -66,7 +66,10 @@ export function LinkCard({
       data-testid="link-card"
       data-link-name={link.name}
       data-alert={link.alert ? "firing" : undefined}
-      className={`flex flex-col gap-3 rounded-lg border bg-white p-4 dark:bg-slate-900 ${link.alert ? "border-red-400 dark:border-red-700" : "border-slate-200 dark:border-slate-800"}`}
+      className={
+        "flex flex-col gap-3 rounded-lg border bg-white p-4 dark:bg-slate-900 " +
+        (link.alert ? "border-red-400 dark:border-red-700" : "border-slate-200 dark:border-slate-800")
+      }
     >
       <header className="flex items-start justify-between gap-2">
         <div className="min-w-0">
@@ -93,7 +96,11 @@ export function LinkCard({
             <Link
               href={`/links/${link.id}#alerts`}
               title={link.alert.title}
-              className="rounded-md bg-red-700 px-2 py-0.5 text-xs font-semibold text-white hover:bg-red-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:bg-red-500 dark:text-slate-950 dark:hover:bg-red-400"
+              className={
+                "rounded-md bg-red-700 px-2 py-0.5 text-xs font-semibold text-white hover:bg-red-800 " +
+                "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:bg-red-500 " +
+                "dark:text-slate-950 dark:hover:bg-red-400"
+              }
               data-testid="card-alert"
             >
               Alert{link.alert.count > 1 ? ` ×${link.alert.count}` : ""}
@@ -111,7 +118,11 @@ export function LinkCard({
       {link.active ? (
         <Link
           href={`/runs/${link.active.id}`}
-          className="flex items-center justify-between gap-2 rounded-md bg-sky-50 px-2 py-1.5 text-xs text-sky-900 hover:bg-sky-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:bg-sky-950 dark:text-sky-100 dark:hover:bg-sky-900"
+          className={
+            "flex items-center justify-between gap-2 rounded-md bg-sky-50 px-2 py-1.5 text-xs " +
+            "text-sky-900 hover:bg-sky-100 focus-visible:outline-none focus-visible:ring-2 " +
+            "focus-visible:ring-sky-500 dark:bg-sky-950 dark:text-sky-100 dark:hover:bg-sky-900"
+          }
           data-testid="card-active-run"
         >
           <StatusBadge status={link.active.status} />

@@ -79,7 +79,11 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
           // A card per count: dt and dd grouped in a div (all a <dl> may hold); the label is the link, stretched over the card.
           <div
             key={item.label}
-            className="relative rounded-lg border border-slate-200 bg-white p-3 hover:border-sky-400 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-sky-500 sm:p-4 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
+            className={
+              "relative rounded-lg border border-slate-200 bg-white p-3 hover:border-sky-400 " +
+              "has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-sky-500 sm:p-4 " +
+              "dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
+            }
           >
             <dt className="text-sm text-slate-600 dark:text-slate-400">
               <Link

@@ -261,7 +261,14 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
                         <span className="block text-xs text-slate-500 dark:text-slate-400">baseline</span>
                       ) : change != null ? (
                         <span
-                          className={`block text-xs font-medium ${Math.abs(change) < 0.05 ? "text-slate-600 dark:text-slate-400" : isBetter ? "text-emerald-700 dark:text-emerald-300" : "text-red-700 dark:text-red-300"}`}
+                          className={
+                            "block text-xs font-medium " +
+                            (Math.abs(change) < 0.05
+                              ? "text-slate-600 dark:text-slate-400"
+                              : isBetter
+                                ? "text-emerald-700 dark:text-emerald-300"
+                                : "text-red-700 dark:text-red-300")
+                          }
                         >
                           {change > 0 ? "+" : ""}
                           {change.toFixed(1)} %

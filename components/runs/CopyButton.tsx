@@ -19,7 +19,12 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         }
         setTimeout(() => setState("idle"), 2000);
       }}
-      className="shrink-0 rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700"
+      className={
+        "shrink-0 rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium " +
+        "text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 " +
+        "focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 " +
+        "dark:hover:bg-slate-700"
+      }
     >
       <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Select and copy" : "Copy"}</span>
     </button>

@@ -28,7 +28,11 @@ import {
 type End = TestEnd & { nicName: string };
 
 const inputClass =
-  "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 dark:disabled:bg-slate-800 dark:disabled:text-slate-400";
+  "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm " +
+  "text-slate-900 shadow-sm focus:border-sky-500 focus:outline-none focus:ring-2 " +
+  "focus:ring-sky-500/40 disabled:cursor-not-allowed disabled:bg-slate-100 " +
+  "disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 " +
+  "dark:disabled:bg-slate-800 dark:disabled:text-slate-400";
 
 function Field({
   id,
@@ -150,11 +154,14 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
                 disabled={Boolean(presetReason)}
                 title={presetReason ? `Unavailable: ${presetReason}` : entry.description}
                 onClick={() => applyPreset(entry)}
-                className={`rounded-full border px-3 py-1.5 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:cursor-not-allowed disabled:opacity-50 ${
-                  preset === entry.id
+                className={
+                  "rounded-full border px-3 py-1.5 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 " +
+                  "focus-visible:ring-sky-500 disabled:cursor-not-allowed disabled:opacity-50 " +
+                  (preset === entry.id
                     ? "border-sky-700 bg-sky-700 text-white dark:border-sky-400 dark:bg-sky-400 dark:text-slate-950"
-                    : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-                }`}
+                    : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 " +
+                      "dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800")
+                }
               >
                 {entry.label}
               </button>
@@ -291,7 +298,13 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
       </div>
 
       <details className="group rounded-lg border border-slate-200 p-3 dark:border-slate-700">
-        <summary className="cursor-pointer select-none rounded text-sm font-medium text-slate-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-slate-200">
+        <summary
+          className={
+            "cursor-pointer select-none rounded text-sm font-medium text-slate-800 " +
+            "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 " +
+            "dark:text-slate-200"
+          }
+        >
           Advanced options
         </summary>
         <div className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -528,7 +541,12 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
         <button
           type="submit"
           disabled={isPending}
-          className="rounded-md bg-sky-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-sky-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 focus-visible:ring-offset-2 disabled:opacity-60 dark:bg-sky-500 dark:text-slate-950 dark:hover:bg-sky-400 dark:focus-visible:ring-offset-slate-900"
+          className={
+            "rounded-md bg-sky-700 px-4 py-2 text-sm font-semibold text-white shadow-sm " +
+            "hover:bg-sky-800 focus-visible:outline-none focus-visible:ring-2 " +
+            "focus-visible:ring-sky-500 focus-visible:ring-offset-2 disabled:opacity-60 dark:bg-sky-500 " +
+            "dark:text-slate-950 dark:hover:bg-sky-400 dark:focus-visible:ring-offset-slate-900"
+          }
         >
           {isPending ? "Starting…" : "Start test"}
         </button>

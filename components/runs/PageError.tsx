@@ -23,7 +23,11 @@ export function PageError({
       <button
         type="button"
         onClick={reset}
-        className="mt-4 rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 dark:bg-red-300 dark:text-red-950 dark:hover:bg-red-200"
+        className={
+          "mt-4 rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 " +
+          "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 dark:bg-red-300 " +
+          "dark:text-red-950 dark:hover:bg-red-200"
+        }
       >
         Try again
       </button>

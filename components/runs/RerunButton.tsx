@@ -38,7 +38,12 @@ export function RerunButton({
             },
           })
         }
-        className={`whitespace-nowrap rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700 ${className}`}
+        className={
+          "whitespace-nowrap rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-800 " +
+          "hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 " +
+          "disabled:opacity-60 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 " +
+          `dark:hover:bg-slate-700 ${className}`
+        }
       >
         {isPending ? "Starting…" : label}
       </button>

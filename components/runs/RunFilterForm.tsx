@@ -3,7 +3,9 @@
 import { readPageFilters, type RunListQuery } from "@/lib/runs/filters";
 
 const selectClass =
-  "mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100";
+  "mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 " +
+  "focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/40 " +
+  "dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100";
 
 type Option = { value: string; label: string };
 
@@ -129,7 +131,11 @@ export function RunFilterForm({
       ) : null}
       <button
         type="submit"
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800"
+        className={
+          "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium " +
+          "hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 " +
+          "focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-900 dark:hover:bg-slate-800"
+        }
       >
         Apply
       </button>

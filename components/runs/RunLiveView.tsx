@@ -196,7 +196,12 @@ export function RunLiveView({
                     },
                   })
                 }
-                className="rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950"
+                className={
+                  "rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 " +
+                  "hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 " +
+                  "disabled:opacity-60 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 " +
+                  "dark:hover:bg-red-950"
+                }
               >
                 {isCancelling ? "Cancelling…" : "Cancel"}
               </button>

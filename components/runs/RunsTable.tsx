@@ -77,7 +77,12 @@ export function RunsTable({
             type="button"
             disabled={selected.length < 2}
             onClick={() => router.push(compareHref([...selected].sort((a, b) => a - b)))}
-            className="rounded-md bg-slate-900 px-3 py-1.5 font-medium text-white hover:bg-slate-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:cursor-not-allowed disabled:opacity-40 dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-white"
+            className={
+              "rounded-md bg-slate-900 px-3 py-1.5 font-medium text-white hover:bg-slate-700 " +
+              "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 " +
+              "disabled:cursor-not-allowed disabled:opacity-40 dark:bg-slate-100 dark:text-slate-900 " +
+              "dark:hover:bg-white"
+            }
           >
             Compare{selected.length ? ` ${selected.length} runs` : ""}
           </button>
@@ -96,7 +101,12 @@ export function RunsTable({
         </div>
       ) : null}
       {/* Phones: one card per run, since nine columns would leave only the first two in view. */}
-      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white sm:hidden dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+      <ul
+        className={
+          "divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white sm:hidden " +
+          "dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900"
+        }
+      >
         {rows.map((row) => (
           <li
             key={row.id}

@@ -20,7 +20,10 @@ export function StatusBadge({ status, queuePosition }: { status: string; queuePo
     <span
       data-testid="run-status"
       data-status={status}
-      className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_STYLES[status] ?? STATUS_STYLES.queued}`}
+      className={
+        "inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium " +
+        `ring-1 ring-inset ${STATUS_STYLES[status] ?? STATUS_STYLES.queued}`
+      }
     >
       {status === "running" || status === "preparing" ? (
         <span aria-hidden className="h-1.5 w-1.5 animate-pulse rounded-full bg-current" />
@@ -37,7 +40,11 @@ export function ImportedTag({ name }: { name?: string | null }) {
     <span
       data-testid="run-imported"
       title={name ? `Imported from ${name}` : "Imported from an iperf3 output"}
-      className="ml-1 inline-flex items-center whitespace-nowrap rounded-full bg-violet-50 px-2 py-0.5 text-xs font-medium text-violet-900 ring-1 ring-inset ring-violet-300 dark:bg-violet-950 dark:text-violet-100 dark:ring-violet-700"
+      className={
+        "ml-1 inline-flex items-center whitespace-nowrap rounded-full bg-violet-50 px-2 py-0.5 " +
+        "text-xs font-medium text-violet-900 ring-1 ring-inset ring-violet-300 dark:bg-violet-950 " +
+        "dark:text-violet-100 dark:ring-violet-700"
+      }
     >
       Imported
     </span>

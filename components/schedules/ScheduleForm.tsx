@@ -430,7 +430,10 @@ export function ScheduleForm({
               inputMode="numeric"
               value={fields.slipSeconds}
               onChange={(event) => change({ slipSeconds: event.target.value })}
-              hint={`Each start at a random delay of 0 to this many seconds (at most ${MAX_SLIP_SECONDS.toLocaleString("en")}), so schedules that share a time do not all start at once`}
+              hint={
+                `Each start at a random delay of 0 to this many seconds (at most ${MAX_SLIP_SECONDS.toLocaleString("en")}), ` +
+                "so schedules that share a time do not all start at once"
+              }
               error={errors.slipSeconds}
             />
             <label className="flex items-start gap-2 pt-1 text-sm sm:pt-7">

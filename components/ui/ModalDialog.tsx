@@ -14,7 +14,8 @@ import { useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject }
 //   reason was fetched).
 
 const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
+  'textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** The controls Tab stops at, in order: those shown and enabled. */
 function focusableIn(root: HTMLElement): HTMLElement[] {
@@ -111,7 +112,11 @@ export function ModalDialog({
         event.preventDefault();
         onClose();
       }}
-      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      className={
+        "m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-0 " +
+        "text-slate-900 shadow-xl backdrop:bg-slate-950/60 dark:border-slate-700 dark:bg-slate-900 " +
+        "dark:text-slate-100"
+      }
     >
       <div className="space-y-4 p-5">{children}</div>
     </dialog>

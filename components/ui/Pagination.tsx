@@ -29,7 +29,8 @@ export function listPageHref(basePath: string): (page: number) => string {
 // Where there is no page before or after: a link that is off, said so to a screen reader
 // (role="link" with aria-disabled) and dimmed, as a disabled control may be (WCAG 1.4.3 exempts it).
 const DISABLED_CLASS =
-  "inline-flex items-center justify-center rounded-md border border-slate-200 px-3 py-2 text-sm font-medium text-slate-400 dark:border-slate-800 dark:text-slate-600";
+  "inline-flex items-center justify-center rounded-md border border-slate-200 px-3 py-2 " +
+  "text-sm font-medium text-slate-400 dark:border-slate-800 dark:text-slate-600";
 
 type PaginationProps = {
   page: number;

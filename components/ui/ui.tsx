@@ -54,7 +54,10 @@ export function Spinner() {
 }
 
 const CONTROL =
-  "block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-400 outline-none focus-visible:ring-2 focus-visible:ring-sky-500";
+  "block w-full rounded-md border bg-white px-3 py-2 text-sm text-slate-900 " +
+  "placeholder:text-slate-500 dark:bg-slate-900 dark:text-slate-100 " +
+  "dark:placeholder:text-slate-400 outline-none focus-visible:ring-2 " +
+  "focus-visible:ring-sky-500";
 
 function controlClass(hasError: boolean): string {
   return `${CONTROL} ${hasError ? "border-red-600 dark:border-red-400" : "border-slate-300 dark:border-slate-600"}`;

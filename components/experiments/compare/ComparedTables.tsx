@@ -134,7 +134,10 @@ export function ComparedTables({ comparison, a, b }: { comparison: TableComparis
                 {rest.map((column) => (
                   <td
                     key={column.key}
-                    className={`px-3 pt-0.5 pb-2 font-medium whitespace-nowrap ${alignOf(column)} ${differenceClass(column, row.differences[column.key] ?? null)}`}
+                    className={
+                      `px-3 pt-0.5 pb-2 font-medium whitespace-nowrap ${alignOf(column)} ` +
+                      differenceClass(column, row.differences[column.key] ?? null)
+                    }
                     data-testid={`compare-diff-${row.key}-${column.key}`}
                   >
                     {isNumericColumn(column) ? formatDifference(row.differences[column.key] ?? null) : ""}

@@ -41,7 +41,11 @@ export function ExperimentPicker({
           id={id}
           value={chosen}
           onChange={(event) => setChosen(event.target.value)}
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+          className={
+            "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 " +
+            "outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-600 " +
+            "dark:bg-slate-900 dark:text-slate-100"
+          }
         >
           {groups.map((group) => (
             <optgroup key={group} label={group}>

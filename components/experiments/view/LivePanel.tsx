@@ -119,7 +119,12 @@ export function LivePanel({ experiment, live, readAtMs }: Props) {
       {live && live.sampleCount > 0 ? (
         <LiveStepChart live={live} links={experiment.links} durationSeconds={durationSeconds} />
       ) : (
-        <p className="flex h-40 items-center justify-center rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
+        <p
+          className={
+            "flex h-40 items-center justify-center rounded-md border border-dashed border-slate-300 p-6 " +
+            "text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400"
+          }
+        >
           {experiment.status === "queued" ? "The chart starts with the first step." : "Starting iperf3 on both ends…"}
         </p>
       )}

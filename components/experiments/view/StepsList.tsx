@@ -7,7 +7,10 @@ function PendingBadge() {
     <span
       data-testid="run-status"
       data-status="pending"
-      className="inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-inset ring-slate-300 dark:text-slate-400 dark:ring-slate-600"
+      className={
+        "inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium " +
+        "text-slate-600 ring-1 ring-inset ring-slate-300 dark:text-slate-400 dark:ring-slate-600"
+      }
     >
       Pending
     </span>

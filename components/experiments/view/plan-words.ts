@@ -19,13 +19,20 @@ export function describePlanSteps(plan: ExperimentPlan): string {
         .filter(Boolean)
         .join(" · ");
     case "matrix":
-      return `${plan.protocols.map((protocol) => protocol.toUpperCase()).join(" and ")} × ${plan.directions.map(directionWord).join(", ")} × client on ${plan.clientSides.join(" and ")}`;
+      return (
+        `${plan.protocols.map((protocol) => protocol.toUpperCase()).join(" and ")} × ` +
+        `${plan.directions.map(directionWord).join(", ")} × client on ${plan.clientSides.join(" and ")}`
+      );
     case "concurrent":
       return `${plan.linkIds.length} links at once${plan.baseline ? ", each alone first" : ""}`;
     case "channels":
       return `${plan.channels} iperf3 pairs on ${plan.channels} ports at once${plan.affinity ? ", each pinned to a CPU" : ""}`;
     case "udp-ceiling":
-      return `Highest UDP bitrate with loss ≤ ${plan.lossPercent} %, from ${plan.low ? formatBitRate(plan.low) : `${UDP_CEILING.defaultLowShare * 100} % of the top`} up to ${plan.high ? formatBitRate(plan.high) : "the line rate"}`;
+      return (
+        `Highest UDP bitrate with loss ≤ ${plan.lossPercent} %, ` +
+        `from ${plan.low ? formatBitRate(plan.low) : `${UDP_CEILING.defaultLowShare * 100} % of the top`} ` +
+        `up to ${plan.high ? formatBitRate(plan.high) : "the line rate"}`
+      );
   }
 }
 
