@@ -34,7 +34,10 @@ export default async function OverviewPage({
             {can(principal.role, "credentials") ? (
               <Link
                 href="/hosts/new"
-                className="rounded text-sm font-medium text-sky-700 underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-sky-300"
+                className={
+                  "rounded text-sm font-medium text-sky-700 underline focus-visible:outline-none " +
+                  "focus-visible:ring-2 focus-visible:ring-sky-500 dark:text-sky-300"
+                }
               >
                 Add host
               </Link>

@@ -15,7 +15,10 @@ export const GET = withApiAuth("read", async (request: Request) => {
   return Response.json({ schedules: await listSchedules({ linkId }) });
 });
 
-/** POST /api/schedules: `{ name, linkId | experimentPlan, options, direction, clientSide, cron | everyMinutes, timezone, slipSeconds, enabled }`; 201 with the schedule. */
+/**
+ * POST /api/schedules: `{ name, linkId | experimentPlan, options, direction, clientSide, cron | everyMinutes, timezone,
+ * slipSeconds, enabled }`; 201 with the schedule.
+ */
 export const POST = withApiAuth("monitor", async (request: Request) => {
   const schedule = await createSchedule(await readJsonBody(request));
   return Response.json(schedule, { status: 201, headers: { Location: `/api/schedules/${schedule.id}` } });

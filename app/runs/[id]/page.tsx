@@ -258,7 +258,10 @@ export default async function RunPage({ params }: Params) {
                     <CopyButton text={command} label={`Copy the ${role} command`} />
                   </div>
                   <pre
-                    className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs text-slate-900 dark:bg-slate-950 dark:text-slate-100"
+                    className={
+                      "overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs " +
+                      "text-slate-900 dark:bg-slate-950 dark:text-slate-100"
+                    }
                     data-testid={`command-${role}`}
                   >
                     {command}
@@ -316,14 +319,22 @@ export default async function RunPage({ params }: Params) {
             <a
               href={`/runs/${run.id}/export?format=csv`}
               download={`wirespeed-run-${run.id}.csv`}
-              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700"
+              className={
+                "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium " +
+                "hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 " +
+                "focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700"
+              }
             >
               Download CSV
             </a>
             <a
               href={`/runs/${run.id}/export?format=json`}
               download={`wirespeed-run-${run.id}.json`}
-              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700"
+              className={
+                "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium " +
+                "hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 " +
+                "focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700"
+              }
             >
               Download JSON
             </a>
