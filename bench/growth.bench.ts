@@ -259,7 +259,8 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
 /** --database: the reads of a database kept by an earlier run (--keep), without filling it again. */
 async function measureKept(folder: string, repeat: number): Promise<void> {
   const file = path.join(folder, "wirespeed.db");
-  process.env.DATABASE_URL = `file:${file}`;
+  const { connectAppDatabase } = await import("../testing/database");
+  await connectAppDatabase(`file:${file}`);
   const lab = readLab(file);
   const { db } = await import("../lib/db");
   const { createUser } = await import("../lib/auth/users");
@@ -284,11 +285,11 @@ async function measureKept(folder: string, repeat: number): Promise<void> {
 async function main(): Promise<void> {
   const options = readArgs(process.argv.slice(2));
   if (options.database) return measureKept(options.database, options.repeat);
-  const { createTestDatabase } = await import("../testing/database");
+  const { connectAppDatabase, createTestDatabase } = await import("../testing/database");
   const database = createTestDatabase();
   const file = path.join(database.dataDir, "wirespeed.db");
-  // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
-  process.env.DATABASE_URL = database.url;
+  // An app on this database: every module of lib/ reads and writes it (testing/database.ts).
+  await connectAppDatabase(database.url);
   try {
     const end = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
     const start = end - options.days * DAY_MS;

@@ -51,14 +51,14 @@ export type BenchContext = {
 /** Brings the lab up, runs the benchmark, and always brings the lab down again. */
 export async function withLabEngine(name: string, body: (context: BenchContext) => Promise<void>): Promise<void> {
   const { labUp, labDown, labInstance } = await import("../testing/lab/lab");
-  const { createTestDatabase } = await import("../testing/database");
+  const { connectAppDatabase, createTestDatabase } = await import("../testing/database");
   // Instance 0 belongs to the test suite and whoever runs it: the benchmarks keep out of its way.
   process.env.WIRESPEED_LAB_INSTANCE ||= "2";
   const instance = labInstance();
   if (instance === 0) throw new Error("run the benchmarks on a lab instance of their own: WIRESPEED_LAB_INSTANCE=2");
   const database = createTestDatabase();
-  // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
-  process.env.DATABASE_URL = database.url;
+  // An app on this database: every module of lib/ reads and writes it (testing/database.ts).
+  await connectAppDatabase(database.url);
   let closeAll: (() => Promise<void>) | null = null;
   let disconnect: (() => Promise<void>) | null = null;
   const started = Date.now();

@@ -35,10 +35,10 @@ function check(condition: unknown, message: string): asserts condition {
 
 async function main(): Promise<void> {
   const options = readArgs(process.argv.slice(2));
-  const { createTestDatabase } = await import("../testing/database");
+  const { connectAppDatabase, createTestDatabase } = await import("../testing/database");
   const database = createTestDatabase();
-  // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
-  process.env.DATABASE_URL = database.url;
+  // An app on this database: every module of lib/ reads and writes it (testing/database.ts).
+  await connectAppDatabase(database.url);
   try {
     const seedStarted = performance.now();
     const sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));

@@ -250,10 +250,10 @@ async function seed(
 
 async function main(): Promise<void> {
   const options = readArgs(process.argv.slice(2));
-  const { createTestDatabase } = await import("../testing/database");
+  const { connectAppDatabase, createTestDatabase } = await import("../testing/database");
   const database = createTestDatabase();
-  // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
-  process.env.DATABASE_URL = database.url;
+  // An app on this database: every module of lib/ reads and writes it (testing/database.ts).
+  await connectAppDatabase(database.url);
   delete process.env.WIRESPEED_METRICS_PUBLIC;
   try {
     const seedStarted = performance.now();

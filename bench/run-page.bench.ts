@@ -127,10 +127,10 @@ function seed(
 
 async function main(): Promise<void> {
   const { isSmoke, samples, streams, repeat } = readArgs(process.argv.slice(2));
-  const { createTestDatabase } = await import("../testing/database");
+  const { connectAppDatabase, createTestDatabase } = await import("../testing/database");
   const database = createTestDatabase();
-  // DATABASE_URL must be set before lib/db is first imported: it opens the one client.
-  process.env.DATABASE_URL = database.url;
+  // An app on this database: every module of lib/ reads and writes it (testing/database.ts).
+  await connectAppDatabase(database.url);
   try {
     const seedStarted = performance.now();
     // Per repetition one run seen without a digest (before) and one with it (after), plus one for the warm-up.
