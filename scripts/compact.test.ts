@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../testing/database";
+import { insertLinkRows } from "../testing/sql-link";
 
 // `npm run compact` as a user runs it, in a process of its own, on a real database: old runs lose
 // their samples and keep a digest, recent ones are untouched, --vacuum shrinks the file, and a
@@ -36,29 +37,7 @@ describe("npm run compact", { timeout: 120_000 }, () => {
     database = createTestDatabase();
     env = { DATABASE_URL: database.url, WIRESPEED_SAMPLES_KEEP_DAYS: "" };
     const sqlite = new Database(file());
-    const now = new Date().toISOString();
-    const hostIds = ["c-a", "c-b"].map((name) =>
-      Number(
-        sqlite
-          .prepare(
-            `INSERT INTO "Host" ("name", "address", "authMethod", "updatedAt") VALUES (?, '198.18.9.1', 'local', ?)`,
-          )
-          .run(name, now).lastInsertRowid,
-      ),
-    );
-    const nicIds = hostIds.map((hostId) =>
-      Number(
-        sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now)
-          .lastInsertRowid,
-      ),
-    );
-    const linkId = Number(
-      sqlite
-        .prepare(
-          `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('c-link', ?, ?, 1000, ?)`,
-        )
-        .run(nicIds[0], nicIds[1], now).lastInsertRowid,
-    );
+    const linkId = insertLinkRows(sqlite, "c");
     const insertSample = sqlite.prepare(
       `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', 1e7, 8e8, 0, ?)`,
     );

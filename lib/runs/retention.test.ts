@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IperfInterval } from "@/lib/iperf";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { insertLinkRows } from "@/testing/sql-link";
 import * as digest from "./digest";
 import * as retention from "./retention";
 import * as runSeries from "@/lib/runs/series-reads";
@@ -19,29 +20,7 @@ let SampleWriter: typeof import("./samples").SampleWriter;
 beforeAll(async () => {
   database = await openTestDatabase();
   sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
-  const now = new Date().toISOString();
-  const hostIds = ["r-a", "r-b"].map((name) =>
-    Number(
-      sqlite
-        .prepare(
-          `INSERT INTO "Host" ("name", "address", "authMethod", "updatedAt") VALUES (?, '198.18.9.1', 'local', ?)`,
-        )
-        .run(name, now).lastInsertRowid,
-    ),
-  );
-  const nicIds = hostIds.map((hostId) =>
-    Number(
-      sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now)
-        .lastInsertRowid,
-    ),
-  );
-  linkId = Number(
-    sqlite
-      .prepare(
-        `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('r-link', ?, ?, 1000, ?)`,
-      )
-      .run(nicIds[0], nicIds[1], now).lastInsertRowid,
-  );
+  linkId = insertLinkRows(sqlite, "r");
   ({ SampleWriter } = await import("./samples"));
 }, 60_000);
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleEventFromRow, type SampleEvent } from "@/lib/runs/contract";
 import { buildSeries as buildEventSeries, downsample, type SeriesPoint } from "@/lib/runs/series";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { insertLinkRows } from "@/testing/sql-link";
 
 // The run page's reads on a real, migrated SQLite file: the chart points SQL thins must be
 // what the browser's downsample makes of the same samples, and the per-stream totals exact.
@@ -18,29 +19,7 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await openTestDatabase();
   sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
-  const now = new Date().toISOString();
-  const hostIds = ["q-a", "q-b"].map((name) =>
-    Number(
-      sqlite
-        .prepare(
-          `INSERT INTO "Host" ("name", "address", "authMethod", "updatedAt") VALUES (?, '198.18.9.1', 'local', ?)`,
-        )
-        .run(name, now).lastInsertRowid,
-    ),
-  );
-  const nicIds = hostIds.map((hostId) =>
-    Number(
-      sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now)
-        .lastInsertRowid,
-    ),
-  );
-  linkId = Number(
-    sqlite
-      .prepare(
-        `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('q-link', ?, ?, 1000, ?)`,
-      )
-      .run(nicIds[0], nicIds[1], now).lastInsertRowid,
-  );
+  linkId = insertLinkRows(sqlite, "q");
   queries = { ...(await import("@/lib/runs/series-reads")), ...(await import("@/lib/runs/lists")) };
 }, 60_000);
 
