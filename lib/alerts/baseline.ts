@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { median } from "@/lib/experiments/kinds/figures";
 import { describeSignature } from "@/lib/runs/signature";
 import { BASELINE_MIN_RUNS, type BaselineJson, type LinkBaselineJson, type RunAgainstBaseline } from "./contract";
@@ -20,8 +21,12 @@ export type BaselineFigures = {
 };
 
 /** What of a link decides its baselines: how many runs make one, and whether imported runs count. */
-export type BaselineLink = { id: number; baselineRuns: number; importsInBaseline: boolean };
-export const BASELINE_LINK_SELECT = { id: true, baselineRuns: true, importsInBaseline: true } as const;
+export const BASELINE_LINK_SELECT = {
+  id: true,
+  baselineRuns: true,
+  importsInBaseline: true,
+} as const satisfies Prisma.LinkSelect;
+export type BaselineLink = Prisma.LinkGetPayload<{ select: typeof BASELINE_LINK_SELECT }>;
 
 /**
  * The runs a link's baselines (and alerts' judgement) may use: those outside experiments, and

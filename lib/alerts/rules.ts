@@ -1,6 +1,7 @@
 import "server-only";
 import { recordAudit } from "@/lib/auth/audit";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, invalidInput, parseInput, type FieldError } from "@/lib/errors";
 import { isRecordMissing } from "@/lib/db-errors";
 import { IdSchema } from "@/lib/inventory/schemas";
@@ -13,23 +14,9 @@ import { AlertRuleInputSchema, AlertRulePatchSchema, ruleProblems, type AlertRul
 const ruleInclude = {
   link: { select: { id: true, name: true } },
   channels: { select: { channel: { select: { id: true, name: true, type: true } } }, orderBy: { channelId: "asc" } },
-} as const;
+} as const satisfies Prisma.AlertRuleInclude;
 
-type RuleRow = {
-  id: number;
-  name: string;
-  linkId: number | null;
-  link: { id: number; name: string } | null;
-  belowBaselinePercent: number | null;
-  belowLineRatePercent: number | null;
-  failed: boolean;
-  m: number;
-  n: number;
-  enabled: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  channels: { channel: { id: number; name: string; type: string } }[];
-};
+type RuleRow = Prisma.AlertRuleGetPayload<{ include: typeof ruleInclude }>;
 
 function toRuleJson(row: RuleRow): AlertRuleJson {
   return {

@@ -1,6 +1,7 @@
 import "server-only";
 import { AccountError } from "./errors";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { parseInput } from "@/lib/errors";
 import { recordAudit } from "./audit";
 import { isRole } from "./roles";
@@ -30,18 +31,9 @@ const select = {
   lastUsedAt: true,
   revokedAt: true,
   user: { select: { username: true } },
-} as const;
+} as const satisfies Prisma.ApiTokenSelect;
 
-type Row = {
-  id: number;
-  userId: number;
-  name: string;
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  user: { username: string };
-};
+type Row = Prisma.ApiTokenGetPayload<{ select: typeof select }>;
 
 function view(row: Row): ApiTokenView {
   return {

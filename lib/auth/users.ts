@@ -1,6 +1,7 @@
 import "server-only";
 import { AccountError } from "./errors";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, parseInput } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { recordAudit } from "./audit";
@@ -19,16 +20,18 @@ export type UserView = {
 };
 
 // passwordHash is never selected here: nothing outside sign-in reads it.
-const select = { id: true, username: true, role: true, disabledAt: true, lastLoginAt: true, createdAt: true } as const;
+const select = {
+  id: true,
+  username: true,
+  role: true,
+  disabledAt: true,
+  lastLoginAt: true,
+  createdAt: true,
+} as const satisfies Prisma.UserSelect;
 
-function view(row: {
-  id: number;
-  username: string;
-  role: string;
-  disabledAt: Date | null;
-  lastLoginAt: Date | null;
-  createdAt: Date;
-}): UserView {
+type Row = Prisma.UserGetPayload<{ select: typeof select }>;
+
+function view(row: Row): UserView {
   return {
     id: row.id,
     username: row.username,

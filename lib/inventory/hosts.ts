@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { invalidInput, parseInput } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
 import { activeRunOf } from "@/lib/inventory/active-runs";
@@ -8,29 +9,6 @@ import { HostCreateSchema, HostUpdateSchema, IdSchema, checkPortRange, type Host
 import { sealSecret } from "@/lib/inventory/secrets";
 import { authorizeCurrent } from "@/lib/auth/guard";
 import { recordAudit } from "@/lib/auth/audit";
-
-/** A host as the API and the pages see it: the secret is reduced to `hasSecret`. */
-export type HostView = {
-  id: number;
-  name: string;
-  address: string;
-  port: number;
-  username: string;
-  authMethod: string;
-  hasSecret: boolean;
-  platform: string;
-  iperf3Path: string | null;
-  iperf3Version: string | null;
-  hostKeyFingerprint: string | null;
-  iperfPortMin: number;
-  iperfPortMax: number;
-  openFirewall: boolean;
-  lastSeenAt: Date | null;
-  notes: string;
-  nicCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-};
 
 // Never `secret`: whether one exists is asked of the database separately (see hostIdsWithSecret).
 const hostSelect = {
@@ -52,51 +30,18 @@ const hostSelect = {
   createdAt: true,
   updatedAt: true,
   _count: { select: { nics: true } },
-} as const;
+} as const satisfies Prisma.HostSelect;
 
-type HostRow = {
-  id: number;
-  name: string;
-  address: string;
-  sshPort: number;
-  username: string;
-  authMethod: string;
-  platform: string;
-  iperf3Path: string | null;
-  iperf3Version: string | null;
-  hostKeyFingerprint: string | null;
-  iperfPortMin: number;
-  iperfPortMax: number;
-  openFirewall: boolean;
-  lastSeenAt: Date | null;
-  notes: string;
-  createdAt: Date;
-  updatedAt: Date;
-  _count: { nics: number };
-};
+type HostRow = Prisma.HostGetPayload<{ select: typeof hostSelect }>;
 
-function toHostView(row: HostRow, hasSecret: boolean): HostView {
-  return {
-    id: row.id,
-    name: row.name,
-    address: row.address,
-    port: row.sshPort,
-    username: row.username,
-    authMethod: row.authMethod,
-    hasSecret,
-    platform: row.platform,
-    iperf3Path: row.iperf3Path,
-    iperf3Version: row.iperf3Version,
-    hostKeyFingerprint: row.hostKeyFingerprint,
-    iperfPortMin: row.iperfPortMin,
-    iperfPortMax: row.iperfPortMax,
-    openFirewall: row.openFirewall,
-    lastSeenAt: row.lastSeenAt,
-    notes: row.notes,
-    nicCount: row._count.nics,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
+/**
+ * A host as the API and the pages see it: its row, with the SSH port as `port`, the count of its
+ * NICs as `nicCount`, and the secret reduced to `hasSecret`.
+ */
+export type HostView = Omit<HostRow, "sshPort" | "_count"> & { port: number; hasSecret: boolean; nicCount: number };
+
+function toHostView({ sshPort, _count, ...row }: HostRow, hasSecret: boolean): HostView {
+  return { ...row, port: sshPort, hasSecret, nicCount: _count.nics };
 }
 
 // The secret bytes never leave SQLite for a view: only the ids of hosts that have one do.

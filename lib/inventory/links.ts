@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { invalidInput, parseInput } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
 import type { DeletedCounts } from "@/lib/inventory/hosts";
@@ -41,7 +42,7 @@ const endSelect = {
     mtu: true,
     host: { select: { id: true, name: true } },
   },
-} as const;
+} as const satisfies Prisma.NicDefaultArgs;
 
 const linkSelect = {
   id: true,
@@ -55,29 +56,10 @@ const linkSelect = {
   aNic: endSelect,
   bNic: endSelect,
   _count: { select: { runs: true } },
-} as const;
+} as const satisfies Prisma.LinkSelect;
 
-type EndRow = {
-  id: number;
-  name: string;
-  addresses: unknown;
-  speedMbps: number | null;
-  mtu: number | null;
-  host: { id: number; name: string };
-};
-type LinkRow = {
-  id: number;
-  name: string;
-  speedMbps: number;
-  baselineRuns: number;
-  importsInBaseline: boolean;
-  notes: string;
-  createdAt: Date;
-  updatedAt: Date;
-  aNic: EndRow;
-  bNic: EndRow;
-  _count: { runs: number };
-};
+type EndRow = Prisma.NicGetPayload<typeof endSelect>;
+type LinkRow = Prisma.LinkGetPayload<{ select: typeof linkSelect }>;
 
 function toEndView(nic: EndRow): LinkEndView {
   return {
@@ -113,7 +95,14 @@ function linkNotFound(id: number): InventoryError {
   return new InventoryError("not-found", `no link has id ${id}`);
 }
 
-type EndNic = { id: number; hostId: number; speedMbps: number | null; host: { name: string } };
+const endNicSelect = {
+  id: true,
+  hostId: true,
+  speedMbps: true,
+  host: { select: { name: true } },
+} as const satisfies Prisma.NicSelect;
+
+type EndNic = Prisma.NicGetPayload<{ select: typeof endNicSelect }>;
 
 /**
  * Loads and checks the two NICs of a link: both exist (`not-found`), they differ and sit on two
@@ -123,10 +112,9 @@ async function checkEnds(aNicId: number, bNicId: number, exceptLinkId?: number):
   if (aNicId === bNicId) {
     throw invalidInput([{ field: "bNicId", message: "must name a different NIC than aNicId: a link joins two NICs" }]);
   }
-  const select = { id: true, hostId: true, speedMbps: true, host: { select: { name: true } } } as const;
   const [a, b] = await Promise.all([
-    db.nic.findUnique({ where: { id: aNicId }, select }),
-    db.nic.findUnique({ where: { id: bNicId }, select }),
+    db.nic.findUnique({ where: { id: aNicId }, select: endNicSelect }),
+    db.nic.findUnique({ where: { id: bNicId }, select: endNicSelect }),
   ]);
   const missing = [
     ...(a ? [] : [{ field: "aNicId", message: `names no NIC (${aNicId})` }]),

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { parseInput } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
 import type { DeletedCounts } from "@/lib/inventory/hosts";
@@ -7,26 +8,6 @@ import { activeRunOf } from "@/lib/inventory/active-runs";
 import { isRecordMissing, isUniqueViolation } from "@/lib/db-errors";
 import { IdSchema, NicCreateSchema, NicUpdateSchema } from "@/lib/inventory/schemas";
 import { recordAudit } from "@/lib/auth/audit";
-
-export type NicView = {
-  id: number;
-  hostId: number;
-  host: { id: number; name: string };
-  name: string;
-  /** The first of `addresses` (the one a run binds to), or null. */
-  address: string | null;
-  addresses: string[];
-  speedMbps: number | null;
-  mtu: number | null;
-  model: string | null;
-  driver: string | null;
-  mac: string | null;
-  pcieLinkSpeed: string | null;
-  pcieLinkWidth: number | null;
-  linkCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-};
 
 const nicSelect = {
   id: true,
@@ -44,11 +25,16 @@ const nicSelect = {
   createdAt: true,
   updatedAt: true,
   _count: { select: { linksAsA: true, linksAsB: true } },
-} as const;
+} as const satisfies Prisma.NicSelect;
 
-type NicRow = Omit<NicView, "address" | "addresses" | "linkCount"> & {
-  addresses: unknown;
-  _count: { linksAsA: number; linksAsB: number };
+type NicRow = Prisma.NicGetPayload<{ select: typeof nicSelect }>;
+
+/** A NIC as the API and the pages see it: its row, with its addresses read and its links counted. */
+export type NicView = Omit<NicRow, "addresses" | "_count"> & {
+  /** The first of `addresses` (the one a run binds to), or null. */
+  address: string | null;
+  addresses: string[];
+  linkCount: number;
 };
 
 /** The stored JSON list as strings; anything else another writer left there is dropped. */
@@ -56,26 +42,9 @@ export function addressesOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : [];
 }
 
-function toNicView(row: NicRow): NicView {
-  const addresses = addressesOf(row.addresses);
-  return {
-    id: row.id,
-    hostId: row.hostId,
-    host: row.host,
-    name: row.name,
-    address: addresses[0] ?? null,
-    addresses,
-    speedMbps: row.speedMbps,
-    mtu: row.mtu,
-    model: row.model,
-    driver: row.driver,
-    mac: row.mac,
-    pcieLinkSpeed: row.pcieLinkSpeed,
-    pcieLinkWidth: row.pcieLinkWidth,
-    linkCount: row._count.linksAsA + row._count.linksAsB,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
+function toNicView({ addresses: stored, _count, ...row }: NicRow): NicView {
+  const addresses = addressesOf(stored);
+  return { ...row, address: addresses[0] ?? null, addresses, linkCount: _count.linksAsA + _count.linksAsB };
 }
 
 function nicNotFound(id: number): InventoryError {

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { Prisma, type Run } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { IperfOptions } from "@/lib/iperf";
 import { queuePositionOf } from "@/lib/runs";
 import {
@@ -19,7 +19,15 @@ import { lineRatePercent, runJson } from "@/lib/runs/serialize";
 
 // Reads of runs as rows and details: the run tables, `GET /api/runs`, a run's API view.
 
-export const runLinkSelect = { select: { id: true, name: true, speedMbps: true } } as const;
+export const runLinkSelect = {
+  select: { id: true, name: true, speedMbps: true },
+} as const satisfies Prisma.LinkDefaultArgs;
+
+/** The run tables read no raw output. */
+const withoutOutputs = { serverOutput: true, clientOutput: true } as const satisfies Prisma.RunOmit;
+
+/** A run as the tables read it: without its raw outputs, with its link's id, name and speed. */
+type RunWithLink = Prisma.RunGetPayload<{ omit: typeof withoutOutputs; include: { link: typeof runLinkSelect } }>;
 
 /** One run as the API shows it, with both raw outputs; null when there is none. */
 export async function getRunDetail(id: number) {
@@ -44,7 +52,7 @@ export async function listLinkRuns({
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       skip: (page - 1) * pageSize,
       take: pageSize,
-      omit: { serverOutput: true, clientOutput: true },
+      omit: withoutOutputs,
       include: { link: runLinkSelect },
     }),
     db.run.count({ where: { linkId } }),
@@ -220,9 +228,7 @@ async function pageOfRunIds(
   return { ids: idRows.map((row) => Number(row.id)), total: Number(countRows[0]?.total ?? 0) };
 }
 
-export function toRunRow(
-  run: Omit<Run, "serverOutput" | "clientOutput"> & { link: { id: number; name: string; speedMbps: number } },
-): RunRow {
+export function toRunRow(run: RunWithLink): RunRow {
   const options = parseStoredOptions(run.options);
   const clientSide = clientSideOf(run.clientSide);
   const status = run.status as RunStatus;
@@ -265,7 +271,7 @@ export async function listRunRows({
   const runs = ids.length
     ? await db.run.findMany({
         where: { id: { in: ids } },
-        omit: { serverOutput: true, clientOutput: true },
+        omit: withoutOutputs,
         include: { link: runLinkSelect },
       })
     : [];
