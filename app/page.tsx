@@ -4,7 +4,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { OverviewBoard } from "@/components/overview/OverviewBoard";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
-import { listHosts } from "@/lib/inventory/host-reads";
+import { listHosts } from "@/lib/inventory/hosts";
 import { getOverview, lineRateThresholds, parseTimelineRange } from "@/lib/overview/reads";
 
 // The inventory changes under the page (runs, new hosts): never serve a stale build-time copy.
@@ -20,7 +20,10 @@ export default async function OverviewPage({
   const isPublic = principal.via === "public";
   const range = parseTimelineRange((await searchParams).range);
   // Counts, cards and timeline are rendered here first, then kept current in the browser (OverviewBoard).
-  const [overview, hosts] = await Promise.all([getOverview({ range }), isPublic ? Promise.resolve([]) : listHosts()]);
+  const [overview, hosts] = await Promise.all([
+    getOverview({ range }),
+    isPublic ? Promise.resolve([]) : listHosts({ localFirst: true }),
+  ]);
   return (
     <>
       <PageHeader title="Overview" description="What each link of your lab really delivers." />

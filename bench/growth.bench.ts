@@ -73,7 +73,7 @@ function readLab(file: string): LabLinks & { at: number } {
 
 async function measure(lab: LabLinks, at: number, repeat: number, token: string, file: string): Promise<Reading[]> {
   const { getOverview } = await import("../lib/overview/reads");
-  const { listHosts } = await import("../lib/inventory/host-reads");
+  const { listHosts } = await import("../lib/inventory/hosts");
   const { getLinkEnds, getLinkHistory, listLinkNames, listLinkStreamCounts } = await import("../lib/runs/link-reads");
   const { listRunRows } = await import("../lib/runs/lists");
   const { listExperiments } = await import("../lib/experiments/reads");
@@ -124,7 +124,7 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
   await add(
     "overview page, 24 h (cards, counts, timeline, hosts)",
     true,
-    () => Promise.all([getOverview({ range: "24h", now }), listHosts()]),
+    () => Promise.all([getOverview({ range: "24h", now }), listHosts({ localFirst: true })]),
     ([overview, hosts]) => {
       check(
         overview.links.length === lab.links.length && overview.links.every((card) => card.latest !== null),

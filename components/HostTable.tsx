@@ -1,4 +1,4 @@
-import type { HostListItem } from "@/lib/inventory/host-reads";
+import type { HostView } from "@/lib/inventory/hosts";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { platformLabel } from "@/lib/platforms";
 
@@ -11,7 +11,7 @@ const COLUMNS = [
 ];
 
 /** Hosts as a table; "this machine" is marked so users see where local runs happen. */
-export function HostTable({ hosts }: { hosts: HostListItem[] }) {
+export function HostTable({ hosts }: { hosts: HostView[] }) {
   return (
     <TableOrCards
       items={hosts}

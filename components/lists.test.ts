@@ -6,8 +6,9 @@ import { HostList } from "@/components/hosts/HostList";
 import { NicTable } from "@/components/hosts/NicTable";
 import { LinkList } from "@/components/links/LinkList";
 import type { AuditEventView } from "@/lib/auth/audit";
-import type { HostDetail, HostListItem } from "@/lib/inventory/host-reads";
-import type { LinkListItem } from "@/lib/runs/link-reads";
+import type { HostDetail } from "@/lib/inventory/host-reads";
+import type { HostView } from "@/lib/inventory/hosts";
+import type { LinkView } from "@/lib/inventory/links";
 
 // The lists render through one TableOrCards: what the end-to-end specs select on them stays.
 
@@ -30,7 +31,7 @@ const host = {
   hostKeyFingerprint: "SHA256:x",
   lastSeenAt: null,
   nicCount: 2,
-} as unknown as HostListItem;
+} as unknown as HostView;
 
 describe("HostList", () => {
   it("has a row per host in a table named Hosts, the name linking to the host", () => {
@@ -60,7 +61,7 @@ describe("LinkList", () => {
       mtuMismatch: bMtu !== 9000,
       a: end("ui-alpha", 9000),
       b: end("ui-beta", bMtu),
-    }) as unknown as LinkListItem;
+    }) as unknown as LinkView;
 
   it("marks a link whose ends differ in MTU, in its row", () => {
     const html = renderToStaticMarkup(createElement(LinkList, { links: [link(1, 9000), link(2, 1500)] }));

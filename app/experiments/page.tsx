@@ -10,7 +10,7 @@ import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { isActiveExperimentStatus } from "@/lib/experiments/contract";
 import { listExperiments } from "@/lib/experiments/reads";
-import { listLinks } from "@/lib/runs/link-reads";
+import { listLinks } from "@/lib/inventory/links";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Experiments" };

@@ -4,7 +4,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { HostList } from "@/components/hosts/HostList";
 import { listPageHref, Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
 import { buttonClass } from "@/components/ui/styles";
-import { listHosts } from "@/lib/inventory/host-reads";
+import { listHosts } from "@/lib/inventory/hosts";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 
@@ -13,7 +13,7 @@ export const metadata = { title: "Hosts" };
 
 export default async function HostsPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
   const principal = await requirePage("read");
-  const hosts = await listHosts();
+  const hosts = await listHosts({ localFirst: true });
   const { page, start } = pageOf((await searchParams).page, hosts.length);
   const remoteCount = hosts.filter((host) => !host.isLocal).length;
   return (

@@ -4,7 +4,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { buttonClass } from "@/components/ui/styles";
 import { LinkList } from "@/components/links/LinkList";
 import { listPageHref, Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
-import { listLinks } from "@/lib/runs/link-reads";
+import { listLinks } from "@/lib/inventory/links";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { platformLabel } from "@/lib/platforms";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
-import type { HostListItem } from "@/lib/inventory/host-reads";
+import type { HostView } from "@/lib/inventory/hosts";
 import { HostStatusBadge, LastSeen } from "./HostStatus";
 
 const COLUMNS = [
@@ -15,7 +15,7 @@ const COLUMNS = [
   { header: "NICs", className: "text-right" },
 ];
 
-function HostCard({ host }: { host: HostListItem }) {
+function HostCard({ host }: { host: HostView }) {
   return (
     <>
       <div className="flex items-start justify-between gap-3">
@@ -35,7 +35,7 @@ function HostCard({ host }: { host: HostListItem }) {
   );
 }
 
-function HostCells({ host }: { host: HostListItem }) {
+function HostCells({ host }: { host: HostView }) {
   return (
     <>
       <th scope="row" className="px-4 py-2 font-medium">
@@ -65,7 +65,7 @@ function HostCells({ host }: { host: HostListItem }) {
 }
 
 /** Every host with platform, iperf3, reachability, last seen and NIC count; the name opens the host. */
-export function HostList({ hosts }: { hosts: HostListItem[] }) {
+export function HostList({ hosts }: { hosts: HostView[] }) {
   return (
     <TableOrCards
       items={hosts}

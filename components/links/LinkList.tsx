@@ -7,9 +7,9 @@ import { formatLinkSpeedCompact } from "@/lib/format";
 import { buttonClass, FOCUS_RING, TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { PORTS_AT_ONCE_PRESET_ID } from "@/lib/experiments/presets";
-import type { LinkListItem } from "@/lib/runs/link-reads";
+import type { LinkView } from "@/lib/inventory/links";
 
-function LinkEnd({ end }: { end: LinkListItem["a"] }) {
+function LinkEnd({ end }: { end: LinkView["a"] }) {
   return (
     <>
       <span className="font-medium">{end.host.name}</span> <span className="font-mono text-xs">{end.nic.name}</span>
@@ -48,7 +48,7 @@ const SELECT_COLUMN = { header: <span className="sr-only">Select</span>, classNa
 
 type Selection = { isSelected: (id: number) => boolean; toggle: (id: number) => void };
 
-function SelectBox({ link, selection }: { link: LinkListItem; selection: Selection }) {
+function SelectBox({ link, selection }: { link: LinkView; selection: Selection }) {
   return (
     <input
       type="checkbox"
@@ -60,7 +60,7 @@ function SelectBox({ link, selection }: { link: LinkListItem; selection: Selecti
   );
 }
 
-function LinkCard({ link, selection }: { link: LinkListItem; selection: Selection | null }) {
+function LinkCard({ link, selection }: { link: LinkView; selection: Selection | null }) {
   return (
     <>
       <div className="flex items-start justify-between gap-3">
@@ -93,7 +93,7 @@ function LinkCard({ link, selection }: { link: LinkListItem; selection: Selectio
   );
 }
 
-function LinkCells({ link, selection }: { link: LinkListItem; selection: Selection | null }) {
+function LinkCells({ link, selection }: { link: LinkView; selection: Selection | null }) {
   return (
     <>
       {selection ? (
@@ -162,7 +162,7 @@ function RunTogetherBar({ linkIds, onClear }: { linkIds: number[]; onClear: () =
  * Every link with both ends, nominal speed, MTU mismatch and run count; the name opens the link page.
  * With `canRunTogether` (a role that starts tests), links can be selected to run at the same time.
  */
-export function LinkList({ links, canRunTogether = false }: { links: LinkListItem[]; canRunTogether?: boolean }) {
+export function LinkList({ links, canRunTogether = false }: { links: LinkView[]; canRunTogether?: boolean }) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
   const selection: Selection | null = canRunTogether
     ? {

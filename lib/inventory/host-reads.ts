@@ -1,19 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getHost, listHosts as listInventoryHosts } from "@/lib/inventory/hosts";
+import { getHost } from "@/lib/inventory/hosts";
 import { listNics } from "@/lib/inventory/nics";
 import { activeRunOf } from "@/lib/inventory/active-runs";
-
-export type HostListItem = Awaited<ReturnType<typeof listHosts>>[number];
-
-/** Every host, this machine first, then by name. */
-export async function listHosts() {
-  const hosts = await listInventoryHosts();
-  return hosts
-    .map((host) => ({ ...host, isLocal: host.authMethod === "local" }))
-    .sort((a, b) => Number(b.isLocal) - Number(a.isLocal) || a.name.localeCompare(b.name));
-}
 
 export type HostDetail = NonNullable<Awaited<ReturnType<typeof getHostDetail>>>;
 
@@ -35,7 +25,7 @@ export async function getHostDetail({ hostId }: { hostId: number }) {
     activeRunOf(db, { link: linkWhere }),
   ]);
   return {
-    host: { ...host, isLocal: host.authMethod === "local" },
+    host,
     nics,
     impact: { nics: nics.length, links, runs, activeRun },
   };

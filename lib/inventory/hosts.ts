@@ -38,10 +38,16 @@ type HostRow = Prisma.HostGetPayload<{ select: typeof hostSelect }>;
  * A host as the API and the pages see it: its row, with the SSH port as `port`, the count of its
  * NICs as `nicCount`, and the secret reduced to `hasSecret`.
  */
-export type HostView = Omit<HostRow, "sshPort" | "_count"> & { port: number; hasSecret: boolean; nicCount: number };
+export type HostView = Omit<HostRow, "sshPort" | "_count"> & {
+  port: number;
+  hasSecret: boolean;
+  nicCount: number;
+  /** This machine (`authMethod` "local"): reached without SSH. */
+  isLocal: boolean;
+};
 
 function toHostView({ sshPort, _count, ...row }: HostRow, hasSecret: boolean): HostView {
-  return { ...row, port: sshPort, hasSecret, nicCount: _count.nics };
+  return { ...row, port: sshPort, hasSecret, nicCount: _count.nics, isLocal: row.authMethod === "local" };
 }
 
 // The secret bytes never leave SQLite for a view: only the ids of hosts that have one do.
@@ -85,10 +91,12 @@ function credentialsOf(auth: HostAuth): { authMethod: string; secret: Uint8Array
   }
 }
 
-/** Every host, by name. */
-export async function listHosts(): Promise<HostView[]> {
+/** Every host, by name; with `localFirst`, this machine first (the order of the pages). */
+export async function listHosts({ localFirst = false }: { localFirst?: boolean } = {}): Promise<HostView[]> {
   const rows = await db.host.findMany({ orderBy: [{ name: "asc" }, { id: "asc" }], select: hostSelect });
-  return viewsOf(rows);
+  const hosts = await viewsOf(rows);
+  if (!localFirst) return hosts;
+  return hosts.sort((a, b) => Number(b.isLocal) - Number(a.isLocal) || a.name.localeCompare(b.name));
 }
 
 /** One host; `not-found` when there is none with that id. */

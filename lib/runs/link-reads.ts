@@ -1,17 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { listLinks as listInventoryLinks, type LinkView } from "@/lib/inventory/links";
 import { addressesOf, listNics } from "@/lib/inventory/nics";
 import { clientSideOf, directionOf, parseStoredOptions, type RunDirection, type RunStatus } from "@/lib/runs/contract";
 import { countActiveRuns, listSignatures, signatureParts } from "@/lib/runs/lists";
-
-export type LinkListItem = LinkView;
-
-/** Every link with the hosts and NICs at both ends. */
-export async function listLinks(): Promise<LinkListItem[]> {
-  return listInventoryLinks();
-}
 
 /**
  * Every link's id and name, in the order of `listLinks`: for a filter's choices. `listLinks` counts

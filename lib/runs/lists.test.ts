@@ -4,7 +4,8 @@ import { directionOf, type RunStatus } from "@/lib/runs/contract";
 import type { RunFilters } from "@/lib/runs/filters";
 import { signatureOf } from "@/lib/runs/signature";
 import { listRunRows } from "@/lib/runs/lists";
-import { listLinkHistory, listLinkNames, listLinks, listLinkStreamCounts } from "@/lib/runs/link-reads";
+import { listLinkHistory, listLinkNames, listLinkStreamCounts } from "@/lib/runs/link-reads";
+import { listLinks } from "@/lib/inventory/links";
 
 // The run tables' pages on a real SQLite file: runs found through their signature in an index, and
 // runs without one (written before signatures) through their options, must page and count exactly

@@ -3,7 +3,7 @@ import { RuleList } from "@/components/alerts/RuleList";
 import { PageHeader } from "@/components/PageHeader";
 import { requirePage } from "@/lib/auth/guard";
 import { listAlertRules } from "@/lib/alerts/rules";
-import { listLinks } from "@/lib/runs/link-reads";
+import { listLinks } from "@/lib/inventory/links";
 import { listChannels } from "@/lib/notify/channels";
 
 export const dynamic = "force-dynamic";

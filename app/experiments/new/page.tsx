@@ -5,8 +5,8 @@ import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
 import { readNewExperimentParams } from "@/components/experiments/form/prefill";
 import { formLinksOf } from "@/components/schedules/form-links";
 import { requirePage } from "@/lib/auth/guard";
-import { listHosts } from "@/lib/inventory/host-reads";
-import { listLinks } from "@/lib/runs/link-reads";
+import { listHosts } from "@/lib/inventory/hosts";
+import { listLinks } from "@/lib/inventory/links";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New experiment" };
@@ -19,7 +19,7 @@ export default async function NewExperimentPage({
   searchParams: Promise<{ preset?: SearchValue; kind?: SearchValue; link?: SearchValue; links?: SearchValue }>;
 }) {
   await requirePage("run");
-  const [links, hosts, params] = await Promise.all([listLinks(), listHosts(), searchParams]);
+  const [links, hosts, params] = await Promise.all([listLinks(), listHosts({ localFirst: true }), searchParams]);
   const formLinks = formLinksOf(links, hosts);
   return (
     <div className="max-w-5xl">

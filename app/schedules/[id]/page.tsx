@@ -8,8 +8,8 @@ import { ScheduleState } from "@/components/schedules/ScheduleList";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
-import { listHosts } from "@/lib/inventory/host-reads";
-import { listLinks } from "@/lib/runs/link-reads";
+import { listHosts } from "@/lib/inventory/hosts";
+import { listLinks } from "@/lib/inventory/links";
 import { parseStoredOptions } from "@/lib/runs/contract";
 import { describeDirection, describeOptions } from "@/lib/runs/describe";
 import { describeTiming, LAST_RUNS } from "@/lib/schedules/contract";
@@ -36,7 +36,10 @@ export default async function SchedulePage({ params }: Params) {
   if (!schedule) notFound();
   // The hosts' iperf3 versions and ports are for the edit form, which only operators get.
   const mayChange = can(principal.role, "monitor");
-  const [links, hosts] = await Promise.all([listLinks(), mayChange ? listHosts() : Promise.resolve([])]);
+  const [links, hosts] = await Promise.all([
+    listLinks(),
+    mayChange ? listHosts({ localFirst: true }) : Promise.resolve([]),
+  ]);
   const formLinks = mayChange ? formLinksOf(links, hosts) : [];
   const linkNames = new Map(links.map((link) => [link.id, link.name]));
   const testLink = links.find((link) => link.id === schedule.linkId) ?? null;

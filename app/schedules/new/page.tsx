@@ -5,8 +5,8 @@ import { SCHEDULE_FORM_DEFAULTS } from "@/components/schedules/fields";
 import { formLinksOf } from "@/components/schedules/form-links";
 import { ScheduleForm } from "@/components/schedules/ScheduleForm";
 import { requirePage } from "@/lib/auth/guard";
-import { listHosts } from "@/lib/inventory/host-reads";
-import { listLinks } from "@/lib/runs/link-reads";
+import { listHosts } from "@/lib/inventory/hosts";
+import { listLinks } from "@/lib/inventory/links";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "New schedule" };
@@ -21,7 +21,7 @@ function linkIdOf(value: SearchValue): string {
 
 export default async function NewSchedulePage({ searchParams }: { searchParams: Promise<{ link?: SearchValue }> }) {
   await requirePage("monitor");
-  const [links, hosts, params] = await Promise.all([listLinks(), listHosts(), searchParams]);
+  const [links, hosts, params] = await Promise.all([listLinks(), listHosts({ localFirst: true }), searchParams]);
   const formLinks = formLinksOf(links, hosts);
   const linkId = linkIdOf(params.link);
   const initial = {
