@@ -1,39 +1,24 @@
 import { describe, expect, it } from "vitest";
 import type { EnvironmentSnapshot } from "@/lib/diagnosis/contract";
 import { environmentRows } from "@/lib/diagnosis/format";
+import { ixgbeSnapshot } from "@/testing/environment-snapshot";
 import { pairEnvironmentRows, type EnvironmentRow } from "./environment-table";
 
+/** The shared ixgbe host as another machine reads: a Xeon v2, a PCIe 2.0 x8 slot, no firmware. */
 function snapshot({ mtu, driverVersion }: { mtu: number; driverVersion: string }): EnvironmentSnapshot {
-  return {
-    platform: "linux",
+  return ixgbeSnapshot({
     readAt: "2026-12-01T10:00:00.000Z",
-    os: "Debian GNU/Linux 12 (bookworm)",
-    kernel: "6.1.0-18-amd64",
-    iperf3Version: "3.12",
-    virtualization: "none",
-    cpu: { model: "Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz", cores: 20, governor: "performance" },
-    tcp: {
-      congestionControl: "cubic",
-      rmemMax: 212_992,
-      wmemMax: 212_992,
-      tcpRmem: [4096, 131_072, 6_291_456],
-      tcpWmem: [4096, 16_384, 4_194_304],
-    },
+    cpu: { model: "Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz", cores: 20 },
     nic: {
       name: "enp3s0f0",
-      driver: "ixgbe",
       driverVersion,
       firmware: null,
-      speedMbps: 10_000,
-      duplex: "full",
       mtu,
       pcie: { address: "0000:03:00.0", speedGTs: 5, width: 8, maxSpeedGTs: 5, maxWidth: 8 },
       siblingPorts: [],
-      offloads: { tso: true, gso: true, gro: true, lro: false },
-      rings: { rx: 512, tx: 512, rxMax: 4096, txMax: 4096 },
     },
     missing: ["firmware: ethtool -i printed none"],
-  };
+  });
 }
 
 const row = (key: string, value: string): EnvironmentRow => ({ key, label: key.toUpperCase(), value });

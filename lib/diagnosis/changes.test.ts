@@ -1,43 +1,23 @@
 import { describe, expect, it } from "vitest";
+import { ixgbeSnapshot } from "@/testing/environment-snapshot";
 import { environmentChanges, type RunWithEnvironment } from "./changes";
 import type { EnvironmentSnapshot, NicEnvironment, TcpSettings } from "./contract";
 
 type Changes = { nic?: Partial<NicEnvironment>; tcp?: Partial<TcpSettings>; os?: string | null };
 
-/** A Debian host with an Intel X550 (ixgbe) port, as its snapshot reads, with some fields changed. */
+/** The shared ixgbe host with driver 5.1, standard frames and a PCIe 3.0 x8 slot, with some fields changed. */
 function host({ nic, tcp, os }: Changes = {}): EnvironmentSnapshot {
-  return {
-    platform: "linux",
-    readAt: "2026-12-20T10:00:00.000Z",
-    os: os === undefined ? "Debian GNU/Linux 12 (bookworm)" : os,
-    kernel: "6.1.0-18-amd64",
-    iperf3Version: "3.12",
-    virtualization: "none",
-    cpu: { model: "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", cores: 28, governor: "performance" },
-    tcp: {
-      congestionControl: "cubic",
-      rmemMax: 212_992,
-      wmemMax: 212_992,
-      tcpRmem: [4096, 131_072, 6_291_456],
-      tcpWmem: [4096, 16_384, 4_194_304],
-      ...tcp,
-    },
+  return ixgbeSnapshot({
+    ...(os === undefined ? {} : { os }),
+    tcp,
     nic: {
-      name: "enp1s0f0",
-      driver: "ixgbe",
       driverVersion: "5.1",
-      firmware: "0x80000aee",
-      speedMbps: 10_000,
-      duplex: "full",
       mtu: 1500,
       pcie: { address: "0000:01:00.0", speedGTs: 8, width: 8, maxSpeedGTs: 8, maxWidth: 8 },
       siblingPorts: [],
-      offloads: { tso: true, gso: true, gro: true, lro: false },
-      rings: { rx: 512, tx: 512, rxMax: 4096, txMax: 4096 },
       ...nic,
     },
-    missing: [],
-  };
+  });
 }
 
 let nextRunId = 1;

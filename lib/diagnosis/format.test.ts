@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ixgbeSnapshot } from "@/testing/environment-snapshot";
 import { emptyEnvironment, type EnvironmentSnapshot } from "./contract";
 import {
   environmentRows,
@@ -9,40 +10,6 @@ import {
   pcieGeneration,
   usablePcieGbps,
 } from "./format";
-
-/** A Debian host with a dual-port Intel X550 (ixgbe) in a PCIe 3.0 x4 slot, as its snapshot reads. */
-function ixgbeHost(): EnvironmentSnapshot {
-  return {
-    platform: "linux",
-    readAt: "2026-12-20T10:00:00.000Z",
-    os: "Debian GNU/Linux 12 (bookworm)",
-    kernel: "6.1.0-18-amd64",
-    iperf3Version: "3.12",
-    virtualization: "none",
-    cpu: { model: "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", cores: 28, governor: "performance" },
-    tcp: {
-      congestionControl: "cubic",
-      rmemMax: 212_992,
-      wmemMax: 212_992,
-      tcpRmem: [4096, 131_072, 6_291_456],
-      tcpWmem: [4096, 16_384, 4_194_304],
-    },
-    nic: {
-      name: "enp1s0f0",
-      driver: "ixgbe",
-      driverVersion: "5.19.6",
-      firmware: "0x80000aee",
-      speedMbps: 10_000,
-      duplex: "full",
-      mtu: 9000,
-      pcie: { address: "0000:01:00.0", speedGTs: 8, width: 4, maxSpeedGTs: 8, maxWidth: 8 },
-      siblingPorts: [{ name: "enp1s0f1", speedMbps: 10_000 }],
-      offloads: { tso: true, gso: true, gro: true, lro: false },
-      rings: { rx: 512, tx: 512, rxMax: 4096, txMax: 4096 },
-    },
-    missing: [],
-  };
-}
 
 describe("PCIe", () => {
   it("names the generation of each rate, and nothing for another", () => {
@@ -95,7 +62,7 @@ describe("sizes, speeds, offloads", () => {
 
 describe("environmentRows", () => {
   it("words every field of a snapshot, in a fixed order", () => {
-    const rows = environmentRows(ixgbeHost());
+    const rows = environmentRows(ixgbeSnapshot());
     expect(Object.fromEntries(rows.map((row) => [row.key, `${row.label}: ${row.value}`]))).toEqual({
       os: "OS: Debian GNU/Linux 12 (bookworm)",
       kernel: "Kernel: 6.1.0-18-amd64",
@@ -133,12 +100,12 @@ describe("environmentRows", () => {
       iperf3Version: null,
     };
     const rows = environmentRows(empty);
-    expect(rows.map((row) => row.key)).toEqual(environmentRows(ixgbeHost()).map((row) => row.key));
+    expect(rows.map((row) => row.key)).toEqual(environmentRows(ixgbeSnapshot()).map((row) => row.key));
     expect(new Set(rows.map((row) => row.value))).toEqual(new Set(["unknown"]));
   });
 
   it("says a card has no other port, a driver without its version, a VM's hypervisor", () => {
-    const host = ixgbeHost();
+    const host = ixgbeSnapshot();
     const rows = environmentRows({
       ...host,
       virtualization: "kvm",
