@@ -27,6 +27,21 @@ import {
 
 type End = TestEnd & { nicName: string };
 
+/** The options typed as text. */
+type TextOption =
+  | "parallel"
+  | "duration"
+  | "bytes"
+  | "bitrateMbps"
+  | "omit"
+  | "interval"
+  | "window"
+  | "length"
+  | "mss"
+  | "congestion"
+  | "tos"
+  | "port";
+
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm " +
   "text-slate-900 shadow-sm focus:border-sky-500 focus:outline-none focus:ring-2 " +
@@ -106,6 +121,43 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
     ]
       .filter(Boolean)
       .join(" ") || undefined;
+  /**
+   * A text option: its label, the hint (or why it is unavailable) and the server's message. `gate` says what an
+   * option the hosts' iperf3 lacks does: "disable" (the input too), "shown" (the reason only), "none" (not gated).
+   */
+  const optionField = (
+    key: TextOption,
+    label: string,
+    hint: ReactNode,
+    {
+      name = key,
+      inputMode,
+      gate = "disable",
+      isTcpOnly = false,
+    }: {
+      name?: string;
+      inputMode?: "numeric" | "decimal";
+      gate?: "disable" | "shown" | "none";
+      isTcpOnly?: boolean;
+    } = {},
+  ) => {
+    const why = gate === "none" || !isGatedOption(key) ? undefined : reason(key);
+    return (
+      <Field id={id(key)} label={label} hint={hint} error={errors[key]} disabledReason={why}>
+        <input
+          id={id(key)}
+          name={name}
+          inputMode={inputMode}
+          className={inputClass}
+          value={state[key]}
+          disabled={gate === "disable" ? (isTcpOnly && state.protocol === "udp") || Boolean(why) : undefined}
+          aria-describedby={described(key)}
+          aria-invalid={Boolean(errors[key])}
+          onChange={(event) => set(key, event.target.value)}
+        />
+      </Field>
+    );
+  };
   const unknownVersions = ends.filter((end) => !end.iperf3Version).map((end) => end.hostName);
   const bidirReason = directionUnavailableReason("bidir", ends);
 
@@ -221,80 +273,18 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
             ))}
           </div>
         </fieldset>
-        <Field
-          id={id("parallel")}
-          label="Streams (-P)"
-          hint="1 to 128 parallel streams"
-          error={errors.parallel}
-          disabledReason={reason("parallel")}
-        >
-          <input
-            id={id("parallel")}
-            name="parallel"
-            inputMode="numeric"
-            className={inputClass}
-            value={state.parallel}
-            disabled={Boolean(reason("parallel"))}
-            aria-describedby={described("parallel")}
-            aria-invalid={Boolean(errors.parallel)}
-            onChange={(event) => set("parallel", event.target.value)}
-          />
-        </Field>
-        {state.lengthMode === "time" ? (
-          <Field id={id("duration")} label="Duration (-t, seconds)" hint="1 s to 1 day" error={errors.duration}>
-            <input
-              id={id("duration")}
-              name="duration"
-              inputMode="numeric"
-              className={inputClass}
-              value={state.duration}
-              aria-describedby={described("duration")}
-              aria-invalid={Boolean(errors.duration)}
-              onChange={(event) => set("duration", event.target.value)}
-            />
-          </Field>
-        ) : (
-          <Field
-            id={id("bytes")}
-            label="Bytes to send (-n)"
-            hint="e.g. 10G, 500M"
-            error={errors.bytes}
-            disabledReason={reason("bytes")}
-          >
-            <input
-              id={id("bytes")}
-              name="bytes"
-              className={inputClass}
-              value={state.bytes}
-              aria-describedby={described("bytes")}
-              aria-invalid={Boolean(errors.bytes)}
-              onChange={(event) => set("bytes", event.target.value)}
-            />
-          </Field>
+        {optionField("parallel", "Streams (-P)", "1 to 128 parallel streams", { inputMode: "numeric" })}
+        {state.lengthMode === "time"
+          ? optionField("duration", "Duration (-t, seconds)", "1 s to 1 day", { inputMode: "numeric", gate: "none" })
+          : optionField("bytes", "Bytes to send (-n)", "e.g. 10G, 500M", { gate: "shown" })}
+        {optionField(
+          "bitrateMbps",
+          `Target bitrate (-b, Mbit/s)${state.protocol === "udp" ? "" : ", optional"}`,
+          state.protocol === "udp"
+            ? `Required for UDP; line rate is ${speedMbps} Mbit/s, 0 = unlimited`
+            : "Empty: as fast as possible",
+          { name: "bitrate", inputMode: "decimal" },
         )}
-        <Field
-          id={id("bitrateMbps")}
-          label={`Target bitrate (-b, Mbit/s)${state.protocol === "udp" ? "" : ", optional"}`}
-          hint={
-            state.protocol === "udp"
-              ? `Required for UDP; line rate is ${speedMbps} Mbit/s, 0 = unlimited`
-              : "Empty: as fast as possible"
-          }
-          error={errors.bitrateMbps}
-          disabledReason={reason("bitrateMbps")}
-        >
-          <input
-            id={id("bitrateMbps")}
-            name="bitrate"
-            inputMode="decimal"
-            className={inputClass}
-            value={state.bitrateMbps}
-            disabled={Boolean(reason("bitrateMbps"))}
-            aria-describedby={described("bitrateMbps")}
-            aria-invalid={Boolean(errors.bitrateMbps)}
-            onChange={(event) => set("bitrateMbps", event.target.value)}
-          />
-        </Field>
       </div>
 
       <details className="group rounded-lg border border-slate-200 p-3 dark:border-slate-700">
@@ -351,155 +341,24 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
               ))}
             </div>
           </fieldset>
-          <Field
-            id={id("omit")}
-            label="Omit warm-up (-O, seconds)"
-            hint="Left out of the result"
-            error={errors.omit}
-            disabledReason={reason("omit")}
-          >
-            <input
-              id={id("omit")}
-              name="omit"
-              inputMode="numeric"
-              className={inputClass}
-              value={state.omit}
-              disabled={Boolean(reason("omit"))}
-              aria-describedby={described("omit")}
-              aria-invalid={Boolean(errors.omit)}
-              onChange={(event) => set("omit", event.target.value)}
-            />
-          </Field>
-          <Field
-            id={id("interval")}
-            label="Interval (-i, seconds)"
-            hint="0.1 to 60"
-            error={errors.interval}
-            disabledReason={reason("interval")}
-          >
-            <input
-              id={id("interval")}
-              name="interval"
-              inputMode="decimal"
-              className={inputClass}
-              value={state.interval}
-              disabled={Boolean(reason("interval"))}
-              aria-describedby={described("interval")}
-              aria-invalid={Boolean(errors.interval)}
-              onChange={(event) => set("interval", event.target.value)}
-            />
-          </Field>
-          <Field
-            id={id("window")}
-            label="Socket buffer (-w)"
-            hint="Bytes, or with K/M: 4M"
-            error={errors.window}
-            disabledReason={reason("window")}
-          >
-            <input
-              id={id("window")}
-              name="window"
-              className={inputClass}
-              value={state.window}
-              disabled={Boolean(reason("window"))}
-              aria-describedby={described("window")}
-              aria-invalid={Boolean(errors.window)}
-              onChange={(event) => set("window", event.target.value)}
-            />
-          </Field>
-          <Field
-            id={id("length")}
-            label="Buffer length (-l)"
-            hint="Bytes, or with K/M: 128K"
-            error={errors.length}
-            disabledReason={reason("length")}
-          >
-            <input
-              id={id("length")}
-              name="length"
-              className={inputClass}
-              value={state.length}
-              disabled={Boolean(reason("length"))}
-              aria-describedby={described("length")}
-              aria-invalid={Boolean(errors.length)}
-              onChange={(event) => set("length", event.target.value)}
-            />
-          </Field>
-          <Field
-            id={id("mss")}
-            label="TCP MSS (-M, bytes)"
-            hint={state.protocol === "udp" ? "TCP only" : "88 to 9216"}
-            error={errors.mss}
-            disabledReason={reason("mss")}
-          >
-            <input
-              id={id("mss")}
-              name="mss"
-              inputMode="numeric"
-              className={inputClass}
-              value={state.mss}
-              disabled={state.protocol === "udp" || Boolean(reason("mss"))}
-              aria-describedby={described("mss")}
-              aria-invalid={Boolean(errors.mss)}
-              onChange={(event) => set("mss", event.target.value)}
-            />
-          </Field>
-          <Field
-            id={id("congestion")}
-            label="Congestion control (-C)"
-            hint={state.protocol === "udp" ? "TCP only" : "e.g. cubic, bbr"}
-            error={errors.congestion}
-            disabledReason={reason("congestion")}
-          >
-            <input
-              id={id("congestion")}
-              name="congestion"
-              className={inputClass}
-              value={state.congestion}
-              disabled={state.protocol === "udp" || Boolean(reason("congestion"))}
-              aria-describedby={described("congestion")}
-              aria-invalid={Boolean(errors.congestion)}
-              onChange={(event) => set("congestion", event.target.value)}
-            />
-          </Field>
-          <Field
-            id={id("tos")}
-            label="Type of service (-S)"
-            hint="0 to 255, e.g. 184 for EF"
-            error={errors.tos}
-            disabledReason={reason("tos")}
-          >
-            <input
-              id={id("tos")}
-              name="tos"
-              inputMode="numeric"
-              className={inputClass}
-              value={state.tos}
-              disabled={Boolean(reason("tos"))}
-              aria-describedby={described("tos")}
-              aria-invalid={Boolean(errors.tos)}
-              onChange={(event) => set("tos", event.target.value)}
-            />
-          </Field>
-          <Field
-            id={id("port")}
-            label="Fixed port (-p)"
-            hint="Empty: a free port from the host's range"
-            error={errors.port}
-            disabledReason={reason("port")}
-          >
-            <input
-              id={id("port")}
-              name="port"
-              inputMode="numeric"
-              className={inputClass}
-              value={state.port}
-              disabled={Boolean(reason("port"))}
-              aria-describedby={described("port")}
-              aria-invalid={Boolean(errors.port)}
-              onChange={(event) => set("port", event.target.value)}
-            />
-          </Field>
+          {optionField("omit", "Omit warm-up (-O, seconds)", "Left out of the result", { inputMode: "numeric" })}
+          {optionField("interval", "Interval (-i, seconds)", "0.1 to 60", { inputMode: "decimal" })}
+          {optionField("window", "Socket buffer (-w)", "Bytes, or with K/M: 4M")}
+          {optionField("length", "Buffer length (-l)", "Bytes, or with K/M: 128K")}
+          {optionField("mss", "TCP MSS (-M, bytes)", state.protocol === "udp" ? "TCP only" : "88 to 9216", {
+            inputMode: "numeric",
+            isTcpOnly: true,
+          })}
+          {optionField(
+            "congestion",
+            "Congestion control (-C)",
+            state.protocol === "udp" ? "TCP only" : "e.g. cubic, bbr",
+            {
+              isTcpOnly: true,
+            },
+          )}
+          {optionField("tos", "Type of service (-S)", "0 to 255, e.g. 184 for EF", { inputMode: "numeric" })}
+          {optionField("port", "Fixed port (-p)", "Empty: a free port from the host's range", { inputMode: "numeric" })}
           <div className="flex items-start gap-2 pt-6">
             <input
               id={id("zerocopy")}
