@@ -93,7 +93,7 @@ export class AppError extends Error {
    * `error instanceof AppError` (or any subclass) holds for an error made by another copy of this
    * module too. A Next.js build has several: instrumentation.ts and the route handlers are
    * bundled apart, so the services instrumentation starts (the run engine, the experiment runner,
-   * the scheduler, kept on globalThis) throw errors whose class is not the routes' class, and a
+   * the scheduler, kept in the one app) throw errors whose class is not the routes' class, and a
    * plain prototype check would turn a refused request into a 500. Such an error is recognised by
    * its mark and by the `errorName` of a class along its prototype chain.
    */

@@ -6,7 +6,7 @@ import type { App } from "@/lib/app";
 // (lib/app.ts) that imports them. lib/app.ts provides the factory that builds the app from the
 // environment, the first time it is loaded; a test installs an app of its own.
 //
-// On globalThis because the server loads lib/ more than once (instrumentation and each route
+// On the global object because the server loads lib/ more than once (instrumentation and each route
 // bundle, and again at each dev-mode reload): every copy must reach the same services, or a run
 // started by one copy is unknown to another.
 const holder = globalThis as unknown as { wirespeed?: { app?: App; build?: () => App } };

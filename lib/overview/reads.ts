@@ -37,7 +37,8 @@ export function lineRateThresholds(env: NodeJS.ProcessEnv = process.env): LineRa
   const bad = env.WIRESPEED_BAD_PERCENT?.trim() ? Number(env.WIRESPEED_BAD_PERCENT) : DEFAULT_THRESHOLDS.badPercent;
   if (!Number.isFinite(warn) || !Number.isFinite(bad) || bad <= 0 || warn > 100 || bad > warn) {
     console.warn(
-      `wirespeed: ignoring WIRESPEED_WARN_PERCENT=${env.WIRESPEED_WARN_PERCENT} / WIRESPEED_BAD_PERCENT=${env.WIRESPEED_BAD_PERCENT} (need 0 < bad ≤ warn ≤ 100); using 90 / 70`,
+      `wirespeed: ignoring WIRESPEED_WARN_PERCENT=${env.WIRESPEED_WARN_PERCENT} / ` +
+        `WIRESPEED_BAD_PERCENT=${env.WIRESPEED_BAD_PERCENT} (need 0 < bad ≤ warn ≤ 100); using 90 / 70`,
     );
     return DEFAULT_THRESHOLDS;
   }
@@ -148,7 +149,8 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
       (SELECT ${runTupleSql} FROM "Run" r WHERE r."linkId" = l."id" AND r."status" = 'succeeded' AND r."receivedBitsPerSecond" IS NOT NULL
         ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "latest",
       (SELECT ${runTupleSql} FROM "Run" r WHERE r."linkId" = l."id" ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "last",
-      (SELECT ${runTupleSql} FROM "Run" r WHERE r."linkId" = l."id" AND r."status" IN ('queued', 'preparing', 'running') ORDER BY r."id" DESC LIMIT 1) AS "active"
+      (SELECT ${runTupleSql} FROM "Run" r
+        WHERE r."linkId" = l."id" AND r."status" IN ('queued', 'preparing', 'running') ORDER BY r."id" DESC LIMIT 1) AS "active"
     FROM "Link" l
     JOIN "Nic" an ON an."id" = l."aNicId" JOIN "Host" ah ON ah."id" = an."hostId"
     JOIN "Nic" bn ON bn."id" = l."bNicId" JOIN "Host" bh ON bh."id" = bn."hostId"
@@ -233,7 +235,8 @@ export async function getTimeline(
   const fromText = new Date(from).toISOString().replace("Z", "+00:00");
   const runs = await db.$queryRaw<Array<{ id: number; linkId: number; startedAt: Date | null; createdAt: Date }>>`
     SELECT "id", "linkId", "startedAt", "createdAt" FROM "Run"
-    WHERE "id" IN (SELECT "id" FROM "Run" WHERE "endedAt" >= ${fromText} UNION ALL SELECT "id" FROM "Run" WHERE "endedAt" IS NULL AND "startedAt" >= ${fromText})
+    WHERE "id" IN (SELECT "id" FROM "Run" WHERE "endedAt" >= ${fromText}
+      UNION ALL SELECT "id" FROM "Run" WHERE "endedAt" IS NULL AND "startedAt" >= ${fromText})
       AND "status" IN (${Prisma.join(TIMELINE_STATUSES)})
     ORDER BY "id" DESC LIMIT ${TIMELINE_MAX_RUNS}`;
   if (runs.length === 0) return { from, to: now.getTime(), runs: [] };

@@ -73,7 +73,8 @@ export async function readSeriesFromSamples(runId: number, points: number = DISP
 async function readAllPoints(runId: number): Promise<{ points: SeriesPoint[]; streamCount: number }> {
   const rows = await db.$queryRaw<
     SampleRow[]
-  >`SELECT "seq", "start", "end", "direction", "bitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "omitted", "streams" FROM "Sample" WHERE "runId" = ${runId} ORDER BY "seq"`;
+  >`SELECT "seq", "start", "end", "direction", "bitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets",
+    "omitted", "streams" FROM "Sample" WHERE "runId" = ${runId} ORDER BY "seq"`;
   const builder = new SeriesBuilder();
   for (const row of rows) {
     builder.add(
@@ -112,7 +113,8 @@ async function readThinnedPoints(
   // An interval is one chart point: with --bidir its two directions (two samples with the same end) are joined first.
   const intervalKey = isBidir ? Prisma.sql`"end"` : Prisma.sql`"seq"`;
   const buckets = await db.$queryRaw<BucketRow[]>`
-    SELECT "seq" / CAST(${size} AS INTEGER) AS "bucket", MAX("end") AS "t", AVG("bps") AS "bps", AVG("reverseBps") AS "reverseBps", MAX("retransmits") AS "retransmits",
+    SELECT "seq" / CAST(${size} AS INTEGER) AS "bucket", MAX("end") AS "t", AVG("bps") AS "bps",
+      AVG("reverseBps") AS "reverseBps", MAX("retransmits") AS "retransmits",
       MAX("jitterMs") AS "jitterMs", MAX("lostPercent") AS "lostPercent", MIN("omitted") AS "omitted"
     FROM (
       SELECT MIN("seq") AS "seq", MAX("end") AS "end",

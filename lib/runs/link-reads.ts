@@ -91,11 +91,13 @@ export async function listLinkHistory({
   const parts = (await listSignatures(linkId)).map(
     (
       signature,
-    ) => Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs", "source", NULL AS "options", NULL AS "clientSide" FROM "Run"
+    ) => Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs",
+      "source", NULL AS "options", NULL AS "clientSide" FROM "Run"
       WHERE "linkId" = ${linkId} AND "signature" = ${signature} AND ${result} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit})`,
   );
   // `+"createdAt"`: found by the signature index (the few without one), then sorted.
-  parts.push(Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs", "source", "options", "clientSide" FROM "Run"
+  parts.push(Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs",
+    "source", "options", "clientSide" FROM "Run"
       WHERE "linkId" = ${linkId} AND "signature" IS NULL AND ${result} ORDER BY +"createdAt" DESC, "id" DESC LIMIT ${limit})`);
   const runs = await db.$queryRaw<
     HistoryRow[]
@@ -156,7 +158,9 @@ type EndColumns = {
 export async function getLinkEnds(linkId: number) {
   const end = (side: "a" | "b") => {
     const [nic, host] = side === "a" ? [Prisma.sql`an`, Prisma.sql`ah`] : [Prisma.sql`bn`, Prisma.sql`bh`];
-    return Prisma.sql`json_object('nicName', ${nic}."name", 'mtu', ${nic}."mtu", 'addresses', json(${nic}."addresses"), 'nicSpeedMbps', ${nic}."speedMbps", 'hostId', ${host}."id", 'hostName', ${host}."name", 'iperf3Version', ${host}."iperf3Version")`;
+    return Prisma.sql`json_object('nicName', ${nic}."name", 'mtu', ${nic}."mtu", 'addresses', json(${nic}."addresses"),
+      'nicSpeedMbps', ${nic}."speedMbps", 'hostId', ${host}."id", 'hostName', ${host}."name",
+      'iperf3Version', ${host}."iperf3Version")`;
   };
   const [link] = await db.$queryRaw<Array<{ name: string; speedMbps: number; a: unknown; b: unknown }>>`
     SELECT l."name", l."speedMbps", ${end("a")} AS "a", ${end("b")} AS "b"

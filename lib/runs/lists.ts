@@ -104,7 +104,8 @@ function optionsWhereSql(filters: RunFilters): Prisma.Sql[] {
     const isReverseWanted = filters.direction === "a-to-b" ? 1 : 0;
     conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.bidir'), 0) = 0`);
     conditions.push(
-      Prisma.sql`(CASE WHEN "clientSide" = 'b' THEN 1 ELSE 0 END) = (CASE WHEN COALESCE(json_extract("options", '$.reverse'), 0) = 1 THEN ${isReverseWanted} ELSE ${1 - isReverseWanted} END)`,
+      Prisma.sql`(CASE WHEN "clientSide" = 'b' THEN 1 ELSE 0 END) =
+        (CASE WHEN COALESCE(json_extract("options", '$.reverse'), 0) = 1 THEN ${isReverseWanted} ELSE ${1 - isReverseWanted} END)`,
     );
   }
   return conditions;
@@ -151,7 +152,8 @@ export async function listSignatures(linkId: number | undefined): Promise<string
           WITH RECURSIVE "found"("signature") AS (
             SELECT (SELECT MIN("signature") FROM "Run" WHERE "linkId" = ${linkId} AND "signature" IS NOT NULL)
             UNION ALL
-            SELECT (SELECT MIN("signature") FROM "Run" WHERE "linkId" = ${linkId} AND "signature" > "found"."signature") FROM "found" WHERE "found"."signature" IS NOT NULL)
+            SELECT (SELECT MIN("signature") FROM "Run" WHERE "linkId" = ${linkId} AND "signature" > "found"."signature")
+            FROM "found" WHERE "found"."signature" IS NOT NULL)
           SELECT "signature" FROM "found" WHERE "signature" IS NOT NULL`;
   return rows.map((row) => row.signature);
 }
