@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
 import type { Principal } from "@/lib/auth/principal";
 import { getApp } from "@/lib/app";
 import { createUser, updateUser, deleteUser } from "@/lib/auth/users";
@@ -19,14 +20,8 @@ const END_WITHIN_MS = 8_000;
 
 beforeAll(async () => {
   api = await openTestApi();
-  const nics = [];
-  for (const name of ["live-a", "live-b"]) {
-    const hostId = (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } }))
-      .body.id;
-    nics.push((await api.json("POST", "/api/nics", { hostId, name: "eth0", speedMbps: 1000 })).body.id);
-  }
-  const linkId = (await api.json("POST", "/api/links", { name: "live-link", aNicId: nics[0], bNicId: nics[1] })).body
-    .id;
+  const hosts = await postLocalHosts(api, ["live-a", "live-b"]);
+  const linkId = await postLink(api, hosts, { name: "eth0", speedMbps: 1000 }, { name: "live-link" });
   runId = (
     await api.db.run.create({
       data: { linkId, status: "running", clientSide: "a", options: { protocol: "tcp", duration: 3600 } },

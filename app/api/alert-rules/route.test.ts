@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
 import * as rules from "./route";
 import * as rule from "./[id]/route";
 import { createUser } from "@/lib/auth/users";
@@ -52,15 +53,8 @@ beforeAll(async () => {
   viewerToken = (await createApiToken(viewer.id, "viewer's token")).token;
   const operator = await createUser({ username: "operator", password: "an operator's password", role: "operator" });
   operatorToken = (await createApiToken(operator.id, "operator's token")).token;
-  const hosts = [];
-  for (const name of ["rule-a", "rule-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  const nics = [];
-  for (const host of hosts)
-    nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth0", speedMbps: 10_000 })).body.id);
-  linkId = (await api.json("POST", "/api/links", { name: "nas-10g", aNicId: nics[0], bNicId: nics[1] })).body.id;
+  const hosts = await postLocalHosts(api, ["rule-a", "rule-b"]);
+  linkId = await postLink(api, hosts, { name: "eth0", speedMbps: 10_000 }, { name: "nas-10g" });
   channelId = (
     await createChannel({
       name: "hook",

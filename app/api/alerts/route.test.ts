@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
 import { signatureOf } from "@/lib/runs/signature";
 import * as alerts from "./route";
 import * as alert from "./[id]/route";
@@ -67,28 +68,16 @@ beforeAll(async () => {
   viewerToken = (await createApiToken(viewer.id, "viewer's token")).token;
   const operator = await createUser({ username: "operator", password: "an operator's password", role: "operator" });
   operatorToken = (await createApiToken(operator.id, "operator's token")).token;
-  const hosts = [];
-  for (const name of ["alert-a", "alert-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  for (const index of [0, 1]) {
-    const nics = [];
-    for (const host of hosts)
-      nics.push(
-        (await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 10_000 })).body.id,
-      );
+  const hosts = await postLocalHosts(api, ["alert-a", "alert-b"]);
+  for (const index of [0, 1])
     linkIds.push(
-      (
-        await api.json("POST", "/api/links", {
-          name: `link-${index}`,
-          aNicId: nics[0],
-          bNicId: nics[1],
-          baselineRuns: 5,
-        })
-      ).body.id,
+      await postLink(
+        api,
+        hosts,
+        { name: `eth${index}`, speedMbps: 10_000 },
+        { name: `link-${index}`, baselineRuns: 5 },
+      ),
     );
-  }
   // No channels: the alerts are what is tested here, their delivery in lib/alerts/watcher.test.ts.
   await createAlertRule({ name: "failures", linkId: null, failed: true, belowLineRatePercent: 50, m: 1, n: 1 });
   // link-0: an alert that fired and resolved, then one firing; link-1: one firing.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
 
 // The experiments API's answers that need no host: validation, lists, one experiment, 404s.
 // Experiments that run are in lib/experiments/experiments.lab.test.ts.
@@ -10,19 +11,9 @@ let experimentIds: number[] = [];
 
 beforeAll(async () => {
   api = await openTestApi();
-  const hosts = [];
-  for (const name of ["exp-a", "exp-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  for (const index of [0, 1]) {
-    const nics = [];
-    for (const host of hosts)
-      nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 1000 })).body.id);
-    linkIds.push(
-      (await api.json("POST", "/api/links", { name: `exp-link-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id,
-    );
-  }
+  const hosts = await postLocalHosts(api, ["exp-a", "exp-b"]);
+  for (const index of [0, 1])
+    linkIds.push(await postLink(api, hosts, { name: `eth${index}`, speedMbps: 1000 }, { name: `exp-link-${index}` }));
   const plan = (linkId: number) => ({
     kind: "sweep",
     name: `streams on ${linkId}`,

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
+import { storedRunOptions } from "@/testing/run-options";
 import { GET } from "./route";
 
 // GET /api/overview: the overview's counts, link cards and timeline, which the page
@@ -19,15 +21,8 @@ beforeAll(async () => {
     );
     return { status: response.status, body: await response.json() };
   };
-  const hosts = [];
-  for (const name of ["ov-api-a", "ov-api-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  const nics = [];
-  for (const host of hosts)
-    nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth1", speedMbps: 1000 })).body.id);
-  linkId = (await api.json("POST", "/api/links", { name: "ov-api-1g", aNicId: nics[0], bNicId: nics[1] })).body.id;
+  const hosts = await postLocalHosts(api, ["ov-api-a", "ov-api-b"]);
+  linkId = await postLink(api, hosts, { name: "eth1", speedMbps: 1000 }, { name: "ov-api-1g" });
   // Two finished runs an hour and two days ago, each with three 1 s intervals, and one running now.
   const now = Date.now();
   for (const [startedAgo, status, received] of [
@@ -44,15 +39,7 @@ beforeAll(async () => {
         createdAt: startedAt,
         startedAt,
         endedAt: status === "running" ? null : new Date(startedAt.getTime() + 3000),
-        options: {
-          protocol: "tcp",
-          parallel: 1,
-          reverse: false,
-          bidir: false,
-          interval: 1,
-          zerocopy: false,
-          duration: 3,
-        },
+        options: storedRunOptions({ duration: 3 }),
         receivedBitsPerSecond: received,
       },
     });

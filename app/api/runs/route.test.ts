@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
+import { storedRunOptions } from "@/testing/run-options";
 import { GET } from "./route";
 
 // GET /api/runs: the run tables of the dashboard (the runs list and the link page) read it.
@@ -18,19 +20,9 @@ beforeAll(async () => {
     );
     return { status: response.status, body: await response.json() };
   };
-  const hosts = [];
-  for (const name of ["runs-a", "runs-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  for (const [index, speedMbps] of [1000, 10_000].entries()) {
-    const nics = [];
-    for (const host of hosts)
-      nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps })).body.id);
-    linkIds.push(
-      (await api.json("POST", "/api/links", { name: `runs-link-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id,
-    );
-  }
+  const hosts = await postLocalHosts(api, ["runs-a", "runs-b"]);
+  for (const [index, speedMbps] of [1000, 10_000].entries())
+    linkIds.push(await postLink(api, hosts, { name: `eth${index}`, speedMbps }, { name: `runs-link-${index}` }));
   // Oldest first: the list answers newest first.
   const runs: Array<[string, number, string, Record<string, unknown>, string, number | null]> = [
     ["tcp1", linkIds[0]!, "succeeded", { protocol: "tcp", parallel: 1 }, "a", 9.4e8],
@@ -46,16 +38,7 @@ beforeAll(async () => {
         status,
         clientSide,
         createdAt: new Date(Date.UTC(2026, 10, 1, 12, index)),
-        options: {
-          protocol: "tcp",
-          parallel: 1,
-          reverse: false,
-          bidir: false,
-          interval: 1,
-          zerocopy: false,
-          duration: 10,
-          ...options,
-        },
+        options: storedRunOptions(options),
         receivedBitsPerSecond: received,
       },
     });

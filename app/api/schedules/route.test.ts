@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
 import { createUser } from "@/lib/auth/users";
 import { createApiToken } from "@/lib/auth/tokens";
 
@@ -35,15 +36,8 @@ beforeAll(async () => {
     const user = await createUser({ username: `${role}1`, password: "correct horse battery", role });
     tokens[role] = (await createApiToken(user.id, `${role}'s script`)).token;
   }
-  const hosts = [];
-  for (const name of ["sched-a", "sched-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  const nics = [];
-  for (const hostId of hosts)
-    nics.push((await api.json("POST", "/api/nics", { hostId, name: "eth0", speedMbps: 1000 })).body.id);
-  linkId = (await api.json("POST", "/api/links", { name: "sched-link", aNicId: nics[0], bNicId: nics[1] })).body.id;
+  const hosts = await postLocalHosts(api, ["sched-a", "sched-b"]);
+  linkId = await postLink(api, hosts, { name: "eth0", speedMbps: 1000 }, { name: "sched-link" });
 }, 60_000);
 
 afterAll(async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
+import { storedRunOptions } from "@/testing/run-options";
 
 // A run or link that does not exist is a 404 on every run route. The engine's routes
 // (start, rerun, cancel) look nothing up first: the engine's own not-found answers.
@@ -10,30 +12,10 @@ let finishedRunId = 0;
 
 beforeAll(async () => {
   api = await openTestApi();
-  const hosts = [];
-  for (const name of ["gone-a", "gone-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  const nics = [];
-  for (const host of hosts)
-    nics.push((await api.json("POST", "/api/nics", { hostId: host, name: "eth0", speedMbps: 1000 })).body.id);
-  linkId = (await api.json("POST", "/api/links", { name: "gone-link", aNicId: nics[0], bNicId: nics[1] })).body.id;
+  const hosts = await postLocalHosts(api, ["gone-a", "gone-b"]);
+  linkId = await postLink(api, hosts, { name: "eth0", speedMbps: 1000 }, { name: "gone-link" });
   const run = await api.db.run.create({
-    data: {
-      linkId,
-      status: "succeeded",
-      clientSide: "a",
-      options: {
-        protocol: "tcp",
-        parallel: 1,
-        reverse: false,
-        bidir: false,
-        interval: 1,
-        zerocopy: false,
-        duration: 10,
-      },
-    },
+    data: { linkId, status: "succeeded", clientSide: "a", options: storedRunOptions() },
   });
   finishedRunId = run.id;
 }, 60_000);

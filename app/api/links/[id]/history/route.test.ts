@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
+import { storedRunOptions } from "@/testing/run-options";
 import { signatureOf } from "@/lib/runs/signature";
 import { GET } from "./route";
 
@@ -17,16 +19,7 @@ async function addRun(
   options: Record<string, unknown> = {},
   received: number | null = 9e8,
 ): Promise<number> {
-  const stored = {
-    protocol: "tcp",
-    parallel: 1,
-    reverse: false,
-    bidir: false,
-    interval: 1,
-    zerocopy: false,
-    duration: 10,
-    ...options,
-  };
+  const stored = storedRunOptions(options);
   const run = await api.db.run.create({
     data: {
       linkId: link,
@@ -51,21 +44,9 @@ beforeAll(async () => {
     );
     return { status: response.status, body: await response.json() };
   };
-  const hosts = [];
-  for (const name of ["hist-a", "hist-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  const links = [];
-  for (const index of [1, 2]) {
-    const nics = [];
-    for (const host of hosts)
-      nics.push((await api.json("POST", "/api/nics", { hostId: host, name: `eth${index}`, speedMbps: 1000 })).body.id);
-    links.push(
-      (await api.json("POST", "/api/links", { name: `hist-${index}`, aNicId: nics[0], bNicId: nics[1] })).body.id,
-    );
-  }
-  [linkId, otherLinkId] = links;
+  const hosts = await postLocalHosts(api, ["hist-a", "hist-b"]);
+  linkId = await postLink(api, hosts, { name: "eth1", speedMbps: 1000 }, { name: "hist-1" });
+  otherLinkId = await postLink(api, hosts, { name: "eth2", speedMbps: 1000 }, { name: "hist-2" });
 }, 60_000);
 
 afterAll(async () => {

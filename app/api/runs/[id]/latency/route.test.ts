@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyEnvironment, type EnvironmentSnapshot } from "@/lib/diagnosis/contract";
 import { openTestApi, type TestApi } from "@/testing/test-api";
+import { postLink, postLocalHosts } from "@/testing/api-links";
+import { storedRunOptions } from "@/testing/run-options";
 
 // The diagnosis of stored runs through the REST API: a run's environment, hints and latency on
 // GET /api/runs/:id, its pings on GET /api/runs/:id/latency, a link's findings on
@@ -11,16 +13,6 @@ let api: TestApi;
 let linkId = 0;
 let runId = 0;
 let plainRunId = 0;
-
-const OPTIONS = {
-  protocol: "tcp",
-  parallel: 1,
-  reverse: false,
-  bidir: false,
-  interval: 1,
-  zerocopy: false,
-  duration: 10,
-};
 
 function snapshot(mtu: number): EnvironmentSnapshot {
   return {
@@ -46,24 +38,15 @@ function snapshot(mtu: number): EnvironmentSnapshot {
 
 beforeAll(async () => {
   api = await openTestApi();
-  const hosts = [];
-  for (const name of ["dg-a", "dg-b"])
-    hosts.push(
-      (await api.json("POST", "/api/hosts", { name, address: "198.18.0.1", auth: { method: "local" } })).body.id,
-    );
-  const nics = [];
-  for (const host of hosts)
-    nics.push(
-      (await api.json("POST", "/api/nics", { hostId: host, name: "eth0", speedMbps: 10_000, mtu: 9000 })).body.id,
-    );
-  linkId = (await api.json("POST", "/api/links", { name: "dg-link", aNicId: nics[0], bNicId: nics[1] })).body.id;
+  const hosts = await postLocalHosts(api, ["dg-a", "dg-b"]);
+  linkId = await postLink(api, hosts, { name: "eth0", speedMbps: 10_000, mtu: 9000 }, { name: "dg-link" });
   const run = await api.db.run.create({
     data: {
       linkId,
       status: "succeeded",
       clientSide: "a",
       signature: "tcp a-to-b P1",
-      options: { ...OPTIONS, latency: true },
+      options: storedRunOptions({ latency: true }),
       receivedBitsPerSecond: 9.4e9,
       sentBitsPerSecond: 9.4e9,
       sentBytes: 11.75e9,
@@ -88,7 +71,7 @@ beforeAll(async () => {
   runId = run.id;
   plainRunId = (
     await api.db.run.create({
-      data: { linkId, status: "succeeded", clientSide: "a", options: OPTIONS, receivedBitsPerSecond: 9.4e9 },
+      data: { linkId, status: "succeeded", clientSide: "a", options: storedRunOptions(), receivedBitsPerSecond: 9.4e9 },
     })
   ).id;
 }, 60_000);
