@@ -2,6 +2,9 @@
 // starts its services in order.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // The composition root first: from here on getApp() (lib/running-app.ts) can build the app, which
+  // any module below may ask for. It is built further down, once the key of the credentials is known.
+  const { getApp } = await import("@/lib/app");
   // A data folder that others can read or enter is said in the log, with the fix (lib/data-dir.ts).
   const { warnAboutDataDir } = await import("@/lib/data-dir");
   warnAboutDataDir();
@@ -9,7 +12,6 @@ export async function register() {
   const { startHostSecrets } = await import("@/lib/inventory/secrets");
   await startHostSecrets();
   // The one app of this process: its database, run engine, experiment runner, scheduler and buses.
-  const { getApp } = await import("@/lib/app");
   const app = getApp();
   const { ensureLocalHost } = await import("@/lib/bootstrap");
   await ensureLocalHost();
