@@ -40,6 +40,38 @@ export type TestApiOptions = {
   separateServices?: boolean;
 };
 
+/** The Request Next.js would hand a route for `method path`, with a bearer token and a JSON body as `options` say. */
+function routeRequest(method: string, path: string, body: unknown, options: CallOptions): Request {
+  const token = options.token === undefined ? TEST_API_TOKEN : options.token;
+  const headers: Record<string, string> = {
+    ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+    ...options.headers,
+  };
+  const text = options.rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+  if (text !== undefined) headers["content-type"] ??= "application/json";
+  return new Request(new URL(path, "http://localhost"), { method, headers, body: text });
+}
+
+/**
+ * Calls one route handler as Next.js does, with a Request for `method path` (as `call` builds it)
+ * and `params` as a promise; its status, parsed JSON body (null when empty) and headers. For a
+ * test of one route module, or of one openTestApi does not load.
+ */
+export async function callRoute<Params>(
+  handler: ((request: Request, context: { params: Promise<Params> }) => Promise<Response>) | undefined,
+  method: string,
+  path: string,
+  { body, params, ...options }: CallOptions & { body?: unknown; params?: Params } = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; body: any; headers: Headers }> {
+  if (!handler) throw new Error(`no handler for ${method} ${path}`);
+  const response = await handler(routeRequest(method, path, body, options), {
+    params: Promise.resolve(params ?? ({} as Params)),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
 /** Loads every inventory route against its own database; WIRESPEED_API_TOKEN is set to TEST_API_TOKEN. */
 export async function openTestApi({ separateServices = false }: TestApiOptions = {}): Promise<TestApi> {
   process.env.WIRESPEED_API_TOKEN = TEST_API_TOKEN;
@@ -145,20 +177,12 @@ export async function openTestApi({ separateServices = false }: TestApiOptions =
   ];
 
   async function call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {
-    const url = new URL(path, "http://localhost");
-    const route = routes.find((entry) => entry.pattern.test(url.pathname));
+    const { pathname } = new URL(path, "http://localhost");
+    const route = routes.find((entry) => entry.pattern.test(pathname));
     const handler = route?.module[method as keyof RouteModule];
-    if (!route || !handler) throw new Error(`no handler for ${method} ${url.pathname}`);
-    const params = { id: route.pattern.exec(url.pathname)?.groups?.id ?? "" };
-    const token = options.token === undefined ? TEST_API_TOKEN : options.token;
-    const headers: Record<string, string> = {
-      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-      ...options.headers,
-    };
-    const text = options.rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
-    if (text !== undefined) headers["content-type"] ??= "application/json";
-    const request = new Request(url, { method, headers, body: text });
-    return handler(request, { params: Promise.resolve(params) });
+    if (!route || !handler) throw new Error(`no handler for ${method} ${pathname}`);
+    const params = { id: route.pattern.exec(pathname)?.groups?.id ?? "" };
+    return handler(routeRequest(method, path, body, options), { params: Promise.resolve(params) });
   }
 
   return {

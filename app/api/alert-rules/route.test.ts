@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { callRoute, openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
 import * as rules from "./route";
 import * as rule from "./[id]/route";
@@ -18,7 +18,7 @@ let channelId: number;
 
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 
-async function call(
+function call(
   handler: Handler | undefined,
   method: string,
   path: string,
@@ -26,21 +26,7 @@ async function call(
   token: string = TEST_API_TOKEN,
   id = "",
 ) {
-  if (!handler) throw new Error(`no handler for ${method} ${path}`);
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await handler(
-    new Request(new URL(path, "http://localhost"), {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-    {
-      params: Promise.resolve({ id }),
-    },
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  return callRoute(handler, method, path, { body, token, params: { id } });
 }
 
 const post = (body: unknown, token?: string) => call(rules.POST as Handler, "POST", "/api/alert-rules", body, token);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { callRoute, openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
 import { signatureOf } from "@/lib/runs/signature";
 import * as alerts from "./route";
@@ -29,15 +29,8 @@ async function call(
   token: string = TEST_API_TOKEN,
   id = "",
 ) {
-  if (!handler) throw new Error(`no handler for ${method} ${path}`);
-  const response = await handler(
-    new Request(new URL(path, "http://localhost"), { method, headers: { authorization: `Bearer ${token}` } }),
-    {
-      params: Promise.resolve({ id }),
-    },
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
+  const { status, body } = await callRoute(handler, method, path, { token, params: { id } });
+  return { status, body };
 }
 
 const list = (query = "", token?: string) => call(alerts.GET as Handler, "GET", `/api/alerts${query}`, token);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { callRoute, openTestApi, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
 import { storedRunOptions } from "@/testing/run-options";
 import { GET } from "./route";
@@ -8,19 +8,17 @@ import { GET } from "./route";
 // renders first and then asks for again while a run is active.
 
 let api: TestApi;
-let get: (path: string, token?: string | null) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let linkId = 0;
 const runIds: number[] = [];
 
+/** GET /api/overview as Next.js calls it, with a bearer token (WIRESPEED_API_TOKEN unless told; null sends none). */
+async function get(path: string, token?: string | null) {
+  const { status, body } = await callRoute(GET, "GET", path, { token });
+  return { status, body };
+}
+
 beforeAll(async () => {
   api = await openTestApi();
-  get = async (path, token = TEST_API_TOKEN) => {
-    const response = await GET(
-      new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }),
-      { params: Promise.resolve({}) },
-    );
-    return { status: response.status, body: await response.json() };
-  };
   const hosts = await postLocalHosts(api, ["ov-api-a", "ov-api-b"]);
   linkId = await postLink(api, hosts, { name: "eth1", speedMbps: 1000 }, { name: "ov-api-1g" });
   // Two finished runs an hour and two days ago, each with three 1 s intervals, and one running now.

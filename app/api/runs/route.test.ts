@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { callRoute, openTestApi, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
 import { storedRunOptions } from "@/testing/run-options";
 import { GET } from "./route";
@@ -7,19 +7,17 @@ import { GET } from "./route";
 // GET /api/runs: the run tables of the dashboard (the runs list and the link page) read it.
 
 let api: TestApi;
-let get: (path: string, token?: string | null) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const linkIds: number[] = [];
 const runIds: Record<string, number> = {};
 
+/** GET /api/runs as Next.js calls it, with a bearer token (WIRESPEED_API_TOKEN unless told; null sends none). */
+async function get(path: string, token?: string | null) {
+  const { status, body } = await callRoute(GET, "GET", path, { token });
+  return { status, body };
+}
+
 beforeAll(async () => {
   api = await openTestApi();
-  get = async (path, token = TEST_API_TOKEN) => {
-    const response = await GET(
-      new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }),
-      { params: Promise.resolve({}) },
-    );
-    return { status: response.status, body: await response.json() };
-  };
   const hosts = await postLocalHosts(api, ["runs-a", "runs-b"]);
   for (const [index, speedMbps] of [1000, 10_000].entries())
     linkIds.push(await postLink(api, hosts, { name: `eth${index}`, speedMbps }, { name: `runs-link-${index}` }));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import { callRoute, openTestApi, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
 import { storedRunOptions } from "@/testing/run-options";
 import { signatureOf } from "@/lib/runs/signature";
@@ -8,9 +8,15 @@ import { GET } from "./route";
 // GET /api/links/:id/history: the link page's history chart, and whether to keep asking.
 
 let api: TestApi;
-let get: (path: string, token?: string | null) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let linkId = 0;
 let otherLinkId = 0;
+
+/** GET /api/links/:id/history as Next.js calls it, with a bearer token (WIRESPEED_API_TOKEN unless told; null sends none). */
+async function get(path: string, token?: string | null) {
+  const id = /^\/api\/links\/([^/]+)\/history$/.exec(path)![1]!;
+  const { status, body } = await callRoute(GET, "GET", path, { token, params: { id } });
+  return { status, body };
+}
 
 async function addRun(
   link: number,
@@ -36,14 +42,6 @@ async function addRun(
 
 beforeAll(async () => {
   api = await openTestApi();
-  get = async (path, token = TEST_API_TOKEN) => {
-    const id = /^\/api\/links\/([^/]+)\/history$/.exec(path)![1]!;
-    const response = await GET(
-      new Request(new URL(path, "http://localhost"), { headers: token ? { authorization: `Bearer ${token}` } : {} }),
-      { params: Promise.resolve({ id }) },
-    );
-    return { status: response.status, body: await response.json() };
-  };
   const hosts = await postLocalHosts(api, ["hist-a", "hist-b"]);
   linkId = await postLink(api, hosts, { name: "eth1", speedMbps: 1000 }, { name: "hist-1" });
   otherLinkId = await postLink(api, hosts, { name: "eth2", speedMbps: 1000 }, { name: "hist-2" });
