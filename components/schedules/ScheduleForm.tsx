@@ -7,7 +7,17 @@ import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
 import { linkLabel, linksOf, type FormLink } from "@/components/experiments/form/fields";
 import { RunOptionFields } from "@/components/experiments/form/RunOptionFields";
 import { Section } from "@/components/forms/Section";
-import { Button, CheckboxField, Notice, SelectField, Spinner, TextAreaField, TextField } from "@/components/ui/ui";
+import { textBinder } from "@/components/forms/field-binding";
+import {
+  Button,
+  CheckboxField,
+  GridCheckbox,
+  Notice,
+  SelectField,
+  Spinner,
+  TextAreaField,
+  TextField,
+} from "@/components/ui/ui";
 import { LATENCY_OPTION_LABEL } from "@/components/diagnosis/latency-option";
 import { previewScheduleAction } from "@/lib/schedules/actions/preview-schedule";
 import { saveScheduleAction } from "@/lib/schedules/actions/save-schedule";
@@ -183,6 +193,7 @@ export function ScheduleForm({
   const isNew = scheduleId === undefined;
 
   const change = (next: Partial<ScheduleFormFields>) => setFields((previous) => ({ ...previous, ...next }));
+  const field = textBinder(fields, change, errors);
   const link = links.find((entry) => String(entry.id) === fields.linkId) ?? null;
   const ends = link ? [link.a, link.b] : [];
   const endNames = link ? { a: link.a.hostName, b: link.b.hostName } : { a: "A", b: "B" };
@@ -247,13 +258,10 @@ export function ScheduleForm({
       >
         <TextField
           label="Name"
-          name="name"
           className="max-w-md"
-          value={fields.name}
           maxLength={MAX_SCHEDULE_NAME_LENGTH}
           placeholder="nightly nas-10g"
-          onChange={(event) => change({ name: event.target.value })}
-          error={errors.name}
+          {...field("name")}
         />
         <ChoiceGroup
           legend="Target"
@@ -269,10 +277,8 @@ export function ScheduleForm({
           <>
             <SelectField
               label="Link"
-              name="linkId"
               className="max-w-md"
-              value={fields.linkId}
-              onChange={(event) => change({ linkId: event.target.value })}
+              {...field("linkId")}
               error={errors.linkId ? fieldLabelled("linkId", errors.linkId) : undefined}
             >
               <option value="">Choose a link</option>
@@ -341,12 +347,10 @@ export function ScheduleForm({
             </div>
             <TextAreaField
               label="Experiment request (JSON)"
-              name="experimentPlan"
               isMonospace
               rows={10}
               spellCheck={false}
-              value={fields.experimentPlan}
-              onChange={(event) => change({ experimentPlan: event.target.value })}
+              {...field("experimentPlan")}
               hint="As POST /api/experiments takes it: kind, linkIds, options and the kind's fields. Fill it in from a preset above, or paste one."
               error={errors.experimentPlan ? fieldLabelled("experimentPlan", errors.experimentPlan) : undefined}
             />
@@ -373,22 +377,18 @@ export function ScheduleForm({
             {fields.timingMode === "every" ? (
               <TextField
                 label="Every (minutes)"
-                name="everyMinutes"
                 inputMode="numeric"
-                value={fields.everyMinutes}
-                onChange={(event) => change({ everyMinutes: event.target.value })}
+                {...field("everyMinutes")}
                 hint={`1 to ${MAX_EVERY_MINUTES.toLocaleString("en")} (a week)`}
                 error={timingError("everyMinutes")}
               />
             ) : (
               <TextField
                 label="Cron expression"
-                name="cron"
                 className="font-mono"
                 spellCheck={false}
                 autoComplete="off"
-                value={fields.cron}
-                onChange={(event) => change({ cron: event.target.value })}
+                {...field("cron")}
                 hint="5 fields (minute hour day month weekday), or 6 with seconds first: 0 3 * * * is 03:00 every day"
                 error={timingError("cron") ? fieldLabelled("cron", timingError("cron")!) : undefined}
               />
@@ -396,12 +396,10 @@ export function ScheduleForm({
             <div>
               <TextField
                 label="Time zone"
-                name="timezone"
                 list="schedule-time-zones"
                 spellCheck={false}
                 autoComplete="off"
-                value={fields.timezone}
-                onChange={(event) => change({ timezone: event.target.value })}
+                {...field("timezone")}
                 hint={
                   fields.timingMode === "cron"
                     ? "IANA name, such as Europe/Paris: the cron's hours are in it"
@@ -426,31 +424,20 @@ export function ScheduleForm({
             </div>
             <TextField
               label="Slip (seconds)"
-              name="slipSeconds"
               inputMode="numeric"
-              value={fields.slipSeconds}
-              onChange={(event) => change({ slipSeconds: event.target.value })}
               hint={
                 `Each start at a random delay of 0 to this many seconds (at most ${MAX_SLIP_SECONDS.toLocaleString("en")}), ` +
                 "so schedules that share a time do not all start at once"
               }
-              error={errors.slipSeconds}
+              {...field("slipSeconds")}
             />
-            <label className="flex items-start gap-2 pt-1 text-sm sm:pt-7">
-              <input
-                type="checkbox"
-                name="enabled"
-                checked={fields.enabled}
-                onChange={(event) => change({ enabled: event.target.checked })}
-                className="mt-0.5 h-4 w-4 accent-sky-600"
-              />
-              <span>
-                Enabled
-                <span className="block text-xs text-slate-600 dark:text-slate-400">
-                  Paused, it keeps its history and starts nothing.
-                </span>
-              </span>
-            </label>
+            <GridCheckbox
+              label="Enabled"
+              hint="Paused, it keeps its history and starts nothing."
+              name="enabled"
+              checked={fields.enabled}
+              onChange={(enabled) => change({ enabled })}
+            />
           </div>
           <TimingPreview state={preview.state} isStale={preview.isStale} fields={fields} />
         </div>

@@ -213,6 +213,40 @@ export function CheckboxField({
   );
 }
 
+/**
+ * A checkbox among text fields in a grid, level with their inputs from `sm` on, with its label
+ * and a hint beside it.
+ */
+export function GridCheckbox({
+  label,
+  hint,
+  name,
+  checked,
+  onChange,
+}: {
+  label: string;
+  hint: ReactNode;
+  name: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="flex items-start gap-2 pt-1 text-sm sm:pt-7">
+      <input
+        type="checkbox"
+        name={name}
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        className="mt-0.5 h-4 w-4 accent-sky-600"
+      />
+      <span>
+        {label}
+        <span className="block text-xs text-slate-600 dark:text-slate-400">{hint}</span>
+      </span>
+    </label>
+  );
+}
+
 export function Notice({
   tone,
   title,

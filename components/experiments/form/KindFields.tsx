@@ -1,5 +1,6 @@
 "use client";
 
+import { textBinder } from "@/components/forms/field-binding";
 import { CheckboxField as Checkbox, SelectField, TextField } from "@/components/ui/ui";
 import {
   CHANNELS,
@@ -56,6 +57,7 @@ export function KindFields(props: Props) {
 }
 
 function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: Props) {
+  const field = textBinder(fields, onChange, errors);
   switch (fields.kind) {
     case "sweep": {
       const factorReason = (factor: SweepFactor) => {
@@ -84,29 +86,20 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
           </SelectField>
           <TextField
             label="Values"
-            name="values"
-            value={fields.values}
-            onChange={(event) => onChange({ values: event.target.value })}
             hint={`${VALUE_HINTS[fields.factor]}; up to ${MAX_SWEEP_VALUES}`}
-            error={errors.values}
+            {...field("values")}
           />
           <TextField
             label="Runs per value"
-            name="repeats"
             inputMode="numeric"
-            value={fields.repeats}
-            onChange={(event) => onChange({ repeats: event.target.value })}
             hint={`1 to ${MAX_SWEEP_REPEATS}: the median is shown, with min and max`}
-            error={errors.repeats}
+            {...field("repeats")}
           />
           <TextField
             label="Knee (% of the best)"
-            name="kneePercent"
             inputMode="decimal"
-            value={fields.kneePercent}
-            onChange={(event) => onChange({ kneePercent: event.target.value })}
             hint="The answer is the smallest value whose median reaches this share of the best"
-            error={errors.kneePercent}
+            {...field("kneePercent")}
           />
         </div>
       );
@@ -181,12 +174,9 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
         <div className="grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <TextField
             label="Channels"
-            name="channels"
             inputMode="numeric"
-            value={fields.channels}
-            onChange={(event) => onChange({ channels: event.target.value })}
             hint={`${CHANNELS.min} to ${CHANNELS.max} iperf3 pairs at once, each on a port of its own`}
-            error={errors.channels}
+            {...field("channels")}
           />
           <div className="sm:col-span-1 lg:col-span-3 lg:pt-7">
             <Checkbox
@@ -204,31 +194,22 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
         <div className="grid gap-4 sm:grid-cols-3">
           <TextField
             label="Loss allowed (%)"
-            name="lossPercent"
             inputMode="decimal"
-            value={fields.lossPercent}
-            onChange={(event) => onChange({ lossPercent: event.target.value })}
             hint="The highest bitrate that loses at most this share of datagrams"
-            error={errors.lossPercent}
+            {...field("lossPercent")}
           />
           <TextField
             label="Search from (Mbit/s)"
-            name="low"
             inputMode="decimal"
-            value={fields.lowMbps}
-            onChange={(event) => onChange({ lowMbps: event.target.value })}
             hint={`Empty: ${UDP_CEILING.defaultLowShare * 100}% of the top of the search`}
-            error={errors.lowMbps}
+            {...field("lowMbps", "low")}
           />
           <TextField
             label="Search up to (Mbit/s)"
-            name="high"
             inputMode="decimal"
-            value={fields.highMbps}
             placeholder={speedMbps === null ? undefined : String(speedMbps)}
-            onChange={(event) => onChange({ highMbps: event.target.value })}
             hint={speedMbps === null ? "Empty: the link's line rate" : `Empty: the line rate, ${speedMbps} Mbit/s`}
-            error={errors.highMbps}
+            {...field("highMbps", "high")}
           />
         </div>
       );
