@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { formFailureMessage, useActionForm } from "@/components/forms/use-action-form";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
-import { Button, FieldMessages, Notice, SelectField, TextField } from "@/components/ui/ui";
+import { ItemForm } from "@/components/forms/ItemForm";
+import { FieldMessages, SelectField, TextField } from "@/components/ui/ui";
 import { saveChannelAction } from "@/lib/notify/actions/save-channel";
 import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, type ChannelJson } from "@/lib/notify/contract";
 import {
@@ -162,15 +163,14 @@ export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone
     });
 
   return (
-    <form
-      aria-label={isEdit ? `Edit channel ${channel.name}` : "New channel"}
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 sm:p-5 dark:border-slate-800 dark:bg-slate-900"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
+    <ItemForm
+      noun="channel"
+      editedName={channel?.name}
+      isPending={isPending}
+      message={message}
+      onSubmit={submit}
+      onCancel={onDone}
     >
-      <h2 className="text-base font-semibold">{isEdit ? `Edit ${channel.name}` : "New channel"}</h2>
       <TextField
         label="Name"
         name="name"
@@ -209,17 +209,6 @@ export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone
           />
         ))}
       </div>
-      {message ? <Notice tone="error" title={message} /> : null}
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="primary" isPending={isPending} pendingLabel="Saving…">
-          {isEdit ? "Save changes" : "Create channel"}
-        </Button>
-        {isEdit ? (
-          <Button type="button" onClick={onDone} disabled={isPending}>
-            Cancel
-          </Button>
-        ) : null}
-      </div>
-    </form>
+    </ItemForm>
   );
 }
