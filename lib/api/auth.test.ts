@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { withApiAuth } from "@/lib/api/auth";
 import { SAMPLE_KEYS, TEST_API_TOKEN, openTestApi, type TestApi } from "@/testing/test-api";
+import { insertSweepExperiment } from "@/testing/sweep-experiment";
 import { AppError } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
 import { createUser, updateUser } from "@/lib/auth/users";
@@ -68,21 +69,7 @@ beforeAll(async () => {
     .body.id;
   // A finished run to read, written directly: no test is started against these made-up hosts.
   runId = (await api.db.run.create({ data: { linkId, status: "succeeded", options: { protocol: "tcp" } } })).id;
-  const plan = {
-    kind: "sweep",
-    name: "streams",
-    linkIds: [linkId],
-    options: { duration: 5 },
-    factor: "parallel",
-    values: [1, 2],
-    repeats: 1,
-    kneePercent: 95,
-  };
-  experimentId = (
-    await api.db.experiment.create({
-      data: { kind: "sweep", name: "streams", status: "succeeded", plan, links: { create: [{ linkId, position: 0 }] } },
-    })
-  ).id;
+  experimentId = await insertSweepExperiment(api.db, linkId, { status: "succeeded" });
   scheduleId = (
     await api.json("POST", "/api/schedules", { name: "nightly", linkId, cron: "0 3 * * *", enabled: false })
   ).body.id;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
+import { insertSweepExperiment } from "@/testing/sweep-experiment";
 import type { Principal } from "@/lib/auth/principal";
 import { getApp } from "@/lib/app";
 import { createUser, updateUser, deleteUser } from "@/lib/auth/users";
@@ -27,21 +28,7 @@ beforeAll(async () => {
       data: { linkId, status: "running", clientSide: "a", options: { protocol: "tcp", duration: 3600 } },
     })
   ).id;
-  const plan = {
-    kind: "sweep",
-    name: "streams",
-    linkIds: [linkId],
-    options: { duration: 5 },
-    factor: "parallel",
-    values: [1, 2],
-    repeats: 1,
-    kneePercent: 95,
-  };
-  experimentId = (
-    await api.db.experiment.create({
-      data: { kind: "sweep", name: "streams", status: "running", plan, links: { create: [{ linkId, position: 0 }] } },
-    })
-  ).id;
+  experimentId = await insertSweepExperiment(api.db, linkId, { status: "running" });
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
+import { insertSweepExperiment } from "@/testing/sweep-experiment";
 
 // The experiments API's answers that need no host: validation, lists, one experiment, 404s.
 // Experiments that run are in lib/experiments/experiments.lab.test.ts.
@@ -14,30 +15,15 @@ beforeAll(async () => {
   const hosts = await postLocalHosts(api, ["exp-a", "exp-b"]);
   for (const index of [0, 1])
     linkIds.push(await postLink(api, hosts, { name: `eth${index}`, speedMbps: 1000 }, { name: `exp-link-${index}` }));
-  const plan = (linkId: number) => ({
-    kind: "sweep",
-    name: `streams on ${linkId}`,
-    linkIds: [linkId],
-    options: { duration: 5 },
-    factor: "parallel",
-    values: [1, 2],
-    repeats: 1,
-    kneePercent: 95,
-  });
   experimentIds = [];
-  for (const linkId of [linkIds[0]!, linkIds[1]!, linkIds[0]!]) {
-    const created = await api.db.experiment.create({
-      data: {
-        kind: "sweep",
-        name: `streams on ${linkId}`,
+  for (const linkId of [linkIds[0]!, linkIds[1]!, linkIds[0]!])
+    experimentIds.push(
+      await insertSweepExperiment(api.db, linkId, {
         status: "succeeded",
-        plan: plan(linkId),
+        name: `streams on ${linkId}`,
         answer: "1 stream reaches 99% of the best (990 Mbit/s)",
-        links: { create: [{ linkId, position: 0 }] },
-      },
-    });
-    experimentIds.push(created.id);
-  }
+      }),
+    );
 }, 60_000);
 
 afterAll(async () => {
