@@ -2,9 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { withApiAuth } from "@/lib/api/auth";
 import { SAMPLE_KEYS, TEST_API_TOKEN, openTestApi, type TestApi } from "@/testing/test-api";
 import { insertSweepExperiment } from "@/testing/sweep-experiment";
+import { userWithToken } from "@/testing/user-tokens";
 import { AppError } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
-import { createUser, updateUser } from "@/lib/auth/users";
+import { updateUser } from "@/lib/auth/users";
 import { createApiToken, revokeApiToken } from "@/lib/auth/tokens";
 import { createSession } from "@/lib/auth/sessions";
 
@@ -35,11 +36,6 @@ let scheduleId = 0;
 let channelId = 0;
 let ruleId = 0;
 let alertId = 0;
-
-async function userWithToken(username: string, role: "admin" | "operator" | "viewer") {
-  const user = await createUser({ username, password: "correct horse battery", role });
-  return { user, token: (await createApiToken(user.id, `${username}'s script`)).token };
-}
 
 beforeAll(async () => {
   api = await openTestApi();

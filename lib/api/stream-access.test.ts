@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
 import { insertSweepExperiment } from "@/testing/sweep-experiment";
+import { userWithToken } from "@/testing/user-tokens";
 import type { Principal } from "@/lib/auth/principal";
 import { getApp } from "@/lib/app";
-import { createUser, updateUser, deleteUser } from "@/lib/auth/users";
-import { createApiToken, revokeApiToken } from "@/lib/auth/tokens";
+import { updateUser, deleteUser } from "@/lib/auth/users";
+import { revokeApiToken } from "@/lib/auth/tokens";
 import { createSession, deleteSession } from "@/lib/auth/sessions";
 
 // A live event stream outlives the request that opened it: through the real route handlers,
@@ -36,16 +37,9 @@ afterAll(async () => {
 });
 
 async function user(username: string, role: "admin" | "operator" | "viewer" = "viewer") {
-  const created = await createUser({ username, password: "correct horse battery", role });
+  const { user: created, token, tokenId } = await userWithToken(username, role);
   const session = await createSession(created.id);
-  const token = await createApiToken(created.id, `${username}'s script`);
-  return {
-    id: created.id,
-    cookie: `wirespeed_session=${session.token}`,
-    sessionToken: session.token,
-    token: token.token,
-    tokenId: token.view.id,
-  };
+  return { id: created.id, cookie: `wirespeed_session=${session.token}`, sessionToken: session.token, token, tokenId };
 }
 
 type Followed = { text: () => string; ended: Promise<string>; isEnded: () => boolean; stop: () => Promise<void> };

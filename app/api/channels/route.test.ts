@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type HttpReceiver, startHttpReceiver } from "@/testing/notification-receivers";
 import { openTestApi, type TestApi } from "@/testing/test-api";
-import { createUser } from "@/lib/auth/users";
-import { createApiToken } from "@/lib/auth/tokens";
+import { userWithToken } from "@/testing/user-tokens";
 
 // The channels API with real users and tokens on a real database: who may read and change,
 // the 400s naming each field, secrets never in an answer, and "Send test" to a real receiver.
@@ -28,8 +27,7 @@ beforeAll(async () => {
   ]);
   routes = { list, one, test } as typeof routes;
   for (const role of ["admin", "operator", "viewer"] as const) {
-    const user = await createUser({ username: `${role}1`, password: "correct horse battery", role });
-    tokens[role] = (await createApiToken(user.id, `${role}'s script`)).token;
+    tokens[role] = (await userWithToken(`${role}1`, role, { tokenName: `${role}'s script` })).token;
   }
   receiver = await startHttpReceiver();
 }, 60_000);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
 import { postLink, postLocalHosts } from "@/testing/api-links";
-import { createUser } from "@/lib/auth/users";
-import { createApiToken } from "@/lib/auth/tokens";
+import { userWithToken } from "@/testing/user-tokens";
 
 // The schedules API as Next.js calls it, on a real database with real users and tokens:
 // who may read and change schedules, the 400s that name the field, the detail's next starts.
@@ -33,8 +32,7 @@ beforeAll(async () => {
   collection = (await import("./route")) as unknown as Record<string, Handler>;
   one = (await import("./[id]/route")) as unknown as Record<string, Handler>;
   for (const role of ["operator", "viewer"] as const) {
-    const user = await createUser({ username: `${role}1`, password: "correct horse battery", role });
-    tokens[role] = (await createApiToken(user.id, `${role}'s script`)).token;
+    tokens[role] = (await userWithToken(`${role}1`, role, { tokenName: `${role}'s script` })).token;
   }
   const hosts = await postLocalHosts(api, ["sched-a", "sched-b"]);
   linkId = await postLink(api, hosts, { name: "eth0", speedMbps: 1000 }, { name: "sched-link" });
