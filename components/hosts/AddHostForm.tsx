@@ -2,46 +2,42 @@
 
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import { textBinder } from "@/components/forms/field-binding";
 import { unplacedErrors, useActionForm } from "@/components/forms/use-action-form";
 import { createHostAction } from "@/lib/inventory/actions/create-host";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
 import { wholeNumberOrText } from "./fields";
 import { HostConnectionPanel } from "./HostConnectionPanel";
-import { Button, buttonClass, Notice, TextField } from "@/components/ui/ui";
-
-const PLACED_FIELDS = [
-  "name",
-  "address",
-  "port",
-  "username",
-  "auth",
-  "auth.privateKey",
-  "auth.passphrase",
-  "auth.password",
-];
+import {
+  ADDRESS_AND_CREDENTIAL_KEYS,
+  HostAddressFields,
+  unplacedErrorsText,
+  type HostAddress,
+} from "./HostAddressFields";
+import { Button, buttonClass, Notice } from "@/components/ui/ui";
 
 /**
  * Step 1 records the host (its secret goes to createHost and never comes back);
  * step 2 tests the connection, confirms the host key and shows platform and iperf3.
  */
 export function AddHostForm() {
-  const [name, setName] = useState("");
-  const [address, setAddress] = useState("");
-  const [port, setPort] = useState("22");
-  const [username, setUsername] = useState("root");
+  const [fields, setFields] = useState<HostAddress>({ name: "", address: "", port: "22", username: "root" });
   const [credentials, setCredentials] = useState<Credentials>(EMPTY_CREDENTIALS);
   const [created, setCreated] = useState<{ id: number; name: string } | null>(null);
   const { isPending, message, errors, fieldErrors, submit: run } = useActionForm();
+  const field = textBinder(fields, (next) => setFields((previous) => ({ ...previous, ...next })), fieldErrors, {
+    isNamed: false,
+  });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     run(
       () =>
         createHostAction({
-          name: name.trim(),
-          address: address.trim(),
-          ...(port.trim() === "" ? {} : { port: wholeNumberOrText(port) }),
-          ...(username.trim() === "" ? {} : { username: username.trim() }),
+          name: fields.name.trim(),
+          address: fields.address.trim(),
+          ...(fields.port.trim() === "" ? {} : { port: wholeNumberOrText(fields.port) }),
+          ...(fields.username.trim() === "" ? {} : { username: fields.username.trim() }),
           auth: authInput(credentials),
         }),
       {
@@ -82,7 +78,7 @@ export function AddHostForm() {
     );
   }
 
-  const others = unplacedErrors(errors, PLACED_FIELDS);
+  const others = unplacedErrors(errors, ADDRESS_AND_CREDENTIAL_KEYS);
   return (
     <form
       onSubmit={submit}
@@ -94,48 +90,11 @@ export function AddHostForm() {
           tone="error"
           title={errors.length > 0 ? "The host was not added: see the fields marked below" : "The host was not added"}
         >
-          {errors.length === 0
-            ? message
-            : others.length > 0
-              ? others.map((entry) => `${entry.field} ${entry.message}`).join("; ")
-              : null}
+          {errors.length === 0 ? message : others.length > 0 ? unplacedErrorsText(others) : null}
         </Notice>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Name"
-          required
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={fieldErrors.name}
-          hint="How you call it: nas, pve1, esx-rack2."
-          autoComplete="off"
-        />
-        <TextField
-          label="Address"
-          required
-          value={address}
-          onChange={(e) => setAddress(e.target.value)}
-          error={fieldErrors.address}
-          hint="IP address or DNS name Wirespeed reaches it at over SSH."
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <TextField
-          label="SSH port"
-          inputMode="numeric"
-          value={port}
-          onChange={(e) => setPort(e.target.value)}
-          error={fieldErrors.port}
-        />
-        <TextField
-          label="User"
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-          error={fieldErrors.username}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <HostAddressFields field={field} isNew />
       </div>
       <CredentialFields value={credentials} onChange={setCredentials} errors={fieldErrors} />
       <div className="flex flex-wrap items-center gap-3">

@@ -1,42 +1,47 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { textBinder } from "@/components/forms/field-binding";
 import { unplacedErrors, useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { updateHostAction } from "@/lib/inventory/actions/update-host";
 import type { HostDetail } from "@/lib/inventory/host-reads";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
 import { wholeNumberOrText } from "./fields";
+import {
+  ADDRESS_AND_CREDENTIAL_KEYS,
+  HostAddressFields,
+  unplacedErrorsText,
+  type HostAddress,
+} from "./HostAddressFields";
 import { Button, FOCUS_RING, Notice, TextAreaField, TextField } from "@/components/ui/ui";
 
 type EditableHost = Omit<HostDetail["host"], "lastSeenAt" | "createdAt" | "updatedAt">;
 
 const PLACED_FIELDS = [
-  "name",
-  "address",
-  "port",
-  "username",
+  ...ADDRESS_AND_CREDENTIAL_KEYS,
   "notes",
   "iperf3Path",
   "iperfPortMin",
   "iperfPortMax",
   "openFirewall",
-  "auth",
-  "auth.privateKey",
-  "auth.passphrase",
-  "auth.password",
 ];
+
+/** The settings as typed. */
+type HostSettings = HostAddress & { notes: string; iperf3Path: string; iperfPortMin: string; iperfPortMax: string };
 
 /** Edits the host's settings; credentials change only when new ones are given (the stored ones are never shown). */
 export function EditHostForm({ host }: { host: EditableHost }) {
-  const [name, setName] = useState(host.name);
-  const [address, setAddress] = useState(host.address);
-  const [port, setPort] = useState(String(host.port));
-  const [username, setUsername] = useState(host.username);
-  const [notes, setNotes] = useState(host.notes);
-  const [iperf3Path, setIperf3Path] = useState(host.iperf3Path ?? "");
-  const [portMin, setPortMin] = useState(String(host.iperfPortMin));
-  const [portMax, setPortMax] = useState(String(host.iperfPortMax));
+  const [fields, setFields] = useState<HostSettings>({
+    name: host.name,
+    address: host.address,
+    port: String(host.port),
+    username: host.username,
+    notes: host.notes,
+    iperf3Path: host.iperf3Path ?? "",
+    iperfPortMin: String(host.iperfPortMin),
+    iperfPortMax: String(host.iperfPortMax),
+  });
   const [openFirewall, setOpenFirewall] = useState(host.openFirewall);
   const [isChangingCredentials, setIsChangingCredentials] = useState(false);
   const canSetCredentials = useCan("credentials");
@@ -45,6 +50,9 @@ export function EditHostForm({ host }: { host: EditableHost }) {
     method: host.authMethod as Credentials["method"],
   });
   const { isPending, message: failure, fieldErrors, setMessage, submit: run } = useActionForm();
+  const field = textBinder(fields, (next) => setFields((previous) => ({ ...previous, ...next })), fieldErrors, {
+    isNamed: false,
+  });
   const [isSaved, setIsSaved] = useState(false);
   const outcome = failure !== null ? { ok: false, message: failure } : isSaved ? { ok: true, message: "Saved." } : null;
 
@@ -54,14 +62,14 @@ export function EditHostForm({ host }: { host: EditableHost }) {
       () =>
         updateHostAction({
           hostId: host.id,
-          name: name.trim(),
-          address: address.trim(),
-          port: wholeNumberOrText(port),
-          username: username.trim(),
-          notes,
-          iperf3Path: iperf3Path.trim() === "" ? null : iperf3Path.trim(),
-          iperfPortMin: wholeNumberOrText(portMin),
-          iperfPortMax: wholeNumberOrText(portMax),
+          name: fields.name.trim(),
+          address: fields.address.trim(),
+          port: wholeNumberOrText(fields.port),
+          username: fields.username.trim(),
+          notes: fields.notes,
+          iperf3Path: fields.iperf3Path.trim() === "" ? null : fields.iperf3Path.trim(),
+          iperfPortMin: wholeNumberOrText(fields.iperfPortMin),
+          iperfPortMax: wholeNumberOrText(fields.iperfPortMax),
           ...(host.platform === "esxi" ? { openFirewall } : {}),
           ...(isChangingCredentials ? { auth: authInput(credentials) } : {}),
         }),
@@ -77,11 +85,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           setIsSaved(false);
           const others = unplacedErrors(result.errors, PLACED_FIELDS);
           if (result.errors.length > 0)
-            setMessage(
-              others.length > 0
-                ? others.map((e) => `${e.field} ${e.message}`).join("; ")
-                : "See the fields marked below.",
-            );
+            setMessage(others.length > 0 ? unplacedErrorsText(others) : "See the fields marked below.");
         },
       },
     );
@@ -90,59 +94,20 @@ export function EditHostForm({ host }: { host: EditableHost }) {
   return (
     <form onSubmit={submit} noValidate className="space-y-5" aria-label={`Edit ${host.name}`}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="Name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={fieldErrors.name}
-          autoComplete="off"
-        />
-        <TextField
-          label="Address"
-          value={address}
-          onChange={(e) => setAddress(e.target.value)}
-          error={fieldErrors.address}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <TextField
-          label="SSH port"
-          inputMode="numeric"
-          value={port}
-          onChange={(e) => setPort(e.target.value)}
-          error={fieldErrors.port}
-        />
-        <TextField
-          label="User"
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-          error={fieldErrors.username}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <HostAddressFields field={field} />
         <TextField
           label="iperf3 path"
           className="sm:col-span-2"
-          value={iperf3Path}
+          {...field("iperf3Path")}
           placeholder="found by the check"
-          onChange={(e) => setIperf3Path(e.target.value)}
-          error={fieldErrors["iperf3Path"]}
           hint="Leave empty to let the check find it."
           spellCheck={false}
         />
-        <TextField
-          label="First iperf3 port"
-          inputMode="numeric"
-          value={portMin}
-          onChange={(e) => setPortMin(e.target.value)}
-          error={fieldErrors.iperfPortMin}
-        />
+        <TextField label="First iperf3 port" inputMode="numeric" {...field("iperfPortMin")} />
         <TextField
           label="Last iperf3 port"
           inputMode="numeric"
-          value={portMax}
-          onChange={(e) => setPortMax(e.target.value)}
-          error={fieldErrors.iperfPortMax}
+          {...field("iperfPortMax")}
           hint="iperf3 servers on this host listen on a port of this range."
         />
       </div>
@@ -162,13 +127,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
           </span>
         </label>
       ) : null}
-      <TextAreaField
-        label="Notes"
-        rows={3}
-        value={notes}
-        onChange={(e) => setNotes(e.target.value)}
-        error={fieldErrors.notes}
-      />
+      <TextAreaField label="Notes" rows={3} {...field("notes")} />
       {canSetCredentials ? (
         <div className="rounded-md border border-slate-200 p-4 dark:border-slate-700">
           <label className="flex items-center gap-3 text-sm font-medium">
