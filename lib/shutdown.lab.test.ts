@@ -3,22 +3,17 @@
 // real SSH between two lab hosts, real SQLite.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabState } from "@/testing/lab-state";
-import { labHost, processesInHost, requireLabState, waitFor } from "@/testing/lab-targets";
-import { openTestDatabase } from "@/testing/database";
-import { seedLabInventory } from "@/testing/lab-inventory";
+import { describe, expect, it } from "vitest";
+import { labHost, processesInHost, waitFor } from "@/testing/lab-targets";
+import { openLabDatabase } from "@/testing/lab-database";
 import { parseIperfOutput } from "@/lib/iperf";
 
-const database = await openTestDatabase();
-const { db } = database;
+const database = await openLabDatabase();
+const { db, state, linkIds } = database;
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "..");
 // The bound: docker stop waits 15 s (docker-compose.yml), Wirespeed must be gone by 10.
 const EXIT_WITHIN_S = 10;
-
-let state: LabState;
-let linkIds: Record<string, number>;
 
 /** Processes inside a lab host that name iperf3 (the shells that start it too), those of one port when given. */
 function iperfIn(host: string, port?: number) {
@@ -29,13 +24,6 @@ function iperfIn(host: string, port?: number) {
 /** The iperf3 programs themselves among them. */
 const programs = (processes: { cmdline: string }[]) =>
   processes.filter((process) => /(^|\/)iperf3$/.test(process.cmdline.split(" ")[0]!));
-
-beforeAll(async () => {
-  state = requireLabState();
-  ({ linkIds } = await seedLabInventory(state));
-});
-
-afterAll(() => database.close());
 
 describe("SIGTERM during a run", () => {
   it("stops iperf3 on both hosts, stores every sample and the partial summary as an interrupted run, refuses a new run, and exits 0 within 10 s", async () => {
