@@ -5,39 +5,27 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabState } from "@/testing/lab-state";
-import { requireLabState, waitFor } from "@/testing/lab-targets";
+import { beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/testing/lab-targets";
 import { parseIperfOutput } from "@/lib/iperf";
-import { openTestDatabase } from "@/testing/database";
-import { seedLabInventory } from "@/testing/lab-inventory";
+import { openLabDatabase } from "@/testing/lab-database";
 import { RunEngine } from "@/lib/runs/engine";
 import { agentRunRemote } from "@/lib/runs/remote-agents";
 import { RunEventBus } from "@/lib/runs/bus";
 import { parseRunRequest } from "@/lib/runs/request";
-import { closeAll } from "@/lib/ssh";
 
 const ROOT = path.resolve(__dirname, "..");
 
-const database = await openTestDatabase();
-const { db } = database;
+const database = await openLabDatabase();
+const { db, linkIds } = database;
 const databaseFile = database.url.slice("file:".length);
 
-let state: LabState;
-let linkIds: Record<string, number>;
 const bus = new RunEventBus();
 const engine = new RunEngine(agentRunRemote, bus);
 const backupsDir = path.join(database.dataDir, "lab-backups");
 
-beforeAll(async () => {
-  state = requireLabState();
-  ({ linkIds } = await seedLabInventory(state));
+beforeAll(() => {
   fs.mkdirSync(backupsDir, { mode: 0o700 });
-});
-
-afterAll(async () => {
-  await closeAll();
-  await database.close();
 });
 
 /** A connection of its own, as another process would have: sees what the app has committed. */

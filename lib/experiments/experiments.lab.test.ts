@@ -2,32 +2,25 @@
 // (a per-flow cap, a bottleneck two links share, two independent links; testing/lab/README.md).
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabState } from "@/testing/lab-state";
+import { describe, expect, it } from "vitest";
 import {
   flowCappedLink,
   independentLinks,
   labHost,
   processesInHost,
-  requireLabState,
   sharedBottleneckLinks,
   waitFor,
 } from "@/testing/lab-targets";
-import { openTestDatabase } from "@/testing/database";
+import { openLabDatabase } from "@/testing/lab-database";
 import type { ChannelsResult, ConcurrentResult, SweepResult, UdpCeilingResult } from "./contract";
-import { seedLabInventory } from "@/testing/lab-inventory";
 import { RunEngine } from "@/lib/runs/engine";
 import { agentRunRemote } from "@/lib/runs/remote-agents";
 import { RunEventBus } from "@/lib/runs/bus";
 import { ExperimentEventBus } from "./bus";
 import { ExperimentRunner } from "./runner";
-import { closeAll } from "@/lib/ssh";
 
-const database = await openTestDatabase();
-const { db } = database;
-
-let state: LabState;
-let linkIds: Record<string, number>;
+const database = await openLabDatabase();
+const { db, state, linkIds } = database;
 const runBus = new RunEventBus();
 const bus = new ExperimentEventBus();
 const engine = new RunEngine(agentRunRemote, runBus);
@@ -46,16 +39,6 @@ async function experimentOf(body: Record<string, unknown>) {
     include: { runs: { orderBy: { id: "asc" } }, steps: { orderBy: { index: "asc" } } },
   });
 }
-
-beforeAll(async () => {
-  state = requireLabState();
-  ({ linkIds } = await seedLabInventory(state));
-});
-
-afterAll(async () => {
-  await closeAll();
-  await database.close();
-});
 
 describe("experiments on the lab", () => {
   it("finds the knee of a stream sweep where one flow is capped: 4 streams of 300 Mbit/s fill 1 Gbit/s", async () => {

@@ -1,35 +1,21 @@
 // The CPU use of both ends of real runs on the lab: real sshd, real iperf3, real SQLite.
 import os from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabState } from "@/testing/lab-state";
-import { requireLabState } from "@/testing/lab-targets";
-import { openTestDatabase } from "@/testing/database";
-import { seedLabInventory } from "@/testing/lab-inventory";
+import { describe, expect, it } from "vitest";
+import { openLabDatabase } from "@/testing/lab-database";
+import { runToEnd } from "@/testing/run-to-end";
 import { RunEngine } from "./engine";
 import { agentRunRemote } from "./remote-agents";
 import { RunEventBus } from "./bus";
-import { parseRunRequest } from "./request";
 import { runJson } from "./serialize";
-import { closeAll } from "@/lib/ssh";
 
-const database = await openTestDatabase();
-const { db } = database;
-
-let state: LabState;
-let linkIds: Record<string, number>;
+const { db, linkIds } = await openLabDatabase();
 const engine = new RunEngine(agentRunRemote, new RunEventBus());
 // iperf3's figure is user + system time over wall time: one core at most per thread, and the lab's hosts share this machine's cores
 const MAX_PERCENT = 100 * os.cpus().length;
 
 async function runOn(link: string, body: Record<string, unknown>) {
-  const request = parseRunRequest(body);
-  const started = await engine.startRun({
-    linkId: linkIds[link]!,
-    options: request.options,
-    clientSide: request.clientSide,
-  });
-  await engine.waitForRun(started.id);
-  return db.run.findUniqueOrThrow({ where: { id: started.id }, include: { link: true } });
+  const id = await runToEnd(engine, linkIds[link]!, body);
+  return db.run.findUniqueOrThrow({ where: { id }, include: { link: true } });
 }
 
 /** Both figures are numbers iperf3 measured: above 0 and within what the machine's cores can give. */
@@ -48,16 +34,6 @@ function expectBothCpuFigures(run: Awaited<ReturnType<typeof runOn>>): void {
     serverCpuPercent: run.serverCpuPercent,
   });
 }
-
-beforeAll(async () => {
-  state = requireLabState();
-  ({ linkIds } = await seedLabInventory(state));
-});
-
-afterAll(async () => {
-  await closeAll();
-  await database.close();
-});
 
 describe("the CPU use of both ends, on the lab", () => {
   it("is stored for a TCP run", async () => {

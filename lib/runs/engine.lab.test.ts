@@ -2,34 +2,20 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabState } from "@/testing/lab-state";
-import {
-  labHost,
-  labLink,
-  labTarget,
-  processesInHost,
-  requireLabState,
-  startSshd,
-  stopSshd,
-  waitFor,
-} from "@/testing/lab-targets";
+import { describe, expect, it } from "vitest";
+import { labHost, labLink, labTarget, processesInHost, startSshd, stopSshd, waitFor } from "@/testing/lab-targets";
 import { parseStoredEnvironment } from "@/lib/diagnosis/contract";
 import { buildClientArgv, parseIperfVersion } from "@/lib/iperf";
-import { openTestDatabase } from "@/testing/database";
-import { seedLabInventory } from "@/testing/lab-inventory";
+import { openLabDatabase } from "@/testing/lab-database";
+import { runToEnd } from "@/testing/run-to-end";
 import { RunEngine } from "./engine";
 import { agentRunRemote } from "./remote-agents";
 import { RunEventBus } from "./bus";
 import { parseRunRequest } from "./request";
 import { closeAll } from "@/lib/ssh";
 
-const database = await openTestDatabase();
-const { db } = database;
-
-let state: LabState;
-let linkIds: Record<string, number>;
-let hostIds: Record<string, number>;
+const database = await openLabDatabase();
+const { db, state, linkIds, hostIds } = database;
 const bus = new RunEventBus();
 const engine = new RunEngine(agentRunRemote, bus);
 
@@ -52,25 +38,9 @@ async function samplesArrived(runId: number, count: number): Promise<void> {
 }
 
 async function runOn(link: string, body: Record<string, unknown>) {
-  const request = parseRunRequest(body);
-  const started = await engine.startRun({
-    linkId: linkIds[link]!,
-    options: request.options,
-    clientSide: request.clientSide,
-  });
-  await engine.waitForRun(started.id);
-  return db.run.findUniqueOrThrow({ where: { id: started.id }, include: { samples: { orderBy: { seq: "asc" } } } });
+  const id = await runToEnd(engine, linkIds[link]!, body);
+  return db.run.findUniqueOrThrow({ where: { id }, include: { samples: { orderBy: { seq: "asc" } } } });
 }
-
-beforeAll(async () => {
-  state = requireLabState();
-  ({ linkIds, hostIds } = await seedLabInventory(state));
-});
-
-afterAll(async () => {
-  await closeAll();
-  await database.close();
-});
 
 describe("runs on the lab", () => {
   it("measures the 1G link within 5% of 1 Gbit/s, keeping samples, commands and raw output", async () => {

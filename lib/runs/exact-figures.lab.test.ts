@@ -2,22 +2,16 @@
 // SQLite. The stored figures are checked against the server's own -J document, kept as the run's
 // server output and read here with JSON.parse alone.
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LabState } from "@/testing/lab-state";
-import { labHost, labLink, processesInHost, requireLabState, waitFor } from "@/testing/lab-targets";
-import { openTestDatabase } from "@/testing/database";
-import { seedLabInventory } from "@/testing/lab-inventory";
+import { describe, expect, it } from "vitest";
+import { labHost, labLink, processesInHost, waitFor } from "@/testing/lab-targets";
+import { openLabDatabase } from "@/testing/lab-database";
+import { runToEnd } from "@/testing/run-to-end";
 import { RunEngine } from "./engine";
 import { agentRunRemote } from "./remote-agents";
 import { RunEventBus } from "./bus";
 import { parseRunRequest } from "./request";
-import { closeAll } from "@/lib/ssh";
 
-const database = await openTestDatabase();
-const { db } = database;
-
-let state: LabState;
-let linkIds: Record<string, number>;
+const { db, state, linkIds } = await openLabDatabase();
 const bus = new RunEventBus();
 const engine = new RunEngine(agentRunRemote, bus);
 
@@ -99,17 +93,12 @@ function expectClose(a: number | null, b: number | null, share = 0.03): void {
 
 /** A run through the engine, with the time each of its samples reached the bus. */
 async function runOn(link: string, body: Record<string, unknown>) {
-  const request = parseRunRequest(body);
-  const started = await engine.startRun({
-    linkId: linkIds[link]!,
-    options: request.options,
-    clientSide: request.clientSide,
-  });
   const arrivals: number[] = [];
-  bus.subscribe(started.id, 0, (event) => event.type === "sample" && arrivals.push(Date.now()));
-  await engine.waitForRun(started.id);
+  const id = await runToEnd(engine, linkIds[link]!, body, (runId) =>
+    bus.subscribe(runId, 0, (event) => event.type === "sample" && arrivals.push(Date.now())),
+  );
   const run = await db.run.findUniqueOrThrow({
-    where: { id: started.id },
+    where: { id },
     include: { samples: { orderBy: { seq: "asc" } } },
   });
   expect(run.errorMessage).toBeNull();
@@ -128,16 +117,6 @@ function expectLive({ run, arrivals }: Awaited<ReturnType<typeof runOn>>, second
   expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThan((seconds - 2.5) * 1000);
   expect(run.endedAt!.getTime() - arrivals[0]!).toBeGreaterThan((seconds - 2) * 1000);
 }
-
-beforeAll(async () => {
-  state = requireLabState();
-  ({ linkIds } = await seedLabInventory(state));
-});
-
-afterAll(async () => {
-  await closeAll();
-  await database.close();
-});
 
 describe("exact figures from iperf3 3.12 on the lab", () => {
   it("stores the receiver of a TCP run as the server's document has it", async () => {
