@@ -1,5 +1,16 @@
 import type { ReactNode } from "react";
 
+/**
+ * A Tooltip's `content` that shows `render` of the data point under the pointer, and nothing when
+ * there is none (`P`: the chart's point type).
+ */
+export function pointTooltip<P>(render: (point: P) => ReactNode) {
+  return ({ active, payload }: { active?: boolean; payload?: ReadonlyArray<{ payload?: unknown }> }) => {
+    const point = active ? (payload?.[0]?.payload as P | undefined) : undefined;
+    return point ? render(point) : null;
+  };
+}
+
 /** The tooltip box of every chart, styled for both themes (Recharts' default is white only). */
 export function TooltipBox({
   title,

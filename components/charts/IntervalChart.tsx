@@ -1,19 +1,11 @@
 "use client";
 
-import {
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber, formatRate, rateScale } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
-import { secondsTicks } from "./axes";
-import { TooltipBox } from "./ChartTooltip";
+import { GRID_PROPS, LINE_RATE_LINE, rateAxisProps, rightAxisProps, secondsAxisProps, secondsTicks } from "./axes";
+import { ChartFrame } from "./ChartFrame";
+import { pointTooltip, TooltipBox } from "./ChartTooltip";
 import type { SeriesPoint } from "@/lib/runs/series";
 
 const TOTAL_COLOR = "#0284c7";
@@ -75,204 +67,165 @@ export function IntervalChart({
   const showStreams = streamCount > 1;
   const hasRetransmits = hasRetransmitsOf(protocol, points);
   const hasUdpQuality = protocol === "udp";
-  const lastT = points.at(-1)?.t ?? 0;
+  const end = Math.max(durationSeconds ?? 0, points.at(-1)?.t ?? 0, 1);
   return (
-    <div
-      className="h-72 w-full overflow-hidden text-slate-600 sm:h-80 dark:text-slate-300"
+    <ChartFrame
+      size="tall"
+      label={`Throughput per interval: ${sampleCount} intervals${points.length < sampleCount ? `, drawn as ${points.length} points` : ""}`}
       data-testid="interval-chart"
       data-sample-count={sampleCount}
       data-point-count={points.length}
-      role="img"
-      aria-label={`Throughput per interval: ${sampleCount} intervals${points.length < sampleCount ? `, drawn as ${points.length} points` : ""}`}
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={points} margin={{ top: 8, right: 4, bottom: 4, left: 4 }}>
-          <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={xDomain ?? [0, Math.max(durationSeconds ?? 0, lastT, 1)]}
-            ticks={xDomain ? secondsTicks(xDomain) : undefined}
-            allowDataOverflow={xDomain !== undefined}
-            tick={{ fill: "currentColor", fontSize: 12 }}
-            stroke="currentColor"
-            strokeOpacity={0.4}
-            tickFormatter={(value: number) => `${Number(value.toFixed(1))}s`}
-          />
+      <ComposedChart data={points} margin={{ top: 8, right: 4, bottom: 4, left: 4 }}>
+        <CartesianGrid {...GRID_PROPS} vertical={false} />
+        <XAxis
+          {...secondsAxisProps(end)}
+          domain={xDomain ?? [0, end]}
+          ticks={xDomain ? secondsTicks(xDomain) : undefined}
+          allowDataOverflow={xDomain !== undefined}
+        />
+        <YAxis
+          {...rateAxisProps(scale, [0, (max: number) => Math.max(max, lineRateBitsPerSecond) * 1.05])}
+          yAxisId="rate"
+        />
+        {hasRetransmits ? (
           <YAxis
-            yAxisId="rate"
-            width={56}
-            domain={[0, (max: number) => Math.max(max, lineRateBitsPerSecond) * 1.05]}
-            tick={{ fill: "currentColor", fontSize: 12 }}
-            stroke="currentColor"
-            strokeOpacity={0.4}
-            tickFormatter={(value: number) => formatNumber(value / scale.divisor)}
-            label={{
-              value: scale.label,
-              angle: -90,
-              position: "insideLeft",
-              fill: "currentColor",
-              fontSize: 12,
-              dx: 4,
-            }}
+            {...rightAxisProps(RETRANSMIT_COLOR, RETRANSMIT_AXIS_WIDTH, "retr")}
+            yAxisId="retransmits"
+            allowDecimals={false}
           />
-          {hasRetransmits ? (
+        ) : null}
+        {hasUdpQuality ? (
+          <>
             <YAxis
-              yAxisId="retransmits"
-              orientation="right"
-              width={RETRANSMIT_AXIS_WIDTH}
-              allowDecimals={false}
-              tick={{ fill: RETRANSMIT_COLOR, fontSize: 12 }}
-              stroke={RETRANSMIT_COLOR}
-              strokeOpacity={0.6}
-              label={{ value: "retr", angle: 90, position: "insideRight", fill: RETRANSMIT_COLOR, fontSize: 12 }}
+              {...rightAxisProps(JITTER_COLOR, JITTER_AXIS_WIDTH, "ms")}
+              yAxisId="jitter"
+              tickFormatter={(value: number) => formatNumber(value)}
             />
-          ) : null}
-          {hasUdpQuality ? (
-            <>
-              <YAxis
-                yAxisId="jitter"
-                orientation="right"
-                width={JITTER_AXIS_WIDTH}
-                tick={{ fill: JITTER_COLOR, fontSize: 12 }}
-                stroke={JITTER_COLOR}
-                strokeOpacity={0.6}
-                tickFormatter={(value: number) => formatNumber(value)}
-                label={{ value: "ms", angle: 90, position: "insideRight", fill: JITTER_COLOR, fontSize: 12 }}
-              />
-              <YAxis
-                yAxisId="loss"
-                orientation="right"
-                width={LOSS_AXIS_WIDTH}
-                domain={[0, (max: number) => Math.max(1, max)]}
-                tick={{ fill: LOSS_COLOR, fontSize: 12 }}
-                stroke={LOSS_COLOR}
-                strokeOpacity={0.6}
-                tickFormatter={(value: number) => `${formatNumber(value)}%`}
-              />
-            </>
-          ) : null}
-          {lineRateBitsPerSecond > 0 ? (
-            <ReferenceLine
-              yAxisId="rate"
-              y={lineRateBitsPerSecond}
-              stroke="currentColor"
-              strokeDasharray="6 4"
-              strokeOpacity={0.6}
-              label={{ value: "line rate", position: "insideTopRight", fill: "currentColor", fontSize: 11 }}
+            <YAxis
+              {...rightAxisProps(LOSS_COLOR, LOSS_AXIS_WIDTH)}
+              yAxisId="loss"
+              domain={[0, (max: number) => Math.max(1, max)]}
+              tickFormatter={(value: number) => `${formatNumber(value)}%`}
             />
-          ) : null}
-          {showStreams
-            ? Array.from({ length: streamCount }, (_, index) => (
-                <Line
-                  key={index}
-                  yAxisId="rate"
-                  dataKey={`s${index}`}
-                  name={`stream ${index + 1}`}
-                  stroke={STREAM_COLOR}
-                  strokeOpacity={0.45}
-                  strokeWidth={1}
-                  dot={false}
-                  isAnimationActive={false}
-                  connectNulls
-                />
-              ))
-            : null}
+          </>
+        ) : null}
+        {lineRateBitsPerSecond > 0 ? (
+          <ReferenceLine
+            {...LINE_RATE_LINE}
+            yAxisId="rate"
+            y={lineRateBitsPerSecond}
+            label={{ value: "line rate", position: "insideTopRight", fill: "currentColor", fontSize: 11 }}
+          />
+        ) : null}
+        {showStreams
+          ? Array.from({ length: streamCount }, (_, index) => (
+              <Line
+                key={index}
+                yAxisId="rate"
+                dataKey={`s${index}`}
+                name={`stream ${index + 1}`}
+                stroke={STREAM_COLOR}
+                strokeOpacity={0.45}
+                strokeWidth={1}
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ))
+          : null}
+        <Line
+          yAxisId="rate"
+          dataKey="bps"
+          name={isBidir ? "forward" : "total"}
+          stroke={TOTAL_COLOR}
+          strokeWidth={2.25}
+          dot={points.length <= 60 ? { r: 2.5 } : false}
+          isAnimationActive={false}
+          connectNulls
+        />
+        {isBidir ? (
           <Line
             yAxisId="rate"
-            dataKey="bps"
-            name={isBidir ? "forward" : "total"}
-            stroke={TOTAL_COLOR}
+            dataKey="reverseBps"
+            name="reverse"
+            stroke={REVERSE_COLOR}
             strokeWidth={2.25}
             dot={points.length <= 60 ? { r: 2.5 } : false}
             isAnimationActive={false}
             connectNulls
           />
-          {isBidir ? (
+        ) : null}
+        {hasRetransmits ? (
+          <Line
+            yAxisId="retransmits"
+            dataKey="retransmits"
+            name="retransmits"
+            stroke={RETRANSMIT_COLOR}
+            strokeWidth={1.25}
+            strokeDasharray="3 3"
+            dot={false}
+            isAnimationActive={false}
+            connectNulls
+          />
+        ) : null}
+        {hasUdpQuality ? (
+          <>
             <Line
-              yAxisId="rate"
-              dataKey="reverseBps"
-              name="reverse"
-              stroke={REVERSE_COLOR}
-              strokeWidth={2.25}
-              dot={points.length <= 60 ? { r: 2.5 } : false}
+              yAxisId="jitter"
+              dataKey="jitterMs"
+              name="jitter"
+              stroke={JITTER_COLOR}
+              strokeWidth={1.25}
+              dot={false}
               isAnimationActive={false}
               connectNulls
             />
-          ) : null}
-          {hasRetransmits ? (
             <Line
-              yAxisId="retransmits"
-              dataKey="retransmits"
-              name="retransmits"
-              stroke={RETRANSMIT_COLOR}
+              yAxisId="loss"
+              dataKey="lostPercent"
+              name="loss"
+              stroke={LOSS_COLOR}
               strokeWidth={1.25}
               strokeDasharray="3 3"
               dot={false}
               isAnimationActive={false}
               connectNulls
             />
-          ) : null}
-          {hasUdpQuality ? (
-            <>
-              <Line
-                yAxisId="jitter"
-                dataKey="jitterMs"
-                name="jitter"
-                stroke={JITTER_COLOR}
-                strokeWidth={1.25}
-                dot={false}
-                isAnimationActive={false}
-                connectNulls
+          </>
+        ) : null}
+        <Tooltip
+          isAnimationActive={false}
+          content={pointTooltip<SeriesPoint>((point) => {
+            const rows = [
+              { label: isBidir ? "forward" : "total", value: formatRate(point.bps, unit), color: TOTAL_COLOR },
+            ];
+            if (isBidir)
+              rows.push({ label: "reverse", value: formatRate(point.reverseBps, unit), color: REVERSE_COLOR });
+            if (point.retransmits != null)
+              rows.push({ label: "retransmits", value: String(point.retransmits), color: RETRANSMIT_COLOR });
+            if (point.jitterMs != null)
+              rows.push({ label: "jitter", value: `${formatNumber(point.jitterMs)} ms`, color: JITTER_COLOR });
+            if (point.lostPercent != null)
+              rows.push({ label: "loss", value: `${formatNumber(point.lostPercent)} %`, color: LOSS_COLOR });
+            if (showStreams) {
+              for (let index = 0; index < Math.min(streamCount, 8); index += 1)
+                rows.push({
+                  label: `stream ${index + 1}`,
+                  value: formatRate(point[`s${index}`], unit),
+                  color: STREAM_COLOR,
+                });
+            }
+            return (
+              <TooltipBox
+                title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`}
+                rows={rows}
               />
-              <Line
-                yAxisId="loss"
-                dataKey="lostPercent"
-                name="loss"
-                stroke={LOSS_COLOR}
-                strokeWidth={1.25}
-                strokeDasharray="3 3"
-                dot={false}
-                isAnimationActive={false}
-                connectNulls
-              />
-            </>
-          ) : null}
-          <Tooltip
-            isAnimationActive={false}
-            content={({ active, payload }) => {
-              const point = active ? (payload?.[0]?.payload as SeriesPoint | undefined) : undefined;
-              if (!point) return null;
-              const rows = [
-                { label: isBidir ? "forward" : "total", value: formatRate(point.bps, unit), color: TOTAL_COLOR },
-              ];
-              if (isBidir)
-                rows.push({ label: "reverse", value: formatRate(point.reverseBps, unit), color: REVERSE_COLOR });
-              if (point.retransmits != null)
-                rows.push({ label: "retransmits", value: String(point.retransmits), color: RETRANSMIT_COLOR });
-              if (point.jitterMs != null)
-                rows.push({ label: "jitter", value: `${formatNumber(point.jitterMs)} ms`, color: JITTER_COLOR });
-              if (point.lostPercent != null)
-                rows.push({ label: "loss", value: `${formatNumber(point.lostPercent)} %`, color: LOSS_COLOR });
-              if (showStreams) {
-                for (let index = 0; index < Math.min(streamCount, 8); index += 1)
-                  rows.push({
-                    label: `stream ${index + 1}`,
-                    value: formatRate(point[`s${index}`], unit),
-                    color: STREAM_COLOR,
-                  });
-              }
-              return (
-                <TooltipBox
-                  title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`}
-                  rows={rows}
-                />
-              );
-            }}
-          />
-        </ComposedChart>
-      </ResponsiveContainer>
-    </div>
+            );
+          })}
+        />
+      </ComposedChart>
+    </ChartFrame>
   );
 }
 

@@ -2,24 +2,15 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
-import {
-  CartesianGrid,
-  ReferenceArea,
-  ReferenceLine,
-  ResponsiveContainer,
-  Scatter,
-  ScatterChart,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { CartesianGrid, ReferenceArea, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
 import { SERIES_COLORS } from "@/components/charts/colors";
 import type { BaselineJson } from "@/lib/alerts/contract";
 import { DIRECTION_ARROWS } from "@/lib/runs/describe";
 import { formatNumber, formatRate } from "@/lib/format";
 import type { LinkHistoryPoint } from "@/lib/runs/link-reads";
-import { clockAxisProps, formatClockTime, GRID_PROPS, useRateAxis } from "./axes";
-import { TooltipBox } from "./ChartTooltip";
+import { clockAxisProps, formatClockTime, GRID_PROPS, rightAxisProps, useRateAxis } from "./axes";
+import { ChartFrame } from "./ChartFrame";
+import { pointTooltip, TooltipBox } from "./ChartTooltip";
 
 /** One run on the chart, as `GET /api/links/:id/history` and the link page give it. */
 export type HistoryPoint = LinkHistoryPoint;
@@ -162,14 +153,13 @@ export function LinkHistoryChart({
           ) : null}
         </div>
       ) : null}
-      <div
-        className="h-64 w-full overflow-hidden text-slate-600 sm:h-72 dark:text-slate-300"
+      <ChartFrame
+        size="large"
         data-testid="history-chart"
         data-point-count={points.length}
         data-baseline-signature={band?.signature}
         data-latency-point-count={showsLatency ? latencyPoints.length : 0}
-        role="img"
-        aria-label={
+        label={
           `Received rate of ${points.length} runs over time` +
           (band ? `; the baseline of ${band.label} is ${formatRate(band.medianBitsPerSecond, unit)}` : "") +
           (showsLatency
@@ -179,142 +169,129 @@ export function LinkHistoryChart({
             : "")
         }
       >
-        <ResponsiveContainer width="100%" height="100%">
-          <ScatterChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
-            <CartesianGrid {...GRID_PROPS} />
-            <XAxis
-              {...clockAxisProps(span)}
-              name="time"
-              domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]}
+        <ScatterChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
+          <CartesianGrid {...GRID_PROPS} />
+          <XAxis
+            {...clockAxisProps(span)}
+            name="time"
+            domain={times.length ? [Math.min(...times) - padding, Math.max(...times) + padding] : ["auto", "auto"]}
+          />
+          <YAxis {...rateAxis} dataKey="y" type="number" />
+          {showsLatency ? (
+            <YAxis
+              {...rightAxisProps(LATENCY_COLOR, 48, "ms")}
+              yAxisId="latency"
+              dataKey="latencyMs"
+              type="number"
+              domain={[0, (max: number) => Math.max(1, max * 1.1)]}
+              tickFormatter={(value: number) => formatNumber(value)}
             />
-            <YAxis {...rateAxis} dataKey="y" type="number" />
-            {showsLatency ? (
-              <YAxis
-                yAxisId="latency"
-                orientation="right"
-                dataKey="latencyMs"
-                type="number"
-                width={48}
-                domain={[0, (max: number) => Math.max(1, max * 1.1)]}
-                tick={{ fill: LATENCY_COLOR, fontSize: 12 }}
-                stroke={LATENCY_COLOR}
-                strokeOpacity={0.6}
-                tickFormatter={(value: number) => formatNumber(value)}
-                label={{ value: "ms", angle: 90, position: "insideRight", fill: LATENCY_COLOR, fontSize: 12 }}
-              />
-            ) : null}
-            {/* A band of no height (every run alike) is drawn a hair thick, so it still shows. */}
-            {band ? (
-              <ReferenceArea
-                y1={band.minBitsPerSecond}
-                y2={Math.max(band.maxBitsPerSecond, band.minBitsPerSecond * 1.002)}
-                fill={BAND_COLOR}
-                fillOpacity={0.14}
-                stroke="none"
-                ifOverflow="extendDomain"
-              />
-            ) : null}
-            {band ? (
-              <ReferenceLine
-                y={band.medianBitsPerSecond}
-                stroke={BAND_COLOR}
-                strokeDasharray="2 3"
-                strokeWidth={1.5}
-                label={{
-                  value: `baseline ${formatRate(band.medianBitsPerSecond, unit)}`,
-                  position: "insideTopLeft",
-                  fill: BAND_COLOR,
-                  fontSize: 11,
-                }}
-              />
-            ) : null}
+          ) : null}
+          {/* A band of no height (every run alike) is drawn a hair thick, so it still shows. */}
+          {band ? (
+            <ReferenceArea
+              y1={band.minBitsPerSecond}
+              y2={Math.max(band.maxBitsPerSecond, band.minBitsPerSecond * 1.002)}
+              fill={BAND_COLOR}
+              fillOpacity={0.14}
+              stroke="none"
+              ifOverflow="extendDomain"
+            />
+          ) : null}
+          {band ? (
             <ReferenceLine
-              y={lineRateBitsPerSecond}
-              stroke="currentColor"
-              strokeDasharray="6 4"
-              strokeOpacity={0.7}
+              y={band.medianBitsPerSecond}
+              stroke={BAND_COLOR}
+              strokeDasharray="2 3"
+              strokeWidth={1.5}
               label={{
-                value: `line rate ${formatRate(lineRateBitsPerSecond, unit)}`,
-                position: "insideBottomRight",
-                fill: "currentColor",
+                value: `baseline ${formatRate(band.medianBitsPerSecond, unit)}`,
+                position: "insideTopLeft",
+                fill: BAND_COLOR,
                 fontSize: 11,
               }}
             />
-            {[...groups.entries()].flatMap(([key, group]) => [
+          ) : null}
+          <ReferenceLine
+            y={lineRateBitsPerSecond}
+            stroke="currentColor"
+            strokeDasharray="6 4"
+            strokeOpacity={0.7}
+            label={{
+              value: `line rate ${formatRate(lineRateBitsPerSecond, unit)}`,
+              position: "insideBottomRight",
+              fill: "currentColor",
+              fontSize: 11,
+            }}
+          />
+          {[...groups.entries()].flatMap(([key, group]) => [
+            <Scatter
+              key={key}
+              name={SERIES_LABELS[key]}
+              data={group.ofBand}
+              fill={SERIES_COLORS[key]}
+              isAnimationActive={false}
+              cursor="pointer"
+              onClick={onPointClick}
+            />,
+            group.others.length > 0 ? (
               <Scatter
-                key={key}
-                name={SERIES_LABELS[key]}
-                data={group.ofBand}
+                key={`${key}:others`}
+                name={`${SERIES_LABELS[key]} (other tests)`}
+                data={group.others}
                 fill={SERIES_COLORS[key]}
-                isAnimationActive={false}
-                cursor="pointer"
-                onClick={onPointClick}
-              />,
-              group.others.length > 0 ? (
-                <Scatter
-                  key={`${key}:others`}
-                  name={`${SERIES_LABELS[key]} (other tests)`}
-                  data={group.others}
-                  fill={SERIES_COLORS[key]}
-                  fillOpacity={0.3}
-                  isAnimationActive={false}
-                  cursor="pointer"
-                  onClick={onPointClick}
-                />
-              ) : null,
-            ])}
-            {showsLatency ? (
-              <Scatter
-                name="loaded latency"
-                data={latencyPoints}
-                dataKey="latencyMs"
-                yAxisId="latency"
-                shape="diamond"
-                fill={LATENCY_COLOR}
+                fillOpacity={0.3}
                 isAnimationActive={false}
                 cursor="pointer"
                 onClick={onPointClick}
               />
-            ) : null}
-            <Tooltip
+            ) : null,
+          ])}
+          {showsLatency ? (
+            <Scatter
+              name="loaded latency"
+              data={latencyPoints}
+              dataKey="latencyMs"
+              yAxisId="latency"
+              shape="diamond"
+              fill={LATENCY_COLOR}
               isAnimationActive={false}
-              cursor={{ strokeDasharray: "3 3" }}
-              content={({ active, payload }) => {
-                const point = active ? (payload?.[0]?.payload as PlotPoint | undefined) : undefined;
-                if (!point) return null;
-                return (
-                  <TooltipBox
-                    title={`Run #${point.id}${point.imported ? " · imported" : ""} · ${formatClockTime(point.x)}`}
-                    rows={[
-                      {
-                        label: `${point.protocol.toUpperCase()}${point.parallel > 1 ? ` ×${point.parallel}` : ""} ${DIRECTION_ARROWS[point.direction]}`,
-                        value: formatRate(point.y, unit),
-                        color: SERIES_COLORS[`${point.protocol}:${point.direction}`],
-                      },
-                      {
-                        label: "of line rate",
-                        value:
-                          lineRateBitsPerSecond > 0
-                            ? `${formatNumber((point.y / lineRateBitsPerSecond) * 100)} %`
-                            : "–",
-                      },
-                      ...(point.loadedLatencyMs != null
-                        ? [
-                            {
-                              label: "loaded latency, median",
-                              value: `${formatNumber(point.loadedLatencyMs)} ms`,
-                              color: LATENCY_COLOR,
-                            },
-                          ]
-                        : []),
-                    ]}
-                  />
-                );
-              }}
+              cursor="pointer"
+              onClick={onPointClick}
             />
-          </ScatterChart>
-        </ResponsiveContainer>
-      </div>
+          ) : null}
+          <Tooltip
+            isAnimationActive={false}
+            cursor={{ strokeDasharray: "3 3" }}
+            content={pointTooltip<PlotPoint>((point) => (
+              <TooltipBox
+                title={`Run #${point.id}${point.imported ? " · imported" : ""} · ${formatClockTime(point.x)}`}
+                rows={[
+                  {
+                    label: `${point.protocol.toUpperCase()}${point.parallel > 1 ? ` ×${point.parallel}` : ""} ${DIRECTION_ARROWS[point.direction]}`,
+                    value: formatRate(point.y, unit),
+                    color: SERIES_COLORS[`${point.protocol}:${point.direction}`],
+                  },
+                  {
+                    label: "of line rate",
+                    value:
+                      lineRateBitsPerSecond > 0 ? `${formatNumber((point.y / lineRateBitsPerSecond) * 100)} %` : "–",
+                  },
+                  ...(point.loadedLatencyMs != null
+                    ? [
+                        {
+                          label: "loaded latency, median",
+                          value: `${formatNumber(point.loadedLatencyMs)} ms`,
+                          color: LATENCY_COLOR,
+                        },
+                      ]
+                    : []),
+                ]}
+              />
+            ))}
+          />
+        </ScatterChart>
+      </ChartFrame>
       <ul
         className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300"
         aria-label="Colours"

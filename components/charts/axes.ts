@@ -1,4 +1,4 @@
-import type { CartesianGridProps, XAxisProps, YAxisProps } from "recharts";
+import type { CartesianGridProps, ReferenceLineProps, XAxisProps, YAxisProps } from "recharts";
 import { formatNumber, rateScale, type RateUnit } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
 
@@ -6,13 +6,37 @@ import { useRateUnit } from "@/components/units/useRateUnit";
 // props to spread on Recharts' own <XAxis>/<YAxis>, which must stay direct children of the chart.
 
 /** Ticks, axis line and labels in the text colour, so both themes read them. */
-const AXIS_STYLE = {
+export const AXIS_STYLE = {
   tick: { fill: "currentColor", fontSize: 12 },
   stroke: "currentColor",
   strokeOpacity: 0.4,
 } satisfies Partial<XAxisProps & YAxisProps>;
 
 export const GRID_PROPS = { stroke: "currentColor", strokeOpacity: 0.15 } satisfies CartesianGridProps;
+
+/** The dashed line of the line rate across a rate chart (its `y`, or `x` on bars, set where it is drawn). */
+export const LINE_RATE_LINE = {
+  stroke: "currentColor",
+  strokeDasharray: "6 4",
+  strokeOpacity: 0.6,
+} satisfies ReferenceLineProps;
+
+/**
+ * A second axis, on the right, in the colour of the line it measures (retransmits, jitter, loss,
+ * latency), `width` wide, with `label` written along it.
+ */
+export function rightAxisProps(color: string, width: number, label?: string): YAxisProps {
+  return {
+    orientation: "right",
+    width,
+    tick: { fill: color, fontSize: 12 },
+    stroke: color,
+    strokeOpacity: 0.6,
+    ...(label === undefined
+      ? {}
+      : { label: { value: label, angle: 90, position: "insideRight", fill: color, fontSize: 12 } }),
+  };
+}
 
 type RateScale = ReturnType<typeof rateScale>;
 

@@ -6,14 +6,14 @@ import {
   Line,
   ReferenceArea,
   ReferenceLine,
-  ResponsiveContainer,
   Scatter,
   Tooltip,
   XAxis,
   YAxis,
 } from "recharts";
-import { formatSecondsTick, GRID_PROPS, secondsTicks } from "@/components/charts/axes";
-import { TooltipBox } from "@/components/charts/ChartTooltip";
+import { AXIS_STYLE, GRID_PROPS, secondsAxisProps, secondsTicks } from "@/components/charts/axes";
+import { ChartFrame } from "@/components/charts/ChartFrame";
+import { pointTooltip, TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatNumber } from "@/lib/format";
 import type { LatencySample, LatencySummary } from "@/lib/diagnosis/contract";
 import { describeLatency, formatMs, latencyChartPoints, type LatencyPoint } from "./latency";
@@ -58,93 +58,76 @@ export function LatencyChart({
   const isIdleNamed = hasIdle && -domain[0] / (domain[1] - domain[0]) > 0.08;
   const isThinned = points.length < samples.length;
   return (
-    <div
-      className="h-48 w-full overflow-hidden text-slate-600 sm:h-56 dark:text-slate-300"
+    <ChartFrame
+      size="small"
+      label={describeLatency(samples, summary)}
       data-testid="latency-chart"
       data-sample-count={samples.length}
       data-point-count={points.length}
-      role="img"
-      aria-label={describeLatency(samples, summary)}
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={points} margin={{ top: 8, right: 4 + rightInset, bottom: 4, left: 4 }}>
-          <CartesianGrid {...GRID_PROPS} vertical={false} />
-          {hasIdle ? (
-            <ReferenceArea
-              x1={domain[0]}
-              x2={0}
-              fill={IDLE_COLOR}
-              fillOpacity={0.1}
-              stroke="none"
-              label={
-                isIdleNamed ? { value: "idle", position: "insideTopLeft", fill: IDLE_COLOR, fontSize: 11 } : undefined
-              }
-            />
-          ) : null}
-          {hasIdle ? <ReferenceLine x={0} stroke="currentColor" strokeOpacity={0.5} strokeDasharray="4 3" /> : null}
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={domain}
-            ticks={secondsTicks(domain)}
-            allowDataOverflow
-            tick={{ fill: "currentColor", fontSize: 12 }}
-            stroke="currentColor"
-            strokeOpacity={0.4}
-            tickFormatter={formatSecondsTick}
+      <ComposedChart data={points} margin={{ top: 8, right: 4 + rightInset, bottom: 4, left: 4 }}>
+        <CartesianGrid {...GRID_PROPS} vertical={false} />
+        {hasIdle ? (
+          <ReferenceArea
+            x1={domain[0]}
+            x2={0}
+            fill={IDLE_COLOR}
+            fillOpacity={0.1}
+            stroke="none"
+            label={
+              isIdleNamed ? { value: "idle", position: "insideTopLeft", fill: IDLE_COLOR, fontSize: 11 } : undefined
+            }
           />
-          <YAxis
-            width={56}
-            domain={[0, peak * 1.1]}
-            tick={{ fill: "currentColor", fontSize: 12 }}
-            stroke="currentColor"
-            strokeOpacity={0.4}
-            tickFormatter={(value: number) => formatNumber(value)}
-            label={{ value: "RTT, ms", angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12, dx: 4 }}
-          />
-          <Line
-            dataKey="idle"
-            name="idle"
-            stroke={IDLE_COLOR}
-            strokeWidth={2}
-            dot={points.length <= 80 ? { r: 2 } : false}
-            isAnimationActive={false}
-            connectNulls={false}
-          />
-          <Line
-            dataKey="loaded"
-            name="under load"
-            stroke={LOADED_COLOR}
-            strokeWidth={2}
-            dot={points.length <= 80 ? { r: 2 } : false}
-            isAnimationActive={false}
-            connectNulls={false}
-          />
-          <Scatter dataKey="lost" name="lost" fill={LOST_COLOR} shape={<LostMark />} isAnimationActive={false} />
-          <Tooltip
-            isAnimationActive={false}
-            content={({ active, payload }) => {
-              const point = active ? (payload?.[0]?.payload as LatencyPoint | undefined) : undefined;
-              if (!point) return null;
-              const rtt = point.idle ?? point.loaded;
-              const rows: Array<{ label: string; value: string; color?: string }> = [
-                {
-                  label: point.phase === "idle" ? "idle RTT" : "RTT under load",
-                  value: rtt === null ? "lost" : formatMs(rtt),
-                  color: point.phase === "idle" ? IDLE_COLOR : LOADED_COLOR,
-                },
-              ];
-              if (point.count > 1) rows.push({ label: "pings", value: `${point.count}, the highest shown` });
-              if (point.lostCount > 0 && rtt !== null)
-                rows.push({ label: "lost", value: String(point.lostCount), color: LOST_COLOR });
-              return (
-                <TooltipBox title={`at ${Number(point.t.toFixed(1))} s${isThinned ? " (about)" : ""}`} rows={rows} />
-              );
-            }}
-          />
-        </ComposedChart>
-      </ResponsiveContainer>
-    </div>
+        ) : null}
+        {hasIdle ? <ReferenceLine x={0} stroke="currentColor" strokeOpacity={0.5} strokeDasharray="4 3" /> : null}
+        <XAxis {...secondsAxisProps(domain[1])} domain={domain} ticks={secondsTicks(domain)} allowDataOverflow />
+        <YAxis
+          {...AXIS_STYLE}
+          width={56}
+          domain={[0, peak * 1.1]}
+          tickFormatter={(value: number) => formatNumber(value)}
+          label={{ value: "RTT, ms", angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12, dx: 4 }}
+        />
+        <Line
+          dataKey="idle"
+          name="idle"
+          stroke={IDLE_COLOR}
+          strokeWidth={2}
+          dot={points.length <= 80 ? { r: 2 } : false}
+          isAnimationActive={false}
+          connectNulls={false}
+        />
+        <Line
+          dataKey="loaded"
+          name="under load"
+          stroke={LOADED_COLOR}
+          strokeWidth={2}
+          dot={points.length <= 80 ? { r: 2 } : false}
+          isAnimationActive={false}
+          connectNulls={false}
+        />
+        <Scatter dataKey="lost" name="lost" fill={LOST_COLOR} shape={<LostMark />} isAnimationActive={false} />
+        <Tooltip
+          isAnimationActive={false}
+          content={pointTooltip<LatencyPoint>((point) => {
+            const rtt = point.idle ?? point.loaded;
+            const rows: Array<{ label: string; value: string; color?: string }> = [
+              {
+                label: point.phase === "idle" ? "idle RTT" : "RTT under load",
+                value: rtt === null ? "lost" : formatMs(rtt),
+                color: point.phase === "idle" ? IDLE_COLOR : LOADED_COLOR,
+              },
+            ];
+            if (point.count > 1) rows.push({ label: "pings", value: `${point.count}, the highest shown` });
+            if (point.lostCount > 0 && rtt !== null)
+              rows.push({ label: "lost", value: String(point.lostCount), color: LOST_COLOR });
+            return (
+              <TooltipBox title={`at ${Number(point.t.toFixed(1))} s${isThinned ? " (about)" : ""}`} rows={rows} />
+            );
+          })}
+        />
+      </ComposedChart>
+    </ChartFrame>
   );
 }
 

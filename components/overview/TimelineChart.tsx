@@ -1,7 +1,8 @@
 "use client";
 
-import { Area, CartesianGrid, ComposedChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Tooltip, XAxis, YAxis } from "recharts";
 import { clockAxisProps, clockTicks, formatClockTime, GRID_PROPS, useRateAxis } from "@/components/charts/axes";
+import { ChartFrame } from "@/components/charts/ChartFrame";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatRate } from "@/lib/format";
 
@@ -16,64 +17,61 @@ export function TimelineChart({ series, from, to }: { series: TimelineSeries[]; 
   const pointCount = series.reduce((sum, entry) => sum + entry.points.length, 0);
   return (
     <div>
-      <div
-        className="h-56 w-full overflow-hidden text-slate-600 sm:h-64 dark:text-slate-300"
+      <ChartFrame
+        size="medium"
+        label={`Throughput of ${series.length} links over time`}
         data-testid="timeline-chart"
         data-point-count={pointCount}
-        role="img"
-        aria-label={`Throughput of ${series.length} links over time`}
       >
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 4 }}>
-            <CartesianGrid {...GRID_PROPS} />
-            <XAxis
-              {...clockAxisProps(to - from)}
-              domain={[from, to]}
-              allowDataOverflow
-              ticks={clockTicks(from, to)}
-              interval="preserveStartEnd"
-              minTickGap={16}
-            />
-            <YAxis {...rateAxis} dataKey="y" type="number" />
-            {series.map((entry) => (
-              <Area
-                key={entry.linkId}
-                name={entry.name}
-                data={entry.points.map(([x, y]): PlotPoint => ({ x, y }))}
-                dataKey="y"
-                type="linear"
-                stroke={entry.color}
-                strokeWidth={1.5}
-                fill={entry.color}
-                fillOpacity={0.18}
-                dot={false}
-                activeDot={{ r: 3 }}
-                isAnimationActive={false}
-              />
-            ))}
-            <Tooltip
+        <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 4 }}>
+          <CartesianGrid {...GRID_PROPS} />
+          <XAxis
+            {...clockAxisProps(to - from)}
+            domain={[from, to]}
+            allowDataOverflow
+            ticks={clockTicks(from, to)}
+            interval="preserveStartEnd"
+            minTickGap={16}
+          />
+          <YAxis {...rateAxis} dataKey="y" type="number" />
+          {series.map((entry) => (
+            <Area
+              key={entry.linkId}
+              name={entry.name}
+              data={entry.points.map(([x, y]): PlotPoint => ({ x, y }))}
+              dataKey="y"
+              type="linear"
+              stroke={entry.color}
+              strokeWidth={1.5}
+              fill={entry.color}
+              fillOpacity={0.18}
+              dot={false}
+              activeDot={{ r: 3 }}
               isAnimationActive={false}
-              content={({ active, payload }) => {
-                const items = active
-                  ? (payload ?? []).filter((item) => typeof (item.payload as PlotPoint | undefined)?.y === "number")
-                  : [];
-                if (items.length === 0) return null;
-                const x = (items[0]!.payload as PlotPoint).x;
-                return (
-                  <TooltipBox
-                    title={formatClockTime(x)}
-                    rows={items.map((item) => ({
-                      label: String(item.name),
-                      value: formatRate((item.payload as PlotPoint).y, unit),
-                      color: String(item.color ?? item.stroke ?? ""),
-                    }))}
-                  />
-                );
-              }}
             />
-          </ComposedChart>
-        </ResponsiveContainer>
-      </div>
+          ))}
+          <Tooltip
+            isAnimationActive={false}
+            content={({ active, payload }) => {
+              const items = active
+                ? (payload ?? []).filter((item) => typeof (item.payload as PlotPoint | undefined)?.y === "number")
+                : [];
+              if (items.length === 0) return null;
+              const x = (items[0]!.payload as PlotPoint).x;
+              return (
+                <TooltipBox
+                  title={formatClockTime(x)}
+                  rows={items.map((item) => ({
+                    label: String(item.name),
+                    value: formatRate((item.payload as PlotPoint).y, unit),
+                    color: String(item.color ?? item.stroke ?? ""),
+                  }))}
+                />
+              );
+            }}
+          />
+        </ComposedChart>
+      </ChartFrame>
       <ul
         className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300"
         aria-label="Links on the timeline"

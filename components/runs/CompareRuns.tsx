@@ -3,8 +3,9 @@
 import Link from "next/link";
 import { ImportedTag } from "./StatusBadge";
 import { usePathname, useSearchParams } from "next/navigation";
-import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { GRID_PROPS, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
+import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { GRID_PROPS, LINE_RATE_LINE, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
+import { ChartFrame } from "@/components/charts/ChartFrame";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatNumber, formatPercent, formatRate } from "@/lib/format";
 import type { RunDirection } from "@/lib/runs/contract";
@@ -163,55 +164,42 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
           Close comparison
         </Link>
       </div>
-      <div
-        className="h-64 w-full overflow-hidden text-slate-600 sm:h-72 dark:text-slate-300"
-        role="img"
-        aria-label={`Interval curves of runs ${runs.map((entry) => `#${entry.run.id}`).join(", ")}`}
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
-            <CartesianGrid {...GRID_PROPS} vertical={false} />
-            <XAxis {...secondsAxisProps(maxT)} allowDuplicatedCategory={false} />
-            <YAxis {...rateAxis} />
-            {lineRateBitsPerSecond > 0 ? (
-              <ReferenceLine
-                y={lineRateBitsPerSecond}
-                stroke="currentColor"
-                strokeDasharray="6 4"
-                strokeOpacity={0.6}
-              />
-            ) : null}
-            {runs.map((entry, index) => (
-              <Line
-                key={entry.run.id}
-                data={entry.points}
-                dataKey="bps"
-                name={`#${entry.run.id}`}
-                stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]}
-                strokeWidth={2}
-                dot={false}
-                isAnimationActive={false}
-                connectNulls
-              />
-            ))}
-            <Tooltip
+      <ChartFrame size="large" label={`Interval curves of runs ${runs.map((entry) => `#${entry.run.id}`).join(", ")}`}>
+        <LineChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
+          <CartesianGrid {...GRID_PROPS} vertical={false} />
+          <XAxis {...secondsAxisProps(maxT)} allowDuplicatedCategory={false} />
+          <YAxis {...rateAxis} />
+          {lineRateBitsPerSecond > 0 ? <ReferenceLine {...LINE_RATE_LINE} y={lineRateBitsPerSecond} /> : null}
+          {runs.map((entry, index) => (
+            <Line
+              key={entry.run.id}
+              data={entry.points}
+              dataKey="bps"
+              name={`#${entry.run.id}`}
+              stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]}
+              strokeWidth={2}
+              dot={false}
               isAnimationActive={false}
-              content={({ active, payload, label }) =>
-                active && payload?.length ? (
-                  <TooltipBox
-                    title={`at ${Number(Number(label).toFixed(1))} s`}
-                    rows={payload.map((item) => ({
-                      label: String(item.name),
-                      value: formatRate(item.value as number, unit),
-                      color: item.color,
-                    }))}
-                  />
-                ) : null
-              }
+              connectNulls
             />
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
+          ))}
+          <Tooltip
+            isAnimationActive={false}
+            content={({ active, payload, label }) =>
+              active && payload?.length ? (
+                <TooltipBox
+                  title={`at ${Number(Number(label).toFixed(1))} s`}
+                  rows={payload.map((item) => ({
+                    label: String(item.name),
+                    value: formatRate(item.value as number, unit),
+                    color: item.color,
+                  }))}
+                />
+              ) : null
+            }
+          />
+        </LineChart>
+      </ChartFrame>
       <div className="relative mt-4 overflow-x-auto">
         <table className="w-full text-left text-sm tabular-nums">
           <caption className="sr-only">

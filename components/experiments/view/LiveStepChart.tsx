@@ -1,17 +1,9 @@
 "use client";
 
-import {
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
-import { GRID_PROPS, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
-import { TooltipBox } from "@/components/charts/ChartTooltip";
+import { CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { GRID_PROPS, LINE_RATE_LINE, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
+import { ChartFrame } from "@/components/charts/ChartFrame";
+import { pointTooltip, TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
 import { LiveRateAnnouncer } from "@/components/charts/LiveAnnouncer";
 import { formatRate } from "@/lib/format";
@@ -52,85 +44,72 @@ export function LiveStepChart({ live, links, durationSeconds }: Props) {
   return (
     <div>
       <LiveRateAnnouncer points={points} sampleCount={live.sampleCount} prefix="This step: " />
-      <div
-        className="h-64 w-full overflow-hidden text-slate-600 sm:h-72 dark:text-slate-300"
-        role="img"
-        aria-label={`This step's throughput per interval: ${lines.length} run${lines.length === 1 ? "" : "s"}, ${live.sampleCount} intervals`}
+      <ChartFrame
+        size="large"
+        label={`This step's throughput per interval: ${lines.length} run${lines.length === 1 ? "" : "s"}, ${live.sampleCount} intervals`}
         data-testid="live-step-chart"
         data-sample-count={live.sampleCount}
         data-line-count={lines.length}
       >
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={points} margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
-            <CartesianGrid {...GRID_PROPS} vertical={false} />
-            <XAxis {...secondsAxisProps(end)} />
-            <YAxis {...rateAxis} />
-            {lineRate > 0 ? (
-              <ReferenceLine
-                y={lineRate}
-                ifOverflow="extendDomain"
-                stroke="currentColor"
-                strokeDasharray="6 4"
-                strokeOpacity={0.6}
-              />
-            ) : null}
-            {isSeveral
-              ? lines.map((line, index) => (
-                  <Line
-                    key={line.key}
-                    dataKey={line.key}
-                    name={lineLabel(line, links)}
-                    stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]}
-                    strokeWidth={1.5}
-                    dot={false}
-                    isAnimationActive={false}
-                    connectNulls
-                  />
-                ))
-              : null}
+        <ComposedChart data={points} margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
+          <CartesianGrid {...GRID_PROPS} vertical={false} />
+          <XAxis {...secondsAxisProps(end)} />
+          <YAxis {...rateAxis} />
+          {lineRate > 0 ? <ReferenceLine {...LINE_RATE_LINE} y={lineRate} ifOverflow="extendDomain" /> : null}
+          {isSeveral
+            ? lines.map((line, index) => (
+                <Line
+                  key={line.key}
+                  dataKey={line.key}
+                  name={lineLabel(line, links)}
+                  stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]}
+                  strokeWidth={1.5}
+                  dot={false}
+                  isAnimationActive={false}
+                  connectNulls
+                />
+              ))
+            : null}
+          <Line
+            dataKey="bps"
+            name={totalLabel}
+            stroke="currentColor"
+            className="text-slate-900 dark:text-slate-50"
+            strokeWidth={2.5}
+            dot={points.length <= 60 ? { r: 2.5 } : false}
+            isAnimationActive={false}
+            connectNulls
+          />
+          {hasReverse ? (
             <Line
-              dataKey="bps"
-              name={totalLabel}
-              stroke="currentColor"
-              className="text-slate-900 dark:text-slate-50"
-              strokeWidth={2.5}
-              dot={points.length <= 60 ? { r: 2.5 } : false}
+              dataKey="reverseBps"
+              name="reverse"
+              stroke={REVERSE_COLOR}
+              strokeWidth={2}
+              strokeDasharray="5 3"
+              dot={false}
               isAnimationActive={false}
               connectNulls
             />
-            {hasReverse ? (
-              <Line
-                dataKey="reverseBps"
-                name="reverse"
-                stroke={REVERSE_COLOR}
-                strokeWidth={2}
-                strokeDasharray="5 3"
-                dot={false}
-                isAnimationActive={false}
-                connectNulls
-              />
-            ) : null}
-            <Tooltip
-              isAnimationActive={false}
-              content={({ active, payload }) => {
-                const point = active ? (payload?.[0]?.payload as SeriesPoint | undefined) : undefined;
-                if (!point) return null;
-                const rows = [{ label: totalLabel, value: formatRate(point.bps, unit) }];
-                if (hasReverse) rows.push({ label: "reverse", value: formatRate(point.reverseBps, unit) });
-                if (isSeveral)
-                  for (const line of lines)
-                    rows.push({ label: lineLabel(line, links), value: formatRate(point[line.key], unit) });
-                return (
-                  <TooltipBox
-                    title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`}
-                    rows={rows}
-                  />
-                );
-              }}
-            />
-          </ComposedChart>
-        </ResponsiveContainer>
-      </div>
+          ) : null}
+          <Tooltip
+            isAnimationActive={false}
+            content={pointTooltip<SeriesPoint>((point) => {
+              const rows = [{ label: totalLabel, value: formatRate(point.bps, unit) }];
+              if (hasReverse) rows.push({ label: "reverse", value: formatRate(point.reverseBps, unit) });
+              if (isSeveral)
+                for (const line of lines)
+                  rows.push({ label: lineLabel(line, links), value: formatRate(point[line.key], unit) });
+              return (
+                <TooltipBox
+                  title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`}
+                  rows={rows}
+                />
+              );
+            })}
+          />
+        </ComposedChart>
+      </ChartFrame>
       <ChartKey
         items={[
           { label: totalLabel, color: "currentColor", shape: "line" },

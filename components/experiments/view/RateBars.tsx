@@ -1,7 +1,8 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { GRID_PROPS, rateAxisProps } from "@/components/charts/axes";
+import { Bar, BarChart, CartesianGrid, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { AXIS_STYLE, GRID_PROPS, LINE_RATE_LINE, rateAxisProps } from "@/components/charts/axes";
+import { ChartFrame } from "@/components/charts/ChartFrame";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatRate, rateScale } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
@@ -39,86 +40,67 @@ export function RateBars({ groups, series, lineRateBitsPerSecond, label, testId 
   const height = groups.length * (series.length * BAR_HEIGHT + 18) + 48;
   return (
     <div>
-      <div
-        className="w-full overflow-hidden text-slate-600 dark:text-slate-300"
-        style={{ height }}
-        role="img"
-        aria-label={label}
-        data-testid={testId}
-        data-group-count={groups.length}
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart
-            data={data}
-            layout="vertical"
-            margin={{ top: 4, right: 16, bottom: 18, left: 4 }}
-            barGap={2}
-            barCategoryGap={10}
-          >
-            <CartesianGrid {...GRID_PROPS} horizontal={false} />
-            <XAxis
-              type="number"
-              domain={[0, "auto"]}
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              stroke={stroke}
-              strokeOpacity={strokeOpacity}
-              tickFormatter={tickFormatter}
-              label={{
-                value: scale.label,
-                position: "insideBottomRight",
-                offset: -12,
-                fill: "currentColor",
-                fontSize: 12,
-              }}
+      <ChartFrame size="fitted" height={height} label={label} data-testid={testId} data-group-count={groups.length}>
+        <BarChart
+          data={data}
+          layout="vertical"
+          margin={{ top: 4, right: 16, bottom: 18, left: 4 }}
+          barGap={2}
+          barCategoryGap={10}
+        >
+          <CartesianGrid {...GRID_PROPS} horizontal={false} />
+          <XAxis
+            type="number"
+            domain={[0, "auto"]}
+            tick={{ fill: "currentColor", fontSize: 12 }}
+            stroke={stroke}
+            strokeOpacity={strokeOpacity}
+            tickFormatter={tickFormatter}
+            label={{
+              value: scale.label,
+              position: "insideBottomRight",
+              offset: -12,
+              fill: "currentColor",
+              fontSize: 12,
+            }}
+          />
+          <YAxis {...AXIS_STYLE} type="category" dataKey="label" width={labelWidth} interval={0} />
+          {lineRateBitsPerSecond ? (
+            <ReferenceLine
+              {...LINE_RATE_LINE}
+              x={lineRateBitsPerSecond}
+              ifOverflow="extendDomain"
+              label={{ value: "line rate", position: "insideTopRight", fill: "currentColor", fontSize: 11 }}
             />
-            <YAxis
-              type="category"
-              dataKey="label"
-              width={labelWidth}
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-              interval={0}
-            />
-            {lineRateBitsPerSecond ? (
-              <ReferenceLine
-                x={lineRateBitsPerSecond}
-                ifOverflow="extendDomain"
-                stroke="currentColor"
-                strokeDasharray="6 4"
-                strokeOpacity={0.6}
-                label={{ value: "line rate", position: "insideTopRight", fill: "currentColor", fontSize: 11 }}
-              />
-            ) : null}
-            {series.map((entry) => (
-              <Bar
-                key={entry.key}
-                dataKey={entry.key}
-                name={entry.label}
-                fill={entry.color}
-                barSize={BAR_HEIGHT}
-                isAnimationActive={false}
-              />
-            ))}
-            <Tooltip
+          ) : null}
+          {series.map((entry) => (
+            <Bar
+              key={entry.key}
+              dataKey={entry.key}
+              name={entry.label}
+              fill={entry.color}
+              barSize={BAR_HEIGHT}
               isAnimationActive={false}
-              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
-              content={({ active, payload, label: groupLabel }) =>
-                active && payload?.length ? (
-                  <TooltipBox
-                    title={String(groupLabel)}
-                    rows={payload.map((item) => ({
-                      label: String(item.name),
-                      value: formatRate(item.value as number | null, unit),
-                      color: item.color,
-                    }))}
-                  />
-                ) : null
-              }
             />
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
+          ))}
+          <Tooltip
+            isAnimationActive={false}
+            cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
+            content={({ active, payload, label: groupLabel }) =>
+              active && payload?.length ? (
+                <TooltipBox
+                  title={String(groupLabel)}
+                  rows={payload.map((item) => ({
+                    label: String(item.name),
+                    value: formatRate(item.value as number | null, unit),
+                    color: item.color,
+                  }))}
+                />
+              ) : null
+            }
+          />
+        </BarChart>
+      </ChartFrame>
       <ChartKey
         items={[
           ...series.map((entry) => ({ label: entry.label, color: entry.color })),

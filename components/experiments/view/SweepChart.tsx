@@ -7,13 +7,13 @@ import {
   Line,
   ReferenceDot,
   ReferenceLine,
-  ResponsiveContainer,
   Tooltip,
   XAxis,
   YAxis,
 } from "recharts";
-import { GRID_PROPS, useRateAxis } from "@/components/charts/axes";
-import { TooltipBox } from "@/components/charts/ChartTooltip";
+import { GRID_PROPS, LINE_RATE_LINE, useRateAxis } from "@/components/charts/axes";
+import { ChartFrame } from "@/components/charts/ChartFrame";
+import { pointTooltip, TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
 import { formatRate } from "@/lib/format";
 import type { SweepResult } from "@/lib/experiments/contract";
@@ -63,91 +63,80 @@ export function SweepChart({
   const factorLabel = SWEEP_FACTOR_LABELS[result.factor];
   return (
     <div>
-      <div
-        className="h-72 w-full overflow-hidden text-slate-600 sm:h-80 dark:text-slate-300"
-        role="img"
-        aria-label={`Median throughput for each ${factorLabel.toLowerCase()} value${knee ? `; the knee is at ${knee.label}` : ""}`}
+      <ChartFrame
+        size="tall"
+        label={`Median throughput for each ${factorLabel.toLowerCase()} value${knee ? `; the knee is at ${knee.label}` : ""}`}
         data-testid="sweep-chart"
         data-knee={knee?.label ?? ""}
         data-point-count={data.length}
       >
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={data} margin={{ top: 16, right: 12, bottom: 18, left: 4 }}>
-            <CartesianGrid {...GRID_PROPS} vertical={false} />
-            <XAxis
-              dataKey="label"
-              type="category"
-              padding={{ left: 28, right: 28 }}
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-              label={{ value: factorLabel, position: "insideBottom", offset: -12, fill: "currentColor", fontSize: 12 }}
+        <ComposedChart data={data} margin={{ top: 16, right: 12, bottom: 18, left: 4 }}>
+          <CartesianGrid {...GRID_PROPS} vertical={false} />
+          <XAxis
+            dataKey="label"
+            type="category"
+            padding={{ left: 28, right: 28 }}
+            tick={{ fill: "currentColor", fontSize: 12 }}
+            stroke="currentColor"
+            strokeOpacity={0.4}
+            label={{ value: factorLabel, position: "insideBottom", offset: -12, fill: "currentColor", fontSize: 12 }}
+          />
+          <YAxis {...rateAxis} />
+          {lineRateBitsPerSecond > 0 ? (
+            <ReferenceLine {...LINE_RATE_LINE} y={lineRateBitsPerSecond} ifOverflow="extendDomain" />
+          ) : null}
+          {knee ? (
+            <ReferenceLine
+              x={knee.label}
+              stroke={KNEE_COLOR}
+              strokeDasharray="3 3"
+              strokeWidth={1.5}
+              label={{ value: "knee", position: "top", fill: KNEE_COLOR, fontSize: 12, fontWeight: 600 }}
             />
-            <YAxis {...rateAxis} />
-            {lineRateBitsPerSecond > 0 ? (
-              <ReferenceLine
-                y={lineRateBitsPerSecond}
-                ifOverflow="extendDomain"
-                stroke="currentColor"
-                strokeDasharray="6 4"
-                strokeOpacity={0.6}
-              />
+          ) : null}
+          <Line
+            dataKey="median"
+            name="median"
+            stroke={MEDIAN_COLOR}
+            strokeWidth={2.25}
+            dot={{ r: 3.5, fill: MEDIAN_COLOR }}
+            isAnimationActive={false}
+            connectNulls
+          >
+            {hasWhiskers ? (
+              <ErrorBar dataKey="whisker" width={8} strokeWidth={1.5} stroke={MEDIAN_COLOR} direction="y" />
             ) : null}
-            {knee ? (
-              <ReferenceLine
-                x={knee.label}
-                stroke={KNEE_COLOR}
-                strokeDasharray="3 3"
-                strokeWidth={1.5}
-                label={{ value: "knee", position: "top", fill: KNEE_COLOR, fontSize: 12, fontWeight: 600 }}
-              />
-            ) : null}
-            <Line
-              dataKey="median"
-              name="median"
-              stroke={MEDIAN_COLOR}
-              strokeWidth={2.25}
-              dot={{ r: 3.5, fill: MEDIAN_COLOR }}
-              isAnimationActive={false}
-              connectNulls
-            >
-              {hasWhiskers ? (
-                <ErrorBar dataKey="whisker" width={8} strokeWidth={1.5} stroke={MEDIAN_COLOR} direction="y" />
-              ) : null}
-            </Line>
-            {knee ? (
-              <ReferenceDot
-                x={knee.label}
-                y={knee.bitsPerSecond}
-                r={7}
-                fill="none"
-                stroke={KNEE_COLOR}
-                strokeWidth={2.5}
-              />
-            ) : null}
-            <Tooltip
-              isAnimationActive={false}
-              cursor={{ stroke: "currentColor", strokeOpacity: 0.2 }}
-              content={({ active, payload }) => {
-                const point = active ? (payload?.[0]?.payload as Point | undefined) : undefined;
-                if (!point) return null;
-                const rows = [{ label: "median", value: formatRate(point.median, unit), color: MEDIAN_COLOR }];
-                if (point.runs > 1)
-                  rows.push(
-                    { label: "min", value: formatRate(point.min, unit), color: MEDIAN_COLOR },
-                    { label: "max", value: formatRate(point.max, unit), color: MEDIAN_COLOR },
-                  );
-                return (
-                  <TooltipBox
-                    title={`${factorLabel} ${point.label}${knee?.label === point.label ? " · knee" : ""}`}
-                    rows={rows}
-                  />
+          </Line>
+          {knee ? (
+            <ReferenceDot
+              x={knee.label}
+              y={knee.bitsPerSecond}
+              r={7}
+              fill="none"
+              stroke={KNEE_COLOR}
+              strokeWidth={2.5}
+            />
+          ) : null}
+          <Tooltip
+            isAnimationActive={false}
+            cursor={{ stroke: "currentColor", strokeOpacity: 0.2 }}
+            content={pointTooltip<Point>((point) => {
+              const rows = [{ label: "median", value: formatRate(point.median, unit), color: MEDIAN_COLOR }];
+              if (point.runs > 1)
+                rows.push(
+                  { label: "min", value: formatRate(point.min, unit), color: MEDIAN_COLOR },
+                  { label: "max", value: formatRate(point.max, unit), color: MEDIAN_COLOR },
                 );
-              }}
-            />
-          </ComposedChart>
-        </ResponsiveContainer>
-      </div>
+              return (
+                <TooltipBox
+                  title={`${factorLabel} ${point.label}${knee?.label === point.label ? " · knee" : ""}`}
+                  rows={rows}
+                />
+              );
+            })}
+          />
+        </ComposedChart>
+      </ChartFrame>
       <ChartKey
         items={[
           { label: hasWhiskers ? "median, with min and max" : "median", color: MEDIAN_COLOR, shape: "line" },

@@ -1,19 +1,9 @@
 "use client";
 
-import {
-  Bar,
-  CartesianGrid,
-  Cell,
-  ComposedChart,
-  Line,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
-import { GRID_PROPS, useRateAxis } from "@/components/charts/axes";
-import { TooltipBox } from "@/components/charts/ChartTooltip";
+import { Bar, CartesianGrid, Cell, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { GRID_PROPS, rightAxisProps, useRateAxis } from "@/components/charts/axes";
+import { ChartFrame } from "@/components/charts/ChartFrame";
+import { pointTooltip, TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
 import { formatPercent, formatRate } from "@/lib/format";
 import type { UdpCeilingResult } from "@/lib/experiments/contract";
@@ -61,92 +51,75 @@ export function UdpCeilingChart({
   const isSlanted = data.length > 4;
   return (
     <div>
-      <div
-        className="h-72 w-full overflow-hidden text-slate-600 sm:h-80 dark:text-slate-300"
-        role="img"
-        aria-label={`Received rate and loss for each of the ${data.length} bitrates tried`}
+      <ChartFrame
+        size="tall"
+        label={`Received rate and loss for each of the ${data.length} bitrates tried`}
         data-testid="udp-ceiling-chart"
         data-point-count={data.length}
       >
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 18, left: 4 }}>
-            <CartesianGrid {...GRID_PROPS} vertical={false} />
-            <XAxis
-              dataKey="label"
-              type="category"
-              interval={0}
-              // Many bitrates side by side only fit a phone's width slanted.
-              angle={isSlanted ? -35 : 0}
-              textAnchor={isSlanted ? "end" : "middle"}
-              height={isSlanted ? 64 : 30}
-              tick={{ fill: "currentColor", fontSize: 11 }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-              label={{
-                value: "bitrate tried",
-                position: "insideBottom",
-                offset: -12,
-                fill: "currentColor",
-                fontSize: 12,
-              }}
-            />
-            <YAxis yAxisId="rate" {...rateAxis} />
-            <YAxis
-              yAxisId="loss"
-              orientation="right"
-              width={44}
-              domain={[0, maxLoss]}
-              tick={{ fill: LOSS_COLOR, fontSize: 12 }}
-              stroke={LOSS_COLOR}
-              strokeOpacity={0.6}
-              tickFormatter={(value: number) => `${Number(value.toFixed(2))}%`}
-            />
-            <ReferenceLine
-              yAxisId="loss"
-              y={lossPercent}
-              stroke={LOSS_COLOR}
-              strokeDasharray="4 3"
-              strokeOpacity={0.8}
-            />
-            <Bar yAxisId="rate" dataKey="received" name="received" isAnimationActive={false} maxBarSize={48}>
-              {data.map((point) => (
-                <Cell key={point.bitrate} fill={point.isCeiling ? CEILING_COLOR : RECEIVED_COLOR} />
-              ))}
-            </Bar>
-            <Line
-              yAxisId="loss"
-              dataKey="loss"
-              name="loss"
-              stroke={LOSS_COLOR}
-              strokeWidth={1.75}
-              dot={{ r: 3, fill: LOSS_COLOR }}
-              isAnimationActive={false}
-              connectNulls
-            />
-            <Tooltip
-              isAnimationActive={false}
-              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
-              content={({ active, payload }) => {
-                const point = active ? (payload?.[0]?.payload as Point | undefined) : undefined;
-                if (!point) return null;
-                return (
-                  <TooltipBox
-                    title={`${formatRate(point.bitrate, unit)} (step ${point.order})${point.isCeiling ? " · the ceiling" : ""}`}
-                    rows={[
-                      {
-                        label: "received",
-                        value: formatRate(point.received, unit),
-                        color: point.isCeiling ? CEILING_COLOR : RECEIVED_COLOR,
-                      },
-                      { label: "loss", value: formatPercent(point.loss, 2), color: LOSS_COLOR },
-                    ]}
-                  />
-                );
-              }}
-            />
-          </ComposedChart>
-        </ResponsiveContainer>
-      </div>
+        <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 18, left: 4 }}>
+          <CartesianGrid {...GRID_PROPS} vertical={false} />
+          <XAxis
+            dataKey="label"
+            type="category"
+            interval={0}
+            // Many bitrates side by side only fit a phone's width slanted.
+            angle={isSlanted ? -35 : 0}
+            textAnchor={isSlanted ? "end" : "middle"}
+            height={isSlanted ? 64 : 30}
+            tick={{ fill: "currentColor", fontSize: 11 }}
+            stroke="currentColor"
+            strokeOpacity={0.4}
+            label={{
+              value: "bitrate tried",
+              position: "insideBottom",
+              offset: -12,
+              fill: "currentColor",
+              fontSize: 12,
+            }}
+          />
+          <YAxis yAxisId="rate" {...rateAxis} />
+          <YAxis
+            {...rightAxisProps(LOSS_COLOR, 44)}
+            yAxisId="loss"
+            domain={[0, maxLoss]}
+            tickFormatter={(value: number) => `${Number(value.toFixed(2))}%`}
+          />
+          <ReferenceLine yAxisId="loss" y={lossPercent} stroke={LOSS_COLOR} strokeDasharray="4 3" strokeOpacity={0.8} />
+          <Bar yAxisId="rate" dataKey="received" name="received" isAnimationActive={false} maxBarSize={48}>
+            {data.map((point) => (
+              <Cell key={point.bitrate} fill={point.isCeiling ? CEILING_COLOR : RECEIVED_COLOR} />
+            ))}
+          </Bar>
+          <Line
+            yAxisId="loss"
+            dataKey="loss"
+            name="loss"
+            stroke={LOSS_COLOR}
+            strokeWidth={1.75}
+            dot={{ r: 3, fill: LOSS_COLOR }}
+            isAnimationActive={false}
+            connectNulls
+          />
+          <Tooltip
+            isAnimationActive={false}
+            cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
+            content={pointTooltip<Point>((point) => (
+              <TooltipBox
+                title={`${formatRate(point.bitrate, unit)} (step ${point.order})${point.isCeiling ? " · the ceiling" : ""}`}
+                rows={[
+                  {
+                    label: "received",
+                    value: formatRate(point.received, unit),
+                    color: point.isCeiling ? CEILING_COLOR : RECEIVED_COLOR,
+                  },
+                  { label: "loss", value: formatPercent(point.loss, 2), color: LOSS_COLOR },
+                ]}
+              />
+            ))}
+          />
+        </ComposedChart>
+      </ChartFrame>
       <ChartKey
         items={[
           { label: "received", color: RECEIVED_COLOR },
