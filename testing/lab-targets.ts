@@ -7,7 +7,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { HostTarget } from "../lib/ssh/types";
-import { readLabState, tbfParameters } from "./lab/lab";
+import { readLabState, tbfParameters, tbfQdiscArgs } from "./lab/lab";
 import type { LabBottleneck, LabHost, LabLink, LabState } from "./lab-state";
 
 export function requireLabState(): LabState {
@@ -169,26 +169,7 @@ export function setLinkRate(
   const tbf = { ...tbfParameters(`${rateMbps}mbit`), ...(queueLatency ? { latency: queueLatency } : {}) };
   for (const end of [link.a, link.b]) {
     const host = labHost(state, end.host);
-    const res = spawnSync(
-      "tc",
-      [
-        "-n",
-        host.netns,
-        "qdisc",
-        "change",
-        "dev",
-        end.nic,
-        "root",
-        "tbf",
-        "rate",
-        tbf.rate,
-        "burst",
-        String(tbf.burstBytes),
-        "latency",
-        tbf.latency,
-      ],
-      { encoding: "utf8" },
-    );
+    const res = spawnSync("tc", tbfQdiscArgs(host.netns, "change", end.nic, tbf), { encoding: "utf8" });
     if (res.status !== 0) throw new Error(`tc qdisc change on ${end.host}/${end.nic} failed: ${res.stderr}`);
   }
 }

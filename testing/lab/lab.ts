@@ -175,6 +175,31 @@ export function tbfParameters(rate: string): { rate: string; burstBytes: number;
   return { rate, burstBytes: burstBytes(rateToMbps(rate)), latency: "10ms" };
 }
 
+/** The arguments of `tc` that add (or change) the tbf qdisc at the root of `dev` in the network namespace `ns`. */
+export function tbfQdiscArgs(
+  ns: string,
+  verb: "add" | "change",
+  dev: string,
+  tbf: ReturnType<typeof tbfParameters>,
+): string[] {
+  return [
+    "-n",
+    ns,
+    "qdisc",
+    verb,
+    "dev",
+    dev,
+    "root",
+    "tbf",
+    "rate",
+    tbf.rate,
+    "burst",
+    String(tbf.burstBytes),
+    "latency",
+    tbf.latency,
+  ];
+}
+
 // 256 buckets, the most a u32 hash table holds: 4 flows on random ports share one 2.3% of the time.
 export const FLOW_CAP_BUCKETS = 256;
 // Bits 1-8 of the port: Linux hands out odd ephemeral ports to bind() (iperf3 -B) and even ones to
@@ -814,22 +839,7 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
     for (const ns of [netnsName(a), netnsName(b)]) {
       ipn(ns, "link", "add", ifb, "type", "ifb");
       ipn(ns, "link", "set", "dev", ifb, "mtu", String(Math.max(...members.map((l) => l.mtu))), "up");
-      run("tc", [
-        "-n",
-        ns,
-        "qdisc",
-        "add",
-        "dev",
-        ifb,
-        "root",
-        "tbf",
-        "rate",
-        tbf.rate,
-        "burst",
-        String(tbf.burstBytes),
-        "latency",
-        tbf.latency,
-      ]);
+      run("tc", tbfQdiscArgs(ns, "add", ifb, tbf));
     }
     return {
       name: bottleneck.name,
@@ -862,23 +872,7 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
       } else if (speedMbps !== null && bottleneck) {
         tcBatch(ns, bottleneckTcBatch(nic, speedMbps, bottleneck.ifb));
       } else if (link.rate !== null) {
-        const tbf = tbfParameters(link.rate);
-        run("tc", [
-          "-n",
-          ns,
-          "qdisc",
-          "add",
-          "dev",
-          nic,
-          "root",
-          "tbf",
-          "rate",
-          tbf.rate,
-          "burst",
-          String(tbf.burstBytes),
-          "latency",
-          tbf.latency,
-        ]);
+        run("tc", tbfQdiscArgs(ns, "add", nic, tbfParameters(link.rate)));
       }
       const { mac, mtu } = linkInfo(ns, nic);
       const host = hosts.find((h) => h.name === hostName);
