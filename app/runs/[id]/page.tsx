@@ -1,17 +1,14 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
-import { CopyButton } from "@/components/runs/CopyButton";
 import { EnvironmentSection } from "@/components/diagnosis/EnvironmentTable";
 import { FindingsSection } from "@/components/diagnosis/HintList";
+import { PageSection } from "@/components/PageSection";
 import { clientSideOf, directionOf, isActiveStatus, parseStoredOptions } from "@/lib/runs/contract";
-import { describeDirection, describeOptions } from "@/lib/runs/describe";
-import { RerunButton } from "@/components/runs/RerunButton";
+import { RunCommands, RunExport, RunRawOutput } from "@/components/runs/RunCommands";
+import { RunCompactedNote, RunFailure } from "@/components/runs/RunFailure";
+import { RunHeader } from "@/components/runs/RunHeader";
 import { RunLiveView } from "@/components/runs/RunLiveView";
 import { RunSummaryCards, StreamTable } from "@/components/runs/RunFigures";
-import { ImportedTag, StatusBadge } from "@/components/runs/StatusBadge";
-import { LocalTime } from "@/components/units/LocalTime";
-import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { againstBaseline } from "@/lib/alerts/baseline";
 import { describeAgainstBaseline } from "@/lib/alerts/contract";
 import { requirePage } from "@/lib/auth/guard";
@@ -69,98 +66,22 @@ export default async function RunPage({ params }: Params) {
   const [clientEnd, serverEnd] = clientSide === "a" ? [ends.a, ends.b] : [ends.b, ends.a];
   const queuePosition = queuePositionOf(run);
   const speedMbps = ends.speedMbps;
+  const hosts = { server: serverEnd.hostName, client: clientEnd.hostName };
+  const kept = { sampleCount: series.sampleCount, pointCount: series.points.length, compactedAt: series.compactedAt };
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/runs" className="hover:underline">
-          Runs
-        </Link>{" "}
-        /{" "}
-        <Link href={`/links/${run.linkId}`} className="hover:underline">
-          {run.linkName}
-        </Link>
-      </nav>
-      <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
-            Run #{run.id} {isActive ? null : <StatusBadge status={run.status} />}
-            {run.source === "imported" ? <ImportedTag name={run.importName} /> : null}
-          </h1>
-          <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-            <span className="font-mono">{describeOptions(options, direction)}</span> ·{" "}
-            {describeDirection(direction, ends.a.hostName, ends.b.hostName)} · client on {clientEnd.hostName}
-          </p>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            Started <LocalTime iso={run.startedAt ?? run.createdAt} />
-            {run.endedAt && run.startedAt
-              ? ` · took ${Math.round((Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000)} s`
-              : ""}
-            {run.source === "imported" ? (
-              <span data-testid="run-import-name">
-                {" · imported"}
-                {run.importName ? (
-                  <>
-                    {" "}
-                    from <span className="font-mono">{run.importName}</span>
-                  </>
-                ) : null}
-              </span>
-            ) : null}
-            {run.experimentId ? (
-              <>
-                {" · part of "}
-                <Link
-                  href={`/experiments/${run.experimentId}`}
-                  className="text-sky-700 hover:underline dark:text-sky-300"
-                  data-testid="run-experiment"
-                >
-                  experiment #{run.experimentId}
-                </Link>
-                {run.channel ? `, channel ${run.channel}` : ""}
-              </>
-            ) : null}
-          </p>
-        </div>
-        <div className="flex flex-wrap items-center gap-3">
-          <RateUnitSwitch />
-          {!isActive ? <RerunButton runId={run.id} /> : null}
-        </div>
-      </div>
+      <RunHeader
+        run={run}
+        options={options}
+        direction={direction}
+        aName={ends.a.hostName}
+        bName={ends.b.hostName}
+        clientName={clientEnd.hostName}
+        isActive={isActive}
+      />
 
-      {run.error ? (
-        <section
-          role="alert"
-          aria-labelledby="error-heading"
-          className="mb-6 rounded-lg border-2 border-red-400 bg-red-50 p-4 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-100"
-        >
-          <h2 id="error-heading" className="text-lg font-semibold">
-            {run.status === "failed"
-              ? "The run failed"
-              : run.status === "interrupted"
-                ? "The run was interrupted"
-                : "The run stopped"}
-            :{" "}
-            <span className="font-mono text-base" data-testid="error-kind">
-              {run.error.kind}
-            </span>
-          </h2>
-          <p className="mt-2 whitespace-pre-wrap break-words font-mono text-sm">{run.error.message}</p>
-          {run.error.hint ? (
-            <p className="mt-2 text-sm">
-              <span className="font-semibold">What to do: </span>
-              {run.error.hint}
-            </p>
-          ) : null}
-          <p className="mt-2 text-xs">
-            {series.sampleCount === 0
-              ? "It got no intervals before it stopped."
-              : series.compactedAt
-                ? `The ${series.sampleCount} intervals it got are shown below, thinned.`
-                : `The ${series.sampleCount} intervals it got are kept below.`}
-          </p>
-        </section>
-      ) : null}
+      {run.error ? <RunFailure status={run.status} error={run.error} series={kept} /> : null}
 
       {!isActive && run.summary ? (
         <section aria-label="Summary" className="mb-6">
@@ -183,18 +104,7 @@ export default async function RunPage({ params }: Params) {
         }
       />
 
-      {series.compactedAt ? (
-        <p
-          className="mb-3 rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200"
-          data-testid="run-compacted"
-        >
-          <span className="font-semibold">Compacted</span> on <LocalTime iso={series.compactedAt.toISOString()} />: its{" "}
-          {series.sampleCount} intervals were deleted once older than the sample retention period (
-          <span className="font-mono">WIRESPEED_SAMPLES_KEEP_DAYS</span>). The chart shows the {series.points.length}{" "}
-          averaged points and the stream totals kept when it ended; the summary, commands, environment and raw outputs
-          are whole, and its export holds what is left.
-        </p>
-      ) : null}
+      {series.compactedAt ? <RunCompactedNote {...kept} compactedAt={series.compactedAt} /> : null}
 
       <div className="mb-6">
         <RunLiveView
@@ -212,14 +122,11 @@ export default async function RunPage({ params }: Params) {
       </div>
 
       {!isActive && series.streamCount > 1 ? (
-        <section aria-labelledby="streams-heading" className="mb-6">
-          <h2 id="streams-heading" className="mb-3 text-lg font-semibold">
-            Streams
-          </h2>
+        <PageSection name="streams" title="Streams" className="mb-6">
           <Suspense fallback={<StreamsPlaceholder />}>
             <RunStreams runId={run.id} protocol={options.protocol} />
           </Suspense>
-        </section>
+        </PageSection>
       ) : null}
 
       <EnvironmentSection
@@ -231,120 +138,23 @@ export default async function RunPage({ params }: Params) {
         isImported={run.source === "imported"}
       />
 
-      <section aria-labelledby="commands-heading" className="mb-6">
-        <h2 id="commands-heading" className="mb-3 text-lg font-semibold">
-          Commands
-        </h2>
-        {run.commands.server || run.commands.client ? (
-          <div className="space-y-3">
-            {(
-              [
-                ["server", serverEnd.hostName, run.commands.server, run.versions.server],
-                ["client", clientEnd.hostName, run.commands.client, run.versions.client],
-              ] as const
-            ).map(([role, host, command, version]) =>
-              command ? (
-                <div
-                  key={role}
-                  className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
-                >
-                  <div className="mb-2 flex items-center justify-between gap-2">
-                    <h3 className="text-sm font-medium">
-                      {role === "server" ? "Server" : "Client"} on {host}
-                      {version ? (
-                        <span className="font-normal text-slate-600 dark:text-slate-400"> · iperf3 {version}</span>
-                      ) : null}
-                    </h3>
-                    <CopyButton text={command} label={`Copy the ${role} command`} />
-                  </div>
-                  <pre
-                    className={
-                      "overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs " +
-                      "text-slate-900 dark:bg-slate-950 dark:text-slate-100"
-                    }
-                    data-testid={`command-${role}`}
-                  >
-                    {command}
-                  </pre>
-                </div>
-              ) : null,
-            )}
-          </div>
-        ) : (
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            {isActive
-              ? "The commands appear once iperf3 starts on both ends."
-              : run.source === "imported"
-                ? "Imported from an iperf3 output: Wirespeed started no command. The output is under Raw output."
-                : "No command was started on the hosts."}
-          </p>
-        )}
-      </section>
+      <RunCommands
+        hosts={hosts}
+        commands={run.commands}
+        versions={run.versions}
+        isActive={isActive}
+        isImported={run.source === "imported"}
+      />
 
-      {!isActive ? (
-        <section aria-labelledby="output-heading" className="mb-6">
-          <h2 id="output-heading" className="mb-3 text-lg font-semibold">
-            Raw output
-          </h2>
-          <div className="grid gap-3 lg:grid-cols-2">
-            {(
-              [
-                ["Server", serverEnd.hostName, run.output.server],
-                ["Client", clientEnd.hostName, run.output.client],
-              ] as const
-            ).map(([role, host, output]) => (
-              <details
-                key={role}
-                className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
-                open={Boolean(run.error)}
-              >
-                <summary className="cursor-pointer text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
-                  {role} output on {host} ({output.split("\n").filter(Boolean).length} lines)
-                </summary>
-                <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-100 p-2 font-mono text-xs text-slate-900 dark:bg-slate-950 dark:text-slate-100">
-                  {output || "(nothing)"}
-                </pre>
-              </details>
-            ))}
-          </div>
-        </section>
-      ) : null}
+      {!isActive ? <RunRawOutput hosts={hosts} output={run.output} isOpen={Boolean(run.error)} /> : null}
 
       {isActive ? null : (
-        <section aria-labelledby="export-heading" className="mb-6">
-          <h2 id="export-heading" className="mb-3 text-lg font-semibold">
-            Export
-          </h2>
-          <div className="flex flex-wrap gap-3">
-            <a
-              href={`/runs/${run.id}/export?format=csv`}
-              download={`wirespeed-run-${run.id}.csv`}
-              className={
-                "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium " +
-                "hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 " +
-                "focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700"
-              }
-            >
-              Download CSV
-            </a>
-            <a
-              href={`/runs/${run.id}/export?format=json`}
-              download={`wirespeed-run-${run.id}.json`}
-              className={
-                "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium " +
-                "hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 " +
-                "focus-visible:ring-sky-500 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700"
-              }
-            >
-              Download JSON
-            </a>
-            <p className="self-center text-xs text-slate-600 dark:text-slate-400">
-              {series.compactedAt
-                ? `The chart's ${series.points.length} points and each stream's totals: the ${series.sampleCount} intervals were compacted.`
-                : `Every interval (${series.sampleCount}), not the thinned chart.`}
-            </p>
-          </div>
-        </section>
+        <RunExport
+          runId={run.id}
+          sampleCount={series.sampleCount}
+          pointCount={series.points.length}
+          isCompacted={series.compactedAt !== null}
+        />
       )}
     </>
   );

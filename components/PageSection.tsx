@@ -1,0 +1,46 @@
+import type { ReactNode } from "react";
+
+/**
+ * A titled section of a page, named by its h2 (`<name>-heading`), with `actions` (buttons, links)
+ * at the right of the title when there are some.
+ */
+export function PageSection({
+  name,
+  title,
+  actions,
+  headingClassName = "mb-3",
+  className,
+  id,
+  testId,
+  children,
+}: {
+  /** what the heading's id starts with */
+  name: string;
+  title: ReactNode;
+  actions?: ReactNode;
+  /** the heading's margin below it */
+  headingClassName?: string;
+  className?: string;
+  id?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  const headingId = `${name}-heading`;
+  return (
+    <section id={id} aria-labelledby={headingId} className={className} data-testid={testId}>
+      {actions ? (
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+          <h2 id={headingId} className="text-lg font-semibold">
+            {title}
+          </h2>
+          {actions}
+        </div>
+      ) : (
+        <h2 id={headingId} className={`${headingClassName} text-lg font-semibold`}>
+          {title}
+        </h2>
+      )}
+      {children}
+    </section>
+  );
+}
