@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { apiCall, distDirFor, registerLabLinks, serverLogFor, waitForRunStatus } from "./api";
+import { apiCall, distDirFor, hostIdsOfLink, registerLabLinks, serverLogFor, waitForRunStatus } from "./api";
 import { readLabState } from "../testing/lab/lab";
 import { screenshotEverywhere } from "./screenshots";
 
@@ -51,13 +51,8 @@ function portOf(baseURL: string | undefined): number {
 test("an admin adds an operator, a viewer and a third user on the Users page", async ({ page, request }) => {
   const links = await registerLabLinks(request, "acct", [{ lab: "ab-1g", name: "acct-1g", speedMbps: 1000 }]);
   linkId = links["acct-1g"]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
-    request,
-    "GET",
-    `/api/links/${linkId}`,
-  );
-  hostId = link.a.host.id;
-  hostIds = [link.a.host.id, link.b.host.id];
+  hostIds = await hostIdsOfLink(request, linkId);
+  hostId = hostIds[0]!;
   runId = (await apiCall<{ id: number }>(request, "POST", `/api/links/${linkId}/runs`, { duration: 1 })).id;
 
   await page.goto("/users");

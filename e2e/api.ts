@@ -158,6 +158,19 @@ export async function registerLabLinks(
   return linkIds;
 }
 
+/**
+ * The ids of a link's two hosts, a's then b's: what a spec deletes when it is done, and with them
+ * their NICs, the link and everything that ran on it.
+ */
+export async function hostIdsOfLink(request: APIRequestContext, linkId: number): Promise<number[]> {
+  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
+    request,
+    "GET",
+    `/api/links/${linkId}`,
+  );
+  return [link.a.host.id, link.b.host.id];
+}
+
 /** Polls a run until its status is one of `statuses`, and returns it. */
 export async function waitForRunStatus(
   request: APIRequestContext,

@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 import { HINT_TITLES } from "../lib/diagnosis/rules";
 import { labLink, requireLabState, setLinkRate, setNicMtu } from "../testing/lab-targets";
-import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
+import { apiCall, hostIdsOfLink, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { screenshotEverywhere } from "./screenshots";
 
 // Diagnosis in the browser on the real lab: a test started from the link page with latency under
@@ -21,12 +21,7 @@ let hostIds: number[] = [];
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
   linkId = (await registerLabLinks(request, "dg", [LINK]))[LINK.name]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
-    request,
-    "GET",
-    `/api/links/${linkId}`,
-  );
-  hostIds = [link.a.host.id, link.b.host.id];
+  hostIds = await hostIdsOfLink(request, linkId);
 });
 
 test.afterAll(async ({ playwright }, testInfo) => {

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { apiCall, E2E_API_TOKEN, endActiveExperiments, registerLabLinks } from "./api";
+import { apiCall, E2E_API_TOKEN, endActiveExperiments, hostIdsOfLink, registerLabLinks } from "./api";
 import { screenshotEverywhere } from "./screenshots";
 
 // Starting experiments from the browser: two links selected on the links list Run together,
@@ -51,12 +51,7 @@ test.beforeAll(async ({ request }) => {
     { lab: "ab-2g5", name: "exps-2g5", speedMbps: 2500 },
   ]);
   linkIds = { first: links["exps-1g"]!, second: links["exps-2g5"]! };
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
-    request,
-    "GET",
-    `/api/links/${linkIds.first}`,
-  );
-  hostIds = [link.a.host.id, link.b.host.id];
+  hostIds = await hostIdsOfLink(request, linkIds.first);
 });
 
 // The other specs share this database and count hosts and links: what this spec registered goes

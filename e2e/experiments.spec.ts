@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { apiCall, endActiveExperiments, registerLabLinks } from "./api";
+import { apiCall, endActiveExperiments, hostIdsOfLink, registerLabLinks } from "./api";
 import { readLabState } from "../testing/lab/lab";
 import { saveScreenshot, screenshotEverywhere, VIEWPORTS } from "./screenshots";
 
@@ -55,12 +55,7 @@ test.beforeAll(async ({ request }) => {
   flowCapMbps = capped?.flowCapMbps ?? null;
   const lab = capped?.name ?? "ab-1g";
   linkId = (await registerLabLinks(request, "exp", [{ lab, name: `exp-${lab}`, speedMbps: 1000 }]))[`exp-${lab}`]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
-    request,
-    "GET",
-    `/api/links/${linkId}`,
-  );
-  hostIds = [link.a.host.id, link.b.host.id];
+  hostIds = await hostIdsOfLink(request, linkId);
 });
 
 // Other specs share this database and count hosts and links: what this one registered goes once its

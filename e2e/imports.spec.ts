@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "./fixtures";
-import { apiCall, registerLabLinks } from "./api";
+import { apiCall, hostIdsOfLink, registerLabLinks } from "./api";
 import { screenshotEverywhere } from "./screenshots";
 
 // Importing iperf3 outputs a user already has, in the browser: two files chosen on a link page
@@ -27,12 +27,7 @@ let hostIds: number[] = [];
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
   linkId = (await registerLabLinks(request, "im", [LINK]))[LINK.name]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
-    request,
-    "GET",
-    `/api/links/${linkId}`,
-  );
-  hostIds = [link.a.host.id, link.b.host.id];
+  hostIds = await hostIdsOfLink(request, linkId);
 });
 
 test.afterAll(async ({ playwright }, testInfo) => {

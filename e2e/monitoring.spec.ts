@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { expect, test } from "./fixtures";
 import { startHttpReceiver, type HttpReceiver } from "../testing/notification-receivers";
-import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
+import { apiCall, hostIdsOfLink, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { screenshotEverywhere } from "./screenshots";
 
 // Watching a link from the browser on the real lab: a schedule made through its form, whose
@@ -48,12 +48,7 @@ test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
   receiver = await startHttpReceiver();
   linkId = (await registerLabLinks(request, "mon", [LINK]))[LINK.name]!;
-  const link = await apiCall<{ a: { host: { id: number } }; b: { host: { id: number } } }>(
-    request,
-    "GET",
-    `/api/links/${linkId}`,
-  );
-  hostIds = [link.a.host.id, link.b.host.id];
+  hostIds = await hostIdsOfLink(request, linkId);
 });
 
 // Other specs share this database and count hosts and links: what this one made goes (deleting the
