@@ -29,6 +29,69 @@ async function liveSampleCount(page: Page): Promise<number> {
   });
 }
 
+/** The app under test's SQLite file (playwright.config.ts puts it in WIRESPEED_E2E_DATA_DIR). */
+const APP_DATABASE_FILE = path.join(
+  path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e"),
+  "wirespeed.db",
+);
+
+/**
+ * A succeeded TCP run on the link of `streams` streams at 0.1 s intervals, `samples` of them, ended
+ * (and started) at `endedAt`, written straight into the app's database: each interval gives every
+ * stream `streamBytes` at `bitsPerSecond(seq, index)`, the interval its sum. Its id.
+ */
+function insertStreamsRun({
+  endedAt,
+  streams,
+  samples,
+  streamBytes,
+  bitsPerSecond,
+  clientOutput = "",
+}: {
+  endedAt: Date;
+  streams: number;
+  samples: number;
+  streamBytes: number;
+  bitsPerSecond: (seq: number, index: number) => number;
+  clientOutput?: string;
+}): number {
+  const database = new Database(APP_DATABASE_FILE);
+  const at = endedAt.toISOString().replace("Z", "+00:00");
+  const options = {
+    protocol: "tcp",
+    duration: samples / 10,
+    parallel: streams,
+    reverse: false,
+    bidir: false,
+    interval: 0.1,
+    zerocopy: false,
+  };
+  const runId = Number(
+    database
+      .prepare(
+        `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits", "clientOutput") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0, ?)`,
+      )
+      .run(linkId, JSON.stringify(options), at, at, at, clientOutput).lastInsertRowid,
+  );
+  const insert = database.prepare(
+    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`,
+  );
+  database.transaction(() => {
+    for (let seq = 0; seq < samples; seq += 1) {
+      const values = Array.from({ length: streams }, (_, index) => ({
+        id: 5 + 2 * index,
+        bytes: streamBytes,
+        bitsPerSecond: bitsPerSecond(seq, index),
+        retransmits: 0,
+      }));
+      const total = values.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
+      insert.run(runId, seq, seq / 10, (seq + 1) / 10, total / 80, total, JSON.stringify(values));
+    }
+  })();
+  database.close();
+  return runId;
+}
+
 function runIdFromUrl(page: Page): number {
   const match = /\/runs\/(\d+)$/.exec(new URL(page.url()).pathname);
   if (!match) throw new Error(`not a run page: ${page.url()}`);
@@ -280,42 +343,13 @@ test("a one-hour 32-stream run at 0.1 s (36,000 intervals) draws without freezin
 }) => {
   test.setTimeout(90_000);
   // Written straight into the app's database: an hour of lab time is too long for a test.
-  const database = new Database(
-    path.join(path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e"), "wirespeed.db"),
-  );
-  const now = new Date().toISOString().replace("Z", "+00:00");
-  const options = {
-    protocol: "tcp",
-    duration: 3600,
-    parallel: 32,
-    reverse: false,
-    bidir: false,
-    interval: 0.1,
-    zerocopy: false,
-  };
-  const runId = Number(
-    database
-      .prepare(
-        `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0)`,
-      )
-      .run(linkId, JSON.stringify(options), now, now, now).lastInsertRowid,
-  );
-  const insert = database.prepare(
-    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`,
-  );
-  database.transaction(() => {
-    for (let seq = 0; seq < 36_000; seq += 1) {
-      const streams = Array.from({ length: 32 }, (_, index) => ({
-        id: 5 + 2 * index,
-        bytes: 367_000,
-        bitsPerSecond: 2.9e7 + ((seq * 7 + index * 13) % 100) * 2e4,
-        retransmits: 0,
-      }));
-      const total = streams.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
-      insert.run(runId, seq, seq / 10, (seq + 1) / 10, total / 80, total, JSON.stringify(streams));
-    }
-  })();
-  database.close();
+  const runId = insertStreamsRun({
+    endedAt: new Date(),
+    streams: 32,
+    samples: 36_000,
+    streamBytes: 367_000,
+    bitsPerSecond: (seq, index) => 2.9e7 + ((seq * 7 + index * 13) % 100) * 2e4,
+  });
 
   await page.setViewportSize(VIEWPORTS.desktop);
   await page.goto(`/runs/${runId}`, { timeout: 60_000 });
@@ -341,46 +375,22 @@ test("a run compacted by sample retention keeps its chart, stream table and expo
   test.setTimeout(120_000);
   // A run that ended 200 days ago, written straight into the app's database, then `npm run compact`
   // as a user runs it beside the app (the app's own pass may have compacted it first: the same result).
-  const file = path.join(path.resolve(process.env.WIRESPEED_E2E_DATA_DIR ?? "/tmp/wirespeed-e2e"), "wirespeed.db");
-  const database = new Database(file);
-  const ended = new Date(Date.now() - 200 * 86_400_000).toISOString().replace("Z", "+00:00");
-  const options = {
-    protocol: "tcp",
-    duration: 300,
-    parallel: 4,
-    reverse: false,
-    bidir: false,
-    interval: 0.1,
-    zerocopy: false,
-  };
-  const runId = Number(
-    database
-      .prepare(
-        `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", "sentBitsPerSecond", "receivedBitsPerSecond", "retransmits", "clientOutput") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0, 'iperf3 output kept')`,
-      )
-      .run(linkId, JSON.stringify(options), ended, ended, ended).lastInsertRowid,
-  );
-  const insert = database.prepare(
-    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "omitted", "streams") VALUES (?, ?, ?, ?, 'forward', ?, ?, 0, 0, ?)`,
-  );
-  database.transaction(() => {
-    for (let seq = 0; seq < 3000; seq += 1) {
-      const streams = Array.from({ length: 4 }, (_, index) => ({
-        id: 5 + 2 * index,
-        bytes: 2_937_500,
-        bitsPerSecond: 2.3e8 + ((seq * 7 + index * 13) % 100) * 1e5,
-        retransmits: 0,
-      }));
-      const total = streams.reduce((sum, stream) => sum + stream.bitsPerSecond, 0);
-      insert.run(runId, seq, seq / 10, (seq + 1) / 10, total / 80, total, JSON.stringify(streams));
-    }
-  })();
-  database.close();
+  const runId = insertStreamsRun({
+    endedAt: new Date(Date.now() - 200 * 86_400_000),
+    streams: 4,
+    samples: 3000,
+    streamBytes: 2_937_500,
+    bitsPerSecond: (seq, index) => 2.3e8 + ((seq * 7 + index * 13) % 100) * 1e5,
+    clientOutput: "iperf3 output kept",
+  });
   const compacted = await new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(
       process.execPath,
       ["--require", "./testing/server-only.cjs", "--import", "tsx", "scripts/compact.ts"],
-      { cwd: process.cwd(), env: { ...process.env, DATABASE_URL: `file:${file}`, WIRESPEED_SAMPLES_KEEP_DAYS: "180" } },
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, DATABASE_URL: `file:${APP_DATABASE_FILE}`, WIRESPEED_SAMPLES_KEEP_DAYS: "180" },
+      },
     );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
