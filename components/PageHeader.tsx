@@ -1,4 +1,17 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
+
+/** The way back above a page's title: the list it belongs to, then `children` (" / Compare", a further link). */
+export function Breadcrumb({ href, label, children }: { href: string; label: string; children?: ReactNode }) {
+  return (
+    <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
+      <Link href={href} className="hover:underline">
+        {label}
+      </Link>
+      {children}
+    </nav>
+  );
+}
 
 export function PageHeader({
   title,
