@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import { addActivity, compactSamples, DAY_MS, fillRuns, HOUR_MS, seedLab, withoutGrowthIndexes } from "./fill";
+import { loadLinkPageReads } from "./link-page-reads";
 import { argValue, loadAverage, machineLine, timed } from "./timing";
 
 const GOAL_MS = 300;
@@ -74,14 +75,9 @@ function readLab(file: string): LabLinks & { at: number } {
 async function measure(lab: LabLinks, at: number, repeat: number, token: string, file: string): Promise<Reading[]> {
   const { getOverview } = await import("../lib/overview/reads");
   const { listHosts } = await import("../lib/inventory/hosts");
-  const { getLinkEnds, getLinkHistory, listLinkNames, listLinkStreamCounts } = await import("../lib/runs/link-reads");
+  const { listLinkNames } = await import("../lib/runs/link-reads");
   const { listRunRows } = await import("../lib/runs/lists");
-  const { listExperiments } = await import("../lib/experiments/reads");
-  const { getLinkHints } = await import("../lib/diagnosis/reads");
-  const { listAlerts } = await import("../lib/alerts/alerts");
-  const { listSchedules } = await import("../lib/schedules/store");
-  const { getLinkBaseline } = await import("../lib/alerts/baseline");
-  const { runTableQuery } = await import("../lib/runs/filters");
+  const linkPage = await loadLinkPageReads();
   const runsApi = await import("../app/api/runs/route");
   const historyApi = await import("../app/api/links/[id]/history/route");
 
@@ -145,36 +141,29 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
     (body) => check(body.length > 1000, "empty overview"),
   );
 
-  const linkPage = () => {
-    const query = runTableQuery({ page: 1 }, link.id);
-    return Promise.all([
-      getLinkEnds(link.id), // generateMetadata's
-      getLinkEnds(link.id),
-      getLinkHistory({ linkId: link.id }),
-      listRunRows({ filters: query, page: query.page }),
-      listLinkStreamCounts(link.id),
-      listExperiments({ linkId: link.id, pageSize: 5 }),
-      listAlerts({ status: "firing", linkId: link.id }),
-      listSchedules({ linkId: link.id }),
-      getLinkBaseline(link.id),
-      getLinkHints(link.id),
-    ]);
-  };
-  await add("link page, every read", true, linkPage, ([, ends, history, table, streams, , , schedules, baseline]) => {
-    check(ends?.name === link.name, "the link's name");
-    check(history.points.length > 0 && history.points.length <= 2000, `${history.points.length} history points`);
-    check(table.runs.length === 25 && table.runs.every((run) => run.linkId === link.id), "the link's first table page");
-    check(table.total === linkRuns, `a total of ${table.total}, not ${linkRuns}`);
-    check(streams.length > 0, "no stream counts");
-    check(
-      schedules.length === link.schedules.length && schedules.every((schedule) => schedule.lastRun !== null),
-      "the link's schedules and their last starts",
-    );
-    check(
-      (baseline?.signatures.length ?? 0) === link.schedules.length,
-      `${baseline?.signatures.length} baselines for ${link.schedules.length} tests`,
-    );
-  });
+  await add(
+    "link page, every read",
+    true,
+    () => linkPage.page(link.id),
+    ([[, ends, history, table, streams, , , baseline], schedules]) => {
+      check(ends?.name === link.name, "the link's name");
+      check(history.points.length > 0 && history.points.length <= 2000, `${history.points.length} history points`);
+      check(
+        table.runs.length === 25 && table.runs.every((run) => run.linkId === link.id),
+        "the link's first table page",
+      );
+      check(table.total === linkRuns, `a total of ${table.total}, not ${linkRuns}`);
+      check(streams.length > 0, "no stream counts");
+      check(
+        schedules.length === link.schedules.length && schedules.every((schedule) => schedule.lastRun !== null),
+        "the link's schedules and their last starts",
+      );
+      check(
+        (baseline?.signatures.length ?? 0) === link.schedules.length,
+        `${baseline?.signatures.length} baselines for ${link.schedules.length} tests`,
+      );
+    },
+  );
   await add(
     "GET /api/links/:id/history (polled while a run is active)",
     false,

@@ -13,6 +13,7 @@
 import Database from "better-sqlite3";
 import path from "node:path";
 import { DAY_MS, fillRuns, seedLab, withoutGrowthIndexes } from "./fill";
+import { loadLinkPageReads } from "./link-page-reads";
 import { argValue, loadAverage, machineLine, timed } from "./timing";
 
 const GOAL_MS = 100;
@@ -73,28 +74,13 @@ async function main(): Promise<void> {
     console.log(`link-page: ${machineLine()}`);
 
     const queries = { ...(await import("../lib/runs/link-reads")), ...(await import("../lib/runs/lists")) };
-    const { listExperiments } = await import("../lib/experiments/reads");
     const { getLinkHints } = await import("../lib/diagnosis/reads");
-    const { listAlerts } = await import("../lib/alerts/alerts");
     const { listSchedules } = await import("../lib/schedules/store");
     const { getLinkBaseline } = await import("../lib/alerts/baseline");
-    const { runTableQuery } = await import("../lib/runs/filters");
     const linkId = link.id;
-    const table = runTableQuery({ page: 1 }, linkId);
-    // As app/links/[id]/page.tsx asks for them (generateMetadata reads the ends too); no compare.
-    const withoutSchedules = () =>
-      Promise.all([
-        queries.getLinkEnds(linkId),
-        queries.getLinkEnds(linkId),
-        queries.getLinkHistory({ linkId }),
-        queries.listRunRows({ filters: table, page: table.page }),
-        queries.listLinkStreamCounts(linkId),
-        listExperiments({ linkId, pageSize: 5 }),
-        listAlerts({ status: "firing", linkId }),
-        getLinkBaseline(linkId),
-        getLinkHints(linkId),
-      ]);
-    const page = () => Promise.all([withoutSchedules(), listSchedules({ linkId })]);
+    const linkPage = await loadLinkPageReads();
+    const withoutSchedules = () => linkPage.withoutSchedules(linkId);
+    const page = () => linkPage.page(linkId);
     const repeat = options.repeat;
     const results: Array<[string, number]> = [];
     const add = async <T>(label: string, body: () => Promise<T>, verify: (value: T) => void) => {
