@@ -26,6 +26,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
+import { insertBenchLink } from "./bench-link";
 import { benchOptions, check, percentile } from "./lab-bench";
 import { machineLine } from "./timing";
 
@@ -229,28 +230,7 @@ async function writerRole(mode: Mode, url: string, seconds: number, streams: num
 function fill(file: string, megabytes: number): { runs: number; samples: number } {
   const sqlite = new Database(file);
   const now = new Date().toISOString().replace("Z", "+00:00");
-  const hostIds = ["bench-a", "bench-b"].map((name, index) =>
-    Number(
-      sqlite
-        .prepare(
-          `INSERT INTO "Host" ("name", "address", "authMethod", "platform", "updatedAt") VALUES (?, ?, 'local', 'linux', ?)`,
-        )
-        .run(name, `198.18.200.${index + 1}`, now).lastInsertRowid,
-    ),
-  );
-  const nicIds = hostIds.map((hostId) =>
-    Number(
-      sqlite.prepare(`INSERT INTO "Nic" ("hostId", "name", "updatedAt") VALUES (?, 'eth1', ?)`).run(hostId, now)
-        .lastInsertRowid,
-    ),
-  );
-  const linkId = Number(
-    sqlite
-      .prepare(
-        `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('bench-1g', ?, ?, 1000, ?)`,
-      )
-      .run(nicIds[0], nicIds[1], now).lastInsertRowid,
-  );
+  const linkId = insertBenchLink(sqlite, now);
   const insertRun = sqlite.prepare(
     `INSERT INTO "Run" ("linkId", "status", "options", "createdAt") VALUES (?, 'succeeded', ?, ?)`,
   );

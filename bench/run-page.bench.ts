@@ -11,6 +11,7 @@
 import Database from "better-sqlite3";
 import os from "node:os";
 import path from "node:path";
+import { insertBenchLink } from "./bench-link";
 
 function readArgs(args: string[]) {
   const value = (name: string) => {
@@ -45,31 +46,7 @@ function seed(
 ): number[] {
   const sqlite = new Database(file);
   const now = new Date().toISOString().replace("Z", "+00:00");
-  const hostIds = ["bench-a", "bench-b"].map((name, index) =>
-    Number(
-      sqlite
-        .prepare(
-          `INSERT INTO "Host" ("name", "address", "authMethod", "platform", "updatedAt") VALUES (?, ?, 'local', 'linux', ?)`,
-        )
-        .run(name, `198.18.200.${index + 1}`, now).lastInsertRowid,
-    ),
-  );
-  const nicIds = hostIds.map((hostId, index) =>
-    Number(
-      sqlite
-        .prepare(
-          `INSERT INTO "Nic" ("hostId", "name", "speedMbps", "mtu", "addresses", "updatedAt") VALUES (?, 'eth1', 1000, 9000, ?, ?)`,
-        )
-        .run(hostId, JSON.stringify([`198.18.200.${index + 1}/24`]), now).lastInsertRowid,
-    ),
-  );
-  const linkId = Number(
-    sqlite
-      .prepare(
-        `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "updatedAt") VALUES ('bench-1g', ?, ?, 1000, ?)`,
-      )
-      .run(nicIds[0], nicIds[1], now).lastInsertRowid,
-  );
+  const linkId = insertBenchLink(sqlite, now, { nicFigures: true });
   const options = {
     protocol: "tcp",
     duration: samples / 10,
