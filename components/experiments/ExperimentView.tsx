@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { FindingsSection } from "@/components/diagnosis/HintList";
+import { Breadcrumb } from "@/components/PageHeader";
 import { apiPaths, fetchApi, queryKeys } from "@/components/queries";
 import { QueryError } from "@/components/runs/QueryError";
 import { StatusBadge } from "@/components/runs/StatusBadge";
@@ -69,12 +70,10 @@ export function ExperimentView({
 
   return (
     <div data-testid="experiment" data-status={experiment.status}>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/experiments" className="hover:underline">
-          Experiments
-        </Link>{" "}
+      <Breadcrumb href="/experiments" label="Experiments">
+        {" "}
         / #{experiment.id}
-      </nav>
+      </Breadcrumb>
       <div className="mb-4 flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Breadcrumb } from "@/components/PageHeader";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { LocalTime } from "@/components/units/LocalTime";
 import type { IperfOptions } from "@/lib/iperf/options";
@@ -32,15 +33,13 @@ export function RunHeader({
 }) {
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/runs" className="hover:underline">
-          Runs
-        </Link>{" "}
+      <Breadcrumb href="/runs" label="Runs">
+        {" "}
         /{" "}
         <Link href={`/links/${run.linkId}`} className="hover:underline">
           {run.linkName}
         </Link>
-      </nav>
+      </Breadcrumb>
       <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">

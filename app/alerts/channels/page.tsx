@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { ChannelList } from "@/components/alerts/ChannelList";
-import { PageHeader } from "@/components/PageHeader";
+import { Breadcrumb, PageHeader } from "@/components/PageHeader";
 import { requirePage } from "@/lib/auth/guard";
 import { listChannels } from "@/lib/notify/channels";
 
@@ -12,11 +12,7 @@ export default async function ChannelsPage() {
   const channels = await listChannels();
   return (
     <div className="max-w-5xl">
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/alerts" className="hover:underline">
-          Alerts
-        </Link>
-      </nav>
+      <Breadcrumb href="/alerts" label="Alerts" />
       <PageHeader
         title="Notification channels"
         description={

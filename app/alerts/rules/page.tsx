@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { RuleList } from "@/components/alerts/RuleList";
-import { PageHeader } from "@/components/PageHeader";
+import { Breadcrumb, PageHeader } from "@/components/PageHeader";
 import { requirePage } from "@/lib/auth/guard";
 import { listAlertRules } from "@/lib/alerts/rules";
 import { listLinks } from "@/lib/inventory/links";
@@ -14,11 +14,7 @@ export default async function AlertRulesPage() {
   const [rules, links, channels] = await Promise.all([listAlertRules(), listLinks(), listChannels()]);
   return (
     <div className="max-w-5xl">
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/alerts" className="hover:underline">
-          Alerts
-        </Link>
-      </nav>
+      <Breadcrumb href="/alerts" label="Alerts" />
       <PageHeader
         title="Alert rules"
         description={

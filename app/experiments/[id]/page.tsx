@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { pageIdOf } from "@/components/page-params";
 import { ExperimentView } from "@/components/experiments/ExperimentView";
 import { requirePage } from "@/lib/auth/guard";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
@@ -9,10 +10,6 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ id: string }> };
 
-function experimentIdOf(raw: string): number | null {
-  return /^\d{1,10}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
-}
-
 export async function generateMetadata({ params }: Params) {
   const { id } = await params;
   return { title: `Experiment #${id}` };
@@ -20,7 +17,7 @@ export async function generateMetadata({ params }: Params) {
 
 export default async function ExperimentPage({ params }: Params) {
   await requirePage("read");
-  const experimentId = experimentIdOf((await params).id);
+  const experimentId = pageIdOf((await params).id);
   if (experimentId === null) notFound();
   const [experiment, hints] = await Promise.all([getExperiment(experimentId), getExperimentHints(experimentId)]);
   if (!experiment) notFound();

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
+import { Breadcrumb } from "@/components/PageHeader";
 import { ComparedTables } from "@/components/experiments/compare/ComparedTables";
 import { ExperimentPicker, type PickerChoice } from "@/components/experiments/compare/ExperimentPicker";
 import { StatusBadge } from "@/components/runs/StatusBadge";
@@ -92,12 +93,10 @@ export default async function CompareExperimentsPage({ searchParams }: { searchP
 
   const header = (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/experiments" className="hover:underline">
-          Experiments
-        </Link>{" "}
+      <Breadcrumb href="/experiments" label="Experiments">
+        {" "}
         / Compare
-      </nav>
+      </Breadcrumb>
       <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Compare experiments</h1>

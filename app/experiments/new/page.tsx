@@ -1,6 +1,5 @@
-import Link from "next/link";
-import { EmptyState } from "@/components/EmptyState";
-import { PageHeader } from "@/components/PageHeader";
+import { NoLinksYet } from "@/components/EmptyState";
+import { Breadcrumb, PageHeader } from "@/components/PageHeader";
 import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
 import { readNewExperimentParams } from "@/components/experiments/form/prefill";
 import { formLinksOf } from "@/components/schedules/form-links";
@@ -23,11 +22,7 @@ export default async function NewExperimentPage({
   const formLinks = formLinksOf(links, hosts);
   return (
     <div className="max-w-5xl">
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/experiments" className="hover:underline">
-          Experiments
-        </Link>
-      </nav>
+      <Breadcrumb href="/experiments" label="Experiments" />
       <PageHeader
         title="New experiment"
         description="A series of runs that changes one thing at a time, carried out for you and turned into one answer."
@@ -35,13 +30,7 @@ export default async function NewExperimentPage({
       {formLinks.length > 0 ? (
         <NewExperimentForm links={formLinks} prefill={readNewExperimentParams(params)} />
       ) : (
-        <EmptyState title="No links yet">
-          Experiments measure links.{" "}
-          <Link href="/links" className="font-medium text-sky-800 underline dark:text-sky-300">
-            Create a link
-          </Link>{" "}
-          between the NICs of two hosts first.
-        </EmptyState>
+        <NoLinksYet lead="Experiments measure links." />
       )}
     </div>
   );

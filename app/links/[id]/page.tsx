@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { pageIdOf } from "@/components/page-params";
 import { CompareRuns } from "@/components/runs/CompareRuns";
 import { FindingsSection } from "@/components/diagnosis/HintList";
 import { LinkHeader } from "@/components/links/LinkHeader";
@@ -30,10 +31,6 @@ const LATEST_EXPERIMENTS = 5;
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> };
 type SearchParams = Exclude<QueryInput, URLSearchParams>;
 
-function linkIdOf(raw: string): number | null {
-  return /^\d{1,10}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
-}
-
 /** `compare=3,7,9`: at most eight distinct run ids. */
 function compareIdsOf(params: SearchParams): number[] {
   const raw = Array.isArray(params.compare) ? params.compare[0] : params.compare;
@@ -48,14 +45,14 @@ function compareIdsOf(params: SearchParams): number[] {
 
 export async function generateMetadata({ params }: Props) {
   await requirePage("read");
-  const linkId = linkIdOf((await params).id);
+  const linkId = pageIdOf((await params).id);
   const ends = linkId === null ? null : await getLinkEnds(linkId);
   return { title: ends ? ends.name : "Link" };
 }
 
 export default async function LinkPage({ params, searchParams }: Props) {
   await requirePage("read");
-  const linkId = linkIdOf((await params).id);
+  const linkId = pageIdOf((await params).id);
   if (linkId === null) notFound();
   const query = await searchParams;
   // The history and the runs table are rendered here first, then kept current in the browser (LinkActivity).

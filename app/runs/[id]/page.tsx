@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { pageIdOf } from "@/components/page-params";
 import { Suspense } from "react";
 import { EnvironmentSection } from "@/components/diagnosis/EnvironmentTable";
 import { FindingsSection } from "@/components/diagnosis/HintList";
@@ -22,10 +23,6 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ id: string }> };
 
-function runIdOf(raw: string): number | null {
-  return /^\d{1,10}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
-}
-
 export async function generateMetadata({ params }: Params) {
   const { id } = await params;
   return { title: `Run #${id}` };
@@ -47,7 +44,7 @@ function StreamsPlaceholder() {
 
 export default async function RunPage({ params }: Params) {
   await requirePage("read");
-  const runId = runIdOf((await params).id);
+  const runId = pageIdOf((await params).id);
   if (runId === null) notFound();
   const run = await getRunDetail(runId);
   if (!run) notFound();

@@ -1,5 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { pageIdOf } from "@/components/page-params";
+import { Breadcrumb } from "@/components/PageHeader";
+import { PageSection } from "@/components/PageSection";
 import { formLinksOf } from "@/components/schedules/form-links";
 import { describeTarget, formatStartIn, hasSecondsField } from "@/components/schedules/format";
 import { ScheduleControls } from "@/components/schedules/ScheduleControls";
@@ -19,10 +22,6 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ id: string }> };
 
-function scheduleIdOf(raw: string): number | null {
-  return /^\d{1,10}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
-}
-
 export async function generateMetadata({ params }: Params) {
   const { id } = await params;
   return { title: `Schedule #${id}` };
@@ -30,7 +29,7 @@ export async function generateMetadata({ params }: Params) {
 
 export default async function SchedulePage({ params }: Params) {
   const principal = await requirePage("read");
-  const scheduleId = scheduleIdOf((await params).id);
+  const scheduleId = pageIdOf((await params).id);
   if (scheduleId === null) notFound();
   const schedule = await getSchedule(scheduleId);
   if (!schedule) notFound();
@@ -51,11 +50,7 @@ export default async function SchedulePage({ params }: Params) {
 
   return (
     <div className="max-w-5xl">
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/schedules" className="hover:underline">
-          Schedules
-        </Link>
-      </nav>
+      <Breadcrumb href="/schedules" label="Schedules" />
       <div className="mb-6">
         <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight break-words">
           {schedule.name} <ScheduleState enabled={schedule.enabled} />
@@ -139,10 +134,7 @@ export default async function SchedulePage({ params }: Params) {
         </section>
       </div>
 
-      <section aria-labelledby="history-heading">
-        <h2 id="history-heading" className="mb-3 text-lg font-semibold">
-          Starts
-        </h2>
+      <PageSection name="history" title="Starts">
         {schedule.lastRuns.length > 0 ? (
           <>
             <ScheduleHistory runs={schedule.lastRuns} />
@@ -155,7 +147,7 @@ export default async function SchedulePage({ params }: Params) {
             No start yet. Each start shows here: the run it started with its result, or why it was skipped.
           </p>
         )}
-      </section>
+      </PageSection>
     </div>
   );
 }

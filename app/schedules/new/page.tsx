@@ -1,6 +1,5 @@
-import Link from "next/link";
-import { EmptyState } from "@/components/EmptyState";
-import { PageHeader } from "@/components/PageHeader";
+import { NoLinksYet } from "@/components/EmptyState";
+import { Breadcrumb, PageHeader } from "@/components/PageHeader";
 import { SCHEDULE_FORM_DEFAULTS } from "@/components/schedules/fields";
 import { formLinksOf } from "@/components/schedules/form-links";
 import { ScheduleForm } from "@/components/schedules/ScheduleForm";
@@ -30,11 +29,7 @@ export default async function NewSchedulePage({ searchParams }: { searchParams: 
   };
   return (
     <div className="max-w-5xl">
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
-        <Link href="/schedules" className="hover:underline">
-          Schedules
-        </Link>
-      </nav>
+      <Breadcrumb href="/schedules" label="Schedules" />
       <PageHeader
         title="New schedule"
         description="A link's test or an experiment, repeated on a timing. The next starts show before you save."
@@ -42,13 +37,7 @@ export default async function NewSchedulePage({ searchParams }: { searchParams: 
       {formLinks.length > 0 ? (
         <ScheduleForm links={formLinks} initial={initial} />
       ) : (
-        <EmptyState title="No links yet">
-          Schedules repeat tests on links.{" "}
-          <Link href="/links" className="font-medium text-sky-800 underline dark:text-sky-300">
-            Create a link
-          </Link>{" "}
-          between the NICs of two hosts first.
-        </EmptyState>
+        <NoLinksYet lead="Schedules repeat tests on links." />
       )}
     </div>
   );
