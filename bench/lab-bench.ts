@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import type { LabLink, LabState } from "../testing/lab-state";
+import { runProgram } from "../testing/run-program";
 
 /**
  * The benchmarks that need the lab (root, network namespaces), by file name (bench/<name>.bench.ts):
@@ -154,17 +155,7 @@ export function sshRun(
   command: string,
 ): Promise<{ stdout: string; stderr: string; code: number | null }> {
   const target = state.hosts.find((h) => h.name === host)!;
-  return new Promise((resolve, reject) => {
-    const child = spawn("ssh", [...sshOptions(state), `${target.username}@${target.sshHost}`, command], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ stdout, stderr, code }));
-  });
+  return runProgram("ssh", [...sshOptions(state), `${target.username}@${target.sshHost}`, command]);
 }
 
 /** Waits until something listens on the port in the host's namespace (iperf3's own "listening" line is block-buffered over ssh). */

@@ -1,7 +1,6 @@
 // Backups taken during a real run (real sshd, iperf3 at -i 0.1, the engine's SampleWriter on
 // real SQLite): no sample is lost, a backup holds the run as it was when the backup began,
 // and the run's writes do not wait for a backup's read transaction (WAL, lib/sqlite.ts).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -9,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@/testing/lab-targets";
 import { parseIperfOutput } from "@/lib/iperf";
 import { openLabDatabase } from "@/testing/lab-database";
+import { runProgram } from "@/testing/run-program";
 import { RunEngine } from "@/lib/runs/engine";
 import { agentRunRemote } from "@/lib/runs/remote-agents";
 import { RunEventBus } from "@/lib/runs/bus";
@@ -40,18 +40,9 @@ function committedSamples(runId: number): number {
 
 /** `npm run backup -- DESTINATION` as a user runs it, in a process of its own, on the test's database. */
 function runBackupCommand(destination: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/backup.ts", destination], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: database.url },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  return runProgram(process.execPath, ["--import", "tsx", "scripts/backup.ts", destination], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: database.url },
   });
 }
 

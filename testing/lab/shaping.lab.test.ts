@@ -3,7 +3,7 @@
  * the hosts' namespaces: one TCP flow capped below the link's rate, two links that share one
  * ifb bottleneck, and two links that share nothing. The experiments' tests rely on these.
  */
-import { spawn } from "node:child_process";
+import { runProgram } from "../run-program";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LabHost, LabLink, LabState } from "../lab-state";
 import { flowCappedLink, independentLinks, labHost, requireLabState, sharedBottleneckLinks } from "../lab-targets";
@@ -21,15 +21,7 @@ beforeAll(() => {
 });
 
 function inNamespace(host: LabHost, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("ip", ["netns", "exec", host.netns, ...argv], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProgram("ip", ["netns", "exec", host.netns, ...argv]);
 }
 
 /** Mbit/s received over the link: server on b, client on a (-R: the server on b sends). */
