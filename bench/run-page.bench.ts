@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import os from "node:os";
 import path from "node:path";
 import { insertBenchLink } from "./bench-link";
+import { storedRunOptions } from "../testing/run-options";
 
 function readArgs(args: string[]) {
   const value = (name: string) => {
@@ -47,15 +48,7 @@ function seed(
   const sqlite = new Database(file);
   const now = new Date().toISOString().replace("Z", "+00:00");
   const linkId = insertBenchLink(sqlite, now, { nicFigures: true });
-  const options = {
-    protocol: "tcp",
-    duration: samples / 10,
-    parallel: streams,
-    reverse: false,
-    bidir: false,
-    interval: 0.1,
-    zerocopy: false,
-  };
+  const options = storedRunOptions({ duration: samples / 10, parallel: streams, interval: 0.1 });
   const insertRun = sqlite.prepare(
     `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "startedAt", "endedAt", ` +
       `"sentBitsPerSecond", "receivedBitsPerSecond", "retransmits") VALUES (?, 'succeeded', 'a', ?, ?, ?, ?, 9.5e8, 9.4e8, 0)`,

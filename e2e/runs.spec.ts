@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
+import { storedRunOptions } from "../testing/run-options";
 import { watchLive } from "./live";
 import { saveScreenshot, VIEWPORTS } from "./screenshots";
 
@@ -57,15 +58,7 @@ function insertStreamsRun({
 }): number {
   const database = new Database(APP_DATABASE_FILE);
   const at = endedAt.toISOString().replace("Z", "+00:00");
-  const options = {
-    protocol: "tcp",
-    duration: samples / 10,
-    parallel: streams,
-    reverse: false,
-    bidir: false,
-    interval: 0.1,
-    zerocopy: false,
-  };
+  const options = storedRunOptions({ duration: samples / 10, parallel: streams, interval: 0.1 });
   const runId = Number(
     database
       .prepare(
