@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { buttonClass } from "@/components/ui/styles";
 
 /** The way back above a page's title: the list it belongs to, then `children` (" / Compare", a further link). */
 export function Breadcrumb({ href, label, children }: { href: string; label: string; children?: ReactNode }) {
@@ -31,4 +32,13 @@ export function PageHeader({
       {actions}
     </div>
   );
+}
+
+/** A page's main action beside its title (add a host, a new schedule): a link to its form, for viewers who may use it. */
+export function HeaderLink({ href, isShown, children }: { href: string; isShown: boolean; children: ReactNode }) {
+  return isShown ? (
+    <Link href={href} className={buttonClass("primary")}>
+      {children}
+    </Link>
+  ) : null;
 }

@@ -1,7 +1,8 @@
 import Link from "next/link";
-import { AlertItem } from "@/components/alerts/AlertItem";
+import { AlertList } from "@/components/alerts/AlertItem";
 import { EmptyState } from "@/components/EmptyState";
 import { PageHeader } from "@/components/PageHeader";
+import { PageSection } from "@/components/PageSection";
 import { Pagination } from "@/components/ui/Pagination";
 import { buttonClass } from "@/components/ui/styles";
 import { listAlerts } from "@/lib/alerts/alerts";
@@ -42,16 +43,9 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
           </div>
         }
       />
-      <section aria-labelledby="open-alerts-heading" className="mb-8">
-        <h2 id="open-alerts-heading" className="mb-3 text-lg font-semibold">
-          Open <span className="text-sm font-normal text-slate-600 dark:text-slate-400">({open.total})</span>
-        </h2>
+      <PageSection name="open-alerts" title="Open" count={open.total} className="mb-8">
         {open.alerts.length > 0 ? (
-          <div className="space-y-3" data-testid="open-alerts">
-            {open.alerts.map((alert) => (
-              <AlertItem key={alert.id} alert={alert} />
-            ))}
-          </div>
+          <AlertList alerts={open.alerts} testId="open-alerts" />
         ) : (
           <EmptyState title="No open alerts">
             Every link&apos;s recent runs are within its{" "}
@@ -61,17 +55,10 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
             .
           </EmptyState>
         )}
-      </section>
-      <section aria-labelledby="past-alerts-heading">
-        <h2 id="past-alerts-heading" className="mb-3 text-lg font-semibold">
-          Past <span className="text-sm font-normal text-slate-600 dark:text-slate-400">({past.total})</span>
-        </h2>
+      </PageSection>
+      <PageSection name="past-alerts" title="Past" count={past.total}>
         {past.alerts.length > 0 ? (
-          <div className="space-y-3" data-testid="past-alerts">
-            {past.alerts.map((alert) => (
-              <AlertItem key={alert.id} alert={alert} />
-            ))}
-          </div>
+          <AlertList alerts={past.alerts} testId="past-alerts" />
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-400">
             {past.total > 0 ? "No past alerts on this page." : "No alert has ended yet."}
@@ -83,7 +70,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
           total={past.total}
           hrefFor={(number) => (number > 1 ? `/alerts?page=${number}` : "/alerts")}
         />
-      </section>
+      </PageSection>
     </>
   );
 }

@@ -1,11 +1,10 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
-import { PageHeader } from "@/components/PageHeader";
+import { HeaderLink, PageHeader } from "@/components/PageHeader";
 import { ExperimentList } from "@/components/experiments/ExperimentList";
 import { ExperimentListFilter } from "@/components/experiments/ExperimentListFilter";
 import { ExperimentListRefresh } from "@/components/experiments/ExperimentListRefresh";
 import { Pagination } from "@/components/ui/Pagination";
-import { buttonClass } from "@/components/ui/styles";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { isActiveExperimentStatus } from "@/lib/experiments/contract";
@@ -57,11 +56,9 @@ export default async function ExperimentsPage({ searchParams }: { searchParams: 
         title="Experiments"
         description="Plans of runs that Wirespeed carries out and turns into one answer, newest first."
         actions={
-          canStart ? (
-            <Link href={newHref} className={buttonClass("primary")}>
-              New experiment
-            </Link>
-          ) : null
+          <HeaderLink href={newHref} isShown={canStart}>
+            New experiment
+          </HeaderLink>
         }
       />
       <ExperimentListRefresh

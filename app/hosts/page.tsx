@@ -1,9 +1,8 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
-import { PageHeader } from "@/components/PageHeader";
+import { HeaderLink, PageHeader } from "@/components/PageHeader";
 import { HostList } from "@/components/hosts/HostList";
 import { listPageHref, Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
-import { buttonClass } from "@/components/ui/styles";
 import { listHosts } from "@/lib/inventory/hosts";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
@@ -22,11 +21,9 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
         title="Hosts"
         description="Machines Wirespeed reaches over SSH, and this machine."
         actions={
-          can(principal.role, "credentials") ? (
-            <Link href="/hosts/new" className={buttonClass("primary")}>
-              Add host
-            </Link>
-          ) : null
+          <HeaderLink href="/hosts/new" isShown={can(principal.role, "credentials")}>
+            Add host
+          </HeaderLink>
         }
       />
       {hosts.length > 0 ? <HostList hosts={hosts.slice(start, start + LIST_PAGE_SIZE)} /> : null}

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
-import { PageHeader } from "@/components/PageHeader";
-import { buttonClass } from "@/components/ui/styles";
+import { HeaderLink, PageHeader } from "@/components/PageHeader";
 import { LinkList } from "@/components/links/LinkList";
 import { listPageHref, Pagination, pageOf, LIST_PAGE_SIZE } from "@/components/ui/Pagination";
 import { listLinks } from "@/lib/inventory/links";
@@ -21,11 +20,9 @@ export default async function LinksPage({ searchParams }: { searchParams: Promis
         title="Links"
         description="Pairs of NICs whose throughput Wirespeed measures."
         actions={
-          can(principal.role, "inventory") ? (
-            <Link href="/links/new" className={buttonClass("primary")}>
-              Create link
-            </Link>
-          ) : null
+          <HeaderLink href="/links/new" isShown={can(principal.role, "inventory")}>
+            Create link
+          </HeaderLink>
         }
       />
       {links.length > 0 ? (

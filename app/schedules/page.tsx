@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { EmptyState } from "@/components/EmptyState";
-import { PageHeader } from "@/components/PageHeader";
+import { HeaderLink, PageHeader } from "@/components/PageHeader";
 import { ScheduleList } from "@/components/schedules/ScheduleList";
-import { buttonClass } from "@/components/ui/styles";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { listSchedules } from "@/lib/schedules/store";
@@ -20,11 +19,9 @@ export default async function SchedulesPage() {
         title="Schedules"
         description="Tests and experiments that Wirespeed repeats on a timing, with what each last gave."
         actions={
-          mayChange ? (
-            <Link href="/schedules/new" className={buttonClass("primary")}>
-              New schedule
-            </Link>
-          ) : null
+          <HeaderLink href="/schedules/new" isShown={mayChange}>
+            New schedule
+          </HeaderLink>
         }
       />
       {schedules.length > 0 ? (

@@ -129,3 +129,22 @@ export function AlertItem({ alert, showLink = true }: { alert: AlertJson; showLi
     </article>
   );
 }
+
+/** Alerts one under the other. */
+export function AlertList({
+  alerts,
+  showLink = true,
+  testId,
+}: {
+  alerts: AlertJson[];
+  showLink?: boolean;
+  testId?: string;
+}) {
+  return (
+    <div className="space-y-3" data-testid={testId}>
+      {alerts.map((alert) => (
+        <AlertItem key={alert.id} alert={alert} showLink={showLink} />
+      ))}
+    </div>
+  );
+}

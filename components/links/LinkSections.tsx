@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { AlertItem } from "@/components/alerts/AlertItem";
+import { AlertList } from "@/components/alerts/AlertItem";
 import { BaselineRunsForm } from "@/components/alerts/BaselineRunsForm";
 import { BaselineTable } from "@/components/alerts/BaselineTable";
 import { IfCan } from "@/components/auth/ViewerContext";
@@ -32,11 +32,7 @@ export function LinkAlerts({ alerts }: { alerts: AlertJson[] }) {
       className="mb-8"
       testId="link-alerts"
     >
-      <div className="space-y-3">
-        {alerts.map((alert) => (
-          <AlertItem key={alert.id} alert={alert} showLink={false} />
-        ))}
-      </div>
+      <AlertList alerts={alerts} showLink={false} />
     </PageSection>
   );
 }
