@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { insertLocalLink } from "@/testing/local-links";
 import { startHttpReceiver, type HttpReceiver } from "@/testing/notification-receivers";
 import { AppError } from "@/lib/errors";
 import { createChannel, getChannel, loadChannelForDelivery, updateChannel } from "@/lib/notify/channels";
@@ -44,20 +45,7 @@ async function refusal(work: Promise<unknown>): Promise<{ field: string; message
 
 beforeAll(async () => {
   receiver = await startHttpReceiver();
-  const nics = [];
-  for (const side of ["a", "b"]) {
-    const host = await db.host.create({
-      data: { name: side, address: "127.0.0.1", authMethod: "local", platform: "linux" },
-    });
-    nics.push(
-      await db.nic.create({
-        data: { hostId: host.id, name: "eth1", addresses: [`198.18.0.${side === "a" ? 1 : 2}/24`] },
-      }),
-    );
-  }
-  linkId = (
-    await db.link.create({ data: { name: "nas-10g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 } })
-  ).id;
+  linkId = await insertLocalLink(db, { hosts: ["a", "b"], subnet: 0, name: "nas-10g", speedMbps: 10_000 });
 });
 
 afterEach(() => {

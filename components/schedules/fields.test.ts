@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { insertLocalLink } from "@/testing/local-links";
 import { AppError } from "@/lib/errors";
 import { createSchedule, getSchedule, updateSchedule } from "@/lib/schedules/store";
 import { presetById, presetRequestBody, STREAM_SWEEP_PRESET_ID } from "@/lib/experiments/presets";
@@ -21,20 +22,7 @@ type Fields = import("./fields").ScheduleFormFields;
 let linkId = 0;
 
 beforeAll(async () => {
-  const nics = [];
-  for (const side of ["a", "b"]) {
-    const host = await db.host.create({
-      data: { name: side, address: "127.0.0.1", authMethod: "local", platform: "linux" },
-    });
-    nics.push(
-      await db.nic.create({
-        data: { hostId: host.id, name: "eth1", addresses: [`198.18.0.${side === "a" ? 1 : 2}/24`] },
-      }),
-    );
-  }
-  linkId = (
-    await db.link.create({ data: { name: "nas-1g", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 1_000 } })
-  ).id;
+  linkId = await insertLocalLink(db, { hosts: ["a", "b"], subnet: 0, name: "nas-1g", speedMbps: 1_000 });
 });
 
 afterAll(() => database.close());
