@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { SAMPLE_KEYS } from "@/testing/test-api";
+import { SAMPLE_KEYS, type CallOptions, type TestApi } from "@/testing/test-api";
 
 /** Where a hostile value would leave a file if any shell ever ran it (one per test file). */
 export const MARKER = `/tmp/ws-hostile-${randomBytes(6).toString("hex")}`;
@@ -352,6 +352,26 @@ export function bodyWith(base: Record<string, unknown>, field: string, value: un
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Answer = { status: number; body: any; text: string; ms: number; contentType: string | null };
+
+/** One call of the API (openTestApi's `call`) as an Answer: what it said, and how long it took to say it. */
+export async function timedCall(
+  api: TestApi,
+  method: string,
+  path: string,
+  body?: unknown,
+  options?: CallOptions,
+): Promise<Answer> {
+  const started = performance.now();
+  const response = await api.call(method, path, body, options);
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : null,
+    text,
+    ms: performance.now() - started,
+    contentType: response.headers.get("content-type"),
+  };
+}
 
 /** A 400 naming `field` (or a part of it) and nothing else, in words, echoing no hostile text, answered fast. */
 export function expectRefused(answer: Answer, field: string, label: string): void {

@@ -22,6 +22,7 @@ import {
   bodyWith,
   expand,
   expectRefused,
+  timedCall,
   type Answer,
 } from "@/testing/hostile-values";
 import { openTestApi, type TestApi } from "@/testing/test-api";
@@ -56,17 +57,8 @@ afterAll(async () => {
   fs.rmSync(ODD_DIR, { recursive: true, force: true });
 });
 
-async function send(method: string, pathName: string, body?: unknown): Promise<Answer> {
-  const started = performance.now();
-  const response = await api.call(method, pathName, body);
-  const text = await response.text();
-  return {
-    status: response.status,
-    body: text ? JSON.parse(text) : null,
-    text,
-    ms: performance.now() - started,
-    contentType: response.headers.get("content-type"),
-  };
+function send(method: string, pathName: string, body?: unknown): Promise<Answer> {
+  return timedCall(api, method, pathName, body);
 }
 
 /** iperf3 processes themselves (not a shell that mentions the word) in any lab host's namespace. */

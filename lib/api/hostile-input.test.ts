@@ -23,6 +23,7 @@ import {
   bodyWith,
   expand,
   expectRefused,
+  timedCall,
   type Answer,
   type FieldSpec,
 } from "@/testing/hostile-values";
@@ -84,17 +85,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function send(method: string, path: string, body?: unknown, rawBody?: string): Promise<Answer> {
-  const started = performance.now();
-  const response = await api.call(method, path, body, rawBody === undefined ? {} : { rawBody });
-  const text = await response.text();
-  return {
-    status: response.status,
-    body: text ? JSON.parse(text) : null,
-    text,
-    ms: performance.now() - started,
-    contentType: response.headers.get("content-type"),
-  };
+function send(method: string, path: string, body?: unknown, rawBody?: string): Promise<Answer> {
+  return timedCall(api, method, path, body, rawBody === undefined ? {} : { rawBody });
 }
 
 /** Stored and returned verbatim, as an escaped JSON string. */
