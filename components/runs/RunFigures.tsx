@@ -5,6 +5,7 @@ import { formatBytes, formatNumber, formatPercent, formatRate } from "@/lib/form
 import { useRateUnit } from "@/components/units/useRateUnit";
 import type { RunSummaryJson } from "@/lib/runs/serialize";
 import type { StreamStat } from "@/lib/runs/series-reads";
+import { ColumnHeader, RUN_TABLE_HEAD } from "./ColumnHeader";
 
 function Card({
   label,
@@ -137,42 +138,22 @@ export function StreamTable({ streams, protocol }: { streams: StreamRow[]; proto
     <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Per-stream results</caption>
-        <thead className="bg-slate-100 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+        <thead className={RUN_TABLE_HEAD}>
           <tr>
-            <th scope="col" className="px-3 py-2">
-              Stream
-            </th>
-            {hasReverse ? (
-              <th scope="col" className="px-3 py-2">
-                Direction
-              </th>
-            ) : null}
-            <th scope="col" className="px-3 py-2 text-right">
-              Transferred
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              Average
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              Share
-            </th>
+            <ColumnHeader>Stream</ColumnHeader>
+            {hasReverse ? <ColumnHeader>Direction</ColumnHeader> : null}
+            <ColumnHeader isNumeric>Transferred</ColumnHeader>
+            <ColumnHeader isNumeric>Average</ColumnHeader>
+            <ColumnHeader isNumeric>Share</ColumnHeader>
             {protocol === "tcp" ? (
               <>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Retransmits
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Last cwnd
-                </th>
+                <ColumnHeader isNumeric>Retransmits</ColumnHeader>
+                <ColumnHeader isNumeric>Last cwnd</ColumnHeader>
               </>
             ) : (
               <>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Jitter
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Lost
-                </th>
+                <ColumnHeader isNumeric>Jitter</ColumnHeader>
+                <ColumnHeader isNumeric>Lost</ColumnHeader>
               </>
             )}
           </tr>

@@ -9,6 +9,42 @@ const selectClass =
 
 type Option = { value: string; label: string };
 
+const PROTOCOLS: Option[] = [
+  { value: "tcp", label: "TCP" },
+  { value: "udp", label: "UDP" },
+];
+
+/** One filter: a select whose first choice, "", is every value (`anyLabel`). */
+function FilterSelect({
+  label,
+  name,
+  value,
+  anyLabel,
+  options,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  anyLabel: string;
+  options: readonly Option[];
+  onChange: (event: React.ChangeEvent<HTMLSelectElement>) => void;
+}) {
+  return (
+    <label className="text-sm font-medium">
+      {label}
+      <select name={name} value={value} onChange={onChange} className={selectClass}>
+        <option value="">{anyLabel}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
  * Filters of a runs table. A change applies at once through `onChange` (the table keeps
  * them in the URL, so a filtered view can be shared); without JavaScript the form is a GET
@@ -60,74 +96,55 @@ export function RunFilterForm({
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {links ? (
-        <label className="text-sm font-medium">
-          Link
-          <select
-            name="link"
-            value={values.linkId ? String(values.linkId) : ""}
-            onChange={applyOnChange}
-            className={selectClass}
-          >
-            <option value="">All links</option>
-            {links.map((link) => (
-              <option key={link.value} value={link.value}>
-                {link.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Link"
+          name="link"
+          value={values.linkId ? String(values.linkId) : ""}
+          anyLabel="All links"
+          options={links}
+          onChange={applyOnChange}
+        />
       ) : null}
       {statuses ? (
-        <label className="text-sm font-medium">
-          Status
-          <select name="status" value={values.status ?? ""} onChange={applyOnChange} className={selectClass}>
-            <option value="">Any status</option>
-            {statuses.map((status) => (
-              <option key={status.value} value={status.value}>
-                {status.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          name="status"
+          value={values.status ?? ""}
+          anyLabel="Any status"
+          options={statuses}
+          onChange={applyOnChange}
+        />
       ) : null}
-      <label className="text-sm font-medium">
-        Protocol
-        <select name="protocol" value={values.protocol ?? ""} onChange={applyOnChange} className={selectClass}>
-          <option value="">TCP and UDP</option>
-          <option value="tcp">TCP</option>
-          <option value="udp">UDP</option>
-        </select>
-      </label>
+      <FilterSelect
+        label="Protocol"
+        name="protocol"
+        value={values.protocol ?? ""}
+        anyLabel="TCP and UDP"
+        options={PROTOCOLS}
+        onChange={applyOnChange}
+      />
       {directions ? (
-        <label className="text-sm font-medium">
-          Direction
-          <select name="direction" value={values.direction ?? ""} onChange={applyOnChange} className={selectClass}>
-            <option value="">Any direction</option>
-            {directions.map((direction) => (
-              <option key={direction.value} value={direction.value}>
-                {direction.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Direction"
+          name="direction"
+          value={values.direction ?? ""}
+          anyLabel="Any direction"
+          options={directions}
+          onChange={applyOnChange}
+        />
       ) : null}
       {streamChoices ? (
-        <label className="text-sm font-medium">
-          Streams
-          <select
-            name="streams"
-            value={values.parallel ? String(values.parallel) : ""}
-            onChange={applyOnChange}
-            className={selectClass}
-          >
-            <option value="">Any number</option>
-            {streamChoices.map((count) => (
-              <option key={count} value={String(count)}>
-                {count === 1 ? "1 stream" : `${count} streams`}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Streams"
+          name="streams"
+          value={values.parallel ? String(values.parallel) : ""}
+          anyLabel="Any number"
+          options={streamChoices.map((count) => ({
+            value: String(count),
+            label: count === 1 ? "1 stream" : `${count} streams`,
+          }))}
+          onChange={applyOnChange}
+        />
       ) : null}
       <button
         type="submit"

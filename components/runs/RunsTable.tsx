@@ -11,6 +11,7 @@ import type { LineRateThresholds } from "@/lib/overview/reads";
 import type { RunRow } from "@/lib/runs/lists";
 import { isActiveStatus } from "@/lib/runs/contract";
 import { describeOptions } from "@/lib/runs/describe";
+import { ColumnHeader, RUN_TABLE_HEAD } from "./ColumnHeader";
 import { RerunButton } from "./RerunButton";
 import { ImportedTag, StatusBadge } from "./StatusBadge";
 
@@ -44,6 +45,36 @@ const SHARE_CLASSES = {
 // The overview's thresholds (WIRESPEED_WARN_PERCENT / WIRESPEED_BAD_PERCENT), so a share reads the same everywhere.
 function shareClass(percent: number | null, thresholds: LineRateThresholds): string {
   return percent == null ? "" : SHARE_CLASSES[lineRateLevel(percent, thresholds)];
+}
+
+/** The run's number, opening its page. */
+function RunLink({ runId }: { runId: number }) {
+  return (
+    <Link href={`/runs/${runId}`} className="font-medium text-sky-700 hover:underline dark:text-sky-300">
+      #{runId}
+    </Link>
+  );
+}
+
+/** The box that selects a run to compare. */
+function CompareBox({
+  runId,
+  isSelected,
+  onToggle,
+}: {
+  runId: number;
+  isSelected: boolean;
+  onToggle: (runId: number) => void;
+}) {
+  return (
+    <input
+      type="checkbox"
+      aria-label={`Select run #${runId} to compare`}
+      checked={isSelected}
+      onChange={() => onToggle(runId)}
+      className="h-4 w-4 accent-sky-600"
+    />
+  );
 }
 
 /**
@@ -116,17 +147,9 @@ export function RunsTable({
             <div className="flex items-center justify-between gap-2">
               <span className="flex items-center gap-2">
                 {canCompare ? (
-                  <input
-                    type="checkbox"
-                    aria-label={`Select run #${row.id} to compare`}
-                    checked={selected.includes(row.id)}
-                    onChange={() => toggle(row.id)}
-                    className="h-4 w-4 accent-sky-600"
-                  />
+                  <CompareBox runId={row.id} isSelected={selected.includes(row.id)} onToggle={toggle} />
                 ) : null}
-                <Link href={`/runs/${row.id}`} className="font-medium text-sky-700 hover:underline dark:text-sky-300">
-                  #{row.id}
-                </Link>
+                <RunLink runId={row.id} />
                 <span className="text-xs text-slate-600 dark:text-slate-400">
                   <LocalTime iso={row.createdAt} isRelativeOnly />
                 </span>
@@ -161,42 +184,24 @@ export function RunsTable({
       </ul>
       <div className="relative hidden overflow-x-auto rounded-lg border border-slate-200 bg-white sm:block dark:border-slate-800 dark:bg-slate-900">
         <table className="w-full text-left text-sm">
-          <thead className="bg-slate-100 text-xs uppercase tracking-wide text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+          <thead className={RUN_TABLE_HEAD}>
             <tr>
               {canCompare ? (
                 <th scope="col" className="w-8 px-3 py-2">
                   <span className="sr-only">Select</span>
                 </th>
               ) : null}
-              <th scope="col" className="px-3 py-2">
-                Run
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Time
-              </th>
-              {showLink ? (
-                <th scope="col" className="px-3 py-2">
-                  Link
-                </th>
-              ) : null}
-              <th scope="col" className="px-3 py-2">
-                Options
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Result
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Line rate
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Retr.
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Status
-              </th>
-              <th scope="col" className="px-3 py-2">
+              <ColumnHeader>Run</ColumnHeader>
+              <ColumnHeader>Time</ColumnHeader>
+              {showLink ? <ColumnHeader>Link</ColumnHeader> : null}
+              <ColumnHeader>Options</ColumnHeader>
+              <ColumnHeader isNumeric>Result</ColumnHeader>
+              <ColumnHeader isNumeric>Line rate</ColumnHeader>
+              <ColumnHeader isNumeric>Retr.</ColumnHeader>
+              <ColumnHeader>Status</ColumnHeader>
+              <ColumnHeader>
                 <span className="sr-only">Actions</span>
-              </th>
+              </ColumnHeader>
             </tr>
           </thead>
           <tbody className="tabular-nums">
@@ -208,19 +213,11 @@ export function RunsTable({
               >
                 {canCompare ? (
                   <td className="px-3 py-1.5">
-                    <input
-                      type="checkbox"
-                      aria-label={`Select run #${row.id} to compare`}
-                      checked={selected.includes(row.id)}
-                      onChange={() => toggle(row.id)}
-                      className="h-4 w-4 accent-sky-600"
-                    />
+                    <CompareBox runId={row.id} isSelected={selected.includes(row.id)} onToggle={toggle} />
                   </td>
                 ) : null}
                 <td className="whitespace-nowrap px-3 py-1.5">
-                  <Link href={`/runs/${row.id}`} className="font-medium text-sky-700 hover:underline dark:text-sky-300">
-                    #{row.id}
-                  </Link>
+                  <RunLink runId={row.id} />
                 </td>
                 <td className="whitespace-nowrap px-3 py-1.5 text-slate-700 dark:text-slate-300">
                   <LocalTime iso={row.createdAt} />
