@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
-import { Button } from "@/components/ui/ui";
+import { Button, WithRefusal } from "@/components/ui/ui";
 import { ackAlertAction } from "@/lib/alerts/actions/ack-alert";
 import { invalidateAlertViews } from "./queries";
 
@@ -16,7 +16,7 @@ export function AcknowledgeButton({ alertId, title }: { alertId: number; title: 
   const { isPending, message: error, submit } = useActionForm();
   if (!mayAck) return null;
   return (
-    <span className="inline-flex flex-col items-start">
+    <WithRefusal message={error}>
       <Button
         type="button"
         className="px-2.5 py-1 text-xs"
@@ -34,11 +34,6 @@ export function AcknowledgeButton({ alertId, title }: { alertId: number; title: 
       >
         Acknowledge
       </Button>
-      {error ? (
-        <span role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
-          {error}
-        </span>
-      ) : null}
-    </span>
+    </WithRefusal>
   );
 }

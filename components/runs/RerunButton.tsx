@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { invalidateRunViews } from "@/components/queries";
 import { useCan } from "@/components/auth/ViewerContext";
+import { WithRefusal } from "@/components/ui/ui";
 import { rerunRunAction } from "@/lib/runs/actions/rerun-run";
 
 /** Repeats a run (same link, options and client side) and opens the new run's page. */
@@ -24,7 +25,7 @@ export function RerunButton({
   // Viewers start nothing: the button is not shown to them (the server refuses them anyway).
   if (!mayRun) return null;
   return (
-    <span className="inline-flex flex-col items-start">
+    <WithRefusal message={error}>
       <button
         type="button"
         disabled={isPending}
@@ -47,11 +48,6 @@ export function RerunButton({
       >
         {isPending ? "Starting…" : label}
       </button>
-      {error ? (
-        <span role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
-          {error}
-        </span>
-      ) : null}
-    </span>
+    </WithRefusal>
   );
 }

@@ -213,6 +213,20 @@ export function CheckboxField({
   );
 }
 
+/** A button in a row (of a list, a table) with the message of its last refusal under it. */
+export function WithRefusal({ message, children }: { message: string | null; children: ReactNode }) {
+  return (
+    <span className="inline-flex flex-col items-start">
+      {children}
+      {message ? (
+        <span role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
+          {message}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 /**
  * A checkbox among text fields in a grid, level with their inputs from `sm` on, with its label
  * and a hint beside it.
