@@ -1,8 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useActionForm } from "@/components/forms/use-action-form";
+import { DeleteDialogActions, useDeleteDialog } from "@/components/forms/DeleteDialog";
 import { deleteHostAction } from "@/lib/inventory/actions/delete-host";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, Notice } from "@/components/ui/ui";
@@ -15,36 +14,24 @@ function count(value: number, one: string, many: string): string {
 
 /** Delete with a confirmation that names what goes with the host; refused while one of its runs is active. */
 export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number; hostName: string; impact: Impact }) {
-  const [isOpen, setIsOpen] = useState(false);
   const router = useRouter();
-  const { isPending, message: failure, reset, submit } = useActionForm();
-
-  function remove() {
-    submit(() => deleteHostAction({ hostId }), {
-      onSuccess: () => {
-        setIsOpen(false);
-        router.push("/hosts");
-        router.refresh();
-      },
-    });
-  }
+  const dialog = useDeleteDialog(
+    () => deleteHostAction({ hostId }),
+    () => {
+      router.push("/hosts");
+      router.refresh();
+    },
+  );
 
   const what = `its ${count(impact.nics, "NIC", "NICs")}, ${count(impact.links, "link", "links")} and ${count(impact.runs, "run", "runs")}`;
   return (
     <>
-      <Button
-        type="button"
-        variant="danger"
-        onClick={() => {
-          reset();
-          setIsOpen(true);
-        }}
-      >
+      <Button type="button" variant="danger" onClick={dialog.open}>
         Delete host…
       </Button>
       <ModalDialog
-        open={isOpen}
-        onClose={() => setIsOpen(false)}
+        open={dialog.isOpen}
+        onClose={dialog.close}
         titleId="delete-host-title"
         describedById="delete-host-what"
       >
@@ -61,26 +48,7 @@ export function DeleteHostButton({ hostId, hostName, impact }: { hostId: number;
             end, then delete.
           </Notice>
         ) : null}
-        {failure ? (
-          <Notice tone="error" title="Not deleted">
-            {failure}
-          </Notice>
-        ) : null}
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button type="button" data-autofocus onClick={() => setIsOpen(false)} disabled={isPending}>
-            Keep it
-          </Button>
-          <Button
-            type="button"
-            variant="danger"
-            onClick={remove}
-            isPending={isPending}
-            pendingLabel="Deleting…"
-            disabled={impact.activeRun !== null}
-          >
-            Delete {hostName}
-          </Button>
-        </div>
+        <DeleteDialogActions dialog={dialog} deleteLabel={`Delete ${hostName}`} isBlocked={impact.activeRun !== null} />
       </ModalDialog>
     </>
   );
