@@ -1,6 +1,7 @@
 import type { HostView } from "@/lib/inventory/hosts";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { platformLabel } from "@/lib/platforms";
+import { sshTarget } from "@/components/hosts/fields";
 
 const COLUMNS = [
   { header: "Name" },
@@ -29,9 +30,7 @@ export function HostTable({ hosts }: { hosts: HostView[] }) {
               </span>
             ) : null}
           </td>
-          <td className="px-4 py-2 font-mono text-xs">
-            {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
-          </td>
+          <td className="px-4 py-2 font-mono text-xs">{sshTarget(host)}</td>
           <td className="px-4 py-2">{platformLabel(host.platform)}</td>
           <td className="px-4 py-2">
             {host.iperf3Version ?? <span className="text-slate-500 dark:text-slate-400">not checked</span>}

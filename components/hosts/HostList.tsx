@@ -4,6 +4,7 @@ import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import type { HostView } from "@/lib/inventory/hosts";
 import { HostStatusBadge, LastSeen } from "./HostStatus";
+import { sshTarget } from "./fields";
 
 const COLUMNS = [
   { header: "Name" },
@@ -24,9 +25,7 @@ function HostCard({ host }: { host: HostView }) {
         </Link>
         <HostStatusBadge host={host} />
       </div>
-      <p className="mt-0.5 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
-        {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
-      </p>
+      <p className="mt-0.5 font-mono text-xs break-all text-slate-600 dark:text-slate-400">{sshTarget(host)}</p>
       <p className="mt-1 text-slate-700 dark:text-slate-300">
         {platformLabel(host.platform)} · iperf3 {host.iperf3Version ?? "–"} ·{" "}
         {host.nicCount === 1 ? "1 NIC" : `${host.nicCount} NICs`} · seen <LastSeen date={host.lastSeenAt} />
@@ -46,9 +45,7 @@ function HostCells({ host }: { host: HostView }) {
           {host.isLocal ? "local" : host.address}
         </div>
       </th>
-      <td className="hidden px-4 py-2 font-mono text-xs lg:table-cell">
-        {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
-      </td>
+      <td className="hidden px-4 py-2 font-mono text-xs lg:table-cell">{sshTarget(host)}</td>
       <td className="px-4 py-2">{platformLabel(host.platform)}</td>
       <td className="px-4 py-2">
         {host.iperf3Version ?? <span className="text-slate-600 dark:text-slate-400">–</span>}

@@ -13,6 +13,7 @@ import { TEXT_LINK } from "@/components/ui/styles";
 import { getHostDetail } from "@/lib/inventory/host-reads";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
+import { sshTarget } from "@/components/hosts/fields";
 
 export const dynamic = "force-dynamic";
 
@@ -60,9 +61,7 @@ export default async function HostPage({ params }: Params) {
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
             {host.name} <HostStatusBadge host={host} />
           </h1>
-          <p className="mt-1 font-mono text-sm break-all text-slate-600 dark:text-slate-400">
-            {host.isLocal ? "local" : `${host.username}@${host.address}:${host.port}`}
-          </p>
+          <p className="mt-1 font-mono text-sm break-all text-slate-600 dark:text-slate-400">{sshTarget(host)}</p>
         </div>
       </div>
       <dl className="mb-8 grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Host facts">
