@@ -1,10 +1,8 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
-import { formFailureMessage, useActionForm } from "@/components/forms/use-action-form";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
-import { ItemForm } from "@/components/forms/ItemForm";
+import { ItemForm, useItemSave } from "@/components/forms/ItemForm";
 import { FieldMessages, SelectField, TextField } from "@/components/ui/ui";
 import { saveChannelAction } from "@/lib/notify/actions/save-channel";
 import { CHANNEL_TYPE_LABELS, CHANNEL_TYPES, type ChannelJson } from "@/lib/notify/contract";
@@ -144,23 +142,21 @@ function ConfigField({
  * its value when left empty.
  */
 export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone?: () => void }) {
-  const router = useRouter();
   const isEdit = channel !== undefined;
   const [fields, setFields] = useState<ChannelFormFields>(() =>
     channel ? channelFieldsOf(channel) : newChannelFields(),
   );
-  const { isPending, message, fieldErrors: errors, setMessage, submit: run } = useActionForm(channelFieldOf);
+  const { isPending, message, fieldErrors: errors, save } = useItemSave(PLACED_KEYS, channelFieldOf);
   const secretsSet = channel?.secretsSet ?? [];
 
   const submit = () =>
-    run(() => saveChannelAction({ channelId: channel?.id, channel: channelRequestBody(fields, isEdit) }), {
-      onSuccess: () => {
+    save(
+      () => saveChannelAction({ channelId: channel?.id, channel: channelRequestBody(fields, isEdit) }),
+      () => {
         if (!isEdit) setFields(newChannelFields(fields.type));
         onDone?.();
-        router.refresh();
       },
-      onFailure: (result, byField) => setMessage(formFailureMessage(result, byField, PLACED_KEYS)),
-    });
+    );
 
   return (
     <ItemForm

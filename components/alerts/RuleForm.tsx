@@ -1,11 +1,9 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ChoiceGroup } from "@/components/experiments/form/ChoiceGroup";
 import { textBinder } from "@/components/forms/field-binding";
-import { ItemForm } from "@/components/forms/ItemForm";
-import { formFailureMessage, useActionForm } from "@/components/forms/use-action-form";
+import { ItemForm, useItemSave } from "@/components/forms/ItemForm";
 import { GridCheckbox, SelectField, TextField } from "@/components/ui/ui";
 import { saveAlertRuleAction } from "@/lib/alerts/actions/save-alert-rule";
 import { M_N_LIMITS, type AlertRuleJson } from "@/lib/alerts/contract";
@@ -42,22 +40,20 @@ export function RuleForm({
   channels: RuleFormChannel[];
   onDone?: () => void;
 }) {
-  const router = useRouter();
   const isEdit = rule !== undefined;
   const [fields, setFields] = useState<RuleFormFields>(() => (rule ? ruleFieldsOf(rule) : RULE_FORM_DEFAULTS));
-  const { isPending, message, fieldErrors: errors, setMessage, submit: run } = useActionForm();
+  const { isPending, message, fieldErrors: errors, save } = useItemSave(PLACED_KEYS);
   const change = (next: Partial<RuleFormFields>) => setFields((previous) => ({ ...previous, ...next }));
   const field = textBinder(fields, change, errors);
 
   const submit = () =>
-    run(() => saveAlertRuleAction({ ruleId: rule?.id, rule: ruleRequestBody(fields) }), {
-      onSuccess: () => {
+    save(
+      () => saveAlertRuleAction({ ruleId: rule?.id, rule: ruleRequestBody(fields) }),
+      () => {
         if (!isEdit) setFields(RULE_FORM_DEFAULTS);
         onDone?.();
-        router.refresh();
       },
-      onFailure: (result, byField) => setMessage(formFailureMessage(result, byField, PLACED_KEYS)),
-    });
+    );
 
   return (
     <ItemForm

@@ -1,7 +1,28 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import type { ReactNode } from "react";
 import { Button, Notice } from "@/components/ui/ui";
+import type { ActionResult } from "@/lib/action";
+import { asSent, formFailureMessage, useActionForm, type FieldPlacement } from "./use-action-form";
+
+/**
+ * The save of an ItemForm: `save` runs the action; done, it calls `onSaved` and refreshes the
+ * page; refused, its message lists the errors of fields the form does not place (`placedKeys`).
+ */
+export function useItemSave(placedKeys: ReadonlySet<string>, place: FieldPlacement = asSent) {
+  const router = useRouter();
+  const form = useActionForm(place);
+  const save = (action: () => Promise<ActionResult<unknown>>, onSaved: () => void) =>
+    form.submit(action, {
+      onSuccess: () => {
+        onSaved();
+        router.refresh();
+      },
+      onFailure: (result, byField) => form.setMessage(formFailureMessage(result, byField, placedKeys)),
+    });
+  return { ...form, save };
+}
 
 /**
  * The form of an item of a list edited in place (an alert rule, a notification channel): titled
