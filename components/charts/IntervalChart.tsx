@@ -3,7 +3,15 @@
 import { CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber, formatRate, rateScale } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
-import { GRID_PROPS, LINE_RATE_LINE, rateAxisProps, rightAxisProps, secondsAxisProps, secondsTicks } from "./axes";
+import {
+  atSeconds,
+  GRID_PROPS,
+  LINE_RATE_LINE,
+  rateAxisProps,
+  rightAxisProps,
+  secondsAxisProps,
+  secondsTicks,
+} from "./axes";
 import { ChartFrame } from "./ChartFrame";
 import { pointTooltip, TooltipBox } from "./ChartTooltip";
 import type { SeriesPoint } from "@/lib/runs/series";
@@ -217,10 +225,7 @@ export function IntervalChart({
                 });
             }
             return (
-              <TooltipBox
-                title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`}
-                rows={rows}
-              />
+              <TooltipBox title={`${atSeconds(point.t)}${point.omitted ? " (warm-up, omitted)" : ""}`} rows={rows} />
             );
           })}
         />

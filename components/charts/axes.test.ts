@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { rateScale } from "@/lib/format";
 import {
+  atSeconds,
+  categoryAxisProps,
   clockAxisProps,
   clockTickFormat,
   clockTicks,
   formatSecondsTick,
   rateAxisProps,
+  rightAxisProps,
   secondsTicks,
   secondsAxisProps,
 } from "./axes";
@@ -74,5 +77,41 @@ describe("axis props", () => {
     expect(formatSecondsTick(2.5)).toBe("2.5s");
     expect(formatSecondsTick(10)).toBe("10s");
     expect(formatSecondsTick(0.30000000000000004)).toBe("0.3s");
+  });
+});
+
+describe("atSeconds", () => {
+  it("says the moment to a tenth of a second", () => {
+    expect(atSeconds(2.5)).toBe("at 2.5 s");
+    expect(atSeconds(0.30000000000000004)).toBe("at 0.3 s");
+    expect(atSeconds(12)).toBe("at 12 s");
+  });
+});
+
+describe("categoryAxisProps and rightAxisProps", () => {
+  it("label the steps' axis below it, in the text colour", () => {
+    expect(categoryAxisProps("bitrate tried")).toMatchObject({
+      dataKey: "label",
+      type: "category",
+      stroke: "currentColor",
+      label: { value: "bitrate tried", position: "insideBottom" },
+    });
+  });
+
+  it("draw a right axis in its line's colour, labelled only when given a label", () => {
+    expect(rightAxisProps("#dc2626", 40)).toEqual({
+      orientation: "right",
+      width: 40,
+      tick: { fill: "#dc2626", fontSize: 12 },
+      stroke: "#dc2626",
+      strokeOpacity: 0.6,
+    });
+    expect(rightAxisProps("#9333ea", 44, "ms").label).toEqual({
+      value: "ms",
+      angle: 90,
+      position: "insideRight",
+      fill: "#9333ea",
+      fontSize: 12,
+    });
   });
 });

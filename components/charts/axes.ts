@@ -123,6 +123,24 @@ export function secondsTicks([from, to]: [number, number], most = 8): number[] {
   return ticks;
 }
 
+/**
+ * An axis of the steps of a result (the swept values, the bitrates tried): their labels (`label`
+ * of each point) in the text colour, `title` written under them.
+ */
+export function categoryAxisProps(title: string): XAxisProps {
+  return {
+    ...AXIS_STYLE,
+    dataKey: "label",
+    type: "category",
+    label: { value: title, position: "insideBottom", offset: -12, fill: "currentColor", fontSize: 12 },
+  };
+}
+
+/** A tooltip's title at a moment of a run: "at 2.5 s", seconds to a tenth. */
+export function atSeconds(t: number): string {
+  return `at ${Number(t.toFixed(1))} s`;
+}
+
 /** "2.5s": seconds into a run, to a tenth. */
 export function formatSecondsTick(value: number): string {
   return `${Number(value.toFixed(1))}s`;

@@ -11,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { AXIS_STYLE, GRID_PROPS, secondsAxisProps, secondsTicks } from "@/components/charts/axes";
+import { atSeconds, AXIS_STYLE, GRID_PROPS, secondsAxisProps, secondsTicks } from "@/components/charts/axes";
 import { ChartFrame } from "@/components/charts/ChartFrame";
 import { pointTooltip, TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatNumber } from "@/lib/format";
@@ -121,9 +121,7 @@ export function LatencyChart({
             if (point.count > 1) rows.push({ label: "pings", value: `${point.count}, the highest shown` });
             if (point.lostCount > 0 && rtt !== null)
               rows.push({ label: "lost", value: String(point.lostCount), color: LOST_COLOR });
-            return (
-              <TooltipBox title={`at ${Number(point.t.toFixed(1))} s${isThinned ? " (about)" : ""}`} rows={rows} />
-            );
+            return <TooltipBox title={`${atSeconds(point.t)}${isThinned ? " (about)" : ""}`} rows={rows} />;
           })}
         />
       </ComposedChart>

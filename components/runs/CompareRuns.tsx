@@ -4,7 +4,7 @@ import Link from "next/link";
 import { ImportedTag } from "./StatusBadge";
 import { usePathname, useSearchParams } from "next/navigation";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { GRID_PROPS, LINE_RATE_LINE, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
+import { atSeconds, GRID_PROPS, LINE_RATE_LINE, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
 import { ChartFrame } from "@/components/charts/ChartFrame";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatNumber, formatPercent, formatRate } from "@/lib/format";
@@ -188,7 +188,7 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
             content={({ active, payload, label }) =>
               active && payload?.length ? (
                 <TooltipBox
-                  title={`at ${Number(Number(label).toFixed(1))} s`}
+                  title={atSeconds(Number(label))}
                   rows={payload.map((item) => ({
                     label: String(item.name),
                     value: formatRate(item.value as number, unit),

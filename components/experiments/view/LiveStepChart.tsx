@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { GRID_PROPS, LINE_RATE_LINE, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
+import { atSeconds, GRID_PROPS, LINE_RATE_LINE, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
 import { ChartFrame } from "@/components/charts/ChartFrame";
 import { pointTooltip, TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
@@ -101,10 +101,7 @@ export function LiveStepChart({ live, links, durationSeconds }: Props) {
                 for (const line of lines)
                   rows.push({ label: lineLabel(line, links), value: formatRate(point[line.key], unit) });
               return (
-                <TooltipBox
-                  title={`at ${Number(point.t.toFixed(1))} s${point.omitted ? " (warm-up, omitted)" : ""}`}
-                  rows={rows}
-                />
+                <TooltipBox title={`${atSeconds(point.t)}${point.omitted ? " (warm-up, omitted)" : ""}`} rows={rows} />
               );
             })}
           />

@@ -11,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { GRID_PROPS, LINE_RATE_LINE, useRateAxis } from "@/components/charts/axes";
+import { categoryAxisProps, GRID_PROPS, LINE_RATE_LINE, useRateAxis } from "@/components/charts/axes";
 import { ChartFrame } from "@/components/charts/ChartFrame";
 import { pointTooltip, TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
@@ -72,15 +72,7 @@ export function SweepChart({
       >
         <ComposedChart data={data} margin={{ top: 16, right: 12, bottom: 18, left: 4 }}>
           <CartesianGrid {...GRID_PROPS} vertical={false} />
-          <XAxis
-            dataKey="label"
-            type="category"
-            padding={{ left: 28, right: 28 }}
-            tick={{ fill: "currentColor", fontSize: 12 }}
-            stroke="currentColor"
-            strokeOpacity={0.4}
-            label={{ value: factorLabel, position: "insideBottom", offset: -12, fill: "currentColor", fontSize: 12 }}
-          />
+          <XAxis {...categoryAxisProps(factorLabel)} padding={{ left: 28, right: 28 }} />
           <YAxis {...rateAxis} />
           {lineRateBitsPerSecond > 0 ? (
             <ReferenceLine {...LINE_RATE_LINE} y={lineRateBitsPerSecond} ifOverflow="extendDomain" />

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, CartesianGrid, Cell, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { GRID_PROPS, rightAxisProps, useRateAxis } from "@/components/charts/axes";
+import { categoryAxisProps, GRID_PROPS, rightAxisProps, useRateAxis } from "@/components/charts/axes";
 import { ChartFrame } from "@/components/charts/ChartFrame";
 import { pointTooltip, TooltipBox } from "@/components/charts/ChartTooltip";
 import { COMPARE_COLORS } from "@/components/charts/colors";
@@ -60,23 +60,13 @@ export function UdpCeilingChart({
         <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 18, left: 4 }}>
           <CartesianGrid {...GRID_PROPS} vertical={false} />
           <XAxis
-            dataKey="label"
-            type="category"
+            {...categoryAxisProps("bitrate tried")}
             interval={0}
             // Many bitrates side by side only fit a phone's width slanted.
             angle={isSlanted ? -35 : 0}
             textAnchor={isSlanted ? "end" : "middle"}
             height={isSlanted ? 64 : 30}
             tick={{ fill: "currentColor", fontSize: 11 }}
-            stroke="currentColor"
-            strokeOpacity={0.4}
-            label={{
-              value: "bitrate tried",
-              position: "insideBottom",
-              offset: -12,
-              fill: "currentColor",
-              fontSize: 12,
-            }}
           />
           <YAxis yAxisId="rate" {...rateAxis} />
           <YAxis
