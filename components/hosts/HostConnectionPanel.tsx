@@ -12,6 +12,15 @@ import { Button, HintText, Notice } from "@/components/ui/ui";
 
 const HOST_KEY_COMMAND = "ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub";
 
+/** What to do about a failed check, under its message, with commands as code. */
+function CheckHint({ hint }: { hint: string | null | undefined }) {
+  return hint ? (
+    <p className="mt-1">
+      <HintText text={hint} />
+    </p>
+  ) : null;
+}
+
 /**
  * "Test connection": the first contact shows the fingerprint the host presents and asks
  * the user to compare it with the host's own before it is pinned; then the check logs in
@@ -83,11 +92,7 @@ export function HostConnectionPanel({
         {check && !check.reachable && check.error ? (
           <Notice tone="error" title={`${hostName} cannot be reached`} testId="check-error">
             <p>{check.error.message}</p>
-            {check.error.hint ? (
-              <p className="mt-1">
-                <HintText text={check.error.hint} />
-              </p>
-            ) : null}
+            <CheckHint hint={check.error.hint} />
           </Notice>
         ) : null}
         {needsConfirmation && keyClosed === "rejected" ? (
@@ -250,11 +255,7 @@ function CheckResult({ check, hostName }: { check: HostCheck; hostName: string }
             title={isMissingIperf ? "iperf3 is missing" : check.error.message}
           >
             {isMissingIperf ? <p>{check.error.message}.</p> : null}
-            {check.error.hint ? (
-              <p className="mt-1">
-                <HintText text={check.error.hint} />
-              </p>
-            ) : null}
+            <CheckHint hint={check.error.hint} />
           </Notice>
         </div>
       ) : null}
