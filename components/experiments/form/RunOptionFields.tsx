@@ -1,5 +1,6 @@
 "use client";
 
+import { textBinder, type TextKey } from "@/components/forms/field-binding";
 import { TextField } from "@/components/ui/ui";
 import type { RunDirection } from "@/lib/runs/contract";
 import {
@@ -51,6 +52,17 @@ export function RunOptionFields({
     const why = reason(option);
     return why ? <span className="text-amber-800 dark:text-amber-300">Unavailable: {why}</span> : hint;
   };
+  // The server names these fields `base.<key>`.
+  const baseErrors = Object.fromEntries(
+    Object.entries(errors).flatMap(([key, message]) => (key.startsWith("base.") ? [[key.slice(5), message]] : [])),
+  );
+  const field = textBinder(fields, (next) => onChange({ ...fields, ...next }), baseErrors);
+  /** A text option an end's iperf3 may lack: then disabled, the reason in place of its hint. */
+  const gatedField = (option: GatedOption & TextKey<NewTestFields>, hint: string, name?: string) => ({
+    ...field(option, name),
+    disabled: Boolean(reason(option)),
+    hint: gatedHint(option, hint),
+  });
   const isUdp = fields.protocol === "udp";
   const directions: Array<{ value: RunDirection; label: string }> = [
     { value: "a-to-b", label: `${endNames.a} → ${endNames.b}` },
@@ -104,50 +116,29 @@ export function RunOptionFields({
       ) : null}
       <TextField
         label="Duration (-t, seconds)"
-        name="duration"
         inputMode="numeric"
-        value={fields.duration}
-        onChange={(event) => set("duration", event.target.value)}
         hint="Of each run, 1 s to 1 day"
-        error={errors["base.duration"]}
+        {...field("duration")}
       />
       {isShown("parallel") ? (
-        <TextField
-          label={parallelLabel}
-          name="parallel"
-          inputMode="numeric"
-          value={fields.parallel}
-          disabled={Boolean(reason("parallel"))}
-          onChange={(event) => set("parallel", event.target.value)}
-          hint={gatedHint("parallel", "1 to 128 parallel streams")}
-          error={errors["base.parallel"]}
-        />
+        <TextField label={parallelLabel} inputMode="numeric" {...gatedField("parallel", "1 to 128 parallel streams")} />
       ) : null}
       <TextField
         label="Omit warm-up (-O, seconds)"
-        name="omit"
         inputMode="numeric"
-        value={fields.omit}
-        disabled={Boolean(reason("omit"))}
-        onChange={(event) => set("omit", event.target.value)}
-        hint={gatedHint("omit", "Left out of the result; adds to each run's time")}
-        error={errors["base.omit"]}
+        {...gatedField("omit", "Left out of the result; adds to each run's time")}
       />
       {isShown("bitrateMbps") ? (
         <TextField
           label={bitrateLabel ?? `Target bitrate (-b, Mbit/s)${isUdp ? "" : ", optional"}`}
-          name="bitrate"
           inputMode="decimal"
-          value={fields.bitrateMbps}
-          disabled={Boolean(reason("bitrateMbps"))}
-          onChange={(event) => set("bitrateMbps", event.target.value)}
-          hint={gatedHint(
+          {...gatedField(
             "bitrateMbps",
             isUdp || bitrateLabel
               ? `${speedMbps === null ? "" : `Line rate is ${speedMbps} Mbit/s; `}0 = unlimited`
               : "Empty: as fast as possible",
+            "bitrate",
           )}
-          error={errors["base.bitrateMbps"]}
         />
       ) : null}
     </div>
