@@ -1,6 +1,7 @@
 import { environmentRows, UNKNOWN } from "@/lib/diagnosis/format";
 import type { EnvironmentSnapshot, RunEnvironment } from "@/lib/diagnosis/contract";
 import { pairEnvironmentRows } from "./environment-table";
+import { PageSection } from "@/components/PageSection";
 
 // No "use client": the run page renders it on the server.
 
@@ -61,10 +62,7 @@ export function EnvironmentSection({
     : [];
   const differing = rows.filter((row) => row.isDifferent).length;
   return (
-    <section aria-labelledby="environment-heading" className="mb-6" data-testid="environment">
-      <h2 id="environment-heading" className="mb-1 text-lg font-semibold">
-        Environment
-      </h2>
+    <PageSection name="environment" title="Environment" headingClassName="mb-1" className="mb-6" testId="environment">
       {!environment ? (
         <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="environment-none">
           {isImported
@@ -152,6 +150,6 @@ export function EnvironmentSection({
           ) : null}
         </>
       )}
-    </section>
+    </PageSection>
   );
 }

@@ -21,6 +21,7 @@ import { describeBaseOptions, describePlanSteps } from "./view/plan-words";
 import { ResultTableView } from "./view/ResultTableView";
 import { StepsList } from "./view/StepsList";
 import { useExperimentLive } from "./view/useExperimentLive";
+import { PageSection } from "@/components/PageSection";
 
 // The events drive the page while it runs; this slow poll only covers a stream that broke.
 const ACTIVE_SAFETY_REFETCH_MS = 5000;
@@ -177,10 +178,7 @@ export function ExperimentView({
         testId="experiment-findings"
       />
 
-      <section aria-labelledby="results-heading" className="mb-6">
-        <h2 id="results-heading" className="mb-3 text-lg font-semibold">
-          Results
-        </h2>
+      <PageSection name="results" title="Results" className="mb-6">
         {hasRows && experiment.table ? (
           <div className="space-y-4">
             <KindChart experiment={experiment} />
@@ -198,18 +196,15 @@ export function ExperimentView({
             {isActive ? "The first row appears here when the first step ends." : "No step measured anything."}
           </p>
         )}
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="steps-heading" className="mb-6">
-        <h2 id="steps-heading" className="mb-3 text-lg font-semibold">
-          Steps
-        </h2>
+      <PageSection name="steps" title="Steps" className="mb-6">
         {experiment.steps.length > 0 ? (
           <StepsList steps={experiment.steps} plannedSteps={experiment.plannedSteps} isActive={isActive} />
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-400">No step has begun yet.</p>
         )}
-      </section>
+      </PageSection>
     </div>
   );
 }

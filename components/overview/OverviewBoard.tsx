@@ -14,6 +14,7 @@ import { LinkCard } from "./LinkCard";
 import { RangeSwitch } from "./RangeSwitch";
 import { Timeline } from "./Timeline";
 import type { TimelineSeries } from "./TimelineChart";
+import { PageSection } from "@/components/PageSection";
 
 const RANGES: readonly TimelineRange[] = ["6h", "24h", "7d"];
 
@@ -128,10 +129,7 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
           </div>
         </section>
       ) : null}
-      <section aria-labelledby="links-heading" className="mb-8">
-        <h2 id="links-heading" className="mb-3 text-lg font-semibold">
-          Links
-        </h2>
+      <PageSection name="links" title="Links" className="mb-8">
         {links.length > 0 ? (
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {links.map((link) => (
@@ -155,7 +153,7 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
             between two NICs and run a test on it.
           </EmptyState>
         )}
-      </section>
+      </PageSection>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import type { BaselineJson } from "@/lib/alerts/contract";
 import type { LineRateThresholds } from "@/lib/overview/reads";
 import { QueryError } from "./QueryError";
 import { RunTablePanel } from "./RunTablePanel";
+import { PageSection } from "@/components/PageSection";
 
 /**
  * A link page's history chart and runs table, kept current from the REST API: while one of
@@ -45,10 +46,7 @@ export function LinkActivity({
   const { points, activeRunCount } = history.data;
   return (
     <>
-      <section aria-labelledby="history-heading" className="mb-8">
-        <h2 id="history-heading" className="mb-3 text-lg font-semibold">
-          History
-        </h2>
+      <PageSection name="history" title="History" className="mb-8">
         {history.isError ? (
           <QueryError what="the history" error={history.error} onRetry={() => void history.refetch()} />
         ) : null}
@@ -68,12 +66,9 @@ export function LinkActivity({
             or more streams helped.
           </EmptyState>
         )}
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="runs-heading">
-        <h2 id="runs-heading" className="mb-3 text-lg font-semibold">
-          Runs
-        </h2>
+      <PageSection name="runs" title="Runs">
         <RunTablePanel
           initial={initialRuns}
           linkId={linkId}
@@ -92,7 +87,7 @@ export function LinkActivity({
           }
           noMatch="Clear the filters to see every run of this link."
         />
-      </section>
+      </PageSection>
     </>
   );
 }

@@ -11,6 +11,7 @@ import { compareExperiments } from "@/lib/experiments/compare";
 import type { ExperimentJson, ExperimentListItem } from "@/lib/experiments/contract";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
 import { getExperiment, listExperiments } from "@/lib/experiments/reads";
+import { PageSection } from "@/components/PageSection";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Compare experiments" };
@@ -186,12 +187,9 @@ export default async function CompareExperimentsPage({ searchParams }: { searchP
         </Link>
       </p>
       {result.isComparable ? (
-        <section aria-labelledby="compared-heading" className="mb-8">
-          <h2 id="compared-heading" className="mb-3 text-lg font-semibold">
-            Row by row
-          </h2>
+        <PageSection name="compared" title="Row by row" className="mb-8">
           <ComparedTables comparison={result.comparison} a={{ id: a.id, label: "A" }} b={{ id: b.id, label: "B" }} />
-        </section>
+        </PageSection>
       ) : (
         <p
           role="alert"

@@ -14,6 +14,7 @@ import { getHostDetail } from "@/lib/inventory/host-reads";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { sshTarget } from "@/components/hosts/fields";
+import { PageSection } from "@/components/PageSection";
 
 export const dynamic = "force-dynamic";
 
@@ -99,23 +100,17 @@ export default async function HostPage({ params }: Params) {
       </dl>
 
       {mayEdit ? (
-        <section aria-labelledby="connection-heading" className={`${SECTION} mb-8`}>
-          <h2 id="connection-heading" className="mb-1 text-lg font-semibold">
-            Connection
-          </h2>
+        <PageSection name="connection" title="Connection" headingClassName="mb-1" className={`${SECTION} mb-8`}>
           <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
             {host.isLocal || host.hostKeyFingerprint
               ? "Logs in and detects the platform and iperf3 again."
               : "The host key is not confirmed yet: check the connection to see the key the host presents, and confirm it."}
           </p>
           <HostConnectionPanel hostId={host.id} hostName={host.name} buttonLabel="Check connection" />
-        </section>
+        </PageSection>
       ) : null}
 
-      <section aria-labelledby="nics-heading" className="mb-8">
-        <h2 id="nics-heading" className="mb-3 text-lg font-semibold">
-          NICs <span className="text-sm font-normal text-slate-600 dark:text-slate-400">({nics.length})</span>
-        </h2>
+      <PageSection name="nics" title="NICs" count={nics.length} className="mb-8">
         {mayEdit ? (
           <div className="mb-4">
             <DiscoverNicsButton hostId={host.id} variant={nics.length === 0 ? "primary" : "secondary"} />
@@ -139,15 +134,12 @@ export default async function HostPage({ params }: Params) {
             from one of these NICs to a NIC of another host.
           </p>
         ) : null}
-      </section>
+      </PageSection>
 
       {mayEdit ? (
-        <section aria-labelledby="edit-heading" className={`${SECTION} mb-8`}>
-          <h2 id="edit-heading" className="mb-4 text-lg font-semibold">
-            Settings
-          </h2>
+        <PageSection name="edit" title="Settings" headingClassName="mb-4" className={`${SECTION} mb-8`}>
           <EditHostForm host={host} />
-        </section>
+        </PageSection>
       ) : null}
 
       {mayDelete ? (
