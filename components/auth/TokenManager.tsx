@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { CopyButton } from "@/components/runs/CopyButton";
-import { RelativeTime } from "@/components/ui/RelativeTime";
+import { ActiveState, WideTimeCell } from "./AccountCells";
 import { Button, Notice, TextField } from "@/components/ui/ui";
 import { createTokenAction } from "@/lib/auth/actions/create-token";
 import { revokeTokenAction } from "@/lib/auth/actions/revoke-token";
@@ -106,14 +106,10 @@ export function TokenManager({
                   <td className="py-2 pr-4 font-medium break-words">{token.name}</td>
                   {showOwner ? <td className="py-2 pr-4">{token.username}</td> : null}
                   <td className="hidden py-2 pr-4 font-mono text-xs sm:table-cell">{token.prefix}…</td>
-                  <td className="hidden py-2 pr-4 sm:table-cell">
-                    <RelativeTime date={token.createdAt} />
-                  </td>
-                  <td className="hidden py-2 pr-4 sm:table-cell">
-                    <RelativeTime date={token.lastUsedAt} />
-                  </td>
+                  <WideTimeCell date={token.createdAt} />
+                  <WideTimeCell date={token.lastUsedAt} />
                   <td className="py-2 pr-4">
-                    {token.revokedAt ? <span className="text-red-700 dark:text-red-300">revoked</span> : "active"}
+                    <ActiveState inactive={token.revokedAt ? "revoked" : null} />
                   </td>
                   <td className="py-2 text-right">
                     {token.revokedAt ? null : (

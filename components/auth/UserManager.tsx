@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { RelativeTime } from "@/components/ui/RelativeTime";
+import { ActiveState, WideTimeCell } from "./AccountCells";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { createUserAction } from "@/lib/auth/actions/create-user";
@@ -120,11 +120,9 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
                 ))}
               </select>
             </td>
-            <td className="hidden py-2 pr-4 sm:table-cell">
-              <RelativeTime date={user.lastLoginAt} />
-            </td>
+            <WideTimeCell date={user.lastLoginAt} />
             <td className="block py-1 pr-4 sm:table-cell sm:py-2">
-              {user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : "active"}
+              <ActiveState inactive={user.disabled ? "disabled" : null} />
             </td>
             <td className="block py-1 sm:table-cell sm:py-2">
               <div className="flex flex-wrap gap-2 sm:justify-end">
