@@ -5,7 +5,7 @@ import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 import prettier from "eslint-config-prettier/flat";
 
-// Which folder may import which (docs/architecture.md, "Boundaries"). `lib` is the logic and
+// Which folder may import which (docs/architecture.md, "Layers"). `lib` is the logic and
 // never looks up at the pages that use it; components never reach the database or SSH; only
 // tests and benchmarks use the test support in testing/.
 const up = (folder) => [`@/${folder}`, `@/${folder}/*`, `**/../${folder}`, `**/../${folder}/*`];
@@ -37,18 +37,17 @@ const TOP = LAYERS.length - 1;
 
 // The modules of lib/ that say `import "server-only"`: the browser must not load them, so the
 // components (which a client component may import) take only their types.
-function serverModules(dir = "lib") {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+function serverModules(dir) {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === "generated" ? [] : serverModules(file);
     if (!/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) return [];
-    if (!/^import "server-only";$/m.test(fs.readFileSync(file, "utf8"))) return [];
+    if (!/^import "server-only";$/m.test(fs.readFileSync(path.join(ROOT, file), "utf8"))) return [];
     return [file.replace(/\.tsx?$/, "").replace(/\/index$/, "")];
   });
 }
-const SERVER_MODULES = serverModules(path.join(path.dirname(fileURLToPath(import.meta.url)), "lib")).map((file) =>
-  path.relative(path.dirname(fileURLToPath(import.meta.url)), file),
-);
+const SERVER_MODULES = serverModules("lib");
 const pathOf = (module) => (module === "@agents" ? "agents" : `lib/${module}`);
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /**
