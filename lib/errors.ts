@@ -30,6 +30,8 @@ export const STATUS_OF_KIND = {
   "connection-lost": 502,
   "connection-refused": 502,
   "server-busy": 502,
+  /** a listening run that no device connected to before its time was up */
+  "no-client": 502,
   "listener-failed": 502,
   "control-socket-closed": 502,
   parameter: 502,

@@ -5,7 +5,22 @@ import { invalidInput, parseInput } from "@/lib/errors";
 import { InventoryError } from "@/lib/inventory/errors";
 import { activeRunOf } from "@/lib/inventory/active-runs";
 import { isUniqueViolation, isRecordMissing } from "@/lib/db-errors";
-import { HostCreateSchema, HostUpdateSchema, IdSchema, checkPortRange, type HostAuth } from "@/lib/inventory/schemas";
+import {
+  HostCreateSchema,
+  HostUpdateSchema,
+  IdSchema,
+  checkHostUpdateAccess,
+  checkPortRange,
+  type HostAccess,
+  type HostAuth,
+} from "@/lib/inventory/schemas";
+import {
+  checkJumpHost,
+  checkNotJumpedThrough,
+  JUMP_CHAIN_SELECT,
+  jumpChainOf,
+  type JumpChain,
+} from "@/lib/inventory/jumps";
 import { sealSecret } from "@/lib/inventory/secrets";
 import { authorizeCurrent } from "@/lib/auth/guard";
 import { recordAudit } from "@/lib/auth/audit";
@@ -27,8 +42,12 @@ const hostSelect = {
   openFirewall: true,
   lastSeenAt: true,
   notes: true,
+  access: true,
+  jumpHostId: true,
+  kind: true,
   createdAt: true,
   updatedAt: true,
+  jumpHost: JUMP_CHAIN_SELECT,
   _count: { select: { nics: true } },
 } as const satisfies Prisma.HostSelect;
 
@@ -38,16 +57,27 @@ type HostRow = Prisma.HostGetPayload<{ select: typeof hostSelect }>;
  * A host as the API and the pages see it: its row, with the SSH port as `port`, the count of its
  * NICs as `nicCount`, and the secret reduced to `hasSecret`.
  */
-export type HostView = Omit<HostRow, "sshPort" | "_count"> & {
+export type HostView = Omit<HostRow, "sshPort" | "_count" | "jumpHost" | "access"> & {
+  access: HostAccess;
   port: number;
   hasSecret: boolean;
   nicCount: number;
   /** This machine (`authMethod` "local"): reached without SSH. */
   isLocal: boolean;
+  /** The jump hosts SSH goes through to reach this host, the first hop first; empty when reached directly. */
+  jumpChain: JumpChain;
 };
 
-function toHostView({ sshPort, _count, ...row }: HostRow, hasSecret: boolean): HostView {
-  return { ...row, port: sshPort, hasSecret, nicCount: _count.nics, isLocal: row.authMethod === "local" };
+function toHostView({ sshPort, _count, jumpHost, ...row }: HostRow, hasSecret: boolean): HostView {
+  return {
+    ...row,
+    access: row.access as HostAccess,
+    port: sshPort,
+    hasSecret,
+    nicCount: _count.nics,
+    isLocal: row.authMethod === "local",
+    jumpChain: jumpChainOf(jumpHost),
+  };
 }
 
 // The secret bytes never leave SQLite for a view: only the ids of hosts that have one do.
@@ -113,16 +143,24 @@ export async function createHost(input: unknown): Promise<HostView> {
   const data = parseInput(HostCreateSchema, input);
   const taken = await db.host.findUnique({ where: { name: data.name }, select: { id: true } });
   if (taken) throw nameTaken(data.name);
-  const { authMethod, secret } = credentialsOf(data.auth);
+  if (data.jumpHostId != null) await checkJumpHost(null, data.jumpHostId);
+  // A host Wirespeed does not log in to has no credentials (the schema refuses them): "none".
+  const { authMethod, secret } = data.auth ? credentialsOf(data.auth) : { authMethod: "none", secret: null };
+  const port = data.port ?? 22;
+  const username = data.username ?? "root";
+  const address = data.address ?? "";
   try {
     const row = await db.host.create({
       data: {
         name: data.name,
-        address: data.address,
-        sshPort: data.port,
-        username: data.username,
+        access: data.access,
+        address,
+        sshPort: port,
+        username,
         authMethod,
         secret,
+        jumpHostId: data.jumpHostId ?? null,
+        kind: data.access === "device" ? (data.kind ?? "other") : null,
         platform: data.platform,
         iperf3Path: data.iperf3Path ?? null,
         hostKeyFingerprint: data.hostKeyFingerprint ?? null,
@@ -137,7 +175,9 @@ export async function createHost(input: unknown): Promise<HostView> {
       "host.create",
       "host",
       row.id,
-      `${row.name} (${data.username}@${data.address}:${data.port}, ${authMethod})`,
+      data.access === "ssh"
+        ? `${row.name} (${username}@${address}:${port}, ${authMethod}${data.jumpHostId ? `, through host ${data.jumpHostId}` : ""})`
+        : `${row.name} (${data.access}${address ? ` ${address}` : ""})`,
     );
     return toHostView(row, secret !== null);
   } catch (error) {
@@ -153,9 +193,14 @@ export async function updateHost(id: number, input: unknown): Promise<HostView> 
   const data = parseInput(HostUpdateSchema, input);
   const existing = await db.host.findUnique({
     where: { id: hostId },
-    select: { id: true, name: true, iperfPortMin: true, iperfPortMax: true },
+    select: { id: true, name: true, iperfPortMin: true, iperfPortMax: true, access: true, authMethod: true },
   });
   if (!existing) throw hostNotFound(hostId);
+  const accessProblems = checkHostUpdateAccess(data, existing.access as HostAccess);
+  if (accessProblems.length > 0) throw invalidInput(accessProblems);
+  if (data.jumpHostId != null) await checkJumpHost(hostId, data.jumpHostId);
+  // This machine is not reached over SSH, so no host can jump through it.
+  if (data.auth?.method === "local") await checkNotJumpedThrough(hostId, "auth");
   // Credentials and the trusted host key are an admin's, even inside an operator's edit.
   if (data.auth !== undefined || data.hostKeyFingerprint !== undefined) authorizeCurrent("credentials");
   const rangeProblem = checkPortRange(
@@ -176,6 +221,8 @@ export async function updateHost(id: number, input: unknown): Promise<HostView> 
         address: data.address,
         sshPort: data.port,
         username: data.username,
+        jumpHostId: data.jumpHostId,
+        kind: data.kind,
         authMethod: credentials?.authMethod,
         secret: credentials ? credentials.secret : undefined,
         platform: data.platform,
@@ -219,6 +266,7 @@ export async function deleteHost(id: number): Promise<DeletedCounts> {
     .$transaction(async (tx) => {
       const host = await tx.host.findUnique({ where: { id: hostId }, select: { id: true, name: true } });
       if (!host) throw hostNotFound(hostId);
+      await checkNotJumpedThrough(hostId, null, tx);
       const linkWhere = { OR: [{ aNic: { hostId } }, { bNic: { hostId } }] };
       const active = await activeRunOf(tx, { link: linkWhere });
       if (active) {

@@ -154,13 +154,86 @@ export function checkPortRange(min: number, max: number): string | null {
   return min <= max ? null : `must be at least iperfPortMin (${min}): the range ${min}-${max} is empty`;
 }
 
+/**
+ * How Wirespeed reaches a host: `ssh` (it logs in and runs iperf3 on both ends), `iperf3-server` (an iperf3
+ * server it does not manage: a public server, an appliance; only the client runs, on the other end) or
+ * `device` (no SSH: a phone, a TV, a Wi-Fi laptop; Wirespeed listens and the device connects).
+ */
+export const HOST_ACCESS = ["ssh", "iperf3-server", "device"] as const;
+export type HostAccess = (typeof HOST_ACCESS)[number];
+export const HostAccessSchema = z.enum(HOST_ACCESS, { error: allowed(`one of ${HOST_ACCESS.join(", ")}`) });
+
+/** What a device is: it picks the icon and the words, nothing else. */
+export const DEVICE_KINDS = ["phone", "tablet", "laptop", "tv", "console", "other"] as const;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+export const DeviceKindSchema = z.enum(DEVICE_KINDS, { error: allowed(`one of ${DEVICE_KINDS.join(", ")}`) });
+
+/** How many jump hosts may stand between Wirespeed and a host. */
+export const MAX_JUMP_HOPS = 3;
+
+// The fields that only a host Wirespeed logs in to has, and why another host refuses them.
+const SSH_ONLY_FIELDS = ["auth", "username", "port", "jumpHostId", "hostKeyFingerprint"] as const;
+const NOT_LOGGED_IN: Record<Exclude<HostAccess, "ssh">, string> = {
+  "iperf3-server": "must be left out: Wirespeed does not log in to an iperf3-server host (it has no credentials)",
+  device: "must be left out: Wirespeed does not log in to a device (it has no SSH)",
+};
+
+type AccessFields = {
+  access?: HostAccess;
+  auth?: unknown;
+  kind?: unknown;
+  jumpHostId?: unknown;
+  address?: unknown;
+} & Partial<Record<(typeof SSH_ONLY_FIELDS)[number], unknown>>;
+
+/** The rules between `access` and the other fields, for a new host or for the fields a PATCH sends. */
+function checkAccessFields(host: AccessFields, access: HostAccess, context: z.RefinementCtx, isCreate: boolean) {
+  if (access === "ssh") {
+    if (isCreate && host.auth === undefined)
+      context.addIssue({ code: "custom", path: ["auth"], message: `is required: ${AUTH_DESCRIPTION}` });
+    if (host.kind !== undefined && host.kind !== null)
+      context.addIssue({
+        code: "custom",
+        path: ["kind"],
+        message: 'must be left out: only a device (access "device") has a kind',
+      });
+    if (host.jumpHostId != null && (host.auth as { method?: string } | undefined)?.method === "local")
+      context.addIssue({
+        code: "custom",
+        path: ["jumpHostId"],
+        message: "must be left out for this machine (auth local): it is not reached over SSH",
+      });
+    return;
+  }
+  for (const field of SSH_ONLY_FIELDS) {
+    const value = host[field];
+    // null is "none", which is what such a host has anyway.
+    if (value !== undefined && value !== null)
+      context.addIssue({ code: "custom", path: [field], message: NOT_LOGGED_IN[access] });
+  }
+  if (access === "iperf3-server" && isCreate && host.address === undefined)
+    context.addIssue({ code: "custom", path: ["address"], message: `is required: ${HOST_ADDRESS_DESCRIPTION}` });
+  if (access === "iperf3-server" && host.kind !== undefined && host.kind !== null)
+    context.addIssue({
+      code: "custom",
+      path: ["kind"],
+      message: 'must be left out: only a device (access "device") has a kind',
+    });
+}
+
 export const HostCreateSchema = z
   .strictObject({
     name: NameSchema,
-    address: HostAddressSchema,
-    port: PortSchema.default(22),
-    username: UsernameSchema.default("root"),
-    auth: HostAuthSchema,
+    access: HostAccessSchema.default("ssh"),
+    // Required for ssh and iperf3-server hosts; a device may leave it out.
+    address: HostAddressSchema.optional(),
+    // ssh only (defaults 22 and root).
+    port: PortSchema.optional(),
+    username: UsernameSchema.optional(),
+    auth: HostAuthSchema.optional(),
+    jumpHostId: IdSchema.nullable().optional(),
+    // device only (default other).
+    kind: DeviceKindSchema.nullable().optional(),
     platform: PlatformSchema.default("unknown"),
     iperf3Path: Iperf3PathSchema.nullable().optional(),
     hostKeyFingerprint: HostKeyFingerprintSchema.nullable().optional(),
@@ -171,6 +244,7 @@ export const HostCreateSchema = z
     notes: NotesSchema.default(""),
   })
   .superRefine((host, context) => {
+    checkAccessFields(host, host.access, context, true);
     // zod runs this even when a bound itself was refused: then that bound's own error says it all.
     if (!PortSchema.safeParse(host.iperfPortMin).success || !PortSchema.safeParse(host.iperfPortMax).success) return;
     const problem = checkPortRange(host.iperfPortMin, host.iperfPortMax);
@@ -178,13 +252,20 @@ export const HostCreateSchema = z
   });
 export type HostCreateInput = z.input<typeof HostCreateSchema>;
 
-/** PATCH: any subset; `auth` replaces the method and secret together; null clears a nullable field. */
+/**
+ * PATCH: any subset; `auth` replaces the method and secret together; null clears a nullable field.
+ * `access` cannot change (the rules against the stored host are in lib/inventory/hosts.ts).
+ */
 export const HostUpdateSchema = z.strictObject({
   name: NameSchema.optional(),
+  access: HostAccessSchema.optional(),
   address: HostAddressSchema.optional(),
   port: PortSchema.optional(),
   username: UsernameSchema.optional(),
   auth: HostAuthSchema.optional(),
+  // null: reached directly.
+  jumpHostId: IdSchema.nullable().optional(),
+  kind: DeviceKindSchema.nullable().optional(),
   platform: PlatformSchema.optional(),
   iperf3Path: Iperf3PathSchema.nullable().optional(),
   // null unpins: the next contact records the key again and asks for confirmation.
@@ -196,6 +277,25 @@ export const HostUpdateSchema = z.strictObject({
   notes: NotesSchema.optional(),
 });
 export type HostUpdateInput = z.input<typeof HostUpdateSchema>;
+
+/** The PATCH's fields checked against the host's stored `access` (which the PATCH cannot change). */
+export function checkHostUpdateAccess(
+  update: z.output<typeof HostUpdateSchema>,
+  stored: HostAccess,
+): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  if (update.access !== undefined && update.access !== stored)
+    problems.push({
+      field: "access",
+      message: `cannot change (the host is "${stored}"): delete the host and add it again with another access`,
+    });
+  const context = {
+    addIssue: (issue: { path?: PropertyKey[]; message?: string }) =>
+      problems.push({ field: String(issue.path?.[0] ?? ""), message: issue.message ?? "" }),
+  } as unknown as z.RefinementCtx;
+  checkAccessFields(update, stored, context, false);
+  return problems;
+}
 
 // ---- NICs -------------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf/options";
 // ---------------------------------------------------------------- statuses
 
 /** A run that has not ended: it may still change, and views keep asking. */
-export const ACTIVE_RUN_STATUSES = ["queued", "preparing", "running"] as const;
+// `listening`: a device's run (lib/runs/listen.ts) waits for the device to connect.
+export const ACTIVE_RUN_STATUSES = ["queued", "preparing", "listening", "running"] as const;
 /** A run that has ended: it never changes again. */
 export const FINAL_RUN_STATUSES = ["succeeded", "failed", "cancelled", "interrupted"] as const;
 export const RUN_STATUSES = [...ACTIVE_RUN_STATUSES, ...FINAL_RUN_STATUSES] as const;

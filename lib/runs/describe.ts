@@ -38,6 +38,7 @@ function formatByteCount(bytes: number): string {
 export const STATUS_LABELS: Record<RunStatus, string> = {
   queued: "Queued",
   preparing: "Preparing",
+  listening: "Listening",
   running: "Running",
   succeeded: "Succeeded",
   failed: "Failed",

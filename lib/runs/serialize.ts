@@ -62,6 +62,21 @@ export function runSummaryJson(run: Run, linkSpeedMbps: number): RunSummaryJson 
   };
 }
 
+/** `iperf3 -c ADDRESS -p PORT`, the command a device runs to reach a listening run (IPv6 as it is: iperf3 takes it bare). */
+export function listenCommand(address: string, port: number): string {
+  return `iperf3 -c ${address} -p ${port}`;
+}
+
+function listenJson(run: Pick<Run, "listenAddress" | "listenPort" | "listenExpiresAt">) {
+  if (run.listenAddress === null || run.listenPort === null || run.listenExpiresAt === null) return null;
+  return {
+    address: run.listenAddress,
+    port: run.listenPort,
+    command: listenCommand(run.listenAddress, run.listenPort),
+    expiresAt: run.listenExpiresAt.toISOString(),
+  };
+}
+
 export function runJson(run: Run, link: { id: number; name: string; speedMbps: number }) {
   return {
     id: run.id,
@@ -83,6 +98,12 @@ export function runJson(run: Run, link: { id: number; name: string; speedMbps: n
     startedAt: run.startedAt?.toISOString() ?? null,
     endedAt: run.endedAt?.toISOString() ?? null,
     summary: runSummaryJson(run, link.speedMbps),
+    /** A device's run: where Wirespeed listens for it, the command to type there, and until when (null otherwise). */
+    listen: listenJson(run),
+    /** The address a device connected from (a listening run), null until it connected. */
+    peerAddress: run.peerAddress,
+    /** A run against an iperf3 server Wirespeed does not manage: how many tries found it free (null otherwise). */
+    serverTries: run.serverTries,
     error: run.errorKind ? { kind: run.errorKind, message: run.errorMessage ?? "", hint: run.errorHint ?? "" } : null,
   };
 }
