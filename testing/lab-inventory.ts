@@ -34,15 +34,24 @@ export async function seedLabInventory(state: LabState): Promise<LabInventory> {
   const privateKey = fs.readFileSync(state.clientKeyPath, "utf8");
   const inventory: LabInventory = { hostIds: {}, nicIds: {}, linkIds: {} };
   for (const host of state.hosts) {
-    const created = await createHost({
-      name: host.name,
-      address: host.sshHost,
-      port: host.sshPort,
-      username: host.username,
-      auth: { method: "key", privateKey },
-      platform: host.flavor === "esxi" ? "esxi" : "linux",
-      hostKeyFingerprint: host.hostKeyFingerprint,
-    });
+    // A host with no sshd is recorded as what it stands for: an iperf3 server at its link's address, or a device.
+    const created =
+      host.access === "ssh"
+        ? await createHost({
+            name: host.name,
+            address: host.sshHost,
+            port: host.sshPort,
+            username: host.username,
+            auth: { method: "key", privateKey },
+            platform: host.flavor === "esxi" ? "esxi" : "linux",
+            hostKeyFingerprint: host.hostKeyFingerprint,
+            ...(host.reachedThrough ? { jumpHostId: inventory.hostIds[host.reachedThrough] } : {}),
+          })
+        : await createHost({
+            name: host.name,
+            access: host.access,
+            ...(host.access === "iperf3-server" ? { address: host.nics[0]!.address } : { kind: "phone" }),
+          });
     inventory.hostIds[host.name] = created.id;
     for (const nic of host.nics.filter((n) => n.link !== null)) {
       const createdNic = await createNic({

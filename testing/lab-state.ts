@@ -9,8 +9,18 @@ export type LabRate = (typeof LAB_RATES)[number];
 
 export const LAB_FLAVORS = ["linux", "esxi"] as const;
 export type LabFlavor = (typeof LAB_FLAVORS)[number];
-/** flavor "esxi": the host's sshd runs every command in BusyBox ash with an ESXi stand-in mounted (esxi-standin/). */
-export type LabTopologyHost = { name: string; flavor?: LabFlavor };
+/**
+ * How Wirespeed reaches a lab host, as a host's `access` in the inventory: "ssh" (its own sshd), or
+ * "iperf3-server" and "device", namespaces with no sshd at all (a test runs iperf3 in them itself).
+ */
+export const LAB_ACCESS = ["ssh", "iperf3-server", "device"] as const;
+export type LabAccess = (typeof LAB_ACCESS)[number];
+/**
+ * flavor "esxi": the host's sshd runs every command in BusyBox ash with an ESXi stand-in mounted (esxi-standin/).
+ * reachedThrough: the host's management network joins only that host's namespace, not this machine,
+ * so SSH reaches it only through that host (a jump host).
+ */
+export type LabTopologyHost = { name: string; flavor?: LabFlavor; access?: LabAccess; reachedThrough?: string };
 /**
  * flowCapMbit: each TCP flow is held to this many Mbit/s below the link's rate (a u32 hash of the
  * ephemeral port into htb classes). bottleneck: the link's egress also passes that shared ifb.
@@ -43,6 +53,10 @@ export type LabNic = {
 export type LabHost = {
   name: string;
   flavor: LabFlavor;
+  /** "ssh", or a host with no sshd ("iperf3-server", "device"), whose SSH fields are empty. */
+  access: LabAccess;
+  /** The lab host whose namespace alone reaches this one's sshd; null when this machine reaches it. */
+  reachedThrough: string | null;
   netns: string;
   sshHost: string;
   sshPort: number;

@@ -16,8 +16,10 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import {
+  LAB_ACCESS,
   LAB_FLAVORS,
   LAB_RATES,
+  type LabAccess,
   type LabBottleneck,
   type LabFlavor,
   type LabHost,
@@ -303,9 +305,24 @@ export function parseTopology(value: unknown): LabTopology {
     value.hosts.forEach((host, i) => {
       const where = `hosts[${i}]`;
       if (!isObject(host)) return void problems.push(`${where}: expected an object { "name": "..." }`);
-      checkKeys(where, host, ["name", "flavor"], problems);
+      checkKeys(where, host, ["name", "flavor", "access", "reachedThrough"], problems);
       const name = host.name;
       const flavor = host.flavor;
+      const { access, reachedThrough } = host;
+      if (access !== undefined && !LAB_ACCESS.includes(access as LabAccess)) {
+        return void problems.push(
+          `${where}.access: expected one of ${LAB_ACCESS.map((a) => `"${a}"`).join(", ")}, got ${describe(access)}`,
+        );
+      }
+      if (reachedThrough !== undefined) {
+        const jump = hosts.find((h) => h.name === reachedThrough);
+        if (!jump || (jump.access ?? "ssh") !== "ssh" || jump.reachedThrough !== undefined)
+          return void problems.push(
+            `${where}.reachedThrough: expected the name of an ssh host listed before it and reached directly, got ${describe(reachedThrough)}`,
+          );
+        if ((access ?? "ssh") !== "ssh")
+          return void problems.push(`${where}.reachedThrough: only an ssh host is reached through another`);
+      }
       if (flavor !== undefined && !LAB_FLAVORS.includes(flavor as LabFlavor)) {
         return void problems.push(
           `${where}.flavor: expected one of ${LAB_FLAVORS.map((f) => `"${f}"`).join(", ")}, got ${describe(flavor)}`,
@@ -323,7 +340,12 @@ export function parseTopology(value: unknown): LabTopology {
         );
       }
       if (hosts.some((h) => h.name === name)) return void problems.push(`${where}.name: duplicate host "${name}"`);
-      hosts.push(flavor === undefined ? { name } : { name, flavor: flavor as LabFlavor });
+      hosts.push({
+        name,
+        ...(flavor === undefined ? {} : { flavor: flavor as LabFlavor }),
+        ...(access === undefined ? {} : { access: access as LabAccess }),
+        ...(reachedThrough === undefined ? {} : { reachedThrough: reachedThrough as string }),
+      });
     });
   }
 
@@ -498,6 +520,8 @@ export const linkAddress = (linkIndex: number, side: "a" | "b", instance: number
 export const linkNicName = (linkIndex: number) => `eth${linkIndex + 1}`;
 export const netnsName = (host: string, instance: number = labInstance()) => `${netnsPrefix(instance)}${host}`;
 export const mgmtVethName = (host: string, instance: number = labInstance()) => `${mgmtVethPrefix(instance)}${host}`;
+/** The jump host's end of the management veth of a host reached through it (inside the jump host's namespace). */
+export const jumpVethName = (host: string) => `jmp-${host}`;
 
 // ---------------------------------------------------------------- process helpers
 
@@ -708,6 +732,14 @@ function sshdConfig(opts: {
   ].join("\n");
 }
 
+async function waitForFile(file: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`${file} did not appear within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function waitForTcp(host: string, port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
@@ -754,7 +786,7 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
   fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
 
   const hosts: LabHost[] = [];
-  for (const [i, { name, flavor = "linux" }] of topology.hosts.entries()) {
+  for (const [i, { name, flavor = "linux", access = "ssh", reachedThrough }] of topology.hosts.entries()) {
     const ns = netnsName(name);
     const mgmt = mgmtVethName(name);
     const hostDir = path.join(dir, "hosts", name);
@@ -762,10 +794,37 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
 
     ip("netns", "add", ns);
     ipn(ns, "link", "set", "lo", "up");
-    // Created in one step with its peer already inside: no half-moved veth if we die here.
-    ip("link", "add", mgmt, "type", "veth", "peer", "name", "mgmt0", "netns", ns);
-    ip("addr", "add", `${mgmtRootAddress(i)}/${PREFIX_LENGTH}`, "dev", mgmt);
-    ip("link", "set", mgmt, "up");
+    if (access !== "ssh") {
+      // No sshd and no management network: Wirespeed never logs in; tests run iperf3 in it themselves.
+      hosts.push({
+        name,
+        flavor,
+        access,
+        reachedThrough: null,
+        netns: ns,
+        sshHost: "",
+        sshPort: 0,
+        username: "",
+        hostKeyFingerprint: "",
+        hostKeyPath: "",
+        sshdPidFile: "",
+        nics: [],
+      });
+      continue;
+    }
+    if (reachedThrough === undefined) {
+      // Created in one step with its peer already inside: no half-moved veth if we die here.
+      ip("link", "add", mgmt, "type", "veth", "peer", "name", "mgmt0", "netns", ns);
+      ip("addr", "add", `${mgmtRootAddress(i)}/${PREFIX_LENGTH}`, "dev", mgmt);
+      ip("link", "set", mgmt, "up");
+    } else {
+      // The management network joins the jump host's namespace only: this machine has no route to it.
+      const jumpNs = netnsName(reachedThrough);
+      const jumpEnd = jumpVethName(name);
+      ip("link", "add", jumpEnd, "netns", jumpNs, "type", "veth", "peer", "name", "mgmt0", "netns", ns);
+      ipn(jumpNs, "addr", "add", `${mgmtRootAddress(i)}/${PREFIX_LENGTH}`, "dev", jumpEnd);
+      ipn(jumpNs, "link", "set", jumpEnd, "up");
+    }
     ipn(ns, "addr", "add", `${mgmtHostAddress(i)}/${PREFIX_LENGTH}`, "dev", "mgmt0");
     ipn(ns, "link", "set", "mgmt0", "up");
 
@@ -808,6 +867,8 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
     hosts.push({
       name,
       flavor,
+      access,
+      reachedThrough: reachedThrough ?? null,
       netns: ns,
       sshHost: mgmtHostAddress(i),
       sshPort: SSH_PORT,
@@ -893,6 +954,9 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
   await Promise.all(
     hosts.map(async (host) => {
       try {
+        if (host.access !== "ssh") return;
+        // sshd writes its PidFile once it listens; a host behind a jump host cannot be dialled from here.
+        if (host.reachedThrough !== null) return await waitForFile(host.sshdPidFile, 10_000);
         await waitForTcp(host.sshHost, host.sshPort, 10_000);
       } catch (err) {
         const log = path.join(path.dirname(host.sshdPidFile), "sshd.log");

@@ -36,10 +36,24 @@ const link = (over: Record<string, unknown> = {}) => ({
 });
 
 describe("parseTopology", () => {
-  it("accepts the default topology: alpha and beta, the ESXi stand-in, and gamma and delta for the shared bottleneck", () => {
+  it("accepts the default topology: alpha and beta, the ESXi stand-in, gamma and delta for the shared bottleneck, a host behind gamma, an iperf3 server and a device", () => {
     const topology = loadTopology(DEFAULT_TOPOLOGY_PATH);
-    expect(topology.hosts.map((h) => h.name)).toEqual(["alpha", "beta", "esx", "gamma", "delta"]);
+    expect(topology.hosts.map((h) => h.name)).toEqual([
+      "alpha",
+      "beta",
+      "esx",
+      "gamma",
+      "delta",
+      "hidden",
+      "appl",
+      "phone",
+    ]);
     expect(topology.hosts[2]).toMatchObject({ flavor: "esxi" });
+    expect(topology.hosts.slice(5)).toEqual([
+      { name: "hidden", reachedThrough: "gamma" },
+      { name: "appl", access: "iperf3-server" },
+      { name: "phone", access: "device" },
+    ]);
     expect(topology.links).toEqual([
       { name: "ab-1g", a: "alpha", b: "beta", rate: "1gbit", mtu: 9000 },
       { name: "ab-2g5", a: "alpha", b: "beta", rate: "2.5gbit", mtu: 1500 },
@@ -50,6 +64,9 @@ describe("parseTopology", () => {
       { name: "gd-shared-2", a: "gamma", b: "delta", rate: "1gbit", mtu: 9000, bottleneck: "gd-shared" },
       { name: "gd-indep-1", a: "gamma", b: "delta", rate: "1gbit", mtu: 9000 },
       { name: "gd-indep-2", a: "gamma", b: "delta", rate: "1gbit", mtu: 9000 },
+      { name: "a-hidden", a: "alpha", b: "hidden", rate: "1gbit", mtu: 1500 },
+      { name: "a-appl", a: "alpha", b: "appl", rate: "1gbit", mtu: 1500 },
+      { name: "b-phone", a: "beta", b: "phone", rate: "1gbit", mtu: 1500 },
     ]);
     expect(topology.bottlenecks).toEqual([{ name: "gd-shared", rate: "1.2gbit" }]);
   });
@@ -62,6 +79,30 @@ describe("parseTopology", () => {
     expect(() => parseTopology({ hosts: [{ name: "esx", flavor: "vmware" }] })).toThrow(
       /hosts\[0\]\.flavor: expected one of "linux", "esxi"/,
     );
+  });
+
+  it("accepts hosts without sshd and hosts reached through another, and refuses a jump host that is not a direct ssh host", () => {
+    expect(
+      parseTopology({
+        hosts: [{ name: "jump" }, { name: "far", reachedThrough: "jump" }, { name: "srv", access: "iperf3-server" }],
+      }).hosts,
+    ).toEqual([{ name: "jump" }, { name: "far", reachedThrough: "jump" }, { name: "srv", access: "iperf3-server" }]);
+    expect(() => parseTopology({ hosts: [{ name: "x", access: "telnet" }] })).toThrow(
+      /hosts\[0\]\.access: expected one of "ssh", "iperf3-server", "device"/,
+    );
+    // Later in the list, unknown, itself behind a jump host, or without sshd: refused.
+    for (const hosts of [
+      [{ name: "far", reachedThrough: "jump" }, { name: "jump" }],
+      [{ name: "a" }, { name: "b", reachedThrough: "a" }, { name: "c", reachedThrough: "b" }],
+      [
+        { name: "dev", access: "device" },
+        { name: "far", reachedThrough: "dev" },
+      ],
+    ])
+      expect(() => parseTopology({ hosts })).toThrow(/reachedThrough: expected the name of an ssh host/);
+    expect(() =>
+      parseTopology({ hosts: [{ name: "a" }, { name: "b", access: "device", reachedThrough: "a" }] }),
+    ).toThrow(/only an ssh host is reached through another/);
   });
 
   it("allows at most 16 hosts and 16 links: one instance's block of the third octet", () => {
