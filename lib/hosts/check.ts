@@ -4,7 +4,7 @@ import { InventoryError } from "@/lib/inventory/errors";
 import { installHint } from "@/lib/platforms";
 import { connectHost, isSshError, readHostKey } from "@/lib/ssh";
 import { detectHost, resolveAgent } from "./remote";
-import { hostTarget } from "./target";
+import { HOST_FOR_TARGET, hostTarget } from "./target";
 
 export type HostKeyStatus = "pinned" | "unconfirmed" | "mismatch" | "local";
 
@@ -30,7 +30,7 @@ const SSH_HINTS: Record<string, string> = {
 };
 
 async function loadHost(id: number) {
-  const host = await db.host.findUnique({ where: { id }, omit: { secret: false } });
+  const host = await db.host.findUnique({ where: { id }, ...HOST_FOR_TARGET });
   if (!host) throw new InventoryError("not-found", `no host has id ${id}`);
   return host;
 }

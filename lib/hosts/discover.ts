@@ -6,7 +6,7 @@ import { InventoryError } from "@/lib/inventory/errors";
 import { listNics, type NicView } from "@/lib/inventory/nics";
 import { execCapture } from "@/lib/ssh";
 import { resolveAgent } from "./remote";
-import { hostTarget } from "./target";
+import { HOST_FOR_TARGET, hostTarget } from "./target";
 import { recordAudit } from "@/lib/auth/audit";
 
 const DISCOVER_TIMEOUT_MS = 30_000;
@@ -30,7 +30,7 @@ export function nicColumns(nic: DiscoveredNic): Omit<Prisma.NicUncheckedCreateIn
  * name. NICs the host no longer reports are left alone: links and history may use them.
  */
 export async function discoverNics(hostId: number): Promise<NicView[]> {
-  const host = await db.host.findUnique({ where: { id: hostId }, omit: { secret: false } });
+  const host = await db.host.findUnique({ where: { id: hostId }, ...HOST_FOR_TARGET });
   if (!host) throw new InventoryError("not-found", `no host has id ${hostId}`);
   const target = hostTarget(host);
   const agent = await resolveAgent(target, host.platform);

@@ -19,6 +19,12 @@ export class HostKeyNotConfirmedError extends AppError {
 }
 
 /**
+ * What a query selects of a host to build its target: every column with its secret, and its jump
+ * hosts' (lib/inventory/jumps.ts) as far as a chain goes. `hostTarget` takes a host read with it.
+ */
+export const HOST_FOR_TARGET = { omit: { secret: false } } as const;
+
+/**
  * The one way from a stored host (read with `omit: { secret: false }`) to what lib/ssh
  * connects to. Unless `allowUnpinned` (the first-contact check), a host whose key is
  * not pinned is refused before any connection is made.

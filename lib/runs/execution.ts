@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { hostTarget } from "@/lib/hosts/target";
+import { HOST_FOR_TARGET, hostTarget } from "@/lib/hosts/target";
 import {
   buildClientArgv,
   chooseLiveMode,
@@ -164,8 +164,8 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
       clientSide: true,
       link: {
         select: {
-          aNic: { select: { addresses: true, name: true, host: { omit: { secret: false } } } },
-          bNic: { select: { addresses: true, name: true, host: { omit: { secret: false } } } },
+          aNic: { select: { addresses: true, name: true, host: HOST_FOR_TARGET } },
+          bNic: { select: { addresses: true, name: true, host: HOST_FOR_TARGET } },
         },
       },
     },
