@@ -7,11 +7,12 @@ import type { DeletedCounts } from "@/lib/inventory/hosts";
 import { addressesOf } from "@/lib/inventory/nics";
 import { activeRunOf } from "@/lib/inventory/active-runs";
 import { isRecordMissing } from "@/lib/db-errors";
-import { IdSchema, LinkCreateSchema, LinkUpdateSchema } from "@/lib/inventory/schemas";
+import { IdSchema, LinkCreateSchema, LinkUpdateSchema, type HostAccess } from "@/lib/inventory/schemas";
 import { recordAudit } from "@/lib/auth/audit";
 
 export type LinkEndView = {
-  host: { id: number; name: string };
+  /** `access`: how Wirespeed reaches the host (lib/inventory/schemas.ts HOST_ACCESS). */
+  host: { id: number; name: string; access: HostAccess };
   nic: { id: number; name: string; address: string | null; speedMbps: number | null; mtu: number | null };
 };
 
@@ -40,7 +41,7 @@ const endSelect = {
     addresses: true,
     speedMbps: true,
     mtu: true,
-    host: { select: { id: true, name: true } },
+    host: { select: { id: true, name: true, access: true } },
   },
 } as const satisfies Prisma.NicDefaultArgs;
 
@@ -63,7 +64,7 @@ type LinkRow = Prisma.LinkGetPayload<{ select: typeof linkSelect }>;
 
 function toEndView(nic: EndRow): LinkEndView {
   return {
-    host: nic.host,
+    host: { ...nic.host, access: nic.host.access as HostAccess },
     nic: {
       id: nic.id,
       name: nic.name,
@@ -99,7 +100,7 @@ const endNicSelect = {
   id: true,
   hostId: true,
   speedMbps: true,
-  host: { select: { name: true } },
+  host: { select: { name: true, access: true } },
 } as const satisfies Prisma.NicSelect;
 
 type EndNic = Prisma.NicGetPayload<{ select: typeof endNicSelect }>;
@@ -129,6 +130,18 @@ async function checkEnds(aNicId: number, bNicId: number, exceptLinkId?: number):
       {
         field: "bNicId",
         message: `must be a NIC on another host than aNicId: both are on host ${a.host.name}, and a link joins two hosts`,
+      },
+    ]);
+  }
+  // One end at least runs iperf3 under Wirespeed's control: the client against an iperf3 server, the
+  // listening server for a device.
+  if (a.host.access !== "ssh" && b.host.access !== "ssh") {
+    throw invalidInput([
+      {
+        field: "bNicId",
+        message:
+          `must be a NIC of a host Wirespeed logs in to (access ssh): ${a.host.name} is an ${a.host.access} host ` +
+          `and ${b.host.name} an ${b.host.access} host, and Wirespeed runs iperf3 on one end of a link at least`,
       },
     ]);
   }
