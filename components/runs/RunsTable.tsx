@@ -34,7 +34,8 @@ export type RunsTableRow = Pick<
   | "lostPercent"
   | "errorKind"
   | "queuePosition"
->;
+> &
+  Partial<Pick<RunRow, "device">>;
 
 const SHARE_CLASSES = {
   good: "",
@@ -98,6 +99,8 @@ export function RunsTable({
   const canCompare = compareBaseHref !== undefined;
   const compareHref = (ids: number[]) =>
     `${compareBaseHref}${compareBaseHref?.includes("?") ? "&" : "?"}compare=${ids.join(",")}#compare`;
+  // A device (a phone, a TV …) gets a column of its own where the page has runs of one.
+  const showDevice = rows.some((row) => row.device);
   const toggle = (id: number) =>
     setSelected((previous) => (previous.includes(id) ? previous.filter((entry) => entry !== id) : [...previous, id]));
   return (
@@ -162,6 +165,7 @@ export function RunsTable({
             <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 tabular-nums">
               <span className="font-mono text-xs">{describeOptions(row.options, row.direction)}</span>
               {showLink ? <span className="text-xs">{row.linkName}</span> : null}
+              {row.device ? <DeviceName device={row.device} /> : null}
               <span>
                 <span className="font-medium">{formatRate(row.receivedBitsPerSecond, unit)}</span>
                 <span className={`ml-2 text-xs ${shareClass(row.lineRatePercent, thresholds)}`}>
@@ -194,6 +198,7 @@ export function RunsTable({
               <ColumnHeader>Run</ColumnHeader>
               <ColumnHeader>Time</ColumnHeader>
               {showLink ? <ColumnHeader>Link</ColumnHeader> : null}
+              {showDevice ? <ColumnHeader>Device</ColumnHeader> : null}
               <ColumnHeader>Options</ColumnHeader>
               <ColumnHeader isNumeric>Result</ColumnHeader>
               <ColumnHeader isNumeric>Line rate</ColumnHeader>
@@ -227,6 +232,11 @@ export function RunsTable({
                     <Link href={`/links/${row.linkId}`} className="hover:underline">
                       {row.linkName}
                     </Link>
+                  </td>
+                ) : null}
+                {showDevice ? (
+                  <td className="whitespace-nowrap px-3 py-1.5">
+                    {row.device ? <DeviceName device={row.device} /> : "–"}
                   </td>
                 ) : null}
                 <td className="whitespace-nowrap px-3 py-1.5 font-mono text-xs">
@@ -272,5 +282,14 @@ export function RunsTable({
         </table>
       </div>
     </div>
+  );
+}
+
+/** A device's name, linked to its page, with its kind in words. */
+function DeviceName({ device }: { device: NonNullable<RunRow["device"]> }) {
+  return (
+    <Link href={`/hosts/${device.id}`} className="text-xs hover:underline">
+      {device.name} <span className="text-slate-600 dark:text-slate-400">({device.kind})</span>
+    </Link>
   );
 }

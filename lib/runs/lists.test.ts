@@ -190,4 +190,23 @@ describe("a link's names, stream counts and history", () => {
     // The newest `limit`, across signatures.
     expect(await listLinkHistory({ linkId: linkIds[0]!, limit: 3 })).toEqual(points.slice(-3));
   });
+
+  it("names the device of a run on a device's link, in a column of its own, and no device elsewhere", async () => {
+    const managed = await db.host.create({
+      data: { name: "lists-managed", address: "127.0.0.1", authMethod: "local" },
+    });
+    const phone = await db.host.create({
+      data: { name: "lists-phone", address: "", authMethod: "none", access: "device", kind: "phone" },
+    });
+    const [managedNic, phoneNic] = await Promise.all(
+      [managed, phone].map((host) => db.nic.create({ data: { hostId: host.id, name: "wlan0", addresses: [] } })),
+    );
+    const link = await db.link.create({
+      data: { name: "lists-wifi", aNicId: managedNic!.id, bNicId: phoneNic!.id, speedMbps: 1200 },
+    });
+    const run = await db.run.create({ data: { linkId: link.id, status: "succeeded", options: { protocol: "tcp" } } });
+    const { runs } = await listRunRows({ pageSize: 500 });
+    expect(runs.find((row) => row.id === run.id)?.device).toEqual({ id: phone.id, name: "lists-phone", kind: "phone" });
+    expect(runs.filter((row) => row.device !== null).map((row) => row.id)).toEqual([run.id]);
+  });
 });

@@ -87,7 +87,31 @@ export type RunRow = {
   errorKind: string | null;
   /** 0 running, 1 next, …; null when not waiting in its link's queue */
   queuePosition: number | null;
+  /** The device at the other end of the link (a host with access "device"); null for links between hosts Wirespeed logs in to. */
+  device: RunDevice | null;
 };
+
+/** A device a run measured: the runs list gives it a column of its own. */
+export type RunDevice = { id: number; name: string; kind: string };
+
+/** The device end of each of these links that has one, by link id: one query for a page of runs. */
+export async function devicesOfLinks(linkIds: number[]): Promise<Map<number, RunDevice>> {
+  if (linkIds.length === 0) return new Map();
+  const host = { select: { id: true, name: true, kind: true, access: true } } as const;
+  const links = await db.link.findMany({
+    where: {
+      id: { in: linkIds },
+      OR: [{ aNic: { host: { access: "device" } } }, { bNic: { host: { access: "device" } } }],
+    },
+    select: { id: true, aNic: { select: { host } }, bNic: { select: { host } } },
+  });
+  const devices = new Map<number, RunDevice>();
+  for (const link of links) {
+    const end = [link.aNic.host, link.bNic.host].find((candidate) => candidate.access === "device");
+    if (end) devices.set(link.id, { id: end.id, name: end.name, kind: end.kind ?? "other" });
+  }
+  return devices;
+}
 
 // Filters on the options JSON: SQLite's json_extract, since Prisma cannot filter inside JSON on SQLite.
 // Only for runs without a signature (rows written before signatures, or by hand): every other run is
@@ -230,7 +254,7 @@ async function pageOfRunIds(
   return { ids: idRows.map((row) => Number(row.id)), total: Number(countRows[0]?.total ?? 0) };
 }
 
-export function toRunRow(run: RunWithLink): RunRow {
+export function toRunRow(run: RunWithLink, device: RunDevice | null = null): RunRow {
   const options = parseStoredOptions(run.options);
   const clientSide = clientSideOf(run.clientSide);
   const status = run.status as RunStatus;
@@ -253,6 +277,7 @@ export function toRunRow(run: RunWithLink): RunRow {
     lostPercent: run.lostPercent,
     errorKind: run.errorKind,
     queuePosition: queuePositionOf({ id: run.id, linkId: run.link.id, status }),
+    device,
   };
 }
 
@@ -278,10 +303,11 @@ export async function listRunRows({
       })
     : [];
   const byId = new Map(runs.map((run) => [run.id, run]));
+  const devices = await devicesOfLinks([...new Set(runs.map((run) => run.linkId))]);
   const rows = ids
     .map((id) => byId.get(id))
     .filter((run) => run !== undefined)
-    .map(toRunRow);
+    .map((run) => toRunRow(run, devices.get(run.linkId) ?? null));
   return { runs: rows, total, page, pageSize };
 }
 /** One page of a run table, as pages render it and `GET /api/runs` answers it. */
