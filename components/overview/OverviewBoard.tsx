@@ -54,6 +54,8 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
     set(new URLSearchParams({ range: next }));
   };
 
+  const deviceLinks = links.filter((link) => link.device !== null);
+  const machineLinks = links.filter((link) => link.device === null);
   // One colour per link, stable across the cards and the timeline (by position in the list).
   const colorOf = new Map(links.map((link, index) => [link.id, COMPARE_COLORS[index % COMPARE_COLORS.length]!]));
   const series: TimelineSeries[] = links
@@ -129,31 +131,43 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
           </div>
         </section>
       ) : null}
-      <PageSection name="links" title="Links" className="mb-8">
-        {links.length > 0 ? (
+      {deviceLinks.length > 0 ? (
+        // Phones, laptops and TVs measured by listening for them: apart from the links between machines.
+        <PageSection name="devices" title="Devices" className="mb-8">
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {links.map((link) => (
+            {deviceLinks.map((link) => (
               <LinkCard key={link.id} link={link} color={colorOf.get(link.id)!} thresholds={thresholds} />
             ))}
           </div>
-        ) : (
-          <EmptyState title="No links yet">
-            A link joins a NIC on one host to a NIC on another.{" "}
-            {counts.hosts < 2 ? (
-              <>
-                <Link href="/hosts/new" className="font-medium text-sky-700 underline dark:text-sky-300">
-                  Add a host
-                </Link>{" "}
-                (a second machine to test against), discover its NICs, then{" "}
-              </>
-            ) : null}
-            <Link href="/links/new" className="font-medium text-sky-700 underline dark:text-sky-300">
-              create a link
-            </Link>{" "}
-            between two NICs and run a test on it.
-          </EmptyState>
-        )}
-      </PageSection>
+        </PageSection>
+      ) : null}
+      {machineLinks.length > 0 || links.length === 0 ? (
+        <PageSection name="links" title="Links" className="mb-8">
+          {links.length > 0 ? (
+            <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+              {machineLinks.map((link) => (
+                <LinkCard key={link.id} link={link} color={colorOf.get(link.id)!} thresholds={thresholds} />
+              ))}
+            </div>
+          ) : (
+            <EmptyState title="No links yet">
+              A link joins a NIC on one host to a NIC on another.{" "}
+              {counts.hosts < 2 ? (
+                <>
+                  <Link href="/hosts/new" className="font-medium text-sky-700 underline dark:text-sky-300">
+                    Add a host
+                  </Link>{" "}
+                  (a second machine to test against), discover its NICs, then{" "}
+                </>
+              ) : null}
+              <Link href="/links/new" className="font-medium text-sky-700 underline dark:text-sky-300">
+                create a link
+              </Link>{" "}
+              between two NICs and run a test on it.
+            </EmptyState>
+          )}
+        </PageSection>
+      ) : null}
     </div>
   );
 }

@@ -255,7 +255,7 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
 
   const activeRows = await db.run.groupBy({
     by: ["status"],
-    where: { status: { in: ["queued", "preparing", "running"] } },
+    where: { status: { in: [...ACTIVE_RUN_STATUSES] } },
     _count: { _all: true },
   });
   const hosts = await db.host.findMany({
@@ -301,7 +301,7 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
     })),
     runsByStatus: { ...finished.byStatus },
     durations: { buckets: [...finished.buckets], count: finished.count, sumSeconds: finished.sumMs / 1000 },
-    active: activeOf("preparing") + activeOf("running"),
+    active: activeOf("preparing") + activeOf("listening") + activeOf("running"),
     queued: activeOf("queued"),
     hosts: hosts.map((host) => ({ name: host.name, reachable: host.reachable === true })),
   };

@@ -174,7 +174,7 @@ export function wirespeedRegistry(snapshot: MetricsSnapshot, schedulerLagSeconds
     "Time from the start to the end of the runs Wirespeed ran that ended, in seconds.",
     registers,
   );
-  const active = gauge("wirespeed_runs_active", "Runs preparing or running now.");
+  const active = gauge("wirespeed_runs_active", "Runs preparing, listening for a device or running now.");
   const queued = gauge("wirespeed_runs_queued", "Runs waiting for their link.");
   const reachable = gauge(
     "wirespeed_host_reachable",

@@ -163,6 +163,31 @@ describe("a link card's monitoring marks", () => {
   });
 });
 
+describe("a device's card", () => {
+  it("names the device, and counts a run listening for it as the link's active run", async () => {
+    const laptop = await db.host.create({
+      data: { name: "overview-laptop", address: "127.0.0.1", authMethod: "local" },
+    });
+    const tv = await db.host.create({
+      data: { name: "overview-tv", address: "", authMethod: "none", access: "device", kind: "tv" },
+    });
+    const [laptopNic, tvNic] = await Promise.all(
+      [laptop, tv].map((host) => db.nic.create({ data: { hostId: host.id, name: "eth0", addresses: [] } })),
+    );
+    // The device at the a end: found whichever end it is.
+    const link = await db.link.create({
+      data: { name: "overview-tv-link", aNicId: tvNic!.id, bNicId: laptopNic!.id, speedMbps: 1000 },
+    });
+    const listening = await db.run.create({ data: { linkId: link.id, status: "listening", options: OPTIONS } });
+    const cards = await listOverviewLinks();
+    const card = cards.find((entry) => entry.id === link.id)!;
+    expect(card.device).toEqual({ hostId: tv.id, name: "overview-tv", kind: "tv" });
+    expect(card.active?.id).toBe(listening.id);
+    expect(cards.find((entry) => entry.id === linkIds[0])!.device).toBeNull();
+    await db.link.delete({ where: { id: link.id } });
+  });
+});
+
 describe("the timeline", () => {
   it("draws the runs that ended in the range or, still going, started in it, each from its start to the millisecond", async () => {
     const now = new Date("2026-11-10T12:00:00.000Z");

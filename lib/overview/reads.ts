@@ -4,7 +4,7 @@ import { openAlertsByLink } from "@/lib/alerts/alerts";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf";
-import { directionOf } from "@/lib/runs/contract";
+import { ACTIVE_RUN_STATUSES, directionOf } from "@/lib/runs/contract";
 import { lineRatePercent } from "@/lib/runs/serialize";
 import type { ScheduleRunOutcome } from "@/lib/schedules/contract";
 import { schedulesByLink } from "@/lib/schedules/store";
@@ -59,6 +59,8 @@ export type OverviewLink = {
   speedMbps: number;
   a: { hostId: number; hostName: string; nicName: string };
   b: { hostId: number; hostName: string; nicName: string };
+  /** The device at one end (a host with access "device"), whose cards the overview shows apart; null otherwise. */
+  device: { hostId: number; name: string; kind: string } | null;
   /** The newest succeeded run: the card's figure. */
   latest: (OverviewRun & { lineRatePercent: number | null }) | null;
   /** The newest run of any status: what Run again repeats. */
@@ -124,6 +126,10 @@ type CardRow = {
   bHostId: number;
   bHostName: string;
   bNicName: string;
+  aAccess: string;
+  bAccess: string;
+  aKind: string | null;
+  bKind: string | null;
   /** JSON: the received rates of the newest SPARKLINE_RUNS succeeded runs, newest first */
   sparkline: string;
   /** JSON RunTuples, or null */
@@ -142,6 +148,7 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
     SELECT l."id", l."name", l."speedMbps",
       ah."id" AS "aHostId", ah."name" AS "aHostName", an."name" AS "aNicName",
       bh."id" AS "bHostId", bh."name" AS "bHostName", bn."name" AS "bNicName",
+      ah."access" AS "aAccess", ah."kind" AS "aKind", bh."access" AS "bAccess", bh."kind" AS "bKind",
       (SELECT json_group_array(t."rate" ORDER BY t."createdAt" DESC, t."id" DESC) FROM (
         SELECT r."id", r."createdAt", r."receivedBitsPerSecond" AS "rate" FROM "Run" r
         WHERE r."linkId" = l."id" AND r."status" = 'succeeded' AND r."receivedBitsPerSecond" IS NOT NULL
@@ -150,7 +157,7 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
         ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "latest",
       (SELECT ${runTupleSql} FROM "Run" r WHERE r."linkId" = l."id" ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "last",
       (SELECT ${runTupleSql} FROM "Run" r
-        WHERE r."linkId" = l."id" AND r."status" IN ('queued', 'preparing', 'running') ORDER BY r."id" DESC LIMIT 1) AS "active"
+        WHERE r."linkId" = l."id" AND r."status" IN (${Prisma.join([...ACTIVE_RUN_STATUSES])}) ORDER BY r."id" DESC LIMIT 1) AS "active"
     FROM "Link" l
     JOIN "Nic" an ON an."id" = l."aNicId" JOIN "Host" ah ON ah."id" = an."hostId"
     JOIN "Nic" bn ON bn."id" = l."bNicId" JOIN "Host" bh ON bh."id" = bn."hostId"
@@ -177,6 +184,12 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
       speedMbps: Number(row.speedMbps),
       a: { hostId: Number(row.aHostId), hostName: row.aHostName, nicName: row.aNicName },
       b: { hostId: Number(row.bHostId), hostName: row.bHostName, nicName: row.bNicName },
+      device:
+        row.bAccess === "device"
+          ? { hostId: Number(row.bHostId), name: row.bHostName, kind: row.bKind ?? "other" }
+          : row.aAccess === "device"
+            ? { hostId: Number(row.aHostId), name: row.aHostName, kind: row.aKind ?? "other" }
+            : null,
       latest: newest
         ? { ...toOverviewRun(newest), lineRatePercent: lineRatePercent(newest[5], Number(row.speedMbps)) }
         : null,
