@@ -77,6 +77,22 @@ case "$*" in
       i=$((i + 1))
     done
     ;;
+  "network vswitch standard portgroup list")
+    # The port groups of the vSwitches above: lab-<dev> on vSwitchN, its one client vmkN, no VLAN.
+    w=4
+    for n in $(nics); do [ "${#n}" -gt $((w - 4)) ] && w=$((${#n} + 4)); done
+    dashes=$(printf '%*s' "$w" '' | tr ' ' -)
+    printf "%-${w}s  %-14s  %-14s  %s\n" Name "Virtual Switch" "Active Clients" "VLAN ID"
+    printf "%-${w}s  %-14s  %-14s  %s\n" "$dashes" -------------- -------------- -------
+    i=0
+    for n in $(nics); do
+      printf "%-${w}s  %-14s  %14s  %7s\n" "lab-$n" "vSwitch$i" 1 0
+      i=$((i + 1))
+    done
+    ;;
+  "network vswitch dvs vmware list")
+    # Not a member of any distributed switch: ESXi then prints nothing.
+    ;;
   "network nic get -n "*)
     n=$(nic_of "$5")
     if [ -z "$n" ]; then echo "Error: Unable to find NIC $5" >&2; exit 1; fi
