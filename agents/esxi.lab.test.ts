@@ -164,6 +164,24 @@ describe("esxi agent on the ESXi stand-in", () => {
     expect(vmnic).toMatchObject({ mtu: labNic.mtu, isUp: true, driver: "veth" });
   });
 
+  it("gives each vmk the speed of its vSwitch's uplink, followed through the port group, and names the uplink", async () => {
+    const nics = esxiAgent.parseNics((await execCapture(target, esxiAgent.discoverNicsCommand())).stdout);
+    const { esxEnd } = esxLink();
+    const vmk = nics.find((n) => n.addresses.some((a) => a.address === esxEnd.address))!;
+    const vmnic = nics.find((n) => n.name === vmk.name.replace("vmk", "vmnic"))!;
+    // The veth's own speed, as the stand-in's nic list reads it from /sys.
+    expect(vmnic.speedMbps).toBeGreaterThan(0);
+    expect(vmk).toMatchObject({
+      speedMbps: vmnic.speedMbps,
+      duplex: vmnic.duplex,
+      driver: "veth",
+      description: `VMkernel on port group lab-${esxEnd.nic} (vSwitch${vmk.name.slice(3)}), uplink ${vmnic.name}: ${vmnic.description}`,
+    });
+    // The stand-in's vSwitchN has one uplink, vmnicN: every vmkN has its speed (null where that link is down).
+    for (const nic of nics.filter((n) => n.name.startsWith("vmk")))
+      expect(nic.speedMbps, nic.name).toBe(nics.find((n) => n.name === nic.name.replace("vmk", "vmnic"))!.speedMbps);
+  });
+
   it("reads, opens and restores the firewall, restoring even when the step in between fails", async () => {
     const firewall = esxiAgent.firewall!;
     const before = firewall.parseState(await execCapture(target, firewall.stateCommand()));

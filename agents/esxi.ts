@@ -22,6 +22,7 @@ import type {
 import { esxiEnvironmentReader } from "./environment-esxi";
 import { busyboxPing } from "./ping";
 import { netmaskToPrefix } from "./ifconfig";
+import { splitSections } from "./environment";
 import { ESXI_IPERF3_PATH } from "@/lib/platforms";
 
 export { ESXI_IPERF3_PATH };
@@ -81,7 +82,8 @@ export function parseEsxcliBlocks(output: string): Record<string, string>[] {
   return records;
 }
 
-// Three esxcli calls, one round trip; markers separate their outputs.
+// The esxcli calls of discovery, one round trip; markers separate their outputs. The switches and port
+// groups lead a VMkernel interface to the physical uplink whose speed it has.
 const DISCOVER_SCRIPT = [
   "echo wirespeed-nic-list",
   "esxcli network nic list",
@@ -89,36 +91,86 @@ const DISCOVER_SCRIPT = [
   "esxcli network ip interface ipv4 get",
   "echo wirespeed-interfaces",
   "esxcli network ip interface list",
+  "echo wirespeed-vswitches",
+  "esxcli network vswitch standard list",
+  "echo wirespeed-portgroups",
+  "esxcli network vswitch standard portgroup list",
+  "echo wirespeed-dvs",
+  "esxcli network vswitch dvs vmware list",
   "echo wirespeed-end",
 ].join("\n");
 
-function sections(output: string, markers: readonly string[]): Record<string, string> {
-  const lines = output.split("\n").map((l) => l.replace(/\r$/, ""));
-  const out: Record<string, string> = {};
-  let current: string | null = null;
-  for (const line of lines) {
-    if (markers.includes(line) || line === "wirespeed-end") {
-      current = line === "wirespeed-end" ? null : line;
-      if (current) out[current] = "";
-    } else if (current) out[current] += `${line}\n`;
-  }
-  return out;
-}
-
 const int = (text: string | undefined): number | null => (text && /^\d+$/.test(text) ? Number(text) : null);
 
+/** A value esxcli fills in, or null for the "N/A" (or nothing) it prints where a field does not apply. */
+const given = (text: string | undefined): string | null => (text && text !== "N/A" ? text : null);
+
+/** Each switch's uplinks, in its `Uplinks: vmnic1, vmnic0` order, by the switch's name. */
+function switchUplinks(output: string): Map<string, string[]> {
+  const uplinks = new Map<string, string[]>();
+  for (const block of parseEsxcliBlocks(output)) {
+    if (!block.Name) continue;
+    const names = (block.Uplinks ?? "").split(",");
+    uplinks.set(
+      block.Name,
+      names.map((name) => name.trim()).filter((name) => name !== ""),
+    );
+  }
+  return uplinks;
+}
+
+/** What discovery read of the host's switches: enough to follow a VMkernel interface to its uplink. */
+type Switches = {
+  /** port group → its standard vSwitch (`vswitch standard portgroup list`) */
+  portgroups: Map<string, string>;
+  /** standard vSwitch → uplinks (`vswitch standard list`) */
+  standard: Map<string, string[]>;
+  /** distributed switch → this host's uplinks on it (`vswitch dvs vmware list`) */
+  distributed: Map<string, string[]>;
+};
+
 /**
- * Physical uplinks (vmnicN: speed, duplex, MTU, driver, no address) and VMkernel interfaces
- * (vmkN: the addresses iperf3 binds to, MTU and MAC from `interface list`).
+ * Where a VMkernel interface's traffic leaves the host: its port group's standard vSwitch, or its
+ * distributed switch where `ip interface list` names a VDS instead of a port group, and that switch's
+ * first uplink whose link is up. `uplink` is null where a step of the chain is missing or every uplink is
+ * down; `via` says how far the chain went, for the NIC's description.
+ */
+function vmkUplink(
+  info: Record<string, string> | undefined,
+  switches: Switches,
+  vmnics: Map<string, DiscoveredNic>,
+): { via: string; uplink: DiscoveredNic | null } {
+  const portgroup = given(info?.Portgroup);
+  const vds = given(info?.["VDS Name"]);
+  let via = "VMkernel interface";
+  let uplinks: string[] | undefined;
+  if (portgroup) {
+    const vswitch = switches.portgroups.get(portgroup);
+    via = `VMkernel on port group ${portgroup}${vswitch ? ` (${vswitch})` : ""}`;
+    uplinks = vswitch ? switches.standard.get(vswitch) : undefined;
+  } else if (vds) {
+    const port = given(info?.["VDS Port"]);
+    via = `VMkernel on distributed switch ${vds}${port ? ` (port ${port})` : ""}`;
+    uplinks = switches.distributed.get(vds);
+  }
+  const uplink = uplinks?.map((name) => vmnics.get(name)).find((nic) => nic?.isUp === true) ?? null;
+  return { via, uplink };
+}
+
+/**
+ * Physical uplinks (vmnicN: speed, duplex, MTU, driver, no address) and VMkernel interfaces (vmkN: the
+ * addresses iperf3 binds to, MTU and MAC from `interface list`). A vmk has no speed of its own: it takes
+ * the speed, duplex and driver of the active uplink of its switch, and its description names that uplink;
+ * where the chain cannot be followed, its speed stays null for the user to type.
  */
 export function parseEsxiNics(output: string): DiscoveredNic[] {
-  const parts = sections(output, ["wirespeed-nic-list", "wirespeed-ipv4", "wirespeed-interfaces"]);
-  const nics: DiscoveredNic[] = [];
-  for (const row of parseEsxcliTable(parts["wirespeed-nic-list"] ?? "")) {
+  const parts = splitSections(output);
+  const vmnics = new Map<string, DiscoveredNic>();
+  for (const row of parseEsxcliTable(parts.get("nic-list") ?? "")) {
     if (!row.Name) continue;
     const speed = int(row.Speed);
     const duplex = row.Duplex?.toLowerCase();
-    nics.push({
+    vmnics.set(row.Name, {
       name: row.Name,
       mac: row["MAC Address"]?.toLowerCase() || null,
       mtu: int(row.MTU),
@@ -133,24 +185,36 @@ export function parseEsxiNics(output: string): DiscoveredNic[] {
       description: row.Description || null,
     });
   }
-  const interfaces = new Map(parseEsxcliBlocks(parts["wirespeed-interfaces"] ?? "").map((r) => [r.Name, r]));
-  for (const row of parseEsxcliTable(parts["wirespeed-ipv4"] ?? "")) {
+  const nics = [...vmnics.values()];
+  const switches: Switches = {
+    portgroups: new Map(
+      parseEsxcliTable(parts.get("portgroups") ?? "")
+        .filter((row) => row.Name && row["Virtual Switch"])
+        .map((row) => [row.Name!, row["Virtual Switch"]!]),
+    ),
+    standard: switchUplinks(parts.get("vswitches") ?? ""),
+    distributed: switchUplinks(parts.get("dvs") ?? ""),
+  };
+  const interfaces = new Map(parseEsxcliBlocks(parts.get("interfaces") ?? "").map((r) => [r.Name, r]));
+  for (const row of parseEsxcliTable(parts.get("ipv4") ?? "")) {
     if (!row.Name) continue;
     const info = interfaces.get(row.Name);
     const address = row["IPv4 Address"];
     const prefix = row["IPv4 Netmask"] ? netmaskToPrefix(row["IPv4 Netmask"]) : null;
+    const { via, uplink } = vmkUplink(info, switches, vmnics);
     nics.push({
       name: row.Name,
       mac: info?.["MAC Address"]?.toLowerCase() || null,
       mtu: int(info?.MTU),
-      speedMbps: null,
-      duplex: null,
+      speedMbps: uplink?.speedMbps ?? null,
+      duplex: uplink?.duplex ?? null,
       isUp: info?.Enabled ? info.Enabled === "true" : null,
       addresses: address && address !== "0.0.0.0" ? [{ address, prefixLength: prefix ?? 32, family: "ipv4" }] : [],
-      driver: null,
+      driver: uplink?.driver ?? null,
+      // esxcli reports no PCIe link, for the uplink either.
       pcieLinkSpeed: null,
       pcieLinkWidth: null,
-      description: info?.Portgroup ? `VMkernel on port group ${info.Portgroup}` : "VMkernel interface",
+      description: uplink ? `${via}, uplink ${uplink.name}${uplink.description ? `: ${uplink.description}` : ""}` : via,
     });
   }
   return nics;
