@@ -87,7 +87,7 @@ export type FieldSpec =
   | { kind: "text"; allows?: readonly string[]; nullable?: boolean; extra?: ReadonlyArray<readonly [string, unknown]> }
   | { kind: "number"; min: number; max: number; integer: boolean; nullable?: boolean }
   | { kind: "boolean" }
-  | { kind: "enum"; extra?: ReadonlyArray<readonly [string, unknown]> }
+  | { kind: "enum"; nullable?: boolean; extra?: ReadonlyArray<readonly [string, unknown]> }
   | { kind: "list" };
 
 export type Expanded = Case & { isAllowed: boolean };
@@ -131,7 +131,7 @@ export function expand(spec: FieldSpec): Expanded[] {
     case "enum":
       return [...HOSTILE_TEXT, ...NUMBER_LIKE_TEXT, ...NOT_TEXT, ...cases(spec.extra ?? [])].map((entry) => ({
         ...entry,
-        isAllowed: false,
+        isAllowed: entry.value === null && spec.nullable === true,
       }));
     case "list":
       return [
@@ -219,6 +219,10 @@ export const HOST_FIELDS: Record<string, FieldSpec> = {
   iperfPortMax: { kind: "number", min: 1, max: 65535, integer: true },
   openFirewall: { kind: "boolean" },
   notes: { kind: "text", allows: NOTES_ALLOWS },
+  access: { kind: "enum", extra: [["upper case", "SSH"]] },
+  jumpHostId: { kind: "number", min: 1, max: MAX_ID, integer: true, nullable: true },
+  // null: no kind, what every host but a device has
+  kind: { kind: "enum", nullable: true, extra: [["upper case", "PHONE"]] },
   auth: { kind: "enum" },
   "auth.method": { kind: "enum", extra: [["upper case", "KEY"]] },
   "auth.privateKey": {
