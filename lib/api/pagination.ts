@@ -15,6 +15,16 @@ export function queryInteger(
   throw invalidInput([{ field, message: `must be a whole number from ${min} to ${max}` }]);
 }
 
+/**
+ * An id filter from the query string (`?linkId=3`): undefined when absent; present, a whole number from 1
+ * (an empty value is 0, which matches nothing); else a 400 naming it.
+ */
+export function queryId(url: URL, field: string): number | undefined {
+  return url.searchParams.has(field)
+    ? queryInteger(url, field, { min: 1, max: 2_147_483_647, fallback: 0 })
+    : undefined;
+}
+
 /** `?page=` (from 1) and `?pageSize=` (1-500, default 50). */
 export function pageParams(request: Request): { page: number; pageSize: number } {
   const url = new URL(request.url);

@@ -1,5 +1,5 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { queryInteger } from "@/lib/api/pagination";
+import { queryId } from "@/lib/api/pagination";
 import { readJsonBody } from "@/lib/api/request";
 import { createAlertRule, listAlertRules } from "@/lib/alerts/rules";
 
@@ -9,9 +9,7 @@ export const dynamic = "force-dynamic";
 /** GET /api/alert-rules: `{ rules }`, the defaults first; `?linkId=` one link's own rules. */
 export const GET = withApiAuth("read", async (request: Request) => {
   const url = new URL(request.url);
-  const linkId = url.searchParams.has("linkId")
-    ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 })
-    : undefined;
+  const linkId = queryId(url, "linkId");
   return Response.json({ rules: await listAlertRules({ linkId }) });
 });
 

@@ -1,5 +1,5 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { pageParams, queryInteger } from "@/lib/api/pagination";
+import { pageParams, queryId } from "@/lib/api/pagination";
 import { listAlerts } from "@/lib/alerts/alerts";
 import { ALERT_STATUSES, type AlertStatus } from "@/lib/alerts/contract";
 import { invalidInput } from "@/lib/errors";
@@ -14,9 +14,7 @@ export const GET = withApiAuth("read", async (request: Request) => {
   if (status !== null && !(ALERT_STATUSES as readonly string[]).includes(status)) {
     throw invalidInput([{ field: "status", message: `must be one of ${ALERT_STATUSES.join(", ")}` }]);
   }
-  const linkId = url.searchParams.has("linkId")
-    ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 })
-    : undefined;
+  const linkId = queryId(url, "linkId");
   return Response.json(
     await listAlerts({ status: (status ?? undefined) as AlertStatus | undefined, linkId, ...pageParams(request) }),
   );

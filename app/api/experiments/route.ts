@@ -1,5 +1,5 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { pageParams, queryInteger } from "@/lib/api/pagination";
+import { pageParams, queryId } from "@/lib/api/pagination";
 import { readJsonBody } from "@/lib/api/request";
 import { getApp } from "@/lib/app";
 import { listExperiments } from "@/lib/experiments/reads";
@@ -10,9 +10,7 @@ export const dynamic = "force-dynamic";
 /** GET /api/experiments: newest first, `?linkId=` those that use a link, `?page=&pageSize=`. */
 export const GET = withApiAuth("read", async (request: Request) => {
   const url = new URL(request.url);
-  const linkId = url.searchParams.has("linkId")
-    ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 })
-    : undefined;
+  const linkId = queryId(url, "linkId");
   return Response.json(await listExperiments({ linkId, ...pageParams(request) }));
 });
 

@@ -1,5 +1,5 @@
 import { withApiAuth } from "@/lib/api/auth";
-import { queryInteger } from "@/lib/api/pagination";
+import { queryId } from "@/lib/api/pagination";
 import { readJsonBody } from "@/lib/api/request";
 import { createSchedule, listSchedules } from "@/lib/schedules/store";
 
@@ -9,9 +9,7 @@ export const dynamic = "force-dynamic";
 /** GET /api/schedules: `{ schedules }` in the order they were made; `?linkId=` those whose test or plan runs on that link. */
 export const GET = withApiAuth("read", async (request: Request) => {
   const url = new URL(request.url);
-  const linkId = url.searchParams.has("linkId")
-    ? queryInteger(url, "linkId", { min: 1, max: 2_147_483_647, fallback: 0 })
-    : undefined;
+  const linkId = queryId(url, "linkId");
   return Response.json({ schedules: await listSchedules({ linkId }) });
 });
 
