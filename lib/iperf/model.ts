@@ -46,8 +46,8 @@ export const IperfStreamSampleSchema = z.object({
 });
 export type IperfStreamSample = z.infer<typeof IperfStreamSampleSchema>;
 
-/** One reporting interval: the `[SUM]` line for -P > 1, else the only stream's line. */
-export const IperfIntervalSchema = z.object({
+/** What an interval and a side's summary both measure, over their span from `start` to `end` in seconds. */
+const measuredFields = {
   start: z.number(),
   end: z.number(),
   bytes: z.number(),
@@ -58,6 +58,11 @@ export const IperfIntervalSchema = z.object({
   /** datagrams sent (UDP sender) or expected (UDP receiver, the "Total" of Lost/Total) */
   packets: z.number().optional(),
   lostPercent: z.number().optional(),
+};
+
+/** One reporting interval: the `[SUM]` line for -P > 1, else the only stream's line. */
+export const IperfIntervalSchema = z.object({
+  ...measuredFields,
   /** a warm-up interval of `-O`, not part of the result */
   omitted: z.boolean(),
   direction: IperfFlowSchema.optional(),
@@ -66,17 +71,7 @@ export const IperfIntervalSchema = z.object({
 export type IperfInterval = z.infer<typeof IperfIntervalSchema>;
 
 /** One end of a finished test: the `sender` or `receiver` summary line. */
-export const IperfSideSummarySchema = z.object({
-  start: z.number(),
-  end: z.number(),
-  bytes: z.number(),
-  bitsPerSecond: z.number(),
-  retransmits: z.number().optional(),
-  jitterMs: z.number().optional(),
-  lostPackets: z.number().optional(),
-  packets: z.number().optional(),
-  lostPercent: z.number().optional(),
-});
+export const IperfSideSummarySchema = z.object(measuredFields);
 export type IperfSideSummary = z.infer<typeof IperfSideSummarySchema>;
 
 /** A side is null when this output does not report it (a server knows only its own side). */
