@@ -160,8 +160,10 @@ describe("host, NIC and link settings of real lab hosts", () => {
     expectNothingRan();
   });
 
-  it("after all of it every lab host still checks out: reachable, its pinned key, iperf3 found", async () => {
+  it("after all of it every lab host Wirespeed logs in to still checks out: reachable, its pinned key, iperf3 found", async () => {
     for (const [name, id] of Object.entries(inventory.hostIds)) {
+      // An iperf3 server or a device has nothing to log in to (lib/hosts/check.ts refuses it).
+      if (labHost(state, name).access !== "ssh") continue;
       const check = await send("POST", `/api/hosts/${id}/check`);
       expect(check.status, name).toBe(200);
       expect(check.body, name).toMatchObject({
