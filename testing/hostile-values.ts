@@ -256,6 +256,7 @@ export const NIC_FIELDS: Record<string, FieldSpec> = {
   // shown only: letters, digits, spaces, . and /
   pcieLinkSpeed: { kind: "text", allows: [...NAME_ALLOWS, "path traversal"], nullable: true },
   pcieLinkWidth: { kind: "number", min: 1, max: 32, integer: true, nullable: true },
+  medium: { kind: "enum", nullable: true, extra: [["upper case", "WIFI"]] },
 };
 
 export const LINK_FIELDS: Record<string, FieldSpec> = {

@@ -6,6 +6,8 @@ import { TEXT_LINK } from "@/components/ui/styles";
 import { formatLinkSpeed, formatPercent, formatRate } from "@/lib/format";
 import type { DeviceNicRuns } from "@/lib/runs/device-reads";
 
+const MEDIUM_LABELS: Record<string, string> = { wifi: "Wi-Fi", ethernet: "Ethernet" };
+
 /**
  * A device's runs by NIC, side by side (its Wi-Fi next to its Ethernet): each NIC's links with
  * their newest result and their history, drawn as on a link's page.
@@ -27,7 +29,8 @@ export function DeviceRuns({ nics }: { nics: DeviceNicRuns[] }) {
               className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
             >
               <h3 id={`device-nic-${nic.nicId}`} className="mb-2 font-semibold">
-                {nic.name}{" "}
+                {nic.name}
+                {nic.medium ? ` (${MEDIUM_LABELS[nic.medium] ?? nic.medium})` : ""}{" "}
                 <span className="font-mono text-xs font-normal text-slate-600 dark:text-slate-400">
                   {nic.address ?? "address not set"}
                 </span>

@@ -22,6 +22,7 @@ const nicSelect = {
   mac: true,
   pcieLinkSpeed: true,
   pcieLinkWidth: true,
+  medium: true,
   createdAt: true,
   updatedAt: true,
   _count: { select: { linksAsA: true, linksAsB: true } },
@@ -115,6 +116,7 @@ export async function createNic(input: unknown): Promise<NicView> {
         mac: data.mac ?? null,
         pcieLinkSpeed: data.pcieLinkSpeed ?? null,
         pcieLinkWidth: data.pcieLinkWidth ?? null,
+        medium: data.medium ?? null,
       },
       select: nicSelect,
     });
@@ -155,6 +157,7 @@ export async function updateNic(id: number, input: unknown): Promise<NicView> {
         mac: data.mac,
         pcieLinkSpeed: data.pcieLinkSpeed,
         pcieLinkWidth: data.pcieLinkWidth,
+        medium: data.medium,
       },
       select: nicSelect,
     });

@@ -334,6 +334,11 @@ export const PcieLinkSpeedSchema = text(
 );
 export const PcieLinkWidthSchema = wholeNumber(1, 32, "a whole number of lanes from 1 to 32");
 
+/** What a NIC is, where it matters: a device's Wi-Fi and Ethernet sides, a laptop's. */
+export const NIC_MEDIA = ["ethernet", "wifi"] as const;
+export type NicMedium = (typeof NIC_MEDIA)[number];
+export const NicMediumSchema = z.enum(NIC_MEDIA, { error: allowed(`one of ${NIC_MEDIA.join(", ")}, or null`) });
+
 const nicFields = {
   name: NameSchema,
   // One address, or the whole list (the first is the one runs bind to unless told otherwise).
@@ -346,6 +351,7 @@ const nicFields = {
   mac: MacSchema.nullable().optional(),
   pcieLinkSpeed: PcieLinkSpeedSchema.nullable().optional(),
   pcieLinkWidth: PcieLinkWidthSchema.nullable().optional(),
+  medium: NicMediumSchema.nullable().optional(),
 };
 
 function notBothAddressForms(value: { address?: unknown; addresses?: unknown }, context: z.RefinementCtx) {

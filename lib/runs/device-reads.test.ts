@@ -13,7 +13,7 @@ describe("a device's runs by NIC", () => {
       data: { name: "phone", address: "", authMethod: "none", access: "device", kind: "phone" },
     });
     const nasNic = await db.nic.create({ data: { hostId: nas.id, name: "eth0", addresses: ["198.18.5.1/24"] } });
-    const wifi = await db.nic.create({ data: { hostId: phone.id, name: "Wi-Fi", addresses: [] } });
+    const wifi = await db.nic.create({ data: { hostId: phone.id, name: "Wi-Fi", addresses: [], medium: "wifi" } });
     const ethernet = await db.nic.create({ data: { hostId: phone.id, name: "Ethernet", addresses: ["198.18.5.9"] } });
     const wifiLink = await db.link.create({
       data: { name: "phone-wifi", aNicId: nasNic.id, bNicId: wifi.id, speedMbps: 1200 },
@@ -39,6 +39,7 @@ describe("a device's runs by NIC", () => {
       ["Ethernet", "198.18.5.9", ["phone-usb"]],
       ["Wi-Fi", null, ["phone-wifi"]],
     ]);
+    expect(nics.map((nic) => nic.medium)).toEqual([null, "wifi"]);
     const [usb] = nics[0]!.links;
     expect(usb).toMatchObject({ otherHostName: "nas", deviceSide: "a", aName: "phone", bName: "nas", latest: null });
     const [wireless] = nics[1]!.links;

@@ -24,7 +24,14 @@ export type DeviceLinkRuns = {
   latest: { runId: number; receivedBitsPerSecond: number; lineRatePercent: number | null; at: string } | null;
 };
 
-export type DeviceNicRuns = { nicId: number; name: string; address: string | null; links: DeviceLinkRuns[] };
+export type DeviceNicRuns = {
+  nicId: number;
+  name: string;
+  /** ethernet | wifi, as entered; null when not said */
+  medium: string | null;
+  address: string | null;
+  links: DeviceLinkRuns[];
+};
 
 /** Each NIC of a device with its links' histories, NICs by name. */
 export async function getDeviceRuns(hostId: number): Promise<DeviceNicRuns[]> {
@@ -36,6 +43,7 @@ export async function getDeviceRuns(hostId: number): Promise<DeviceNicRuns[]> {
       id: true,
       name: true,
       addresses: true,
+      medium: true,
       host: { select: { name: true } },
       linksAsA: { select: { id: true, name: true, speedMbps: true, bNic: end }, orderBy: { name: "asc" } },
       linksAsB: { select: { id: true, name: true, speedMbps: true, aNic: end }, orderBy: { name: "asc" } },
@@ -50,6 +58,7 @@ export async function getDeviceRuns(hostId: number): Promise<DeviceNicRuns[]> {
       return {
         nicId: nic.id,
         name: nic.name,
+        medium: nic.medium,
         address: addressesOf(nic.addresses)[0] ?? null,
         links: await Promise.all(
           links.map(async (link): Promise<DeviceLinkRuns> => {

@@ -11,3 +11,6 @@ ALTER TABLE "Run" ADD COLUMN "listenPort" INTEGER;
 ALTER TABLE "Run" ADD COLUMN "listenExpiresAt" DATETIME;
 ALTER TABLE "Run" ADD COLUMN "peerAddress" TEXT;
 ALTER TABLE "Run" ADD COLUMN "serverTries" INTEGER;
+
+-- A NIC's medium (ethernet | wifi), which a device's page sets side by side.
+ALTER TABLE "Nic" ADD COLUMN "medium" TEXT;
