@@ -6,10 +6,10 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import type { EventEmitter } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { connectSsh, readHostKey } from "./connect";
+import { connectSsh } from "./connect";
 import { HostKeyMismatchError, SshError } from "./errors";
 import { sshFingerprint } from "./fingerprint";
-import { closeAll, connectHost } from "./pool";
+import { closeAll, connectHost, readHostKey } from "./pool";
 import type { HostTarget } from "./types";
 
 // ssh2 comes with node-ssh and has no type declarations here: the few members used are spelled out.

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Duplex } from "node:stream";
 import { NodeSSH, type Config } from "node-ssh";
 import { classifyConnectError, SshError } from "./errors";
 import { hostKeyVerifier, type HostKeyVerifier } from "./host-key";
@@ -6,16 +7,18 @@ import type { HostTarget } from "./types";
 
 // The only place an SSH connection is configured and opened: the pool and the first-contact key read
 // both come through here, so the host-key check (host-key.ts) cannot be left out or done differently.
+// A host behind a jump host is reached over `sock`, a channel the pool opened through the jump host
+// (pool.ts, jump.ts); the handshake over it is the same, with the host's own key and credentials.
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 // A silent peer is noticed after 3 missed keep-alives (30 s) instead of never.
 const KEEPALIVE_INTERVAL_MS = 10_000;
 const KEEPALIVE_COUNT_MAX = 3;
 
-/** `name (address:port)`, for messages. */
+/** `name (address:port)`, or `name (address:port through jump)` behind a jump host, for messages. */
 export function describeTarget(target: HostTarget): string {
   const host = target.address.includes(":") ? `[${target.address}]` : target.address;
-  return `${target.name} (${host}:${target.port})`;
+  return `${target.name} (${host}:${target.port}${target.via ? ` through ${target.via.name}` : ""})`;
 }
 
 function credentials(target: HostTarget): Partial<Config> {
@@ -36,12 +39,17 @@ function credentials(target: HostTarget): Partial<Config> {
 
 /**
  * The node-ssh config of one connection. The verifier runs during key exchange, before any credential
- * is sent; a `read` verifier refuses every key, so its config carries no credentials at all.
+ * is sent; a `read` verifier refuses every key, so its config carries no credentials at all. With
+ * `sock` (a channel through the jump host) ssh2 speaks over it instead of opening a TCP connection.
  */
-export function sshConnectConfig(target: HostTarget, verifier: HostKeyVerifier, timeoutMs: number): Config {
+export function sshConnectConfig(
+  target: HostTarget,
+  verifier: HostKeyVerifier,
+  timeoutMs: number,
+  sock?: Duplex,
+): Config {
   return {
-    host: target.address,
-    port: target.port,
+    ...(sock ? { sock } : { host: target.address, port: target.port }),
     username: target.username,
     readyTimeout: timeoutMs,
     keepaliveInterval: KEEPALIVE_INTERVAL_MS,
@@ -52,8 +60,16 @@ export function sshConnectConfig(target: HostTarget, verifier: HostKeyVerifier, 
 }
 
 // One handshake: a refused host key fails as the verifier's refusal, anything else as classified.
-async function handshake(target: HostTarget, verifier: HostKeyVerifier, timeoutMs: number): Promise<NodeSSH> {
-  const config = sshConnectConfig(target, verifier, timeoutMs);
+async function handshake(
+  target: HostTarget,
+  verifier: HostKeyVerifier,
+  timeoutMs: number,
+  sock: Duplex | undefined,
+): Promise<NodeSSH> {
+  // Without its channel, a host behind a jump host would be dialled directly: never what was meant.
+  if (target.via && !sock)
+    throw new Error(`${describeTarget(target)} is reached through a jump host: connect through lib/ssh/pool`);
+  const config = sshConnectConfig(target, verifier, timeoutMs, sock);
   const ssh = new NodeSSH();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -69,6 +85,7 @@ async function handshake(target: HostTarget, verifier: HostKeyVerifier, timeoutM
     ]);
   } catch (error) {
     ssh.dispose();
+    sock?.destroy();
     throw (
       verifier.refusal ??
       classifyConnectError(error, {
@@ -92,9 +109,10 @@ async function handshake(target: HostTarget, verifier: HostKeyVerifier, timeoutM
 export async function connectSsh(
   target: HostTarget,
   timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  sock?: Duplex,
 ): Promise<{ ssh: NodeSSH; fingerprint: string }> {
   const verifier = hostKeyVerifier(target, "pinned");
-  const ssh = await handshake(target, verifier, timeoutMs);
+  const ssh = await handshake(target, verifier, timeoutMs, sock);
   if (!ssh.connection || verifier.presented === null) {
     ssh.dispose();
     throw new SshError("unknown", `SSH connection to ${describeTarget(target)} closed during the handshake`, {
@@ -105,13 +123,18 @@ export async function connectSsh(
 }
 
 /**
- * The host key a host presents, read during key exchange and then refused, so that
- * no credential is ever sent to a host whose key the user has not confirmed yet.
+ * The host key a host presents, read during key exchange and then refused, so that no credential
+ * is ever sent to a host whose key the user has not confirmed yet. Behind a jump host, `sock` is the
+ * channel to it (readHostKey of pool.ts opens it).
  */
-export async function readHostKey(target: HostTarget, timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): Promise<string> {
+export async function readPresentedKey(
+  target: HostTarget,
+  timeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  sock?: Duplex,
+): Promise<string> {
   const verifier = hostKeyVerifier(target, "read");
   try {
-    (await handshake(target, verifier, timeoutMs)).dispose();
+    (await handshake(target, verifier, timeoutMs, sock)).dispose();
   } catch (error) {
     if (verifier.presented !== null) return verifier.presented;
     throw error;

@@ -118,6 +118,40 @@ export function classifyConnectError(
   return new SshError("unknown", `SSH connection to ${where} failed: ${sanitize(message)}`, options);
 }
 
+// ssh2's `reason` of a channel the server would not open (RFC 4254, 5.1).
+const OPEN_ADMINISTRATIVELY_PROHIBITED = 1;
+const OPEN_CONNECT_FAILED = 2;
+
+/**
+ * Turns a refused direct-tcpip channel (a jump host asked to connect to the next hop's sshd) into an
+ * SshError. `host`/`where` are the next hop, `jump` the jump host's name. A jump host that cannot
+ * connect makes the next hop `unreachable` (its description, e.g. "Connection refused", is the jump
+ * host's connect error); one whose sshd forbids forwarding is named, since it is the one to change.
+ */
+export function classifyForwardError(err: unknown, context: { host: string; where: string; jump: string }): SshError {
+  const { host, where, jump } = context;
+  if (err instanceof SshError) return err;
+  const raw = (typeof err === "object" && err !== null ? err : {}) as RawError & { reason?: unknown };
+  const message = typeof raw.message === "string" ? raw.message : String(err);
+  const description = sanitize(message.replace(/^\(SSH\) Channel open failure:\s*/i, "")) || "no reason given";
+  if (raw.reason === OPEN_ADMINISTRATIVELY_PROHIBITED) {
+    return new SshUnreachableError(
+      `the jump host ${jump} refused to forward a connection to ${where}: ${description} (is AllowTcpForwarding off in its sshd_config?)`,
+      { host: jump, cause: err },
+    );
+  }
+  if (raw.reason === OPEN_CONNECT_FAILED || /refused|unreachable|no route|timed out/i.test(description)) {
+    return new SshUnreachableError(`cannot reach ${where} from the jump host ${jump}: ${description}`, {
+      host,
+      cause: err,
+    });
+  }
+  return new SshError("unknown", `the jump host ${jump} could not open a connection to ${where}: ${description}`, {
+    host,
+    cause: err,
+  });
+}
+
 // ssh2's messages hold no secrets, but cut anything key-shaped or overlong before it reaches a user.
 function sanitize(message: string): string {
   return message.replace(/-----BEGIN[\s\S]*?-----END[^-]*-----/g, "[key]").slice(0, 300);

@@ -26,8 +26,8 @@ export {
 export type { SshErrorKind } from "./errors";
 export { createLineSplitter } from "./lines";
 export type { LineSplitter } from "./lines";
-export { connectHost, getConnection, closeHost, closeAll, poolSize } from "./pool";
-export { DEFAULT_CONNECT_TIMEOUT_MS, readHostKey } from "./connect";
+export { connectHost, getConnection, closeHost, closeAll, poolSize, readHostKey } from "./pool";
+export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect";
 export { execStream, execCapture } from "./exec";
 export { stopProcess } from "./stop";
 export type { StopProcessResult } from "./stop";

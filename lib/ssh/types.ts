@@ -15,6 +15,11 @@ export type HostTarget = {
   auth: HostAuth;
   /** `SHA256:...` as `ssh-keygen -l` prints it; null on first contact (any key is accepted and reported) */
   pinnedFingerprint: string | null;
+  /**
+   * The jump host this host is reached through (as OpenSSH's ProxyJump): its own target, with its own
+   * credentials and pinned key, itself possibly reached through another. Absent: connected directly.
+   */
+  via?: HostTarget;
 };
 
 /**
