@@ -55,8 +55,9 @@ export async function checkHost(id: number): Promise<HostCheck> {
     iperf3: null,
     error: null,
   };
-  const target = hostTarget(host, { allowUnpinned: true });
   try {
+    // Inside: a jump host whose key is not pinned yet is this check's answer, naming that hop.
+    const target = hostTarget(host, { allowUnpinned: true });
     if (host.authMethod !== "local") {
       if (!host.hostKeyFingerprint) {
         result.hostKey = { status: "unconfirmed", presented: await readHostKey(target), pinned: null };
@@ -96,7 +97,9 @@ export async function checkHost(id: number): Promise<HostCheck> {
     if (!isSshError(error) && !(error instanceof Error && "kind" in error)) throw error;
     const kind = String((error as { kind: unknown }).kind);
     result.error = { kind, message: (error as Error).message, hint: SSH_HINTS[kind] ?? "" };
-    if (kind === "host-key") {
+    // A jump host's refused key is that hop's error (it names it): this host's own key was never seen.
+    const isOwnHostKey = kind === "host-key" && isSshError(error) && error.host === host.name;
+    if (isOwnHostKey) {
       result.reachable = true;
       result.hostKey = {
         status: "mismatch",
