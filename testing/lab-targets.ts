@@ -42,6 +42,15 @@ export function labTarget(state: LabState, host: LabHost, over: Partial<HostTarg
   };
 }
 
+/**
+ * labTarget, reached through its jump host when the lab puts it behind one (`reachedThrough`), as the
+ * inventory records it: `via` is the jump host's own labTarget.
+ */
+export function labTargetThroughJump(state: LabState, host: LabHost, over: Partial<HostTarget> = {}): HostTarget {
+  const via = host.reachedThrough ? labTargetThroughJump(state, labHost(state, host.reachedThrough)) : undefined;
+  return labTarget(state, host, { ...(via ? { via } : {}), ...over });
+}
+
 /** Processes inside the host's network namespace whose command line contains `needle` (pgrep would see every namespace). */
 export function processesInHost(host: LabHost, needle: string): { pid: number; cmdline: string }[] {
   const res = spawnSync("ip", ["netns", "pids", host.netns], { encoding: "utf8" });
