@@ -513,6 +513,9 @@ export function loadTopology(topologyPath: string): LabTopology {
 const octet = (index: number, instance: number) => instance * INSTANCE_BLOCK + index;
 export const mgmtRootAddress = (hostIndex: number, instance: number = labInstance()) =>
   `198.19.${octet(hostIndex, instance)}.1`;
+/** The management network of a host: 198.19.<octet>.0/24. */
+export const mgmtNetwork = (hostIndex: number, instance: number = labInstance()) =>
+  `198.19.${octet(hostIndex, instance)}.0/${PREFIX_LENGTH}`;
 export const mgmtHostAddress = (hostIndex: number, instance: number = labInstance()) =>
   `198.19.${octet(hostIndex, instance)}.2`;
 export const linkAddress = (linkIndex: number, side: "a" | "b", instance: number = labInstance()) =>
@@ -555,6 +558,13 @@ function listLabNetns(): string[] {
   if (!out || !out.trim()) return [];
   const list = JSON.parse(out) as { name: string }[];
   return list.map((n) => n.name).filter((n) => n.startsWith(netnsPrefix()));
+}
+
+/** This instance's unreachable routes (lab up adds one per host behind a jump host). */
+function listLabUnreachableRoutes(instance: number = labInstance()): string[] {
+  const networks = Array.from({ length: INSTANCE_BLOCK }, (_, index) => mgmtNetwork(index, instance));
+  const routes = (tryRun("ip", ["route", "show", "type", "unreachable"]) ?? "").split("\n");
+  return routes.map((line) => line.trim().split(/\s+/)[1] ?? "").filter((network) => networks.includes(network));
 }
 
 function listLabRootLinks(): string[] {
@@ -656,6 +666,8 @@ export function labDown(): void {
     }
   }
 
+  // The unreachable routes that keep the networks of hosts behind a jump host off this machine's default route.
+  for (const network of listLabUnreachableRoutes()) tryRun("ip", ["route", "del", "unreachable", network]);
   // Delete root-side veths first: it is synchronous, while a namespace's own veths
   // vanish asynchronously after `ip netns del` and would collide with the next `up`.
   for (const link of listLabRootLinks()) tryRun("ip", ["link", "del", link]);
@@ -824,6 +836,8 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
       ip("link", "add", jumpEnd, "netns", jumpNs, "type", "veth", "peer", "name", "mgmt0", "netns", ns);
       ipn(jumpNs, "addr", "add", `${mgmtRootAddress(i)}/${PREFIX_LENGTH}`, "dev", jumpEnd);
       ipn(jumpNs, "link", "set", jumpEnd, "up");
+      // This machine refuses the network at once: a direct attempt never leaves it by the default route.
+      ip("route", "add", "unreachable", mgmtNetwork(i));
     }
     ipn(ns, "addr", "add", `${mgmtHostAddress(i)}/${PREFIX_LENGTH}`, "dev", "mgmt0");
     ipn(ns, "link", "set", "mgmt0", "up");
