@@ -343,3 +343,37 @@ describe("buildServerArgv", () => {
     );
   });
 });
+
+describe("--get-server-output", () => {
+  it("is asked for where the client has it (3.0.5+), after the options and before the live-output flags", () => {
+    const { argv } = buildClientArgv({
+      options: { duration: 5 },
+      version: v312,
+      serverAddress: "198.18.0.2",
+      hostName: "a",
+      getServerOutput: true,
+    });
+    expect(argv).toEqual(["-c", "198.18.0.2", "-t", "5", "--get-server-output", "-V", "-f", "k", "--forceflush"]);
+    const old = buildClientArgv({
+      options: { duration: 5 },
+      version: versionFromString("3.0.1"),
+      serverAddress: "198.18.0.2",
+      hostName: "a",
+      getServerOutput: true,
+    });
+    expect(old.argv).not.toContain("--get-server-output");
+    expect(buildClientArgv({ options: {}, version: v317, serverAddress: "h", hostName: "a" }).argv).not.toContain(
+      "--get-server-output",
+    );
+  });
+
+  it("never takes busyRetrySeconds to the command line", () => {
+    const { argv } = buildClientArgv({
+      options: { busyRetrySeconds: 30 },
+      version: v317,
+      serverAddress: "h",
+      hostName: "a",
+    });
+    expect(argv.join(" ")).not.toMatch(/30|busy/);
+  });
+});

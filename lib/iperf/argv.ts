@@ -29,6 +29,7 @@ export const FLAG_SINCE = {
   "-B": "3.0.1",
   "--linux-congestion": "3.0.1",
   "-C": "3.1.0",
+  "--get-server-output": "3.0.5",
   "-1": "3.0.11",
   "--forceflush": "3.1.5",
   "--bidir": "3.7.0",
@@ -116,6 +117,11 @@ export type BuildClientArgvInput = {
   platform?: IperfPlatform;
   /** the server host, for the server's core of -A n,m; not checked when absent */
   server?: { platform: IperfPlatform; hostName: string; version?: IperfVersion };
+  /**
+   * --get-server-output (3.0.5+; left out on older clients): the server sends its own output after the
+   * test, for a server Wirespeed does not run itself (splitServerOutput in server-output.ts reads it)
+   */
+  getServerOutput?: boolean;
 };
 
 /** argv for the client side (without the iperf3 binary); never a shell string. */
@@ -163,6 +169,8 @@ export function buildClientArgv(input: BuildClientArgvInput): { argv: string[]; 
   if (options.interval !== 1) add("-i", "interval", String(options.interval));
   if (options.tos !== undefined) add("-S", "tos", String(options.tos));
   if (bind !== undefined) addBind(argv, bind, version, hostName);
+  if (input.getServerOutput && isVersionAtLeast(version, FLAG_SINCE["--get-server-output"]))
+    argv.push("--get-server-output");
 
   const liveMode = input.liveMode ?? chooseLiveMode(version);
   // text prints the CPU use of both ends only with -V; the JSON `end` event always has it

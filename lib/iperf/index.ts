@@ -15,6 +15,8 @@ export {
 export type { BuildClientArgvInput, BuildServerArgvInput, IperfFlag, IperfLiveMode, IperfServerOutput } from "./argv";
 export { createIperfParser, parseIperfOutput } from "./parser";
 export type { IperfParser, IperfParserOptions } from "./parser";
+export { createServerOutputSplitter } from "./server-output";
+export type { ServerOutputSplitter, SplitLine } from "./server-output";
 export { classifyIperfError, isErrorLine, isNoiseLine } from "./errors";
 export type { IperfPlatform } from "./errors";
 export {

@@ -141,3 +141,15 @@ describe("IperfOptionsSchema", () => {
     expect(paths).toContain("parallel");
   });
 });
+
+describe("busyRetrySeconds", () => {
+  it("is kept with the options, from 0 to 600 whole seconds, and left out by default", () => {
+    expect(IperfOptionsSchema.parse({ busyRetrySeconds: 0 }).busyRetrySeconds).toBe(0);
+    expect(IperfOptionsSchema.parse({ busyRetrySeconds: 600 }).busyRetrySeconds).toBe(600);
+    expect(IperfOptionsSchema.parse({}).busyRetrySeconds).toBeUndefined();
+    for (const value of [-1, 601, 1.5, "60"])
+      expect(errorsOf({ busyRetrySeconds: value })).toEqual([
+        "busyRetrySeconds must be a whole number from 0 to 600 seconds",
+      ]);
+  });
+});

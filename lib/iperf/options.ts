@@ -13,6 +13,8 @@ export const IPERF_LIMITS = {
   interval: { min: 0.1, max: 60 },
   tos: { min: 0, max: 255 },
   port: { min: 1, max: 65_535 },
+  /** seconds a run against a busy iperf3 server Wirespeed does not manage keeps trying (lib/runs/external-server.ts) */
+  busyRetrySeconds: { min: 0, max: 600 },
   /** a CPU core for -A: Linux's CPU_SETSIZE is 1024 */
   affinityCore: { min: 0, max: 1023 },
 } as const;
@@ -94,6 +96,16 @@ export const IperfOptionsSchema = z
     zerocopy: booleanField("zerocopy").default(false),
     /** not an iperf3 flag: ping the server from the client host, 5 s idle first, then under load (lib/diagnosis) */
     latency: booleanField("latency").optional(),
+    /**
+     * not an iperf3 flag: against an iperf3 server Wirespeed does not manage, how long a run keeps
+     * trying the server's ports while it answers "busy" (60 when left out; 0: each port once)
+     */
+    busyRetrySeconds: integerField(
+      "busyRetrySeconds",
+      L.busyRetrySeconds.min,
+      L.busyRetrySeconds.max,
+      " seconds",
+    ).optional(),
     /** TCP congestion control algorithm (-C), e.g. cubic, bbr */
     congestion: z
       .string({ error: "congestion must be 1 to 16 characters of a-z, 0-9 and _ (e.g. cubic, bbr)" })
