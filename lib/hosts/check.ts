@@ -4,7 +4,7 @@ import { InventoryError } from "@/lib/inventory/errors";
 import { installHint } from "@/lib/platforms";
 import { connectHost, isSshError, readHostKey } from "@/lib/ssh";
 import { detectHost, resolveAgent } from "./remote";
-import { HOST_FOR_TARGET, hostTarget } from "./target";
+import { HOST_FOR_TARGET, hostTarget, requireLoggedIn } from "./target";
 
 export type HostKeyStatus = "pinned" | "unconfirmed" | "mismatch" | "local";
 
@@ -42,6 +42,7 @@ async function loadHost(id: number) {
  */
 export async function checkHost(id: number): Promise<HostCheck> {
   const host = await loadHost(id);
+  requireLoggedIn(host);
   const result: HostCheck = {
     hostId: host.id,
     reachable: false,

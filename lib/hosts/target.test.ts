@@ -136,3 +136,21 @@ describe("hostTarget", () => {
     expect(() => hostTarget(host("behind", {}, local))).toThrow(/this machine is not reached over SSH/);
   });
 });
+
+describe("hosts Wirespeed does not log in to", () => {
+  it("have no target: an iperf3 server and a device are refused with 409, saying what to do instead", () => {
+    for (const [access, words] of [
+      ["iperf3-server", /isp is an iperf3 server: Wirespeed does not log in to it/],
+      ["device", /isp is a device: Wirespeed does not log in to it/],
+    ] as const) {
+      const refusal = (() => {
+        try {
+          hostTarget(host("isp", { access, authMethod: "none", secret: null, hostKeyFingerprint: null }));
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refusal).toMatchObject({ kind: "conflict", message: expect.stringMatching(words), hint: /by hand/ });
+    }
+  });
+});

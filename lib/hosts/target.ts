@@ -19,6 +19,24 @@ export class HostKeyNotConfirmedError extends AppError {
   }
 }
 
+/**
+ * Refuses (409) what only a host Wirespeed logs in to can do (a check, NIC discovery, a connection)
+ * for an iperf3 server or a device, which have no SSH.
+ */
+export function requireLoggedIn(host: { name: string; access: string }): void {
+  if (host.access === "ssh") return;
+  throw new AppError(
+    "conflict",
+    `${host.name} is ${host.access === "device" ? "a device" : "an iperf3 server"}: Wirespeed does not log in to it`,
+    {
+      hint:
+        host.access === "device"
+          ? "Enter its NICs by hand, link one to a host Wirespeed logs in to, and listen for the device on the link's page."
+          : "Enter its NICs by hand and link one to a host Wirespeed logs in to: runs start the client there.",
+    },
+  );
+}
+
 // One hop of a chain: the host with its secret (its own credentials), and the next hop's, if any.
 const HOP = { omit: { secret: false } } as const;
 
@@ -50,6 +68,7 @@ export function hostTarget(
 
 // `chain`: the names from the host the user asked for to this hop, for messages and the depth bound.
 function targetOf(host: HostWithJumps, allowUnpinned: boolean, chain: string[]): HostTarget {
+  requireLoggedIn(host);
   const jumpOf = chain.length > 1 ? ` (the jump host of ${chain[chain.length - 2]})` : "";
   if (host.authMethod !== "local" && !host.hostKeyFingerprint && !allowUnpinned)
     throw new HostKeyNotConfirmedError(

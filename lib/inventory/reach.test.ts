@@ -3,6 +3,8 @@ import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { createHost, deleteHost, getHost, listHosts, updateHost } from "@/lib/inventory/hosts";
 import { createNic } from "@/lib/inventory/nics";
 import { createLink } from "@/lib/inventory/links";
+import { checkHost } from "@/lib/hosts/check";
+import { discoverNics } from "@/lib/hosts/discover";
 
 // How a host is reached: over SSH (directly or through up to 3 jump hosts), as an iperf3 server
 // Wirespeed does not log in to, or as a device that connects to Wirespeed. Each refusal names its
@@ -165,5 +167,16 @@ describe("links", () => {
       "bNicId",
       /must be a NIC of a host Wirespeed logs in to/,
     );
+  });
+});
+
+describe("check and discovery", () => {
+  it("are refused (409) for an iperf3 server and a device: there is nothing to log in to", async () => {
+    const server = await createHost({ name: `srv-${++serial}`, access: "iperf3-server", address: "198.18.9.4" });
+    const device = await createHost({ name: `dev-${++serial}`, access: "device", kind: "tv" });
+    for (const host of [server, device]) {
+      await expect(checkHost(host.id)).rejects.toMatchObject({ kind: "conflict", message: /does not log in to it/ });
+      await expect(discoverNics(host.id)).rejects.toMatchObject({ kind: "conflict", message: /does not log in to it/ });
+    }
   });
 });
