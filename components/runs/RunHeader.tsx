@@ -12,7 +12,7 @@ import { ImportedTag, StatusBadge } from "./StatusBadge";
 /**
  * The top of a run's page: where it sits (runs, its link), its number and status, the test in
  * short form with its direction and client, when it started and how long it took, where it came
- * from (an import, an experiment), the rate unit and Run again.
+ * from (an import, an experiment), how many tries a busy iperf3 server took, the rate unit and Run again.
  */
 export function RunHeader({
   run,
@@ -55,6 +55,10 @@ export function RunHeader({
             {run.endedAt && run.startedAt
               ? ` · took ${Math.round((Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000)} s`
               : ""}
+            {/* An iperf3 server Wirespeed does not manage answered busy before it took this run's test. */}
+            {run.serverTries !== null && run.serverTries > 1 ? (
+              <span data-testid="run-server-tries">{` · ${run.serverTries} tries`}</span>
+            ) : null}
             {run.source === "imported" ? (
               <span data-testid="run-import-name">
                 {" · imported"}

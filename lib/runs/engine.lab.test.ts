@@ -229,6 +229,7 @@ describe("iperf3 without --forceflush (before 3.1.5)", () => {
     const link = state.links.find((l) => l.name === "ab-1g")!;
     const version = parseIperfVersion("iperf 3.12")!;
     const endpoint = (host: typeof alpha, hostId: number, address: string) => ({
+      access: "ssh" as const,
       hostId,
       hostName: host.name,
       platform: "linux" as const,

@@ -7,6 +7,7 @@ import { fieldErrorsFromZod, invalidInput } from "@/lib/errors";
 import { RunEventBus } from "./bus";
 import { ACTIVE_RUN_STATUSES, clientSideOf, isFinalStatus, type ClientSide, type RunStatus } from "./contract";
 import { RunError, runFailureOf, shutdownInterruption, ShuttingDownError, type RunFailure } from "./errors";
+import { refuseClientOnExternalServer } from "./external-server";
 import {
   DEFAULT_LIMITS,
   finishRun,
@@ -200,13 +201,18 @@ export class RunEngine {
   }
 
   private async record(inputs: StartRunInput[], held: boolean) {
+    const end = { select: { host: { select: { name: true, access: true } } } } as const;
     const found = await db.link.findMany({
       where: { id: { in: inputs.map((input) => input.linkId) } },
-      select: { id: true, name: true, speedMbps: true },
+      select: { id: true, name: true, speedMbps: true, aNic: end, bNic: end },
     });
     const links = new Map(found.map((link) => [link.id, link]));
     const missing = inputs.find((input) => !links.has(input.linkId));
     if (missing) throw new RunError("not-found", `Link ${missing.linkId} does not exist.`);
+    for (const input of inputs) {
+      const link = links.get(input.linkId)!;
+      refuseClientOnExternalServer({ a: link.aNic.host, b: link.bNic.host }, input.clientSide);
+    }
     const runs = await db.$transaction(
       inputs.map((input) =>
         db.run.create({
@@ -445,7 +451,9 @@ export class RunEngine {
         const endpoints = await loadRunEndpoints(run.id);
         for (const role of ["server", "client"] as const) {
           const pid = pids[role];
-          if (pid) await this.remote.stopLeftover(endpoints[role], [pid]);
+          const endpoint = endpoints[role];
+          // An iperf3 server Wirespeed does not manage has no pid of ours: nothing was started there.
+          if (pid && endpoint.access === "ssh") await this.remote.stopLeftover(endpoint, [pid]);
         }
       } catch (error) {
         console.error(

@@ -8,6 +8,7 @@ import {
   chooseServerOutput,
   classifyIperfError,
   createIperfParser,
+  createServerOutputSplitter,
   FLAG_SINCE,
   isVersionAtLeast,
   type IperfCpu,
@@ -21,6 +22,13 @@ import { parseStoredOptions, type RunStatus } from "./contract";
 import { RunError, runFailureOf, type RunFailure } from "./errors";
 import { Holdings } from "./holdings";
 import { timeLimitMs, type ExecutionLimits } from "./limits";
+import {
+  BusyServerTries,
+  DEFAULT_BUSY_RETRY_SECONDS,
+  externalServer,
+  serverPorts,
+  type ExternalServer,
+} from "./external-server";
 import {
   reachedSince,
   type Detected,
@@ -36,7 +44,7 @@ import {
   type Streaming,
 } from "./phases";
 import type { PortLeases } from "./ports";
-import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
+import type { ExternalServerEndpoint, RemoteProcess, RunEndpoint, RunRemote, ServerEndpoint } from "./remote";
 import { LatencyProbe, latencyColumns } from "./latency-probe";
 import { cpuColumns, summaryColumns } from "./columns";
 import { exactSummaries, isCompleteServerReport } from "./exact-summary";
@@ -88,6 +96,8 @@ export type ExecutionDeps = {
 /** The steps the engine runs by name, in this order. */
 export type StepName = "resolve" | "prepare" | "startServer" | "clientReady" | "idle" | "startClient" | "stream";
 
+// Why nothing is read or started at the server's end of a link to a server such as a public one.
+const UNMANAGED_SERVER = "an iperf3 server Wirespeed does not manage";
 // A host whose environment takes longer than this is recorded as not read: the run does not wait for it.
 const ENVIRONMENT_WAIT_MS = 15_000;
 
@@ -151,6 +161,19 @@ class RunCommands {
   }
 }
 
+/** The server's end of a prepared run, its endpoint and its iperf3 together. */
+function serverEnd(
+  prepared: Prepared,
+):
+  | { access: "ssh"; endpoint: RunEndpoint; iperf: Detected }
+  | { access: "iperf3-server"; endpoint: ExternalServerEndpoint } {
+  const { server } = prepared.endpoints;
+  const iperf = prepared.iperf.server;
+  if (server.access === "iperf3-server") return { access: "iperf3-server", endpoint: server };
+  if (iperf.access !== "ssh") throw new RunError("unknown", `iperf3 was not looked for on ${server.hostName}.`);
+  return { access: "ssh", endpoint: server, iperf };
+}
+
 function nicAddress(addresses: unknown): string | null {
   const first = Array.isArray(addresses) ? addresses.find((value) => typeof value === "string") : undefined;
   return typeof first === "string" ? first.replace(/\/\d+$/, "") : null;
@@ -172,15 +195,26 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
   });
   const [clientNic, serverNic] =
     run.clientSide === "b" ? [run.link.bNic, run.link.aNic] : [run.link.aNic, run.link.bNic];
-  const endpoint = (nic: typeof clientNic): RunEndpoint => {
-    const host = nic.host;
+  const addressOf = (nic: typeof clientNic): string => {
     const address = nicAddress(nic.addresses);
     if (!address)
       throw new RunError(
         "parameter",
-        `NIC ${nic.name} of ${host.name} has no address: add one, or discover the host's NICs.`,
+        `NIC ${nic.name} of ${nic.host.name} has no address: add one, or discover the host's NICs.`,
       );
+    return address;
+  };
+  const endpoint = (nic: typeof clientNic, role: "client" | "server"): RunEndpoint => {
+    const host = nic.host;
+    if (host.access !== "ssh")
+      throw new RunError(
+        "parameter",
+        `${host.name} cannot run the iperf3 ${role}: Wirespeed does not log in there (access "${host.access}").`,
+        { hint: "Run the test with the client on the link's other end; -R and --bidir give the other directions." },
+      );
+    const address = addressOf(nic);
     return {
+      access: "ssh",
       hostId: host.id,
       hostName: host.name,
       platform: host.platform as IperfPlatform,
@@ -192,10 +226,25 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
       openFirewall: host.openFirewall,
     };
   };
-  return { client: endpoint(clientNic), server: endpoint(serverNic) };
+  // Nothing to log in to: the client connects to the server's address on a port of its range.
+  const serverEndpoint = (nic: typeof serverNic): ServerEndpoint =>
+    nic.host.access === "iperf3-server"
+      ? {
+          access: "iperf3-server",
+          hostId: nic.host.id,
+          hostName: nic.host.name,
+          portRange: { min: nic.host.iperfPortMin, max: nic.host.iperfPortMax },
+          address: addressOf(nic),
+          nicName: nic.name,
+        }
+      : endpoint(nic, "server");
+  return { client: endpoint(clientNic, "client"), server: serverEndpoint(serverNic) };
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Another client after one that ended too early: its port, the wait before it, the line for the client's log. */
+type ClientRetry = { port: number; waitMs: number; note: string; external?: ExternalServer };
 
 export class RunExecution {
   private readonly writer: SampleWriter;
@@ -273,13 +322,17 @@ export class RunExecution {
     return { options, endpoints: await loadRunEndpoints(this.runId) };
   }
 
-  /** Step 2: iperf3 found on both hosts (and recorded), opted-in firewalls opened. */
+  /**
+   * Step 2: iperf3 found on both hosts (and recorded), opted-in firewalls opened. An iperf3 server
+   * Wirespeed does not manage has none of these: only the client's host is prepared.
+   */
   private async prepare(resolved: Resolved): Promise<Prepared> {
     const { client, server } = resolved.endpoints;
+    const managed = server.access === "ssh" ? [client, server] : [client];
     const cache = this.deps.hostCache?.iperf;
-    const isCached = cache !== undefined && cache.has(client.hostId) && cache.has(server.hostId);
+    const isCached = cache !== undefined && managed.every((endpoint) => cache.has(endpoint.hostId));
     // Both ends' environment is read while iperf3 is found: it costs the run no extra round trip.
-    const environments = Promise.all([this.readEnvironment(client), this.readEnvironment(server)]);
+    const environments = Promise.all([this.readEnvironment(client), this.readServerEnvironment(server)]);
     const detect = (endpoint: RunEndpoint) => {
       if (!cache) return this.deps.remote.detectIperf(endpoint, this.signal);
       const found = cache.get(endpoint.hostId) ?? this.deps.remote.detectIperf(endpoint, this.signal);
@@ -289,12 +342,12 @@ export class RunExecution {
       return found;
     };
     const [detected, [clientEnvironment, serverEnvironment]] = await Promise.all([
-      Promise.allSettled([detect(client), detect(server)]),
+      Promise.allSettled(managed.map(detect)),
       environments,
     ]);
     // The snapshots are kept even when iperf3 is missing on a host: what the host looked like explains a failure too.
-    const versionOf = (outcome: (typeof detected)[number]) =>
-      outcome.status === "fulfilled" ? outcome.value.version.raw : null;
+    const versionOf = (outcome: (typeof detected)[number] | undefined) =>
+      outcome?.status === "fulfilled" ? outcome.value.version.raw : null;
     const readAt = new Date().toISOString();
     const environment = {
       client: { ...clientEnvironment, readAt, iperf3Version: versionOf(detected[0]) },
@@ -305,28 +358,40 @@ export class RunExecution {
       data: { environment: environment as unknown as Prisma.InputJsonValue },
     });
     for (const outcome of detected) if (outcome.status === "rejected") throw outcome.reason;
-    const [clientIperf, serverIperf] = detected.map(
-      (outcome) => (outcome as PromiseFulfilledResult<Detected>).value,
-    ) as [Detected, Detected];
+    const found = detected.map((outcome) => (outcome as PromiseFulfilledResult<Detected>).value);
     if (!isCached) {
       await Promise.all(
-        (
-          [
-            [client, clientIperf],
-            [server, serverIperf],
-          ] as const
-        ).map(([endpoint, iperf]) =>
+        managed.map((endpoint, index) =>
           db.host.update({
             where: { id: endpoint.hostId },
-            data: { iperf3Path: iperf.path, iperf3Version: iperf.version.raw, lastSeenAt: new Date() },
+            data: { iperf3Path: found[index]!.path, iperf3Version: found[index]!.version.raw, lastSeenAt: new Date() },
           }),
         ),
       );
     }
-    this.commands.set({ clientIperfVersion: clientIperf.version.raw, serverIperfVersion: serverIperf.version.raw });
+    const [clientIperf, serverIperf] = found as [Detected, Detected | undefined];
+    this.commands.set({
+      clientIperfVersion: clientIperf.version.raw,
+      ...(serverIperf ? { serverIperfVersion: serverIperf.version.raw } : {}),
+    });
     // Opted-in firewalls (ESXi) open for the test; `close()` restores them whatever happens.
-    for (const endpoint of [server, client]) this.holdings.addFirewall(await this.deps.remote.openFirewall(endpoint));
-    return { ...resolved, iperf: { client: clientIperf, server: serverIperf }, environment };
+    for (const endpoint of managed.toReversed())
+      this.holdings.addFirewall(await this.deps.remote.openFirewall(endpoint));
+    return {
+      ...resolved,
+      iperf: {
+        client: clientIperf,
+        server: serverIperf ? { access: "ssh", ...serverIperf } : { access: "iperf3-server" },
+      },
+      environment,
+    };
+  }
+
+  /** The server end's environment: nothing to read on an iperf3 server Wirespeed does not manage, and the snapshot says why. */
+  private readServerEnvironment(endpoint: ServerEndpoint): Promise<HostEnvironment> {
+    if (endpoint.access === "ssh") return this.readEnvironment(endpoint);
+    // A snapshot names a platform; as for a host whose platform is unknown (readEnvironment), Linux's fields, all unread.
+    return Promise.resolve(emptyEnvironment("linux", [`everything: ${UNMANAGED_SERVER}`]));
   }
 
   /**
@@ -350,11 +415,15 @@ export class RunExecution {
 
   /**
    * Step 3: the server on a free port, listening (server-start.ts), the client opened for that port.
-   * A port found busy on the host is skipped (server-port.ts).
+   * A port found busy on the host is skipped (server-port.ts). Against an iperf3 server Wirespeed does
+   * not manage, nothing starts there: the client is opened for the first port of its range.
    */
   private async listen(prepared: Prepared): Promise<Listening> {
-    const { options, endpoints, iperf } = prepared;
-    const { server } = endpoints;
+    const end = serverEnd(prepared);
+    if (end.access === "iperf3-server") return this.reachExternalServer(prepared, end.endpoint);
+    const { options } = prepared;
+    const { endpoint: server, iperf: serverIperf } = end;
+    const iperf = { client: prepared.iperf.client, server: serverIperf };
     const output = chooseServerOutput(chooseLiveMode(iperf.client.version));
     // Before --forceflush (3.1.5) only a pty gets "Server listening" out before the test ends; a -J server has nothing to say before.
     const pty = output === "text" && !isVersionAtLeast(iperf.server.version, FLAG_SINCE["--forceflush"]);
@@ -398,9 +467,25 @@ export class RunExecution {
     return { ...prepared, port, ...listening };
   }
 
-  /** The client, gated: its host's shell is set up now, its iperf3 starts in startClient(). */
-  private openClient(prepared: Prepared, port: number): RunClient {
+  /**
+   * Step 3 against an iperf3 server Wirespeed does not manage: no server to start, no port to lease
+   * (the server's own range is tried in order, busy ports skipped, by stream()); the client is opened
+   * for the first port, and asks for the server's output where its iperf3 can (--get-server-output).
+   */
+  private reachExternalServer(prepared: Prepared, endpoint: ExternalServerEndpoint): Listening {
+    const retrySeconds = prepared.options.busyRetrySeconds ?? DEFAULT_BUSY_RETRY_SECONDS;
+    const tries = new BusyServerTries(serverPorts(endpoint.portRange, prepared.options.port), retrySeconds);
+    const server = externalServer(endpoint, tries);
+    return { ...prepared, port: tries.port, server, client: this.openClient(prepared, tries.port, server) };
+  }
+
+  /**
+   * The client, gated: its host's shell is set up now, its iperf3 starts in startClient(). Against an
+   * unmanaged server (`external`), what the client prints of the server's output goes to the server's log.
+   */
+  private openClient(prepared: Prepared, port: number, external?: ExternalServer): RunClient {
     const { client, server } = prepared.endpoints;
+    const serverIperf = prepared.iperf.server;
     const { argv, liveMode } = buildClientArgv({
       options: { ...prepared.options, port },
       version: prepared.iperf.client.version,
@@ -409,12 +494,25 @@ export class RunExecution {
       hostName: client.hostName,
       // -A: refused with a clear message where a platform cannot pin a core, before anything starts
       platform: client.platform,
-      server: { platform: server.platform, hostName: server.hostName, version: prepared.iperf.server.version },
+      // An unmanaged server's platform and version are unknown: its core of -A n,m is its own business.
+      server:
+        server.access === "ssh" && serverIperf.access === "ssh"
+          ? { platform: server.platform, hostName: server.hostName, version: serverIperf.version }
+          : undefined,
+      getServerOutput: external !== undefined,
     });
     const parser = createIperfParser({ platform: client.platform });
     // How many intervals this client gave: a refused one gave none (isRefusedBeforeListening).
     const counted = { intervals: 0 };
-    const onLine = (line: string) => {
+    const splitter = external ? createServerOutputSplitter() : null;
+    const onLine = (raw: string) => {
+      const routed = splitter ? splitter.push(raw) : { client: raw, server: [] };
+      for (const line of routed.server) {
+        this.serverLog.add(line);
+        external?.report.push(line);
+      }
+      if (routed.client === null) return;
+      const line = routed.client;
       this.clientLog.add(line);
       for (const event of parser.push(line)) {
         if (event.type !== "interval") continue;
@@ -475,14 +573,16 @@ export class RunExecution {
   private async startClient(ready: Ready): Promise<Streaming> {
     ready.client.process.release();
     const startedAt = new Date();
-    await this.setStatus("running", { ...this.commands.columns, port: ready.port, startedAt });
+    const tries = ready.server.access === "iperf3-server" ? { serverTries: ready.server.tries.count } : {};
+    await this.setStatus("running", { ...this.commands.columns, port: ready.port, startedAt, ...tries });
     void this.recordPid("clientPid", ready.client.process);
     return { ...ready, startedAt };
   }
 
   /**
    * Step 7: until the client exits (or is cancelled, or overruns). A client refused by a -J server
-   * that did not listen yet starts again (see server-start.ts).
+   * that did not listen yet starts again (see server-start.ts), and so does one that an unmanaged
+   * server answered busy, on the next port of its range (external-server.ts).
    */
   private async stream(streaming: Streaming): Promise<Finished> {
     const limit = timeLimitMs(streaming.options, this.deps.limits.runMarginMs);
@@ -502,15 +602,19 @@ export class RunExecution {
             }),
         );
         const result = client.parser.end();
-        if (!this.isRefusedBeforeListening(streaming.server, result, client.intervals, retryMs))
-          return { ...streaming, client, result, clientExitCode: exitCode };
+        const retry = this.nextTry(streaming, result, client.intervals, retryMs);
+        if (retry === null) {
+          const { server } = streaming;
+          const port = server.access === "iperf3-server" ? server.tries.port : streaming.port;
+          return { ...streaming, port, client, result, clientExitCode: exitCode };
+        }
         // The refused client's output stays in the log, marked; a new client starts when its host is ready.
-        this.clientLog.add(`[Wirespeed: the server was not listening yet; the client starts again in ${retryMs} ms]`);
+        this.clientLog.add(retry.note);
         isClientOpen = false;
         await this.discardClient(client);
-        await delay(retryMs);
+        await delay(retry.waitMs);
         if (this.signal.aborted) throw new RunError("interrupted", "The test was cancelled.");
-        client = this.openClient(streaming, streaming.port);
+        client = this.openClient(streaming, retry.port, retry.external);
         isClientOpen = true;
         await this.clientReady(client, streaming.endpoints.client);
         client.process.release();
@@ -529,6 +633,13 @@ export class RunExecution {
   private async readServerReport(finished: Finished): Promise<Finished> {
     const { server, result } = finished;
     await finished.latency?.end();
+    // An unmanaged server's output came with the client's (--get-server-output): a -J server's makes it exact too.
+    if (server.access === "iperf3-server") {
+      const report = server.report.end();
+      return isCompleteServerReport(report)
+        ? { ...finished, result: { ...result, ...exactSummaries(result, report) } }
+        : finished;
+    }
     await withTimeout(
       server.process.done,
       this.deps.limits.serverExitGraceMs,
@@ -541,6 +652,45 @@ export class RunExecution {
     return isCompleteServerReport(report)
       ? { ...finished, result: { ...result, ...exactSummaries(result, report) } }
       : finished;
+  }
+
+  /**
+   * After a client ended: whether another starts, on which port, after how long and why (for the
+   * client's log); null when this client's end is the run's. A managed server may have been slow to
+   * listen (isRefusedBeforeListening); an unmanaged one may have been busy (busyRetry).
+   */
+  private nextTry(listening: Listening, result: IperfResult, intervals: number, retryMs: number): ClientRetry | null {
+    const { server } = listening;
+    if (server.access === "ssh") {
+      if (!this.isRefusedBeforeListening(server, result, intervals, retryMs)) return null;
+      const note = `[Wirespeed: the server was not listening yet; the client starts again in ${retryMs} ms]`;
+      return { port: listening.port, waitMs: retryMs, note };
+    }
+    const next = this.busyRetry(server, result, intervals);
+    if (next === null) return null;
+    const after = next.waitMs > 0 ? ` in ${next.waitMs} ms` : "";
+    const note = `[Wirespeed: the server is busy; try ${server.tries.count} on port ${next.port}${after}]`;
+    return { ...next, note, external: server };
+  }
+
+  /**
+   * Against an iperf3 server Wirespeed does not manage: after a client it answered busy, the next
+   * port and how long to wait first (external-server.ts), the tries so far stored with the run; null
+   * when the client ran (or failed otherwise). Throws the run's server-busy failure once the tries are
+   * used up.
+   */
+  private busyRetry(
+    server: ExternalServer,
+    result: IperfResult,
+    intervals: number,
+  ): { port: number; waitMs: number } | null {
+    if (this.signal.aborted || result.error?.kind !== "server-busy" || intervals > 0) return null;
+    const next = server.tries.next();
+    if (next === null) throw server.tries.failure(server.endpoint);
+    void db.run
+      .update({ where: { id: this.runId }, data: { serverTries: server.tries.count, port: next.port } })
+      .catch(() => undefined);
+    return next;
   }
 
   /**
@@ -592,6 +742,10 @@ export class RunExecution {
     const { status, error } = this.outcome(writeError, finished);
     const result = finished?.result ?? null;
     const interrupted = result?.interrupted ?? false;
+    // Against an unmanaged server: how many tries it took, and the port of the last.
+    const server = listening?.server ?? null;
+    const tries =
+      server?.access === "iperf3-server" ? { serverTries: server.tries.count, port: server.tries.port } : {};
     await finishRun(
       this.deps.bus,
       this.runId,
@@ -600,7 +754,8 @@ export class RunExecution {
         ...this.commands.columnsAtEnd,
         ...summaryColumns(result?.summary ?? null, "", interrupted),
         ...summaryColumns(result?.reverseSummary ?? null, "reverse", interrupted),
-        ...cpuColumns(cpuOf(result, listening?.server ?? null)),
+        ...cpuColumns(cpuOf(result, server)),
+        ...tries,
         ...latencyColumns(latency?.summary ?? null),
         ...(environment ? { environment: environment as unknown as Prisma.InputJsonValue } : {}),
         status,
@@ -666,7 +821,7 @@ export class RunExecution {
  * (iperf3 3.7+ prints CPU only on the sender), where the server's own report gives its part:
  * its -J document, or its -V line when it prints text.
  */
-function cpuOf(result: IperfResult | null, server: ListeningServer | null): IperfCpu | null {
+function cpuOf(result: IperfResult | null, server: Pick<ListeningServer, "report"> | null): IperfCpu | null {
   const fromClient = result?.cpu ?? null;
   if (fromClient?.serverPercent != null || !server) return fromClient;
   // A -J server always reports its CPU use; a text one with -V.

@@ -1,7 +1,8 @@
 import type { EnvironmentSnapshot } from "@/lib/diagnosis/contract";
 import type { IperfOptions, IperfParser, IperfResult, IperfVersion } from "@/lib/iperf";
+import type { ExternalServer } from "./external-server";
 import type { LatencyProbe } from "./latency-probe";
-import type { RemoteProcess, RunEndpoint } from "./remote";
+import type { RemoteProcess, RunEndpoint, ServerEndpoint } from "./remote";
 import type { ListeningServer } from "./server-start";
 
 // The phases of one run (lib/runs/execution.ts). Each step takes the value of the phase before
@@ -11,17 +12,24 @@ import type { ListeningServer } from "./server-start";
 //   resolve → Resolved → prepare → Prepared → listen → Listening → (client ready) → idle → Ready
 //           → startClient → Streaming → stream → Finished
 
-export type RunEndpoints = { client: RunEndpoint; server: RunEndpoint };
+/** The client always runs on a host Wirespeed manages; the server's end may be an iperf3 server it does not. */
+export type RunEndpoints = { client: RunEndpoint; server: ServerEndpoint };
 
 /** iperf3 as found on a host: where it is and which version. */
 export type Detected = { path: string; version: IperfVersion };
 
+/**
+ * iperf3 at the server's end: as found on a host Wirespeed runs it on, or nothing looked for on an
+ * iperf3 server it does not manage (it cannot log in there).
+ */
+export type ServerIperf = ({ access: "ssh" } & Detected) | { access: "iperf3-server" };
+
 /** The run's options and both ends. */
 export type Resolved = { options: IperfOptions; endpoints: RunEndpoints };
 
-/** iperf3 found on both hosts, and each end's environment as read then. */
+/** iperf3 found on both hosts (on the client's only, against an unmanaged server), and each end's environment as read then. */
 export type Prepared = Resolved & {
-  iperf: { client: Detected; server: Detected };
+  iperf: { client: Detected; server: ServerIperf };
   environment: { client: EnvironmentSnapshot; server: EnvironmentSnapshot };
 };
 
@@ -33,8 +41,12 @@ export type RunClient = {
   intervals: number;
 };
 
-/** The server listening on `port`, and the client opened for that port. */
-export type Listening = Prepared & { port: number; server: ListeningServer; client: RunClient };
+/**
+ * The server listening on `port`, and the client opened for that port. The server is the one-off
+ * iperf3 Wirespeed started (a managed ListeningServer), or an iperf3 server it does not manage, with
+ * the client's tries of its ports (`port` is the one tried now).
+ */
+export type Listening = Prepared & { port: number; server: ListeningServer | ExternalServer; client: RunClient };
 
 /** The client's host ready and, for a run that asked for latency, the idle pings done (`latency` null otherwise). */
 export type Ready = Listening & { latency: LatencyProbe | null };

@@ -4,7 +4,9 @@ import type { HostEnvironment, PingSupport } from "@/agents/types";
 import type { IperfPlatform, IperfVersion } from "@/lib/iperf";
 import type { HostTarget } from "@/lib/ssh/types";
 
+/** An end Wirespeed logs in to (access "ssh") and runs iperf3 on. */
 export type RunEndpoint = {
+  access: "ssh";
   hostId: number;
   hostName: string;
   platform: IperfPlatform;
@@ -19,6 +21,23 @@ export type RunEndpoint = {
   /** the user's opt-in to open the host's firewall (ESXi) for the test and restore it after */
   openFirewall: boolean;
 };
+
+/**
+ * An iperf3 server Wirespeed does not manage (access "iperf3-server"): no login, so no iperf3 to find,
+ * no environment to read, no firewall and no server process; its servers listen on `portRange`.
+ */
+export type ExternalServerEndpoint = {
+  access: "iperf3-server";
+  hostId: number;
+  hostName: string;
+  portRange: { min: number; max: number };
+  /** the NIC's address, without prefix length: what the client connects to */
+  address: string;
+  nicName: string;
+};
+
+/** The server's end of a run: a host Wirespeed runs iperf3 on, or an iperf3 server it does not manage. */
+export type ServerEndpoint = RunEndpoint | ExternalServerEndpoint;
 
 export type ProcessCallbacks = {
   onStdoutLine: (line: string) => void;

@@ -72,6 +72,7 @@ function serverReport(platform: IperfPlatform, isJson: boolean): ServerReport {
  * startServer), with what it prints on stdout; `hasExited` turns true once it has exited.
  */
 export type ListeningServer = {
+  access: "ssh";
   process: RemoteProcess;
   report: ServerReport;
   startedAt: number;
@@ -172,6 +173,7 @@ export async function startServer({
     return { hasExited: true, process, errorText: errorText.trim() };
   }
   const listeningServer: ListeningServer = {
+    access: "ssh",
     process,
     report,
     startedAt,
