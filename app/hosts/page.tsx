@@ -19,7 +19,7 @@ export default async function HostsPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader
         title="Hosts"
-        description="Machines Wirespeed reaches over SSH, and this machine."
+        description="Machines Wirespeed reaches over SSH (directly or through jump hosts), this machine, and iperf3 servers and devices it does not log in to."
         actions={
           <HeaderLink href="/hosts/new" isShown={can(principal.role, "credentials")}>
             Add host

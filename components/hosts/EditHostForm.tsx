@@ -7,7 +7,8 @@ import { useCan } from "@/components/auth/ViewerContext";
 import { updateHostAction } from "@/lib/inventory/actions/update-host";
 import type { HostDetail } from "@/lib/inventory/host-reads";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
-import { wholeNumberOrText } from "./fields";
+import { accessLabel, wholeNumberOrText, type JumpOption } from "./fields";
+import { DeviceKindField, IperfPortFields, ReachThroughField } from "./ReachFields";
 import {
   ADDRESS_AND_CREDENTIAL_KEYS,
   HostAddressFields,
@@ -18,20 +19,63 @@ import { Button, FOCUS_RING, Notice, TextAreaField, TextField } from "@/componen
 
 type EditableHost = Omit<HostDetail["host"], "lastSeenAt" | "createdAt" | "updatedAt">;
 
-const PLACED_FIELDS = [
-  ...ADDRESS_AND_CREDENTIAL_KEYS,
-  "notes",
-  "iperf3Path",
-  "iperfPortMin",
-  "iperfPortMax",
-  "openFirewall",
-];
+const PLACED_BY_ACCESS: Record<EditableHost["access"], string[]> = {
+  ssh: [
+    ...ADDRESS_AND_CREDENTIAL_KEYS,
+    "jumpHostId",
+    "notes",
+    "iperf3Path",
+    "iperfPortMin",
+    "iperfPortMax",
+    "openFirewall",
+  ],
+  "iperf3-server": ["name", "address", "iperfPortMin", "iperfPortMax", "notes"],
+  device: ["name", "kind", "notes"],
+};
 
 /** The settings as typed. */
-type HostSettings = HostAddress & { notes: string; iperf3Path: string; iperfPortMin: string; iperfPortMax: string };
+type HostSettings = HostAddress & {
+  notes: string;
+  iperf3Path: string;
+  iperfPortMin: string;
+  iperfPortMax: string;
+  jumpHostId: string;
+  kind: string;
+};
 
-/** Edits the host's settings; credentials change only when new ones are given (the stored ones are never shown). */
-export function EditHostForm({ host }: { host: EditableHost }) {
+/** What the form sends for the host's access: only the fields that access has (access itself never changes). */
+function updateInput(host: EditableHost, fields: HostSettings) {
+  const common = { hostId: host.id, name: fields.name.trim(), notes: fields.notes };
+  switch (host.access) {
+    case "iperf3-server":
+      return {
+        ...common,
+        address: fields.address.trim(),
+        iperfPortMin: wholeNumberOrText(fields.iperfPortMin),
+        iperfPortMax: wholeNumberOrText(fields.iperfPortMax),
+      };
+    case "device":
+      return { ...common, kind: fields.kind };
+    case "ssh":
+      return {
+        ...common,
+        address: fields.address.trim(),
+        port: wholeNumberOrText(fields.port),
+        username: fields.username.trim(),
+        // This machine is not reached over SSH: it has no jump host to change.
+        ...(host.isLocal ? {} : { jumpHostId: fields.jumpHostId === "" ? null : wholeNumberOrText(fields.jumpHostId) }),
+        iperf3Path: fields.iperf3Path.trim() === "" ? null : fields.iperf3Path.trim(),
+        iperfPortMin: wholeNumberOrText(fields.iperfPortMin),
+        iperfPortMax: wholeNumberOrText(fields.iperfPortMax),
+      };
+  }
+}
+
+/**
+ * Edits the fields of the host's access (which is shown, not changed); credentials change only when new
+ * ones are given (the stored ones are never shown). `jumpOptions`: the hosts this one may be reached through.
+ */
+export function EditHostForm({ host, jumpOptions }: { host: EditableHost; jumpOptions: readonly JumpOption[] }) {
   const [fields, setFields] = useState<HostSettings>({
     name: host.name,
     address: host.address,
@@ -41,7 +85,10 @@ export function EditHostForm({ host }: { host: EditableHost }) {
     iperf3Path: host.iperf3Path ?? "",
     iperfPortMin: String(host.iperfPortMin),
     iperfPortMax: String(host.iperfPortMax),
+    jumpHostId: host.jumpHostId === null ? "" : String(host.jumpHostId),
+    kind: host.kind ?? "other",
   });
+  const isSsh = host.access === "ssh";
   const [openFirewall, setOpenFirewall] = useState(host.openFirewall);
   const [isChangingCredentials, setIsChangingCredentials] = useState(false);
   const canSetCredentials = useCan("credentials");
@@ -61,16 +108,8 @@ export function EditHostForm({ host }: { host: EditableHost }) {
     run(
       () =>
         updateHostAction({
-          hostId: host.id,
-          name: fields.name.trim(),
-          address: fields.address.trim(),
-          port: wholeNumberOrText(fields.port),
-          username: fields.username.trim(),
-          notes: fields.notes,
-          iperf3Path: fields.iperf3Path.trim() === "" ? null : fields.iperf3Path.trim(),
-          iperfPortMin: wholeNumberOrText(fields.iperfPortMin),
-          iperfPortMax: wholeNumberOrText(fields.iperfPortMax),
-          ...(host.platform === "esxi" ? { openFirewall } : {}),
+          ...updateInput(host, fields),
+          ...(isSsh && host.platform === "esxi" ? { openFirewall } : {}),
           ...(isChangingCredentials ? { auth: authInput(credentials) } : {}),
         }),
       {
@@ -83,7 +122,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
         },
         onFailure: (result) => {
           setIsSaved(false);
-          const others = unplacedErrors(result.errors, PLACED_FIELDS);
+          const others = unplacedErrors(result.errors, PLACED_BY_ACCESS[host.access]);
           if (result.errors.length > 0)
             setMessage(others.length > 0 ? unplacedErrorsText(others) : "See the fields marked below.");
         },
@@ -93,25 +132,43 @@ export function EditHostForm({ host }: { host: EditableHost }) {
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5" aria-label={`Edit ${host.name}`}>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <HostAddressFields field={field} />
-        <TextField
-          label="iperf3 path"
-          className="sm:col-span-2"
-          {...field("iperf3Path")}
-          placeholder="found by the check"
-          hint="Leave empty to let the check find it."
-          spellCheck={false}
-        />
-        <TextField label="First iperf3 port" inputMode="numeric" {...field("iperfPortMin")} />
-        <TextField
-          label="Last iperf3 port"
-          inputMode="numeric"
-          {...field("iperfPortMax")}
-          hint="iperf3 servers on this host listen on a port of this range."
-        />
-      </div>
-      {host.platform === "esxi" ? (
+      <p className="text-sm">
+        <span className="font-medium">Access:</span> <span data-testid="edit-access">{accessLabel(host)}</span>
+        <span className="block text-slate-600 dark:text-slate-400">
+          It cannot change: delete the host and add it again to reach it another way.
+        </span>
+      </p>
+      {isSsh ? (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <HostAddressFields field={field} />
+          {host.isLocal ? null : (
+            <ReachThroughField className="sm:col-span-2" options={jumpOptions} {...field("jumpHostId")} />
+          )}
+          <TextField
+            label="iperf3 path"
+            className="sm:col-span-2"
+            {...field("iperf3Path")}
+            placeholder="found by the check"
+            hint="Leave empty to let the check find it."
+            spellCheck={false}
+          />
+          <IperfPortFields field={field} />
+        </div>
+      ) : null}
+      {host.access === "iperf3-server" ? (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="Name" {...field("name")} autoComplete="off" />
+          <TextField label="Address" {...field("address")} autoComplete="off" spellCheck={false} />
+          <IperfPortFields field={field} isServer />
+        </div>
+      ) : null}
+      {host.access === "device" ? (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="Name" {...field("name")} autoComplete="off" />
+          <DeviceKindField {...field("kind")} />
+        </div>
+      ) : null}
+      {isSsh && host.platform === "esxi" ? (
         <label className="flex items-start gap-3 text-sm">
           <input
             type="checkbox"
@@ -128,7 +185,7 @@ export function EditHostForm({ host }: { host: EditableHost }) {
         </label>
       ) : null}
       <TextAreaField label="Notes" rows={3} {...field("notes")} />
-      {canSetCredentials ? (
+      {!isSsh ? null : canSetCredentials ? (
         <div className="rounded-md border border-slate-200 p-4 dark:border-slate-700">
           <label className="flex items-center gap-3 text-sm font-medium">
             <input

@@ -1,6 +1,8 @@
 import { RelativeTime } from "@/components/ui/RelativeTime";
 
 type HostStatusInput = {
+  /** "ssh" when left out: only such a host is logged in to, checked and seen. */
+  access?: string;
   isLocal: boolean;
   hostKeyFingerprint: string | null;
   lastSeenAt: Date | null;
@@ -14,8 +16,12 @@ const TONES = {
   idle: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
 } as const;
 
-/** Where a host stands: key not confirmed, never reached, or reached (and whether iperf3 is there). */
+/**
+ * Where a host stands: key not confirmed, never reached, or reached (and whether iperf3 is there); a host
+ * Wirespeed does not log in to has no key and is never checked.
+ */
 export function hostReachability(host: HostStatusInput): { label: string; tone: keyof typeof TONES } {
+  if (host.access !== undefined && host.access !== "ssh") return { label: "No login", tone: "idle" };
   if (!host.isLocal && !host.hostKeyFingerprint) return { label: "Key not confirmed", tone: "warn" };
   if (!host.lastSeenAt) return { label: "Not checked yet", tone: "idle" };
   if (!host.iperf3Version) return { label: "No iperf3", tone: "warn" };

@@ -1,9 +1,10 @@
 import Link from "next/link";
-import { cache } from "react";
+import { cache, type ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { EmptyState } from "@/components/EmptyState";
 import { platformLabel } from "@/lib/platforms";
 import { DeleteHostButton } from "@/components/hosts/DeleteHostButton";
+import { AddNicForm } from "@/components/hosts/AddNicForm";
 import { DiscoverNicsButton } from "@/components/hosts/DiscoverNicsButton";
 import { EditHostForm } from "@/components/hosts/EditHostForm";
 import { HostConnectionPanel } from "@/components/hosts/HostConnectionPanel";
@@ -13,7 +14,8 @@ import { TEXT_LINK } from "@/components/ui/styles";
 import { getHostDetail } from "@/lib/inventory/host-reads";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
-import { sshTarget } from "@/components/hosts/fields";
+import { accessLabel, jumpOptionsFor, sshTarget } from "@/components/hosts/fields";
+import { listHosts, type HostView } from "@/lib/inventory/hosts";
 import { PageSection } from "@/components/PageSection";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +36,68 @@ export async function generateMetadata({ params }: Params) {
 // The metadata and the page ask for the same host in one request: read it once.
 const loadHostDetail = cache((hostId: number) => getHostDetail({ hostId }));
 
+/** The route SSH takes to a host behind jump hosts: each hop a link to its host, then the host itself. */
+function JumpChainLine({ host }: { host: HostView }) {
+  return (
+    <p className="mt-1 text-sm text-slate-700 dark:text-slate-300" data-testid="host-chain">
+      Reached through{" "}
+      {host.jumpChain.map((hop) => (
+        <span key={hop.id}>
+          <Link href={`/hosts/${hop.id}`} className={TEXT_LINK}>
+            {hop.name}
+          </Link>
+          <span aria-hidden> → </span>
+          <span className="sr-only">, then </span>
+        </span>
+      ))}
+      <span className="font-medium">{host.name}</span>
+    </p>
+  );
+}
+
+/** The facts of the host's access: what Wirespeed detected on an SSH host, where an iperf3 server or a device is. */
+type Fact = { label: string; value: ReactNode; detail?: string | null; testId: string };
+
+function hostFacts(host: HostView): Fact[] {
+  const access = { label: "Access", value: accessLabel(host), testId: "host-access" };
+  if (host.access === "iperf3-server")
+    return [
+      access,
+      { label: "Address", value: host.address, testId: "host-address" },
+      {
+        label: "iperf3 ports",
+        value:
+          host.iperfPortMin === host.iperfPortMax
+            ? String(host.iperfPortMin)
+            : `${host.iperfPortMin}-${host.iperfPortMax}`,
+        testId: "host-ports",
+      },
+    ];
+  if (host.access === "device")
+    return [access, { label: "Address", value: host.address || "none: its NICs have theirs", testId: "host-address" }];
+  const keyStatus = host.isLocal ? "this machine (no SSH)" : host.hostKeyFingerprint ? "pinned" : "not confirmed";
+  return [
+    access,
+    { label: "Platform", value: platformLabel(host.platform), testId: "host-platform" },
+    {
+      label: "iperf3",
+      value: host.iperf3Version ? host.iperf3Version : "not found yet",
+      detail: host.iperf3Path,
+      testId: "host-iperf3",
+    },
+    { label: "Last seen", value: <LastSeen date={host.lastSeenAt} />, testId: "host-last-seen" },
+    { label: "Host key", value: keyStatus, detail: host.hostKeyFingerprint, testId: "host-key" },
+  ];
+}
+
+/** What a host Wirespeed does not log in to does in a test. */
+const NO_LOGIN_ROLE: Record<"iperf3-server" | "device", string> = {
+  "iperf3-server":
+    "In a test, the other end of the link runs the iperf3 client against this host's server, on a port of its range.",
+  device:
+    "In a test, the other end of the link starts an iperf3 server and waits for this device to connect (iperf3 -c, or an iperf3 app).",
+};
+
 const SECTION = "rounded-lg border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900";
 
 export default async function HostPage({ params }: Params) {
@@ -41,10 +105,10 @@ export default async function HostPage({ params }: Params) {
   const mayEdit = can(principal.role, "inventory");
   const mayDelete = can(principal.role, "credentials");
   const id = hostIdOf((await params).id);
-  const detail = id ? await loadHostDetail(id) : null;
+  const [detail, hosts] = await Promise.all([id ? loadHostDetail(id) : null, mayEdit ? listHosts() : []]);
   if (!detail) notFound();
   const { host, nics, impact } = detail;
-  const keyStatus = host.isLocal ? "this machine (no SSH)" : host.hostKeyFingerprint ? "pinned" : "not confirmed";
+  const isSsh = host.access === "ssh";
 
   return (
     <>
@@ -63,20 +127,11 @@ export default async function HostPage({ params }: Params) {
             {host.name} <HostStatusBadge host={host} />
           </h1>
           <p className="mt-1 font-mono text-sm break-all text-slate-600 dark:text-slate-400">{sshTarget(host)}</p>
+          {host.jumpChain.length > 0 ? <JumpChainLine host={host} /> : null}
         </div>
       </div>
-      <dl className="mb-8 grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Host facts">
-        {[
-          { label: "Platform", value: platformLabel(host.platform), testId: "host-platform" },
-          {
-            label: "iperf3",
-            value: host.iperf3Version ? host.iperf3Version : "not found yet",
-            detail: host.iperf3Path,
-            testId: "host-iperf3",
-          },
-          { label: "Last seen", value: <LastSeen date={host.lastSeenAt} />, testId: "host-last-seen" },
-          { label: "Host key", value: keyStatus, detail: host.hostKeyFingerprint, testId: "host-key" },
-        ].map((fact) => (
+      <dl className="mb-8 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Host facts">
+        {hostFacts(host).map((fact) => (
           <div
             key={fact.label}
             className="min-w-0 rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
@@ -99,7 +154,16 @@ export default async function HostPage({ params }: Params) {
         ))}
       </dl>
 
-      {mayEdit ? (
+      {!isSsh ? (
+        <PageSection name="connection" title="Connection" headingClassName="mb-1" className={`${SECTION} mb-8`}>
+          <p className="text-sm" data-testid="no-login">
+            Wirespeed does not log in to this host; add its NICs by hand.
+          </p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {NO_LOGIN_ROLE[host.access as keyof typeof NO_LOGIN_ROLE]}
+          </p>
+        </PageSection>
+      ) : mayEdit ? (
         <PageSection name="connection" title="Connection" headingClassName="mb-1" className={`${SECTION} mb-8`}>
           <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
             {host.isLocal || host.hostKeyFingerprint
@@ -111,7 +175,7 @@ export default async function HostPage({ params }: Params) {
       ) : null}
 
       <PageSection name="nics" title="NICs" count={nics.length} className="mb-8">
-        {mayEdit ? (
+        {mayEdit && isSsh ? (
           <div className="mb-4">
             <DiscoverNicsButton hostId={host.id} variant={nics.length === 0 ? "primary" : "secondary"} />
           </div>
@@ -120,11 +184,21 @@ export default async function HostPage({ params }: Params) {
           <NicTable nics={nics} />
         ) : (
           <EmptyState title="No NICs yet">
-            {host.isLocal || host.hostKeyFingerprint
-              ? "Discover NICs reads this host's network interfaces, their addresses, speeds, MTUs and PCIe links."
-              : "Confirm the host key first (Check connection above), then discover its NICs."}
+            {!isSsh
+              ? host.access === "device"
+                ? "Add the device's NIC by hand (Wi-Fi, Ethernet); its address may be left out."
+                : "Add the NIC its iperf3 server answers on by hand, with that address."
+              : host.isLocal || host.hostKeyFingerprint
+                ? "Discover NICs reads this host's network interfaces, their addresses, speeds, MTUs and PCIe links."
+                : "Confirm the host key first (Check connection above), then discover its NICs."}
           </EmptyState>
         )}
+        {mayEdit && !isSsh ? (
+          <div className="mt-4 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+            <h3 className="mb-3 font-semibold">Add a NIC</h3>
+            <AddNicForm hostId={host.id} isAddressOptional={host.access === "device"} />
+          </div>
+        ) : null}
         {nics.length > 0 ? (
           <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
             Next:{" "}
@@ -138,7 +212,7 @@ export default async function HostPage({ params }: Params) {
 
       {mayEdit ? (
         <PageSection name="edit" title="Settings" headingClassName="mb-4" className={`${SECTION} mb-8`}>
-          <EditHostForm host={host} />
+          <EditHostForm host={host} jumpOptions={jumpOptionsFor(hosts, host.id)} />
         </PageSection>
       ) : null}
 
