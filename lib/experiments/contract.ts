@@ -135,6 +135,8 @@ export type PlanLink = {
   speedMbps: number;
   /** the iperf3 port range of the hosts at the two ends (channels need one port each) */
   portRanges: { a: { min: number; max: number }; b: { min: number; max: number } };
+  /** the end that is an iperf3 server Wirespeed does not manage (host access "iperf3-server"); absent when both are managed */
+  externalServerEnd?: "a" | "b";
 };
 
 // ---------------------------------------------------------------- results (every rate in bits/s)

@@ -27,7 +27,7 @@ import {
 
 /** The plan's links as the kinds see them, in the plan's order; links that do not exist are left out. */
 export async function loadPlanLinks(linkIds: number[]): Promise<PlanLink[]> {
-  const nicHost = { select: { host: { select: { iperfPortMin: true, iperfPortMax: true } } } } as const;
+  const nicHost = { select: { host: { select: { iperfPortMin: true, iperfPortMax: true, access: true } } } } as const;
   const links = await db.link.findMany({
     where: { id: { in: linkIds } },
     select: { id: true, name: true, speedMbps: true, aNic: nicHost, bNic: nicHost },
@@ -43,6 +43,8 @@ export async function loadPlanLinks(linkIds: number[]): Promise<PlanLink[]> {
         name: link.name,
         speedMbps: link.speedMbps,
         portRanges: { a: range(link.aNic), b: range(link.bNic) },
+        ...(link.aNic.host.access === "iperf3-server" ? { externalServerEnd: "a" as const } : {}),
+        ...(link.bNic.host.access === "iperf3-server" ? { externalServerEnd: "b" as const } : {}),
       },
     ];
   });

@@ -15,6 +15,7 @@ import {
   type StepSpec,
 } from "../contract";
 import { exactlyOneLink, lineRateOf, linkOf, mean, otherSide, percentOf, present, sum, wholeNumber } from "./figures";
+import { refuseExternalServers } from "./external";
 import { nextOfSteps, type KindDefinition } from "./kind";
 import { formatBitRate, formatPercentWord } from "@/lib/format";
 
@@ -70,7 +71,10 @@ export const channelsKind: KindDefinition<"channels"> = {
   fieldsSchema: ChannelsFieldsSchema,
   baseOptions: (plan) => plan.options,
   check(plan, base, links) {
-    const errors: FieldError[] = exactlyOneLink(plan.linkIds, "channels experiment");
+    const errors: FieldError[] = [
+      ...exactlyOneLink(plan.linkIds, "channels experiment"),
+      ...refuseExternalServers(links, "channels need a server of their own each, all at once"),
+    ];
     if (base.options.port !== undefined) {
       errors.push({
         field: "options.port",

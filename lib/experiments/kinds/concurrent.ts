@@ -14,6 +14,7 @@ import {
   type StepSpec,
 } from "../contract";
 import { lineRateOf, linkOf, mean, numberWord, percentOf, present, sum } from "./figures";
+import { refuseClientOnExternalServer } from "./external";
 import { nextOfSteps, type KindDefinition } from "./kind";
 import { formatBitRate, formatPercentWord } from "@/lib/format";
 
@@ -67,8 +68,8 @@ export const concurrentKind: KindDefinition<"concurrent"> = {
   defaultName: (plan) => (plan.baseline ? "Links together, each alone first" : "Links together"),
   fieldsSchema: ConcurrentFieldsSchema,
   baseOptions: (plan) => plan.options,
-  check(plan) {
-    const errors: FieldError[] = [];
+  check(plan, base, links) {
+    const errors: FieldError[] = refuseClientOnExternalServer(links, [base.clientSide], "clientSide");
     if (plan.linkIds.length < 2) {
       errors.push({
         field: "linkIds",

@@ -8,6 +8,7 @@ import { CLIENT_SIDES, directionFlags, RUN_DIRECTIONS, type ClientSide, type Run
 import type { RunRequest } from "@/lib/runs/request";
 import { ASYMMETRY_PERCENT, type MatrixResult, type MatrixRow, type PlanOf, type StepSpec } from "../contract";
 import { directionWord, exactlyOneLink, mean } from "./figures";
+import { refuseClientOnExternalServer } from "./external";
 import { nextOfSteps, type KindDefinition } from "./kind";
 import { formatBitRate, formatPercentWord } from "@/lib/format";
 
@@ -117,8 +118,11 @@ export const matrixKind: KindDefinition<"matrix"> = {
   fieldsSchema: MatrixFieldsSchema,
   // Each cell sets its protocol; the base is TCP so that TCP options pass and a bitrate is allowed.
   baseOptions: (plan) => ({ ...plan.options, protocol: "tcp" }),
-  check(plan, base) {
-    const errors: FieldError[] = exactlyOneLink(plan.linkIds, "matrix");
+  check(plan, base, links) {
+    const errors: FieldError[] = [
+      ...exactlyOneLink(plan.linkIds, "matrix"),
+      ...refuseClientOnExternalServer(links, plan.clientSides, "clientSides"),
+    ];
     if (plan.protocols.includes("udp") && base.options.bitrate === undefined) {
       errors.push({
         field: "options.bitrate",

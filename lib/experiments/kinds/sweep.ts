@@ -28,6 +28,7 @@ import {
   runsOf,
   wholeNumber,
 } from "./figures";
+import { refuseExternalServers } from "./external";
 import { nextOfSteps, type KindDefinition } from "./kind";
 import { formatBitRate, formatPercentWord } from "@/lib/format";
 
@@ -147,8 +148,11 @@ export const sweepKind: KindDefinition<"sweep"> = {
     if ((SWEEP_FACTORS as readonly unknown[]).includes(plan.factor)) delete options[plan.factor];
     return plan.factor === "bitrate" ? { ...options, bitrate: 0 } : options;
   },
-  check(plan, base) {
-    const errors: FieldError[] = exactlyOneLink(plan.linkIds, "sweep");
+  check(plan, base, links) {
+    const errors: FieldError[] = [
+      ...exactlyOneLink(plan.linkIds, "sweep"),
+      ...refuseExternalServers(links, "a sweep compares steps that a busy server would shift and may cap"),
+    ];
     plan.values.forEach((value, index) => {
       const parsed = IperfOptionsSchema.safeParse({ ...base.options, [plan.factor]: value });
       if (parsed.success) return;

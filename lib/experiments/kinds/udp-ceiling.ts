@@ -24,6 +24,7 @@ import {
   type UdpCeilingStep,
 } from "../contract";
 import { exactlyOneLink, lineRateOf, linkOf, numberBetween, wholeNumber } from "./figures";
+import { refuseExternalServers } from "./external";
 import type { KindDefinition } from "./kind";
 import { formatBitRate, formatPercentWord } from "@/lib/format";
 
@@ -175,7 +176,10 @@ export const udpCeilingKind: KindDefinition<"udp-ceiling"> = {
       : options;
   },
   check(plan, _base, links) {
-    const errors: FieldError[] = exactlyOneLink(plan.linkIds, "UDP ceiling");
+    const errors: FieldError[] = [
+      ...exactlyOneLink(plan.linkIds, "UDP ceiling"),
+      ...refuseExternalServers(links, "a UDP ceiling search needs the server's steps under its control"),
+    ];
     const link = linkOf(links, plan.linkIds[0]);
     if (link && plan.high === null && lineRateOf(link) === null) {
       errors.push({

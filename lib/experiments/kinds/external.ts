@@ -1,0 +1,37 @@
+// Links to an iperf3 server Wirespeed does not manage (PlanLink.externalServerEnd): their runs start
+// only the client, on the managed end, against a server that may be busy with other people's tests.
+import type { FieldError } from "@/lib/errors";
+import type { ClientSide } from "@/lib/runs/contract";
+import type { PlanLink } from "../contract";
+
+/**
+ * A kind that needs the server under its control refuses such links, naming `linkIds`: a sweep and a
+ * UDP ceiling compare steps that a busy server would shift by up to busyRetrySeconds each (and a
+ * public server may cap a client's rate or duration), and channels need one server per channel at once.
+ */
+export function refuseExternalServers(links: PlanLink[], why: string): FieldError[] {
+  return links.flatMap((link) =>
+    link.externalServerEnd
+      ? [
+          {
+            field: "linkIds",
+            message: `link ${link.name} goes to an iperf3 server Wirespeed does not manage (end ${link.externalServerEnd}): ${why}`,
+          },
+        ]
+      : [],
+  );
+}
+
+/** A client side on such a link's server end, named as `field` (a run's client cannot run there). */
+export function refuseClientOnExternalServer(links: PlanLink[], sides: ClientSide[], field: string): FieldError[] {
+  return links.flatMap((link) =>
+    link.externalServerEnd && sides.includes(link.externalServerEnd)
+      ? [
+          {
+            field,
+            message: `cannot put the client on ${link.externalServerEnd} of link ${link.name}: that end is an iperf3 server Wirespeed does not manage; the client runs on the other end, and the directions give -R and --bidir`,
+          },
+        ]
+      : [],
+  );
+}
