@@ -93,7 +93,7 @@ describe("readRunListQuery (the REST API's parameters)", () => {
       { field: "linkId", message: "must be a whole number from 1 to 2147483647 (an id)" },
       {
         field: "status",
-        message: "must be one of queued, preparing, running, succeeded, failed, cancelled, interrupted",
+        message: "must be one of queued, preparing, listening, running, succeeded, failed, cancelled, interrupted",
       },
       { field: "parallel", message: "must be a whole number from 1 to 128" },
       { field: "page", message: "must be a whole number from 1 to 1000000" },

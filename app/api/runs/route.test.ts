@@ -114,7 +114,7 @@ describe("GET /api/runs", () => {
       sort: expect.stringMatching(
         /not a known query parameter \(allowed: linkId, status, protocol, direction, parallel, page, pageSize\)/,
       ),
-      status: "must be one of queued, preparing, running, succeeded, failed, cancelled, interrupted",
+      status: "must be one of queued, preparing, listening, running, succeeded, failed, cancelled, interrupted",
       protocol: "must be one of tcp, udp",
       direction: "must be one of a-to-b, b-to-a, bidir",
       linkId: expect.stringMatching(/whole number from 1 to 2147483647/),
