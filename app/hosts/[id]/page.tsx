@@ -74,7 +74,7 @@ function hostFacts(host: HostView): Fact[] {
       },
     ];
   if (host.access === "device")
-    return [access, { label: "Address", value: host.address || "none: its NICs have theirs", testId: "host-address" }];
+    return [access, { label: "Address", value: host.address || "none", testId: "host-address" }];
   const keyStatus = host.isLocal ? "this machine (no SSH)" : host.hostKeyFingerprint ? "pinned" : "not confirmed";
   return [
     access,
