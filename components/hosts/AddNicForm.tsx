@@ -5,13 +5,13 @@ import { useState, type FormEvent } from "react";
 import { textBinder } from "@/components/forms/field-binding";
 import { unplacedErrors, useActionForm, type FieldPlacement } from "@/components/forms/use-action-form";
 import { addHostNicAction } from "@/lib/inventory/actions/add-host-nic";
-import { Button, Notice, TextField } from "@/components/ui/ui";
+import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
 import { wholeNumberOrText } from "./fields";
 import { unplacedErrorsText } from "./HostAddressFields";
 
-type NicFields = { name: string; addresses: string; speedMbps: string; mtu: string };
-const EMPTY: NicFields = { name: "", addresses: "", speedMbps: "", mtu: "" };
-const PLACED = ["name", "addresses", "speedMbps", "mtu"];
+type NicFields = { name: string; addresses: string; speedMbps: string; mtu: string; medium: string };
+const EMPTY: NicFields = { name: "", addresses: "", speedMbps: "", mtu: "", medium: "" };
+const PLACED = ["name", "addresses", "speedMbps", "mtu", "medium"];
 
 // "addresses[1]: must be …" shows under the one field that holds the list.
 const placeAddresses: FieldPlacement = (error) =>
@@ -42,6 +42,7 @@ export function AddNicForm({ hostId, isAddressOptional }: { hostId: number; isAd
           addresses,
           ...(fields.speedMbps.trim() === "" ? {} : { speedMbps: wholeNumberOrText(fields.speedMbps) }),
           ...(fields.mtu.trim() === "" ? {} : { mtu: wholeNumberOrText(fields.mtu) }),
+          ...(fields.medium === "" ? {} : { medium: fields.medium }),
         }),
       {
         onSuccess: (value) => {
@@ -72,6 +73,15 @@ export function AddNicForm({ hostId, isAddressOptional }: { hostId: number; isAd
         />
         <TextField label="Speed in Mbit/s (optional)" inputMode="numeric" {...field("speedMbps")} />
         <TextField label="MTU (optional)" inputMode="numeric" {...field("mtu")} />
+        <SelectField
+          label="Medium"
+          {...field("medium")}
+          hint="A device's Wi-Fi and Ethernet NICs show side by side on its page."
+        >
+          <option value="">Not said</option>
+          <option value="wifi">Wi-Fi</option>
+          <option value="ethernet">Ethernet</option>
+        </SelectField>
       </div>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" isPending={isPending} pendingLabel="Adding…">

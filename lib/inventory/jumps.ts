@@ -91,7 +91,8 @@ export async function checkNotJumpedThrough(hostId: number, field: string | null
   });
   if (behind.length === 0) return;
   const names = behind.map((row) => row.name).join(", ");
-  const message = `${names} ${behind.length === 1 ? "is" : "are"} reached through this host: change their Reach through first`;
+  const [verb, their] = behind.length === 1 ? ["is", "its"] : ["are", "their"];
+  const message = `${names} ${verb} reached through this host: change ${their} Reach through first`;
   if (field === null) throw new InventoryError("conflict", message, { fields: [{ field: "jumpHostId", message }] });
   throw invalidInput([{ field, message: `cannot be local while ${message}` }]);
 }

@@ -17,6 +17,8 @@ import { can } from "@/lib/auth/roles";
 import { accessLabel, jumpOptionsFor, sshTarget } from "@/components/hosts/fields";
 import { listHosts, type HostView } from "@/lib/inventory/hosts";
 import { PageSection } from "@/components/PageSection";
+import { DeviceRuns } from "@/components/devices/DeviceRuns";
+import { getDeviceRuns } from "@/lib/runs/device-reads";
 
 export const dynamic = "force-dynamic";
 
@@ -109,6 +111,8 @@ export default async function HostPage({ params }: Params) {
   if (!detail) notFound();
   const { host, nics, impact } = detail;
   const isSsh = host.access === "ssh";
+  // A device's page leads with its runs, by NIC: its Wi-Fi side next to its Ethernet side.
+  const deviceRuns = host.access === "device" ? await getDeviceRuns(host.id) : null;
 
   return (
     <>
@@ -154,6 +158,7 @@ export default async function HostPage({ params }: Params) {
         ))}
       </dl>
 
+      {deviceRuns ? <DeviceRuns nics={deviceRuns} /> : null}
       {!isSsh ? (
         <PageSection name="connection" title="Connection" headingClassName="mb-1" className={`${SECTION} mb-8`}>
           <p className="text-sm" data-testid="no-login">
