@@ -17,6 +17,7 @@ import {
   type HostCache,
 } from "./execution";
 import { LinkQueue } from "./link-queue";
+import { ListenExecution, loadListenLink, loadListenServerEndpoint, recordListenRun } from "./listen";
 import { PortLeases } from "./ports";
 import type { RunRemote } from "./remote";
 import { runJson, type RunJson } from "./serialize";
@@ -184,6 +185,61 @@ export class RunEngine {
   /** Cancels the runs of a hold that are still going (an experiment cancelled mid-step). */
   async cancelHeld(runIds: number[]): Promise<void> {
     await Promise.all(runIds.filter((runId) => this.pending.get(runId)?.held).map((runId) => this.cancelRun(runId)));
+  }
+
+  /**
+   * A device's run (lib/runs/listen.ts): a one-off server on the link's managed end waits
+   * `timeoutSeconds` for the device's iperf3 client. Takes the link's turn at once or is refused
+   * (409: a device is waiting in person, it must not queue). Resolves with the run once it listens;
+   * a server that could not start rejects with its failure (the run is stored failed).
+   */
+  async listenForDevice({ linkId, timeoutSeconds }: { linkId: number; timeoutSeconds: number }): Promise<RunJson> {
+    this.refuseIfShuttingDown();
+    const link = await loadListenLink(linkId);
+    const recording = recordListenRun(link);
+    this.recordings.add(recording);
+    void recording.finally(() => this.recordings.delete(recording)).catch(() => undefined);
+    const runId = await recording;
+    let hasTurn = false;
+    this.queue.enqueue(linkId, runId, () => (hasTurn = true));
+    if (!hasTurn) {
+      this.queue.done(linkId, runId);
+      await db.run.delete({ where: { id: runId } });
+      throw new RunError("conflict", `Link ${link.linkName} is busy: a run or an experiment is using it.`, {
+        hint: "Listen for the device once it has ended.",
+      });
+    }
+    await recordAudit(
+      "run.start",
+      "run",
+      runId,
+      `${link.linkName}, listening for ${link.deviceName} (${timeoutSeconds} s)`,
+    );
+    this.bus.begin(runId);
+    let resolve = () => {};
+    const promise = new Promise<void>((done) => (resolve = done));
+    const controller = new AbortController();
+    this.pending.set(runId, { linkId, controller, promise, resolve, together: [runId], held: false, isEnding: false });
+    const execution = new ListenExecution(
+      runId,
+      link,
+      timeoutSeconds,
+      { remote: this.remote, ports: this.ports, bus: this.bus, limits: this.limits },
+      controller.signal,
+    );
+    void execution.run().finally(() => {
+      this.forget(runId);
+      this.announceEnded([runId]);
+    });
+    await execution.listening;
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    if (run.status === "failed" && run.errorKind)
+      throw new RunError(run.errorKind as RunFailure["kind"], run.errorMessage ?? "", { hint: run.errorHint ?? "" });
+    return runJson(run, { id: linkId, name: link.linkName, speedMbps: await this.linkSpeed(linkId) });
+  }
+
+  private async linkSpeed(linkId: number): Promise<number> {
+    return (await db.link.findUniqueOrThrow({ where: { id: linkId }, select: { speedMbps: true } })).speedMbps;
   }
 
   /** Throws ShuttingDownError (503) once Wirespeed stops: nothing new starts then. */
@@ -448,10 +504,13 @@ export class RunEngine {
     for (const run of stale) {
       const pids = { server: run.serverPid, client: run.clientPid };
       try {
-        const endpoints = await loadRunEndpoints(run.id);
+        // A device's run (lib/runs/listen.ts) has only its server on a host Wirespeed reaches.
+        const listenServer = await loadListenServerEndpoint(run.id);
+        const endpoints = listenServer ? { server: listenServer, client: null } : await loadRunEndpoints(run.id);
         for (const role of ["server", "client"] as const) {
           const pid = pids[role];
           const endpoint = endpoints[role];
+          if (!endpoint) continue;
           // An iperf3 server Wirespeed does not manage has no pid of ours: nothing was started there.
           if (pid && endpoint.access === "ssh") await this.remote.stopLeftover(endpoint, [pid]);
         }
