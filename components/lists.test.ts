@@ -31,6 +31,10 @@ const host = {
   hostKeyFingerprint: "SHA256:x",
   lastSeenAt: null,
   nicCount: 2,
+  access: "ssh",
+  jumpHostId: null,
+  jumpChain: [],
+  kind: null,
 } as unknown as HostView;
 
 describe("HostList", () => {

@@ -45,6 +45,7 @@ describe("the status of each kind", () => {
         "key-mismatch",
         "listener-failed",
         "malformed",
+        "no-client",
         "parameter",
         "ports-exhausted",
         "server-busy",

@@ -187,10 +187,8 @@ type AccessFields = {
 } & Partial<Record<(typeof SSH_ONLY_FIELDS)[number], unknown>>;
 
 /** The rules between `access` and the other fields, for a new host or for the fields a PATCH sends. */
-function checkAccessFields(host: AccessFields, access: HostAccess, context: z.RefinementCtx, isCreate: boolean) {
+function checkAccessFields(host: AccessFields, access: HostAccess, context: z.RefinementCtx) {
   if (access === "ssh") {
-    if (isCreate && host.auth === undefined)
-      context.addIssue({ code: "custom", path: ["auth"], message: `is required: ${AUTH_DESCRIPTION}` });
     if (host.kind !== undefined && host.kind !== null)
       context.addIssue({
         code: "custom",
@@ -211,8 +209,6 @@ function checkAccessFields(host: AccessFields, access: HostAccess, context: z.Re
     if (value !== undefined && value !== null)
       context.addIssue({ code: "custom", path: [field], message: NOT_LOGGED_IN[access] });
   }
-  if (access === "iperf3-server" && isCreate && host.address === undefined)
-    context.addIssue({ code: "custom", path: ["address"], message: `is required: ${HOST_ADDRESS_DESCRIPTION}` });
   if (access === "iperf3-server" && host.kind !== undefined && host.kind !== null)
     context.addIssue({
       code: "custom",
@@ -243,8 +239,21 @@ export const HostCreateSchema = z
     openFirewall: OpenFirewallSchema.default(false),
     notes: NotesSchema.default(""),
   })
+  // What a new host of its access must have: checked even when other fields are refused, so that
+  // every missing field is named at once.
+  .superRefine(
+    (host, context) => {
+      const access = HOST_ACCESS.find((value) => value === host.access);
+      if (access !== undefined && access !== "device" && host.address === undefined)
+        context.addIssue({ code: "custom", path: ["address"], message: `is required: ${HOST_ADDRESS_DESCRIPTION}` });
+      if (access === "ssh" && host.auth === undefined)
+        context.addIssue({ code: "custom", path: ["auth"], message: `is required: ${AUTH_DESCRIPTION}` });
+    },
+    // Not for a body that is no object at all: that is the one error then.
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  )
   .superRefine((host, context) => {
-    checkAccessFields(host, host.access, context, true);
+    checkAccessFields(host, host.access, context);
     // zod runs this even when a bound itself was refused: then that bound's own error says it all.
     if (!PortSchema.safeParse(host.iperfPortMin).success || !PortSchema.safeParse(host.iperfPortMax).success) return;
     const problem = checkPortRange(host.iperfPortMin, host.iperfPortMax);
@@ -293,7 +302,7 @@ export function checkHostUpdateAccess(
     addIssue: (issue: { path?: PropertyKey[]; message?: string }) =>
       problems.push({ field: String(issue.path?.[0] ?? ""), message: issue.message ?? "" }),
   } as unknown as z.RefinementCtx;
-  checkAccessFields(update, stored, context, false);
+  checkAccessFields(update, stored, context);
   return problems;
 }
 
