@@ -9,6 +9,7 @@ import { newExperimentHref } from "@/components/experiments/form/prefill";
 import { ImportPanel } from "@/components/imports/ImportPanel";
 import { PageSection } from "@/components/PageSection";
 import { NewTestForm } from "@/components/runs/NewTestForm";
+import { ListenForDevice } from "@/components/links/ListenForDevice";
 import { ScheduleList } from "@/components/schedules/ScheduleList";
 import { buttonClass } from "@/components/ui/styles";
 import { DEFAULT_BASELINE_RUNS, type AlertJson, type LinkBaselineJson } from "@/lib/alerts/contract";
@@ -50,6 +51,7 @@ export function LinkNewTest({ linkId, ends }: { linkId: number; ends: LinkEnds }
           New test
         </h2>
         <IfCan permission="run" otherwise={<p className={NOTE}>Starting tests needs the operator or admin role.</p>}>
+          <ListenForDevice linkId={linkId} />
           <NewTestForm linkId={linkId} speedMbps={ends.speedMbps} a={a} b={b} />
         </IfCan>
       </section>

@@ -179,9 +179,11 @@ export function RunLiveView({
                     : "Waiting to start"
                   : liveStatus === "preparing"
                     ? "Starting iperf3 on both ends…"
-                    : totalSeconds
-                      ? `${formatDuration(Math.max(0, totalSeconds - elapsed))} left`
-                      : "Sending the byte count…"}
+                    : liveStatus === "listening"
+                      ? "Waiting for the device to connect…"
+                      : totalSeconds
+                        ? `${formatDuration(Math.max(0, totalSeconds - elapsed))} left`
+                        : "Sending the byte count…"}
               </span>
             </div>
             {mayCancel ? (

@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import QRCode from "qrcode";
 import { pageIdOf } from "@/components/page-params";
 import { Suspense } from "react";
 import { EnvironmentSection } from "@/components/diagnosis/EnvironmentTable";
@@ -9,6 +10,8 @@ import { RunCommands, RunExport, RunRawOutput } from "@/components/runs/RunComma
 import { RunCompactedNote, RunFailure } from "@/components/runs/RunFailure";
 import { RunHeader } from "@/components/runs/RunHeader";
 import { RunLiveView } from "@/components/runs/RunLiveView";
+import { ListenPanel, PeerAddressNote } from "@/components/runs/ListenPanel";
+import { peerWarning } from "@/lib/runs/listen";
 import { RunSummaryCards, StreamTable } from "@/components/runs/RunFigures";
 import { againstBaseline } from "@/lib/alerts/baseline";
 import { describeAgainstBaseline } from "@/lib/alerts/contract";
@@ -65,6 +68,12 @@ export default async function RunPage({ params }: Params) {
   const speedMbps = ends.speedMbps;
   const hosts = { server: serverEnd.hostName, client: clientEnd.hostName };
   const kept = { sampleCount: series.sampleCount, pointCount: series.points.length, compactedAt: series.compactedAt };
+  // A device's run: where it listens while it waits, and a word when the device came from elsewhere.
+  const listen = run.status === "listening" ? run.listen : null;
+  const listenQr = listen
+    ? await QRCode.toString(`${listen.address}:${listen.port}`, { type: "svg", margin: 1, errorCorrectionLevel: "M" })
+    : null;
+  const peerNote = peerWarning(run.peerAddress, clientEnd.address);
 
   return (
     <>
@@ -79,6 +88,19 @@ export default async function RunPage({ params }: Params) {
       />
 
       {run.error ? <RunFailure status={run.status} error={run.error} series={kept} /> : null}
+
+      {listen && listenQr ? (
+        <ListenPanel
+          deviceName={clientEnd.hostName}
+          address={listen.address}
+          port={listen.port}
+          command={listen.command}
+          expiresAt={listen.expiresAt}
+          qrSvg={listenQr}
+        />
+      ) : null}
+
+      {peerNote ? <PeerAddressNote warning={peerNote} /> : null}
 
       {!isActive && run.summary ? (
         <section aria-label="Summary" className="mb-6">
