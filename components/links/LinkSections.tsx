@@ -41,6 +41,8 @@ export function LinkAlerts({ alerts }: { alerts: AlertJson[] }) {
 /** The new-test form (for roles that start tests), then the import of iperf3 results. */
 export function LinkNewTest({ linkId, ends }: { linkId: number; ends: LinkEnds }) {
   const { a, b } = ends;
+  const device = [a, b].find((end) => end.access === "device");
+  const managed = [a, b].find((end) => end.access === "ssh");
   return (
     <>
       <section
@@ -51,8 +53,12 @@ export function LinkNewTest({ linkId, ends }: { linkId: number; ends: LinkEnds }
           New test
         </h2>
         <IfCan permission="run" otherwise={<p className={NOTE}>Starting tests needs the operator or admin role.</p>}>
-          <ListenForDevice linkId={linkId} />
-          <NewTestForm linkId={linkId} speedMbps={ends.speedMbps} a={a} b={b} />
+          {device && managed ? (
+            // A device starts its own client: Wirespeed listens for it rather than starting a test.
+            <ListenForDevice linkId={linkId} deviceName={device.hostName} managedName={managed.hostName} />
+          ) : (
+            <NewTestForm linkId={linkId} speedMbps={ends.speedMbps} a={a} b={b} />
+          )}
         </IfCan>
       </section>
 

@@ -2,39 +2,30 @@
 
 import { useId, useState } from "react";
 import { useRouter } from "next/navigation";
-import { useQuery } from "@tanstack/react-query";
 import { buttonClass } from "@/components/ui/styles";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { listenForDeviceAction } from "@/lib/runs/actions/listen-for-device";
 import { LISTEN_TIMEOUT_SECONDS } from "@/lib/runs/listen-request";
 
-type LinkAccessAnswer = {
-  a: { host: { name: string; access: string } };
-  b: { host: { name: string; access: string } };
-};
-
 /**
  * "Listen for a device" on a link between a host Wirespeed logs in to and a device: a one-off
  * iperf3 server on the managed end waits for the device's client, and the run's page says where to
- * point it. Shown only on such links (the ends' access comes from GET /api/links/:id).
+ * point it.
  */
-export function ListenForDevice({ linkId }: { linkId: number }) {
+export function ListenForDevice({
+  linkId,
+  deviceName,
+  managedName,
+}: {
+  linkId: number;
+  deviceName: string;
+  managedName: string;
+}) {
   const router = useRouter();
   const form = useActionForm();
   const inputId = useId();
   const hintId = useId();
   const [minutes, setMinutes] = useState(String(LISTEN_TIMEOUT_SECONDS.default / 60));
-  const { data } = useQuery({
-    queryKey: ["link-access", linkId],
-    queryFn: async (): Promise<LinkAccessAnswer> => {
-      const response = await fetch(`/api/links/${linkId}`);
-      if (!response.ok) throw new Error(`GET /api/links/${linkId}: ${response.status}`);
-      return (await response.json()) as LinkAccessAnswer;
-    },
-  });
-  const device = [data?.a, data?.b].find((end) => end?.host.access === "device");
-  const managed = [data?.a, data?.b].find((end) => end?.host.access === "ssh");
-  if (!device || !managed) return null;
   const error = form.fieldErrors.timeoutSeconds ?? null;
 
   return (
@@ -50,8 +41,8 @@ export function ListenForDevice({ linkId }: { linkId: number }) {
       }}
     >
       <p className="mb-2 text-sm text-slate-700 dark:text-slate-300">
-        {device.host.name} has no SSH: Wirespeed starts iperf3 as a server on {managed.host.name} and waits for the
-        device to run iperf3 as a client.
+        {deviceName} has no SSH: Wirespeed starts iperf3 as a server on {managedName} and waits for the device to run
+        iperf3 as a client.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <div>

@@ -25,7 +25,7 @@ import {
   type TestEnd,
 } from "@/lib/runs/test-request";
 
-type End = TestEnd & { nicName: string };
+type End = TestEnd & { nicName: string; access?: string };
 
 /** The options typed as text. */
 type TextOption =
@@ -108,6 +108,8 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
   const [preset, setPreset] = useState<string>("quick");
   const { isPending, message, fieldErrors: errors, setMessage, reset, submit: run } = useActionForm(testFieldOf);
   const ends = [a, b];
+  // An iperf3 server Wirespeed does not manage can only be the server: the client runs on the other end.
+  const serverOnlySide = a.access === "iperf3-server" ? "a" : b.access === "iperf3-server" ? "b" : null;
   const reason = (option: GatedOption) => unavailableReason(option, ends);
   const set = <K extends keyof NewTestFields>(key: K, value: NewTestFields[K]) => {
     setPreset("");
@@ -167,8 +169,9 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
     setState(presetFields(entry, speedMbps));
   };
 
-  const submit = () =>
-    run(() => startRunAction({ linkId, request: withLatencyOption(newTestRequestBody(state), isLatency) }), {
+  const submit = () => {
+    const fields: NewTestFields = serverOnlySide ? { ...state, clientSide: serverOnlySide === "a" ? "b" : "a" } : state;
+    run(() => startRunAction({ linkId, request: withLatencyOption(newTestRequestBody(fields), isLatency) }), {
       onSuccess: (value) => {
         void invalidateRunViews(queryClient);
         router.push(`/runs/${value.id}`);
@@ -177,6 +180,7 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
         if (result.errors.length) setMessage("Check the fields marked below.");
       },
     });
+  };
 
   const directionChoices: Array<{ value: RunDirection; label: string; reason: string | null }> = [
     { value: "a-to-b", label: `${a.hostName} → ${b.hostName}`, reason: directionUnavailableReason("a-to-b", ends) },
@@ -306,7 +310,8 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
                   <input
                     type="radio"
                     name={id("clientSide")}
-                    checked={state.clientSide === side}
+                    checked={serverOnlySide ? side !== serverOnlySide : state.clientSide === side}
+                    disabled={serverOnlySide !== null}
                     onChange={() => set("clientSide", side)}
                     className="h-4 w-4 accent-sky-600"
                   />
@@ -315,7 +320,9 @@ export function NewTestForm({ linkId, speedMbps, a, b }: { linkId: number; speed
               ))}
             </div>
             <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-              The direction stays the same; -R is added when needed.
+              {serverOnlySide
+                ? `${serverOnlySide === "a" ? a.hostName : b.hostName} is an iperf3 server Wirespeed does not manage: the client runs on the other end, and -R gives the other direction.`
+                : "The direction stays the same; -R is added when needed."}
             </p>
           </fieldset>
           <fieldset>

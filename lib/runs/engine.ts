@@ -18,6 +18,7 @@ import {
 } from "./execution";
 import { LinkQueue } from "./link-queue";
 import { ListenExecution, loadListenLink, loadListenServerEndpoint, recordListenRun } from "./listen";
+import { LISTEN_TIMEOUT_SECONDS } from "./listen-request";
 import { PortLeases } from "./ports";
 import type { RunRemote } from "./remote";
 import { runJson, type RunJson } from "./serialize";
@@ -366,11 +367,15 @@ export class RunEngine {
 
   /** Same link, same options, same client side: a new run. */
   async rerun(runId: number) {
+    const end = { select: { host: { select: { access: true } } } } as const;
     const previous = await db.run.findUnique({
       where: { id: runId },
-      select: { linkId: true, options: true, clientSide: true },
+      select: { linkId: true, options: true, clientSide: true, link: { select: { aNic: end, bNic: end } } },
     });
     if (!previous) throw new RunError("not-found", `Run ${runId} does not exist.`);
+    // A device's run again is Wirespeed listening for the device again: the device chooses the test.
+    if ([previous.link.aNic, previous.link.bNic].some((nic) => nic.host.access === "device"))
+      return this.listenForDevice({ linkId: previous.linkId, timeoutSeconds: LISTEN_TIMEOUT_SECONDS.default });
     // A run again must pass today's schema: an old run whose options it refuses says which.
     const parsed = IperfOptionsSchema.safeParse(previous.options);
     if (!parsed.success) throw invalidInput(fieldErrorsFromZod(parsed.error, "options"));

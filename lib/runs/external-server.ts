@@ -1,4 +1,4 @@
-import { invalidInput } from "@/lib/errors";
+import { AppError, invalidInput } from "@/lib/errors";
 import { createIperfParser, type IperfResult } from "@/lib/iperf";
 import type { ClientSide } from "./contract";
 import { RunError } from "./errors";
@@ -117,6 +117,14 @@ export type LinkEnds = { a: { name: string; access: string }; b: { name: string;
  * the other directions). Throws a 400.
  */
 export function refuseClientOnExternalServer(ends: LinkEnds, clientSide: ClientSide): void {
+  // A device starts its own client: its link is measured by listening for it (lib/runs/listen.ts).
+  const device = [ends.a, ends.b].find((end) => end.access === "device");
+  if (device)
+    throw new AppError(
+      "conflict",
+      `${device.name} is a device Wirespeed does not log in to: listen for it instead (POST /api/links/:id/listen)`,
+      { hint: "Use Listen for a device on the link's page, then start iperf3 on the device." },
+    );
   const client = ends[clientSide];
   if (client.access !== "iperf3-server") return;
   const other: ClientSide = clientSide === "a" ? "b" : "a";

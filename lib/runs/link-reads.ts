@@ -1,4 +1,5 @@
 import "server-only";
+import { HOST_ACCESS, type HostAccess } from "@/lib/inventory/schemas";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { addressesOf, listNics } from "@/lib/inventory/nics";
@@ -149,6 +150,7 @@ type EndColumns = {
   hostId: number;
   hostName: string;
   iperf3Version: string | null;
+  access: string;
 };
 
 /**
@@ -160,7 +162,7 @@ export async function getLinkEnds(linkId: number) {
     const [nic, host] = side === "a" ? [Prisma.sql`an`, Prisma.sql`ah`] : [Prisma.sql`bn`, Prisma.sql`bh`];
     return Prisma.sql`json_object('nicName', ${nic}."name", 'mtu', ${nic}."mtu", 'addresses', json(${nic}."addresses"),
       'nicSpeedMbps', ${nic}."speedMbps", 'hostId', ${host}."id", 'hostName', ${host}."name",
-      'iperf3Version', ${host}."iperf3Version")`;
+      'iperf3Version', ${host}."iperf3Version", 'access', ${host}."access")`;
   };
   const [link] = await db.$queryRaw<Array<{ name: string; speedMbps: number; a: unknown; b: unknown }>>`
     SELECT l."name", l."speedMbps", ${end("a")} AS "a", ${end("b")} AS "b"
@@ -179,6 +181,8 @@ export async function getLinkEnds(linkId: number) {
       nicSpeedMbps: columns.nicSpeedMbps,
       mtu: columns.mtu,
       iperf3Version: columns.iperf3Version,
+      /** how Wirespeed reaches the host: ssh, iperf3-server or device (lib/inventory/schemas.ts) */
+      access: (HOST_ACCESS.find((value) => value === columns.access) ?? "ssh") as HostAccess,
     };
   };
   return { name: link.name, speedMbps: Number(link.speedMbps), a: toEnd(link.a), b: toEnd(link.b) };

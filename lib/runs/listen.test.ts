@@ -201,6 +201,20 @@ describe("listening for a device", () => {
     expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
   });
 
+  it("refuses an ordinary run on a device's link (409, listen instead), and makes Run again listen again", async () => {
+    const { engine, listen, device } = setUp();
+    for (const clientSide of ["a", "b"] as const)
+      await expect(
+        engine.startRun({ linkId, clientSide, options: parseStoredOptions({ protocol: "tcp", duration: 3 }) }),
+      ).rejects.toMatchObject({ kind: "conflict", message: expect.stringMatching(/listen for it instead/) });
+    const first = await listen();
+    device(DEVICE, RECEIVED);
+    await engine.waitForRun(first.id);
+    const again = await engine.rerun(first.id);
+    expect(again).toMatchObject({ status: "listening", linkId, listen: { address: MANAGED } });
+    await engine.cancelRun(again.id);
+  });
+
   it("refuses a second listen on a link that is busy, and a link without a device end", async () => {
     const { engine, listen } = setUp();
     const run = await listen();
