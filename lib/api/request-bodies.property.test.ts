@@ -460,6 +460,22 @@ const ROUTES: Record<string, RouteCase> = {
     paths: pathWith("/api/links", "/imports", () => [ids.link2]),
     body: () => bodyOf(importBody()),
   },
+  "POST /api/links/:id/listen": {
+    // Neither link joins a device: each answer is a 4xx, a bad timeoutSeconds named or the link refused.
+    paths: pathWith("/api/links", "/listen", () => [ids.link, ids.link2]),
+    body: () =>
+      bodyOf(
+        objectOf({
+          timeoutSeconds: fc.oneof(
+            fc.integer({ min: -10, max: 4000 }),
+            fc.double(),
+            fc.string(),
+            fc.constant(null),
+            fc.constant(300),
+          ),
+        }),
+      ),
+  },
   "POST /api/runs/:id/cancel": { paths: pathWith("/api/runs", "/cancel", () => [ids.run]), body: anyBody },
   "POST /api/runs/:id/rerun": { paths: pathWith("/api/runs", "/rerun", () => [ids.run]), body: anyBody },
   "POST /api/experiments": { paths: fixed("/api/experiments"), body: () => bodyOf(experimentBody()) },
