@@ -19,7 +19,7 @@ import type { HostEnvironment } from "@/agents/types";
 import { emptyEnvironment } from "@/lib/diagnosis/contract";
 import type { RunEventBus } from "./bus";
 import { parseStoredOptions, type RunStatus } from "./contract";
-import { RunError, runFailureOf, type RunFailure } from "./errors";
+import { RunError, type RunFailure } from "./errors";
 import { Holdings } from "./holdings";
 import { timeLimitMs, type ExecutionLimits } from "./limits";
 import {
@@ -49,6 +49,7 @@ import { LatencyProbe, latencyColumns } from "./latency-probe";
 import { cpuColumns, summaryColumns } from "./columns";
 import { exactSummaries, isCompleteServerReport } from "./exact-summary";
 import { SampleWriter } from "./samples";
+import { nicAddress, OutputLog, runOutcome, type RunOutcome } from "./outcome";
 import { serverArgvFor, startServer, type ListeningServer } from "./server-start";
 import { listenOnFreePort, type PortAttempt } from "./server-port";
 import { runJson } from "./serialize";
@@ -67,7 +68,6 @@ export { serverArgvFor } from "./server-start";
 // once). Whatever happens, `close()` stops what was started, and `finish()` keeps the samples so
 // far, both raw outputs and the exact commands with the run.
 
-const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
 // A client refused by a -J server that was not listening yet starts again after this, doubling up to a second.
 const CLIENT_RETRY_FIRST_MS = 100;
 const CLIENT_RETRY_MAX_MS = 1000;
@@ -100,24 +100,6 @@ export type StepName = "resolve" | "prepare" | "startServer" | "clientReady" | "
 const UNMANAGED_SERVER = "an iperf3 server Wirespeed does not manage";
 // A host whose environment takes longer than this is recorded as not read: the run does not wait for it.
 const ENVIRONMENT_WAIT_MS = 15_000;
-
-/** Raw output kept with the run, capped so that a runaway process cannot fill the database. */
-class OutputLog {
-  private text = "";
-  private isTruncated = false;
-  add(line: string): void {
-    if (this.isTruncated) return;
-    if (this.text.length + line.length + 1 > MAX_RAW_OUTPUT_CHARS) {
-      this.isTruncated = true;
-      this.text += "[output truncated by Wirespeed]\n";
-      return;
-    }
-    this.text += `${line}\n`;
-  }
-  toString(): string {
-    return this.text;
-  }
-}
 
 type CommandColumns = {
   serverCommand?: string;
@@ -172,11 +154,6 @@ function serverEnd(
   if (server.access === "iperf3-server") return { access: "iperf3-server", endpoint: server };
   if (iperf.access !== "ssh") throw new RunError("unknown", `iperf3 was not looked for on ${server.hostName}.`);
   return { access: "ssh", endpoint: server, iperf };
-}
-
-function nicAddress(addresses: unknown): string | null {
-  const first = Array.isArray(addresses) ? addresses.find((value) => typeof value === "string") : undefined;
-  return typeof first === "string" ? first.replace(/\/\d+$/, "") : null;
 }
 
 /** Both ends of a stored run: the client on its `clientSide` of the link, the server on the other. */
@@ -767,41 +744,20 @@ export class RunExecution {
     );
   }
 
-  private outcome(writeError: unknown, finished: Finished | null): { status: RunStatus; error: RunFailure | null } {
-    const platform: IperfPlatform = reachedSince(this.reached, "resolved")?.endpoints.client.platform ?? "unknown";
-    if (this.signal.aborted) {
-      // An abort with a reason is Wirespeed stopping (RunEngine.shutdown); without one, a person cancelled.
-      const reason: unknown = this.signal.reason;
-      return reason instanceof RunError && reason.kind === "interrupted"
-        ? { status: "interrupted", error: runFailureOf(reason, platform) }
-        : { status: "cancelled", error: null };
-    }
-    if (this.failure) return { status: "failed", error: runFailureOf(this.failure, platform) };
-    if (finished?.result.error) return { status: "failed", error: finished.result.error };
-    if (!finished?.result.summary) {
-      // iperf3 always ends a test with a summary or an error: without either, it did not run as iperf3.
-      const code = finished?.clientExitCode == null ? "" : ` (exit code ${finished.clientExitCode})`;
-      return {
-        status: "failed",
-        error: {
-          kind: "unknown",
-          message: `iperf3 ended without a result${code}.`,
-          hint: "See the client's output below: the program may not be iperf3, or it crashed.",
-        },
-      };
-    }
-    if (writeError) {
-      const message = writeError instanceof Error ? writeError.message.split("\n")[0] : String(writeError);
-      return {
-        status: "failed",
-        error: {
-          kind: "unknown",
-          message: `Could not store the samples: ${message}`,
-          hint: "Check the disk of the Wirespeed server.",
-        },
-      };
-    }
-    return { status: "succeeded", error: null };
+  private outcome(writeError: unknown, finished: Finished | null): RunOutcome {
+    // iperf3 always ends a test with a summary or an error: without either, it did not run as iperf3.
+    const code = finished?.clientExitCode == null ? "" : ` (exit code ${finished.clientExitCode})`;
+    return runOutcome({
+      signal: this.signal,
+      failure: this.failure,
+      result: finished?.result ?? null,
+      writeError,
+      platform: reachedSince(this.reached, "resolved")?.endpoints.client.platform ?? "unknown",
+      noResult: {
+        message: `iperf3 ended without a result${code}.`,
+        hint: "See the client's output below: the program may not be iperf3, or it crashed.",
+      },
+    });
   }
 
   private async setStatus(status: RunStatus, data: Prisma.RunUpdateInput = {}): Promise<void> {

@@ -16,13 +16,14 @@ import {
 import type { RunEventBus } from "./bus";
 import { parseStoredOptions, type ClientSide, type RunStatus } from "./contract";
 import { cpuColumns, summaryColumns } from "./columns";
-import { RunError, runFailureOf, type RunFailure } from "./errors";
+import { RunError } from "./errors";
 import { finishRun } from "./execution";
 import { Holdings } from "./holdings";
 import type { ExecutionLimits } from "./limits";
 import type { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import { SampleWriter } from "./samples";
+import { nicAddress, OutputLog, runOutcome, type RunOutcome } from "./outcome";
 import { listenOnFreePort, type PortAttempt } from "./server-port";
 import { startServer, type ListeningServer } from "./server-start";
 import { signatureOf } from "./signature";
@@ -39,7 +40,6 @@ import { withTimeout } from "./timers";
 
 /** The server stops a test that runs longer than this when the device asked for no duration (-t 0, -n). */
 const MAX_DEVICE_TEST_MS = 60 * 60 * 1000;
-const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
 
 /** A link a device's run listens on: the managed end that serves, and the device's side. */
 export type ListenLink = {
@@ -52,11 +52,6 @@ export type ListenLink = {
   /** the device NIC's address when it was entered, else null (any address is then expected) */
   deviceAddress: string | null;
 };
-
-function nicAddress(addresses: unknown): string | null {
-  const first = Array.isArray(addresses) ? addresses.find((value) => typeof value === "string") : undefined;
-  return typeof first === "string" && first.trim() !== "" ? first.replace(/\/\d+$/, "") : null;
-}
 
 /**
  * The warning a run carries when the device connected from another address than its NIC's (a
@@ -169,8 +164,7 @@ export class ListenExecution {
   private readonly writer: SampleWriter;
   private readonly holdings = new Holdings();
   private readonly parser: ReturnType<typeof createIperfParser>;
-  private serverLog = "";
-  private isLogTruncated = false;
+  private readonly serverLog = new OutputLog();
   private failure: unknown = null;
   private statusChain: Promise<void> = Promise.resolve();
   private readonly test: DeviceTest = {};
@@ -371,13 +365,7 @@ export class ListenExecution {
   }
 
   private log(line: string): void {
-    if (this.isLogTruncated) return;
-    if (this.serverLog.length + line.length + 1 > MAX_RAW_OUTPUT_CHARS) {
-      this.isLogTruncated = true;
-      this.serverLog += "[output truncated by Wirespeed]\n";
-      return;
-    }
-    this.serverLog += `${line}\n`;
+    this.serverLog.add(line);
   }
 
   /** Status changes in the order they happen, whatever the database's pace (a device may connect at once). */
@@ -421,7 +409,7 @@ export class ListenExecution {
         ...(this.serverVersion ? { serverIperfVersion: this.serverVersion } : {}),
         status,
         endedAt: new Date(),
-        serverOutput: this.serverLog,
+        serverOutput: this.serverLog.toString(),
       },
       error,
     );
@@ -446,39 +434,18 @@ export class ListenExecution {
     return parsed.success ? parsed.data : parseStoredOptions(options);
   }
 
-  private outcome(result: IperfResult | null, writeError: unknown): { status: RunStatus; error: RunFailure | null } {
-    const platform = this.link.server.platform;
-    if (this.signal.aborted) {
-      // An abort with a reason is Wirespeed stopping (RunEngine.shutdown); without one, a person cancelled.
-      const reason: unknown = this.signal.reason;
-      return reason instanceof RunError && reason.kind === "interrupted"
-        ? { status: "interrupted", error: runFailureOf(reason, platform) }
-        : { status: "cancelled", error: null };
-    }
-    if (this.failure) return { status: "failed", error: runFailureOf(this.failure, platform) };
-    if (result?.error) return { status: "failed", error: result.error };
-    if (!result?.summary) {
-      return {
-        status: "failed",
-        error: {
-          kind: "unknown",
-          message: "The device's test ended without a result.",
-          hint: "See the server's output below: the device may have stopped its test early.",
-        },
-      };
-    }
-    if (writeError) {
-      const message = writeError instanceof Error ? writeError.message.split("\n")[0] : String(writeError);
-      return {
-        status: "failed",
-        error: {
-          kind: "unknown",
-          message: `Could not store the samples: ${message}`,
-          hint: "Check the disk of the Wirespeed server.",
-        },
-      };
-    }
-    return { status: "succeeded", error: null };
+  private outcome(result: IperfResult | null, writeError: unknown): RunOutcome {
+    return runOutcome({
+      signal: this.signal,
+      failure: this.failure,
+      result,
+      writeError,
+      platform: this.link.server.platform,
+      noResult: {
+        message: "The device's test ended without a result.",
+        hint: "See the server's output below: the device may have stopped its test early.",
+      },
+    });
   }
 }
 
