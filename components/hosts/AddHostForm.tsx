@@ -111,14 +111,7 @@ export function AddHostForm({ jumpOptions }: { jumpOptions: readonly JumpOption[
           Wirespeed does not log in to this host; add its NICs by hand on its page, then link one of them to a NIC of a
           host Wirespeed logs in to.
         </Notice>
-        <div className="flex flex-wrap gap-2">
-          <Link href={`/hosts/${created.id}`} className={buttonClass("primary")}>
-            Go to {created.name}
-          </Link>
-          <Link href="/hosts" className={buttonClass("secondary")}>
-            Back to hosts
-          </Link>
-        </div>
+        <AfterAdding host={created} />
       </div>
     );
   }
@@ -139,14 +132,7 @@ export function AddHostForm({ jumpOptions }: { jumpOptions: readonly JumpOption[
           </h2>
           <HostConnectionPanel hostId={created.id} hostName={created.name} />
         </section>
-        <div className="flex flex-wrap gap-2">
-          <Link href={`/hosts/${created.id}`} className={buttonClass("primary")}>
-            Go to {created.name}
-          </Link>
-          <Link href="/hosts" className={buttonClass("secondary")}>
-            Back to hosts
-          </Link>
-        </div>
+        <AfterAdding host={created} />
       </div>
     );
   }
@@ -227,5 +213,19 @@ export function AddHostForm({ jumpOptions }: { jumpOptions: readonly JumpOption[
         </Link>
       </div>
     </form>
+  );
+}
+
+/** Where to go once a host is added: its page, or back to the list. */
+function AfterAdding({ host }: { host: { id: number; name: string } }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Link href={`/hosts/${host.id}`} className={buttonClass("primary")}>
+        Go to {host.name}
+      </Link>
+      <Link href="/hosts" className={buttonClass("secondary")}>
+        Back to hosts
+      </Link>
+    </div>
   );
 }
