@@ -77,7 +77,11 @@ export function ListenPanel({ deviceName, address, port, command, expiresAt, qrS
           <div>
             <h3 className="text-sm font-semibold">Command line</h3>
             <div className="mt-1 flex items-center gap-2">
-              <code className={`${fieldClass} min-w-0 flex-1 font-mono text-sm break-all`} data-testid="listen-command">
+              {/* Wrapped at its spaces: a port split over two lines is misread when typed on a phone. */}
+              <code
+                className={`${fieldClass} min-w-0 flex-1 font-mono text-sm break-words`}
+                data-testid="listen-command"
+              >
                 {command}
               </code>
               <CopyButton text={command} label="Copy the iperf3 command" />
