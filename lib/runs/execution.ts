@@ -156,6 +156,22 @@ function serverEnd(
   return { access: "ssh", endpoint: server, iperf };
 }
 
+/** The end of a run on a host Wirespeed logs in to (read with HOST_FOR_TARGET), bound to `address` of its NIC `nicName`. */
+export function managedEndpoint(host: Parameters<typeof hostTarget>[0], nicName: string, address: string): RunEndpoint {
+  return {
+    access: "ssh",
+    hostId: host.id,
+    hostName: host.name,
+    platform: host.platform as IperfPlatform,
+    target: hostTarget(host),
+    iperf3Path: host.iperf3Path,
+    portRange: { min: host.iperfPortMin, max: host.iperfPortMax },
+    address,
+    nicName,
+    openFirewall: host.openFirewall,
+  };
+}
+
 /** Both ends of a stored run: the client on its `clientSide` of the link, the server on the other. */
 export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
   const run = await db.run.findUniqueOrThrow({
@@ -189,19 +205,7 @@ export async function loadRunEndpoints(runId: number): Promise<RunEndpoints> {
         `${host.name} cannot run the iperf3 ${role}: Wirespeed does not log in there (access "${host.access}").`,
         { hint: "Run the test with the client on the link's other end; -R and --bidir give the other directions." },
       );
-    const address = addressOf(nic);
-    return {
-      access: "ssh",
-      hostId: host.id,
-      hostName: host.name,
-      platform: host.platform as IperfPlatform,
-      target: hostTarget(host),
-      iperf3Path: host.iperf3Path,
-      portRange: { min: host.iperfPortMin, max: host.iperfPortMax },
-      address,
-      nicName: nic.name,
-      openFirewall: host.openFirewall,
-    };
+    return managedEndpoint(host, nic.name, addressOf(nic));
   };
   // Nothing to log in to: the client connects to the server's address on a port of its range.
   const serverEndpoint = (nic: typeof serverNic): ServerEndpoint =>

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { HOST_FOR_TARGET, hostTarget } from "@/lib/hosts/target";
+import { HOST_FOR_TARGET } from "@/lib/hosts/target";
 import {
   buildServerArgv,
   classifyIperfError,
@@ -10,14 +10,13 @@ import {
   IperfOptionsSchema,
   isVersionAtLeast,
   type IperfOptions,
-  type IperfPlatform,
   type IperfResult,
 } from "@/lib/iperf";
 import type { RunEventBus } from "./bus";
 import { parseStoredOptions, type ClientSide, type RunStatus } from "./contract";
 import { cpuColumns, summaryColumns } from "./columns";
 import { RunError } from "./errors";
-import { finishRun } from "./execution";
+import { finishRun, managedEndpoint } from "./execution";
 import { Holdings } from "./holdings";
 import type { ExecutionLimits } from "./limits";
 import type { PortLeases } from "./ports";
@@ -111,18 +110,7 @@ export async function loadListenLink(linkId: number): Promise<ListenLink> {
     deviceSide: device.side,
     deviceName: device.nic.host.name,
     deviceAddress: nicAddress(device.nic.addresses),
-    server: {
-      access: "ssh",
-      hostId: host.id,
-      hostName: host.name,
-      platform: host.platform as IperfPlatform,
-      target: hostTarget(host),
-      iperf3Path: host.iperf3Path,
-      portRange: { min: host.iperfPortMin, max: host.iperfPortMax },
-      address,
-      nicName: managed.nic.name,
-      openFirewall: host.openFirewall,
-    },
+    server: managedEndpoint(host, managed.nic.name, address),
   };
 }
 
