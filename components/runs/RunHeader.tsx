@@ -47,8 +47,15 @@ export function RunHeader({
             {run.source === "imported" ? <ImportedTag name={run.importName} /> : null}
           </h1>
           <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-            <span className="font-mono">{describeOptions(options, direction)}</span> ·{" "}
-            {describeDirection(direction, aName, bName)} · client on {clientName}
+            {run.listen && isActive ? (
+              // A device's run: the device chooses its test, which its end tells once the test is over.
+              <>Test chosen by {clientName}: protocol, streams and direction show when it ends</>
+            ) : (
+              <>
+                <span className="font-mono">{describeOptions(options, direction)}</span> ·{" "}
+                {describeDirection(direction, aName, bName)} · client on {clientName}
+              </>
+            )}
           </p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             Started <LocalTime iso={run.startedAt ?? run.createdAt} />
