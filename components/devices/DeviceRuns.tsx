@@ -5,8 +5,7 @@ import { LinkHistoryChart } from "@/components/charts/LinkHistoryChart";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { formatLinkSpeed, formatPercent, formatRate } from "@/lib/format";
 import type { DeviceNicRuns } from "@/lib/runs/device-reads";
-
-const MEDIUM_LABELS: Record<string, string> = { wifi: "Wi-Fi", ethernet: "Ethernet" };
+import { nicMediumLabel } from "@/lib/inventory/schemas";
 
 /**
  * A device's runs by NIC, side by side (its Wi-Fi next to its Ethernet): each NIC's links with
@@ -30,7 +29,7 @@ export function DeviceRuns({ nics }: { nics: DeviceNicRuns[] }) {
             >
               <h3 id={`device-nic-${nic.nicId}`} className="mb-2 font-semibold">
                 {nic.name}
-                {nic.medium ? ` (${MEDIUM_LABELS[nic.medium] ?? nic.medium})` : ""}{" "}
+                {nic.medium ? ` (${nicMediumLabel(nic.medium)})` : ""}{" "}
                 <span className="font-mono text-xs font-normal text-slate-600 dark:text-slate-400">
                   {nic.address ?? "address not set"}
                 </span>

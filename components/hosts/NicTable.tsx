@@ -1,4 +1,5 @@
 import { formatLinkSpeedCompact } from "@/lib/format";
+import { nicMediumLabel } from "@/lib/inventory/schemas";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import type { HostDetail } from "@/lib/inventory/host-reads";
 
@@ -24,12 +25,21 @@ function linkCountText(count: number): string {
   return count === 1 ? "1 link" : `${count} links`;
 }
 
+/** Wi-Fi or Ethernet, where the NIC says which. */
+function MediumTag({ medium }: { medium: string | null | undefined }) {
+  if (!medium) return null;
+  return <span className={`ml-2 font-sans text-xs font-normal ${MUTED}`}>{nicMediumLabel(medium)}</span>;
+}
+
 function NicCard({ nic }: { nic: Nic }) {
   const pcie = pcieOf(nic);
   return (
     <>
       <div className="flex items-start justify-between gap-3">
-        <span className="font-mono font-medium break-all">{nic.name}</span>
+        <span className="font-mono font-medium break-all">
+          {nic.name}
+          <MediumTag medium={nic.medium} />
+        </span>
         <span className="whitespace-nowrap text-slate-700 dark:text-slate-300">
           {nic.speedMbps === null ? "speed unknown" : formatLinkSpeedCompact(nic.speedMbps)} · MTU {nic.mtu ?? "–"}
         </span>
@@ -55,6 +65,7 @@ function NicCells({ nic }: { nic: Nic }) {
     <>
       <th scope="row" className="px-4 py-2 font-mono font-medium whitespace-nowrap">
         {nic.name}
+        <MediumTag medium={nic.medium} />
         {nic.linkCount > 0 ? (
           <span className="ml-2 rounded-full bg-sky-100 px-2 py-0.5 font-sans text-xs font-medium text-sky-900 dark:bg-sky-900 dark:text-sky-100">
             {linkCountText(nic.linkCount)}

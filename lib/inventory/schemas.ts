@@ -346,6 +346,10 @@ export const PcieLinkWidthSchema = wholeNumber(1, 32, "a whole number of lanes f
 /** What a NIC is, where it matters: a device's Wi-Fi and Ethernet sides, a laptop's. */
 export const NIC_MEDIA = ["ethernet", "wifi"] as const;
 export type NicMedium = (typeof NIC_MEDIA)[number];
+/** A medium in words, as the pages show it. */
+export function nicMediumLabel(medium: string): string {
+  return medium === "wifi" ? "Wi-Fi" : medium === "ethernet" ? "Ethernet" : medium;
+}
 export const NicMediumSchema = z.enum(NIC_MEDIA, { error: allowed(`one of ${NIC_MEDIA.join(", ")}, or null`) });
 
 const nicFields = {
