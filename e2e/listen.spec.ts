@@ -20,6 +20,7 @@ const USERS = { operator: "listen-operator", viewer: "listen-viewer" } as const;
 const NAMES = { managed: "listen-beta", device: "listen-phone", link: "listen-b-phone" } as const;
 
 let linkId = 0;
+let deviceId = 0;
 let runId = 0;
 let phoneClient: ChildProcess | null = null;
 
@@ -56,6 +57,7 @@ test.beforeAll(async ({ request }) => {
     access: "device",
     kind: "phone",
   });
+  deviceId = device.id;
   // A phone's Wi-Fi address comes from DHCP: its NIC has none.
   const deviceNic = await apiCall<{ id: number }>(request, "POST", "/api/nics", {
     hostId: device.id,
@@ -223,5 +225,20 @@ test.describe("a viewer", () => {
     await expect(page.getByTestId("listen-for-device")).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Listen for a device" })).toHaveCount(0);
     await expect(page.getByTestId(`run-row-${runId}`)).toBeVisible();
+  });
+
+  test("sees the device's page: its runs by NIC, the Wi-Fi side with the run's result and history", async ({
+    page,
+  }) => {
+    await signIn(page, USERS.viewer);
+    await page.goto(`/hosts/${deviceId}`);
+    const runs = page.getByTestId("device-runs");
+    await expect(runs.getByRole("heading", { name: "Runs by NIC" })).toBeVisible();
+    await expect(runs.getByRole("heading", { name: /^Wi-Fi/ })).toBeVisible();
+    await expect(runs.getByRole("link", { name: NAMES.link })).toBeVisible();
+    await expect(runs.getByRole("link", { name: `run ${runId}` })).toBeVisible();
+    await expect(runs.getByText(/of the line rate/)).toBeVisible();
+    await expect(runs.locator(".recharts-surface").first()).toBeVisible();
+    await screenshotEverywhere(page, "device-page");
   });
 });

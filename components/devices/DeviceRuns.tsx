@@ -29,7 +29,7 @@ export function DeviceRuns({ nics }: { nics: DeviceNicRuns[] }) {
             >
               <h3 id={`device-nic-${nic.nicId}`} className="mb-2 font-semibold">
                 {nic.name}
-                {nic.medium ? ` (${nicMediumLabel(nic.medium)})` : ""}{" "}
+                {nic.medium && nicMediumLabel(nic.medium) !== nic.name ? ` (${nicMediumLabel(nic.medium)})` : ""}{" "}
                 <span className="font-mono text-xs font-normal text-slate-600 dark:text-slate-400">
                   {nic.address ?? "address not set"}
                 </span>
