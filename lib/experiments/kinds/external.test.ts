@@ -5,7 +5,7 @@ import { checkPlan, parseExperimentRequest } from "../plan";
 import { planLink } from "./outcome-builders";
 
 // Links to an iperf3 server Wirespeed does not manage: the kinds that need the server under their
-// control refuse them (sweep, UDP ceiling, channels); the others run with the client on the managed end.
+// control refuse them (channels); the others run with the client on the managed end.
 
 const ISP: PlanLink = { ...planLink(1, 500, "isp"), externalServerEnd: "b" };
 const LAN: PlanLink = planLink(2, 1000, "lan");
@@ -21,16 +21,22 @@ function fieldsOf(body: Record<string, unknown>, links: PlanLink[]): FieldError[
 }
 
 describe("experiments on a link to an unmanaged iperf3 server", () => {
-  it.each([
-    ["sweep", { factor: "parallel", values: [1, 2] }],
-    ["udp-ceiling", {}],
-    ["channels", { channels: 2 }],
-  ])("%s refuses it, naming linkIds", (kind, fields) => {
-    const errors = fieldsOf({ kind, linkIds: [1], ...fields }, [ISP]);
+  it("channels refuse it, naming linkIds: they need one server per channel at once", () => {
+    const errors = fieldsOf({ kind: "channels", linkIds: [1], channels: 2 }, [ISP]);
     expect(errors).toContainEqual({
       field: "linkIds",
       message: expect.stringMatching(/^link isp goes to an iperf3 server Wirespeed does not manage \(end b\)/),
     });
+  });
+
+  it.each([
+    ["sweep", { factor: "parallel", values: [1, 2] }],
+    ["udp-ceiling", {}],
+  ])("a %s runs with the client on the managed end, and refuses clientSide on the server's end", (kind, fields) => {
+    expect(fieldsOf({ kind, linkIds: [1], ...fields }, [ISP])).toEqual([]);
+    expect(fieldsOf({ kind, linkIds: [1], ...fields, options: { clientSide: "b" } }, [ISP])).toEqual([
+      { field: "clientSide", message: expect.stringMatching(/^cannot put the client on b of link isp/) },
+    ]);
   });
 
   it("a matrix runs with the client on a, and refuses clientSides with b", () => {

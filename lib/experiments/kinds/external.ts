@@ -5,9 +5,9 @@ import type { ClientSide } from "@/lib/runs/contract";
 import type { PlanLink } from "../contract";
 
 /**
- * A kind that needs the server under its control refuses such links, naming `linkIds`: a sweep and a
- * UDP ceiling compare steps that a busy server would shift by up to busyRetrySeconds each (and a
- * public server may cap a client's rate or duration), and channels need one server per channel at once.
+ * A kind that needs servers under its control refuses such links, naming `linkIds`: channels need one
+ * server per channel at once. A sweep, a UDP ceiling, a matrix and concurrent runs take them, the
+ * client on the managed end (a step may wait while the server is busy; its run says how many tries).
  */
 export function refuseExternalServers(links: PlanLink[], why: string): FieldError[] {
   return links.flatMap((link) =>

@@ -28,7 +28,7 @@ import {
   runsOf,
   wholeNumber,
 } from "./figures";
-import { refuseExternalServers } from "./external";
+import { refuseClientOnExternalServer } from "./external";
 import { nextOfSteps, type KindDefinition } from "./kind";
 import { formatBitRate, formatPercentWord } from "@/lib/format";
 
@@ -151,7 +151,8 @@ export const sweepKind: KindDefinition<"sweep"> = {
   check(plan, base, links) {
     const errors: FieldError[] = [
       ...exactlyOneLink(plan.linkIds, "sweep"),
-      ...refuseExternalServers(links, "a sweep compares steps that a busy server would shift and may cap"),
+      // An iperf3 server Wirespeed does not manage takes a sweep's steps as any client's (each may wait while it is busy).
+      ...refuseClientOnExternalServer(links, [base.clientSide], "clientSide"),
     ];
     plan.values.forEach((value, index) => {
       const parsed = IperfOptionsSchema.safeParse({ ...base.options, [plan.factor]: value });

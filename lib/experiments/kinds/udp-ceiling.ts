@@ -24,7 +24,7 @@ import {
   type UdpCeilingStep,
 } from "../contract";
 import { exactlyOneLink, lineRateOf, linkOf, numberBetween, wholeNumber } from "./figures";
-import { refuseExternalServers } from "./external";
+import { refuseClientOnExternalServer } from "./external";
 import type { KindDefinition } from "./kind";
 import { formatBitRate, formatPercentWord } from "@/lib/format";
 
@@ -175,10 +175,11 @@ export const udpCeilingKind: KindDefinition<"udp-ceiling"> = {
       ? { ...options, duration: UDP_CEILING.defaultDuration }
       : options;
   },
-  check(plan, _base, links) {
+  check(plan, base, links) {
     const errors: FieldError[] = [
       ...exactlyOneLink(plan.linkIds, "UDP ceiling"),
-      ...refuseExternalServers(links, "a UDP ceiling search needs the server's steps under its control"),
+      // An iperf3 server Wirespeed does not manage (the ISP leg) answers each step as any client's.
+      ...refuseClientOnExternalServer(links, [base.clientSide], "clientSide"),
     ];
     const link = linkOf(links, plan.linkIds[0]);
     if (link && plan.high === null && lineRateOf(link) === null) {
