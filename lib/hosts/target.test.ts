@@ -35,7 +35,6 @@ function host(name: string, over: Partial<Host> = {}, jumpHost?: HostWithJumps):
     access: "ssh",
     jumpHostId: jumpHost?.id ?? null,
     kind: null,
-    tags: [],
     createdAt: new Date(0),
     updatedAt: new Date(0),
     ...over,
