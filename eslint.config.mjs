@@ -30,7 +30,7 @@ export const LAYERS = [
   ["imports", "experiments"],
   ["diagnosis", "schedules", "notify", "metrics", "bootstrap", "backup"],
   ["alerts"],
-  ["overview"],
+  ["overview", "grid"],
   ["app", "shutdown", "action", "api"],
 ];
 const TOP = LAYERS.length - 1;

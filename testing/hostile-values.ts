@@ -88,7 +88,8 @@ export type FieldSpec =
   | { kind: "number"; min: number; max: number; integer: boolean; nullable?: boolean }
   | { kind: "boolean" }
   | { kind: "enum"; nullable?: boolean; extra?: ReadonlyArray<readonly [string, unknown]> }
-  | { kind: "list" };
+  /** `allows`: labels this list legitimately stores (a list of tags takes ["x"]) */
+  | { kind: "list"; allows?: readonly string[] };
 
 export type Expanded = Case & { isAllowed: boolean };
 
@@ -138,7 +139,7 @@ export function expand(spec: FieldSpec): Expanded[] {
         ...[...HOSTILE_TEXT, ...NUMBER_LIKE_TEXT].map((entry) => ({ ...entry, isAllowed: false })),
         ...NOT_TEXT.filter((entry) => !Array.isArray(entry.value) || entry.value.length > 0).map((entry) => ({
           ...entry,
-          isAllowed: false,
+          isAllowed: (spec.allows ?? []).includes(entry.label),
         })),
         // one hostile address inside the list
         ...HOSTILE_TEXT.map((entry) => ({
@@ -223,6 +224,7 @@ export const HOST_FIELDS: Record<string, FieldSpec> = {
   jumpHostId: { kind: "number", min: 1, max: MAX_ID, integer: true, nullable: true },
   // null: no kind, what every host but a device has
   kind: { kind: "enum", nullable: true, extra: [["upper case", "PHONE"]] },
+  tags: { kind: "list", allows: ["array of a string"] },
   auth: { kind: "enum" },
   "auth.method": { kind: "enum", extra: [["upper case", "KEY"]] },
   "auth.privateKey": {

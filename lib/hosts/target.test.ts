@@ -35,6 +35,7 @@ function host(name: string, over: Partial<Host> = {}, jumpHost?: HostWithJumps):
     access: "ssh",
     jumpHostId: jumpHost?.id ?? null,
     kind: null,
+    tags: [],
     createdAt: new Date(0),
     updatedAt: new Date(0),
     ...over,

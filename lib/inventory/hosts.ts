@@ -45,6 +45,7 @@ const hostSelect = {
   access: true,
   jumpHostId: true,
   kind: true,
+  tags: true,
   createdAt: true,
   updatedAt: true,
   jumpHost: JUMP_CHAIN_SELECT,
@@ -57,8 +58,10 @@ type HostRow = Prisma.HostGetPayload<{ select: typeof hostSelect }>;
  * A host as the API and the pages see it: its row, with the SSH port as `port`, the count of its
  * NICs as `nicCount`, and the secret reduced to `hasSecret`.
  */
-export type HostView = Omit<HostRow, "sshPort" | "_count" | "jumpHost" | "access"> & {
+export type HostView = Omit<HostRow, "sshPort" | "_count" | "jumpHost" | "access" | "tags"> & {
   access: HostAccess;
+  /** free-form labels, as stored */
+  tags: string[];
   port: number;
   hasSecret: boolean;
   nicCount: number;
@@ -72,6 +75,7 @@ function toHostView({ sshPort, _count, jumpHost, ...row }: HostRow, hasSecret: b
   return {
     ...row,
     access: row.access as HostAccess,
+    tags: Array.isArray(row.tags) ? row.tags.filter((tag): tag is string => typeof tag === "string") : [],
     port: sshPort,
     hasSecret,
     nicCount: _count.nics,
@@ -161,6 +165,7 @@ export async function createHost(input: unknown): Promise<HostView> {
         secret,
         jumpHostId: data.jumpHostId ?? null,
         kind: data.access === "device" ? (data.kind ?? "other") : null,
+        tags: [...new Set(data.tags)],
         platform: data.platform,
         iperf3Path: data.iperf3Path ?? null,
         hostKeyFingerprint: data.hostKeyFingerprint ?? null,
@@ -223,6 +228,7 @@ export async function updateHost(id: number, input: unknown): Promise<HostView> 
         username: data.username,
         jumpHostId: data.jumpHostId,
         kind: data.kind,
+        tags: data.tags === undefined ? undefined : [...new Set(data.tags)],
         authMethod: credentials?.authMethod,
         secret: credentials ? credentials.secret : undefined,
         platform: data.platform,

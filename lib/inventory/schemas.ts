@@ -168,6 +168,14 @@ export const DEVICE_KINDS = ["phone", "tablet", "laptop", "tv", "console", "othe
 export type DeviceKind = (typeof DEVICE_KINDS)[number];
 export const DeviceKindSchema = z.enum(DEVICE_KINDS, { error: allowed(`one of ${DEVICE_KINDS.join(", ")}`) });
 
+/** Free-form labels of a host (`rack1`, `lab-vlan`): the grid and the hosts list filter by them. */
+export const TAG_DESCRIPTION =
+  "1-32 characters: lowercase letters, digits and - _ . :, starting with a letter or digit";
+export const TagSchema = text(/^[a-z0-9][a-z0-9._:-]{0,31}$/, 32, TAG_DESCRIPTION);
+export const TagsSchema = z
+  .array(TagSchema, { error: allowed(`a list of at most 16 tags, each ${TAG_DESCRIPTION}`) })
+  .max(16, { error: allowed(`a list of at most 16 tags, each ${TAG_DESCRIPTION}`) });
+
 /** How many jump hosts may stand between Wirespeed and a host. */
 export const MAX_JUMP_HOPS = 3;
 
@@ -238,6 +246,7 @@ export const HostCreateSchema = z
     // ESXi only: open the host's firewall for a test and restore it afterwards.
     openFirewall: OpenFirewallSchema.default(false),
     notes: NotesSchema.default(""),
+    tags: TagsSchema.default([]),
   })
   // What a new host of its access must have: checked even when other fields are refused, so that
   // every missing field is named at once.
@@ -284,6 +293,7 @@ export const HostUpdateSchema = z.strictObject({
   iperfPortMax: PortSchema.optional(),
   openFirewall: OpenFirewallSchema.optional(),
   notes: NotesSchema.optional(),
+  tags: TagsSchema.optional(),
 });
 export type HostUpdateInput = z.input<typeof HostUpdateSchema>;
 
