@@ -24,9 +24,9 @@ import {
   getConnection,
   poolSize,
   readHostKey,
-  SshError,
   type HostTarget,
 } from "@/lib/ssh";
+import { sshErrorOf } from "@/testing/ssh-error";
 import { openLabDatabase } from "@/testing/lab-database";
 import { labHost, labLink, labTarget, labTargetThroughJump, processesInHost, waitFor } from "@/testing/lab-targets";
 import type { LabHost } from "@/testing/lab-state";
@@ -37,16 +37,6 @@ const gamma = labHost(state, "gamma");
 const hidden = labHost(state, "hidden");
 const bus = new RunEventBus();
 const engine = new RunEngine(agentRunRemote, bus);
-
-async function caught(promise: Promise<unknown>): Promise<SshError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof SshError) return err;
-    throw err;
-  }
-  throw new Error("expected the promise to reject with an SshError");
-}
 
 /** The target of a stored host, read as every connection-making query reads it. */
 async function storedTarget(name: string): Promise<HostTarget> {
@@ -79,7 +69,7 @@ async function runOn(body: Record<string, unknown>) {
 describe("reaching hidden", () => {
   it("fails from this machine directly: hidden's sshd never sees the connection", async () => {
     const before = sshdConnectionsLogged(hidden);
-    const error = await caught(connectHost(labTarget(state, hidden), { connectTimeoutMs: 3000 }));
+    const error = await sshErrorOf(connectHost(labTarget(state, hidden), { connectTimeoutMs: 3000 }));
     // The lab routes hidden's management network to nowhere on this machine: refused at once, nothing sent out.
     expect(error.kind).toBe("unreachable");
     expect(error.host).toBe("hidden");
@@ -213,7 +203,7 @@ describe("hidden in the inventory, behind gamma", () => {
     const other = labHost(state, "alpha").hostKeyFingerprint;
     await updateHost(hostIds.gamma!, { hostKeyFingerprint: other });
     try {
-      const error = await caught(execCapture(await storedTarget("hidden"), posixCommand(["true"])));
+      const error = await sshErrorOf(execCapture(await storedTarget("hidden"), posixCommand(["true"])));
       expect(error).toMatchObject({
         kind: "host-key",
         host: "gamma",

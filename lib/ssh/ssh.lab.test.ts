@@ -17,6 +17,7 @@ import {
   waitFor,
 } from "@/testing/lab-targets";
 import type { LabHost, LabState } from "@/testing/lab-state";
+import { sshErrorOf } from "@/testing/ssh-error";
 import { pidFirstCommand, posixCommand } from "@/agents/posix";
 import {
   closeAll,
@@ -27,7 +28,6 @@ import {
   HostKeyMismatchError,
   poolSize,
   readHostKey,
-  SshError,
   type HostTarget,
 } from "@/lib/ssh";
 import { settleStandbys, STANDBY_COUNT, standbyCount } from "@/lib/ssh/standby";
@@ -46,16 +46,6 @@ afterAll(async () => {
   await closeAll();
 });
 
-async function caught(promise: Promise<unknown>): Promise<SshError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof SshError) return err;
-    throw err;
-  }
-  throw new Error("expected the promise to reject with an SshError");
-}
-
 describe("connecting", () => {
   it("reads the key on first contact, without logging in: the fingerprint ssh-keygen printed for the lab", async () => {
     expect(await readHostKey(labTarget(state, alpha, { pinnedFingerprint: null }))).toBe(alpha.hostKeyFingerprint);
@@ -63,7 +53,7 @@ describe("connecting", () => {
   });
 
   it("does not log in to a host whose key is not pinned", async () => {
-    const err = await caught(connectHost(labTarget(state, alpha, { pinnedFingerprint: null })));
+    const err = await sshErrorOf(connectHost(labTarget(state, alpha, { pinnedFingerprint: null })));
     expect(err.kind).toBe("host-key");
     expect(err.message).toMatch(/host key of alpha is not pinned/);
   });
@@ -89,7 +79,7 @@ describe("connecting", () => {
       pinnedFingerprint: beta.hostKeyFingerprint,
       auth: { method: "key", privateKey: wrongKey },
     });
-    const err = await caught(connectHost(target));
+    const err = await sshErrorOf(connectHost(target));
     expect(err).toBeInstanceOf(HostKeyMismatchError);
     expect(err.kind).toBe("host-key");
     expect(err.message).toBe(
@@ -100,7 +90,9 @@ describe("connecting", () => {
   it("reports a key the server does not accept as auth, without the key in the message", async () => {
     await closeAll();
     const wrongKey = fs.readFileSync(alpha.hostKeyPath, "utf8");
-    const err = await caught(connectHost(labTarget(state, alpha, { auth: { method: "key", privateKey: wrongKey } })));
+    const err = await sshErrorOf(
+      connectHost(labTarget(state, alpha, { auth: { method: "key", privateKey: wrongKey } })),
+    );
     expect(err.kind).toBe("auth");
     expect(err.message).toMatch(/authentication to alpha \(198\.19\.\d+\.2:22\) failed/);
     expect(err.message).not.toContain("PRIVATE KEY");
@@ -120,7 +112,7 @@ describe("connecting", () => {
         posixCommand(["echo", "pem"]),
       );
       expect(ok.stdout).toBe("pem");
-      const err = await caught(
+      const err = await sshErrorOf(
         connectHost(labTarget(state, alpha, { auth: { method: "key", privateKey, passphrase: "wrong" } })),
       );
       expect(err.kind).toBe("auth");
@@ -136,7 +128,7 @@ describe("connecting", () => {
     await stopSshd(beta);
     try {
       const started = Date.now();
-      const err = await caught(connectHost(labTarget(state, beta), { connectTimeoutMs: 3000 }));
+      const err = await sshErrorOf(connectHost(labTarget(state, beta), { connectTimeoutMs: 3000 }));
       const elapsed = Date.now() - started;
       expect(err.kind).toBe("unreachable");
       expect(err.message).toContain("connection refused");
@@ -207,7 +199,7 @@ describe("streaming exec", () => {
 
   it("rejects with kind timeout after timeoutMs, and stops the command", async () => {
     const marker = `${40 + Math.random()}`.slice(0, 10);
-    const err = await caught(
+    const err = await sshErrorOf(
       execStream(labTarget(state, alpha), pidFirstCommand(["sleep", marker]), { timeoutMs: 500 }),
     );
     expect(err.kind).toBe("timeout");
@@ -228,7 +220,7 @@ describe("streaming exec", () => {
         });
       },
     });
-    const err = await caught(running);
+    const err = await sshErrorOf(running);
     expect(err.kind).toBe("connection-lost");
     expect(err.message).toMatch(/SSH connection to beta .* dropped while a command was running/);
     // The wrapper saw its stdin close with the connection and stopped the program.
