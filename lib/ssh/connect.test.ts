@@ -2,32 +2,13 @@
  * The whole handshake against an SSH server on loopback (ssh2's, in this process, no root): which host
  * keys get as far as authentication, and that no credential is ever offered to a refused one.
  */
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
-import type { EventEmitter } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connectSsh } from "./connect";
 import { HostKeyMismatchError, SshError } from "./errors";
 import { sshFingerprint } from "./fingerprint";
 import { closeAll, connectHost, readHostKey } from "./pool";
 import type { HostTarget } from "./types";
-
-// ssh2 comes with node-ssh and has no type declarations here: the few members used are spelled out.
-type AuthContext = { method: string; password?: string; accept(): void; reject(methods?: string[]): void };
-type ServerClient = EventEmitter & { end(): void };
-type Ssh2Server = EventEmitter & {
-  listen(port: number, host: string, done: () => void): void;
-  address(): AddressInfo;
-  close(): void;
-};
-type Ssh2 = {
-  Server: new (config: { hostKeys: string[] }, onClient: (client: ServerClient) => void) => Ssh2Server;
-  utils: {
-    generateKeyPairSync(type: "ed25519"): { private: string; public: string };
-    parseKey(key: string): { getPublicSSH(): Buffer };
-  };
-};
-const ssh2 = createRequire(import.meta.url)("ssh2") as Ssh2;
+import { ssh2, type AuthContext, type Ssh2Server } from "@/testing/ssh2-server";
 
 const PASSWORD = "correct horse";
 const hostKey = ssh2.utils.generateKeyPairSync("ed25519");

@@ -3,33 +3,16 @@
  * that forwards direct-tcpip channels and a "behind" server reached through it. Each hop's key is
  * checked against its own pin, the jump connection is pooled and shared, and losing it loses the rest.
  */
-import { createRequire } from "node:module";
 import net, { type AddressInfo } from "node:net";
-import type { EventEmitter } from "node:events";
 import type { Duplex } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HostKeyMismatchError, SshError } from "./errors";
 import { sshFingerprint } from "./fingerprint";
 import { closeAll, closeHost, connectHost, getConnection, poolKey, poolSize, readHostKey } from "./pool";
 import type { HostTarget } from "./types";
+import { ssh2, type AuthContext, type ServerClient, type Ssh2Server } from "@/testing/ssh2-server";
 
-// ssh2 comes with node-ssh and has no type declarations here: the few members used are spelled out.
-type AuthContext = { method: string; password?: string; accept(): void; reject(methods?: string[]): void };
 type TcpipInfo = { destIP: string; destPort: number };
-type ServerClient = EventEmitter & { end(): void };
-type Ssh2Server = EventEmitter & {
-  listen(port: number, host: string, done: () => void): void;
-  address(): AddressInfo;
-  close(): void;
-};
-type Ssh2 = {
-  Server: new (config: { hostKeys: string[] }, onClient: (client: ServerClient) => void) => Ssh2Server;
-  utils: {
-    generateKeyPairSync(type: "ed25519"): { private: string; public: string };
-    parseKey(key: string): { getPublicSSH(): Buffer };
-  };
-};
-const ssh2 = createRequire(import.meta.url)("ssh2") as Ssh2;
 
 const PASSWORD = "correct horse";
 const OTHER_FINGERPRINT = sshFingerprint(Buffer.from("another host's key"));
