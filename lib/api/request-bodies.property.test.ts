@@ -286,12 +286,33 @@ const experimentBody = (): fc.Arbitrary<Record<string, unknown>> => {
       low: fc.constantFrom(1_000_000, 10_000_000),
       high: fc.constantFrom(100_000_000, 1_000_000_000),
     },
+    mesh: {
+      linkIds: twoLinks,
+      hostIds: fc.oneof(
+        fc.constant(null),
+        fc.constant([ids.hostA, ids.hostB]),
+        fc.array(fc.oneof(fc.constantFrom(ids.hostA, ids.hostB, ids.hostC), MISSING_ID), { maxLength: 3 }),
+      ),
+    },
+    interference: { linkIds: twoLinks },
+    versus: {
+      linkIds: fc.oneof(oneLink, twoLinks),
+      variants: fc.constantFrom(
+        null,
+        [
+          { name: "cubic", options: { congestion: "cubic" } },
+          { name: "bbr", options: { congestion: "bbr" } },
+        ],
+        [{ name: "", options: { parallel: 0 } }],
+      ),
+      repeats: int(1, 21),
+    },
   } satisfies Record<(typeof EXPERIMENT_KINDS)[number], Record<string, fc.Arbitrary<unknown>>>;
   return fc.oneof(
     ...Object.entries(kinds).map(([kind, fields]) =>
       objectOf({ kind: fc.constant(kind), ...common, ...fields }, ["kind", "linkIds"]),
     ),
-    objectOf({ kind: fromSet(["mesh", "Sweep", ""]), linkIds: oneLink, ...common }),
+    objectOf({ kind: fromSet(["grid", "Sweep", ""]), linkIds: oneLink, ...common }),
   );
 };
 

@@ -5,11 +5,21 @@
 // or runs that go together) and turned into one answer. Each kind (lib/experiments/kinds/)
 // says which steps it takes, what its result is, and how to say the answer in a sentence.
 import type { IperfOptions } from "@/lib/iperf/options";
+import type { GridAnswer } from "@/lib/grid/contract";
 import type { ClientSide, RunDirection, RunStatus } from "@/lib/runs/contract";
 
 // ---------------------------------------------------------------- kinds and statuses
 
-export const EXPERIMENT_KINDS = ["sweep", "matrix", "concurrent", "channels", "udp-ceiling"] as const;
+export const EXPERIMENT_KINDS = [
+  "sweep",
+  "matrix",
+  "concurrent",
+  "channels",
+  "udp-ceiling",
+  "mesh",
+  "interference",
+  "versus",
+] as const;
 export type ExperimentKind = (typeof EXPERIMENT_KINDS)[number];
 
 export const ACTIVE_EXPERIMENT_STATUSES = ["queued", "running"] as const;
@@ -27,8 +37,10 @@ export type StepStatus = (typeof STEP_STATUSES)[number];
 
 // ---------------------------------------------------------------- limits
 
-/** No plan may hold more runs than this (a sweep of 8 values × 8 repeats is 64). */
+/** No plan may hold more runs than this (a sweep of 8 values × 8 repeats is 64), unless its kind allows more (a mesh). */
 export const MAX_PLAN_RUNS = 64;
+/** No plan may name more links than this, unless its kind allows more (a mesh). */
+export const MAX_PLAN_LINKS = 16;
 export const MAX_SWEEP_REPEATS = 10;
 export const MAX_SWEEP_VALUES = 32;
 export const CHANNELS = { min: 2, max: 16 } as const;
@@ -36,6 +48,12 @@ export const DEFAULT_KNEE_PERCENT = 95;
 export const DEFAULT_LOSS_PERCENT = 0.1;
 /** A concurrent experiment's aggregate below this share of the links alone is a shared bottleneck. */
 export const SHARED_BOTTLENECK_PERCENT = 90;
+/** A mesh: this many links at most (each tested in both directions, one run at a time). */
+export const MESH_LINKS = { min: 2, max: 64 } as const;
+/** An interference experiment: each link alone, then every pair together. */
+export const INTERFERENCE_LINKS = { min: 2, max: 8 } as const;
+/** A versus experiment: A and B alternately, this many times each. */
+export const VERSUS_REPEATS = { min: 3, max: 20, default: 5 } as const;
 /** Two directions that differ by more than this are asymmetric. */
 export const ASYMMETRY_PERCENT = 10;
 
@@ -75,7 +93,23 @@ export type ExperimentPlan =
       low: number | null;
       /** bits/s tried first; null: the link's line rate */
       high: number | null;
+    })
+  | (PlanCommon & {
+      kind: "mesh";
+      /** the hosts whose links (both ends among them) the mesh measures; null: the plan's linkIds as given */
+      hostIds: number[] | null;
+    })
+  | (PlanCommon & { kind: "interference" })
+  | (PlanCommon & {
+      kind: "versus";
+      /** one link and two option sets (A, then B); null: two links (linkIds[0] is A) with the same options */
+      variants: VersusVariant[] | null;
+      repeats: number;
     });
+
+/** One side of a versus on one link: its name ("bbr") and the run options it sets over the base options. */
+export type VersusVariant = { name: string; options: BaseRunOptions };
+export type VersusSide = "A" | "B";
 
 export type PlanOf<K extends ExperimentKind> = Extract<ExperimentPlan, { kind: K }>;
 
@@ -92,6 +126,10 @@ export type StepTags = {
   phase?: "alone" | "together";
   /** udp-ceiling: the bitrate tried, bits/s */
   bitrate?: number;
+  /** interference: the two links measured together */
+  pair?: [number, number];
+  /** versus: the side a step measures */
+  side?: VersusSide;
 };
 
 /** One run a step starts. */
@@ -137,6 +175,10 @@ export type PlanLink = {
   portRanges: { a: { min: number; max: number }; b: { min: number; max: number } };
   /** the end that is an iperf3 server Wirespeed does not manage (host access "iperf3-server"); absent when both are managed */
   externalServerEnd?: "a" | "b";
+  /** the end that is a device (host access "device"): it runs no ordinary run; absent when neither is */
+  deviceEnd?: "a" | "b";
+  /** the hosts at the two ends (a mesh draws its grid of them) */
+  hosts: { a: { id: number; name: string }; b: { id: number; name: string } };
 };
 
 // ---------------------------------------------------------------- results (every rate in bits/s)
@@ -234,12 +276,66 @@ export type UdpCeilingResult = {
   steps: UdpCeilingStep[];
 };
 
+/** One run of a mesh: a link in one direction (a-to-b or b-to-a). */
+export type MeshRow = {
+  linkId: number;
+  direction: RunDirection;
+  runId: number;
+  receivedBitsPerSecond: number | null;
+  lineRatePercent: number | null;
+};
+/** The rows, and the grid of those results (as GET /api/grid answers, of the mesh's hosts and runs only). */
+export type MeshResult = { rows: MeshRow[]; grid: GridAnswer };
+
+/** Two links alone and together: rates in the order of linkIds; percentOfAlone: together over alone, both summed. */
+export type InterferencePair = {
+  linkIds: [number, number];
+  aloneBitsPerSecond: [number | null, number | null];
+  togetherBitsPerSecond: [number | null, number | null];
+  /** the two together over the interval both ran (concurrent's aggregate), the figure percentOfAlone compares */
+  togetherAggregateBitsPerSecond: number | null;
+  percentOfAlone: number | null;
+  runIds: number[];
+};
+export type InterferenceResult = {
+  pairs: InterferencePair[];
+  /** the sets of links joined by pairs below SHARED_BOTTLENECK_PERCENT of alone (two or more links each) */
+  groups: number[][];
+};
+
+/** One side of a versus: its runs' received rates (median, min, max) and CPU of both ends per Gbit/s. */
+export type VersusSideResult = {
+  side: VersusSide;
+  /** the variant's name, or the link's name */
+  name: string;
+  linkId: number;
+  runIds: number[];
+  medianBitsPerSecond: number | null;
+  minBitsPerSecond: number | null;
+  maxBitsPerSecond: number | null;
+  /** the median over runs of (client CPU % + server CPU %) per Gbit/s received */
+  cpuPercentPerGbps: number | null;
+};
+export type VersusResult = {
+  sides: VersusSideResult[];
+  /** B's median against A's, in % (negative: B is slower) */
+  differencePercent: number | null;
+  /** every B run above every A run or every one below (or a two-sided rank test below 5% where repeats allow it) */
+  clear: boolean;
+  /** how many A-B pairs went the way of the median difference */
+  pairsAgreeing: number;
+  pairs: number;
+};
+
 export type ResultOf<K extends ExperimentKind> = {
   sweep: SweepResult;
   matrix: MatrixResult;
   concurrent: ConcurrentResult;
   channels: ChannelsResult;
   "udp-ceiling": UdpCeilingResult;
+  mesh: MeshResult;
+  interference: InterferenceResult;
+  versus: VersusResult;
 }[K];
 export type ExperimentResult = ResultOf<ExperimentKind>;
 

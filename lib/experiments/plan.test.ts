@@ -187,7 +187,10 @@ describe("parseExperimentRequest", () => {
 
   it("refuses an unknown kind and a body that is not an object", () => {
     expect(refusal(() => parseExperimentRequest({ kind: "soak", linkIds: [1] }))).toEqual([
-      { field: "kind", message: "must be one of sweep, matrix, concurrent, channels, udp-ceiling" },
+      {
+        field: "kind",
+        message: "must be one of sweep, matrix, concurrent, channels, udp-ceiling, mesh, interference, versus",
+      },
     ]);
     expect(refusal(() => parseExperimentRequest([]))).toEqual([{ field: "body", message: "must be a JSON object" }]);
   });

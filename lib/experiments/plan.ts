@@ -7,7 +7,7 @@ import { AppError, invalidInput, type FieldError } from "@/lib/errors";
 import { parseRunRequest, type RunRequest } from "@/lib/runs/request";
 import {
   EXPERIMENT_KINDS,
-  MAX_PLAN_RUNS,
+  MAX_PLAN_LINKS,
   type BaseRunOptions,
   type ExperimentKind,
   type ExperimentPlan,
@@ -16,11 +16,10 @@ import {
 import { fieldErrorsOf } from "./kinds/figures";
 import { kindOf, planKind } from "./kinds";
 
-export const MAX_PLAN_LINKS = 16;
+export { MAX_PLAN_LINKS };
 export const MAX_EXPERIMENT_NAME_LENGTH = 100;
 
 const COMMON_FIELDS = ["kind", "name", "linkIds", "options"] as const;
-const LINK_IDS_MESSAGE = `must list 1 to ${MAX_PLAN_LINKS} link ids`;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -40,9 +39,9 @@ function parseName(value: unknown, errors: FieldError[]): string | null {
 }
 
 /** The ids, or null when they are not a valid list (the errors say why). */
-function parseLinkIds(value: unknown, errors: FieldError[]): number[] | null {
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_PLAN_LINKS) {
-    errors.push({ field: "linkIds", message: LINK_IDS_MESSAGE });
+function parseLinkIds(value: unknown, maxLinks: number, errors: FieldError[]): number[] | null {
+  if (!Array.isArray(value) || value.length === 0 || value.length > maxLinks) {
+    errors.push({ field: "linkIds", message: `must list 1 to ${maxLinks} link ids` });
     return null;
   }
   const ids: number[] = [];
@@ -102,9 +101,20 @@ function checkAgainst(plan: ExperimentPlan, base: RunRequest, links: PlanLink[])
   const kind = planKind(plan);
   const errors = kind.check(base, links);
   const maxRuns = kind.maxRuns(links);
-  if (maxRuns > MAX_PLAN_RUNS)
-    errors.push({ field: "plan", message: `this plan takes ${maxRuns} runs; at most ${MAX_PLAN_RUNS}` });
+  if (maxRuns > kind.maxPlanRuns)
+    errors.push({ field: "plan", message: `this plan takes ${maxRuns} runs; at most ${kind.maxPlanRuns}` });
   return { errors, base, maxRuns, maxSteps: kind.maxSteps(links) };
+}
+
+/**
+ * The request that repeats a stored plan ("Run again", a schedule): a mesh by hosts leaves out the
+ * links it found last time, so that it finds them again, links added since included.
+ */
+export function requestOfPlan(plan: unknown): unknown {
+  if (!isObject(plan) || plan.kind !== "mesh" || !Array.isArray(plan.hostIds)) return plan;
+  const request: Record<string, unknown> = { ...plan };
+  delete request.linkIds;
+  return request;
 }
 
 /** A field the body has that neither the request nor its kind knows. */
@@ -124,7 +134,19 @@ export function parseExperimentRequest(body: unknown): ExperimentPlan {
   const errors: FieldError[] = [];
   if (!isKind(kind)) errors.push({ field: "kind", message: `must be one of ${EXPERIMENT_KINDS.join(", ")}` });
   const parsedName = parseName(name, errors);
-  const parsedLinkIds = parseLinkIds(linkIds, errors);
+  // A mesh by hosts takes its links when it starts (resolveHostLinks): linkIds are left out then.
+  const byHosts = kind === "mesh" && fields.hostIds !== undefined && fields.hostIds !== null;
+  const hasLinkIds = linkIds !== undefined && linkIds !== null && !(Array.isArray(linkIds) && linkIds.length === 0);
+  if (byHosts && hasLinkIds)
+    errors.push({
+      field: "hostIds",
+      message: "or linkIds: give one of them, not both (hostIds: every link among those hosts)",
+    });
+  const parsedLinkIds = byHosts
+    ? hasLinkIds
+      ? null
+      : []
+    : parseLinkIds(linkIds, (isKind(kind) ? kindOf(kind).maxLinks : undefined) ?? MAX_PLAN_LINKS, errors);
   if (!isObject(options))
     errors.push({
       field: "options",
@@ -154,7 +176,7 @@ export function parseExperimentRequest(body: unknown): ExperimentPlan {
   } as ExperimentPlan;
   const base = baseOrErrors(plan);
   if (Array.isArray(base)) errors.push(...base);
-  else if (parsedFields.success && parsedLinkIds) errors.push(...checkAgainst(plan, base, []).errors);
+  else if (parsedFields.success && parsedLinkIds && !byHosts) errors.push(...checkAgainst(plan, base, []).errors);
   if (errors.length > 0) throw invalidInput(errors);
   return { ...plan, name: parsedName ?? planKind(plan).defaultName() };
 }

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { planKind } from "@/lib/experiments/kinds";
 import { baseRequestOf, stepSecondsOf } from "@/lib/experiments/plan";
+import { invalidInput } from "@/lib/errors";
 import { parseStoredOptions, type RunStatus } from "@/lib/runs/contract";
 import type { SeriesPoint } from "@/lib/runs/series";
 import {
@@ -27,7 +28,9 @@ import {
 
 /** The plan's links as the kinds see them, in the plan's order; links that do not exist are left out. */
 export async function loadPlanLinks(linkIds: number[]): Promise<PlanLink[]> {
-  const nicHost = { select: { host: { select: { iperfPortMin: true, iperfPortMax: true, access: true } } } } as const;
+  const nicHost = {
+    select: { host: { select: { id: true, name: true, iperfPortMin: true, iperfPortMax: true, access: true } } },
+  } as const;
   const links = await db.link.findMany({
     where: { id: { in: linkIds } },
     select: { id: true, name: true, speedMbps: true, aNic: nicHost, bNic: nicHost },
@@ -43,11 +46,39 @@ export async function loadPlanLinks(linkIds: number[]): Promise<PlanLink[]> {
         name: link.name,
         speedMbps: link.speedMbps,
         portRanges: { a: range(link.aNic), b: range(link.bNic) },
+        hosts: {
+          a: { id: link.aNic.host.id, name: link.aNic.host.name },
+          b: { id: link.bNic.host.id, name: link.bNic.host.name },
+        },
         ...(link.aNic.host.access === "iperf3-server" ? { externalServerEnd: "a" as const } : {}),
         ...(link.bNic.host.access === "iperf3-server" ? { externalServerEnd: "b" as const } : {}),
+        ...(link.aNic.host.access === "device" ? { deviceEnd: "a" as const } : {}),
+        ...(link.bNic.host.access === "device" ? { deviceEnd: "b" as const } : {}),
       },
     ];
   });
+}
+
+/**
+ * A mesh by hosts takes its links as it starts: every link with both ends among the hosts, except links
+ * to a device (it runs no ordinary run), by id. So "Run again" and a nightly schedule measure links
+ * added since. Any other plan is returned as it is. A host that does not exist is a 400 naming it.
+ */
+export async function resolveHostLinks(plan: ExperimentPlan): Promise<ExperimentPlan> {
+  if (plan.kind !== "mesh" || !plan.hostIds) return plan;
+  const hostIds = plan.hostIds;
+  const found = await db.host.findMany({ where: { id: { in: hostIds } }, select: { id: true } });
+  const errors = hostIds.flatMap((id, index) =>
+    found.some((host) => host.id === id) ? [] : [{ field: `hostIds[${index}]`, message: `host ${id} does not exist` }],
+  );
+  if (errors.length > 0) throw invalidInput(errors);
+  const among = { hostId: { in: hostIds }, host: { access: { not: "device" } } };
+  const links = await db.link.findMany({
+    where: { aNic: among, bNic: among },
+    orderBy: { id: "asc" },
+    select: { id: true },
+  });
+  return { ...plan, linkIds: links.map((link) => link.id) };
 }
 
 const outcomeRunSelect = {

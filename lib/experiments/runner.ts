@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordAudit } from "@/lib/auth/audit";
 import { AppError } from "@/lib/errors";
-import { getExperiment, loadPlanLinks, loadStepOutcome } from "@/lib/experiments/reads";
+import { getExperiment, loadPlanLinks, loadStepOutcome, resolveHostLinks } from "@/lib/experiments/reads";
 import { RunEventBus } from "@/lib/runs/bus";
 import type { RunEngine, LinkHold } from "@/lib/runs/engine";
 import { RunError, shutdownInterruption, ShuttingDownError } from "@/lib/runs/errors";
@@ -21,7 +21,7 @@ import {
   type TableRow,
 } from "./contract";
 import { planKind } from "./kinds";
-import { checkPlan, parseExperimentRequest } from "./plan";
+import { checkPlan, parseExperimentRequest, requestOfPlan } from "./plan";
 
 // Carries out experiments: holds the plan's links (no other run starts on them meanwhile),
 // asks the kind for each next step, runs the step's runs together through the run engine,
@@ -51,11 +51,12 @@ export class ExperimentRunner {
   async rerun(experimentId: number): Promise<ExperimentJson> {
     const previous = await db.experiment.findUnique({ where: { id: experimentId }, select: { plan: true } });
     if (!previous) throw new AppError("not-found", `Experiment ${experimentId} does not exist.`);
-    return this.start(previous.plan);
+    return this.start(requestOfPlan(previous.plan));
   }
 
-  private async startPlan(plan: ExperimentPlan): Promise<ExperimentJson> {
+  private async startPlan(request: ExperimentPlan): Promise<ExperimentJson> {
     this.engine.refuseIfShuttingDown();
+    const plan = await resolveHostLinks(request);
     const links = await loadPlanLinks(plan.linkIds);
     checkPlan(plan, links);
     const experiment = await db.experiment.create({

@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/auth/audit";
 import { AppError, fieldErrorsFromZod, invalidInput, type FieldError } from "@/lib/errors";
 import { checkPlan, parseExperimentRequest } from "@/lib/experiments/plan";
 import type { ExperimentPlan } from "@/lib/experiments/contract";
-import { loadPlanLinks } from "@/lib/experiments/reads";
+import { loadPlanLinks, resolveHostLinks } from "@/lib/experiments/reads";
 import { clientSideOf, RUN_DIRECTIONS, type RunDirection } from "@/lib/runs/contract";
 import { parseRunRequest } from "@/lib/runs/request";
 import { lineRatePercent } from "@/lib/runs/serialize";
@@ -219,9 +219,11 @@ async function validate(body: unknown): Promise<Validated> {
     target = `test on ${link?.name ?? `link ${input.linkId}`}`;
   } else {
     try {
+      // Stored as asked: a mesh by hosts finds its links at each start, those added since included.
       experimentPlan = parseExperimentRequest(input.experimentPlan);
-      const links = await loadPlanLinks(experimentPlan.linkIds);
-      checkPlan(experimentPlan, links);
+      const resolved = await resolveHostLinks(experimentPlan);
+      const links = await loadPlanLinks(resolved.linkIds);
+      checkPlan(resolved, links);
       target = `${experimentPlan.kind} on ${links.map((link) => link.name).join(", ")}`;
     } catch (error) {
       errors.push(...invalidFields(error, "experimentPlan"));

@@ -1,22 +1,27 @@
 // Every kind of experiment by name, and the kind of a plan with its functions bound to it.
 import type { RunRequest } from "@/lib/runs/request";
 import type { FieldError } from "@/lib/errors";
-import type {
-  BaseRunOptions,
-  ExperimentKind,
-  ExperimentPlan,
-  ExperimentResult,
-  PlanLink,
-  ResultTable,
-  StepOutcome,
-  StepSpec,
+import {
+  MAX_PLAN_LINKS,
+  MAX_PLAN_RUNS,
+  type BaseRunOptions,
+  type ExperimentKind,
+  type ExperimentPlan,
+  type ExperimentResult,
+  type PlanLink,
+  type ResultTable,
+  type StepOutcome,
+  type StepSpec,
 } from "../contract";
 import { channelsKind } from "./channels";
 import { concurrentKind } from "./concurrent";
+import { interferenceKind } from "./interference";
 import type { KindDefinition } from "./kind";
 import { matrixKind } from "./matrix";
+import { meshKind } from "./mesh";
 import { sweepKind } from "./sweep";
 import { udpCeilingKind } from "./udp-ceiling";
+import { versusKind } from "./versus";
 
 export type { KindDefinition, KindFields } from "./kind";
 
@@ -26,6 +31,9 @@ export const KIND_DEFINITIONS: { [K in ExperimentKind]: KindDefinition<K> } = {
   concurrent: concurrentKind,
   channels: channelsKind,
   "udp-ceiling": udpCeilingKind,
+  mesh: meshKind,
+  interference: interferenceKind,
+  versus: versusKind,
 };
 
 export function kindOf<K extends ExperimentKind>(kind: K): KindDefinition<K> {
@@ -36,6 +44,9 @@ export function kindOf<K extends ExperimentKind>(kind: K): KindDefinition<K> {
 export type PlanKind = {
   kind: ExperimentKind;
   title: string;
+  /** at most this many links and runs */
+  maxLinks: number;
+  maxPlanRuns: number;
   defaultName(): string;
   baseOptions(): BaseRunOptions;
   check(base: RunRequest, links: PlanLink[]): FieldError[];
@@ -55,6 +66,8 @@ export function planKind(plan: ExperimentPlan): PlanKind {
   return {
     kind: plan.kind,
     title: definition.title,
+    maxLinks: definition.maxLinks ?? MAX_PLAN_LINKS,
+    maxPlanRuns: definition.maxPlanRuns ?? MAX_PLAN_RUNS,
     defaultName: () => definition.defaultName(bound),
     baseOptions: () => definition.baseOptions(bound),
     check: (base, links) => definition.check(bound, base, links),

@@ -26,6 +26,10 @@ export type KindDefinition<K extends ExperimentKind> = {
   defaultName(plan: PlanOf<K>): string;
   /** the kind's own fields with their defaults; messages name the field and what is allowed */
   fieldsSchema: z.ZodType<KindFields<K>>;
+  /** at most this many links (MAX_PLAN_LINKS when absent) */
+  maxLinks?: number;
+  /** at most this many runs (MAX_PLAN_RUNS when absent): a mesh of 64 links both ways takes 128 */
+  maxPlanRuns?: number;
   /**
    * The options every run of the plan starts from, for parseRunRequest to validate: the
    * request's options with what the kind sets itself (a sweep's factor, a matrix's protocol,

@@ -45,6 +45,12 @@ export function stepOutcome(index: number, spec: StepSpec, runs: Partial<RunOutc
   };
 }
 
-export function planLink(id: number, speedMbps: number, name = `link ${id}`): PlanLink {
-  return { id, name, speedMbps, portRanges: { a: { min: 5201, max: 5299 }, b: { min: 5201, max: 5299 } } };
+/** A link of the plan; its hosts, unless given, are "a of link N" (id 2N) and "b of link N" (id 2N+1). */
+export function planLink(
+  id: number,
+  speedMbps: number,
+  name = `link ${id}`,
+  hosts: PlanLink["hosts"] = { a: { id: 2 * id, name: `a of ${name}` }, b: { id: 2 * id + 1, name: `b of ${name}` } },
+): PlanLink {
+  return { id, name, speedMbps, portRanges: { a: { min: 5201, max: 5299 }, b: { min: 5201, max: 5299 } }, hosts };
 }
