@@ -6,7 +6,7 @@ import { useMemo, useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Section } from "@/components/forms/Section";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
-import { Button, Notice, SelectField, TextField } from "@/components/ui/ui";
+import { Button, Notice, TextField } from "@/components/ui/ui";
 import { startExperimentAction } from "@/lib/experiments/actions/start-experiment";
 import { EXPERIMENT_KINDS, type ExperimentKind } from "@/lib/experiments/contract";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
@@ -22,14 +22,17 @@ import {
   fieldsSetByKind,
   formFieldsOfPreset,
   formKeyOf,
+  type FormHost,
   type FormLink,
   initialFormFields,
-  linkLabel,
+  keptLinkIds,
+  linksAmongHosts,
   linksOf,
+  linksTaken,
   planSizeOf,
-  takesSeveralLinks,
 } from "./form/fields";
 import { KindFields } from "./form/KindFields";
+import { LinkFields, linkSectionOf } from "./form/LinkFields";
 import { PlanSummary } from "./form/PlanSummary";
 import type { NewExperimentPrefill } from "./form/prefill";
 import { RunOptionFields } from "./form/RunOptionFields";
@@ -40,6 +43,9 @@ const KIND_HINTS: Record<ExperimentKind, string> = {
   concurrent: "Two or more links at the same time, and their sum",
   channels: "Several iperf3 pairs on one link, added up: for 40G and faster",
   "udp-ceiling": "The highest UDP bitrate without loss",
+  mesh: "Every link both ways, one at a time: the lab's grid",
+  interference: "Each link alone, then every pair together: which share a bottleneck",
+  versus: "A against B, alternately: two links, or two option sets on one",
 };
 
 // Every form key a field of this form shows a message for; the rest go in the notice on top.
@@ -59,6 +65,8 @@ const PLACED_KEYS = new Set([
   "lossPercent",
   "lowMbps",
   "highMbps",
+  "hostIds",
+  "variants",
   "plan",
   "base.protocol",
   "base.direction",
@@ -76,7 +84,16 @@ type FailedField = { field: string; message: string };
  * options of every run, with how many runs the plan takes and about how long. Starts it
  * with startExperimentAction and opens its page; the server's field errors show beside their fields.
  */
-export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefill: NewExperimentPrefill }) {
+export function NewExperimentForm({
+  links,
+  hosts,
+  prefill,
+}: {
+  links: FormLink[];
+  /** the hosts at the ends of the links: a mesh may take every link among some of them */
+  hosts: FormHost[];
+  prefill: NewExperimentPrefill;
+}) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [initial] = useState(() => initialFormFields(prefill, links));
@@ -93,12 +110,12 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
   } = useActionForm(experimentFieldOf);
   const unplaced: readonly FailedField[] = answered.filter((error) => !PLACED_KEYS.has(formKeyOf(error.field)));
 
-  const chosen = linksOf(fields.linkIds, links);
+  const chosen =
+    linksTaken(fields) === "hosts" ? linksAmongHosts(fields.hostIds, links, hosts) : linksOf(fields.linkIds, links);
   const ends: TestEnd[] = chosen.flatMap((link) => [link.a, link.b]);
   const endNames = chosen.length === 1 ? { a: chosen[0]!.a.hostName, b: chosen[0]!.b.hostName } : { a: "A", b: "B" };
   const speedMbps = chosen[0]?.speedMbps ?? null;
-  const size = useMemo(() => planSizeOf(fields, links), [fields, links]);
-  const isSeveral = takesSeveralLinks(fields.kind);
+  const size = useMemo(() => planSizeOf(fields, links, hosts), [fields, links, hosts]);
   const preset = presetById(presetId);
 
   // Any change by hand leaves the preset: the chip no longer says what the form holds.
@@ -121,7 +138,7 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
   };
 
   const chooseKind = (kind: ExperimentKind) =>
-    change({ kind, linkIds: takesSeveralLinks(kind) ? fields.linkIds : fields.linkIds.slice(0, 1) });
+    change({ kind, linkIds: keptLinkIds({ ...fields, kind }, fields.linkIds) });
 
   const chooseLinks = (linkIds: number[]) => {
     // A preset untouched by hand follows the links: its line-rate options come from the new one.
@@ -196,38 +213,15 @@ export function NewExperimentForm({ links, prefill }: { links: FormLink[]; prefi
         />
       </Section>
 
-      <Section
-        title={isSeveral ? "Links" : "Link"}
-        description={isSeveral ? "Two or more links, measured at the same time." : undefined}
-      >
-        {isSeveral ? (
-          <ChoiceGroup
-            legend="Links to run together"
-            multiple
-            choices={links.map((link) => ({ value: String(link.id), label: linkLabel(link) }))}
-            selected={fields.linkIds.map(String)}
-            onChange={(ids) => chooseLinks(ids.map(Number))}
-            hint={chosen.length < 2 ? "Choose at least two." : `${chosen.length} links.`}
-            error={errors.linkIds}
-            testId="links-choice"
-          />
-        ) : (
-          <SelectField
-            label="Link"
-            name="link"
-            className="max-w-md"
-            value={fields.linkIds[0] === undefined ? "" : String(fields.linkIds[0])}
-            onChange={(event) => chooseLinks(event.target.value ? [Number(event.target.value)] : [])}
-            error={errors.linkIds}
-          >
-            <option value="">Choose a link</option>
-            {links.map((link) => (
-              <option key={link.id} value={String(link.id)}>
-                {linkLabel(link)}
-              </option>
-            ))}
-          </SelectField>
-        )}
+      <Section {...linkSectionOf(fields)}>
+        <LinkFields
+          fields={fields}
+          links={links}
+          hosts={hosts}
+          onLinks={chooseLinks}
+          onChange={change}
+          errors={errors}
+        />
       </Section>
 
       <Section title={KIND_DEFINITIONS[fields.kind].title} description={KIND_HINTS[fields.kind]}>

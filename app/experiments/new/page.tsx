@@ -1,6 +1,7 @@
 import { NoLinksYet } from "@/components/EmptyState";
 import { Breadcrumb, PageHeader } from "@/components/PageHeader";
 import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
+import { formHostsOf } from "@/components/experiments/form/fields";
 import { readNewExperimentParams } from "@/components/experiments/form/prefill";
 import { formLinksOf } from "@/components/schedules/form-links";
 import { requirePage } from "@/lib/auth/guard";
@@ -28,7 +29,7 @@ export default async function NewExperimentPage({
         description="A series of runs that changes one thing at a time, carried out for you and turned into one answer."
       />
       {formLinks.length > 0 ? (
-        <NewExperimentForm links={formLinks} prefill={readNewExperimentParams(params)} />
+        <NewExperimentForm links={formLinks} hosts={formHostsOf(links)} prefill={readNewExperimentParams(params)} />
       ) : (
         <NoLinksYet lead="Experiments measure links." />
       )}

@@ -8,6 +8,7 @@ import {
   MAX_SWEEP_VALUES,
   SHARED_BOTTLENECK_PERCENT,
   SWEEP_FACTORS,
+  VERSUS_REPEATS,
   type SweepFactor,
 } from "@/lib/experiments/contract";
 import { SWEEP_FACTOR_LABELS } from "@/lib/experiments/kinds/sweep";
@@ -37,6 +38,23 @@ const VALUE_HINTS: Record<SweepFactor, string> = {
   bitrate: "Mbit/s, e.g. 100, 500, 1000",
 };
 
+// One value of a versus's option, as its side's field takes it.
+const VARIANT_HINTS: Record<SweepFactor, string> = {
+  parallel: "A stream count, e.g. 4",
+  length: "Bytes, or with K/M: 128K",
+  window: "Bytes, or with K/M: 4M",
+  mss: "Bytes, e.g. 8960",
+  congestion: "An algorithm both hosts have: cubic, bbr, reno",
+  zerocopy: "on or off",
+  bitrate: "Mbit/s, e.g. 500",
+};
+
+/** Why an end's iperf3 cannot set the option a sweep or versus changes, or null. */
+function factorUnavailable(factor: SweepFactor, ends: readonly TestEnd[]): string | null {
+  const option = sweptFieldOf(factor);
+  return isGatedOption(option) ? unavailableReason(option, ends) : null;
+}
+
 /**
  * The fields of the experiment's kind: what a sweep steps through, a matrix's cells, the links
  * together, the channels, the UDP search; then, for every kind, whether each run measures latency.
@@ -60,10 +78,7 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
   const field = textBinder(fields, onChange, errors);
   switch (fields.kind) {
     case "sweep": {
-      const factorReason = (factor: SweepFactor) => {
-        const option = sweptFieldOf(factor);
-        return isGatedOption(option) ? unavailableReason(option, ends) : null;
-      };
+      const factorReason = (factor: SweepFactor) => factorUnavailable(factor, ends);
       return (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <SelectField
@@ -189,6 +204,22 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
           </div>
         </div>
       );
+    case "mesh":
+      return (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Each link runs a→b, then b→a, one run at a time, so that no two tests disturb each other. The result is the
+          grid of those runs, a row and a column per host.
+        </p>
+      );
+    case "interference":
+      return (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Each link runs alone, then every two links run together. Two links that together get less than{" "}
+          {SHARED_BOTTLENECK_PERCENT}% of what each gets alone share a bottleneck: a PCIe slot, an uplink, a switch.
+        </p>
+      );
+    case "versus":
+      return <VersusFields fields={fields} onChange={onChange} errors={errors} ends={ends} />;
     case "udp-ceiling":
       return (
         <div className="grid gap-4 sm:grid-cols-3">
@@ -214,4 +245,70 @@ function FieldsOfKind({ fields, onChange, errors, ends, endNames, speedMbps }: P
         </div>
       );
   }
+}
+
+/** A versus: how many times each side runs and, on one link, the option that differs and each side's value and name. */
+function VersusFields({ fields, onChange, errors, ends }: Pick<Props, "fields" | "onChange" | "errors" | "ends">) {
+  const field = textBinder(fields, onChange, errors);
+  const setPair = (key: "variantValues" | "variantNames", index: number, text: string) => {
+    const next: [string, string] = [...fields[key]];
+    next[index] = text;
+    onChange({ [key]: next });
+  };
+  return (
+    <div className="space-y-4">
+      <TextField
+        label="Runs of each side"
+        inputMode="numeric"
+        className="max-w-xs"
+        hint={`${VERSUS_REPEATS.min} to ${VERSUS_REPEATS.max}, A and B alternately: A B A B …`}
+        {...field("versusRepeats", "repeats")}
+        error={errors.repeats}
+      />
+      {fields.versusBy === "variants" ? (
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">The two option sets</legend>
+          <SelectField
+            label="Option that differs"
+            name="variantFactor"
+            className="max-w-xs"
+            value={fields.variantFactor}
+            onChange={(event) => onChange({ variantFactor: event.target.value as SweepFactor })}
+            hint="Every other option is the same on both sides, as set below"
+          >
+            {SWEEP_FACTORS.map((factor) => (
+              <option key={factor} value={factor} disabled={Boolean(factorUnavailable(factor, ends))}>
+                {SWEEP_FACTOR_LABELS[factor]}
+              </option>
+            ))}
+          </SelectField>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {(["A", "B"] as const).map((side, index) => (
+              <div
+                key={side}
+                className="grid gap-3 rounded-md border border-slate-200 p-3 dark:border-slate-700"
+                data-testid={`variant-${side}`}
+              >
+                <TextField
+                  label={`${side}: ${SWEEP_FACTOR_LABELS[fields.variantFactor]}`}
+                  name={`variants[${index}].value`}
+                  value={fields.variantValues[index]}
+                  onChange={(event) => setPair("variantValues", index, event.target.value)}
+                  hint={VARIANT_HINTS[fields.variantFactor]}
+                  error={index === 0 ? errors.variants : undefined}
+                />
+                <TextField
+                  label={`${side}: name (optional)`}
+                  name={`variants[${index}].name`}
+                  value={fields.variantNames[index]}
+                  placeholder={fields.variantValues[index] || undefined}
+                  onChange={(event) => setPair("variantNames", index, event.target.value)}
+                />
+              </div>
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
+    </div>
+  );
 }

@@ -16,8 +16,10 @@ import {
   experimentFieldOf,
   experimentRequestBody,
   formFieldsOfPreset,
+  formHostsOf,
   formFieldsOfRequest,
   initialFormFields,
+  linksAmongHosts,
   parseSweepValues,
   planSizeOf,
   sweepValuesText,
@@ -30,6 +32,12 @@ const LINKS: FormLink[] = [
   { id: 3, name: "ab-1g", speedMbps: 1000, a: end("alpha"), b: end("beta") },
   { id: 5, name: "ab-2g5", speedMbps: 2500, a: end("alpha"), b: end("beta") },
   { id: 9, name: "ab-10g", speedMbps: 10_000, a: end("alpha"), b: end("gamma") },
+];
+
+const HOSTS = [
+  { id: 1, name: "alpha" },
+  { id: 2, name: "beta" },
+  { id: 4, name: "gamma" },
 ];
 
 const experimentFormErrorsOf = (errors: FieldError[]) => fieldErrorsByKey(errors, experimentFieldOf);
@@ -138,6 +146,61 @@ describe("experimentRequestBody", () => {
     expect(experimentRequestBody(fieldsOf({ kind: "channels", linkIds: [3, 5] })).linkIds).toEqual([3]);
   });
 
+  it("sends a mesh's links, or its hosts and no links (the server finds the links among them when it starts)", () => {
+    const byLinks = experimentRequestBody(fieldsOf({ kind: "mesh", linkIds: [3, 5, 9] }));
+    expect(byLinks).toMatchObject({ kind: "mesh", linkIds: [3, 5, 9], hostIds: null });
+    expect(byLinks.options).not.toHaveProperty("direction");
+    const byHosts = experimentRequestBody(fieldsOf({ kind: "mesh", meshBy: "hosts", hostIds: [1, 2] }));
+    expect(byHosts).toMatchObject({ kind: "mesh", hostIds: [1, 2] });
+    expect(byHosts).not.toHaveProperty("linkIds");
+    expect(parseExperimentRequest(byHosts)).toMatchObject({ kind: "mesh", hostIds: [1, 2], linkIds: [] });
+    expect(formFieldsOfRequest(byHosts)).toMatchObject({ kind: "mesh", meshBy: "hosts", hostIds: [1, 2] });
+  });
+
+  it("sends an interference experiment's links", () => {
+    const body = experimentRequestBody(fieldsOf({ kind: "interference", linkIds: [3, 5, 9] }));
+    expect(parseExperimentRequest(body)).toMatchObject({ kind: "interference", linkIds: [3, 5, 9] });
+  });
+
+  it("sends a versus of two option sets on one link: the option that differs, each side named by its value unless named", () => {
+    const fields = fieldsOf({
+      kind: "versus",
+      linkIds: [3, 5],
+      versusBy: "variants",
+      variantFactor: "zerocopy",
+      variantValues: ["off", "on"],
+      variantNames: ["", "zero-copy"],
+      versusRepeats: "4",
+      base: { ...EXPERIMENT_FORM_DEFAULTS.base, zerocopy: true },
+    });
+    const body = experimentRequestBody(fields);
+    expect(body).toMatchObject({
+      linkIds: [3],
+      repeats: 4,
+      variants: [
+        { name: "off", options: { zerocopy: false } },
+        { name: "zero-copy", options: { zerocopy: true } },
+      ],
+    });
+    expect(body.options).not.toHaveProperty("zerocopy");
+    expect(parseExperimentRequest(body)).toMatchObject({ kind: "versus", repeats: 4, name: "off against zero-copy" });
+    expect(formFieldsOfRequest(body)).toMatchObject({
+      versusBy: "variants",
+      variantFactor: "zerocopy",
+      variantValues: ["off", "on"],
+      variantNames: ["", "zero-copy"],
+      versusRepeats: "4",
+      repeats: EXPERIMENT_FORM_DEFAULTS.repeats,
+    });
+  });
+
+  it("sends a versus of two links as A and B, without variants", () => {
+    const body = experimentRequestBody(fieldsOf({ kind: "versus", versusBy: "links", linkIds: [5, 3, 9] }));
+    expect(body).toMatchObject({ linkIds: [5, 3], variants: null, repeats: 5 });
+    expect(parseExperimentRequest(body)).toMatchObject({ kind: "versus", linkIds: [5, 3], variants: null });
+    expect(formFieldsOfRequest(body)).toMatchObject({ versusBy: "links", linkIds: [5, 3] });
+  });
+
   it("makes from every preset the plan the preset's own body makes", () => {
     for (const preset of EXPERIMENT_PRESETS) {
       const links = preset.links === 1 ? LINKS.slice(0, 1) : LINKS.slice(0, 2);
@@ -210,11 +273,37 @@ describe("planSizeOf", () => {
     });
   });
 
+  it("counts a mesh by hosts over the links with both ends among them, each both ways", () => {
+    expect(linksAmongHosts([1, 2], LINKS, HOSTS).map((link) => link.id)).toEqual([3, 5]);
+    const mesh = planSizeOf(fieldsOf({ kind: "mesh", meshBy: "hosts", hostIds: [1, 2] }), LINKS, HOSTS);
+    expect(mesh).toMatchObject({ runs: 4, steps: 4, defaultName: "The whole lab" });
+    expect(planSizeOf(fieldsOf({ kind: "versus", versusBy: "links", linkIds: [3, 5] }), LINKS)).toMatchObject({
+      runs: 10,
+      steps: 10,
+    });
+  });
+
   it("says when the plan holds more runs than allowed, and nothing while the fields make no plan", () => {
     const tooLarge = planSizeOf(fieldsOf({ values: "1, 2, 3, 4, 5, 6, 7, 8, 9", repeats: "8" }), LINKS);
     expect(tooLarge).toEqual({ tooLarge: `this plan takes 72 runs; at most ${MAX_PLAN_RUNS}` });
     expect(planSizeOf(fieldsOf({ linkIds: [] }), LINKS)).toBeNull();
     expect(planSizeOf(fieldsOf({ values: "1, x" }), LINKS)).toBeNull();
+  });
+});
+
+describe("formHostsOf", () => {
+  it("lists each host at the end of a link once, by name", () => {
+    const end = (id: number, name: string) => ({ host: { id, name } });
+    expect(
+      formHostsOf([
+        { a: end(2, "beta"), b: end(1, "alpha") },
+        { a: end(1, "alpha"), b: end(4, "gamma") },
+      ]),
+    ).toEqual([
+      { id: 1, name: "alpha" },
+      { id: 2, name: "beta" },
+      { id: 4, name: "gamma" },
+    ]);
   });
 });
 
@@ -245,6 +334,11 @@ describe("initialFormFields", () => {
     expect(initialFormFields({ presetId: null, kind: null, linkIds: [3, 5] }, LINKS).fields).toMatchObject({
       kind: "concurrent",
       linkIds: [3, 5],
+    });
+    expect(initialFormFields({ presetId: null, kind: "versus", linkIds: [5, 3] }, LINKS).fields).toMatchObject({
+      kind: "versus",
+      versusBy: "links",
+      linkIds: [5, 3],
     });
     expect(initialFormFields({ presetId: null, kind: null, linkIds: [] }, LINKS).fields).toMatchObject({
       kind: "sweep",

@@ -11,6 +11,7 @@ import {
   DEFAULT_LOSS_PERCENT,
   EXPERIMENT_KINDS,
   SWEEP_FACTORS,
+  VERSUS_REPEATS,
   type ExperimentKind,
   type PlanLink,
   type SweepFactor,
@@ -33,11 +34,16 @@ import { latencyOptionOf, withLatencyOption } from "@/components/diagnosis/laten
 
 export type Protocol = "tcp" | "udp";
 
+/** What a mesh measures: the links chosen, or every link among the hosts chosen. */
+export type MeshBy = "links" | "hosts";
+/** What a versus sets against each other: two links, or two option sets on one link. */
+export type VersusBy = "links" | "variants";
+
 /** The form's fields as typed: text, so that what the server refuses comes back with its limits. */
 export type ExperimentFormFields = {
   kind: ExperimentKind;
   name: string;
-  /** one link for every kind but concurrent, which takes two or more */
+  /** one link, two (a versus of links: A then B) or several (linksTaken says which) */
   linkIds: number[];
   /** the options every run starts from, as the new-test form has them */
   base: NewTestFields;
@@ -58,6 +64,16 @@ export type ExperimentFormFields = {
   /** the UDP ceiling's search bounds in Mbit/s; empty: the server's defaults */
   lowMbps: string;
   highMbps: string;
+  meshBy: MeshBy;
+  /** a mesh by hosts: every link with both ends among them */
+  hostIds: number[];
+  versusBy: VersusBy;
+  /** a versus of option sets: the one option that differs, each side's value (typed as a sweep's) and name */
+  variantFactor: SweepFactor;
+  variantValues: [string, string];
+  variantNames: [string, string];
+  /** a versus: A and B this many times each */
+  versusRepeats: string;
 };
 
 export const EXPERIMENT_FORM_DEFAULTS: ExperimentFormFields = {
@@ -79,16 +95,74 @@ export const EXPERIMENT_FORM_DEFAULTS: ExperimentFormFields = {
   lossPercent: String(DEFAULT_LOSS_PERCENT),
   lowMbps: "",
   highMbps: "",
+  meshBy: "links",
+  hostIds: [],
+  versusBy: "variants",
+  variantFactor: "congestion",
+  variantValues: ["cubic", "bbr"],
+  variantNames: ["", ""],
+  versusRepeats: String(VERSUS_REPEATS.default),
 };
 
-/** Whether the kind measures two or more links at once; every other kind measures one. */
-export function takesSeveralLinks(kind: ExperimentKind): boolean {
-  return kind === "concurrent";
+/**
+ * What the form asks of the links: one link; two, A and B (a versus of links); two or more
+ * (concurrent, interference, a mesh of links); or hosts instead (a mesh by hosts).
+ */
+export type LinksTaken = "one" | "pair" | "several" | "hosts";
+
+export function linksTaken(fields: Pick<ExperimentFormFields, "kind" | "meshBy" | "versusBy">): LinksTaken {
+  switch (fields.kind) {
+    case "concurrent":
+    case "interference":
+      return "several";
+    case "mesh":
+      return fields.meshBy === "hosts" ? "hosts" : "several";
+    case "versus":
+      return fields.versusBy === "links" ? "pair" : "one";
+    default:
+      return "one";
+  }
+}
+
+/** The link ids the body sends: as many as the kind takes, in their order; none for a mesh by hosts (the server finds them). */
+function takenLinkIds(fields: ExperimentFormFields): number[] | undefined {
+  switch (linksTaken(fields)) {
+    case "several":
+      return fields.linkIds;
+    case "pair":
+      return fields.linkIds.slice(0, 2);
+    case "hosts":
+      return undefined;
+    case "one":
+      return fields.linkIds.slice(0, 1);
+  }
+}
+
+/** A host as the form knows it: for a mesh by hosts. */
+export type FormHost = { id: number; name: string };
+
+/** The hosts at either end of some link, by name: those a mesh by hosts may choose. */
+export function formHostsOf(links: readonly { a: { host: FormHost }; b: { host: FormHost } }[]): FormHost[] {
+  const hosts = new Map<number, FormHost>();
+  for (const link of links) for (const end of [link.a, link.b]) hosts.set(end.host.id, end.host);
+  return [...hosts.values()]
+    .map(({ id, name }) => ({ id, name }))
+    .sort((x, y) => x.name.localeCompare(y.name) || x.id - y.id);
+}
+
+/** The links with both ends among the hosts, as a mesh by hosts measures them (host names are unique). */
+export function linksAmongHosts(
+  hostIds: readonly number[],
+  links: readonly FormLink[],
+  hosts: readonly FormHost[],
+): FormLink[] {
+  const names = new Set(hosts.filter((host) => hostIds.includes(host.id)).map((host) => host.name));
+  return links.filter((link) => names.has(link.a.hostName) && names.has(link.b.hostName));
 }
 
 /** The base fields a kind sets itself, so the form leaves them out: a matrix's cells, a UDP ceiling's protocol and bitrate, a sweep's factor. */
 export function fieldsSetByKind(
-  fields: Pick<ExperimentFormFields, "kind" | "factor" | "protocols">,
+  fields: Pick<ExperimentFormFields, "kind" | "factor" | "protocols" | "versusBy" | "variantFactor">,
 ): ReadonlySet<keyof NewTestFields> {
   switch (fields.kind) {
     case "matrix":
@@ -102,6 +176,11 @@ export function fieldsSetByKind(
       return new Set(["protocol", "bitrateMbps"]);
     case "sweep":
       return new Set([SWEPT_FIELDS[fields.factor]]);
+    // A mesh runs each link both ways.
+    case "mesh":
+      return new Set(["direction"]);
+    case "versus":
+      return fields.versusBy === "variants" ? new Set([SWEPT_FIELDS[fields.variantFactor]]) : new Set();
     default:
       return new Set();
   }
@@ -172,6 +251,18 @@ export function sweepValuesText(factor: SweepFactor, values: readonly SweepValue
     .join(", ");
 }
 
+/** A versus's two option sets: the option that differs at each side's value, named as typed or by the value. */
+export function variantsOf(fields: ExperimentFormFields): { name: string; options: Record<string, SweepValue> }[] {
+  return fields.variantValues.map((text, index) => {
+    const [value] = parseSweepValues(fields.variantFactor, text);
+    return {
+      name: fields.variantNames[index]!.trim() || text.trim(),
+      // Nothing typed: the option is left out, and the server names the side that sets nothing.
+      options: value === undefined ? {} : { [fields.variantFactor]: value },
+    };
+  });
+}
+
 /** The body of POST /api/experiments (and of startExperimentAction): empty fields left out, Mbit/s as bits/s. */
 export function experimentRequestBody(fields: ExperimentFormFields): Record<string, unknown> {
   const { kind } = fields;
@@ -194,11 +285,17 @@ export function experimentRequestBody(fields: ExperimentFormFields): Record<stri
       low: megabitsToBits(fields.lowMbps),
       high: megabitsToBits(fields.highMbps),
     },
+    mesh: { hostIds: fields.meshBy === "hosts" ? fields.hostIds : null },
+    interference: {},
+    versus: {
+      variants: fields.versusBy === "variants" ? variantsOf(fields) : null,
+      repeats: numberOrText(fields.versusRepeats),
+    },
   };
   const body: Record<string, unknown> = {
     kind,
     name: fields.name.trim() || undefined,
-    linkIds: takesSeveralLinks(kind) ? fields.linkIds : fields.linkIds.slice(0, 1),
+    linkIds: takenLinkIds(fields),
     options: withLatencyOption(options, fields.latency),
     ...kindFields[kind],
   };
@@ -253,6 +350,10 @@ export function formFieldsOfRequest(body: Record<string, unknown>): ExperimentFo
   if (kind === "udp-ceiling" && options.duration === undefined && options.bytes === undefined)
     base.duration = String(UDP_CEILING.defaultDuration);
   const bitsAsMegabits = (value: unknown) => (typeof value === "number" ? String(value / 1e6) : undefined);
+  const hostIds = Array.isArray(body.hostIds)
+    ? body.hostIds.filter((id): id is number => typeof id === "number")
+    : null;
+  const variants = kind === "versus" ? variantFieldsOf(body.variants) : null;
   return {
     kind,
     name: typeof body.name === "string" ? body.name : defaults.name,
@@ -263,7 +364,7 @@ export function formFieldsOfRequest(body: Record<string, unknown>): ExperimentFo
     latency: latencyOptionOf(options),
     factor,
     values: Array.isArray(body.values) ? sweepValuesText(factor, body.values as SweepValue[]) : defaults.values,
-    repeats: textOf(body.repeats) ?? defaults.repeats,
+    repeats: (kind === "sweep" ? textOf(body.repeats) : undefined) ?? defaults.repeats,
     kneePercent: textOf(body.kneePercent) ?? defaults.kneePercent,
     directions: listOf(body.directions, RUN_DIRECTIONS) ?? defaults.directions,
     protocols: listOf(body.protocols, ["tcp", "udp"] as const) ?? defaults.protocols,
@@ -274,6 +375,34 @@ export function formFieldsOfRequest(body: Record<string, unknown>): ExperimentFo
     lossPercent: textOf(body.lossPercent) ?? defaults.lossPercent,
     lowMbps: bitsAsMegabits(body.low) ?? defaults.lowMbps,
     highMbps: bitsAsMegabits(body.high) ?? defaults.highMbps,
+    meshBy: hostIds ? "hosts" : defaults.meshBy,
+    hostIds: hostIds ?? defaults.hostIds,
+    versusBy: kind === "versus" && !variants ? "links" : defaults.versusBy,
+    variantFactor: variants?.factor ?? defaults.variantFactor,
+    variantValues: variants?.values ?? defaults.variantValues,
+    variantNames: variants?.names ?? defaults.variantNames,
+    versusRepeats: (kind === "versus" ? textOf(body.repeats) : undefined) ?? defaults.versusRepeats,
+  };
+}
+
+/** Two variants that differ in one option the form can type (a sweep's factor), as its fields; null otherwise. */
+function variantFieldsOf(
+  value: unknown,
+): { factor: SweepFactor; values: [string, string]; names: [string, string] } | null {
+  if (!Array.isArray(value) || value.length !== 2) return null;
+  const sides = value as { name?: unknown; options?: Record<string, unknown> }[];
+  const [factor] = listOf(Object.keys(sides[0]?.options ?? {}), SWEEP_FACTORS) ?? [];
+  if (!factor) return null;
+  const valueText = (side: (typeof sides)[number]) => {
+    const option = side?.options?.[factor];
+    return option === undefined ? "" : sweepValuesText(factor, [option as SweepValue]);
+  };
+  const nameText = (side: (typeof sides)[number]) =>
+    typeof side?.name === "string" && side.name !== valueText(side) ? side.name : "";
+  return {
+    factor,
+    values: [valueText(sides[0]!), valueText(sides[1]!)],
+    names: [nameText(sides[0]!), nameText(sides[1]!)],
   };
 }
 
@@ -303,11 +432,25 @@ export function initialFormFields(
       fields: formFieldsOfPreset(preset, preset.links === 1 ? chosen.slice(0, 1) : chosen),
     };
   const kind = prefill.kind ?? (chosen.length >= 2 ? "concurrent" : EXPERIMENT_FORM_DEFAULTS.kind);
-  const linkIds = chosen.map((link) => link.id);
+  // Two links asked for a versus: the two links, A and B.
+  const versusBy = kind === "versus" && chosen.length >= 2 ? "links" : EXPERIMENT_FORM_DEFAULTS.versusBy;
+  const fields = { ...EXPERIMENT_FORM_DEFAULTS, kind, versusBy };
   return {
     presetId: null,
-    fields: { ...EXPERIMENT_FORM_DEFAULTS, kind, linkIds: takesSeveralLinks(kind) ? linkIds : linkIds.slice(0, 1) },
+    fields: {
+      ...fields,
+      linkIds: keptLinkIds(
+        fields,
+        chosen.map((link) => link.id),
+      ),
+    },
   };
+}
+
+/** The links the fields keep when the kind or what it takes changes: as many as it takes. */
+export function keptLinkIds(fields: Pick<ExperimentFormFields, "kind" | "meshBy" | "versusBy">, linkIds: number[]) {
+  const taken = linksTaken(fields);
+  return taken === "several" || taken === "hosts" ? linkIds : linkIds.slice(0, taken === "pair" ? 2 : 1);
 }
 
 /** Where a server field error shows: `options.bitrate` beside the base bitrate (`base.bitrateMbps`), `values[2]` beside the values. */
@@ -345,12 +488,14 @@ export function linkLabel(link: FormLink): string {
   return `${link.name} · ${formatLinkSpeedCompact(link.speedMbps)}`;
 }
 
-export function planLinkOf(link: FormLink): PlanLink {
+function planLinkOf(link: FormLink, hosts: readonly FormHost[]): PlanLink {
+  const hostOf = (name: string) => ({ id: hosts.find((host) => host.name === name)?.id ?? 0, name });
   return {
     id: link.id,
     name: link.name,
     speedMbps: link.speedMbps,
     portRanges: { a: { min: link.a.portMin, max: link.a.portMax }, b: { min: link.b.portMin, max: link.b.portMax } },
+    hosts: { a: hostOf(link.a.hostName), b: hostOf(link.b.hostName) },
   };
 }
 
@@ -364,10 +509,21 @@ export type PlanSize =
  * fields do not make a plan. The time is each step's iperf3 time, warm-up included, plus the
  * set-up around it: the runs of one step run at once.
  */
-export function planSizeOf(fields: ExperimentFormFields, links: readonly FormLink[]): PlanSize | null {
+export function planSizeOf(
+  fields: ExperimentFormFields,
+  links: readonly FormLink[],
+  hosts: readonly FormHost[] = [],
+): PlanSize | null {
   try {
-    const plan = parseExperimentRequest(experimentRequestBody(fields));
-    const planLinks = plan.linkIds.flatMap((id) => links.filter((link) => link.id === id).map(planLinkOf));
+    const parsed = parseExperimentRequest(experimentRequestBody(fields));
+    // A mesh by hosts: the links among them, as the server finds them when it starts.
+    const plan =
+      linksTaken(fields) === "hosts"
+        ? { ...parsed, linkIds: linksAmongHosts(fields.hostIds, links, hosts).map((link) => link.id) }
+        : parsed;
+    const planLinks = plan.linkIds.flatMap((id) =>
+      links.filter((link) => link.id === id).map((link) => planLinkOf(link, hosts)),
+    );
     const kind = planKind(plan);
     const base = baseRequestOf(plan);
     const steps = kind.maxSteps(planLinks);
