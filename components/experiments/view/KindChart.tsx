@@ -3,9 +3,11 @@
 import { COMPARE_COLORS } from "@/components/charts/colors";
 import type { ExperimentJson, ResultOf } from "@/lib/experiments/contract";
 import { directionWord } from "@/lib/experiments/kinds/figures";
+import { InterferenceHeatmap } from "./InterferenceHeatmap";
 import { RateBars } from "./RateBars";
 import { SweepChart } from "./SweepChart";
 import { UdpCeilingChart } from "./UdpCeilingChart";
+import { VersusChart } from "./VersusChart";
 
 const LINE_RATE_COLOR = "#94a3b8";
 
@@ -21,7 +23,10 @@ export function KindChart({ experiment }: { experiment: ExperimentJson }) {
 
 const hasAny = (values: (number | null)[]) => values.some((value) => value !== null);
 
-/** The chart that reads each kind's result best: a knee curve, bars per cell, link or channel, the bitrates tried. */
+/**
+ * The chart that reads each kind's result best: a knee curve, bars per cell, link or channel, the
+ * bitrates tried, a heatmap of pairs, A against B.
+ */
 function kindChartOf(experiment: ExperimentJson) {
   const { plan, result, links } = experiment;
   if (!result) return null;
@@ -111,6 +116,22 @@ function kindChartOf(experiment: ExperimentJson) {
       const ceiling = result as ResultOf<"udp-ceiling">;
       return hasAny(ceiling.steps.map((step) => step.receivedBitsPerSecond)) ? (
         <UdpCeilingChart result={ceiling} lossPercent={plan.lossPercent} lineRateBitsPerSecond={lineRate} />
+      ) : null;
+    }
+    case "mesh":
+      // Its grid sits above the table (MeshGrid): the rows are the chart.
+      return null;
+    case "interference": {
+      const interference = result as ResultOf<"interference">;
+      // The plan's order, and every link of it, measured or not yet.
+      const planLinks = plan.linkIds.map((id) => ({ id, name: linkName(id) }));
+      return <InterferenceHeatmap result={interference} links={planLinks} />;
+    }
+    case "versus": {
+      const versus = result as ResultOf<"versus">;
+      const fastest = Math.max(0, ...links.map((link) => link.speedMbps)) * 1e6;
+      return hasAny(versus.sides.map((side) => side.medianBitsPerSecond)) ? (
+        <VersusChart result={versus} lineRateBitsPerSecond={fastest || null} />
       ) : null;
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseExperimentRequest } from "@/lib/experiments/plan";
-import { describeBaseOptions } from "./plan-words";
+import { describeBaseOptions, describePlanSteps } from "./plan-words";
 
 describe("describeBaseOptions", () => {
   it("writes a matrix's shared options without the protocol and direction its cells set, latency under load included", () => {
@@ -26,5 +26,25 @@ describe("describeBaseOptions", () => {
       values: [1, 2],
     });
     expect(describeBaseOptions(sweep)).toBe("TCP 2s → + latency");
+  });
+});
+
+describe("describePlanSteps", () => {
+  it("says what a mesh, an interference and a versus run", () => {
+    const mesh = parseExperimentRequest({ kind: "mesh", hostIds: [1, 2, 3], options: { duration: 2 } });
+    expect(describePlanSteps(mesh)).toBe("Every link among 3 hosts, each both ways, one run at a time");
+    expect(describeBaseOptions(mesh)).toBe("TCP 2s");
+    const interference = parseExperimentRequest({ kind: "interference", linkIds: [1, 2, 3], options: {} });
+    expect(describePlanSteps(interference)).toBe("3 links each alone, then the 3 pairs of them together");
+    const versus = parseExperimentRequest({
+      kind: "versus",
+      linkIds: [1],
+      options: {},
+      variants: [
+        { name: "cubic", options: { congestion: "cubic" } },
+        { name: "bbr", options: { congestion: "bbr" } },
+      ],
+    });
+    expect(describePlanSteps(versus)).toBe("A (cubic) against B (bbr), alternately, 5 runs each");
   });
 });

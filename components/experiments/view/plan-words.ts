@@ -33,17 +33,27 @@ export function describePlanSteps(plan: ExperimentPlan): string {
         `from ${plan.low ? formatBitRate(plan.low) : `${UDP_CEILING.defaultLowShare * 100} % of the top`} ` +
         `up to ${plan.high ? formatBitRate(plan.high) : "the line rate"}`
       );
+    case "mesh":
+      return `${plan.hostIds ? `Every link among ${plan.hostIds.length} hosts` : `${plan.linkIds.length} links`}, each both ways, one run at a time`;
+    case "interference": {
+      const count = plan.linkIds.length;
+      return `${count} links each alone, then the ${(count * (count - 1)) / 2} pairs of them together`;
+    }
+    case "versus": {
+      const [a, b] = plan.variants?.map((variant) => variant.name) ?? ["link A", "link B"];
+      return `A (${a}) against B (${b}), alternately, ${plan.repeats} runs each`;
+    }
   }
 }
 
-/** The options every run shares: "TCP 2s →", as the runs table writes them; a matrix's cells set their own protocol and direction. */
+/** The options every run shares: "TCP 2s →", as the runs table writes them; a matrix's cells set their own protocol and direction, a mesh's runs their direction. */
 export function describeBaseOptions(plan: ExperimentPlan): string {
   const options = parseStoredOptions(plan.options);
-  // The runs table's words without their first (the protocol) and last (the arrow).
-  if (plan.kind === "matrix") {
+  // The runs table's words without the arrow (last), and a matrix's without the protocol (first) too.
+  if (plan.kind === "matrix" || plan.kind === "mesh") {
     const words = describeOptions({ ...options, latency: false }, "a-to-b")
       .split(" ")
-      .slice(1, -1)
+      .slice(plan.kind === "matrix" ? 1 : 0, -1)
       .join(" ");
     return options.latency ? `${words} + latency` : words;
   }
