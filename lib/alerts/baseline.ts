@@ -62,7 +62,8 @@ export async function baselineFor(
   return figuresOf(runs.map((run) => ({ id: run.id, rate: run.receivedBitsPerSecond! })));
 }
 
-function figuresOf(runs: { id: number; rate: number }[]): BaselineFigures {
+/** The baseline that `runs` make (newest first): their median once there are BASELINE_MIN_RUNS. */
+export function figuresOf(runs: { id: number; rate: number }[]): BaselineFigures {
   const rates = runs.map((run) => run.rate);
   return {
     medianBitsPerSecond: runs.length >= BASELINE_MIN_RUNS ? median(rates) : null,

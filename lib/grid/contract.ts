@@ -1,16 +1,28 @@
 // The lab as a grid (GET /api/grid, the /grid page): a row and a column per host, each cell the latest
 // successful TCP result from the row's host to the column's host over a link that joins them. Pure: the
 // page's components import it.
+//
+// Which runs make a cell: TCP runs of the link whose data went from the row's host to the column's
+// (the direction over the link: `a-to-b` from the a end, `b-to-a` from the b end, and `bidir` both ways,
+// each way with its own received rate), any number of streams, inside experiments or not (a mesh
+// experiment fills the grid); not the runs of a channels experiment, each of which carries only its
+// share of the link. Cancelled and interrupted runs say nothing about the link and are passed over.
 
-/** How a cell came out: its latest TCP run in that direction succeeded or failed, or there is none. */
+/**
+ * How a cell came out, by its latest ended TCP run in that direction that succeeded or failed:
+ * `succeeded`, `failed` (the figures are then those of the latest success before it, if any), or
+ * `never` (no such run).
+ */
 export const GRID_CELL_STATUSES = ["succeeded", "failed", "never"] as const;
 export type GridCellStatus = (typeof GRID_CELL_STATUSES)[number];
 
 export type GridHost = { id: number; name: string };
 
 /**
- * One ordered pair of hosts that a link joins. Where several links join them, the fastest link's latest
- * successful result, and how many links there are. `at` is when that run was made.
+ * One ordered pair of hosts that a link joins. Where several links join them, the fastest link's (the
+ * highest latest received rate; without one, a failed link before an untested one, then the highest
+ * line rate), and how many links there are. `runId`, `at` (when that run was made) and the figures are
+ * those of the link's latest successful run in that direction, null without one.
  */
 export type GridCell = {
   fromHostId: number;
@@ -21,13 +33,21 @@ export type GridCell = {
   at: string | null;
   receivedBitsPerSecond: number | null;
   lineRatePercent: number | null;
-  /** against the median of the link's baseline for that test (lib/alerts/baseline.ts); null without one */
+  /**
+   * Against the baseline of that run's test when it was made, as the run page says it (lib/alerts/baseline.ts:
+   * the median of the link's runs of that signature before it); null without one, and for the second way of
+   * a bidir run (a baseline is of the first way's rate).
+   */
   baselinePercent: number | null;
-  /** older than the chosen age (default GRID_STALE_DAYS) */
+  /** The result is older than the chosen age (default GRID_STALE_DAYS); false without one. */
   stale: boolean;
   status: GridCellStatus;
 };
 
+/**
+ * The rows and columns (the hosts asked for; without a filter, every host a link joins), by name, and one
+ * cell per ordered pair of them that a link joins.
+ */
 export type GridAnswer = { hosts: GridHost[]; cells: GridCell[] };
 
 /** A result older than this many days is marked stale unless the request says otherwise (`staleDays`). */

@@ -1,2 +1,2 @@
 -- A host's free-form tags (the grid's host filter), a JSON list of strings.
-ALTER TABLE "Host" ADD COLUMN "tags" JSONB NOT NULL DEFAULT [];
+ALTER TABLE "Host" ADD COLUMN "tags" JSONB NOT NULL DEFAULT '[]';
