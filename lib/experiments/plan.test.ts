@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AppError, type FieldError } from "@/lib/errors";
 import type { PlanLink } from "./contract";
-import { planLink } from "./kinds/outcome-builders";
+import { planLink, refusal } from "./kinds/outcome-builders";
 import { checkPlan, parseExperimentRequest } from "./plan";
-
-/** The field errors a call is refused with (a 400). */
-function refusal(call: () => unknown): FieldError[] {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).status).toBe(400);
-    return (error as AppError).fields;
-  }
-  throw new Error("expected a 400, got none");
-}
 
 const LINKS: PlanLink[] = [planLink(1, 1000, "lan"), planLink(2, 10000, "port 0"), planLink(3, 10000, "port 1")];
 

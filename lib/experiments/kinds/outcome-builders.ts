@@ -1,5 +1,7 @@
 // Run and step outcomes as the runner hands them to the kinds, for the kinds' unit tests:
 // every figure not given is "not measured".
+import { expect } from "vitest";
+import { AppError, type FieldError } from "@/lib/errors";
 import type { PlanLink, RunOutcome, StepOutcome, StepSpec } from "../contract";
 
 let nextRunId = 1;
@@ -53,4 +55,16 @@ export function planLink(
   hosts: PlanLink["hosts"] = { a: { id: 2 * id, name: `a of ${name}` }, b: { id: 2 * id + 1, name: `b of ${name}` } },
 ): PlanLink {
   return { id, name, speedMbps, portRanges: { a: { min: 5201, max: 5299 }, b: { min: 5201, max: 5299 } }, hosts };
+}
+
+/** The field errors a call is refused with (a 400). */
+export function refusal(call: () => unknown): FieldError[] {
+  try {
+    call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(400);
+    return (error as AppError).fields;
+  }
+  throw new Error("expected a 400, got none");
 }
