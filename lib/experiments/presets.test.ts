@@ -6,6 +6,9 @@ import {
   CHANNELS_PRESET_ID,
   EXPERIMENT_PRESETS,
   PORTS_AT_ONCE_PRESET_ID,
+  SHARED_BOTTLENECK_PRESET_ID,
+  WHOLE_LAB_PRESET_ID,
+  A_AGAINST_B_PRESET_ID,
   presetById,
   presetFitsLinks,
   presetRequestBody,
@@ -16,7 +19,7 @@ const ONE_LINK = [planLink(1, 1000, "lan")];
 const TWO_PORTS = [planLink(2, 10000, "port 0"), planLink(3, 10000, "port 1")];
 
 describe("experiment presets", () => {
-  it("are the six of the seeds, each with its own id", () => {
+  it("are the six of the seeds and three of the whole lab, each with its own id", () => {
     expect(EXPERIMENT_PRESETS.map((preset) => preset.title)).toEqual([
       "How many streams?",
       "Every direction",
@@ -24,8 +27,11 @@ describe("experiment presets", () => {
       "Ports at once, with each alone first",
       "Channels for 40G+",
       "UDP without loss",
+      "The whole lab",
+      "Which links share a bottleneck?",
+      "A against B",
     ]);
-    expect(new Set(EXPERIMENT_PRESETS.map((preset) => preset.id)).size).toBe(6);
+    expect(new Set(EXPERIMENT_PRESETS.map((preset) => preset.id)).size).toBe(9);
   });
 
   it("each make a plan that parses and passes the check on links it fits", () => {
@@ -71,6 +77,31 @@ describe("experiment presets", () => {
   it("runs 4 channels of 3 streams each, as seeds/003 measures 100G TCP", () => {
     const plan = parseExperimentRequest(presetRequestBody(presetById(CHANNELS_PRESET_ID)!, ONE_LINK));
     expect(plan).toMatchObject({ kind: "channels", channels: 4, options: { parallel: 3 } });
+  });
+
+  it("fit the counts of links their kinds take", () => {
+    const fits = (id: string) => [1, 2, 3, 8, 9, 64, 65].filter((count) => presetFitsLinks(presetById(id)!, count));
+    expect(fits(WHOLE_LAB_PRESET_ID)).toEqual([2, 3, 8, 9, 64]);
+    expect(fits(SHARED_BOTTLENECK_PRESET_ID)).toEqual([2, 3, 8]);
+    expect(fits(A_AGAINST_B_PRESET_ID)).toEqual([2]);
+    expect(fits(STREAM_SWEEP_PRESET_ID)).toEqual([1]);
+  });
+
+  it("measure the lab link by link, pair by pair, and A against B", () => {
+    expect(parseExperimentRequest(presetRequestBody(presetById(WHOLE_LAB_PRESET_ID)!, TWO_PORTS))).toMatchObject({
+      kind: "mesh",
+      linkIds: [2, 3],
+      hostIds: null,
+    });
+    expect(
+      parseExperimentRequest(presetRequestBody(presetById(SHARED_BOTTLENECK_PRESET_ID)!, TWO_PORTS)),
+    ).toMatchObject({ kind: "interference", linkIds: [2, 3] });
+    expect(parseExperimentRequest(presetRequestBody(presetById(A_AGAINST_B_PRESET_ID)!, TWO_PORTS))).toMatchObject({
+      kind: "versus",
+      linkIds: [2, 3],
+      variants: null,
+      repeats: 5,
+    });
   });
 
   it("finds nothing for an unknown id", () => {

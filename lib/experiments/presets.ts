@@ -2,7 +2,7 @@
 // gives the kind, the fields and options to pre-fill and how many links it needs; an option
 // that depends on the link (a UDP bitrate at the line rate) is named in `fromLineRate` and
 // filled in by presetRequestBody from the link chosen. Pure: the form and the pages use it.
-import type { BaseRunOptions, ExperimentKind } from "./contract";
+import { INTERFERENCE_LINKS, MESH_LINKS, type BaseRunOptions, type ExperimentKind } from "./contract";
 import type { KindFields } from "./kinds/kind";
 
 export const STREAM_SWEEP_PRESET_ID = "stream-sweep";
@@ -11,6 +11,9 @@ export const BOTH_ROLES_PRESET_ID = "both-roles";
 export const PORTS_AT_ONCE_PRESET_ID = "ports-at-once";
 export const CHANNELS_PRESET_ID = "channels-40g";
 export const UDP_WITHOUT_LOSS_PRESET_ID = "udp-without-loss";
+export const WHOLE_LAB_PRESET_ID = "whole-lab";
+export const SHARED_BOTTLENECK_PRESET_ID = "shared-bottleneck";
+export const A_AGAINST_B_PRESET_ID = "a-against-b";
 
 type PresetOfKind<K extends ExperimentKind> = {
   id: string;
@@ -23,8 +26,10 @@ type PresetOfKind<K extends ExperimentKind> = {
   options: BaseRunOptions;
   /** options set to the (first) link's line rate in bits/s when the links are chosen */
   fromLineRate: "bitrate"[];
-  /** one link, or two or more */
-  links: 1 | "2+";
+  /** one link, exactly two, or two or more (up to maxLinks) */
+  links: 1 | 2 | "2+";
+  /** with links "2+": at most this many (the kind's own limit) */
+  maxLinks?: number;
 };
 
 export type ExperimentPreset = { [K in ExperimentKind]: PresetOfKind<K> }[ExperimentKind];
@@ -90,6 +95,39 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     fromLineRate: [],
     links: 1,
   },
+  {
+    id: WHOLE_LAB_PRESET_ID,
+    title: "The whole lab",
+    description: "Every link chosen, each way, one run at a time: the grid of the lab, and its slowest pair",
+    kind: "mesh",
+    fields: {},
+    options: {},
+    fromLineRate: [],
+    links: "2+",
+    maxLinks: MESH_LINKS.max,
+  },
+  {
+    id: SHARED_BOTTLENECK_PRESET_ID,
+    title: "Which links share a bottleneck?",
+    description: "Each link alone, then every pair together: which ports, slots, uplinks or switches are shared",
+    kind: "interference",
+    fields: {},
+    options: {},
+    fromLineRate: [],
+    links: "2+",
+    maxLinks: INTERFERENCE_LINKS.max,
+  },
+  {
+    id: A_AGAINST_B_PRESET_ID,
+    title: "A against B",
+    description:
+      "Two links with the same options, run alternately 5 times each: how much faster is one, and is it clear?",
+    kind: "versus",
+    fields: { repeats: 5 },
+    options: {},
+    fromLineRate: [],
+    links: 2,
+  },
 ];
 
 export function presetById(id: string | null | undefined): ExperimentPreset | undefined {
@@ -98,7 +136,8 @@ export function presetById(id: string | null | undefined): ExperimentPreset | un
 
 /** Whether a preset fits this many links. */
 export function presetFitsLinks(preset: ExperimentPreset, count: number): boolean {
-  return preset.links === 1 ? count === 1 : count >= 2;
+  if (preset.links === "2+") return count >= 2 && count <= (preset.maxLinks ?? Infinity);
+  return count === preset.links;
 }
 
 /**
