@@ -671,6 +671,49 @@ describe("request bodies", () => {
     expect(log).toEqual([]);
   });
 
+  it("answers issue 28's bad experiments with a 400 naming the field, and starts nothing", async () => {
+    log.length = 0;
+    const before = await api.db.experiment.count();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ kind: "mesh", linkIds: [ids.link] }, "linkIds"],
+      [{ kind: "mesh", hostIds: [ids.hostA, ids.hostC] }, "hostIds"],
+      [{ kind: "mesh", linkIds: [ids.link, ids.link2], hostIds: [ids.hostA, ids.hostB] }, "hostIds"],
+      [{ kind: "interference", linkIds: [1, 2, 3, 4, 5, 6, 7, 8, 9] }, "linkIds"],
+      [{ kind: "versus", linkIds: [ids.link, ids.link2, ids.link + ids.link2] }, "linkIds"],
+      [
+        {
+          kind: "versus",
+          linkIds: [ids.link],
+          variants: [
+            { name: "cubic", options: {} },
+            { name: "bbr", options: {} },
+            { name: "reno", options: {} },
+          ],
+        },
+        "variants",
+      ],
+      [
+        {
+          kind: "versus",
+          linkIds: [ids.link],
+          variants: [
+            { name: "cubic", options: {} },
+            { name: "bad", options: { congestion: "no such thing!" } },
+          ],
+        },
+        "variants[1].options.congestion",
+      ],
+    ];
+    for (const [body, field] of cases) {
+      const answer = await send("POST", "/api/experiments", { options: { duration: 1 }, ...body });
+      expectAnswered(answer, JSON.stringify(body));
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body?.error?.fields, JSON.stringify(body)).toEqual([expect.objectContaining({ field })]);
+    }
+    expect(await api.db.experiment.count()).toBe(before);
+    expect(log).toEqual([]);
+  });
+
   it.each(Object.keys(ROUTES))("%s: a 2xx or a 4xx naming the field, never a 5xx", async (route) => {
     const [method = "", pattern = ""] = route.split(" ");
     const { paths, body } = ROUTES[route]!;

@@ -178,6 +178,49 @@ describe("an experiment schedule", () => {
     expect(experiment.runs.map((run) => run.linkId)).toEqual([linkIds[1], linkIds[1]]);
   });
 
+  it("runs a mesh of hosts every night, finding the links added since", async () => {
+    const hosts = await db.host.findMany({ orderBy: { id: "asc" }, select: { id: true } });
+    const created = await createSchedule({
+      name: "the lab nightly",
+      experimentPlan: { kind: "mesh", hostIds: hosts.map((host) => host.id), options: { duration: 3 } },
+      cron: "0 3 * * *",
+    });
+    // Stored as asked: the links are found at each start.
+    expect(created.experimentPlan).toMatchObject({ kind: "mesh", linkIds: [] });
+    const nextRunAt = async () => (await db.schedule.findUniqueOrThrow({ where: { id: created.id } })).nextRunAt!;
+    const clock = new Clock((await nextRunAt()).getTime() + 500);
+    const nightly = async () => {
+      const { experiments, scheduler } = setUp(clock);
+      await scheduler.tick();
+      const start = (await startsOf(created.id)).at(-1)!;
+      expect(start).toMatchObject({ outcome: "started", experimentId: expect.any(Number) });
+      await experiments.waitFor(start.experimentId!);
+      return db.experiment.findUniqueOrThrow({
+        where: { id: start.experimentId! },
+        include: { runs: true, links: { orderBy: { position: "asc" } } },
+      });
+    };
+    const first = await nightly();
+    expect(first).toMatchObject({ kind: "mesh", status: "succeeded" });
+    expect(first.links.map((link) => link.linkId)).toEqual(linkIds);
+    expect(first.runs).toHaveLength(4);
+
+    // A link between b0 and a1, added during the day, is in the next night's mesh.
+    const [, b0, a1] = hosts;
+    const nics = await Promise.all(
+      [b0!, a1!].map((host, index) =>
+        db.nic.create({ data: { hostId: host.id, name: "eth2", addresses: [`198.18.9.${index + 1}/24`] } }),
+      ),
+    );
+    const added = await db.link.create({
+      data: { name: "bridge", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 },
+    });
+    clock.set((await nextRunAt()).getTime() + 500);
+    const second = await nightly();
+    expect(second.links.map((link) => link.linkId)).toEqual([...linkIds, added.id]);
+    expect(second.runs).toHaveLength(6);
+  });
+
   it("records a start that cannot be made as failed, with the reason", async () => {
     const created = await createSchedule({
       name: "on a link that goes",

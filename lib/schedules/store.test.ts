@@ -110,6 +110,35 @@ describe("creating a schedule", () => {
     });
   });
 
+  it("records a mesh of hosts as asked, and refuses hosts that one link joins, naming hostIds", async () => {
+    const hosts = await db.host.findMany({ orderBy: { id: "asc" }, select: { id: true, name: true } });
+    const schedule = await createSchedule({
+      name: "the lab nightly",
+      experimentPlan: { kind: "mesh", hostIds: hosts.map((host) => host.id) },
+      cron: "0 3 * * *",
+    });
+    expect(schedule.experimentPlan).toMatchObject({
+      kind: "mesh",
+      name: "The whole lab",
+      linkIds: [],
+      hostIds: hosts.map((host) => host.id),
+    });
+    expect(
+      await fieldsOf(
+        createSchedule({
+          name: "one pair",
+          experimentPlan: { kind: "mesh", hostIds: [hosts[0]!.id, hosts[1]!.id] },
+          cron: "0 3 * * *",
+        }),
+      ),
+    ).toEqual([
+      {
+        field: "experimentPlan.hostIds",
+        message: `the hosts ${hosts[0]!.name} and ${hosts[1]!.name} are joined by one link; a mesh needs at least 2`,
+      },
+    ]);
+  });
+
   it("refuses a bad schedule with one 400 naming every field, and records nothing", async () => {
     const count = await db.schedule.count();
     const cases: Array<[Record<string, unknown>, Array<{ field: string; message?: unknown }>]> = [
@@ -142,6 +171,17 @@ describe("creating a schedule", () => {
       [
         { name: "x", experimentPlan: sweep(9999), everyMinutes: 60 },
         [{ field: "experimentPlan.linkIds[0]", message: "link 9999 does not exist" }],
+      ],
+      [
+        { name: "x", experimentPlan: { kind: "mesh", linkIds: [linkIds[0]] }, everyMinutes: 60 },
+        [{ field: "experimentPlan.linkIds", message: expect.stringContaining("a mesh measures 2 to 64 links") }],
+      ],
+      [
+        { name: "x", experimentPlan: { kind: "mesh", hostIds: [9998, 9999] }, everyMinutes: 60 },
+        [
+          { field: "experimentPlan.hostIds[0]", message: "host 9998 does not exist" },
+          { field: "experimentPlan.hostIds[1]" },
+        ],
       ],
       [{ name: "", linkId: linkIds[0], everyMinutes: 0 }, [{ field: "name" }, { field: "everyMinutes" }]],
       [
