@@ -25,11 +25,11 @@ import type { CommandOutput, EnvironmentReader, HostEnvironment } from "./types"
 
 // `pick KEY`: the value of "KEY: ..." in the block of interface $n of `ip interface list`. Names reach awk
 // through the environment (ENVIRON), never through its program text or -v (which reads escapes).
-const PICK_AWK =
+export const PICK_AWK =
   `/^[^ \\t]/ { cur = $1; next } cur == ENVIRON["N"] { line = $0; sub(/^[ \\t]+/, "", line); ` +
   `if (index(line, ENVIRON["K"] ": ") == 1) { print substr(line, length(ENVIRON["K"]) + 3); exit } }`;
 // The first uplink of vSwitch $vs in `vswitch standard list`, named to awk the same way.
-const UPLINK_AWK =
+export const UPLINK_AWK =
   `/^[^ \\t]/ { cur = $1; next } cur == ENVIRON["V"] && $1 == "Uplinks:" ` +
   `{ sub(/^[ \\t]*Uplinks:[ \\t]*/, ""); split($0, a, ","); print a[1]; exit }`;
 

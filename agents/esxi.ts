@@ -1,6 +1,7 @@
 // ESXi: BusyBox ash (POSIX quoting), iperf3 under the vSAN directory, NICs and firewall through esxcli.
 import {
   posixCommand,
+  posixCounterReader,
   posixDetectCommands,
   posixIsRunningCommand,
   posixParseDetect,
@@ -16,10 +17,11 @@ import type {
   DiscoveredNic,
   ExecCommand,
   FirewallControl,
+  NicCounters,
   PlatformAgent,
   StartCommandInput,
 } from "./types";
-import { esxiEnvironmentReader } from "./environment-esxi";
+import { esxiEnvironmentReader, PICK_AWK, UPLINK_AWK } from "./environment-esxi";
 import { busyboxPing } from "./ping";
 import { netmaskToPrefix } from "./ifconfig";
 import { splitSections } from "./environment";
@@ -36,8 +38,33 @@ const COPY_PRELUDE = [
   'set -- "$c" "$@"',
 ];
 
-function esxiServerCommand({ iperf3Path, args, gated }: StartCommandInput): ExecCommand {
-  return pidFirstCommand([iperf3Path, ...args], COPY_PRELUDE, gated);
+function esxiServerCommand({ iperf3Path, args, gated, counters }: StartCommandInput): ExecCommand {
+  return pidFirstCommand([iperf3Path, ...args], COPY_PRELUDE, gated, counters);
+}
+
+// A vmk has no counters of its own that esxcli shows: those of the uplink its traffic leaves by, found
+// as the environment reader finds it (port set, then that vSwitch's first uplink). A vmnic is its own.
+const ESXI_COUNTERS_SCRIPT = `u=$n
+case $n in
+  vmnic*) ;;
+  *)
+    vs=$(esxcli network ip interface list 2>&1 | N="$n" K=Portset awk '${PICK_AWK}')
+    u=
+    [ -n "$vs" ] && u=$(esxcli network vswitch standard list 2>&1 | V="$vs" awk '${UPLINK_AWK}')
+    ;;
+esac
+printf 'uplink=%s\\n' "$u"
+[ -z "$u" ] || esxcli network nic stats get -n "$u"`;
+
+/** `esxcli network nic stats get`: "Bytes sent" and "Bytes received" of the uplink named on the `uplink=` line. */
+export function parseEsxiCounters(output: string): NicCounters | null {
+  const value = (key: string) => {
+    const text = new RegExp(`^\\s*${key}:\\s*(\\d+)\\s*$`, "m").exec(output)?.[1];
+    return text === undefined ? null : Number(text);
+  };
+  const txBytes = value("Bytes sent");
+  const rxBytes = value("Bytes received");
+  return txBytes !== null && rxBytes !== null ? { txBytes, rxBytes } : null;
 }
 
 /**
@@ -262,4 +289,5 @@ export const esxiAgent: PlatformAgent = {
   firewall: esxiFirewall,
   environment: esxiEnvironmentReader({ table: parseEsxcliTable, blocks: parseEsxcliBlocks }),
   ping: busyboxPing,
+  counters: posixCounterReader(ESXI_COUNTERS_SCRIPT, parseEsxiCounters),
 };

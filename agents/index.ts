@@ -17,13 +17,14 @@ export type {
   FirewallControl,
   HostEnvironment,
   NicAddress,
+  NicCounters,
   Platform,
   PingSupport,
   PlatformAgent,
   StartCommandInput,
   StopSignal,
 } from "./types";
-export { parsePidLine, PID_LINE_PREFIX, STOP_SEQUENCE } from "./process";
+export { CounterBlocks, parsePidLine, PID_LINE_PREFIX, STOP_SEQUENCE } from "./process";
 export { posixQuote, posixQuoteArg } from "./posix";
 export { cmdQuote, cmdQuoteArg, UnquotableArgumentError, WINDOWS_IPERF3_PATH } from "./windows";
 export { ESXI_IPERF3_PATH } from "./esxi";

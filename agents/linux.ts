@@ -2,6 +2,7 @@
 import {
   posixClientCommand,
   posixCommand,
+  posixCounterReader,
   posixDetectCommands,
   posixIsRunningCommand,
   posixParseDetect,
@@ -14,7 +15,7 @@ import {
 } from "./posix";
 import { linuxEnvironment } from "./environment-linux";
 import { iputilsPing } from "./ping";
-import type { DiscoveredNic, NicAddress, PlatformAgent } from "./types";
+import type { DiscoveredNic, NicAddress, NicCounters, PlatformAgent } from "./types";
 
 // One round trip for every NIC: the addresses as JSON, then one key=value block per interface from /sys.
 const DISCOVER_SCRIPT = `echo wirespeed-ip-json
@@ -110,6 +111,21 @@ export function parseLinuxNics(output: string): DiscoveredNic[] {
   });
 }
 
+// The kernel's byte counters of the NIC in $n: two files read by the shell itself (no program to start,
+// as the reading sits on the path of a run's start and end).
+const LINUX_COUNTERS_SCRIPT = `d=/sys/class/net/$n/statistics
+tx= rx=
+{ read -r tx < "$d/tx_bytes"; read -r rx < "$d/rx_bytes"; } 2>/dev/null
+printf 'tx=%s\\nrx=%s\\n' "$tx" "$rx"`;
+
+/** The `tx=` and `rx=` lines of LINUX_COUNTERS_SCRIPT; null when the NIC has no statistics (no such NIC). */
+export function parseLinuxCounters(output: string): NicCounters | null {
+  const value = (key: string) => intOrNull(new RegExp(`^${key}=(.*)$`, "m").exec(output)?.[1]);
+  const txBytes = value("tx");
+  const rxBytes = value("rx");
+  return txBytes !== null && rxBytes !== null && txBytes >= 0 && rxBytes >= 0 ? { txBytes, rxBytes } : null;
+}
+
 export const linuxAgent: PlatformAgent = {
   platform: "linux",
   probeAnswer: /^Linux\b/m,
@@ -130,4 +146,5 @@ export const linuxAgent: PlatformAgent = {
   parseNics: parseLinuxNics,
   environment: linuxEnvironment,
   ping: iputilsPing,
+  counters: posixCounterReader(LINUX_COUNTERS_SCRIPT, parseLinuxCounters),
 };

@@ -3,6 +3,7 @@
 import { macosEnvironment } from "./environment-bsd";
 import { bsdPing } from "./ping";
 import { parseIfconfig } from "./ifconfig";
+import { bsdCounters } from "./freebsd";
 import { linuxAgent } from "./linux";
 import { posixDetectCommands, posixParseDetect, posixCommand } from "./posix";
 import type { PlatformAgent } from "./types";
@@ -21,4 +22,5 @@ export const macosAgent: PlatformAgent = {
   parseNics: parseIfconfig,
   environment: macosEnvironment,
   ping: bsdPing,
+  counters: bsdCounters,
 };

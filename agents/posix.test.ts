@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parsePidLine } from "./process";
+import { COUNTERS_AFTER, COUNTERS_BEFORE, COUNTERS_END, CounterBlocks, parsePidLine } from "./process";
 import { pidFirstCommand, posixClientCommand, posixQuote, posixQuoteArg, posixStopCommand, shScript } from "./posix";
 
 const HOSTILE = [
@@ -118,6 +118,38 @@ describe("shScript and the start wrapper", () => {
       expect(parsePidLine(lines[1]!)).toBeGreaterThan(1);
       expect(lines[2]).toBe("started x y");
       expect(status).toBe(3);
+    });
+  }
+
+  for (const shell of [
+    ["sh", "-c"],
+    ["busybox", "ash", "-c"],
+  ]) {
+    it(`counters: reads the NIC named as data before the gate and after the program, around its output (${shell[0]})`, async () => {
+      // A stand-in reader: it prints the NIC's name and whether it can read stdin (it must not take the gate's line).
+      const script = `printf 'nic=%s\\n' "$n"; if read -r line; then echo "stole $line"; fi`;
+      const hostile = "$(touch /tmp/wirespeed-pwned) x";
+      const command = pidFirstCommand(["sh", "-c", 'echo "started $1"; exit 3', "inner", "x y"], [], true, {
+        nicName: hostile,
+        script,
+      });
+      const child = spawn(shell[0]!, [...shell.slice(1), command.quote(command.argv)], {
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stdin.write("go\n");
+      // stdin stays open while the program runs: its EOF would stop it (the channel closed).
+      const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      child.stdin.destroy();
+      const lines = stdout.split("\n");
+      expect(lines.slice(0, 4)).toEqual([COUNTERS_BEFORE, `nic=${hostile}`, COUNTERS_END, "wirespeed-ready"]);
+      expect(parsePidLine(lines[4]!)).toBeGreaterThan(1);
+      expect(lines.slice(5)).toEqual(["started x y", COUNTERS_AFTER, `nic=${hostile}`, COUNTERS_END, ""]);
+      expect(status).toBe(3);
+      const blocks = new CounterBlocks();
+      expect(lines.filter((line) => !blocks.push(line))).toEqual(["wirespeed-ready", lines[4], "started x y", ""]);
+      expect([blocks.before, blocks.after]).toEqual([`nic=${hostile}`, `nic=${hostile}`]);
     });
   }
 

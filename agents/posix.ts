@@ -1,7 +1,15 @@
 // Pure helpers for every platform whose login shell is POSIX sh (Linux, macOS, FreeBSD, ESXi's BusyBox ash).
 import { parseIperfVersion } from "@/lib/iperf";
-import { checkPid } from "./process";
-import type { CommandOutput, DetectResult, ExecCommand, Platform, StartCommandInput, StopSignal } from "./types";
+import { checkPid, COUNTERS_AFTER, COUNTERS_BEFORE, COUNTERS_END } from "./process";
+import type {
+  CommandOutput,
+  CounterReader,
+  DetectResult,
+  ExecCommand,
+  Platform,
+  StartCommandInput,
+  StopSignal,
+} from "./types";
 
 // Words made only of these need no quotes; keeping them bare makes the shown commands readable.
 const SAFE_WORD = /^[A-Za-z0-9_@%+:,./-]+$/;
@@ -51,19 +59,43 @@ const WATCHED_SCRIPT = [
   'wait "$p"',
   "r=$?",
   'kill "$w" 2>/dev/null',
-  'exit "$r"',
-].join("\n");
+];
 
 // `gated`: ready, then one line on stdin before anything starts; EOF (the channel closed) ends it.
 const GATE = ['echo "wirespeed-ready"', "IFS= read -r _ || exit 0"];
 
-/** A long-running program that prints `wirespeed-pid <n>` first and dies with its channel; argv stays separate words. */
-export function pidFirstCommand(argv: readonly string[], prelude: readonly string[] = [], gated = false): ExecCommand {
-  return { ...shScript([...prelude, ...(gated ? GATE : []), WATCHED_SCRIPT].join("\n"), argv), keepStdinOpen: true };
+/** A counter reading of the NIC in $n between its marker lines; it never reads the gate's stdin. */
+const counterBlock = (marker: string, script: string) => [
+  `echo ${marker}`,
+  `{\n${script}\n} </dev/null 2>&1`,
+  `echo ${COUNTERS_END}`,
+];
+
+/**
+ * A long-running program that prints `wirespeed-pid <n>` first and dies with its channel; argv stays
+ * separate words. With `counters`, the NIC's counters are read before the gate (so that a slow reader,
+ * esxcli, never delays a start that goes with others) and again once the program has exited; its name
+ * comes as $1, before the argv.
+ */
+export function pidFirstCommand(
+  argv: readonly string[],
+  prelude: readonly string[] = [],
+  gated = false,
+  counters?: StartCommandInput["counters"],
+): ExecCommand {
+  const before = counters ? ["n=$1", "shift", ...counterBlock(COUNTERS_BEFORE, counters.script)] : [];
+  const after = counters ? counterBlock(COUNTERS_AFTER, counters.script) : [];
+  const script = [...before, ...prelude, ...(gated ? GATE : []), ...WATCHED_SCRIPT, ...after, 'exit "$r"'];
+  return { ...shScript(script.join("\n"), counters ? [counters.nicName, ...argv] : argv), keepStdinOpen: true };
 }
 
-export function posixStartCommand({ iperf3Path, args, gated }: StartCommandInput): ExecCommand {
-  return pidFirstCommand([iperf3Path, ...args], [], gated);
+export function posixStartCommand({ iperf3Path, args, gated, counters }: StartCommandInput): ExecCommand {
+  return pidFirstCommand([iperf3Path, ...args], [], gated, counters);
+}
+
+/** A POSIX platform's counter reader: its script reads the NIC in $n, alone or inside a start command. */
+export function posixCounterReader(script: string, parse: CounterReader["parse"]): CounterReader {
+  return { script, parse, command: (nicName) => shScript(`n=$1\n${script}`, [nicName]) };
 }
 
 /**
@@ -80,8 +112,8 @@ const LINE_BUFFERED_PRELUDE = [
 ];
 
 /** The client, whose intervals are read as they are printed: started like the server, its stdout line-buffered. */
-export function posixClientCommand({ iperf3Path, args, gated }: StartCommandInput): ExecCommand {
-  return pidFirstCommand([iperf3Path, ...args], LINE_BUFFERED_PRELUDE, gated);
+export function posixClientCommand({ iperf3Path, args, gated, counters }: StartCommandInput): ExecCommand {
+  return pidFirstCommand([iperf3Path, ...args], LINE_BUFFERED_PRELUDE, gated, counters);
 }
 
 export function posixStopCommand(pid: number, signal: StopSignal): ExecCommand {

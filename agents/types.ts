@@ -49,6 +49,12 @@ export type StartCommandInput = {
    * start within milliseconds of each other when their lines are written together.
    */
   gated?: boolean;
+  /**
+   * Where the agent's counter reader has a `script` (POSIX shells): the command also prints the NIC's
+   * byte counters, once before the gate (or the start) and once after the program exits, each between
+   * COUNTERS_BEFORE or COUNTERS_AFTER and COUNTERS_END lines, in the round trip the start already is.
+   */
+  counters?: { nicName: string; script: string };
 };
 
 /** Opening and restoring a host firewall around a test (ESXi). */
@@ -69,6 +75,20 @@ export type EnvironmentReader = {
   command(nicName: string): ExecCommand;
   /** never throws: whatever cannot be read is null and named in `missing` */
   parse(output: CommandOutput, nicName: string): HostEnvironment;
+};
+
+/** A NIC's byte counters as its host keeps them (since boot, or since the driver last reset them). */
+export type NicCounters = { txBytes: number; rxBytes: number };
+
+/**
+ * Reading a NIC's byte counters: one short command, or (`script`, POSIX shells) a snippet reading the NIC
+ * named in `$n` that start commands embed (StartCommandInput.counters). The NIC's name is data.
+ */
+export type CounterReader = {
+  command(nicName: string): ExecCommand;
+  /** never throws: null when the output holds no counters of that NIC */
+  parse(output: string, nicName: string): NicCounters | null;
+  script?: string;
 };
 
 /** Pinging from one end of a link to the other, in this platform's syntax. */
@@ -120,4 +140,6 @@ export type PlatformAgent = ProcessControl & {
   firewall?: FirewallControl;
   environment: EnvironmentReader;
   ping: PingSupport;
+  /** the byte counters of a NIC, which prove that a test's bytes went through it */
+  counters: CounterReader;
 };

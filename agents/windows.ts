@@ -10,6 +10,7 @@ import type {
   DiscoveredNic,
   ExecCommand,
   NicAddress,
+  NicCounters,
   PlatformAgent,
   StartCommandInput,
 } from "./types";
@@ -209,6 +210,37 @@ export function parseWindowsNics(output: string): DiscoveredNic[] {
 /** Windows builds of iperf3 report no Retr or Cwnd (no TCP_INFO): the engine must not expect them. */
 export const WINDOWS_HAS_TCP_INFO = false;
 
+/**
+ * Every adapter's byte counters as JSON, one constant command (the parser picks the NIC by name, so the
+ * name never reaches the host). cmd.exe cannot wait for a go or print around a program: the engine runs
+ * it alone, before the client or server starts and after it ends.
+ */
+export const WINDOWS_COUNTERS_ARGV = [
+  "powershell",
+  "-NoProfile",
+  "-NonInteractive",
+  "-Command",
+  "Get-NetAdapterStatistics -ErrorAction Ignore | Select-Object Name,SentBytes,ReceivedBytes | ConvertTo-Json -Compress",
+] as const;
+
+/** `Get-NetAdapterStatistics` as JSON (one object, or an array of them): the adapter named `nicName`. */
+export function parseWindowsCounters(output: string, nicName: string): NicCounters | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(output.trim());
+  } catch {
+    return null;
+  }
+  const adapters = (Array.isArray(parsed) ? parsed : [parsed]) as {
+    Name?: unknown;
+    SentBytes?: unknown;
+    ReceivedBytes?: unknown;
+  }[];
+  const adapter = adapters.find((a) => a && a.Name === nicName);
+  const { SentBytes: txBytes, ReceivedBytes: rxBytes } = adapter ?? {};
+  return typeof txBytes === "number" && typeof rxBytes === "number" ? { txBytes, rxBytes } : null;
+}
+
 export const windowsAgent: PlatformAgent = {
   platform: "windows",
   // cmd.exe fails `uname -s` and runs `ver`, which prints an empty line, then this.
@@ -232,4 +264,5 @@ export const windowsAgent: PlatformAgent = {
   parseNics: parseWindowsNics,
   environment: windowsEnvironmentReader({ command: cmdCommand, linkSpeedMbps: windowsLinkSpeedMbps }),
   ping: windowsPingSupport(cmdCommand),
+  counters: { command: () => cmdCommand(WINDOWS_COUNTERS_ARGV), parse: parseWindowsCounters },
 };
