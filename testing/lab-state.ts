@@ -33,6 +33,11 @@ export type LabTopologyLink = {
   mtu: number;
   flowCapMbit?: number;
   bottleneck?: string;
+  /**
+   * Another link between the same two hosts: a /32 route on each end sends the traffic to this link's
+   * peer address over that one, as a route or a second address sends a test over a management port.
+   */
+  routedVia?: string;
 };
 /** A rate that every link naming it shares, on top of each link's own: "1.2gbit", "800mbit". */
 export type LabTopologyBottleneck = { name: string; rate: string };
@@ -78,6 +83,8 @@ export type LabLink = {
   flowCapMbps: number | null;
   /** The name of the bottleneck (state.bottlenecks) this link shares with others; null when it has none. */
   bottleneck: string | null;
+  /** The link its peer addresses are routed over (LabTopologyLink.routedVia); null when its traffic takes it. */
+  routedVia: string | null;
 };
 
 /**

@@ -1,7 +1,9 @@
 // A run's result as Run columns: the forward (or only) direction's summary, the second direction
 // of a --bidir run, and both ends' CPU use. The engine writes them when a run ends, and the
 // importer (lib/imports) for an output a user brought.
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { IperfCpu, IperfSummary } from "@/lib/iperf";
+import type { PathCheck } from "./contract";
 
 export function summaryColumns(summary: IperfSummary | null, prefix: "" | "reverse", isInterrupted: boolean) {
   if (!summary) return {};
@@ -33,4 +35,10 @@ export function summaryColumns(summary: IperfSummary | null, prefix: "" | "rever
 /** The CPU use of the host that ran the client and of the server's, as the client's output gave them. */
 export function cpuColumns(cpu: IperfCpu | null) {
   return { clientCpuPercent: cpu?.clientPercent ?? null, serverCpuPercent: cpu?.serverPercent ?? null };
+}
+
+/** A run's proof of the path (path-check.ts) as its two columns: the check as JSON, its verdict as text for filters. */
+export function pathCheckColumns(check: PathCheck | null) {
+  if (!check) return {};
+  return { pathCheck: check as unknown as Prisma.InputJsonValue, pathVerdict: check.verdict };
 }

@@ -75,6 +75,46 @@ export function parseStoredOptions(value: unknown): IperfOptions {
   return { ...STORED_OPTION_DEFAULTS, ...stored } as IperfOptions;
 }
 
+// ---------------------------------------------------------------- proof of the path
+
+/**
+ * Whether a test's bytes went through the link's NICs (lib/runs/path-check.ts): `on-link` when the
+ * sending NIC's counter rose by at least 90% of the bytes iperf3 sent, `off-link` below 50% (they took
+ * another route), `unclear` between, `unknown` where a counter could not be read.
+ */
+export const PATH_VERDICTS = ["on-link", "unclear", "off-link", "unknown"] as const;
+export type PathVerdict = (typeof PATH_VERDICTS)[number];
+
+/** One end's NIC and how much its counters rose during the test; null rises where they could not be read. */
+export const PathEndSchema = z.object({
+  nic: z.string(),
+  txBytes: z.number().nullable(),
+  rxBytes: z.number().nullable(),
+});
+export type PathEnd = z.infer<typeof PathEndSchema>;
+
+/**
+ * A run's proof of the path, stored with it (Run.pathCheck; null: not checked). An end is null where
+ * nothing can be read (a device, an iperf3 server Wirespeed does not manage). `iperfBytes` is what
+ * iperf3 sent (both directions of --bidir); `sender` and `percent` are the end whose NIC decided the
+ * verdict and the share of the bytes it was sent that its counter rose by.
+ */
+export const PathCheckSchema = z.object({
+  client: PathEndSchema.nullable(),
+  server: PathEndSchema.nullable(),
+  iperfBytes: z.number().nullable(),
+  verdict: z.enum(PATH_VERDICTS),
+  sender: z.enum(["client", "server"]).nullable(),
+  percent: z.number().nullable(),
+});
+export type PathCheck = z.infer<typeof PathCheckSchema>;
+
+/** A stored path check, or null for a run from before them (or a value that is not one). */
+export function parseStoredPathCheck(value: unknown): PathCheck | null {
+  const parsed = PathCheckSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 // ---------------------------------------------------------------- samples
 
 /**

@@ -18,7 +18,7 @@ import {
 import type { HostEnvironment } from "@/agents/types";
 import { emptyEnvironment } from "@/lib/diagnosis/contract";
 import type { RunEventBus } from "./bus";
-import { parseStoredOptions, type RunStatus } from "./contract";
+import { parseStoredOptions, type PathCheck, type PathEnd, type RunStatus } from "./contract";
 import { RunError, type RunFailure } from "./errors";
 import { Holdings } from "./holdings";
 import { timeLimitMs, type ExecutionLimits } from "./limits";
@@ -46,14 +46,15 @@ import {
 import type { PortLeases } from "./ports";
 import type { ExternalServerEndpoint, RemoteProcess, RunEndpoint, RunRemote, ServerEndpoint } from "./remote";
 import { LatencyProbe, latencyColumns } from "./latency-probe";
-import { cpuColumns, summaryColumns } from "./columns";
+import { cpuColumns, pathCheckColumns, summaryColumns } from "./columns";
 import { exactSummaries, isCompleteServerReport } from "./exact-summary";
 import { SampleWriter } from "./samples";
 import { nicAddress, OutputLog, runOutcome, type RunOutcome } from "./outcome";
 import { serverArgvFor, startServer, type ListeningServer } from "./server-start";
 import { listenOnFreePort, type PortAttempt } from "./server-port";
+import { checkPath, pathEnd, sentDirections, type CounterReadings } from "./path-check";
 import { runJson } from "./serialize";
-import { withTimeout } from "./timers";
+import { valueWithin, withTimeout } from "./timers";
 
 export { DEFAULT_LIMITS, type ExecutionLimits } from "./limits";
 export type { RunEndpoints } from "./phases";
@@ -100,6 +101,8 @@ export type StepName = "resolve" | "prepare" | "startServer" | "clientReady" | "
 const UNMANAGED_SERVER = "an iperf3 server Wirespeed does not manage";
 // A host whose environment takes longer than this is recorded as not read: the run does not wait for it.
 const ENVIRONMENT_WAIT_MS = 15_000;
+// The counters after the test are read as the client and server end; a host slower than this leaves them unread.
+const COUNTERS_WAIT_MS = 12_000;
 
 type CommandColumns = {
   serverCommand?: string;
@@ -507,7 +510,8 @@ export class RunExecution {
       prepared.iperf.client.path,
       argv,
       { onStdoutLine: onLine, onStderrLine: onLine },
-      { pty: liveMode === "pty", gated: true },
+      // Its NIC's counters around it: the proof of the path (path-check.ts) of the bytes the client sends.
+      { pty: liveMode === "pty", gated: true, counters: true },
     );
     this.holdings.addProcess(process);
     this.commands.clientOpened(process);
@@ -721,6 +725,7 @@ export class RunExecution {
           }
         : null;
     const { status, error } = this.outcome(writeError, finished);
+    const pathCheck = finished ? await this.checkPath(finished) : null;
     const result = finished?.result ?? null;
     const interrupted = result?.interrupted ?? false;
     // Against an unmanaged server: how many tries it took, and the port of the last.
@@ -738,6 +743,7 @@ export class RunExecution {
         ...cpuColumns(cpuOf(result, server)),
         ...tries,
         ...latencyColumns(latency?.summary ?? null),
+        ...pathCheckColumns(pathCheck),
         ...(environment ? { environment: environment as unknown as Prisma.InputJsonValue } : {}),
         status,
         endedAt: new Date(),
@@ -746,6 +752,32 @@ export class RunExecution {
       },
       error,
     );
+  }
+
+  /**
+   * Where the bytes went: each managed end's NIC counters, read by its own command before the client
+   * started and after it ended (remote-agents.ts), against what iperf3 sent; null without a result. An
+   * iperf3 server Wirespeed does not manage has none: its end is null.
+   */
+  private async checkPath(finished: Finished): Promise<PathCheck | null> {
+    const { result, client, server, options } = finished;
+    if (!result.summary) return null;
+    const readingsOf = async (process: RemoteProcess): Promise<PathEnd | null> => {
+      if (!process.counters) return null;
+      const readings: CounterReadings | null = await valueWithin(process.counters, COUNTERS_WAIT_MS, null);
+      return readings ? pathEnd(readings) : null;
+    };
+    const [clientEnd, serverEnd] = await Promise.all([
+      readingsOf(client.process),
+      server.access === "ssh" ? readingsOf(server.process) : Promise.resolve(null),
+    ]);
+    const direction = options.bidir ? "bidir" : options.reverse ? "reverse" : "normal";
+    const sent = sentDirections(
+      direction,
+      result.summary.sender?.bytes ?? null,
+      result.reverseSummary?.sender?.bytes ?? null,
+    );
+    return checkPath({ client: clientEnd, server: serverEnd, sent });
   }
 
   private outcome(writeError: unknown, finished: Finished | null): RunOutcome {

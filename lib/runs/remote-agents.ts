@@ -1,7 +1,15 @@
 import "server-only";
-import { parsePidLine, type ExecCommand, type PlatformAgent } from "@/agents";
+import {
+  CounterBlocks,
+  parsePidLine,
+  type ExecCommand,
+  type NicCounters,
+  type PlatformAgent,
+  type StartCommandInput,
+} from "@/agents";
 import { requireIperf, resolveAgent } from "@/lib/hosts/remote";
 import { execCapture, execStream, stopProcess } from "@/lib/ssh";
+import type { CounterReadings } from "./path-check";
 import type { ProcessCallbacks, RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import { valueWithin } from "./timers";
 
@@ -11,6 +19,8 @@ const STOP_WAIT_MS = 15_000;
 const PS_TIMEOUT_MS = 20_000;
 // One command reads the environment; a host slower than this is recorded as not read, the run goes on.
 const ENVIRONMENT_TIMEOUT_MS = 15_000;
+// A NIC's counters read alone (where the start command cannot hold them): a host slower than this leaves them unread.
+const COUNTERS_TIMEOUT_MS = 10_000;
 
 const agentFor = (endpoint: RunEndpoint, signal?: AbortSignal) =>
   resolveAgent(endpoint.target, endpoint.platform, signal);
@@ -26,8 +36,8 @@ export const agentRunRemote: RunRemote = {
   startIperf(endpoint, role, iperf3Path, argv, callbacks: ProcessCallbacks, options = {}): RemoteProcess {
     return startProcess(
       endpoint,
-      (agent, gated) => {
-        const input = { iperf3Path, args: argv, gated };
+      (agent, gated, counters) => {
+        const input = { iperf3Path, args: argv, gated, counters };
         return role === "server" ? agent.serverCommand(input) : agent.clientCommand(input);
       },
       // The line a user would type: the iperf3 command itself, quoted for that host's shell.
@@ -98,11 +108,11 @@ export const agentRunRemote: RunRemote = {
  */
 function startProcess(
   endpoint: RunEndpoint,
-  build: (agent: PlatformAgent, gated: boolean) => ExecCommand,
+  build: (agent: PlatformAgent, gated: boolean, counters?: StartCommandInput["counters"]) => ExecCommand,
   quotedLine: (agent: PlatformAgent) => string,
   plainLine: string,
   callbacks: ProcessCallbacks,
-  options: { pty?: boolean; gated?: boolean },
+  options: { pty?: boolean; gated?: boolean; counters?: boolean },
 ): RemoteProcess {
   const agentPromise = agentFor(endpoint);
   const channel = new AbortController();
@@ -117,8 +127,26 @@ function startProcess(
   const gateOpened = new Promise<void>((resolve) => (openGate = resolve));
   let markReady = () => {};
   const readyLine = new Promise<void>((resolve) => (markReady = resolve));
+  // A NIC without a name has no counters to read: its run's path check is unknown.
+  const nicName = endpoint.nicName.trim();
+  const blocks = options.counters && nicName !== "" ? new CounterBlocks() : null;
+  let readCounters: () => Promise<CounterReadings | null> = async () => null;
 
   const done = agentPromise.then(async (agent) => {
+    const reader = agent.counters;
+    // The counters in the start command itself where the shell can print them; else one short command before and after.
+    const isInline = blocks !== null && reader.script !== undefined;
+    const readAlone = () =>
+      execCapture(endpoint.target, reader.command(nicName), { timeoutMs: COUNTERS_TIMEOUT_MS })
+        .then((output) => reader.parse(output.stdout, nicName))
+        .catch(() => null);
+    const parsed = (text: string | null): NicCounters | null => (text === null ? null : reader.parse(text, nicName));
+    const before = blocks && !isInline ? await readAlone() : null;
+    if (blocks)
+      readCounters = async () =>
+        isInline
+          ? { nic: nicName, before: parsed(blocks.before), after: parsed(blocks.after) }
+          : { nic: nicName, before, after: await readAlone() };
     // A host whose shell cannot wait for the go (Windows, or a pty) starts the command only when released.
     const isGatedRemotely = !!options.gated && agent.gatesStart && !options.pty;
     if (options.gated && !isGatedRemotely) {
@@ -126,7 +154,8 @@ function startProcess(
       await gateOpened;
       if (isCancelled) return { exitCode: null };
     }
-    const command = { ...build(agent, isGatedRemotely), pty: options.pty };
+    const inline = isInline ? { nicName, script: reader.script! } : undefined;
+    const command = { ...build(agent, isGatedRemotely, inline), pty: options.pty };
     let isPidSeen = !agent.printsPid;
     let isReadySeen = !isGatedRemotely;
     if (!agent.printsPid) resolvePid(null);
@@ -138,6 +167,7 @@ function startProcess(
           if (isReleased && isGatedRemotely) write("go\n");
         },
         onStdoutLine: (line) => {
+          if (isInline && blocks?.push(line)) return;
           if (!isReadySeen && line === "wirespeed-ready") {
             isReadySeen = true;
             markReady();
@@ -172,6 +202,14 @@ function startProcess(
     () => undefined,
   );
 
+  // Read once the process has ended, whatever its end: a reading that failed is null, never a failed run.
+  const counters = blocks
+    ? done
+        .catch(() => undefined)
+        .then(() => readCounters())
+        .then((readings) => readings ?? { nic: nicName, before: null, after: null })
+    : undefined;
+
   // Ready when the gate is up, or as soon as it is clear that it never will be (the command ended).
   const ready = options.gated ? Promise.race([readyLine, done.then(() => undefined)]) : Promise.resolve();
   // A run that fails before it waits for this one must not leave its rejection unhandled.
@@ -188,6 +226,7 @@ function startProcess(
     pid,
     done,
     ready,
+    ...(counters ? { counters } : {}),
     release() {
       if (isReleased) return;
       isReleased = true;

@@ -3,6 +3,7 @@
 import type { HostEnvironment, PingSupport } from "@/agents/types";
 import type { IperfPlatform, IperfVersion } from "@/lib/iperf";
 import type { HostTarget } from "@/lib/ssh/types";
+import type { CounterReadings } from "./path-check";
 
 /** An end Wirespeed logs in to (access "ssh") and runs iperf3 on. */
 export type RunEndpoint = {
@@ -57,6 +58,11 @@ export type RemoteProcess = {
   ready: Promise<void>;
   /** starts a process started `gated` (no-op otherwise); several released together start within milliseconds */
   release: () => void;
+  /**
+   * Started with `counters`: its NIC's byte counters before it started and after it ended, once the
+   * second is read (after `done`); a reading that failed is null. Absent where none were asked for.
+   */
+  counters?: Promise<CounterReadings>;
 };
 
 export type RunRemote = {
@@ -73,8 +79,10 @@ export type RunRemote = {
      * pty: for iperf3 before 3.1.5, which has no --forceflush and would print everything at the end.
      * gated: nothing starts until release(); where the platform allows, the SSH session and the host's
      * shell are set up now, so that release() starts iperf3 itself at once.
+     * counters: the endpoint's NIC's byte counters are read around the process (RemoteProcess.counters),
+     * inside its own command where the platform's shell can, else with one short command before and after.
      */
-    options?: { pty?: boolean; gated?: boolean },
+    options?: { pty?: boolean; gated?: boolean; counters?: boolean },
   ): RemoteProcess;
   /**
    * Opens the host's firewall for a test where the platform has one and the user opted in;

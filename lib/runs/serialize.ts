@@ -1,7 +1,7 @@
 // The one JSON shape of a run, shared by the REST API, the SSE stream and pages.
 import type { Run } from "@/lib/generated/prisma/client";
 
-import type { RunStatus } from "./contract";
+import { parseStoredPathCheck, type RunStatus } from "./contract";
 
 /** Received rate as a share of the link's nominal rate, rounded to 0.1 %. */
 export function lineRatePercent(bitsPerSecond: number | null, speedMbps: number): number | null {
@@ -104,6 +104,8 @@ export function runJson(run: Run, link: { id: number; name: string; speedMbps: n
     peerAddress: run.peerAddress,
     /** A run against an iperf3 server Wirespeed does not manage: how many tries found it free (null otherwise). */
     serverTries: run.serverTries,
+    /** Where the bytes went: each end's NIC counters' rise during the test against what iperf3 sent, and the verdict (null: not checked). */
+    pathCheck: parseStoredPathCheck(run.pathCheck),
     error: run.errorKind ? { kind: run.errorKind, message: run.errorMessage ?? "", hint: run.errorHint ?? "" } : null,
   };
 }

@@ -147,7 +147,8 @@ export async function startServer({
         if (/error/i.test(line)) errorText += `${line}\n`;
       },
     },
-    { pty },
+    // Its NIC's counters around it: the proof of the path (path-check.ts) of the bytes the server sends.
+    { pty, counters: true },
   );
   onStart(process);
   const settled = isJson ? settle(process, limits) : new Promise<never>(() => {});

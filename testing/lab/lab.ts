@@ -392,9 +392,9 @@ export function parseTopology(value: unknown): LabTopology {
     (value.links ?? []).forEach((link: unknown, j: number) => {
       const where = `links[${j}]`;
       if (!isObject(link)) return void problems.push(`${where}: expected an object { name, a, b, rate, mtu }`);
-      checkKeys(where, link, ["name", "a", "b", "rate", "mtu", "flowCapMbit", "bottleneck"], problems);
+      checkKeys(where, link, ["name", "a", "b", "rate", "mtu", "flowCapMbit", "bottleneck", "routedVia"], problems);
       const before = problems.length;
-      const { name, a, b, rate, mtu, flowCapMbit, bottleneck } = link;
+      const { name, a, b, rate, mtu, flowCapMbit, bottleneck, routedVia } = link;
       if (typeof name !== "string" || !NAME_RE.test(name) || name.length > 64) {
         problems.push(`${where}.name: expected lowercase letters, digits and "-" (at most 64), got ${describe(name)}`);
       } else if (links.some((l) => l.name === name)) {
@@ -464,10 +464,24 @@ export function parseTopology(value: unknown): LabTopology {
           mtu: mtu as number,
           ...(flowCapMbit === undefined ? {} : { flowCapMbit: flowCapMbit as number }),
           ...(bottleneck === undefined ? {} : { bottleneck: bottleneck as string }),
+          ...(routedVia === undefined ? {} : { routedVia: routedVia as string }),
         });
       }
     });
   }
+  // A detour is another link between the same two hosts, itself taken by its own traffic.
+  links.forEach((link, j) => {
+    if (link.routedVia === undefined) return;
+    const via = links.find((l) => l.name === link.routedVia);
+    const where = `links[${j}].routedVia`;
+    if (!via || via === link || via.routedVia !== undefined) {
+      problems.push(
+        `${where}: expected the name of another link that is not itself routed elsewhere, got ${describe(link.routedVia)}`,
+      );
+    } else if (!((via.a === link.a && via.b === link.b) || (via.a === link.b && via.b === link.a))) {
+      problems.push(`${where}: "${via.name}" must join the same two hosts as "${link.name}"`);
+    }
+  });
 
   // A bottleneck's ifb lives in the namespaces of its links' a and b hosts, one each: so they must be the same hosts.
   bottlenecks.forEach((bottleneck, k) => {
@@ -962,7 +976,22 @@ async function buildLab(topology: LabTopology, dir: string): Promise<LabState> {
       b: ends[1]!,
       flowCapMbps: link.flowCapMbit ?? null,
       bottleneck: link.bottleneck ?? null,
+      routedVia: link.routedVia ?? null,
     });
+  }
+
+  // Detours: on each end, a /32 route sends the peer's address of the link through the other link's peer,
+  // so a test bound to the link's addresses leaves by the other link's NIC (the path check's off-link case).
+  for (const link of links) {
+    const via = links.find((l) => l.name === link.routedVia);
+    if (!via) continue;
+    const viaEndOn = (host: string) => (via.a.host === host ? via.a : via.b);
+    for (const [here, peer] of [
+      [link.a, link.b],
+      [link.b, link.a],
+    ] as const) {
+      ipn(netnsName(here.host), "route", "add", `${peer.address}/32`, "via", viaEndOn(peer.host).address);
+    }
   }
 
   await Promise.all(

@@ -67,8 +67,29 @@ describe("parseTopology", () => {
       { name: "a-hidden", a: "alpha", b: "hidden", rate: "1gbit", mtu: 1500 },
       { name: "a-appl", a: "alpha", b: "appl", rate: "1gbit", mtu: 1500 },
       { name: "b-phone", a: "beta", b: "phone", rate: "1gbit", mtu: 1500 },
+      { name: "gd-detour", a: "gamma", b: "delta", rate: "1gbit", mtu: 9000, routedVia: "gd-indep-2" },
     ]);
     expect(topology.bottlenecks).toEqual([{ name: "gd-shared", rate: "1.2gbit" }]);
+  });
+
+  it("routes a link over another between the same hosts, and refuses a detour anywhere else", () => {
+    const hosts = [{ name: "x" }, { name: "y" }, { name: "z" }];
+    const link = (name: string, a: string, b: string, routedVia?: string) => ({
+      name,
+      a,
+      b,
+      rate: "1gbit",
+      mtu: 1500,
+      ...(routedVia ? { routedVia } : {}),
+    });
+    expect(parseTopology({ hosts, links: [link("l1", "x", "y"), link("l2", "y", "x", "l1")] }).links[1]).toEqual(
+      link("l2", "y", "x", "l1"),
+    );
+    expect(() => parseTopology({ hosts, links: [link("l1", "x", "z"), link("l2", "x", "y", "l1")] })).toThrow(
+      /links\[1\]\.routedVia: "l1" must join the same two hosts as "l2"/,
+    );
+    expect(() => parseTopology({ hosts, links: [link("l1", "x", "y", "l1")] })).toThrow(/links\[0\]\.routedVia/);
+    expect(() => parseTopology({ hosts, links: [link("l1", "x", "y", "nowhere")] })).toThrow(/links\[0\]\.routedVia/);
   });
 
   it("accepts an optional host flavor and rejects unknown ones", () => {
