@@ -38,6 +38,7 @@ type RunSpec = {
   signature?: string;
   experimentId?: number | null;
   link?: number;
+  pathVerdict?: string | null;
 };
 
 /** A finished run, a minute after the one before. */
@@ -47,6 +48,7 @@ async function addRun({
   signature = TCP,
   experimentId = null,
   link,
+  pathVerdict = null,
 }: RunSpec = {}) {
   clock += 60_000;
   return db.run.create({
@@ -56,6 +58,7 @@ async function addRun({
       options: {},
       signature,
       experimentId,
+      pathVerdict,
       receivedBitsPerSecond: status === "succeeded" ? rate : null,
       createdAt: new Date(clock),
       endedAt: new Date(clock + 10_000),
@@ -122,6 +125,17 @@ describe("baselineFor", () => {
     await addRun({ status: "interrupted" });
     const figures = await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null);
     expect(figures).toMatchObject({ medianBitsPerSecond: 910 * MBIT, count: 3 });
+  });
+
+  it("leaves out runs whose bytes took another route; runs not checked, or checked on the link or unclear, count", async () => {
+    await addRun({ rate: 900 * MBIT });
+    await addRun({ rate: 910 * MBIT, pathVerdict: "on-link" });
+    await addRun({ rate: 920 * MBIT, pathVerdict: "unknown" });
+    await addRun({ rate: 930 * MBIT, pathVerdict: "unclear" });
+    await addRun({ rate: 990 * MBIT, pathVerdict: "off-link" });
+    await addRun({ rate: 990 * MBIT, pathVerdict: "off-link" });
+    const figures = await baselineFor({ id: linkId, baselineRuns: 10, importsInBaseline: false }, TCP, null);
+    expect(figures).toMatchObject({ medianBitsPerSecond: 915 * MBIT, count: 4 });
   });
 
   it("keeps signatures apart, UDP bitrates included, and links apart", async () => {

@@ -7,7 +7,8 @@ import { BASELINE_MIN_RUNS, type BaselineJson, type LinkBaselineJson, type RunAg
 
 // A link's baseline per test signature: the median received rate of its last N successful
 // runs of that signature (N = Link.baselineRuns) that are not part of an experiment:
-// experiments vary one thing on purpose, and concurrent ones share a bottleneck.
+// experiments vary one thing on purpose, and concurrent ones share a bottleneck. Nor does a run
+// whose bytes took another route (an off-link path check): it measured another path.
 
 /** The runs a baseline is made of, and what they make. */
 export type BaselineFigures = {
@@ -53,6 +54,8 @@ export async function baselineFor(
       status: "succeeded",
       ...baselineRunsWhere(link),
       receivedBitsPerSecond: { not: null },
+      // A run whose bytes went another way (lib/runs/path-check.ts) measured some other path: null is not checked.
+      OR: [{ pathVerdict: null }, { pathVerdict: { not: "off-link" } }],
       ...(before ? { createdAt: { lt: before } } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

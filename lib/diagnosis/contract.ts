@@ -166,6 +166,7 @@ export const HINT_IDS = [
   "small-buffers",
   "iperf3-too-old",
   "bufferbloat",
+  "off-link",
 ] as const;
 export type HintId = (typeof HINT_IDS)[number];
 

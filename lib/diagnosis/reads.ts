@@ -13,10 +13,12 @@ import {
   hintsForLink,
   hintsForRun,
   type ExperimentEvidence,
+  type NicFacts,
   type RunEvidence,
 } from "@/lib/diagnosis/rules";
 import type { ExperimentKind } from "@/lib/experiments/contract";
-import { clientSideOf, parseStoredOptions } from "@/lib/runs/contract";
+import { clientSideOf, parseStoredOptions, parseStoredPathCheck } from "@/lib/runs/contract";
+import { nicAddress } from "@/lib/runs/outcome";
 
 // Reads for diagnosis: a run's environment, latency and findings; the findings of a link and of
 // an experiment. Hints are worked out when asked, from what is stored, so a better rule applies
@@ -28,6 +30,8 @@ const LINK_EXPERIMENTS = 3;
 
 const nicSelect = {
   name: true,
+  addresses: true,
+  host: { select: { name: true } },
   speedMbps: true,
   mtu: true,
   pcieLinkSpeed: true,
@@ -59,6 +63,7 @@ const runSelect = {
   latencyGrade: true,
   latencySent: true,
   latencyLost: true,
+  pathCheck: true,
   link: { select: { speedMbps: true, aNic: { select: nicSelect }, bNic: { select: nicSelect } } },
 } as const;
 
@@ -109,6 +114,12 @@ async function oppositeOf(run: RunRow): Promise<RunEvidence["opposite"]> {
   return opposite ? { runId: opposite.id, receivedBitsPerSecond: opposite.receivedBitsPerSecond } : null;
 }
 
+/** What the rules read of a NIC: the inventory's figures, without its host and addresses (RunEvidence.hosts has those). */
+function nicFactsOf(nic: RunRow["link"]["aNic"]): NicFacts {
+  const { name, speedMbps, mtu, pcieLinkSpeed, pcieLinkWidth, driver } = nic;
+  return { name, speedMbps, mtu, pcieLinkSpeed, pcieLinkWidth, driver };
+}
+
 function evidenceOf(run: RunRow, opposite: RunEvidence["opposite"]): RunEvidence {
   const clientSide = clientSideOf(run.clientSide);
   const [client, server] = clientSide === "a" ? [run.link.aNic, run.link.bNic] : [run.link.bNic, run.link.aNic];
@@ -127,9 +138,14 @@ function evidenceOf(run: RunRow, opposite: RunEvidence["opposite"]): RunEvidence
     clientCpuPercent: run.clientCpuPercent,
     serverCpuPercent: run.serverCpuPercent,
     environment: parseStoredEnvironment(run.environment),
-    nics: { client, server },
+    nics: { client: nicFactsOf(client), server: nicFactsOf(server) },
     latency: latencySummaryOf(run),
     isChannel: run.channel !== null,
+    pathCheck: parseStoredPathCheck(run.pathCheck),
+    hosts: {
+      client: { name: client.host.name, address: nicAddress(client.addresses) },
+      server: { name: server.host.name, address: nicAddress(server.addresses) },
+    },
     opposite,
   };
 }

@@ -8,6 +8,7 @@ import { cpuBoundRule, CPU_BOUND_TITLE } from "./rules/cpu-bound";
 import { iperf3VersionRule, IPERF3_TOO_OLD_TITLE } from "./rules/iperf3-version";
 import { mtuMismatchRule, MTU_MISMATCH_TITLE } from "./rules/mtu-mismatch";
 import { negotiatedSpeedRule, NEGOTIATED_SPEED_TITLE } from "./rules/negotiated-speed";
+import { offLinkRule, OFF_LINK_TITLE } from "./rules/off-link";
 import { pcieSlotRule, PCIE_SLOT_TITLE } from "./rules/pcie-slot";
 import { retransmitsRule, RETRANSMITS_TITLE } from "./rules/retransmits";
 import { severityRank } from "./rules/shared";
@@ -33,6 +34,7 @@ export const HINT_TITLES: Record<HintId, string> = {
   "small-buffers": SMALL_BUFFERS_TITLE,
   "iperf3-too-old": IPERF3_TOO_OLD_TITLE,
   bufferbloat: BUFFERBLOAT_TITLE,
+  "off-link": OFF_LINK_TITLE,
 };
 
 const RUN_RULES: readonly RunRule[] = [
@@ -47,6 +49,7 @@ const RUN_RULES: readonly RunRule[] = [
   smallBuffersRule,
   iperf3VersionRule,
   bufferbloatRule,
+  offLinkRule,
 ];
 
 const EXPERIMENT_RULES: readonly ExperimentRule[] = [sharedBottleneckRule, singleStreamSweepRule, asymmetryMatrixRule];

@@ -92,6 +92,8 @@ export function runEvidence(figures: RunFigures = {}): RunEvidence {
     nics: { client: nicFacts({ name: "enp3s0f0" }), server: nicFacts({ name: "eth1" }) },
     latency: null,
     isChannel: false,
+    pathCheck: null,
+    hosts: { client: { name: "alpha", address: "10.0.10.1" }, server: { name: "nas", address: "10.0.10.2" } },
     opposite: null,
     ...rest,
   };

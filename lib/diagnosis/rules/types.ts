@@ -3,7 +3,7 @@
 import type { Hint, LatencySummary, RunEnvironment } from "@/lib/diagnosis/contract";
 import type { ExperimentKind } from "@/lib/experiments/contract";
 import type { IperfOptions } from "@/lib/iperf/options";
-import type { ClientSide } from "@/lib/runs/contract";
+import type { ClientSide, PathCheck } from "@/lib/runs/contract";
 
 /** What the inventory knows of a NIC (from discovery or typed by the user). */
 export type NicFacts = {
@@ -39,6 +39,10 @@ export type RunEvidence = {
   latency: LatencySummary | null;
   /** one of several iperf3 processes at once (a channels experiment's channel) */
   isChannel: boolean;
+  /** where the bytes went (lib/runs/path-check.ts); null for a run that was not checked */
+  pathCheck: PathCheck | null;
+  /** each end's host and the address its NIC has in the inventory (the address a route to it is asked for) */
+  hosts: { client: { name: string; address: string | null }; server: { name: string; address: string | null } };
   /** the latest comparable run the other way over the link (same protocol, streams), for asymmetry */
   opposite: { runId: number; receivedBitsPerSecond: number | null } | null;
 };
