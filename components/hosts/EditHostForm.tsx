@@ -7,7 +7,7 @@ import { useCan } from "@/components/auth/ViewerContext";
 import { updateHostAction } from "@/lib/inventory/actions/update-host";
 import type { HostDetail } from "@/lib/inventory/host-reads";
 import { authInput, CredentialFields, EMPTY_CREDENTIALS, type Credentials } from "./CredentialFields";
-import { accessLabel, wholeNumberOrText, type JumpOption } from "./fields";
+import { accessLabel, placeTagError, tagsFromText, wholeNumberOrText, type JumpOption } from "./fields";
 import { DeviceKindField, IperfPortFields, ReachThroughField } from "./ReachFields";
 import {
   ADDRESS_AND_CREDENTIAL_KEYS,
@@ -28,9 +28,10 @@ const PLACED_BY_ACCESS: Record<EditableHost["access"], string[]> = {
     "iperfPortMin",
     "iperfPortMax",
     "openFirewall",
+    "tags",
   ],
-  "iperf3-server": ["name", "address", "iperfPortMin", "iperfPortMax", "notes"],
-  device: ["name", "kind", "notes"],
+  "iperf3-server": ["name", "address", "iperfPortMin", "iperfPortMax", "notes", "tags"],
+  device: ["name", "kind", "notes", "tags"],
 };
 
 /** The settings as typed. */
@@ -41,11 +42,13 @@ type HostSettings = HostAddress & {
   iperfPortMax: string;
   jumpHostId: string;
   kind: string;
+  /** as typed: tags separated by commas or spaces */
+  tags: string;
 };
 
 /** What the form sends for the host's access: only the fields that access has (access itself never changes). */
 function updateInput(host: EditableHost, fields: HostSettings) {
-  const common = { hostId: host.id, name: fields.name.trim(), notes: fields.notes };
+  const common = { hostId: host.id, name: fields.name.trim(), notes: fields.notes, tags: tagsFromText(fields.tags) };
   switch (host.access) {
     case "iperf3-server":
       return {
@@ -87,6 +90,7 @@ export function EditHostForm({ host, jumpOptions }: { host: EditableHost; jumpOp
     iperfPortMax: String(host.iperfPortMax),
     jumpHostId: host.jumpHostId === null ? "" : String(host.jumpHostId),
     kind: host.kind ?? "other",
+    tags: host.tags.join(", "),
   });
   const isSsh = host.access === "ssh";
   const [openFirewall, setOpenFirewall] = useState(host.openFirewall);
@@ -96,7 +100,13 @@ export function EditHostForm({ host, jumpOptions }: { host: EditableHost; jumpOp
     ...EMPTY_CREDENTIALS,
     method: host.authMethod as Credentials["method"],
   });
-  const { isPending, message: failure, fieldErrors, setMessage, submit: run } = useActionForm();
+  const {
+    isPending,
+    message: failure,
+    fieldErrors,
+    setMessage,
+    submit: run,
+  } = useActionForm((error) => placeTagError(error, tagsFromText(fields.tags)));
   const field = textBinder(fields, (next) => setFields((previous) => ({ ...previous, ...next })), fieldErrors, {
     isNamed: false,
   });
@@ -122,7 +132,10 @@ export function EditHostForm({ host, jumpOptions }: { host: EditableHost; jumpOp
         },
         onFailure: (result) => {
           setIsSaved(false);
-          const others = unplacedErrors(result.errors, PLACED_BY_ACCESS[host.access]);
+          const others = unplacedErrors(
+            result.errors.map((error) => placeTagError(error, tagsFromText(fields.tags))),
+            PLACED_BY_ACCESS[host.access],
+          );
           if (result.errors.length > 0)
             setMessage(others.length > 0 ? unplacedErrorsText(others) : "See the fields marked below.");
         },
@@ -184,6 +197,14 @@ export function EditHostForm({ host, jumpOptions }: { host: EditableHost; jumpOp
           </span>
         </label>
       ) : null}
+      <TextField
+        label="Tags"
+        {...field("tags")}
+        placeholder="rack1, lab-vlan"
+        hint="Separated by commas or spaces: lowercase letters, digits and - _ . :, up to 16. The grid shows the hosts of a tag."
+        autoComplete="off"
+        spellCheck={false}
+      />
       <TextAreaField label="Notes" rows={3} {...field("notes")} />
       {!isSsh ? null : canSetCredentials ? (
         <div className="rounded-md border border-slate-200 p-4 dark:border-slate-700">

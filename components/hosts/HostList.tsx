@@ -4,6 +4,7 @@ import { TEXT_LINK } from "@/components/ui/styles";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import type { HostView } from "@/lib/inventory/hosts";
 import { HostStatusBadge, LastSeen } from "./HostStatus";
+import { TagList } from "./TagList";
 import { accessLabel, sshTarget } from "./fields";
 
 const COLUMNS = [
@@ -49,6 +50,11 @@ function HostCard({ host }: { host: HostView }) {
         </Link>
         <HostStatusBadge host={host} />
       </div>
+      {host.tags.length > 0 ? (
+        <div className="mt-1">
+          <TagList tags={host.tags} />
+        </div>
+      ) : null}
       <p className="mt-0.5 font-mono text-xs break-all text-slate-600 dark:text-slate-400">{sshTarget(host)}</p>
       <p className="mt-1 text-slate-700 dark:text-slate-300">
         {accessLabel(host)}
@@ -80,6 +86,11 @@ function HostCells({ host }: { host: HostView }) {
         <div className="mt-0.5 font-mono text-xs font-normal break-all text-slate-600 lg:hidden dark:text-slate-400">
           {host.isLocal ? "local" : host.address || "no address"}
         </div>
+        {host.tags.length > 0 ? (
+          <div className="mt-1" data-testid="host-tags">
+            <TagList tags={host.tags} />
+          </div>
+        ) : null}
       </th>
       <td className="hidden px-4 py-2 font-mono text-xs lg:table-cell">{sshTarget(host)}</td>
       <td className="px-4 py-2">

@@ -90,3 +90,16 @@ export function jumpOptionsFor(hosts: readonly JumpCandidate[], hostId: number |
     .map((host) => ({ id: host.id, label: chainLabel(host) }))
     .sort((a, b) => a.label.localeCompare(b.label));
 }
+
+/** "rack1, lab-vlan  10g" → ["rack1", "lab-vlan", "10g"]: tags as typed, split at commas and spaces; the server judges each. */
+export function tagsFromText(text: string): string[] {
+  return text.split(/[\s,]+/).filter((tag) => tag !== "");
+}
+
+/** A refused tag (`tags.2`) shows on the Tags field, naming the tag. */
+export function placeTagError(error: { field: string; message: string }, tags: readonly string[]) {
+  const match = /^tags\.(\d+)$/.exec(error.field);
+  if (!match) return error;
+  const tag = tags[Number(match[1])];
+  return { field: "tags", message: tag === undefined ? error.message : `"${tag}" ${error.message}` };
+}

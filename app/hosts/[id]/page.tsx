@@ -10,6 +10,7 @@ import { EditHostForm } from "@/components/hosts/EditHostForm";
 import { HostConnectionPanel } from "@/components/hosts/HostConnectionPanel";
 import { HostStatusBadge, LastSeen } from "@/components/hosts/HostStatus";
 import { NicTable } from "@/components/hosts/NicTable";
+import { TagList } from "@/components/hosts/TagList";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { getHostDetail } from "@/lib/inventory/host-reads";
 import { requirePage } from "@/lib/auth/guard";
@@ -61,6 +62,10 @@ function JumpChainLine({ host }: { host: HostView }) {
 type Fact = { label: string; value: ReactNode; detail?: string | null; testId: string };
 
 function hostFacts(host: HostView): Fact[] {
+  return [...accessFacts(host), { label: "Tags", value: <TagList tags={host.tags} />, testId: "host-tags" }];
+}
+
+function accessFacts(host: HostView): Fact[] {
   const access = { label: "Access", value: accessLabel(host), testId: "host-access" };
   if (host.access === "iperf3-server")
     return [
