@@ -168,12 +168,13 @@ export function meshGridOf(
   return { hosts: sortedHosts, cells };
 }
 
-function hostNames(plan: PlanOf<"mesh">, links: readonly PlanLink[]): string {
-  const names = (plan.hostIds ?? []).map((id) => {
-    const host = links.flatMap((link) => [link.hosts.a, link.hosts.b]).find((candidate) => candidate.id === id);
-    return host?.name ?? `host ${id}`;
-  });
-  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
+/** The hosts the plan's links join, by name: "nas, pve and esx". */
+function hostNamesOf(plan: PlanOf<"mesh">, links: readonly PlanLink[]): string {
+  const hosts = new Map<number, string>();
+  for (const link of plan.linkIds.flatMap((id) => linkOf(links, id) ?? []))
+    for (const host of [link.hosts.a, link.hosts.b]) hosts.set(host.id, host.name);
+  const names = [...hosts.values()];
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "");
 }
 
 export const meshKind: KindDefinition<"mesh"> = {
@@ -201,7 +202,10 @@ export const meshKind: KindDefinition<"mesh"> = {
         plan.hostIds
           ? {
               field: "hostIds",
-              message: `the hosts ${hostNames(plan, links)} are joined by ${count === 0 ? "no link Wirespeed can test" : "one link"}; a mesh needs at least ${MESH_LINKS.min}`,
+              message:
+                count === 1 && hostNamesOf(plan, links)
+                  ? `the hosts ${hostNamesOf(plan, links)} are joined by one link; a mesh needs at least ${MESH_LINKS.min}`
+                  : `no two of these hosts are joined by a link Wirespeed can test (links to a device are left out); a mesh needs at least ${MESH_LINKS.min}`,
             }
           : {
               field: "linkIds",
