@@ -105,14 +105,17 @@ function meshRuns(links: readonly PlanLink[], done: readonly StepOutcome[]): Mes
   });
 }
 
-function gridStatusOf(run: RunOutcome): GridCellStatus {
-  return run.status === "succeeded" && run.receivedBitsPerSecond !== null ? "succeeded" : "failed";
+/** A run that measured: it succeeded with a received rate. */
+function hasResult(run: RunOutcome): boolean {
+  return run.status === "succeeded" && run.receivedBitsPerSecond !== null;
 }
 
 /**
- * The grid of a mesh's runs: its links' hosts (by name) and a cell per ordered pair of hosts a link
- * joins. Where several links join them, the fastest successful run that way (or the last run, failed;
- * or the fastest link, never run yet). No baseline here and nothing stale: the runs are the mesh's own.
+ * The grid of a mesh's runs, as GET /api/grid draws the lab: its links' hosts (by name) and a cell
+ * per ordered pair of hosts a link joins. Where several links join them, the fastest successful run
+ * that way. A cell whose runs all failed is `failed` with no figures (as the grid keeps a failed
+ * cell's figures for a successful run, of which there is none here); cancelled and interrupted runs
+ * say nothing of a link and leave a cell `never`. No baseline and nothing stale: the runs are new.
  */
 export function meshGridOf(
   linkIds: readonly number[],
@@ -140,26 +143,27 @@ export function meshGridOf(
     const tried = runs.filter(({ row }) =>
       ways.some((way) => way.link.id === row.linkId && way.direction === row.direction),
     );
-    const succeeded = tried.filter(({ run }) => gridStatusOf(run) === "succeeded");
-    const chosen =
-      succeeded.length > 0
-        ? succeeded.reduce((best, entry) =>
-            entry.row.receivedBitsPerSecond! > best.row.receivedBitsPerSecond! ? entry : best,
-          )
-        : tried.at(-1);
+    const measured = tried.filter(({ run }) => hasResult(run));
+    const fastest = measured.reduce<MeshRun | null>(
+      (best, entry) =>
+        best === null || entry.row.receivedBitsPerSecond! > best.row.receivedBitsPerSecond! ? entry : best,
+      null,
+    );
+    const failed = tried.filter(({ run }) => run.status === "failed").at(-1);
     const fastestLink = ways.reduce((best, way) => (way.link.speedMbps > best.link.speedMbps ? way : best)).link;
+    const status: GridCellStatus = fastest ? "succeeded" : failed ? "failed" : "never";
     return {
       fromHostId: from,
       toHostId: to,
-      linkId: chosen?.row.linkId ?? fastestLink.id,
+      linkId: fastest?.row.linkId ?? failed?.row.linkId ?? fastestLink.id,
       linkCount: new Set(ways.map((way) => way.link.id)).size,
-      runId: chosen?.row.runId ?? null,
-      at: chosen?.run.startedAtMs != null ? new Date(chosen.run.startedAtMs).toISOString() : null,
-      receivedBitsPerSecond: chosen?.row.receivedBitsPerSecond ?? null,
-      lineRatePercent: chosen?.row.lineRatePercent ?? null,
+      runId: fastest?.row.runId ?? null,
+      at: fastest?.run.startedAtMs != null ? new Date(fastest.run.startedAtMs).toISOString() : null,
+      receivedBitsPerSecond: fastest?.row.receivedBitsPerSecond ?? null,
+      lineRatePercent: fastest?.row.lineRatePercent ?? null,
       baselinePercent: null,
       stale: false,
-      status: chosen ? gridStatusOf(chosen.run) : "never",
+      status,
     };
   });
   cells.sort(
