@@ -159,8 +159,9 @@ describe("the rank test", () => {
 
   it("calls a difference clear when the sides do not overlap, or the test says so", () => {
     expect(isClearDifference([1, 2, 3], [4, 5, 6])).toBe(true);
-    // One A run above the slowest B run: 10 of 252 ways as extreme, p ≈ 0.016.
+    // One A run above the slowest B run: 4 of 252 ways as extreme, p ≈ 0.016; with 4 a side, 4 of 70 is not.
     expect(isClearDifference([1, 2, 3, 4, 6.5], [5, 7, 8, 9, 10])).toBe(true);
+    expect(isClearDifference([1, 2, 3, 5.5], [5, 6, 7, 8])).toBe(false);
     expect(isClearDifference([1, 3, 5], [2, 4, 6])).toBe(false);
     expect(isClearDifference([], [1])).toBe(false);
   });

@@ -172,8 +172,9 @@ export function mannWhitneyP(a: readonly number[], b: readonly number[]): number
 }
 
 /**
- * Clear: every B run above every A run, or every one below; or, where the repeats allow it
- * (4 runs a side or more), the exact two-sided rank test below VERSUS_SIGNIFICANCE.
+ * Clear: every B run above every A run, or every one below; or, where the repeats allow it, the exact
+ * two-sided rank test below VERSUS_SIGNIFICANCE. With 3 runs a side no split reaches 5% (2 of 20), so
+ * the separation decides; from 5 a side, one overlapping run can still be clear (4 of 252).
  */
 export function isClearDifference(a: readonly number[], b: readonly number[]): boolean {
   if (a.length === 0 || b.length === 0) return false;
