@@ -150,6 +150,30 @@ describe("a link that is busy", () => {
     expect(await db.run.count({ where: { experimentId: null } })).toBe(0);
     await experiments.cancel(experiment.id);
   });
+
+  it("skips a mesh of hosts while an experiment holds one of the links among them", async () => {
+    const hosts = await db.host.findMany({ orderBy: { id: "asc" }, select: { id: true } });
+    const created = await createSchedule({
+      name: "the lab",
+      experimentPlan: { kind: "mesh", hostIds: hosts.map((host) => host.id), options: { duration: 3 } },
+      everyMinutes: 60,
+    });
+    const { remote, experiments, scheduler } = setUp(new Clock(Date.parse(created.createdAt) + 60 * MINUTE));
+    remote.client = () => {};
+    const experiment = await experiments.start({
+      kind: "sweep",
+      linkIds: [linkIds[1]],
+      options: { duration: 3 },
+      factor: "parallel",
+      values: [1],
+    });
+    await scheduler.tick();
+    expect((await startsOf(created.id))[0]).toMatchObject({
+      outcome: "skipped",
+      reason: expect.stringMatching(new RegExp(`^link busy: experiment ${experiment.id} is (queued|running)$`)),
+    });
+    await experiments.cancel(experiment.id);
+  });
 });
 
 describe("an experiment schedule", () => {

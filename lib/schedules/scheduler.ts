@@ -2,7 +2,8 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { Schedule } from "@/lib/generated/prisma/client";
 import type { ExperimentRunner } from "@/lib/experiments/runner";
-import { ACTIVE_EXPERIMENT_STATUSES } from "@/lib/experiments/contract";
+import { ACTIVE_EXPERIMENT_STATUSES, type ExperimentPlan } from "@/lib/experiments/contract";
+import { resolveHostLinks } from "@/lib/experiments/reads";
 import { ACTIVE_RUN_STATUSES } from "@/lib/runs/contract";
 import type { RunEngine } from "@/lib/runs/engine";
 import { ShuttingDownError } from "@/lib/runs/errors";
@@ -41,9 +42,12 @@ function messageOf(error: unknown): string {
   return message.split("\n")[0]!.slice(0, 500);
 }
 
-/** The link ids of a stored experiment plan; none when it is not one. */
-function planLinkIds(plan: unknown): number[] {
-  const linkIds = typeof plan === "object" && plan !== null ? (plan as { linkIds?: unknown }).linkIds : undefined;
+/** The link ids of a stored experiment plan, a mesh's found among its hosts now; none when it is not one. */
+async function planLinkIds(plan: unknown): Promise<number[]> {
+  if (typeof plan !== "object" || plan === null) return [];
+  // A plan the start refuses (a host gone) is refused there, with its reason: here it holds no link.
+  const resolved = await resolveHostLinks(plan as ExperimentPlan).catch(() => plan as { linkIds?: unknown });
+  const linkIds = resolved.linkIds;
   return Array.isArray(linkIds) ? linkIds.filter((id): id is number => Number.isSafeInteger(id)) : [];
 }
 
@@ -196,7 +200,7 @@ export class Scheduler {
   }
 
   private async startOf(schedule: Schedule): Promise<Outcome> {
-    const linkIds = schedule.linkId !== null ? [schedule.linkId] : planLinkIds(schedule.experimentPlan);
+    const linkIds = schedule.linkId !== null ? [schedule.linkId] : await planLinkIds(schedule.experimentPlan);
     const busy = await this.busyReason(linkIds);
     if (busy) return { outcome: "skipped", reason: busy };
     try {
