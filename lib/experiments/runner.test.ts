@@ -3,7 +3,7 @@ import { seedLocalLinks } from "@/testing/local-links";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { FakeRunRemote, fixtureLines, tick } from "@/testing/fake-run-remote";
 import type { BusEvent } from "@/lib/runs/bus";
-import type { ExperimentEventType } from "./contract";
+import type { ExperimentEventType, MeshResult } from "./contract";
 import { AppError } from "@/lib/errors";
 import { RunEngine } from "@/lib/runs/engine";
 import { RunEventBus } from "@/lib/runs/bus";
@@ -289,5 +289,40 @@ describe("an experiment that does not go to plan", () => {
     expect(again.plan).toEqual(first.plan);
     await runner.waitFor(again.id);
     expect((await db.experiment.findUniqueOrThrow({ where: { id: again.id } })).status).toBe("succeeded");
+  });
+
+  it("runs a mesh of hosts again on the links among them now, one added since included", async () => {
+    const { runner, start } = setUp();
+    const hostIds = (await db.host.findMany({ orderBy: { id: "asc" }, select: { id: true } })).map((host) => host.id);
+    const first = await start({ kind: "mesh", hostIds, options: { duration: 3 } });
+    expect(first.plan).toMatchObject({ kind: "mesh", hostIds, linkIds });
+    expect(first.steps.map((step) => step.label)).toEqual([
+      "link0 a0 → b0",
+      "link0 b0 → a0",
+      "link1 a1 → b1",
+      "link1 b1 → a1",
+    ]);
+    await runner.waitFor(first.id);
+    const nics = await Promise.all(
+      [hostIds[1]!, hostIds[2]!].map((hostId, index) =>
+        db.nic.create({ data: { hostId, name: "eth2", addresses: [`198.18.9.${index + 1}/24`] } }),
+      ),
+    );
+    const added = await db.link.create({
+      data: { name: "bridge", aNicId: nics[0]!.id, bNicId: nics[1]!.id, speedMbps: 10_000 },
+    });
+    const again = await runner.rerun(first.id);
+    expect(again.plan).toMatchObject({ hostIds, linkIds: [...linkIds, added.id] });
+    await runner.waitFor(again.id);
+    const stored = await db.experiment.findUniqueOrThrow({ where: { id: again.id }, include: { runs: true } });
+    expect([stored.status, stored.runs.length]).toEqual(["succeeded", 6]);
+    // The bridge joins b0 and a1: the grid has a cell each way between them, rows by host name (a1 first).
+    const grid = (stored.result as unknown as MeshResult).grid;
+    expect(
+      grid.cells.filter((cell) => cell.linkId === added.id).map((cell) => [cell.fromHostId, cell.toHostId]),
+    ).toEqual([
+      [hostIds[2], hostIds[1]],
+      [hostIds[1], hostIds[2]],
+    ]);
   });
 });
