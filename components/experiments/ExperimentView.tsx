@@ -12,7 +12,7 @@ import { StatusBadge } from "@/components/runs/StatusBadge";
 import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { formatDuration } from "@/lib/format";
-import { isActiveExperimentStatus, type ExperimentJson } from "@/lib/experiments/contract";
+import { isActiveExperimentStatus, type ExperimentJson, type ExperimentKind } from "@/lib/experiments/contract";
 import type { Hint } from "@/lib/diagnosis/contract";
 import { ExperimentActions } from "./view/ExperimentActions";
 import { KindChart } from "./view/KindChart";
@@ -30,6 +30,19 @@ const STATUS_WORDS: Record<string, string> = {
   failed: "The experiment failed",
   cancelled: "The experiment was cancelled",
   interrupted: "The experiment was interrupted",
+};
+
+// What the results wait for while none has come in: most kinds' first row is their first step's.
+const FIRST_ROW = "The first row appears here when the first step ends.";
+const PENDING_WORDS: Record<ExperimentKind, string> = {
+  sweep: FIRST_ROW,
+  matrix: FIRST_ROW,
+  concurrent: FIRST_ROW,
+  channels: FIRST_ROW,
+  "udp-ceiling": FIRST_ROW,
+  mesh: FIRST_ROW,
+  interference: "The first pair appears here once each link has run alone and the first two have run together.",
+  versus: FIRST_ROW,
 };
 
 /**
@@ -193,7 +206,7 @@ export function ExperimentView({
             className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400"
             data-testid="results-pending"
           >
-            {isActive ? "The first row appears here when the first step ends." : "No step measured anything."}
+            {isActive ? PENDING_WORDS[experiment.kind] : "No step measured anything."}
           </p>
         )}
       </PageSection>

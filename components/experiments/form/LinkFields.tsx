@@ -108,7 +108,7 @@ export function LinkFields({ fields, links, hosts, onLinks, onChange, errors }: 
       ) : null}
       {taken === "several" ? (
         <ChoiceGroup
-          legend={fields.kind === "concurrent" ? "Links to run together" : "Links"}
+          legend={fields.kind === "concurrent" ? "Links to run together" : "Links to measure"}
           multiple
           choices={links.map((link) => ({ value: String(link.id), label: linkLabel(link) }))}
           selected={fields.linkIds.map(String)}

@@ -3,22 +3,13 @@
 import { useId } from "react";
 import { formatPercentWord } from "@/lib/format";
 import { SHARED_BOTTLENECK_PERCENT, type InterferenceResult } from "@/lib/experiments/contract";
+import { BAND_FILLS } from "@/components/grid/bands";
 import { GRID_BANDS, gridBandOf, type GridBand } from "@/lib/grid/contract";
 
 type Props = {
   result: InterferenceResult;
   /** the plan's links in its order: the heatmap's rows and columns */
   links: { id: number; name: string }[];
-};
-
-// One scale, the same in both themes (the cell's text colour goes with its fill, not the page's).
-const BAND_STYLES: Record<GridBand, string> = {
-  good: "bg-[#bbf7d0] text-[#14532d]",
-  fair: "bg-[#fef08a] text-[#713f12]",
-  poor: "bg-[#fed7aa] text-[#7c2d12]",
-  bad: "bg-[#fecaca] text-[#7f1d1d]",
-  failed: "bg-[#e2e8f0] text-[#0f172a]",
-  never: "bg-transparent text-slate-600 dark:text-slate-400",
 };
 
 const NOT_MEASURED = "not measured yet";
@@ -35,8 +26,8 @@ function cellOf(result: InterferenceResult, first: number, second: number) {
 
 /**
  * Which links share a bottleneck, at a glance: a table with a row and a column per link, each cell
- * what the two links got together as a share of what each got alone, coloured on the legend below
- * (the text says it too); then the groups of links that share one. Scrolls inside its box on a phone.
+ * what the two links got together as a share of what each got alone, coloured on the grid's bands
+ * (the same fills in both themes; the text says it too); then the groups of links that share one. Scrolls inside its box on a phone.
  */
 export function InterferenceHeatmap({ result, links }: Props) {
   const nameOf = (id: number) => links.find((link) => link.id === id)?.name ?? `link ${id}`;
@@ -95,7 +86,7 @@ export function InterferenceHeatmap({ result, links }: Props) {
                   return (
                     <td
                       key={column.id}
-                      className={`min-w-16 rounded px-2 py-2 text-center font-medium tabular-nums ${BAND_STYLES[cell.band]}`}
+                      className={`min-w-16 rounded px-2 py-2 text-center font-medium tabular-nums ${BAND_FILLS[cell.band]}`}
                       data-band={cell.band}
                       data-testid={`heatmap-cell-${row.id}-${column.id}`}
                       title={`${row.name} with ${column.name}: ${text}`}
@@ -122,15 +113,13 @@ function HeatmapLegend() {
   const items: { band: GridBand; label: string }[] = [
     ...GRID_BANDS.map((band) => ({ band: band.name, label: `${band.label} of alone` })),
     { band: "failed", label: "failed" },
-    { band: "never", label: `… ${NOT_MEASURED}` },
+    { band: "never", label: NOT_MEASURED },
   ];
   return (
     <ul aria-label="Legend" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700 dark:text-slate-300">
       {items.map((item) => (
         <li key={item.band} className="flex items-center gap-1.5">
-          {item.band !== "never" ? (
-            <span aria-hidden className={`inline-block h-3 w-5 rounded-sm ${BAND_STYLES[item.band]}`} />
-          ) : null}
+          <span aria-hidden className={`inline-block h-3 w-5 rounded-sm ${BAND_FILLS[item.band]}`} />
           {item.label}
         </li>
       ))}

@@ -4,6 +4,7 @@ import { COMPARE_COLORS } from "@/components/charts/colors";
 import type { ExperimentJson, ResultOf } from "@/lib/experiments/contract";
 import { directionWord } from "@/lib/experiments/kinds/figures";
 import { InterferenceHeatmap } from "./InterferenceHeatmap";
+import { MeshGrid } from "./MeshGrid";
 import { RateBars } from "./RateBars";
 import { SweepChart } from "./SweepChart";
 import { UdpCeilingChart } from "./UdpCeilingChart";
@@ -118,9 +119,10 @@ function kindChartOf(experiment: ExperimentJson) {
         <UdpCeilingChart result={ceiling} lossPercent={plan.lossPercent} lineRateBitsPerSecond={lineRate} />
       ) : null;
     }
-    case "mesh":
-      // Its grid sits above the table (MeshGrid): the rows are the chart.
-      return null;
+    case "mesh": {
+      const mesh = result as ResultOf<"mesh">;
+      return mesh.grid.hosts.length > 0 ? <MeshGrid grid={mesh.grid} /> : null;
+    }
     case "interference": {
       const interference = result as ResultOf<"interference">;
       // The plan's order, and every link of it, measured or not yet.

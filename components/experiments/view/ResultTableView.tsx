@@ -12,7 +12,8 @@ export function CellValue({ column, cell }: { column: TableColumn; cell: TableCe
   const [unit] = useRateUnit();
   if (column.format === "runs" && Array.isArray(cell) && cell.length > 0) {
     return (
-      <span className="inline-flex flex-wrap gap-x-1.5">
+      // Wide enough for a few ids a line: a pair's four runs would otherwise stand one above the other.
+      <span className="inline-flex min-w-[7.5rem] flex-wrap gap-x-1.5">
         {cell.map((runId) => (
           <Link key={runId} href={`/runs/${runId}`} className="text-sky-700 hover:underline dark:text-sky-300">
             #{runId}
