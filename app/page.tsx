@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { HostTable } from "@/components/HostTable";
 import { PageHeader } from "@/components/PageHeader";
+import { buttonClass } from "@/components/ui/styles";
 import { OverviewBoard } from "@/components/overview/OverviewBoard";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
@@ -26,7 +27,18 @@ export default async function OverviewPage({
   ]);
   return (
     <>
-      <PageHeader title="Overview" description="What each link of your lab really delivers." />
+      <PageHeader
+        title="Overview"
+        description="What each link of your lab really delivers."
+        actions={
+          // The grid asks for an account: a visitor of the public overview is not sent to a login.
+          isPublic ? null : (
+            <Link href="/grid" className={buttonClass("secondary")} data-testid="overview-grid-link">
+              Grid of every host pair
+            </Link>
+          )
+        }
+      />
       <OverviewBoard initial={overview} thresholds={lineRateThresholds()} />
       {isPublic ? null : (
         <section aria-labelledby="hosts-heading">

@@ -11,6 +11,7 @@ const NAV_ITEMS = [
   { href: "/", label: "Overview" },
   { href: "/hosts", label: "Hosts" },
   { href: "/links", label: "Links" },
+  { href: "/grid", label: "Grid" },
   { href: "/runs", label: "Runs" },
   { href: "/experiments", label: "Experiments" },
   { href: "/schedules", label: "Schedules" },

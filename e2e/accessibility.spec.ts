@@ -31,6 +31,7 @@ const PAGES: Record<string, (ids: Seeded) => string> = {
   "/links": () => "/links",
   "/links/new": () => "/links/new",
   "/links/[id]": ({ linkId }) => `/links/${linkId}`,
+  "/grid": () => "/grid",
   "/runs": () => "/runs",
   "/runs/[id]": ({ runId }) => `/runs/${runId}`,
   "/experiments": () => "/experiments",

@@ -16,7 +16,11 @@ const DAY_MS = 24 * 3600 * 1000;
 
 type LinkRow = { id: number; speedMbps: number; aHostId: number; bHostId: number; baselineRuns: number };
 
-/** The latest success of a signature, as SQL hands it: `json_array(id, createdAt, received, reverseReceived, clientSide)`. */
+/**
+ * The latest success of a signature, as SQL hands it: `json_array(id, createdAt, received, reverseReceived,
+ * clientSide)`. All a cell shows of its run comes through this tuple: another figure of the run (how its
+ * path was checked, say) is one more element here and one more field of the cell.
+ */
 type SuccessTuple = [number, string, number, number | null, string];
 
 type SignatureRow = {
