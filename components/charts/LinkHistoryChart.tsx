@@ -50,6 +50,8 @@ function isOfBand(point: HistoryPoint, band: Band): boolean {
 
 const BAND_COLOR = "#16a34a";
 const LATENCY_COLOR = "#ea580c";
+// Red in both themes, drawn as a cross over the run's own point: the mark's shape says it, not only its colour.
+const OFF_LINK_COLOR = "#dc2626";
 
 /**
  * Each run of a link as a point: received rate over time, coloured by protocol and direction;
@@ -105,6 +107,10 @@ export function LinkHistoryChart({
       ? [{ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond, latencyMs: point.loadedLatencyMs }]
       : [],
   );
+  // Runs whose bytes took another route (their path check): crossed out, and said so in the key and the label.
+  const offLinkPoints: PlotPoint[] = points.flatMap((point) =>
+    point.offLink ? [{ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond }] : [],
+  );
   const hasLatency = latencyPoints.length > 0;
   const showsLatency = hasLatency && isLatencyShown;
   const times = points.map((point) => Date.parse(point.time));
@@ -159,9 +165,13 @@ export function LinkHistoryChart({
         data-point-count={points.length}
         data-baseline-signature={band?.signature}
         data-latency-point-count={showsLatency ? latencyPoints.length : 0}
+        data-off-link-count={offLinkPoints.length}
         label={
           `Received rate of ${points.length} runs over time` +
           (band ? `; the baseline of ${band.label} is ${formatRate(band.medianBitsPerSecond, unit)}` : "") +
+          (offLinkPoints.length > 0
+            ? `; ${offLinkPoints.length} run${offLinkPoints.length === 1 ? "" : "s"} went off the link`
+            : "") +
           (showsLatency
             ? `; loaded latency of ${latencyPoints.length} runs, ` +
               `from ${formatNumber(Math.min(...latencyPoints.map((point) => point.latencyMs)))} ` +
@@ -247,6 +257,17 @@ export function LinkHistoryChart({
               />
             ) : null,
           ])}
+          {offLinkPoints.length > 0 ? (
+            <Scatter
+              name="off the link"
+              data={offLinkPoints}
+              shape="cross"
+              fill={OFF_LINK_COLOR}
+              isAnimationActive={false}
+              cursor="pointer"
+              onClick={onPointClick}
+            />
+          ) : null}
           {showsLatency ? (
             <Scatter
               name="loaded latency"
@@ -265,7 +286,7 @@ export function LinkHistoryChart({
             cursor={{ strokeDasharray: "3 3" }}
             content={pointTooltip<PlotPoint>((point) => (
               <TooltipBox
-                title={`Run #${point.id}${point.imported ? " · imported" : ""} · ${formatClockTime(point.x)}`}
+                title={`Run #${point.id}${point.imported ? " · imported" : ""}${point.offLink ? " · off the link" : ""} · ${formatClockTime(point.x)}`}
                 rows={[
                   {
                     label: `${point.protocol.toUpperCase()}${point.parallel > 1 ? ` ×${point.parallel}` : ""} ${DIRECTION_ARROWS[point.direction]}`,
@@ -321,6 +342,15 @@ export function LinkHistoryChart({
               <path d="M5,0L10,5L5,10L0,5Z" fill={LATENCY_COLOR} />
             </svg>
             loaded latency: the median round-trip time under load of runs that measured it (right axis, ms)
+          </li>
+        ) : null}
+        {offLinkPoints.length > 0 ? (
+          <li className="flex items-center gap-1.5" data-testid="history-off-link">
+            <svg aria-hidden width="10" height="10">
+              <path d="M1,1L9,9M9,1L1,9" stroke={OFF_LINK_COLOR} strokeWidth={2} />
+            </svg>
+            off the link: {offLinkPoints.length} run{offLinkPoints.length === 1 ? "" : "s"} whose bytes took another
+            route (not in the baseline)
           </li>
         ) : null}
         {band ? (

@@ -3,6 +3,8 @@
 import type { ReactNode } from "react";
 import { formatBytes, formatNumber, formatPercent, formatRate } from "@/lib/format";
 import { useRateUnit } from "@/components/units/useRateUnit";
+import type { PathCheck, PathVerdict } from "@/lib/runs/contract";
+import { describePathCheck, PATH_VERDICT_LABELS } from "@/lib/runs/describe";
 import type { RunSummaryJson } from "@/lib/runs/serialize";
 import type { StreamStat } from "@/lib/runs/series-reads";
 import { ColumnHeader, RUN_TABLE_HEAD } from "./ColumnHeader";
@@ -36,6 +38,13 @@ function shareTone(percent: number | null): string {
   return "text-emerald-700 dark:text-emerald-300";
 }
 
+const VERDICT_TONES: Record<PathVerdict, string> = {
+  "on-link": "text-emerald-700 dark:text-emerald-300",
+  unclear: "text-amber-700 dark:text-amber-300",
+  "off-link": "text-red-700 dark:text-red-300",
+  unknown: "text-slate-700 dark:text-slate-300",
+};
+
 /** iperf3 prints one decimal: keep it where it tells something (4.2 %), not on a busy core (87 %). */
 function formatCpu(percent: number | null): string {
   return formatPercent(percent, percent != null && percent < 10 ? 1 : 0);
@@ -51,6 +60,7 @@ export function RunSummaryCards({
   clientHost,
   serverHost,
   againstBaseline = null,
+  pathCheck = null,
 }: {
   summary: RunSummaryJson;
   protocol: "tcp" | "udp";
@@ -58,6 +68,8 @@ export function RunSummaryCards({
   serverHost: string;
   /** "−23% against the baseline of 940 Mbit/s" */
   againstBaseline?: string | null;
+  /** where the bytes went (lib/runs/path-check.ts); null for a run that was not checked */
+  pathCheck?: PathCheck | null;
 }) {
   const [unit] = useRateUnit();
   const reverse = summary.reverse;
@@ -88,6 +100,14 @@ export function RunSummaryCards({
         }
         testId="summary-line-rate"
       />
+      {pathCheck ? (
+        <Card
+          label="Path"
+          value={<span className={VERDICT_TONES[pathCheck.verdict]}>{PATH_VERDICT_LABELS[pathCheck.verdict]}</span>}
+          detail={describePathCheck(pathCheck, { client: clientHost, server: serverHost })}
+          testId="summary-path"
+        />
+      ) : null}
       {protocol === "tcp" ? (
         <Card label="Retransmits" value={summary.retransmits ?? "–"} detail="TCP segments sent again" />
       ) : (

@@ -13,7 +13,7 @@ import { isActiveStatus } from "@/lib/runs/contract";
 import { describeOptions } from "@/lib/runs/describe";
 import { ColumnHeader, RUN_TABLE_HEAD } from "./ColumnHeader";
 import { RerunButton } from "./RerunButton";
-import { ImportedTag, StatusBadge } from "./StatusBadge";
+import { ImportedTag, OffLinkTag, StatusBadge } from "./StatusBadge";
 
 /** What a row shows: the table takes a run row of lib/runs/lists.ts as it is. */
 export type RunsTableRow = Pick<
@@ -35,6 +35,7 @@ export type RunsTableRow = Pick<
   | "errorKind"
   | "queuePosition"
 > &
+  Partial<Pick<RunRow, "pathVerdict">> &
   Partial<Pick<RunRow, "device">>;
 
 const SHARE_CLASSES = {
@@ -160,6 +161,7 @@ export function RunsTable({
               <span>
                 <StatusBadge status={row.status} queuePosition={row.queuePosition} />
                 {row.source === "imported" ? <ImportedTag /> : null}
+                {row.pathVerdict === "off-link" ? <OffLinkTag /> : null}
               </span>
             </div>
             <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 tabular-nums">
@@ -269,6 +271,7 @@ export function RunsTable({
                 <td className="whitespace-nowrap px-3 py-1.5">
                   <StatusBadge status={row.status} queuePosition={row.queuePosition} />
                   {row.source === "imported" ? <ImportedTag /> : null}
+                  {row.pathVerdict === "off-link" ? <OffLinkTag /> : null}
                   {row.errorKind && row.status !== "cancelled" ? (
                     <span className="ml-1 font-mono text-xs text-red-700 dark:text-red-300">{row.errorKind}</span>
                   ) : null}

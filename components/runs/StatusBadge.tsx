@@ -35,6 +35,23 @@ export function StatusBadge({ status, queuePosition }: { status: string; queuePo
 }
 
 /** Beside the status of a run read from an iperf3 output a user brought, rather than run by Wirespeed. */
+/** A run whose bytes took another route than the link (its path check's verdict): in words, not a colour alone. */
+export function OffLinkTag() {
+  return (
+    <span
+      data-testid="run-off-link"
+      title="Its bytes went through another NIC than the link's: not in the baseline"
+      className={
+        "ml-1 inline-flex items-center whitespace-nowrap rounded-full bg-red-50 px-2 py-0.5 " +
+        "text-xs font-medium text-red-900 ring-1 ring-inset ring-red-300 dark:bg-red-950 " +
+        "dark:text-red-100 dark:ring-red-700"
+      }
+    >
+      Off the link
+    </span>
+  );
+}
+
 export function ImportedTag({ name }: { name?: string | null }) {
   return (
     <span

@@ -1,6 +1,7 @@
 // Words and symbols for runs, shared by tables, charts and headings. Pure.
 import type { IperfOptions } from "@/lib/iperf/options";
-import type { RunDirection, RunStatus } from "./contract";
+import { formatPercentWord } from "@/lib/format";
+import type { PathCheck, PathVerdict, RunDirection, RunStatus } from "./contract";
 
 export const DIRECTION_ARROWS: Record<RunDirection, string> = { "a-to-b": "→", "b-to-a": "←", bidir: "⇄" };
 
@@ -45,3 +46,26 @@ export const STATUS_LABELS: Record<RunStatus, string> = {
   cancelled: "Cancelled",
   interrupted: "Interrupted",
 };
+
+/** A path check's verdict in words: never a colour alone. */
+export const PATH_VERDICT_LABELS: Record<PathVerdict, string> = {
+  "on-link": "On the link",
+  unclear: "Unclear",
+  "off-link": "Off the link",
+  unknown: "Not proven",
+};
+
+/**
+ * What the path check found, in a line: "eth1 on alpha carried 104% of the bytes iperf3 sent" (counters
+ * count headers too), or why nothing is proven. `hosts` names the client's and the server's host.
+ */
+export function describePathCheck(check: PathCheck, hosts: { client: string; server: string }): string {
+  if (check.sender !== null && check.percent !== null) {
+    const nic = check[check.sender]?.nic ?? "the NIC";
+    return `${nic} on ${hosts[check.sender]} carried ${formatPercentWord(check.percent)} of the bytes iperf3 sent`;
+  }
+  const unread = (["client", "server"] as const).filter((role) => check[role]?.txBytes == null);
+  if (check.iperfBytes === null) return "iperf3 reported no bytes sent";
+  if (unread.length === 0) return "the counters did not tell";
+  return `no counter read on ${unread.map((role) => hosts[role]).join(" or ")}`;
+}

@@ -18,7 +18,7 @@ import {
 import type { HostEnvironment } from "@/agents/types";
 import { emptyEnvironment } from "@/lib/diagnosis/contract";
 import type { RunEventBus } from "./bus";
-import { parseStoredOptions, type PathCheck, type PathEnd, type RunStatus } from "./contract";
+import { parseStoredOptions, type PathCheck, type RunStatus } from "./contract";
 import { RunError, type RunFailure } from "./errors";
 import { Holdings } from "./holdings";
 import { timeLimitMs, type ExecutionLimits } from "./limits";
@@ -49,12 +49,11 @@ import { LatencyProbe, latencyColumns } from "./latency-probe";
 import { cpuColumns, pathCheckColumns, summaryColumns } from "./columns";
 import { exactSummaries, isCompleteServerReport } from "./exact-summary";
 import { SampleWriter } from "./samples";
-import { nicAddress, OutputLog, runOutcome, type RunOutcome } from "./outcome";
+import { nicAddress, OutputLog, readPathEnd, runOutcome, runPathCheck, type RunOutcome } from "./outcome";
 import { serverArgvFor, startServer, type ListeningServer } from "./server-start";
 import { listenOnFreePort, type PortAttempt } from "./server-port";
-import { checkPath, pathEnd, sentDirections, type CounterReadings } from "./path-check";
 import { runJson } from "./serialize";
-import { valueWithin, withTimeout } from "./timers";
+import { withTimeout } from "./timers";
 
 export { DEFAULT_LIMITS, type ExecutionLimits } from "./limits";
 export type { RunEndpoints } from "./phases";
@@ -101,8 +100,6 @@ export type StepName = "resolve" | "prepare" | "startServer" | "clientReady" | "
 const UNMANAGED_SERVER = "an iperf3 server Wirespeed does not manage";
 // A host whose environment takes longer than this is recorded as not read: the run does not wait for it.
 const ENVIRONMENT_WAIT_MS = 15_000;
-// The counters after the test are read as the client and server end; a host slower than this leaves them unread.
-const COUNTERS_WAIT_MS = 12_000;
 
 type CommandColumns = {
   serverCommand?: string;
@@ -755,29 +752,17 @@ export class RunExecution {
   }
 
   /**
-   * Where the bytes went: each managed end's NIC counters, read by its own command before the client
-   * started and after it ended (remote-agents.ts), against what iperf3 sent; null without a result. An
-   * iperf3 server Wirespeed does not manage has none: its end is null.
+   * Where the bytes went: each managed end's NIC counters, read by the commands that ran the client and
+   * the server (remote-agents.ts), against what iperf3 sent. An iperf3 server Wirespeed does not manage
+   * has none: its end is null.
    */
   private async checkPath(finished: Finished): Promise<PathCheck | null> {
     const { result, client, server, options } = finished;
-    if (!result.summary) return null;
-    const readingsOf = async (process: RemoteProcess): Promise<PathEnd | null> => {
-      if (!process.counters) return null;
-      const readings: CounterReadings | null = await valueWithin(process.counters, COUNTERS_WAIT_MS, null);
-      return readings ? pathEnd(readings) : null;
-    };
     const [clientEnd, serverEnd] = await Promise.all([
-      readingsOf(client.process),
-      server.access === "ssh" ? readingsOf(server.process) : Promise.resolve(null),
+      readPathEnd(client.process),
+      server.access === "ssh" ? readPathEnd(server.process) : Promise.resolve(null),
     ]);
-    const direction = options.bidir ? "bidir" : options.reverse ? "reverse" : "normal";
-    const sent = sentDirections(
-      direction,
-      result.summary.sender?.bytes ?? null,
-      result.reverseSummary?.sender?.bytes ?? null,
-    );
-    return checkPath({ client: clientEnd, server: serverEnd, sent });
+    return runPathCheck(options, result, { client: clientEnd, server: serverEnd });
   }
 
   private outcome(writeError: unknown, finished: Finished | null): RunOutcome {

@@ -59,6 +59,8 @@ export type LinkHistoryPoint = {
   loadedLatencyMs: number | null;
   /** read from an iperf3 output a user brought (lib/imports), not run by Wirespeed */
   imported: boolean;
+  /** its bytes went through another NIC than the link's (an off-link path check): not in the baseline */
+  offLink: boolean;
 };
 
 type HistoryRow = {
@@ -68,6 +70,7 @@ type HistoryRow = {
   signature: string | null;
   latencyLoadedMedianMs: number | null;
   source: string;
+  pathVerdict: string | null;
   /** only for runs without a signature */
   options: unknown;
   clientSide: string | null;
@@ -93,12 +96,12 @@ export async function listLinkHistory({
     (
       signature,
     ) => Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs",
-      "source", NULL AS "options", NULL AS "clientSide" FROM "Run"
+      "source", "pathVerdict", NULL AS "options", NULL AS "clientSide" FROM "Run"
       WHERE "linkId" = ${linkId} AND "signature" = ${signature} AND ${result} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit})`,
   );
   // `+"createdAt"`: found by the signature index (the few without one), then sorted.
   parts.push(Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs",
-    "source", "options", "clientSide" FROM "Run"
+    "source", "pathVerdict", "options", "clientSide" FROM "Run"
       WHERE "linkId" = ${linkId} AND "signature" IS NULL AND ${result} ORDER BY +"createdAt" DESC, "id" DESC LIMIT ${limit})`);
   const runs = await db.$queryRaw<
     HistoryRow[]
@@ -125,6 +128,7 @@ export async function listLinkHistory({
       status: "succeeded",
       loadedLatencyMs: run.latencyLoadedMedianMs,
       imported: run.source === "imported",
+      offLink: run.pathVerdict === "off-link",
     };
   });
 }

@@ -8,7 +8,7 @@ import { closeAll } from "@/lib/ssh";
 import { RunEngine } from "./engine";
 import { agentRunRemote } from "./remote-agents";
 import { RunEventBus } from "./bus";
-import { directionOf, parseStoredOptions } from "./contract";
+import { directionOf, parseStoredOptions, parseStoredPathCheck } from "./contract";
 
 const database = await openLabDatabase();
 const { db, state, linkIds } = database;
@@ -60,6 +60,8 @@ describe("listening for the lab's phone", () => {
     expect(live).toBe(result.samples.length);
     const options = parseStoredOptions(result.options);
     expect(directionOf(options, result.clientSide === "b" ? "b" : "a")).toBe("b-to-a");
+    // The phone sends, and has no counters Wirespeed can read: nothing proves where its bytes went.
+    expect(parseStoredPathCheck(result.pathCheck)).toMatchObject({ client: null, verdict: "unknown" });
     console.log(
       `phone → beta: ${(result.receivedBitsPerSecond! / 1e9).toFixed(3)} Gbit/s; samples ${result.samples.map((s) => (s.bitsPerSecond / 1e6).toFixed(0)).join(", ")} Mbit/s`,
     );
@@ -78,6 +80,13 @@ describe("listening for the lab's phone", () => {
     expect(result.sentBitsPerSecond).toBeGreaterThan(0.9e9);
     expect(result.sentBitsPerSecond).toBeLessThan(1.05e9);
     expect(result.samples.length).toBeGreaterThanOrEqual(3);
+    // beta sends: its NIC's counter proves the path; the phone has none Wirespeed can read.
+    expect(parseStoredPathCheck(result.pathCheck)).toMatchObject({
+      client: null,
+      server: { nic: link.a.nic },
+      verdict: "on-link",
+      sender: "server",
+    });
     console.log(`beta → phone (-R): ${(result.sentBitsPerSecond! / 1e9).toFixed(3)} Gbit/s sent`);
   }, 60_000);
 

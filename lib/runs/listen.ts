@@ -14,7 +14,7 @@ import {
 } from "@/lib/iperf";
 import type { RunEventBus } from "./bus";
 import { parseStoredOptions, type ClientSide, type RunStatus } from "./contract";
-import { cpuColumns, summaryColumns } from "./columns";
+import { cpuColumns, pathCheckColumns, summaryColumns } from "./columns";
 import { RunError } from "./errors";
 import { finishRun, managedEndpoint } from "./execution";
 import { Holdings } from "./holdings";
@@ -22,7 +22,7 @@ import type { ExecutionLimits } from "./limits";
 import type { PortLeases } from "./ports";
 import type { RemoteProcess, RunEndpoint, RunRemote } from "./remote";
 import { SampleWriter } from "./samples";
-import { nicAddress, OutputLog, runOutcome, type RunOutcome } from "./outcome";
+import { nicAddress, OutputLog, readPathEnd, runOutcome, runPathCheck, type RunOutcome } from "./outcome";
 import { listenOnFreePort, type PortAttempt } from "./server-port";
 import { startServer, type ListeningServer } from "./server-start";
 import { signatureOf } from "./signature";
@@ -158,6 +158,8 @@ export class ListenExecution {
   private readonly test: DeviceTest = {};
   private serverCommand: string | undefined;
   private serverVersion: string | undefined;
+  /** The one-off server once it listens: its counters are the managed end's proof of the path. */
+  private listeningServer: ListeningServer | null = null;
   private hasConnected = false;
   private markConnected = () => {};
   private readonly connected = new Promise<void>((resolve) => (this.markConnected = resolve));
@@ -180,6 +182,7 @@ export class ListenExecution {
   async run(): Promise<void> {
     try {
       const { server, port } = await this.listen();
+      this.listeningServer = server;
       await this.waitForDevice(server, port);
       await this.waitForEnd(server);
     } catch (error) {
@@ -379,6 +382,9 @@ export class ListenExecution {
     const { status, error } = this.outcome(result, writeError);
     const options = result ? this.deviceOptions(result) : null;
     const interrupted = result?.interrupted ?? false;
+    // The device has no counters Wirespeed can read: the check rests on the managed end where it sends (-R).
+    const server = this.listeningServer ? await readPathEnd(this.listeningServer.process) : null;
+    const pathCheck = options ? runPathCheck(options, result, { client: null, server }) : null;
     await finishRun(
       this.deps.bus,
       this.runId,
@@ -395,6 +401,7 @@ export class ListenExecution {
         ...cpuColumns(result?.cpu ? { clientPercent: null, serverPercent: result.cpu.serverPercent } : null),
         ...(this.serverCommand ? { serverCommand: this.serverCommand } : {}),
         ...(this.serverVersion ? { serverIperfVersion: this.serverVersion } : {}),
+        ...pathCheckColumns(pathCheck),
         status,
         endedAt: new Date(),
         serverOutput: this.serverLog.toString(),

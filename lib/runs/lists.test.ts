@@ -185,6 +185,7 @@ describe("a link's names, stream counts and history", () => {
       status: "succeeded",
       loadedLatencyMs: run.latency,
       imported: run.imported,
+      offLink: false,
     }));
     expect(await listLinkHistory({ linkId: linkIds[0]! })).toEqual(points);
     // The newest `limit`, across signatures.

@@ -8,8 +8,10 @@ import {
   clientSideOf,
   directionOf,
   parseStoredOptions,
+  PATH_VERDICTS,
   RUN_STATUSES,
   type ClientSide,
+  type PathVerdict,
   type RunDirection,
   type RunStatus,
 } from "@/lib/runs/contract";
@@ -89,6 +91,8 @@ export type RunRow = {
   queuePosition: number | null;
   /** The device at the other end of the link (a host with access "device"); null for links between hosts Wirespeed logs in to. */
   device: RunDevice | null;
+  /** where its bytes went: its path check's verdict (lib/runs/path-check.ts); null when it was not checked */
+  pathVerdict: PathVerdict | null;
 };
 
 /** A device a run measured: the runs list gives it a column of its own. */
@@ -278,6 +282,7 @@ export function toRunRow(run: RunWithLink, device: RunDevice | null = null): Run
     errorKind: run.errorKind,
     queuePosition: queuePositionOf({ id: run.id, linkId: run.link.id, status }),
     device,
+    pathVerdict: PATH_VERDICTS.find((verdict) => verdict === run.pathVerdict) ?? null,
   };
 }
 

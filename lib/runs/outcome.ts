@@ -1,11 +1,17 @@
-import type { IperfPlatform, IperfResult } from "@/lib/iperf";
-import type { RunStatus } from "./contract";
+import type { IperfOptions, IperfPlatform, IperfResult } from "@/lib/iperf";
+import type { PathCheck, PathEnd, RunStatus } from "./contract";
 import { RunError, runFailureOf, type RunFailure } from "./errors";
+import { checkPath, pathEnd, sentDirections, type CounterReadings } from "./path-check";
+import type { RemoteProcess } from "./remote";
+import { valueWithin } from "./timers";
 
 // What a run and a device's run (execution.ts, listen.ts) share at their end: the raw output they
-// keep, the NIC address they bind to, and how what happened becomes the stored status and error.
+// keep, the NIC address they bind to, how what happened becomes the stored status and error, and
+// the proof of the path from the counters their processes read.
 
 const MAX_RAW_OUTPUT_CHARS = 4 * 1024 * 1024;
+// The counters after the test are read as the process ends; a host slower than this leaves them unread.
+const COUNTERS_WAIT_MS = 12_000;
 
 /** Raw output kept with the run, capped so that a runaway process cannot fill the database. */
 export class OutputLog {
@@ -75,4 +81,30 @@ export function runOutcome({
     };
   }
   return { status: "succeeded", error: null };
+}
+
+/** What an end's NIC counters rose by while its process ran; null where its process read none (a NIC without a name). */
+export async function readPathEnd(process: RemoteProcess): Promise<PathEnd | null> {
+  if (!process.counters) return null;
+  const readings: CounterReadings | null = await valueWithin(process.counters, COUNTERS_WAIT_MS, null);
+  return readings ? pathEnd(readings) : null;
+}
+
+/**
+ * A run's proof of the path (path-check.ts) from its ends' counters and what iperf3 reported sending
+ * each way (its options say which way); null for a run without a summary, which has nothing to prove.
+ */
+export function runPathCheck(
+  options: Pick<IperfOptions, "reverse" | "bidir">,
+  result: IperfResult | null,
+  ends: { client: PathEnd | null; server: PathEnd | null },
+): PathCheck | null {
+  if (!result?.summary) return null;
+  const direction = options.bidir ? "bidir" : options.reverse ? "reverse" : "normal";
+  const sent = sentDirections(
+    direction,
+    result.summary.sender?.bytes ?? null,
+    result.reverseSummary?.sender?.bytes ?? null,
+  );
+  return checkPath({ ...ends, sent });
 }

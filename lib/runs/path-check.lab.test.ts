@@ -71,6 +71,15 @@ describe("proof of the path on the lab", () => {
     expect(reverse.check).toMatchObject({ verdict: "off-link", sender: "server", server: { nic: link.b.nic } });
   });
 
+  it("reads a vmk's counters on the ESXi stand-in from its vSwitch's uplink (esxcli network nic stats get)", async () => {
+    const { check } = await run("a-esx", { direction: "b-to-a" });
+    expect(check).toMatchObject({
+      verdict: "on-link",
+      sender: "server",
+      server: { nic: expect.stringMatching(/^vmk\d+$/) },
+    });
+  });
+
   it("costs a run a few milliseconds: the counters are read inside the commands that start the client and the server", async () => {
     // The same engine without the counters, for the comparison.
     const withoutCounters: RunRemote = {

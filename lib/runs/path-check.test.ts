@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { describePathCheck, PATH_VERDICT_LABELS } from "./describe";
 import { checkPath, directionVerdict, pathEnd, sentDirections } from "./path-check";
 
 const GB = 1_000_000_000;
@@ -98,5 +99,20 @@ describe("checkPath", () => {
       sender: null,
       percent: null,
     });
+  });
+});
+
+describe("describePathCheck", () => {
+  const hosts = { client: "alpha", server: "nas" };
+  it("names the NIC that decided, its host and its share", () => {
+    const check = checkPath({ client: end(0.03 * GB), server: end(GB), sent: sentDirections("normal", GB, null) });
+    expect(PATH_VERDICT_LABELS[check.verdict]).toBe("Off the link");
+    expect(describePathCheck(check, hosts)).toBe("eth1 on alpha carried 3% of the bytes iperf3 sent");
+  });
+
+  it("says which end had no counter to read", () => {
+    const check = checkPath({ client: end(GB), server: null, sent: sentDirections("reverse", GB, null) });
+    expect(PATH_VERDICT_LABELS[check.verdict]).toBe("Not proven");
+    expect(describePathCheck(check, hosts)).toBe("no counter read on nas");
   });
 });

@@ -111,6 +111,7 @@ export default async function RunPage({ params }: Params) {
             serverHost={serverEnd.hostName}
             // Nothing until the link has a baseline for this test: "needs 3 runs" is no figure to show beside one.
             againstBaseline={baseline?.baselineBitsPerSecond != null ? describeAgainstBaseline(baseline) : null}
+            pathCheck={run.pathCheck}
           />
         </section>
       ) : null}

@@ -115,6 +115,13 @@ case "$*" in
       case $k in RX:) printf '   %sRX: %s\n   %sRX Mini: 0\n   %sRX Jumbo: 0\n' "$prefix" "$v" "$prefix" "$prefix" ;; TX:) printf '   %sTX: %s\n' "$prefix" "$v" ;; esac
     done
     ;;
+  "network nic stats get -n "*)
+    n=$(nic_of "$6")
+    if [ -z "$n" ]; then echo "Error: Unable to find NIC $6" >&2; exit 1; fi
+    st() { cat "/sys/class/net/$n/statistics/$1" 2>/dev/null || echo 0; }
+    printf 'NIC statistics for %s\n   Packets received: %s\n   Packets sent: %s\n   Bytes received: %s\n   Bytes sent: %s\n   Receive packets dropped: %s\n   Transmit packets dropped: %s\n   Total receive errors: %s\n   Total transmit errors: %s\n' \
+      "$6" "$(st rx_packets)" "$(st tx_packets)" "$(st rx_bytes)" "$(st tx_bytes)" "$(st rx_dropped)" "$(st tx_dropped)" "$(st rx_errors)" "$(st tx_errors)"
+    ;;
   "network nic tso get -n "*)
     n=$(nic_of "$6")
     if [ -z "$n" ]; then echo "Error: Unable to find NIC $6" >&2; exit 1; fi
