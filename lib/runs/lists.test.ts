@@ -210,4 +210,38 @@ describe("a link's names, stream counts and history", () => {
     expect(runs.find((row) => row.id === run.id)?.device).toEqual({ id: phone.id, name: "lists-phone", kind: "phone" });
     expect(runs.filter((row) => row.device !== null).map((row) => row.id)).toEqual([run.id]);
   });
+
+  it("marks a run whose bytes took another route, in its row and as a history point, signed or not", async () => {
+    const [a, b] = await Promise.all(
+      ["lists-detour-a", "lists-detour-b"].map((name) =>
+        db.host.create({ data: { name, address: "127.0.0.1", authMethod: "local" } }),
+      ),
+    );
+    const [aNic, bNic] = await Promise.all(
+      [a!, b!].map((host) => db.nic.create({ data: { hostId: host.id, name: "eth9", addresses: [] } })),
+    );
+    const link = await db.link.create({
+      data: { name: "lists-detour", aNicId: aNic!.id, bNicId: bNic!.id, speedMbps: 10_000 },
+    });
+    const options = { protocol: "tcp", parallel: 1, reverse: false, bidir: false };
+    const run = (pathVerdict: string | null, signature: string | null) =>
+      db.run.create({
+        data: { linkId: link.id, status: "succeeded", options, signature, pathVerdict, receivedBitsPerSecond: 9e9 },
+      });
+    const ids = [
+      (await run("off-link", "tcp a-to-b P1")).id,
+      (await run("on-link", "tcp a-to-b P1")).id,
+      (await run("off-link", null)).id,
+      (await run(null, null)).id,
+    ];
+    const points = await listLinkHistory({ linkId: link.id });
+    expect(ids.map((id) => points.find((point) => point.id === id)?.offLink)).toEqual([true, false, true, false]);
+    const { runs } = await listRunRows({ filters: { linkId: link.id } });
+    expect(ids.map((id) => runs.find((row) => row.id === id)?.pathVerdict)).toEqual([
+      "off-link",
+      "on-link",
+      "off-link",
+      null,
+    ]);
+  });
 });
