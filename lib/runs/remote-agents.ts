@@ -207,6 +207,7 @@ function startProcess(
     ? done
         .catch(() => undefined)
         .then(() => readCounters())
+        .catch(() => null)
         .then((readings) => readings ?? { nic: nicName, before: null, after: null })
     : undefined;
 
