@@ -190,6 +190,13 @@ test("a versus of two option sets on one link answers which side is faster, by h
   await form.getByLabel("A: Bitrate").fill("200");
   await form.getByLabel("B: Bitrate").fill("400");
   await form.getByLabel("B: name (optional)").fill("double");
+  // The server's refusal shows beside the field it names.
+  await form.getByLabel("Runs of each side").fill("2");
+  await form.getByRole("button", { name: "Start experiment" }).click();
+  await expect(form.getByLabel("Runs of each side")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("Runs of each side")).toHaveAccessibleDescription(
+    /repeats must be a whole number from 3 to 20/,
+  );
   await form.getByLabel("Runs of each side").fill("3");
   await form.getByLabel("Duration (-t, seconds)").fill("1");
   await expect(form.getByTestId("plan-size")).toHaveText("6 runs, about 25 s.");

@@ -295,7 +295,7 @@ function VersusFields({ fields, onChange, errors, ends }: Pick<Props, "fields" |
                   value={fields.variantValues[index]}
                   onChange={(event) => setPair("variantValues", index, event.target.value)}
                   hint={VARIANT_HINTS[fields.variantFactor]}
-                  error={index === 0 ? errors.variants : undefined}
+                  error={errors[`variants[${index}]`] ?? (index === 0 ? errors.variants : undefined)}
                 />
                 <TextField
                   label={`${side}: name (optional)`}
@@ -303,6 +303,7 @@ function VersusFields({ fields, onChange, errors, ends }: Pick<Props, "fields" |
                   value={fields.variantNames[index]}
                   placeholder={fields.variantValues[index] || undefined}
                   onChange={(event) => setPair("variantNames", index, event.target.value)}
+                  error={errors[`variants[${index}].name`]}
                 />
               </div>
             ))}

@@ -226,6 +226,18 @@ describe("experimentFieldOf", () => {
     expect(errors["base.duration"]).toMatch(/^options\.duration must be a whole number from 1/);
   });
 
+  it("puts a versus side's errors beside that side's value and name", () => {
+    const body = experimentRequestBody(
+      fieldsOf({ kind: "versus", variantValues: ["cubic", "cubic"], variantNames: ["", ""], versusRepeats: "2" }),
+    );
+    const errors = experimentFormErrorsOf(serverErrorsOf(body));
+    expect(errors["variants[1].name"]).toMatch(/A's name too/);
+    expect(errors.repeats).toMatch(/^repeats must be a whole number from 3 to 20/);
+    expect(experimentFormErrorsOf([{ field: "variants[1].options.parallel", message: "must be 1 to 128" }])).toEqual({
+      "variants[1]": "variants[1].options.parallel must be 1 to 128",
+    });
+  });
+
   it("maps the body's names onto the form's: bitrate in Mbit/s, the UDP bounds, indexed links", () => {
     const errors = experimentFormErrorsOf([
       { field: "options.bitrate", message: "is required for the UDP cells" },

@@ -453,12 +453,18 @@ export function keptLinkIds(fields: Pick<ExperimentFormFields, "kind" | "meshBy"
   return taken === "several" || taken === "hosts" ? linkIds : linkIds.slice(0, taken === "pair" ? 2 : 1);
 }
 
-/** Where a server field error shows: `options.bitrate` beside the base bitrate (`base.bitrateMbps`), `values[2]` beside the values. */
+/**
+ * Where a server field error shows: `options.bitrate` beside the base bitrate (`base.bitrateMbps`), `values[2]`
+ * beside the values, `variants[1].options.congestion` beside B's value (`variants[1]`) and `variants[1].name` beside its name.
+ */
 export function formKeyOf(field: string): string {
   if (field.startsWith("options.")) {
     const [key] = Object.keys(formErrorsOf([{ field: field.slice("options.".length), message: "" }]));
     return `base.${key}`;
   }
+  // A versus's side keeps its index: its value and its name show beside that side's fields.
+  const side = /^(variants\[\d+\])(\.name)?/.exec(field);
+  if (side) return `${side[1]}${side[2] ?? ""}`;
   const top = field.replace(/\[\d+\].*$/, "");
   return top === "low" || top === "high" ? `${top}Mbps` : top;
 }
