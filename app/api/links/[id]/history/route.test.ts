@@ -89,6 +89,7 @@ describe("GET /api/links/:id/history", () => {
           status: "succeeded",
           loadedLatencyMs: null,
           imported: false,
+          offLink: false,
         },
         {
           id: second,
@@ -101,6 +102,7 @@ describe("GET /api/links/:id/history", () => {
           status: "succeeded",
           loadedLatencyMs: 12.5,
           imported: false,
+          offLink: false,
         },
       ],
     });
