@@ -9,7 +9,7 @@ import { FIGURE, LAB_BENCHES, runBenchProcess } from "./lab-bench";
 // and exits non-zero when one is wrong. The lab's benchmarks: bench/smoke.lab.test.ts.
 
 /** Every benchmark that needs no lab, by file name (bench/<name>.bench.ts). */
-const BENCHES = ["parse", "link-page", "run-page", "metrics", "growth", "backup"];
+const BENCHES = ["parse", "link-page", "run-page", "metrics", "growth", "backup", "grid"];
 /** Needs a production build (`next build`): the end-to-end suite smokes it, beside one. */
 const SMOKED_ELSEWHERE = ["overview-js"];
 

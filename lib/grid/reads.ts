@@ -73,7 +73,8 @@ async function gridHosts(query: Pick<GridQuery, "hostIds" | "tag">): Promise<Gri
   // Without a filter, a host no link joins would only add an empty row and column.
   const hosts = await db.$queryRaw<GridHost[]>`
     SELECT h."id", h."name" FROM "Host" h
-    WHERE h."id" IN (SELECT n."hostId" FROM "Nic" n JOIN "Link" l ON l."aNicId" = n."id" OR l."bNicId" = n."id")
+    WHERE h."id" IN (SELECT n."hostId" FROM "Nic" n
+      WHERE n."id" IN (SELECT l."aNicId" FROM "Link" l UNION ALL SELECT l."bNicId" FROM "Link" l))
     ORDER BY h."name", h."id"`;
   return hosts.map((host) => ({ id: Number(host.id), name: host.name }));
 }
@@ -82,7 +83,8 @@ async function gridHosts(query: Pick<GridQuery, "hostIds" | "tag">): Promise<Gri
  * Every TCP signature of the links (found by skipping through the signature index, one step per
  * signature) with its latest success, its latest failure and the baseline runs before that success as
  * lib/alerts/baseline.ts picks them (outside experiments; imported ones where the link counts them). The
- * runs of a channels experiment each carry a share of the link, and are left out.
+ * runs of a channels experiment each carry a share of the link, and are left out: asked only of an
+ * experiment's run, since `channel` is not in the index and reading a run's row is what costs.
  */
 async function signatureRows(linkFilter: Prisma.Sql, maxBaselineRuns: number): Promise<SignatureRow[]> {
   return db.$queryRaw<SignatureRow[]>`
@@ -94,14 +96,15 @@ async function signatureRows(linkFilter: Prisma.Sql, maxBaselineRuns: number): P
       UNION ALL
       SELECT p."linkId", (SELECT MIN(r."signature") FROM "Run" r WHERE r."linkId" = p."linkId" AND r."signature" > p."signature" AND r."signature" < 'tcp!')
       FROM "pairs" p WHERE p."signature" IS NOT NULL),
-    "latest" AS (
+    -- MATERIALIZED: the success is read once, not again for each use of it below.
+    "latest" AS MATERIALIZED (
       SELECT p."linkId", p."signature", (
         SELECT json_array(y."id", y."createdAt", y."receivedBitsPerSecond", y."reverseReceivedBitsPerSecond", y."clientSide") FROM "Run" y
         WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded'
-          AND y."receivedBitsPerSecond" IS NOT NULL AND y."channel" IS NULL
+          AND y."receivedBitsPerSecond" IS NOT NULL AND (y."experimentId" IS NULL OR y."channel" IS NULL)
         ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "ok", (
         SELECT y."createdAt" FROM "Run" y
-        WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'failed' AND y."channel" IS NULL
+        WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'failed' AND (y."experimentId" IS NULL OR y."channel" IS NULL)
         ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "failedAt"
       FROM "pairs" p WHERE p."signature" IS NOT NULL)
     SELECT t."linkId", t."signature", t."ok", t."failedAt", CASE WHEN t."ok" IS NULL THEN NULL ELSE (
