@@ -7,7 +7,7 @@ import { expect, test } from "./fixtures";
 import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { storedRunOptions } from "../testing/run-options";
 import { watchLive } from "./live";
-import { saveScreenshot, VIEWPORTS } from "./screenshots";
+import { saveScreenshot, screenshotEverywhere, VIEWPORTS } from "./screenshots";
 
 // Runs from the browser on the real lab: the link page's form, the live chart, the
 // link history, Run again, Cancel, Compare and the CSV export. Hosts and the link are
@@ -125,6 +125,11 @@ test("a test started from the link page draws its intervals live, before it ends
   await expect(page.getByTestId("summary-received")).toBeVisible({ timeout: 40_000 });
   await expect(page.getByTestId("run-status").first()).toHaveAttribute("data-status", "succeeded");
   await expect(page.getByTestId("summary-received")).toContainText(/(Mbit|Gbit)\/s/);
+  // Where the bytes went, beside the result, in words: alpha's NIC of the link carried them.
+  await expect(page.getByTestId("summary-path")).toContainText("On the link");
+  await expect(page.getByTestId("summary-path").locator("..")).toContainText(
+    /on run-alpha carried \d+(\.\d)?% of the bytes/,
+  );
   await expect(page.getByRole("table", { name: "Per-stream results" })).toBeVisible();
   await expect(page.getByTestId("command-client")).toContainText("-P 4");
   await expect(page.getByTestId("command-server")).toContainText("-s -1");
@@ -149,6 +154,27 @@ test("the run is in the link's history, and Run again repeats it", async ({ page
   await expect(page.getByText("TCP ×4 12s →")).toBeVisible();
   await page.goto(`/links/${linkId}`);
   await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", "2");
+});
+
+test("a run whose bytes a route sent over another link says so: off the link, a critical finding, crossed out in the history", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const detourId = (
+    await registerLabLinks(request, "detour", [{ lab: "gd-detour", name: "run-gd-detour", speedMbps: 1000 }])
+  )["run-gd-detour"]!;
+  const run = await apiCall<RunJson>(request, "POST", `/api/links/${detourId}/runs`, { duration: 2 });
+  await waitForRunStatus(request, run.id, ["succeeded"]);
+  await page.goto(`/runs/${run.id}`);
+  await expect(page.getByTestId("summary-path")).toContainText("Off the link");
+  await expect(page.getByText("The test took another route", { exact: true })).toBeVisible();
+  await expect(page.getByText(/the test took another route \(check `?ip route get/)).toBeVisible();
+  await page.goto(`/links/${detourId}`);
+  await expect(page.getByTestId("history-chart")).toHaveAttribute("data-off-link-count", "1");
+  await expect(page.getByTestId("history-off-link")).toContainText("off the link: 1 run");
+  await expect(page.getByTestId(`run-row-${run.id}`).getByTestId("run-off-link")).toHaveText("Off the link");
+  await screenshotEverywhere(page, "run-off-link-history");
 });
 
 test("a 30 s run can be cancelled, and a run queued behind it shows its place", async ({ page, request }) => {
