@@ -6,10 +6,11 @@ import { formatPercentWord } from "../lib/format";
 import { saveScreenshot, screenshotEverywhere, VIEWPORTS } from "./screenshots";
 
 // The whole lab's experiments on the real lab: an interference experiment set up in the form, whose
-// page shows the heatmap of pairs (the two links behind one bottleneck apart from the independent
-// one); a versus of two option sets on one link, answered with A against B and whether clearly; a
-// mesh of every link among two hosts started through the API, whose page shows the grid of its runs.
-// Short runs keep each experiment under a minute. Hosts and links come from the REST API.
+// page fills its heatmap of pairs as they are measured (the two links behind one bottleneck apart from
+// the independent one); a versus of two option sets on one link, answered with A against B and whether
+// clearly; a mesh of every link among two hosts, set up in the form, whose page shows the grid of its
+// runs, as the lab's grid then does. Short runs keep each experiment under a minute. Hosts and links
+// come from the REST API.
 
 test.describe.configure({ mode: "serial" });
 
@@ -218,19 +219,28 @@ test("a versus of two option sets on one link answers which side is faster, by h
   await screenshotEverywhere(page, "experiment-versus");
 });
 
-test("a mesh of every link among two hosts, started through the API, shows the grid of its runs on its page", async ({
+test("a mesh of every link among two hosts, set up in the form, shows the grid of its runs on its page and in the grid", async ({
   page,
   request,
 }) => {
   test.setTimeout(180_000);
-  const started = await apiCall<MeshJson>(request, "POST", "/api/experiments", {
-    kind: "mesh",
-    name: "lab28 mesh",
-    hostIds,
-    options: { duration: 1 },
-  });
-  experimentIds.push(started.id);
-  await page.goto(`/experiments/${started.id}`);
+  await page.goto("/experiments/new?kind=mesh");
+  const form = page.getByRole("form", { name: "New experiment" });
+  await expect(form.getByRole("radio", { name: "Mesh", exact: true })).toBeChecked();
+  await form.getByRole("radio", { name: "Every link among the hosts chosen" }).check();
+  const hosts = form.getByTestId("hosts-choice");
+  await hosts.getByRole("checkbox", { name: "lab28-gamma", exact: true }).check();
+  await hosts.getByRole("checkbox", { name: "lab28-delta", exact: true }).check();
+  await expect(hosts).toContainText("3 links join them: lab28-indep, lab28-shared-1, lab28-shared-2.");
+  await form.getByLabel("Duration (-t, seconds)").fill("1");
+  // Three links, each both ways, one run at a time.
+  await expect(form.getByTestId("plan-size")).toHaveText("6 runs, about 25 s.");
+  await form.getByLabel("Name (optional)").fill("lab28 mesh");
+  await screenshotEverywhere(page, "experiments-new-mesh");
+  const started = { id: await startFromForm(page) };
+  const byId = (x: number, y: number) => x - y;
+  const { plan } = await apiCall<{ plan: { hostIds: number[] } }>(request, "GET", `/api/experiments/${started.id}`);
+  expect([...plan.hostIds].sort(byId)).toEqual([...hostIds].sort(byId));
   const ended = await waitForExperimentEnd<MeshJson>(request, started.id);
   expect(ended.status).toBe("succeeded");
   // Three links, each both ways.
@@ -241,8 +251,24 @@ test("a mesh of every link among two hosts, started through the API, shows the g
   await expect(grid.getByRole("table")).toBeVisible();
   await expect(grid.getByRole("columnheader", { name: "lab28-gamma" })).toBeVisible();
   await expect(grid.getByRole("rowheader", { name: "lab28-delta" })).toBeVisible();
+  const [gamma, delta] = hostIds;
+  await expect(grid.getByTestId(`grid-cell-${gamma}-${delta}`)).toHaveAttribute("data-band", /^(good|fair|poor|bad)$/);
+  await expect(grid.getByTestId(`grid-cell-${delta}-${gamma}`)).toContainText("fastest of 3 links");
   await screenshotEverywhere(page, "experiment-mesh");
   await page.setViewportSize(VIEWPORTS.phone);
   await expectAccessibleInBothThemes(page, "mesh grid at phone width");
+  await page.setViewportSize(VIEWPORTS.desktop);
+
+  // The lab's grid of the two hosts now holds the mesh's runs: the latest each way.
+  await page.goto(`/grid?hostIds=${gamma},${delta}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Grid" })).toBeVisible();
+  for (const [from, to] of [
+    [gamma, delta],
+    [delta, gamma],
+  ])
+    await expect(page.getByTestId(`grid-cell-${from}-${to}`)).toHaveAttribute("data-band", /^(good|fair|poor|bad)$/);
+  await screenshotEverywhere(page, "grid-after-mesh");
+  await page.setViewportSize(VIEWPORTS.phone);
+  await expectAccessibleInBothThemes(page, "grid after a mesh at phone width");
   await page.setViewportSize(VIEWPORTS.desktop);
 });
