@@ -4,7 +4,8 @@ import { useId } from "react";
 import { formatPercentWord } from "@/lib/format";
 import { SHARED_BOTTLENECK_PERCENT, type InterferenceResult } from "@/lib/experiments/contract";
 import { BAND_FILLS } from "@/components/grid/bands";
-import { GRID_BANDS, gridBandOf, type GridBand } from "@/lib/grid/contract";
+import { GRID_BANDS, type GridBand } from "@/lib/grid/contract";
+import { heatmapCellOf } from "./heatmap-cells";
 
 type Props = {
   result: InterferenceResult;
@@ -13,16 +14,6 @@ type Props = {
 };
 
 const NOT_MEASURED = "not measured yet";
-
-/** The heatmap's cell of two links: their pair's share of alone, and its band. */
-function cellOf(result: InterferenceResult, first: number, second: number) {
-  const pair = result.pairs.find(
-    (entry) => entry.linkIds.includes(first) && entry.linkIds.includes(second) && first !== second,
-  );
-  const percent = pair?.percentOfAlone ?? null;
-  const band: GridBand = pair && pair.percentOfAlone === null ? "failed" : gridBandOf("succeeded", percent);
-  return { percent, band, isMeasured: pair !== undefined };
-}
 
 /**
  * Which links share a bottleneck, at a glance: a table with a row and a column per link, each cell
@@ -75,7 +66,7 @@ export function InterferenceHeatmap({ result, links }: Props) {
                         <span className="sr-only">same link</span>
                       </td>
                     );
-                  const cell = cellOf(result, row.id, column.id);
+                  const cell = heatmapCellOf(result, row.id, column.id);
                   const text = !cell.isMeasured
                     ? NOT_MEASURED
                     : cell.percent === null

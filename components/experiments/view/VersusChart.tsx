@@ -2,24 +2,13 @@
 
 import { COMPARE_COLORS } from "@/components/charts/colors";
 import { useRateUnit } from "@/components/units/useRateUnit";
-import { formatPercentWord, formatRate } from "@/lib/format";
+import { formatRate } from "@/lib/format";
 import type { VersusResult } from "@/lib/experiments/contract";
+import { versusClearWords } from "./versus-words";
 
 type Props = { result: VersusResult; lineRateBitsPerSecond: number | null };
 
 const SIDE_COLORS = { A: COMPARE_COLORS[0], B: COMPARE_COLORS[1] } as const;
-
-/** Whether the difference stands out from the runs' spread, in words; null while a side has no rate. */
-export function versusClearWords(result: VersusResult): string | null {
-  const { differencePercent, clear, pairsAgreeing, pairs } = result;
-  if (differencePercent === null) return null;
-  const pairWords = `${pairsAgreeing} of ${pairs} ${pairs === 1 ? "pair" : "pairs"} (A then B) went that way`;
-  if (differencePercent === 0) return `No difference: the medians are the same. ${pairWords}.`;
-  const way = differencePercent > 0 ? "faster" : "slower";
-  return clear
-    ? `A clear difference: B's runs are ${way} than A's beyond their run-to-run spread; ${pairWords}.`
-    : `Not a clear difference: A's and B's runs overlap, so B being ${formatPercentWord(Math.abs(differencePercent))} ${way} may be noise; ${pairWords}.`;
-}
 
 /**
  * A against B: for each side the range of its runs (min to max) as a band and its median as a mark,
