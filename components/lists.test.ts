@@ -35,6 +35,7 @@ const host = {
   jumpHostId: null,
   jumpChain: [],
   kind: null,
+  tags: ["rack1"],
 } as unknown as HostView;
 
 describe("HostList", () => {
@@ -46,6 +47,7 @@ describe("HostList", () => {
     expect(row).toContain('href="/hosts/7"');
     expect(row).toContain(">ui-alpha</a>");
     expect(row).toContain('data-testid="host-status"');
+    expect(row).toContain('href="/grid?tag=rack1"');
     for (const header of ["Name", "Address", "Platform", "iperf3", "Status", "Last seen", "NICs"])
       expect(html).toContain(`>${header}</th>`);
   });
