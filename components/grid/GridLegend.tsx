@@ -11,8 +11,11 @@ function entriesOf(by: GridColourBy): Array<{ band: GridBand; label: string }> {
   ];
 }
 
-/** The one legend of the grid's colours, with what the share is of and when a result is stale. */
-export function GridLegend({ by, staleDays }: { by: GridColourBy; staleDays: number }) {
+/**
+ * The one legend of the grid's colours, with what the share is of, when a result is stale (null: never,
+ * as for a mesh's own new runs) and what marks a result whose bytes went another way.
+ */
+export function GridLegend({ by, staleDays }: { by: GridColourBy; staleDays: number | null }) {
   return (
     <section aria-labelledby="grid-legend-heading" className="text-sm" data-testid="grid-legend">
       <h2 id="grid-legend-heading" className="mb-1 font-medium">
@@ -25,12 +28,20 @@ export function GridLegend({ by, staleDays }: { by: GridColourBy; staleDays: num
             {entry.label}
           </li>
         ))}
+        {staleDays === null ? null : (
+          <li className="flex items-center gap-1.5">
+            <span
+              aria-hidden
+              className="inline-block h-4 w-6 rounded border-2 border-dashed border-slate-800 bg-slate-200"
+            />
+            stale: older than {staleDays === 1 ? "1 day" : `${staleDays} days`}
+          </li>
+        )}
         <li className="flex items-center gap-1.5">
-          <span
-            aria-hidden
-            className="inline-block h-4 w-6 rounded border-2 border-dashed border-slate-800 bg-slate-200"
-          />
-          stale: older than {staleDays === 1 ? "1 day" : `${staleDays} days`}
+          <span aria-hidden className="inline-block w-6 text-center text-xs line-through">
+            10G
+          </span>
+          off the link: the test&apos;s bytes went another way
         </li>
       </ul>
     </section>

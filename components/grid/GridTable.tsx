@@ -32,6 +32,7 @@ function ResultCell({ cell, from, to, by }: { cell: GridCell; from: GridHost; to
         data-testid={`grid-cell-${from.id}-${to.id}`}
         data-band={band}
         data-stale={cell.stale ? "true" : undefined}
+        data-off-link={cell.offLink ? "true" : undefined}
         // A dashed border marks a stale result; every cell has the border's room, so none shifts.
         className={`block min-w-[6.5rem] rounded border-2 px-2 py-1 text-xs leading-snug ${BAND_FILLS[band]} ${FOCUS_RING} ${
           cell.stale ? "border-dashed border-slate-800" : "border-transparent"
@@ -39,7 +40,9 @@ function ResultCell({ cell, from, to, by }: { cell: GridCell; from: GridHost; to
       >
         {cell.status === "failed" ? <span className="block font-semibold">failed</span> : null}
         {cell.receivedBitsPerSecond !== null ? (
-          <span className={`block tabular-nums ${cell.status === "failed" ? "" : "text-sm font-semibold"}`}>
+          <span
+            className={`block tabular-nums ${cell.status === "failed" ? "" : "text-sm font-semibold"} ${cell.offLink ? "line-through" : ""}`}
+          >
             {cell.status === "failed" ? "last ok " : ""}
             {formatRate(cell.receivedBitsPerSecond)}
           </span>
@@ -49,6 +52,8 @@ function ResultCell({ cell, from, to, by }: { cell: GridCell; from: GridHost; to
         {shareText && cell.status === "succeeded" ? <span className="block tabular-nums">{shareText}</span> : null}
         {cell.linkCount > 1 ? <span className="block">fastest of {cell.linkCount} links</span> : null}
         {cell.stale ? <span className="block font-semibold">stale</span> : null}
+        {/* The figure is of another path (its run's proof of the path): not the link's. */}
+        {cell.offLink ? <span className="block font-semibold">off the link</span> : null}
         <span className="sr-only">
           {`, ${band === "failed" || band === "never" ? "" : `${bandWords(band, by)}, `}`}
           {cell.at ? `measured ${cell.at.slice(0, 10)}, ` : ""}

@@ -6,7 +6,7 @@
 // says which steps it takes, what its result is, and how to say the answer in a sentence.
 import type { IperfOptions } from "@/lib/iperf/options";
 import type { GridAnswer } from "@/lib/grid/contract";
-import type { ClientSide, RunDirection, RunStatus } from "@/lib/runs/contract";
+import type { ClientSide, PathVerdict, RunDirection, RunStatus } from "@/lib/runs/contract";
 
 // ---------------------------------------------------------------- kinds and statuses
 
@@ -159,6 +159,8 @@ export type RunOutcome = {
   serverCpuPercent: number | null;
   /** start time of the client (ms since the epoch), for the skew between runs of one step */
   startedAtMs: number | null;
+  /** where the run's bytes went (lib/runs/path-check.ts); null: not checked */
+  pathVerdict: PathVerdict | null;
   /** the measured intervals (forward direction, warm-up left out): end time in s and rate */
   intervals: { end: number; bitsPerSecond: number }[];
 };

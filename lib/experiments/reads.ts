@@ -4,7 +4,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { planKind } from "@/lib/experiments/kinds";
 import { baseRequestOf, stepSecondsOf } from "@/lib/experiments/plan";
 import { invalidInput } from "@/lib/errors";
-import { parseStoredOptions, type RunStatus } from "@/lib/runs/contract";
+import { parseStoredOptions, type PathVerdict, type RunStatus } from "@/lib/runs/contract";
 import type { SeriesPoint } from "@/lib/runs/series";
 import {
   EXPERIMENT_KINDS,
@@ -99,6 +99,7 @@ const outcomeRunSelect = {
   clientCpuPercent: true,
   serverCpuPercent: true,
   startedAt: true,
+  pathVerdict: true,
 } satisfies Prisma.RunSelect;
 
 /** One step of an experiment that has ended, with its runs' figures; null when there is none. */
@@ -140,6 +141,7 @@ export async function loadStepOutcome(experimentId: number, index: number): Prom
       clientCpuPercent: run.clientCpuPercent,
       serverCpuPercent: run.serverCpuPercent,
       startedAtMs: run.startedAt?.getTime() ?? null,
+      pathVerdict: run.pathVerdict as PathVerdict | null,
       intervals: intervals.get(run.id) ?? [],
     })),
   }));

@@ -41,6 +41,11 @@ export type GridCell = {
   baselinePercent: number | null;
   /** The result is older than the chosen age (default GRID_STALE_DAYS); false without one. */
   stale: boolean;
+  /**
+   * The result's bytes went another way than the link (its run's pathCheck verdict is off-link): the
+   * figure is not the link's. False without a result, or for a run whose path was not checked.
+   */
+  offLink: boolean;
   status: GridCellStatus;
 };
 

@@ -42,6 +42,7 @@ type RunSpec = {
   daysAgo: number;
   channel?: number;
   experiment?: boolean;
+  pathVerdict?: "on-link" | "off-link";
 };
 
 let experimentId: number | null = null;
@@ -73,6 +74,7 @@ async function run(linkName: string, spec: RunSpec) {
         reverseReceivedBitsPerSecond: spec.reverseReceived ?? null,
         channel: spec.channel ?? null,
         experimentId: spec.experiment ? experimentId : null,
+        pathVerdict: spec.pathVerdict ?? null,
       },
     })
   ).id;
@@ -112,9 +114,10 @@ beforeAll(async () => {
   // ab-10g: faster, inside an experiment (a mesh fills the grid), a→b only.
   runIds.ab10g = await run("ab-10g", { daysAgo: 10, received: 9.1e9, parallel: 4, experiment: true });
   // bg-1g: b→g succeeded, then failed; g→b by -R with the client on b (the data goes g to b), cancelled later.
-  runIds.bgOk = await run("bg-1g", { daysAgo: 3, received: 9.3e8 });
+  runIds.bgOk = await run("bg-1g", { daysAgo: 3, received: 9.3e8, pathVerdict: "on-link" });
   await run("bg-1g", { daysAgo: 1, status: "failed" });
-  runIds.gbOk = await run("bg-1g", { daysAgo: 2, reverse: true, received: 9.5e8 });
+  // … and its bytes went another way (its proof of the path): the cell says so.
+  runIds.gbOk = await run("bg-1g", { daysAgo: 2, reverse: true, received: 9.5e8, pathVerdict: "off-link" });
   await run("bg-1g", { daysAgo: 1, reverse: true, status: "cancelled", received: null });
   // gd-1g: only a failure one way, nothing the other.
   await run("gd-1g", { daysAgo: 1, status: "failed" });
@@ -150,6 +153,7 @@ describe("getGrid", () => {
       // Its only runs are an experiment's: no baseline.
       baselinePercent: null,
       stale: true,
+      offLink: false,
       status: "succeeded",
     });
     expect(cellOf((await getGrid({ staleDays: 30 }, NOW)).cells, "alpha", "beta")!.stale).toBe(false);
@@ -191,7 +195,12 @@ describe("getGrid", () => {
       status: "failed",
     });
     // A cancelled run says nothing about the link: g→b (by -R, client on b) stays succeeded.
-    expect(cellOf(grid.cells, "gamma", "beta")).toMatchObject({ runId: runIds.gbOk, status: "succeeded" });
+    expect(cellOf(grid.cells, "gamma", "beta")).toMatchObject({
+      runId: runIds.gbOk,
+      status: "succeeded",
+      offLink: true,
+    });
+    expect(cellOf(grid.cells, "beta", "gamma")).toMatchObject({ runId: runIds.bgOk, offLink: false });
     expect(cellOf(grid.cells, "gamma", "delta")).toMatchObject({
       runId: null,
       at: null,

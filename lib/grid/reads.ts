@@ -18,10 +18,10 @@ type LinkRow = { id: number; speedMbps: number; aHostId: number; bHostId: number
 
 /**
  * The latest success of a signature, as SQL hands it: `json_array(id, createdAt, received, reverseReceived,
- * clientSide)`. All a cell shows of its run comes through this tuple: another figure of the run (how its
+ * clientSide, pathVerdict)`. All a cell shows of its run comes through this tuple: another figure of the run (how its
  * path was checked, say) is one more element here and one more field of the cell.
  */
-type SuccessTuple = [number, string, number, number | null, string];
+type SuccessTuple = [number, string, number, number | null, string, string | null];
 
 type SignatureRow = {
   linkId: number;
@@ -34,7 +34,7 @@ type SignatureRow = {
 
 /** One way over one link: its latest success (with its figures) and its latest failure. */
 type Way = {
-  ok: { runId: number; at: string; received: number; baselinePercent: number | null } | null;
+  ok: { runId: number; at: string; received: number; baselinePercent: number | null; offLink: boolean } | null;
   failedAt: string | null;
 };
 
@@ -99,7 +99,7 @@ async function signatureRows(linkFilter: Prisma.Sql, maxBaselineRuns: number): P
     -- MATERIALIZED: the success is read once, not again for each use of it below.
     "latest" AS MATERIALIZED (
       SELECT p."linkId", p."signature", (
-        SELECT json_array(y."id", y."createdAt", y."receivedBitsPerSecond", y."reverseReceivedBitsPerSecond", y."clientSide") FROM "Run" y
+        SELECT json_array(y."id", y."createdAt", y."receivedBitsPerSecond", y."reverseReceivedBitsPerSecond", y."clientSide", y."pathVerdict") FROM "Run" y
         WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded'
           AND y."receivedBitsPerSecond" IS NOT NULL AND (y."experimentId" IS NULL OR y."channel" IS NULL)
         ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "ok", (
@@ -149,7 +149,10 @@ function waysOf(links: Map<number, LinkRow>, rows: SignatureRow[]): Map<string, 
       const runs = json<Array<[number, number]>>(row.baseline ?? "[]").slice(0, link.baselineRuns);
       return compareWithBaseline(tuple![2], figuresOf(runs.map(([id, rate]) => ({ id, rate })))).percentOfBaseline;
     };
-    const first = tuple ? { runId: Number(tuple[0]), at: at!, received: tuple[2], baselinePercent: baseline() } : null;
+    const offLink = tuple?.[5] === "off-link";
+    const first = tuple
+      ? { runId: Number(tuple[0]), at: at!, received: tuple[2], baselinePercent: baseline(), offLink }
+      : null;
     if (direction === "a-to-b") add(link.id, link.aHostId, first, failedAt);
     else if (direction === "b-to-a") add(link.id, link.bHostId, first, failedAt);
     else if (direction === "bidir") {
@@ -157,7 +160,7 @@ function waysOf(links: Map<number, LinkRow>, rows: SignatureRow[]): Map<string, 
       const [client, server] = tuple?.[4] === "b" ? [link.bHostId, link.aHostId] : [link.aHostId, link.bHostId];
       const second =
         tuple && tuple[3] !== null
-          ? { runId: Number(tuple[0]), at: at!, received: tuple[3], baselinePercent: null }
+          ? { runId: Number(tuple[0]), at: at!, received: tuple[3], baselinePercent: null, offLink }
           : null;
       add(link.id, client, first, failedAt);
       add(link.id, server, second, failedAt);
@@ -243,6 +246,7 @@ export async function getGrid(query: GridQuery, now: Date = new Date()): Promise
       lineRatePercent: ok ? lineRatePercent(ok.received, best.link.speedMbps) : null,
       baselinePercent: ok?.baselinePercent ?? null,
       stale: ok !== null && Date.parse(ok.at) < staleBefore,
+      offLink: ok?.offLink ?? false,
       status: best.status,
     };
   });

@@ -119,7 +119,20 @@ describe("mesh result", () => {
       lineRatePercent: 94,
       baselinePercent: null,
       stale: false,
+      offLink: false,
     });
+  });
+
+  it("marks a cell whose run's bytes went another way (its proof of the path says off-link)", () => {
+    const plan = meshPlan({ linkIds: [2, 3] });
+    const done = runAll(plan, (label) => RATES[label]!);
+    // Link 3's a-to-b run (the third step): from its a end, pve, to esx.
+    done[2] = { ...done[2]!, runs: [{ ...done[2]!.runs[0]!, pathVerdict: "off-link" }] };
+    const cells = meshKind.result(plan, LAB, done).grid.cells.filter((cell) => cell.linkId === 3);
+    expect(cells.map((cell) => [cell.fromHostId, cell.toHostId, cell.offLink])).toEqual([
+      [ESX.id, PVE.id, false],
+      [PVE.id, ESX.id, true],
+    ]);
   });
 
   it("shows a pair not run yet as never, one whose runs all failed as failed, and passes over a cancelled run", () => {

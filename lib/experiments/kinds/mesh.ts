@@ -163,6 +163,7 @@ export function meshGridOf(
       lineRatePercent: fastest?.row.lineRatePercent ?? null,
       baselinePercent: null,
       stale: false,
+      offLink: fastest?.run.pathVerdict === "off-link",
       status,
     };
   });

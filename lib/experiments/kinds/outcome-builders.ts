@@ -25,6 +25,7 @@ export function runOutcome(figures: Partial<RunOutcome> = {}): RunOutcome {
     clientCpuPercent: null,
     serverCpuPercent: null,
     startedAtMs: null,
+    pathVerdict: null,
     intervals: [],
     ...figures,
   };
