@@ -1,4 +1,4 @@
-// Shared set-up of the lab benchmarks (throughput, latency, samples, experiment): a lab of its
+// Shared set-up of the lab benchmarks (throughput, latency, samples, experiment, path-check): a lab of its
 // own (instance 2 unless WIRESPEED_LAB_INSTANCE says otherwise), a fresh migrated SQLite
 // database with the lab's inventory, and the real run engine on its own event bus.
 // Everything is torn down in a finally, whatever the benchmark does.
@@ -14,7 +14,7 @@ import { runProgram } from "../testing/run-program";
  * bench/smoke.lab.test.ts smokes these, bench/smoke.test.ts the others, and scripts/bench.sh asks
  * for root before running them (it knows them by their import of this file).
  */
-export const LAB_BENCHES = ["throughput", "latency", "samples", "experiment"] as const;
+export const LAB_BENCHES = ["throughput", "latency", "samples", "experiment", "path-check"] as const;
 
 /**
  * The options of a benchmark's command line: `--name value` when given, else under `--smoke` the

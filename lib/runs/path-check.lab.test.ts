@@ -11,7 +11,6 @@ import { RunEventBus } from "./bus";
 import { parseStoredPathCheck } from "./contract";
 import { RunEngine } from "./engine";
 import { agentRunRemote } from "./remote-agents";
-import type { RunRemote } from "./remote";
 
 const { db, state, linkIds } = await openLabDatabase();
 const engine = new RunEngine(agentRunRemote, new RunEventBus());
@@ -79,29 +78,4 @@ describe("proof of the path on the lab", () => {
       server: { nic: expect.stringMatching(/^vmk\d+$/) },
     });
   });
-
-  it("costs a run a few milliseconds: the counters are read inside the commands that start the client and the server", async () => {
-    // The same engine without the counters, for the comparison.
-    const withoutCounters: RunRemote = {
-      ...agentRunRemote,
-      startIperf: (endpoint, role, path, argv, callbacks, options) =>
-        agentRunRemote.startIperf(endpoint, role, path, argv, callbacks, { ...options, counters: false }),
-    };
-    const plain = new RunEngine(withoutCounters, new RunEventBus());
-    const elapsed = async (on: RunEngine) => {
-      const { row } = await run("ab-1g", { duration: 1 }, on);
-      return row.endedAt!.getTime() - row.createdAt.getTime();
-    };
-    const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const timed = { with: [] as number[], without: [] as number[] };
-    for (let i = 0; i < 5; i++) {
-      timed.with.push(await elapsed(engine));
-      timed.without.push(await elapsed(plain));
-    }
-    const added = median(timed.with) - median(timed.without);
-    console.log(
-      `path check: run of 1 s took ${median(timed.with)} ms with the counters, ${median(timed.without)} ms without (${added} ms added)`,
-    );
-    expect(added).toBeLessThan(250);
-  }, 60_000);
 });
