@@ -4,8 +4,47 @@ import { fileURLToPath } from "node:url";
 
 const __dirname = path.dirname(fileURLToPath(import.meta.url));
 
-// Two projects: `unit` is pure and fast; `lab` runs against real sshd and iperf3
-// in the network namespaces that testing/lab builds (root only).
+// The suites of the store, the engine, experiments, schedules, alerts, metrics and every raw SQL
+// read: each runs on SQLite in `unit` and on Postgres in `postgres`.
+const POSTGRES_SUITES = [
+  "app/api/health/route.test.ts",
+  "lib/overview/reads.test.ts",
+  "lib/schedules/scheduler.test.ts",
+  "lib/schedules/store.test.ts",
+  "lib/auth/auth.test.ts",
+  "lib/notify/deliver.test.ts",
+  "lib/notify/channels.test.ts",
+  "lib/metrics/prometheus.test.ts",
+  "lib/metrics/grafana.test.ts",
+  "lib/metrics/metrics.test.ts",
+  "lib/bootstrap.test.ts",
+  "lib/inventory/inventory.test.ts",
+  "lib/inventory/secrets.test.ts",
+  "lib/inventory/reach.test.ts",
+  "lib/experiments/runner.test.ts",
+  "lib/grid/reads.test.ts",
+  "lib/alerts/signature-backfill.test.ts",
+  "lib/alerts/watcher.test.ts",
+  "lib/alerts/baseline.test.ts",
+  "lib/runs/engine.test.ts",
+  "lib/runs/loss-backfill.test.ts",
+  "lib/runs/external-server.test.ts",
+  "lib/runs/lists.test.ts",
+  "lib/runs/device-reads.test.ts",
+  "lib/runs/series-reads.test.ts",
+  "lib/runs/exact-figures.test.ts",
+  "lib/runs/listen.test.ts",
+  "lib/runs/samples.test.ts",
+  "lib/runs/diagnosis.test.ts",
+  "lib/runs/cpu.test.ts",
+  "lib/runs/retention.test.ts",
+  "lib/instances/*.test.ts",
+];
+
+// Three projects: `unit` is pure and fast; `lab` runs against real sshd and iperf3
+// in the network namespaces that testing/lab builds (root only); `postgres` runs the suites that
+// read and write the database (POSTGRES_SUITES) again on a throwaway Postgres cluster
+// (testing/postgres), where openTestDatabase gives each file a Postgres database.
 export default defineConfig({
   resolve: {
     alias: {
@@ -39,6 +78,18 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: POSTGRES_SUITES,
+          exclude: ["**/*.lab.test.ts", "node_modules/**"],
+          environment: "node",
+          globalSetup: ["testing/postgres/vitest-global-setup.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
         },
       },
     ],

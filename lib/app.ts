@@ -3,7 +3,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Registry } from "prom-client";
 import { watchRuns } from "@/lib/alerts/watcher";
 import type { Principal } from "@/lib/auth/principal";
-import { createDatabaseClient } from "@/lib/db";
+import type { DatabaseKind } from "@/lib/config";
+import { createDatabaseClient, databaseKindOf } from "@/lib/db";
 import { ExperimentEventBus } from "@/lib/experiments/bus";
 import { ExperimentRunner } from "@/lib/experiments/runner";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -34,6 +35,8 @@ export type AppDeps = {
 
 export type App = {
   readonly db: PrismaClient;
+  /** Which database `db` is (SQL that differs between the two: lib/sql-dialect.ts). */
+  readonly database: DatabaseKind;
   /** Live events of runs (samples, status), for the SSE streams. */
   readonly runBus: RunEventBus;
   /** Live events of experiments (steps, rows, status). */
@@ -61,6 +64,7 @@ export function createApp(deps: AppDeps): App {
   let stopWatching: (() => void) | null = null;
   const app: App = {
     db: deps.db,
+    database: databaseKindOf(deps.db),
     runBus,
     experimentBus,
     runs,

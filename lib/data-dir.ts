@@ -13,7 +13,7 @@
 // the data folder's, known at run time: turbopackIgnore keeps the build from tracing it.
 import fs from "node:fs";
 import path from "node:path";
-import { resolveDatabaseFile, type ConfigEnv } from "./config";
+import { resolveStateDir, type ConfigEnv } from "./config";
 
 export const DATA_DIR_MODE = 0o700;
 export const DATA_FILE_MODE = 0o600;
@@ -120,7 +120,7 @@ export function preparedMessages({ narrowed, left }: PreparedDatabaseFile): stri
  * fixes it; none when it is private or not there yet.
  */
 export function checkDataDir(env: ConfigEnv = process.env): string[] {
-  const dir = path.dirname(/*turbopackIgnore: true*/ resolveDatabaseFile(env));
+  const dir = resolveStateDir(env);
   let mode: number;
   try {
     mode = fs.statSync(/*turbopackIgnore: true*/ dir).mode;

@@ -1,15 +1,34 @@
 import "server-only";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { getApp } from "@/lib/running-app";
-import { resolveDatabaseUrl } from "@/lib/config";
+import { resolveDatabase, type DatabaseKind } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-postgres/client";
 import { createSqliteAdapter } from "@/lib/sqlite";
 
-/** A client on `url` (default: DATABASE_URL, or the SQLite file in the data folder). */
-export function createDatabaseClient(url: string = resolveDatabaseUrl()): PrismaClient {
-  // WAL, synchronous NORMAL and a busy timeout on the connection; a private file (lib/sqlite.ts)
-  const adapter = createSqliteAdapter(url);
-  // Credentials never leave the database by accident: a query that needs them asks with `omit: { secret: false }`.
-  return new PrismaClient({ adapter, omit: { host: { secret: true }, notificationChannel: { secret: true } } });
+// Credentials never leave the database by accident: a query that needs them asks with `omit: { secret: false }`.
+const OMIT = { host: { secret: true }, notificationChannel: { secret: true } } as const;
+
+/**
+ * A client on `url` (default: DATABASE_URL, or the SQLite file in the data folder): SQLite through
+ * better-sqlite3 (WAL, synchronous NORMAL and a busy timeout: lib/sqlite.ts), or Postgres through pg
+ * for a postgres:// URL. Both clients are generated from the one schema (scripts/postgres-schema.mjs)
+ * and answer the same models and queries, so the app types the Postgres one as the SQLite one; the
+ * few raw statements that differ between the two ask lib/sql-dialect.ts.
+ */
+export function createDatabaseClient(url?: string): PrismaClient {
+  const database = resolveDatabase(url === undefined ? process.env : { DATABASE_URL: url });
+  if (database.kind === "postgres") {
+    // A pool of 10: runs write their samples while pages read.
+    const adapter = new PrismaPg({ connectionString: database.url, max: 10 });
+    return new PostgresPrismaClient({ adapter, omit: OMIT }) as unknown as PrismaClient;
+  }
+  return new PrismaClient({ adapter: createSqliteAdapter(database.url), omit: OMIT });
+}
+
+/** Which database a client of createDatabaseClient talks to. */
+export function databaseKindOf(client: PrismaClient): DatabaseKind {
+  return client instanceof PostgresPrismaClient ? "postgres" : "sqlite";
 }
 
 /**

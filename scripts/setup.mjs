@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writePostgresSchema } from "./postgres-schema.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -48,11 +49,23 @@ export function ensureDependencies() {
   run("npm", ["ci", "--no-audit", "--no-fund"], { npm_config_build_from_source: "true" });
 }
 
-/** The Prisma client, regenerated when the schema is newer. */
+/**
+ * The two Prisma clients, SQLite's and Postgres's, regenerated when the schema is newer. The Postgres
+ * schema is written from the SQLite one first (scripts/postgres-schema.mjs); generating reads no
+ * database, so the Postgres client is made whichever database is configured.
+ */
 export function ensurePrismaClient() {
-  if (mtime("lib/generated/prisma/client.ts") >= mtime("prisma/schema.prisma")) return;
-  log("generating the Prisma client");
-  run(bin("prisma"), ["generate"]);
+  const wrote = writePostgresSchema();
+  if (wrote) log("wrote prisma/postgres/schema.prisma from prisma/schema.prisma");
+  if (mtime("lib/generated/prisma/client.ts") < mtime("prisma/schema.prisma")) {
+    log("generating the Prisma client (SQLite)");
+    run(bin("prisma"), ["generate"], { DATABASE_URL: "" });
+  }
+  if (wrote || mtime("lib/generated/prisma-postgres/client.ts") < mtime("prisma/postgres/schema.prisma")) {
+    log("generating the Prisma client (Postgres)");
+    // prisma.config.ts picks the Postgres schema for a postgres:// URL; nothing connects to it here.
+    run(bin("prisma"), ["generate"], { DATABASE_URL: "postgresql://localhost/generate-only" });
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: everything a fresh clone needs, then the server.
 //   1. npm dependencies and the Prisma client (scripts/setup.mjs)
-//   2. the SQLite database in the data folder, migrated (prisma migrate deploy)
+//   2. the database migrated (scripts/migrate.ts): the SQLite file in the data folder, or the Postgres
+//      server a postgres:// DATABASE_URL names, checked first
 //   3. a production build when the sources are newer than the last one
 //   4. next start on $PORT (3000)
 // `--dev` runs `next dev` instead of 3 and 4.
@@ -53,9 +54,10 @@ checkNodeVersion();
 ensureDependencies();
 ensurePrismaClient();
 
-// prisma.config.ts resolves DATABASE_URL / WIRESPEED_DATA_DIR and makes the folder, as the app does.
+// lib/config.ts resolves DATABASE_URL / WIRESPEED_DATA_DIR as the app does; a bad URL, an unreachable
+// server or a refused password stops here with one line naming DATABASE_URL.
 log("applying database migrations");
-run(bin("prisma"), ["migrate", "deploy"]);
+run(bin("tsx"), ["scripts/migrate.ts"]);
 
 const port = process.env.PORT || "3000";
 if (isDev) {

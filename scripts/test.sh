@@ -29,6 +29,7 @@ declare -A providers=(
   [/usr/sbin/ethtool]=ethtool
   [promtool]=prometheus
   [/usr/bin/prometheus]=prometheus
+  [/usr/lib/postgresql]=postgresql
 )
 missing=()
 for cmd in "${!providers[@]}"; do
@@ -64,6 +65,9 @@ npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "n
 # --- 4. Tests ------------------------------------------------------------------
 step "unit tests (vitest)"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
+
+step "Postgres tests (vitest: the database suites again, on a throwaway Postgres cluster)"
+npx vitest run --project postgres --reporter=default --reporter=json --outputFile.json="$results/postgres.json"
 
 step "lab tests (vitest, real sshd and iperf3 in network namespaces)"
 npx vitest run --project lab --reporter=default --reporter=json --outputFile.json="$results/lab.json"

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
+import { TEST_POSTGRES_ENV } from "./postgres/template";
+
 type Db = typeof import("@/lib/db").db;
 
 const ROOT = path.resolve(__dirname, "..");
@@ -64,6 +66,8 @@ export type TestDatabase = {
  *   afterAll(() => database.close());
  */
 export async function openTestDatabase(): Promise<TestDatabase> {
+  const postgresAdmin = process.env[TEST_POSTGRES_ENV];
+  if (postgresAdmin) return openPostgresTestDatabase(postgresAdmin);
   const file = createTestDatabase();
   const db = await connectAppDatabase(file.url);
   return {
@@ -86,6 +90,35 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     async close() {
       await db.$disconnect();
       file.remove();
+    },
+  };
+}
+
+/**
+ * The same on Postgres, in the `postgres` test projects (WIRESPEED_TEST_POSTGRES_URL, set by
+ * testing/postgres/vitest-global-setup.ts): a database of its own on the throwaway cluster, copied
+ * from the migrated template; `dataDir` is a temporary folder for the key file and backups.
+ */
+async function openPostgresTestDatabase(adminUrl: string): Promise<TestDatabase> {
+  const { createPostgresDatabase } = await import("./postgres/template");
+  const database = await createPostgresDatabase(adminUrl);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-test-"));
+  const db = await connectAppDatabase(database.url);
+  return {
+    db,
+    url: database.url,
+    dataDir,
+    async reset() {
+      const rows = await db.$queryRawUnsafe<Array<{ name: string }>>(
+        `SELECT tablename::text AS "name" FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
+      );
+      // ids start again at 1, as on SQLite
+      await db.$executeRawUnsafe(`TRUNCATE ${rows.map((row) => `"${row.name}"`).join(", ")} RESTART IDENTITY CASCADE`);
+    },
+    async close() {
+      await db.$disconnect();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -36,6 +36,7 @@ function host(name: string, over: Partial<Host> = {}, jumpHost?: HostWithJumps):
     jumpHostId: jumpHost?.id ?? null,
     kind: null,
     tags: [],
+    site: null,
     createdAt: new Date(0),
     updatedAt: new Date(0),
     ...over,

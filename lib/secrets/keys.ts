@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { resolveDatabaseFile, type ConfigEnv } from "../config";
+import { resolveStateDir, type ConfigEnv } from "../config";
 import { ensureDataDir } from "../data-dir";
 import {
   type Keyring,
@@ -41,7 +41,7 @@ export type KeyFilePaths = { current: string; next: string; old: string };
 /** The key file lives beside the database, in the data folder: `<data dir>/secret.key`. */
 export function resolveKeyFilePaths(env: ConfigEnv = process.env): KeyFilePaths {
   // turbopackIgnore: a run-time path, not a file the server bundle should trace.
-  const current = path.join(/*turbopackIgnore: true*/ path.dirname(resolveDatabaseFile(env)), KEY_FILE_NAME);
+  const current = path.join(/*turbopackIgnore: true*/ resolveStateDir(env), KEY_FILE_NAME);
   return { current, next: `${current}.new`, old: `${current}.old` };
 }
 

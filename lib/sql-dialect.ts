@@ -1,0 +1,82 @@
+import "server-only";
+import type { DatabaseKind } from "@/lib/config";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { getApp } from "@/lib/running-app";
+
+// The few SQL phrases that differ between SQLite and Postgres, for the raw statements of lib/ (the
+// overview's cards, the grid, the growth reads, the digests, /metrics). Everything else in those
+// statements is written once, in SQL both accept: quoted identifiers ("Run"."linkId"), TRUE and
+// FALSE, an alias on every subquery in FROM, CAST(… AS INTEGER) on a bound number whose type the
+// statement does not fix, and `AS MATERIALIZED` common table expressions.
+//
+// Values come back differently too: a JSON aggregate is text on SQLite and parsed on Postgres
+// (jsonValue reads both), a COUNT is a bigint on Postgres and an AVG or SUM of integers a Decimal
+// (Number() reads every one), a timestamp a Date on Postgres and text or a number on SQLite
+// (new Date() reads every one).
+
+/** The database of the running app. */
+export function dialect(): DatabaseKind {
+  return getApp().database;
+}
+
+const pick = (sqlite: Prisma.Sql, postgres: Prisma.Sql): Prisma.Sql => (dialect() === "postgres" ? postgres : sqlite);
+
+/** A JSON array of `value` over the rows of a group (ordered as the rows come: order them in a subquery). */
+export function jsonGroupArray(value: Prisma.Sql): Prisma.Sql {
+  return pick(Prisma.sql`json_group_array(${value})`, Prisma.sql`COALESCE(json_agg(${value}), '[]'::json)`);
+}
+
+/** A JSON array of the values given, in order. */
+export function jsonArray(values: Prisma.Sql[]): Prisma.Sql {
+  const list = Prisma.join(values);
+  return pick(Prisma.sql`json_array(${list})`, Prisma.sql`json_build_array(${list})`);
+}
+
+/** A JSON object of the pairs given (key, value, key, value, …), keys as SQL strings. */
+export function jsonObject(pairs: Prisma.Sql[]): Prisma.Sql {
+  const list = Prisma.join(pairs);
+  return pick(Prisma.sql`json_object(${list})`, Prisma.sql`json_build_object(${list})`);
+}
+
+/** True when the JSON array in `column` holds the string `value`. */
+export function jsonArrayHas(column: Prisma.Sql, value: string): Prisma.Sql {
+  return pick(
+    Prisma.sql`EXISTS (SELECT 1 FROM json_each(${column}) AS "element" WHERE "element"."value" = ${value})`,
+    Prisma.sql`(${column})::jsonb @> jsonb_build_array(CAST(${value} AS TEXT))`,
+  );
+}
+
+/** The top-level `key` of the JSON object in `column`, as a number (null when missing). */
+export function jsonNumber(column: Prisma.Sql, key: string): Prisma.Sql {
+  return pick(
+    Prisma.sql`json_extract(${column}, ${`$.${key}`})`,
+    Prisma.sql`CAST((${column})::jsonb ->> CAST(${key} AS TEXT) AS DOUBLE PRECISION)`,
+  );
+}
+
+/** A timestamp column in milliseconds since 1970. */
+export function epochMs(column: Prisma.Sql): Prisma.Sql {
+  return pick(
+    Prisma.sql`(julianday(${column}) - 2440587.5) * 86400000.0`,
+    Prisma.sql`(EXTRACT(EPOCH FROM ${column}) * 1000.0)`,
+  );
+}
+
+/** The milliseconds between two timestamp columns. */
+export function millisecondsBetween(from: Prisma.Sql, to: Prisma.Sql): Prisma.Sql {
+  return pick(
+    Prisma.sql`((julianday(${to}) - julianday(${from})) * 86400000.0)`,
+    Prisma.sql`(EXTRACT(EPOCH FROM (${to} - ${from})) * 1000.0)`,
+  );
+}
+
+/** A JSON value read from a raw row: text on SQLite, already parsed on Postgres; null stays null. */
+export function jsonValue<T>(value: unknown): T {
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+/** A bound timestamp compared with a DateTime column: ISO text as SQLite stores it, a Date on Postgres. */
+export function timestampParam(at: Date | number): Prisma.Sql {
+  const date = new Date(at);
+  return dialect() === "postgres" ? Prisma.sql`${date}` : Prisma.sql`${date.toISOString().replace("Z", "+00:00")}`;
+}
