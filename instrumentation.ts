@@ -19,12 +19,24 @@ export async function register() {
   const { seedAdminFromEnv } = await import("@/lib/auth/users");
   const admin = await seedAdminFromEnv();
   if (admin) console.log(`[wirespeed] created the admin account "${admin.username}" from WIRESPEED_ADMIN_PASSWORD`);
-  // Runs a previous instance left in progress are marked interrupted and their iperf3 stopped.
-  const interrupted = await app.runs.recoverInterruptedRuns();
-  if (interrupted > 0) console.log(`[wirespeed] marked ${interrupted} unfinished run(s) as interrupted`);
-  // Then the experiments they belonged to: the steps that finished are kept.
-  const stopped = await app.experiments.recoverInterrupted();
-  if (stopped > 0) console.log(`[wirespeed] marked ${stopped} unfinished experiment(s) as interrupted`);
+  // Every instance on this database must hold the key the credentials are sealed with: another key stops it here.
+  const { checkSharedKey, SharedKeyMismatchError } = await import("@/lib/instances/shared-key");
+  try {
+    await checkSharedKey();
+  } catch (error) {
+    if (!(error instanceof SharedKeyMismatchError)) throw error;
+    console.error(`[wirespeed] cannot start: ${error.message}`);
+    process.exit(1);
+  }
+  // This instance's heartbeat (lib/instances/registry.ts); then the runs and experiments that this instance's
+  // previous life, or an instance whose heartbeat stopped, left in progress are marked interrupted and their iperf3 stopped.
+  const sweep = await app.instances.start();
+  console.log(
+    `[wirespeed] instance ${app.instance.id}${app.instance.site ? ` (site ${app.instance.site})` : ""} on ${app.database}`,
+  );
+  if (sweep.runs > 0) console.log(`[wirespeed] marked ${sweep.runs} unfinished run(s) as interrupted`);
+  if (sweep.experiments > 0)
+    console.log(`[wirespeed] marked ${sweep.experiments} unfinished experiment(s) as interrupted`);
   // Alerts judge every run that ends from now on; then the schedules start (after the recoveries
   // above, or what a previous instance left "running" would make their links look busy).
   app.watchAlerts();
@@ -36,5 +48,10 @@ export async function register() {
   // SIGTERM (docker stop) and Ctrl-C from now on: no new run, the runs under way stopped on both
   // hosts and stored as interrupted, the database closed, exit within 10 s (lib/shutdown.ts).
   const { installServerShutdown } = await import("@/lib/shutdown");
-  await installServerShutdown(app, { stopBackground });
+  await installServerShutdown(app, {
+    stopBackground: () => {
+      stopBackground();
+      app.instances.stop();
+    },
+  });
 }

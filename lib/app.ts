@@ -6,6 +6,8 @@ import type { Principal } from "@/lib/auth/principal";
 import type { DatabaseKind } from "@/lib/config";
 import { createDatabaseClient, databaseKindOf } from "@/lib/db";
 import { ExperimentEventBus } from "@/lib/experiments/bus";
+import { resolveInstanceIdentity, resolveLeaseMs, type InstanceIdentity } from "@/lib/instances/identity";
+import { InstanceRegistry } from "@/lib/instances/registry";
 import { ExperimentRunner } from "@/lib/experiments/runner";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { RunEventBus } from "@/lib/runs/bus";
@@ -31,12 +33,20 @@ export type AppDeps = {
   random?: () => number;
   /** The run engine's timeouts (tests shorten them). */
   limits?: ConstructorParameters<typeof RunEngine>[2];
+  /** Who this instance is (default: WIRESPEED_INSTANCE or the host name, WIRESPEED_SITE). */
+  instance?: InstanceIdentity;
+  /** How long a heartbeat stays good (default: WIRESPEED_INSTANCE_LEASE_SECONDS, or 30 s). */
+  leaseMs?: number;
 };
 
 export type App = {
   readonly db: PrismaClient;
   /** Which database `db` is (SQL that differs between the two: lib/sql-dialect.ts). */
   readonly database: DatabaseKind;
+  /** This instance among those on the database: its id and site. */
+  readonly instance: InstanceIdentity;
+  /** Heartbeats and the takeover of gone instances' runs (lib/instances/registry.ts). */
+  readonly instances: InstanceRegistry;
   /** Live events of runs (samples, status), for the SSE streams. */
   readonly runBus: RunEventBus;
   /** Live events of experiments (steps, rows, status). */
@@ -62,9 +72,14 @@ export function createApp(deps: AppDeps): App {
   const experiments = new ExperimentRunner(runs, experimentBus, runBus);
   const scheduler = new Scheduler({ engine: runs, experiments, now: deps.now, random: deps.random });
   let stopWatching: (() => void) | null = null;
+  const instance = deps.instance ?? resolveInstanceIdentity();
   const app: App = {
     db: deps.db,
     database: databaseKindOf(deps.db),
+    instance,
+    get instances() {
+      return registry;
+    },
     runBus,
     experimentBus,
     runs,
@@ -81,6 +96,7 @@ export function createApp(deps: AppDeps): App {
     metrics: {},
     shutdownInstalled: false,
   };
+  const registry = new InstanceRegistry(app, instance, deps.leaseMs ?? resolveLeaseMs());
   return app;
 }
 

@@ -1,5 +1,7 @@
 import "server-only";
+import type { DatabaseKind } from "@/lib/config";
 import { db } from "@/lib/db";
+import { getApp } from "@/lib/running-app";
 import { AppError } from "@/lib/errors";
 
 // What route handlers ask the database themselves, kept here so that they only validate and call lib/.
@@ -18,17 +20,27 @@ export async function requireRow(model: keyof typeof COUNTS, id: number, message
   if ((await COUNTS[model](id)) === 0) throw new AppError("not-found", message);
 }
 
-export type DatabaseHealth = { ok: true; db: "ok" } | { ok: false; db: "error"; reason?: string };
+export type DatabaseHealth = {
+  ok: boolean;
+  db: "ok" | "error";
+  /** Which database this instance uses. */
+  database: DatabaseKind;
+  /** This instance's id (WIRESPEED_INSTANCE, or its host name): which one answered, behind a balancer. */
+  instance: string;
+  reason?: string;
+};
 
 /** Whether the database answers, with its migrated tables: for GET /api/health. */
 export async function databaseHealth(): Promise<DatabaseHealth> {
+  const { database, instance } = getApp();
+  const about = { database, instance: instance.id };
   try {
     await db.$queryRaw`SELECT 1`;
     // A database without the migrated tables is not usable either.
     await db.host.count();
-    return { ok: true, db: "ok" };
+    return { ok: true, db: "ok", ...about };
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n").filter(Boolean).at(-1) : String(error);
-    return { ok: false, db: "error", reason };
+    return { ok: false, db: "error", ...about, reason };
   }
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { getApp } from "@/lib/running-app";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordAudit } from "@/lib/auth/audit";
 import { AppError } from "@/lib/errors";
@@ -65,6 +66,7 @@ export class ExperimentRunner {
         name: plan.name,
         plan: plan as unknown as Prisma.InputJsonValue,
         links: { create: plan.linkIds.map((linkId, position) => ({ linkId, position })) },
+        instance: getApp().instance.id,
       },
     });
     await recordAudit(
@@ -310,13 +312,22 @@ export class ExperimentRunner {
    * At start-up, after the runs were recovered: experiments a previous instance left queued or
    * running are marked interrupted; the steps that finished, and the result from them, stay.
    */
-  async recoverInterrupted(): Promise<number> {
-    const stale = await db.experiment.findMany({
+  async recoverInterrupted(isGone: (instance: string | null) => boolean = () => true): Promise<number> {
+    const me = getApp().instance.id;
+    const candidates = await db.experiment.findMany({
       where: { status: { in: ["queued", "running"] } },
-      select: { id: true },
+      select: { id: true, instance: true },
     });
-    for (const { id } of stale) {
-      if (this.active.has(id)) continue;
+    let recovered = 0;
+    for (const { id, instance } of candidates) {
+      if (this.active.has(id) || !isGone(instance)) continue;
+      // Claimed first, as a run is (RunEngine.recoverInterruptedRuns): one instance recovers it.
+      const claim = await db.experiment.updateMany({
+        where: { id, instance, status: { in: ["queued", "running"] } },
+        data: { instance: me },
+      });
+      if (claim.count === 0) continue;
+      recovered += 1;
       await db.experimentStep.updateMany({
         where: { experimentId: id, status: "running" },
         data: { status: "interrupted", endedAt: new Date() },
@@ -327,11 +338,13 @@ export class ExperimentRunner {
           status: "interrupted",
           endedAt: new Date(),
           errorMessage:
-            "Wirespeed stopped while this experiment was in progress. The steps that finished are kept; run it again for the rest.",
+            instance !== null && instance !== me
+              ? `The Wirespeed instance ${instance} that ran this experiment stopped answering; the steps that finished are kept; run it again for the rest.`
+              : "Wirespeed stopped while this experiment was in progress. The steps that finished are kept; run it again for the rest.",
         },
       });
     }
-    return stale.length;
+    return recovered;
   }
 }
 

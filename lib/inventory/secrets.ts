@@ -29,6 +29,12 @@ function keyring(): Keyring {
   return keys().keyring;
 }
 
+/** The id of the key new secrets are sealed with, and of every key this instance can open (lib/instances/shared-key.ts). */
+export function sealingKeyIds(): { current: string; all: string[] } {
+  const ring = keyring();
+  return { current: ring.current.id, all: ring.all.map((key) => key.id) };
+}
+
 export function sealSecret(value: object): Uint8Array<ArrayBuffer> {
   return sealText(JSON.stringify(value), keyring().current);
 }

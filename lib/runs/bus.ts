@@ -19,8 +19,55 @@ type ActiveRun<Type extends string> = {
 };
 
 /** Events of things that run for a while (a run, an experiment), by id; "sample" events are counted. */
+/** What a tap sees: every event this process publishes, and every end (lib/instances/relay.ts sends them to the other instances). */
+export type BusTap<Type extends string> = (runId: number, event: BusEvent<Type> | null) => void;
+
 export class EventBus<Type extends string> {
   private readonly runs = new Map<number, ActiveRun<Type>>();
+  private readonly taps = new Set<BusTap<Type>>();
+
+  /** Sees every event published here and every end (null); returns the function that stops it. */
+  tap(tap: BusTap<Type>): () => void {
+    this.taps.add(tap);
+    return () => this.taps.delete(tap);
+  }
+
+  /**
+   * An event another instance published (lib/instances/relay.ts), with the id it gave it: kept and
+   * passed to this process's viewers as if published here, so that ids and Last-Event-ID agree
+   * across instances. Taps do not see it (it came from one). A relayed `null` ends the run.
+   */
+  relay(runId: number, event: BusEvent<Type> | null): void {
+    if (event === null) {
+      this.runs.delete(runId);
+      return;
+    }
+    this.begin(runId);
+    const run = this.runs.get(runId)!;
+    if (event.type === "sample") run.sampleCount = Math.max(run.sampleCount, event.id);
+    this.deliver(run, event);
+  }
+
+  private deliver(run: ActiveRun<Type>, event: BusEvent<Type>): void {
+    run.events.push(event);
+    for (const listener of run.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A viewer that fails (closed socket) must not stop the run or other viewers.
+      }
+    }
+  }
+
+  private tell(runId: number, event: BusEvent<Type> | null): void {
+    for (const tap of this.taps) {
+      try {
+        tap(runId, event);
+      } catch {
+        // A tap that fails (the relay's connection is down) must not stop the run.
+      }
+    }
+  }
 
   /** Starts keeping history for a run; publishing to a run not begun is an error. */
   begin(runId: number): void {
@@ -36,14 +83,8 @@ export class EventBus<Type extends string> {
     if (!run) throw new Error(`run ${runId} is not active on the event bus`);
     if (type === "sample") run.sampleCount += 1;
     const event: BusEvent<Type> = { id: run.sampleCount, type, data };
-    run.events.push(event);
-    for (const listener of run.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A viewer that fails (closed socket) must not stop the run or other viewers.
-      }
-    }
+    this.deliver(run, event);
+    this.tell(runId, event);
     return event;
   }
 
@@ -65,6 +106,7 @@ export class EventBus<Type extends string> {
   /** Ends a run's live stream: listeners get nothing more and the history is dropped. */
   end(runId: number): void {
     this.runs.delete(runId);
+    this.tell(runId, null);
   }
 
   listenerCount(runId: number): number {

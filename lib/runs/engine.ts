@@ -1,5 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { getApp } from "@/lib/running-app";
+import { holdLinks as holdLinksAcrossInstances, releaseLinks, tryHoldLinks } from "./link-holds";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf";
 import { recordAudit } from "@/lib/auth/audit";
@@ -120,15 +122,30 @@ export class RunEngine {
     // The first run on each link holds the link's place in its queue for all of them.
     const holders = [...new Map(runs.map((run) => [run.linkId, run.id])).entries()];
     let waitingFor = holders.length;
+    const linkIds = holders.map(([linkId]) => linkId);
+    const holder = { runId: runIds[0]! };
+    // Cancelled or stopped while another instance held a link: nothing is left to start.
+    const hasGivenUp = () =>
+      runIds.every((runId) => {
+        const pending = this.pending.get(runId);
+        return !pending || pending.isEnding || pending.controller.signal.aborted;
+      });
     for (const [linkId, holderId] of holders) {
       this.queue.enqueue(linkId, holderId, () => {
         waitingFor -= 1;
         if (waitingFor > 0) return;
-        void this.executeTogether(runIds).finally(() => {
-          for (const runId of runIds) this.forget(runId);
-          this.announceEnded(runIds);
-          for (const [heldLinkId, heldBy] of holders) this.queue.done(heldLinkId, heldBy);
-        });
+        // This instance's turn; then the links across instances (link-holds.ts).
+        void holdLinksAcrossInstances(linkIds, holder, hasGivenUp)
+          .then(() => this.executeTogether(runIds))
+          .catch((error: unknown) =>
+            console.error(`[wirespeed] runs ${runIds.join(", ")}:`, error instanceof Error ? error.message : error),
+          )
+          .finally(async () => {
+            await releaseLinks(linkIds, holder).catch(() => undefined);
+            for (const runId of runIds) this.forget(runId);
+            this.announceEnded(runIds);
+            for (const [heldLinkId, heldBy] of holders) this.queue.done(heldLinkId, heldBy);
+          });
       });
     }
     return runs.map((run) => runJson(run, links.get(run.linkId)!));
@@ -144,19 +161,25 @@ export class RunEngine {
     let markReady = () => {};
     const ready = new Promise<void>((resolve) => (markReady = resolve));
     const unique = [...new Set(linkIds)];
+    let isReleased = false;
+    const holder = { experimentId: holderId };
     for (const linkId of unique) {
       this.queue.enqueue(linkId, key, () => {
         held += 1;
-        if (held === unique.length) markReady();
+        // This instance's turn on every link; then the links across instances (link-holds.ts).
+        if (held === unique.length) void holdLinksAcrossInstances(unique, holder, () => isReleased).then(markReady);
       });
     }
-    let isReleased = false;
     return {
       ready,
       release: () => {
         if (isReleased) return;
         isReleased = true;
-        for (const linkId of unique) this.queue.done(linkId, key);
+        void releaseLinks(unique, holder)
+          .catch(() => undefined)
+          .finally(() => {
+            for (const linkId of unique) this.queue.done(linkId, key);
+          });
       },
     };
   }
@@ -203,6 +226,8 @@ export class RunEngine {
     const runId = await recording;
     let hasTurn = false;
     this.queue.enqueue(linkId, runId, () => (hasTurn = true));
+    // Another instance's run or experiment on the link counts as busy too (link-holds.ts).
+    if (hasTurn && !(await tryHoldLinks([linkId], { runId }))) hasTurn = false;
     if (!hasTurn) {
       this.queue.done(linkId, runId);
       await db.run.delete({ where: { id: runId } });
@@ -228,7 +253,8 @@ export class RunEngine {
       { remote: this.remote, ports: this.ports, bus: this.bus, limits: this.limits },
       controller.signal,
     );
-    void execution.run().finally(() => {
+    void execution.run().finally(async () => {
+      await releaseLinks([linkId], { runId }).catch(() => undefined);
       this.forget(runId);
       this.announceEnded([runId]);
     });
@@ -281,6 +307,8 @@ export class RunEngine {
             experimentId: input.experimentId ?? null,
             stepId: input.stepId ?? null,
             channel: input.channel ?? null,
+            // This instance runs it (in this process, from its queue): another takes it over only if this one dies.
+            instance: getApp().instance.id,
           },
         }),
       ),
@@ -498,15 +526,28 @@ export class RunEngine {
   }
 
   /**
-   * At start-up: runs a previous instance left preparing or running are marked
-   * interrupted, and the iperf3 processes it started are stopped.
+   * Runs left preparing or running by an instance that is gone (at start-up: any, this instance's
+   * previous life among them; then, every heartbeat, those of instances whose lease ran out: see
+   * lib/instances/registry.ts) are marked interrupted, with their samples and partial summary, and
+   * the iperf3 processes they started are stopped on both hosts through the pids they recorded. Each
+   * run is claimed first by a conditional update of its `instance`, so that of several instances
+   * sweeping at once exactly one recovers it. `isGone` says which instances are gone (default: all).
    */
-  async recoverInterruptedRuns(): Promise<number> {
-    const stale = await db.run.findMany({
+  async recoverInterruptedRuns(isGone: (instance: string | null) => boolean = () => true): Promise<number> {
+    const me = getApp().instance.id;
+    const candidates = await db.run.findMany({
       where: { status: { in: [...ACTIVE_RUN_STATUSES] } },
-      select: { id: true, clientSide: true, serverPid: true, clientPid: true },
+      select: { id: true, clientSide: true, serverPid: true, clientPid: true, instance: true },
     });
-    for (const run of stale) {
+    let recovered = 0;
+    for (const run of candidates) {
+      if (this.pending.has(run.id) || !isGone(run.instance)) continue;
+      const claim = await db.run.updateMany({
+        where: { id: run.id, instance: run.instance, status: { in: [...ACTIVE_RUN_STATUSES] } },
+        data: { instance: me },
+      });
+      if (claim.count === 0) continue;
+      recovered += 1;
       const pids = { server: run.serverPid, client: run.clientPid };
       try {
         // A device's run (lib/runs/listen.ts) has only its server on a host Wirespeed reaches.
@@ -524,17 +565,25 @@ export class RunEngine {
           `run ${run.id}: could not stop leftover iperf3: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
         );
       }
+      const fromOther = run.instance !== null && run.instance !== me;
       await db.run.update({
         where: { id: run.id },
         data: {
           status: "interrupted",
           endedAt: new Date(),
           errorKind: "interrupted",
-          errorMessage: "Wirespeed stopped while this run was in progress.",
+          errorMessage: fromOther
+            ? `The Wirespeed instance ${run.instance} that ran this test stopped answering while it was in progress; instance ${me} took it over.`
+            : "Wirespeed stopped while this run was in progress.",
           errorHint: "The samples received before the stop are kept; run it again to get a full result.",
         },
       });
+      // Viewers here that followed the run live from its instance (lib/instances/relay.ts) learn how it ended.
+      if (this.bus.isActive(run.id)) {
+        this.bus.publish(run.id, "status", { status: "interrupted" });
+        this.bus.end(run.id);
+      }
     }
-    return stale.length;
+    return recovered;
   }
 }

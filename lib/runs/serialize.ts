@@ -90,6 +90,8 @@ export function runJson(run: Run, link: { id: number; name: string; speedMbps: n
     source: run.source === "imported" ? ("imported" as const) : ("wirespeed" as const),
     /** the name an imported run came under (its file's name); null for a run Wirespeed made */
     importName: run.importName,
+    /** the instance (WIRESPEED_INSTANCE, or its host name) that runs or ran it; null for an imported run or one from before instances */
+    instance: run.instance,
     clientSide: run.clientSide,
     options: run.options,
     commands: { server: run.serverCommand, client: run.clientCommand },

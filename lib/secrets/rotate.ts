@@ -18,6 +18,7 @@
 // the key file to the variable is a rotation too). Only the database changes.
 //
 // The app must be stopped while this runs: a running server keeps the key it started with.
+import { SHARED_KEY_SETTING } from "../instances/shared-key-setting";
 import fs from "node:fs";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { ConfigEnv } from "../config";
@@ -42,7 +43,16 @@ function uniqueKeys(keys: SecretKey[]): SecretKey[] {
 }
 
 export async function rotateSecretKey(client: PrismaClient, env: ConfigEnv = process.env): Promise<RotateResult> {
-  return env.WIRESPEED_SECRET ? rotateVariableKey(client, env, env.WIRESPEED_SECRET) : rotateKeyFile(client, env);
+  const result = env.WIRESPEED_SECRET
+    ? await rotateVariableKey(client, env, env.WIRESPEED_SECRET)
+    : await rotateKeyFile(client, env);
+  // The key id every instance must now hold (lib/instances/shared-key.ts): an instance still on the old key refuses to start.
+  await client.setting.upsert({
+    where: { key: SHARED_KEY_SETTING },
+    create: { key: SHARED_KEY_SETTING, value: result.keyId },
+    update: { value: result.keyId },
+  });
+  return result;
 }
 
 async function rotateVariableKey(client: PrismaClient, env: ConfigEnv, secret: string): Promise<RotateResult> {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectAppDatabase, openTestDatabase } from "@/testing/database";
+import { getApp } from "@/lib/running-app";
 import { GET } from "./route";
 
 // Each case loads the route with its own database: the Prisma client is made once per module load.
@@ -22,7 +23,13 @@ describe("GET /api/health", () => {
     cleanups.push(database.close);
     const response = await GET();
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, db: "ok" });
+    // The database kind and the instance that answered (an operator behind a balancer tells them apart).
+    expect(await response.json()).toEqual({
+      ok: true,
+      db: "ok",
+      database: process.env.WIRESPEED_TEST_POSTGRES_URL ? "postgres" : "sqlite",
+      instance: getApp().instance.id,
+    });
   });
 
   it("answers 503 with the reason when the tables are missing", async () => {
@@ -32,7 +39,7 @@ describe("GET /api/health", () => {
     const response = await GET();
     expect(response.status).toBe(503);
     const body = await response.json();
-    expect(body).toMatchObject({ ok: false, db: "error" });
+    expect(body).toMatchObject({ ok: false, db: "error", database: "sqlite" });
     expect(body.reason).toMatch(/Host/);
   });
 

@@ -1,0 +1,126 @@
+import "server-only";
+import type { App } from "@/lib/app";
+import { resolveDatabase } from "@/lib/config";
+import type { InstanceIdentity } from "./identity";
+import { startBusRelay, type RelayHandle } from "./relay";
+
+// The instances on one database, through a row each (Instance) and nothing else: no coordinator.
+//
+//   heartbeat   every lease/3 (10 s by default) an instance writes its heartbeatAt. An instance whose
+//               heartbeat is older than the lease (30 s) is gone.
+//   takeover    at each beat, an instance sweeps: the runs and experiments still marked preparing,
+//               running or queued by a gone instance are recovered as a restart recovers its own
+//               (RunEngine.recoverInterruptedRuns: interrupted, samples kept, iperf3 stopped on both
+//               hosts through the recorded pids), each claimed by a conditional update so that one
+//               instance recovers it; then the links the gone instance held are freed and its row
+//               deleted (conditionally too: a late heartbeat keeps it).
+//   start       the same sweep, with this instance's previous life (same id) counted as gone: a
+//               restarted instance recovers its own runs at once, as a single instance always has.
+//
+// On SQLite there is one instance; the sweep at start is then today's restart recovery.
+
+export type Sweep = { runs: number; experiments: number; instances: string[] };
+
+export class InstanceRegistry {
+  private timer: NodeJS.Timeout | null = null;
+  private relays: RelayHandle[] = [];
+  private beating: Promise<unknown> | null = null;
+  private readonly startedAt = new Date();
+
+  constructor(
+    private readonly app: App,
+    readonly identity: InstanceIdentity,
+    readonly leaseMs: number,
+  ) {}
+
+  /**
+   * Registers this instance, recovers what gone instances (its own previous life among them) left,
+   * then beats. On Postgres, the live events of runs and experiments are relayed between instances
+   * from here on (lib/instances/relay.ts).
+   */
+  async start(): Promise<Sweep> {
+    await this.writeHeartbeat();
+    if (this.app.database === "postgres" && this.relays.length === 0) {
+      const { url } = resolveDatabase();
+      const instance = this.identity.id;
+      this.relays.push(
+        await startBusRelay({ url, channel: "wirespeed_run_events", bus: this.app.runBus, instance }),
+        await startBusRelay({ url, channel: "wirespeed_experiment_events", bus: this.app.experimentBus, instance }),
+      );
+    }
+    const sweep = await this.sweep({ includeSelf: true });
+    this.timer = setInterval(() => void this.beat(), Math.max(1_000, Math.floor(this.leaseMs / 3)));
+    this.timer.unref();
+    return sweep;
+  }
+
+  /** One heartbeat and one sweep; a database that does not answer is logged and tried again at the next. */
+  beat(): Promise<unknown> {
+    this.beating ??= (async () => {
+      try {
+        await this.writeHeartbeat();
+        const sweep = await this.sweep({ includeSelf: false });
+        for (const gone of sweep.instances) {
+          console.log(
+            `[wirespeed] instance ${gone} stopped answering: took over ${sweep.runs} run(s) and ${sweep.experiments} experiment(s)`,
+          );
+        }
+      } catch (error) {
+        console.error(`[wirespeed] heartbeat failed: ${error instanceof Error ? error.message.split("\n")[0] : error}`);
+      } finally {
+        this.beating = null;
+      }
+    })();
+    return this.beating;
+  }
+
+  /** Stops beating (at shutdown): the row ages out, and the others find nothing of this instance's left to take over. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const relay of this.relays.splice(0)) void relay.stop();
+  }
+
+  private async writeHeartbeat(): Promise<void> {
+    const { id, site } = this.identity;
+    const now = new Date();
+    await this.app.db.instance.upsert({
+      where: { id },
+      create: { id, site, startedAt: this.startedAt, heartbeatAt: now },
+      update: { site, startedAt: this.startedAt, heartbeatAt: now },
+    });
+  }
+
+  /** The ids of the instances whose heartbeat is within the lease (this one among them once it beats). */
+  async liveInstances(): Promise<Set<string>> {
+    const rows = await this.app.db.instance.findMany({
+      where: { heartbeatAt: { gte: new Date(Date.now() - this.leaseMs) } },
+      select: { id: true },
+    });
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Recovers the runs and experiments of gone instances and frees their links. */
+  async sweep({ includeSelf }: { includeSelf: boolean }): Promise<Sweep> {
+    const live = await this.liveInstances();
+    const me = this.identity.id;
+    if (includeSelf) live.delete(me);
+    else live.add(me);
+    const isGone = (instance: string | null) => instance === null || !live.has(instance);
+    const runs = await this.app.runs.recoverInterruptedRuns(isGone);
+    const experiments = await this.app.experiments.recoverInterrupted(isGone);
+    const cutoff = new Date(Date.now() - this.leaseMs);
+    const goneRows = await this.app.db.instance.findMany({
+      where: { heartbeatAt: { lt: cutoff }, id: { not: me } },
+      select: { id: true },
+    });
+    const goneIds = goneRows.map((row) => row.id);
+    // The links held by instances that are gone (this one's previous life too, at start).
+    const heldBy = [...(includeSelf ? [me] : []), ...goneIds];
+    if (heldBy.length > 0) await this.app.db.linkHold.deleteMany({ where: { instance: { in: heldBy } } });
+    if (goneIds.length > 0) {
+      await this.app.db.instance.deleteMany({ where: { id: { in: goneIds }, heartbeatAt: { lt: cutoff } } });
+    }
+    return { runs, experiments, instances: runs + experiments > 0 ? goneIds : [] };
+  }
+}
