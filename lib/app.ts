@@ -68,11 +68,11 @@ export type App = {
 export function createApp(deps: AppDeps): App {
   const runBus = new RunEventBus();
   const experimentBus = new ExperimentEventBus();
-  const runs = new RunEngine(deps.remote, runBus, deps.limits);
+  const instance = deps.instance ?? resolveInstanceIdentity();
+  const runs = new RunEngine(deps.remote, runBus, deps.limits, instance);
   const experiments = new ExperimentRunner(runs, experimentBus, runBus);
   const scheduler = new Scheduler({ engine: runs, experiments, now: deps.now, random: deps.random });
   let stopWatching: (() => void) | null = null;
-  const instance = deps.instance ?? resolveInstanceIdentity();
   const app: App = {
     db: deps.db,
     database: databaseKindOf(deps.db),

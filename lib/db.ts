@@ -21,14 +21,19 @@ export function createDatabaseClient(url?: string): PrismaClient {
   if (database.kind === "postgres") {
     // A pool of 10: runs write their samples while pages read.
     const adapter = new PrismaPg({ connectionString: database.url, max: 10 });
-    return new PostgresPrismaClient({ adapter, omit: OMIT }) as unknown as PrismaClient;
+    const client = new PostgresPrismaClient({ adapter, omit: OMIT }) as unknown as PrismaClient;
+    kinds.set(client, "postgres");
+    return client;
   }
   return new PrismaClient({ adapter: createSqliteAdapter(database.url), omit: OMIT });
 }
 
+// The kind of each client made above (a Prisma client is a proxy: `instanceof` does not tell them apart).
+const kinds = new WeakMap<object, DatabaseKind>();
+
 /** Which database a client of createDatabaseClient talks to. */
 export function databaseKindOf(client: PrismaClient): DatabaseKind {
-  return client instanceof PostgresPrismaClient ? "postgres" : "sqlite";
+  return kinds.get(client) ?? "sqlite";
 }
 
 /**

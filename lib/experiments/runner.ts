@@ -1,6 +1,5 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { getApp } from "@/lib/running-app";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordAudit } from "@/lib/auth/audit";
 import { AppError } from "@/lib/errors";
@@ -66,7 +65,7 @@ export class ExperimentRunner {
         name: plan.name,
         plan: plan as unknown as Prisma.InputJsonValue,
         links: { create: plan.linkIds.map((linkId, position) => ({ linkId, position })) },
-        instance: getApp().instance.id,
+        instance: this.engine.instance.id,
       },
     });
     await recordAudit(
@@ -313,7 +312,7 @@ export class ExperimentRunner {
    * running are marked interrupted; the steps that finished, and the result from them, stay.
    */
   async recoverInterrupted(isGone: (instance: string | null) => boolean = () => true): Promise<number> {
-    const me = getApp().instance.id;
+    const me = this.engine.instance.id;
     const candidates = await db.experiment.findMany({
       where: { status: { in: ["queued", "running"] } },
       select: { id: true, instance: true },

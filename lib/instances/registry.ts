@@ -19,10 +19,14 @@ import { startBusRelay, type RelayHandle } from "./relay";
 //
 // On SQLite there is one instance; the sweep at start is then today's restart recovery.
 
+const CLAIM_EVERY_MS = 1_000;
+
 export type Sweep = { runs: number; experiments: number; instances: string[] };
 
 export class InstanceRegistry {
   private timer: NodeJS.Timeout | null = null;
+  private claimTimer: NodeJS.Timeout | null = null;
+  private claiming: Promise<unknown> | null = null;
   private relays: RelayHandle[] = [];
   private beating: Promise<unknown> | null = null;
   private readonly startedAt = new Date();
@@ -51,6 +55,9 @@ export class InstanceRegistry {
     const sweep = await this.sweep({ includeSelf: true });
     this.timer = setInterval(() => void this.beat(), Math.max(1_000, Math.floor(this.leaseMs / 3)));
     this.timer.unref();
+    // Runs handed to this instance's site by an instance of another (RunEngine.claimHandedOffRuns).
+    this.claimTimer = setInterval(() => void this.claim(), CLAIM_EVERY_MS);
+    this.claimTimer.unref();
     return sweep;
   }
 
@@ -77,8 +84,22 @@ export class InstanceRegistry {
   /** Stops beating (at shutdown): the row ages out, and the others find nothing of this instance's left to take over. */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    if (this.claimTimer) clearInterval(this.claimTimer);
+    this.timer = this.claimTimer = null;
     for (const relay of this.relays.splice(0)) void relay.stop();
+  }
+
+  /** Claims the runs waiting for this instance's site; a failure is logged and tried again. */
+  claim(): Promise<unknown> {
+    this.claiming ??= this.app.runs
+      .claimHandedOffRuns()
+      .catch((error: unknown) =>
+        console.error(
+          `[wirespeed] claiming runs failed: ${error instanceof Error ? error.message.split("\n")[0] : error}`,
+        ),
+      )
+      .finally(() => (this.claiming = null));
+    return this.claiming;
   }
 
   private async writeHeartbeat(): Promise<void> {
@@ -106,7 +127,8 @@ export class InstanceRegistry {
     const me = this.identity.id;
     if (includeSelf) live.delete(me);
     else live.add(me);
-    const isGone = (instance: string | null) => instance === null || !live.has(instance);
+    // null: a run handed to another site, waiting for an instance of that site to claim it: nobody's yet.
+    const isGone = (instance: string | null) => instance !== null && !live.has(instance);
     const runs = await this.app.runs.recoverInterruptedRuns(isGone);
     const experiments = await this.app.experiments.recoverInterrupted(isGone);
     const cutoff = new Date(Date.now() - this.leaseMs);

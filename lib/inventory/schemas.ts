@@ -176,6 +176,11 @@ export const TagsSchema = z
   .array(TagSchema, { error: allowed(`a list of at most 16 tags, each ${TAG_DESCRIPTION}`) })
   .max(16, { error: allowed(`a list of at most 16 tags, each ${TAG_DESCRIPTION}`) });
 
+/** The site whose instances reach a host (WIRESPEED_SITE of an instance: lib/instances/identity.ts). */
+export const SITE_DESCRIPTION =
+  "1-63 letters, digits, dots, dashes or underscores, starting with a letter or digit (the WIRESPEED_SITE of the instances that reach the host), or null for any instance";
+export const SiteSchema = text(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 63, SITE_DESCRIPTION);
+
 /** How many jump hosts may stand between Wirespeed and a host. */
 export const MAX_JUMP_HOPS = 3;
 
@@ -247,6 +252,7 @@ export const HostCreateSchema = z
     openFirewall: OpenFirewallSchema.default(false),
     notes: NotesSchema.default(""),
     tags: TagsSchema.default([]),
+    site: SiteSchema.nullable().optional(),
   })
   // What a new host of its access must have: checked even when other fields are refused, so that
   // every missing field is named at once.
@@ -294,6 +300,8 @@ export const HostUpdateSchema = z.strictObject({
   openFirewall: OpenFirewallSchema.optional(),
   notes: NotesSchema.optional(),
   tags: TagsSchema.optional(),
+  // null: any instance reaches the host.
+  site: SiteSchema.nullable().optional(),
 });
 export type HostUpdateInput = z.input<typeof HostUpdateSchema>;
 

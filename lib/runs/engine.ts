@@ -1,8 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { InstanceIdentity } from "@/lib/instances/identity";
 import { getApp } from "@/lib/running-app";
 import { holdLinks as holdLinksAcrossInstances, releaseLinks, tryHoldLinks } from "./link-holds";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { IperfOptionsSchema, type IperfOptions } from "@/lib/iperf";
 import { recordAudit } from "@/lib/auth/audit";
 import { fieldErrorsFromZod, invalidInput } from "@/lib/errors";
@@ -65,6 +66,26 @@ type Pending = {
  * Links held for a series of runs (an experiment): no other run starts on them until it is
  * released. `ready` resolves once every link is free and held.
  */
+/** The site of a link's hosts (WIRESPEED_SITE), or null when neither has one. Two sites: no instance reaches both. */
+function siteOfLink(link: {
+  name: string;
+  aNic: { host: { site: string | null } };
+  bNic: { host: { site: string | null } };
+}) {
+  const a = link.aNic.host.site;
+  const b = link.bNic.host.site;
+  if (a !== null && b !== null && a !== b) {
+    throw new RunError(
+      "conflict",
+      `Link ${link.name} joins hosts of two sites (${a} and ${b}): no instance reaches both.`,
+      {
+        hint: "Give both hosts the same site, or clear one of them.",
+      },
+    );
+  }
+  return a ?? b;
+}
+
 export type LinkHold = { ready: Promise<void>; release: () => void };
 
 export class RunEngine {
@@ -81,7 +102,13 @@ export class RunEngine {
     private readonly remote: RunRemote,
     private readonly bus: RunEventBus = new RunEventBus(),
     private readonly limits: ExecutionLimits = DEFAULT_LIMITS,
+    private readonly identity?: InstanceIdentity,
   ) {}
+
+  /** The instance this engine runs in (lib/instances): given by the app that built it, else the running app's. */
+  get instance(): InstanceIdentity {
+    return this.identity ?? getApp().instance;
+  }
 
   /**
    * Calls `listener` after each run this engine carried out has ended and been stored (the
@@ -117,7 +144,14 @@ export class RunEngine {
    * then every client at once. Runs on one link share its turn in the queue.
    */
   async startRunsTogether(inputs: StartRunInput[]) {
-    const { runs, links } = await this.recordRuns(inputs, false);
+    const { runs, links, handedOff } = await this.recordRuns(inputs, false);
+    // Another site's instance claims it (claimHandedOffRuns) and runs it there.
+    if (!handedOff) this.queueTogether(runs);
+    return runs.map((run) => runJson(run, links.get(run.linkId)!));
+  }
+
+  /** Queues recorded runs on their links; they start together once every link is theirs. */
+  private queueTogether(runs: Array<{ id: number; linkId: number }>): void {
     const runIds = runs.map((run) => run.id);
     // The first run on each link holds the link's place in its queue for all of them.
     const holders = [...new Map(runs.map((run) => [run.linkId, run.id])).entries()];
@@ -135,20 +169,51 @@ export class RunEngine {
         waitingFor -= 1;
         if (waitingFor > 0) return;
         // This instance's turn; then the links across instances (link-holds.ts).
-        void holdLinksAcrossInstances(linkIds, holder, hasGivenUp)
+        void holdLinksAcrossInstances(this.instance.id, linkIds, holder, hasGivenUp)
           .then(() => this.executeTogether(runIds))
           .catch((error: unknown) =>
             console.error(`[wirespeed] runs ${runIds.join(", ")}:`, error instanceof Error ? error.message : error),
           )
           .finally(async () => {
-            await releaseLinks(linkIds, holder).catch(() => undefined);
+            await releaseLinks(this.instance.id, linkIds, holder).catch(() => undefined);
             for (const runId of runIds) this.forget(runId);
             this.announceEnded(runIds);
             for (const [heldLinkId, heldBy] of holders) this.queue.done(heldLinkId, heldBy);
           });
       });
     }
-    return runs.map((run) => runJson(run, links.get(run.linkId)!));
+  }
+
+  /**
+   * Claims runs handed to this instance's site (recorded by an instance of another site: see
+   * `record`) and queues them here. The claim is one conditional UPDATE of the runs' `instance`, whose
+   * subquery locks the rows it picks on Postgres (FOR UPDATE SKIP LOCKED), so that of several
+   * instances of a site each run goes to exactly one, and none waits for another's lock. The outer
+   * WHERE repeats the condition: Postgres checks it again on a row another claim changed meanwhile.
+   */
+  async claimHandedOffRuns(): Promise<number> {
+    if (this.stopReason !== null) return 0;
+    const { id: me, site } = this.instance;
+    const siteMatches = (host: Prisma.Sql) =>
+      site === null
+        ? Prisma.sql`${host}."site" IS NULL`
+        : Prisma.sql`(${host}."site" IS NULL OR ${host}."site" = ${site})`;
+    const lock = getApp().database === "postgres" ? Prisma.sql`FOR UPDATE OF r SKIP LOCKED` : Prisma.empty;
+    const claimed = await db.$queryRaw<Array<{ id: number }>>`
+      UPDATE "Run" SET "instance" = ${me} WHERE "status" = 'queued' AND "instance" IS NULL AND "id" IN (
+        SELECT r."id" FROM "Run" r
+        JOIN "Link" l ON l."id" = r."linkId"
+        JOIN "Nic" an ON an."id" = l."aNicId" JOIN "Host" ah ON ah."id" = an."hostId"
+        JOIN "Nic" bn ON bn."id" = l."bNicId" JOIN "Host" bh ON bh."id" = bn."hostId"
+        WHERE r."status" = 'queued' AND r."instance" IS NULL AND ${siteMatches(Prisma.sql`ah`)} AND ${siteMatches(Prisma.sql`bh`)}
+        ORDER BY r."id" LIMIT 16 ${lock})
+      RETURNING "id", "linkId"`;
+    for (const { id } of claimed) {
+      const run = await db.run.findUniqueOrThrow({ where: { id: Number(id) }, select: { id: true, linkId: true } });
+      this.track(run.id, run.linkId, [run.id], false);
+      this.queueTogether([run]);
+    }
+    return claimed.length;
   }
 
   /**
@@ -167,7 +232,8 @@ export class RunEngine {
       this.queue.enqueue(linkId, key, () => {
         held += 1;
         // This instance's turn on every link; then the links across instances (link-holds.ts).
-        if (held === unique.length) void holdLinksAcrossInstances(unique, holder, () => isReleased).then(markReady);
+        if (held === unique.length)
+          void holdLinksAcrossInstances(this.instance.id, unique, holder, () => isReleased).then(markReady);
       });
     }
     return {
@@ -175,7 +241,7 @@ export class RunEngine {
       release: () => {
         if (isReleased) return;
         isReleased = true;
-        void releaseLinks(unique, holder)
+        void releaseLinks(this.instance.id, unique, holder)
           .catch(() => undefined)
           .finally(() => {
             for (const linkId of unique) this.queue.done(linkId, key);
@@ -227,7 +293,7 @@ export class RunEngine {
     let hasTurn = false;
     this.queue.enqueue(linkId, runId, () => (hasTurn = true));
     // Another instance's run or experiment on the link counts as busy too (link-holds.ts).
-    if (hasTurn && !(await tryHoldLinks([linkId], { runId }))) hasTurn = false;
+    if (hasTurn && !(await tryHoldLinks(this.instance.id, [linkId], { runId }))) hasTurn = false;
     if (!hasTurn) {
       this.queue.done(linkId, runId);
       await db.run.delete({ where: { id: runId } });
@@ -254,7 +320,7 @@ export class RunEngine {
       controller.signal,
     );
     void execution.run().finally(async () => {
-      await releaseLinks([linkId], { runId }).catch(() => undefined);
+      await releaseLinks(this.instance.id, [linkId], { runId }).catch(() => undefined);
       this.forget(runId);
       this.announceEnded([runId]);
     });
@@ -284,7 +350,7 @@ export class RunEngine {
   }
 
   private async record(inputs: StartRunInput[], held: boolean) {
-    const end = { select: { host: { select: { name: true, access: true } } } } as const;
+    const end = { select: { host: { select: { name: true, access: true, site: true } } } } as const;
     const found = await db.link.findMany({
       where: { id: { in: inputs.map((input) => input.linkId) } },
       select: { id: true, name: true, speedMbps: true, aNic: end, bNic: end },
@@ -295,6 +361,19 @@ export class RunEngine {
     for (const input of inputs) {
       const link = links.get(input.linkId)!;
       refuseClientOnExternalServer({ a: link.aNic.host, b: link.bNic.host }, input.clientSide);
+    }
+    // WIRESPEED_SITE: a link whose hosts have a site is driven by an instance of that site. A single
+    // run asked of another site's link is recorded unclaimed, for an instance of that site to claim.
+    const mySite = this.instance.site;
+    const sites = inputs.map((input) => siteOfLink(links.get(input.linkId)!));
+    const foreign = sites.find((site) => site !== null && site !== mySite);
+    const handedOff = foreign !== undefined;
+    if (handedOff && (inputs.length > 1 || held)) {
+      throw new RunError(
+        "conflict",
+        `Runs that go together, and experiments, on links of site ${foreign} are driven from an instance of that site.`,
+        { hint: `Start it from a Wirespeed instance with WIRESPEED_SITE=${foreign}.` },
+      );
     }
     const runs = await db.$transaction(
       inputs.map((input) =>
@@ -307,8 +386,9 @@ export class RunEngine {
             experimentId: input.experimentId ?? null,
             stepId: input.stepId ?? null,
             channel: input.channel ?? null,
-            // This instance runs it (in this process, from its queue): another takes it over only if this one dies.
-            instance: getApp().instance.id,
+            // This instance runs it (in this process, from its queue): another takes it over only if this one
+            // dies. A run handed to another site waits unclaimed (null) for an instance of that site.
+            instance: handedOff ? null : this.instance.id,
           },
         }),
       ),
@@ -322,21 +402,26 @@ export class RunEngine {
         run.id,
         `${links.get(input.linkId)!.name}, client on ${input.clientSide}: ${JSON.stringify(input.options)}`,
       );
-      this.bus.begin(run.id);
-      this.bus.publish(run.id, "status", { status: "queued" });
-      let resolve = () => {};
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.pending.set(run.id, {
-        linkId: input.linkId,
-        controller: new AbortController(),
-        promise,
-        resolve,
-        together: runIds,
-        held,
-        isEnding: false,
-      });
+      if (!handedOff) this.track(run.id, input.linkId, runIds, held);
     }
-    return { runs, links };
+    return { runs, links, handedOff };
+  }
+
+  /** A run this instance carries out from now on: its live stream opened, its place kept until it ends. */
+  private track(runId: number, linkId: number, together: number[], held: boolean): void {
+    this.bus.begin(runId);
+    this.bus.publish(runId, "status", { status: "queued" });
+    let resolve = () => {};
+    const promise = new Promise<void>((done) => (resolve = done));
+    this.pending.set(runId, {
+      linkId,
+      controller: new AbortController(),
+      promise,
+      resolve,
+      together,
+      held,
+      isEnding: false,
+    });
   }
 
   /**
@@ -420,6 +505,12 @@ export class RunEngine {
     if (!run) throw new RunError("not-found", `Run ${runId} does not exist.`);
     if (isFinalStatus(run.status)) return run.status as RunStatus;
     await recordAudit("run.cancel", "run", runId, `was ${run.status}`);
+    // Handed to another site and not claimed yet: cancelled where it waits, unless claimed meanwhile.
+    const unclaimed = await db.run.updateMany({
+      where: { id: runId, status: "queued", instance: null },
+      data: { status: "cancelled", endedAt: new Date() },
+    });
+    if (unclaimed.count === 1) return "cancelled";
     const pending = this.pending.get(runId);
     if (pending && run.status === "queued" && !this.hasStarted(runId)) {
       // Never started: it leaves the queue and ends here, with the runs that were to run with it.
@@ -534,7 +625,7 @@ export class RunEngine {
    * sweeping at once exactly one recovers it. `isGone` says which instances are gone (default: all).
    */
   async recoverInterruptedRuns(isGone: (instance: string | null) => boolean = () => true): Promise<number> {
-    const me = getApp().instance.id;
+    const me = this.instance.id;
     const candidates = await db.run.findMany({
       where: { status: { in: [...ACTIVE_RUN_STATUSES] } },
       select: { id: true, clientSide: true, serverPid: true, clientPid: true, instance: true },

@@ -1,6 +1,5 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { getApp } from "@/lib/running-app";
 
 // One run or experiment per link at a time across every instance on the database. Within one
 // instance the link queue (link-queue.ts) orders the runs; when a run's turn comes there, it also
@@ -15,8 +14,7 @@ export type LinkHolder = { runId: number } | { experimentId: number };
 
 const RETRY_MS = 500;
 
-function rowsOf(linkIds: number[], holder: LinkHolder) {
-  const instance = getApp().instance.id;
+function rowsOf(instance: string, linkIds: number[], holder: LinkHolder) {
   return [...new Set(linkIds)].map((linkId) => ({
     linkId,
     instance,
@@ -30,9 +28,9 @@ function isTaken(error: unknown): boolean {
 }
 
 /** Takes every link now, or none of them; false when one is held already. */
-export async function tryHoldLinks(linkIds: number[], holder: LinkHolder): Promise<boolean> {
+export async function tryHoldLinks(instance: string, linkIds: number[], holder: LinkHolder): Promise<boolean> {
   try {
-    await db.linkHold.createMany({ data: rowsOf(linkIds, holder) });
+    await db.linkHold.createMany({ data: rowsOf(instance, linkIds, holder) });
     return true;
   } catch (error) {
     if (isTaken(error)) return false;
@@ -44,20 +42,25 @@ export async function tryHoldLinks(linkIds: number[], holder: LinkHolder): Promi
  * Takes every link, waiting while any is held elsewhere; resolves false without them once
  * `hasGivenUp()` (the runs were cancelled or stopped meanwhile).
  */
-export async function holdLinks(linkIds: number[], holder: LinkHolder, hasGivenUp: () => boolean): Promise<boolean> {
+export async function holdLinks(
+  instance: string,
+  linkIds: number[],
+  holder: LinkHolder,
+  hasGivenUp: () => boolean,
+): Promise<boolean> {
   for (;;) {
     if (hasGivenUp()) return false;
-    if (await tryHoldLinks(linkIds, holder)) return true;
+    if (await tryHoldLinks(instance, linkIds, holder)) return true;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
 }
 
 /** Frees the links `holder` holds (none is fine). */
-export async function releaseLinks(linkIds: number[], holder: LinkHolder): Promise<void> {
+export async function releaseLinks(instance: string, linkIds: number[], holder: LinkHolder): Promise<void> {
   await db.linkHold.deleteMany({
     where: {
       linkId: { in: [...new Set(linkIds)] },
-      instance: getApp().instance.id,
+      instance,
       ...("runId" in holder ? { runId: holder.runId } : { experimentId: holder.experimentId }),
     },
   });

@@ -41,3 +41,9 @@ CREATE INDEX "LinkHold_instance_idx" ON "LinkHold"("instance");
 -- CreateIndex
 CREATE INDEX "Run_instance_status_idx" ON "Run"("instance", "status");
 
+
+-- Runs and experiments a version before instances left in progress belong to no live instance: the
+-- first instance to start recovers them (interrupted), as a restart always has. A run whose instance is
+-- null is one handed to another site, waiting to be claimed (lib/runs/engine.ts claimHandedOffRuns).
+UPDATE "Run" SET "instance" = 'before-instances' WHERE "status" IN ('queued', 'preparing', 'listening', 'running');
+UPDATE "Experiment" SET "instance" = 'before-instances' WHERE "status" IN ('queued', 'running');
