@@ -80,3 +80,42 @@ export function timestampParam(at: Date | number): Prisma.Sql {
   const date = new Date(at);
   return dialect() === "postgres" ? Prisma.sql`${date}` : Prisma.sql`${date.toISOString().replace("Z", "+00:00")}`;
 }
+
+// ---- overview, grid, metrics
+
+/**
+ * A JSON column inside a JSON array or object: SQLite keeps JSON as text, which json() marks as
+ * JSON so that it nests rather than being quoted as a string; Postgres's jsonb nests as it is.
+ */
+export function jsonNested(column: Prisma.Sql): Prisma.Sql {
+  return pick(Prisma.sql`json(${column})`, column);
+}
+
+/**
+ * A timestamp column inside a JSON array or object, as text that new Date() reads as the same
+ * instant: SQLite's stored text as it is; on Postgres ISO text ending in "Z", since a timestamp
+ * without time zone would come out with no zone at all and be read as local time.
+ */
+export function jsonTimestamp(column: Prisma.Sql): Prisma.Sql {
+  return pick(column, Prisma.sql`to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+}
+
+/** Element `index` of a JSON array that jsonTimestamp wrote, to compare with a DateTime column. */
+export function jsonTimestampAt(column: Prisma.Sql, index: number): Prisma.Sql {
+  if (!Number.isSafeInteger(index) || index < 0) throw new Error(`not an array index: ${index}`);
+  // The index is written into the statement: a literal path, as before, and on Postgres `->>`
+  // has an integer and a text form, so a bound index of unknown type would be ambiguous.
+  return pick(
+    Prisma.sql`json_extract(${column}, ${Prisma.raw(`'$[${index}]'`)})`,
+    // Postgres ignores the "Z" when it reads text as a timestamp without time zone: UTC, as stored.
+    Prisma.sql`CAST((${column}) ->> ${Prisma.raw(String(index))} AS TIMESTAMP(3))`,
+  );
+}
+
+/**
+ * A column that SQLite is not to use an index of, as the unary + tells it (its planner would
+ * otherwise pick a worse index); Postgres has no unary + for text, and plans on its own.
+ */
+export function unindexed(column: Prisma.Sql): Prisma.Sql {
+  return pick(Prisma.sql`+${column}`, column);
+}

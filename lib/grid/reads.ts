@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { invalidInput } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { lineRatePercent } from "@/lib/runs/serialize";
+import { jsonArray, jsonArrayHas, jsonGroupArray, jsonTimestamp, jsonTimestampAt, jsonValue } from "@/lib/sql-dialect";
 import type { GridAnswer, GridCell, GridCellStatus, GridHost } from "./contract";
 import type { GridQuery } from "./schemas";
 
@@ -26,10 +27,12 @@ type SuccessTuple = [number, string, number, number | null, string, string | nul
 type SignatureRow = {
   linkId: number;
   signature: string;
-  ok: string | null;
-  failedAt: string | null;
+  /** JSON SuccessTuple (text on SQLite, parsed on Postgres), or null */
+  ok: unknown;
+  /** text on SQLite, a Date on Postgres */
+  failedAt: string | Date | null;
   /** JSON [id, rate] of the baseline runs before the success, newest first */
-  baseline: string | null;
+  baseline: unknown;
 };
 
 /** One way over one link: its latest success (with its figures) and its latest failure. */
@@ -38,7 +41,6 @@ type Way = {
   failedAt: string | null;
 };
 
-const json = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
 const iso = (value: unknown) => new Date(value as string).toISOString();
 
 /** The hosts of the grid's rows and columns; a 400 naming the field for ids of no host or a tag no host has. */
@@ -59,7 +61,7 @@ async function gridHosts(query: Pick<GridQuery, "hostIds" | "tag">): Promise<Gri
   if (query.tag !== undefined) {
     const hosts = await db.$queryRaw<GridHost[]>`
       SELECT h."id", h."name" FROM "Host" h
-      WHERE EXISTS (SELECT 1 FROM json_each(h."tags") t WHERE t."value" = ${query.tag})
+      WHERE ${jsonArrayHas(Prisma.sql`h."tags"`, query.tag)}
       ORDER BY h."name", h."id"`;
     if (hosts.length === 0)
       throw invalidInput([
@@ -87,6 +89,14 @@ async function gridHosts(query: Pick<GridQuery, "hostIds" | "tag">): Promise<Gri
  * experiment's run, since `channel` is not in the index and reading a run's row is what costs.
  */
 async function signatureRows(linkFilter: Prisma.Sql, maxBaselineRuns: number): Promise<SignatureRow[]> {
+  const successTuple = jsonArray([
+    Prisma.sql`y."id"`,
+    jsonTimestamp(Prisma.sql`y."createdAt"`),
+    Prisma.sql`y."receivedBitsPerSecond"`,
+    Prisma.sql`y."reverseReceivedBitsPerSecond"`,
+    Prisma.sql`y."clientSide"`,
+    Prisma.sql`y."pathVerdict"`,
+  ]);
   return db.$queryRaw<SignatureRow[]>`
     WITH RECURSIVE "links" AS (
       SELECT l."id" FROM "Link" l JOIN "Nic" an ON an."id" = l."aNicId" JOIN "Nic" bn ON bn."id" = l."bNicId" ${linkFilter}),
@@ -99,7 +109,7 @@ async function signatureRows(linkFilter: Prisma.Sql, maxBaselineRuns: number): P
     -- MATERIALIZED: the success is read once, not again for each use of it below.
     "latest" AS MATERIALIZED (
       SELECT p."linkId", p."signature", (
-        SELECT json_array(y."id", y."createdAt", y."receivedBitsPerSecond", y."reverseReceivedBitsPerSecond", y."clientSide", y."pathVerdict") FROM "Run" y
+        SELECT ${successTuple} FROM "Run" y
         WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded'
           AND y."receivedBitsPerSecond" IS NOT NULL AND (y."experimentId" IS NULL OR y."channel" IS NULL)
         ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "ok", (
@@ -108,11 +118,11 @@ async function signatureRows(linkFilter: Prisma.Sql, maxBaselineRuns: number): P
         ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "failedAt"
       FROM "pairs" p WHERE p."signature" IS NOT NULL)
     SELECT t."linkId", t."signature", t."ok", t."failedAt", CASE WHEN t."ok" IS NULL THEN NULL ELSE (
-      SELECT json_group_array(json_array(b."id", b."rate") ORDER BY b."createdAt" DESC, b."id" DESC) FROM (
+      SELECT ${jsonGroupArray(Prisma.sql`${jsonArray([Prisma.sql`b."id"`, Prisma.sql`b."rate"`])} ORDER BY b."createdAt" DESC, b."id" DESC`)} FROM (
         SELECT z."id", z."createdAt", z."receivedBitsPerSecond" AS "rate" FROM "Run" z
         WHERE z."linkId" = t."linkId" AND z."signature" = t."signature" AND z."status" = 'succeeded' AND z."experimentId" IS NULL
           AND z."receivedBitsPerSecond" IS NOT NULL AND (z."source" = 'wirespeed' OR l."importsInBaseline")
-          AND z."createdAt" < json_extract(t."ok", '$[1]')
+          AND z."createdAt" < ${jsonTimestampAt(Prisma.sql`t."ok"`, 1)}
         ORDER BY z."createdAt" DESC, z."id" DESC LIMIT ${maxBaselineRuns}) b) END AS "baseline"
     FROM "latest" t JOIN "Link" l ON l."id" = t."linkId"`;
 }
@@ -142,11 +152,11 @@ function waysOf(links: Map<number, LinkRow>, rows: SignatureRow[]): Map<string, 
     if (!link) continue;
     const direction = row.signature.split(" ")[1];
     const failedAt = row.failedAt === null ? null : iso(row.failedAt);
-    const tuple = row.ok === null ? null : json<SuccessTuple>(row.ok);
+    const tuple = row.ok === null ? null : jsonValue<SuccessTuple>(row.ok);
     const at = tuple ? iso(tuple[1]) : null;
     // The baseline of the run's signature as the run page says it: from the runs before it.
     const baseline = () => {
-      const runs = json<Array<[number, number]>>(row.baseline ?? "[]").slice(0, link.baselineRuns);
+      const runs = jsonValue<Array<[number, number]>>(row.baseline ?? "[]").slice(0, link.baselineRuns);
       return compareWithBaseline(tuple![2], figuresOf(runs.map(([id, rate]) => ({ id, rate })))).percentOfBaseline;
     };
     const offLink = tuple?.[5] === "off-link";

@@ -4,6 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { BASELINE_MIN_RUNS } from "@/lib/alerts/contract";
 import { median } from "@/lib/experiments/kinds/figures";
 import { ACTIVE_RUN_STATUSES, FINAL_RUN_STATUSES } from "@/lib/runs/contract";
+import { jsonArray, jsonGroupArray, jsonValue, millisecondsBetween, unindexed } from "@/lib/sql-dialect";
 
 // What GET /metrics reports, read from the database at each scrape: a handful of queries whose
 // cost grows with the number of links and test signatures, not with the number of runs (the
@@ -84,8 +85,8 @@ function toDate(value: unknown): Date | null {
 }
 
 const finalStatuses = Prisma.join([...FINAL_RUN_STATUSES]);
-// The bounds in milliseconds, rounded: julianday's arithmetic is exact to well under a millisecond,
-// so a 10.000 s run falls in le="10" and not, by a rounding error, in le="15".
+// The bounds in milliseconds, rounded: julianday's arithmetic is exact to well under a millisecond
+// (Postgres's interval exactly), so a 10.000 s run falls in le="10" and not, by a rounding error, in le="15".
 const bucketColumns = Prisma.raw(
   RUN_DURATION_BUCKETS.map(
     (bound, index) => `SUM(CASE WHEN "ms" <= ${Math.round(bound * 1000)} THEN 1 ELSE 0 END) AS "le${index}"`,
@@ -120,14 +121,14 @@ function emptyTotals(): FinishedTotals {
 async function addFinished(into: FinishedTotals, where: Prisma.Sql, { byId = false } = {}): Promise<number> {
   // A unary + keeps SQLite from using that column's index.
   const finishedRuns = byId
-    ? Prisma.sql`+"source" = 'wirespeed' AND +"status" IN (${finalStatuses})`
+    ? Prisma.sql`${unindexed(Prisma.sql`"source"`)} = 'wirespeed' AND ${unindexed(Prisma.sql`"status"`)} IN (${finalStatuses})`
     : Prisma.sql`"source" = 'wirespeed' AND "status" IN (${finalStatuses})`;
   // MATERIALIZED: flattened, the duration's expression would be computed again in each bucket's SUM.
   const rows = await db.$queryRaw<
     Array<Record<string, unknown> & { status: string; total: unknown; timed: unknown; sumMs: unknown }>
   >`
     WITH "finished" AS MATERIALIZED (
-      SELECT "status", ROUND((julianday("endedAt") - julianday("startedAt")) * 86400000) AS "ms"
+      SELECT "status", ROUND(${millisecondsBetween(Prisma.sql`"startedAt"`, Prisma.sql`"endedAt"`)}) AS "ms"
       FROM "Run" WHERE ${finishedRuns} AND (${where}))
     SELECT "status", COUNT(*) AS "total", COUNT("ms") AS "timed", SUM("ms") AS "sumMs", ${bucketColumns}
     FROM "finished" GROUP BY "status"`;
@@ -187,7 +188,8 @@ async function finishedTotals(): Promise<FinishedTotals> {
   return fresh;
 }
 
-type SignatureRow = { linkId: number; signature: string; last: string | null; runs: string | null };
+/** `last` and `runs` are JSON: text on SQLite, parsed on Postgres. */
+type SignatureRow = { linkId: number; signature: string; last: unknown; runs: unknown };
 
 type LinkRow = {
   id: number;
@@ -215,6 +217,11 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
   // cannot read the link's row), usually one. The signatures of a link are found by skipping
   // through the index, one step per signature, not by reading every run.
   const signatureRows: SignatureRow[] = [];
+  const lastTuple = jsonArray(
+    ["id", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "lostPackets", "packets"].map((column) =>
+      Prisma.raw(`y."${column}"`),
+    ),
+  );
   for (const n of new Set(links.map((link) => Number(link.baselineRuns)))) {
     signatureRows.push(
       ...(await db.$queryRaw<SignatureRow[]>`
@@ -225,10 +232,10 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
           SELECT p."linkId", (SELECT MIN(r."signature") FROM "Run" r WHERE r."linkId" = p."linkId" AND r."signature" > p."signature")
           FROM "pairs" p WHERE p."signature" IS NOT NULL)
         SELECT p."linkId", p."signature", (
-          SELECT json_array(y."id", y."receivedBitsPerSecond", y."retransmits", y."jitterMs", y."lostPercent", y."lostPackets", y."packets") FROM "Run" y
+          SELECT ${lastTuple} FROM "Run" y
           WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
           ORDER BY y."createdAt" DESC, y."id" DESC LIMIT 1) AS "last", (
-          SELECT json_group_array(t."rate" ORDER BY t."createdAt" DESC, t."id" DESC) FROM (
+          SELECT ${jsonGroupArray(Prisma.sql`t."rate" ORDER BY t."createdAt" DESC, t."id" DESC`)} FROM (
             SELECT y."createdAt", y."id", y."receivedBitsPerSecond" AS "rate" FROM "Run" y
             WHERE y."linkId" = p."linkId" AND y."signature" = p."signature" AND y."status" = 'succeeded' AND y."experimentId" IS NULL
               AND y."receivedBitsPerSecond" IS NOT NULL AND (y."source" = 'wirespeed' OR l."importsInBaseline")
@@ -268,9 +275,9 @@ export async function readMetricsSnapshot(): Promise<MetricsSnapshot> {
   // Every signature of every link is a row here (the baseline query reads them all).
   for (const row of signatureRows) {
     // Newest first (the aggregate's ORDER BY, SQLite 3.44+), the link's own N of them.
-    const rates = JSON.parse(row.runs ?? "[]") as number[];
+    const rates = jsonValue<number[]>(row.runs ?? "[]");
     const baseline = rates.length >= BASELINE_MIN_RUNS ? median(rates) : null;
-    const last = row.last === null ? null : lastResultOf(JSON.parse(row.last) as LastRow);
+    const last = row.last === null ? null : lastResultOf(jsonValue<LastRow>(row.last));
     if (!last && baseline === null) continue;
     const list = signaturesOf.get(Number(row.linkId)) ?? [];
     list.push({

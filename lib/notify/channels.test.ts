@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { getApp } from "@/lib/running-app";
 import { openTestDatabase } from "@/testing/database";
 
 // The channel store on a real database: validation that names each field, secrets sealed in
@@ -15,6 +16,27 @@ afterEach(() => database.reset());
 afterAll(() => database.close());
 
 const TOKEN = "tk_Sup3r-secret-ntfy-token";
+
+/**
+ * The bytes of the test's database on disk, every write in them: the SQLite file once the WAL is
+ * copied into it, or on Postgres every file of this database in the cluster's folder once a
+ * checkpoint has written the changed pages there.
+ */
+async function databaseBytes(): Promise<Buffer[]> {
+  if (getApp().database === "sqlite") {
+    await db.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
+    return [fs.readFileSync(path.join(database.dataDir, "wirespeed.db"))];
+  }
+  await db.$executeRawUnsafe("CHECKPOINT");
+  const [row] = await db.$queryRawUnsafe<Array<{ folder: string }>>(
+    `SELECT current_setting('data_directory') || '/base/' || oid::text AS "folder" FROM pg_database WHERE datname = current_database()`,
+  );
+  const folder = row!.folder;
+  return fs
+    .readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => fs.readFileSync(path.join(folder, entry.name)));
+}
 
 async function refusal(
   promise: Promise<unknown>,
@@ -132,9 +154,10 @@ describe("createChannel", () => {
     expect(row.secret).not.toBeNull();
     expect(Buffer.from(row.secret!).includes(TOKEN)).toBe(false);
     expect(JSON.stringify(row.config)).not.toContain(TOKEN);
-    // Nor anywhere in the database file.
-    await db.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
-    expect(fs.readFileSync(path.join(database.dataDir, "wirespeed.db")).includes(TOKEN)).toBe(false);
+    // Nor anywhere in the database's files.
+    const files = await databaseBytes();
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.some((bytes) => bytes.includes(TOKEN))).toBe(false);
     // A sender gets it back.
     expect(await loadChannelForDelivery(created.id)).toMatchObject({
       type: "ntfy",

@@ -8,6 +8,7 @@ import { ACTIVE_RUN_STATUSES, directionOf } from "@/lib/runs/contract";
 import { lineRatePercent } from "@/lib/runs/serialize";
 import type { ScheduleRunOutcome } from "@/lib/schedules/contract";
 import { schedulesByLink } from "@/lib/schedules/store";
+import { jsonArray, jsonGroupArray, jsonNested, jsonTimestamp, jsonValue, timestampParam } from "@/lib/sql-dialect";
 
 /** The counts the overview's header shows. */
 export async function getOverviewCounts() {
@@ -87,7 +88,16 @@ export type OverviewLink = {
 type RunTuple = [number, string, string, unknown, string, number | null];
 
 // The run of a card as one JSON value, so that a single statement can bring every card's runs.
-const runTupleSql = Prisma.sql`json_array(r."id", r."createdAt", r."status", json(r."options"), r."clientSide", r."receivedBitsPerSecond")`;
+// A function, not a constant: the phrase depends on the database of the app running at the time.
+const runTupleSql = () =>
+  jsonArray([
+    Prisma.sql`r."id"`,
+    jsonTimestamp(Prisma.sql`r."createdAt"`),
+    Prisma.sql`r."status"`,
+    jsonNested(Prisma.sql`r."options"`),
+    Prisma.sql`r."clientSide"`,
+    Prisma.sql`r."receivedBitsPerSecond"`,
+  ]);
 
 function toOverviewRun([id, createdAt, status, options, clientSide, receivedBitsPerSecond]: RunTuple): OverviewRun {
   const parsed = parseOptions(options);
@@ -130,12 +140,12 @@ type CardRow = {
   bAccess: string;
   aKind: string | null;
   bKind: string | null;
-  /** JSON: the received rates of the newest SPARKLINE_RUNS succeeded runs, newest first */
-  sparkline: string;
+  /** JSON (text on SQLite, parsed on Postgres): the received rates of the newest SPARKLINE_RUNS succeeded runs, newest first */
+  sparkline: unknown;
   /** JSON RunTuples, or null */
-  latest: string | null;
-  last: string | null;
-  active: string | null;
+  latest: unknown;
+  last: unknown;
+  active: unknown;
 };
 
 /**
@@ -144,19 +154,20 @@ type CardRow = {
  * four queries per link cost about 3 ms each in Prisma, 600 ms for 50 links.
  */
 export async function listOverviewLinks(): Promise<OverviewLink[]> {
+  const runTuple = runTupleSql();
   const rows = await db.$queryRaw<CardRow[]>`
     SELECT l."id", l."name", l."speedMbps",
       ah."id" AS "aHostId", ah."name" AS "aHostName", an."name" AS "aNicName",
       bh."id" AS "bHostId", bh."name" AS "bHostName", bn."name" AS "bNicName",
       ah."access" AS "aAccess", ah."kind" AS "aKind", bh."access" AS "bAccess", bh."kind" AS "bKind",
-      (SELECT json_group_array(t."rate" ORDER BY t."createdAt" DESC, t."id" DESC) FROM (
+      (SELECT ${jsonGroupArray(Prisma.sql`t."rate" ORDER BY t."createdAt" DESC, t."id" DESC`)} FROM (
         SELECT r."id", r."createdAt", r."receivedBitsPerSecond" AS "rate" FROM "Run" r
         WHERE r."linkId" = l."id" AND r."status" = 'succeeded' AND r."receivedBitsPerSecond" IS NOT NULL
         ORDER BY r."createdAt" DESC, r."id" DESC LIMIT ${SPARKLINE_RUNS}) t) AS "sparkline",
-      (SELECT ${runTupleSql} FROM "Run" r WHERE r."linkId" = l."id" AND r."status" = 'succeeded' AND r."receivedBitsPerSecond" IS NOT NULL
+      (SELECT ${runTuple} FROM "Run" r WHERE r."linkId" = l."id" AND r."status" = 'succeeded' AND r."receivedBitsPerSecond" IS NOT NULL
         ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "latest",
-      (SELECT ${runTupleSql} FROM "Run" r WHERE r."linkId" = l."id" ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "last",
-      (SELECT ${runTupleSql} FROM "Run" r
+      (SELECT ${runTuple} FROM "Run" r WHERE r."linkId" = l."id" ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1) AS "last",
+      (SELECT ${runTuple} FROM "Run" r
         WHERE r."linkId" = l."id" AND r."status" IN (${Prisma.join([...ACTIVE_RUN_STATUSES])}) ORDER BY r."id" DESC LIMIT 1) AS "active"
     FROM "Link" l
     JOIN "Nic" an ON an."id" = l."aNicId" JOIN "Host" ah ON ah."id" = an."hostId"
@@ -167,8 +178,7 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
     openAlertsByLink(),
     schedulesByLink(rows.map((row) => Number(row.id))),
   ]);
-  const json = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
-  const tuple = (value: unknown) => (value === null ? null : json<RunTuple>(value));
+  const tuple = (value: unknown) => (value === null ? null : jsonValue<RunTuple>(value));
   return rows.map((row) => {
     const id = Number(row.id);
     const newest = tuple(row.latest);
@@ -195,7 +205,7 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
         : null,
       last: last ? toOverviewRun(last) : null,
       active: active ? toOverviewRun(active) : null,
-      sparkline: json<number[]>(row.sparkline).reverse(),
+      sparkline: jsonValue<number[]>(row.sparkline).reverse(),
       alert: linkAlerts[0] ? { id: linkAlerts[0].id, title: linkAlerts[0].title, count: linkAlerts.length } : null,
       lastScheduled: lastScheduled
         ? {
@@ -245,11 +255,11 @@ export async function getTimeline(
   // A run is in the range when it ended in it or, not ended yet, started in it (it cannot end before
   // it starts): both found in the (endedAt, startedAt) index, then the newest read by id. Asked as
   // one condition, SQLite chose the status index and read every run.
-  const fromText = new Date(from).toISOString().replace("Z", "+00:00");
+  const fromAt = timestampParam(from);
   const runs = await db.$queryRaw<Array<{ id: number; linkId: number; startedAt: Date | null; createdAt: Date }>>`
     SELECT "id", "linkId", "startedAt", "createdAt" FROM "Run"
-    WHERE "id" IN (SELECT "id" FROM "Run" WHERE "endedAt" >= ${fromText}
-      UNION ALL SELECT "id" FROM "Run" WHERE "endedAt" IS NULL AND "startedAt" >= ${fromText})
+    WHERE "id" IN (SELECT "id" FROM "Run" WHERE "endedAt" >= ${fromAt}
+      UNION ALL SELECT "id" FROM "Run" WHERE "endedAt" IS NULL AND "startedAt" >= ${fromAt})
       AND "status" IN (${Prisma.join(TIMELINE_STATUSES)})
     ORDER BY "id" DESC LIMIT ${TIMELINE_MAX_RUNS}`;
   if (runs.length === 0) return { from, to: now.getTime(), runs: [] };
@@ -264,9 +274,12 @@ export async function getTimeline(
   // Every run's every k-th sample in one read, not one read per run.
   const sampleRows = strides.length
     ? await db.$queryRaw<Array<{ runId: number; start: number; end: number; bitsPerSecond: number }>>`
-        WITH "picks"("runId", "stride") AS (VALUES ${Prisma.join(strides.map(({ runId, stride }) => Prisma.sql`(${runId}, ${stride})`))})
+        WITH "picks"("runId", "stride") AS (VALUES ${Prisma.join(
+          // CAST: nothing else in VALUES says these are numbers, and Postgres would take them as text.
+          strides.map(({ runId, stride }) => Prisma.sql`(CAST(${runId} AS INTEGER), CAST(${stride} AS INTEGER))`),
+        )})
         SELECT s."runId", s."start", s."end", s."bitsPerSecond" FROM "picks" p JOIN "Sample" s ON s."runId" = p."runId"
-        WHERE s."direction" = 'forward' AND s."omitted" = 0 AND (s."seq" % p."stride") = 0
+        WHERE s."direction" = 'forward' AND s."omitted" = FALSE AND (s."seq" % p."stride") = 0
         ORDER BY s."runId", s."seq"`
     : [];
   const samplesOf = new Map<number, Array<{ start: number; end: number; bitsPerSecond: number }>>();

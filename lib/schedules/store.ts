@@ -21,6 +21,7 @@ import {
   type ScheduleRunOutcome,
 } from "./contract";
 import { getApp } from "@/lib/running-app";
+import { jsonGroupArray, jsonValue } from "@/lib/sql-dialect";
 import { nextDueAt, nextStarts, parseTiming, type Timing } from "./timing";
 
 // Schedules in the database: validation (the timing, and the target as a run request or an
@@ -50,13 +51,11 @@ async function withLastRuns<T extends { id: number }>(
   count: number,
 ): Promise<(T & { runs: ScheduleRunRow[] })[]> {
   if (rows.length === 0) return [];
-  const lists = await db.$queryRaw<{ id: number | bigint; ids: string }[]>`
+  const lists = await db.$queryRaw<{ id: number | bigint; ids: unknown }[]>`
     SELECT s."id" AS "id",
-      (SELECT json_group_array(r."id") FROM (SELECT "id" FROM "ScheduleRun" WHERE "scheduleId" = s."id" ORDER BY "id" DESC LIMIT ${count}) r) AS "ids"
+      (SELECT ${jsonGroupArray(Prisma.sql`r."id"`)} FROM (SELECT "id" FROM "ScheduleRun" WHERE "scheduleId" = s."id" ORDER BY "id" DESC LIMIT ${count}) r) AS "ids"
     FROM "Schedule" s WHERE s."id" IN (${Prisma.join(rows.map((row) => row.id))})`;
-  const idsOf = new Map(
-    lists.map((list) => [Number(list.id), (JSON.parse(list.ids) as number[]).sort((a, b) => b - a)]),
-  );
+  const idsOf = new Map(lists.map((list) => [Number(list.id), jsonValue<number[]>(list.ids).sort((a, b) => b - a)]));
   const wanted = [...idsOf.values()].flat();
   const runs =
     wanted.length === 0 ? [] : await db.scheduleRun.findMany({ where: { id: { in: wanted } }, ...runSelect });
