@@ -73,7 +73,7 @@ export default defineConfig({
           include: ["**/*.lab.test.ts"],
           exclude: ["node_modules/**"],
           environment: "node",
-          globalSetup: ["testing/lab/vitest-global-setup.ts"],
+          globalSetup: ["testing/lab/vitest-global-setup.ts", "testing/postgres/lab-global-setup.ts"],
           // Lab tests share hosts and links: one file at a time.
           fileParallelism: false,
           testTimeout: 120_000,

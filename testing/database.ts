@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { TEST_POSTGRES_ENV } from "./postgres/template";
+import { LAB_POSTGRES_ENV, TEST_POSTGRES_ENV } from "./postgres/template";
 
 type Db = typeof import("@/lib/db").db;
 
@@ -65,8 +65,9 @@ export type TestDatabase = {
  *   afterEach(() => database.reset());
  *   afterAll(() => database.close());
  */
-export async function openTestDatabase(): Promise<TestDatabase> {
-  const postgresAdmin = process.env[TEST_POSTGRES_ENV];
+export async function openTestDatabase({ postgres = false }: { postgres?: boolean } = {}): Promise<TestDatabase> {
+  // In the `postgres` project every file is on Postgres; elsewhere a file asks for it (the lab's instances test).
+  const postgresAdmin = process.env[TEST_POSTGRES_ENV] ?? (postgres ? requireLabPostgres() : undefined);
   if (postgresAdmin) return openPostgresTestDatabase(postgresAdmin);
   const file = createTestDatabase();
   const db = await connectAppDatabase(file.url);
@@ -92,6 +93,13 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       file.remove();
     },
   };
+}
+
+function requireLabPostgres(): string {
+  const url = process.env[LAB_POSTGRES_ENV];
+  if (!url)
+    throw new Error(`no Postgres cluster for this test: ${LAB_POSTGRES_ENV} is set by the lab project's global setup`);
+  return url;
 }
 
 /**

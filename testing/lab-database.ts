@@ -11,9 +11,13 @@ import { requireLabState } from "@/testing/lab-targets";
  * done, the SSH connections are closed and the database removed. Called at the top of the file:
  *
  *   const { db, state, linkIds } = await openLabDatabase();
+ *
+ * `{ postgres: true }`: on the lab project's throwaway Postgres cluster instead of a SQLite file.
  */
-export async function openLabDatabase(): Promise<TestDatabase & LabInventory & { state: LabState }> {
-  const database = await openTestDatabase();
+export async function openLabDatabase(
+  options: { postgres?: boolean } = {},
+): Promise<TestDatabase & LabInventory & { state: LabState }> {
+  const database = await openTestDatabase(options);
   afterAll(async () => {
     await closeAll();
     await database.close();

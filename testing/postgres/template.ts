@@ -10,6 +10,9 @@ export const TEMPLATE_DATABASE = "wirespeed_template";
 /** Set by the Postgres projects' global setup: the URL of the cluster's `postgres` database. */
 export const TEST_POSTGRES_ENV = "WIRESPEED_TEST_POSTGRES_URL";
 
+/** Set by the lab project's global setup (lab-global-setup.ts), for lab tests that ask for Postgres. */
+export const LAB_POSTGRES_ENV = "WIRESPEED_LAB_POSTGRES_URL";
+
 export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
