@@ -28,9 +28,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
 COPY . .
-# migrate before building, as `npm start` does: the build then sees a real schema
-RUN npx prisma generate \
- && npx prisma migrate deploy \
+# the SQLite and Postgres clients (scripts/setup.mjs); migrate before building, as `npm start` does:
+# the build then sees a real schema (a throwaway SQLite file)
+RUN node scripts/setup.mjs \
+ && DATABASE_URL= node_modules/.bin/tsx scripts/migrate.ts \
  && npx next build \
  && rm -rf /tmp/wirespeed-build .next/cache
 
@@ -71,5 +72,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# Migrations at every start, then the server; exec makes it PID 1, so `docker stop`'s SIGTERM reaches it.
-CMD ["sh", "-c", "node_modules/.bin/prisma migrate deploy && exec node_modules/.bin/next start -p \"$PORT\""]
+# Migrations at every start (of the SQLite file in /data, or of the Postgres database a postgres://
+# DATABASE_URL names, checked first), then the server; exec makes it PID 1, so `docker stop`'s SIGTERM reaches it.
+CMD ["sh", "-c", "node_modules/.bin/tsx scripts/migrate.ts && exec node_modules/.bin/next start -p \"$PORT\""]

@@ -224,10 +224,10 @@ export function lintDockerfile(text: string): string[] {
     }
     if (
       !npmCiStage.instructions.some(
-        (instruction) => instruction.keyword === "RUN" && /\bprisma generate\b/.test(instruction.args),
+        (instruction) => instruction.keyword === "RUN" && /\bscripts\/setup\.mjs\b/.test(instruction.args),
       )
     ) {
-      problems.push("the build stage must run prisma generate");
+      problems.push("the build stage must run node scripts/setup.mjs (it generates the SQLite and Postgres clients)");
     }
   }
 
@@ -273,10 +273,11 @@ export function lintDockerfile(text: string): string[] {
     const words = execForm(cmd.args);
     if (!words) problems.push(`${cmd.keyword} (line ${cmd.line}) must use the exec form ["…", "…"]`);
     const command = (words ?? []).join(" ");
-    const migrate = command.indexOf("prisma migrate deploy");
+    // scripts/migrate.ts migrates whichever database DATABASE_URL names (SQLite or Postgres).
+    const migrate = command.indexOf("scripts/migrate.ts");
     const start = command.indexOf("next start");
     if (migrate < 0 || start < migrate)
-      problems.push(`${cmd.keyword} (line ${cmd.line}) must run prisma migrate deploy, then next start`);
+      problems.push(`${cmd.keyword} (line ${cmd.line}) must run scripts/migrate.ts, then next start`);
   }
   const users = final.instructions
     .slice(0, cmdIndex < 0 ? undefined : cmdIndex)

@@ -140,8 +140,8 @@ describe("Dockerfile", () => {
     ],
     [
       "no migrations at start",
-      (text) => text.replace("node_modules/.bin/prisma migrate deploy && ", ""),
-      /must run prisma migrate deploy, then next start/,
+      (text) => text.replace("node_modules/.bin/tsx scripts/migrate.ts && ", ""),
+      /must run scripts\/migrate\.ts, then next start/,
     ],
     ["a shell-form CMD", (text) => text.replace(/^CMD \[.*$/m, "CMD next start"), /must use the exec form/],
     ["a heredoc", (text) => text.replace("RUN npm ci --no-audit --no-fund", "RUN <<EOF\nnpm ci\nEOF"), /heredoc/],
@@ -293,4 +293,55 @@ describe("docker-compose config", () => {
       expect(result.stderr).toContain("set WIRESPEED_SECRET to a long random value, e.g. openssl rand -hex 32");
     },
   );
+});
+
+// A team's deployment: Postgres and two instances behind one port (README: "A team: Postgres and several instances").
+describe("docker-compose.postgres.yml", () => {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-compose-pg-"));
+  const emptyEnvFile = path.join(scratch, "empty.env");
+  fs.writeFileSync(emptyEnvFile, "");
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+  const SECRETS = { WIRESPEED_SECRET: "0123456789abcdef0123456789abcdef", POSTGRES_PASSWORD: "pg-password" };
+
+  async function config(env: Record<string, string>) {
+    const baseEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? scratch };
+    try {
+      const { stdout } = await promisify(execFile)(
+        "docker-compose",
+        ["--env-file", emptyEnvFile, "-f", path.join(ROOT, "docker-compose.postgres.yml"), "config"],
+        { cwd: ROOT, env: { ...baseEnv, ...env }, encoding: "utf8" },
+      );
+      return { code: 0, stdout, stderr: "" };
+    } catch (error) {
+      const failure = error as { code?: number | string; stdout?: string; stderr?: string };
+      return { code: Number(failure.code ?? 1), stdout: failure.stdout ?? "", stderr: failure.stderr ?? "" };
+    }
+  }
+
+  it("runs two instances of the pinned image on one Postgres with one key, each named, behind one port", async () => {
+    const result = await config(SECRETS);
+    expect(result.code).toBe(0);
+    const services = (parseYaml(result.stdout) as { services: Record<string, Record<string, unknown>> }).services;
+    expect(Object.keys(services).sort()).toEqual(["postgres", "proxy", "wirespeed-1", "wirespeed-2"]);
+    for (const name of ["wirespeed-1", "wirespeed-2"]) {
+      expect(services[name]!.image).toBe(`wirespeed:${VERSION}`);
+      expect(services[name]!.environment).toMatchObject({
+        DATABASE_URL: "postgres://wirespeed:pg-password@postgres:5432/wirespeed",
+        WIRESPEED_SECRET: SECRETS.WIRESPEED_SECRET,
+        WIRESPEED_INSTANCE: name,
+      });
+    }
+    expect(JSON.stringify(services.proxy!.ports)).toContain("3000");
+    const nginx = read("deploy/nginx.conf");
+    expect(nginx).toMatch(/server wirespeed-1:3000/);
+    expect(nginx).toMatch(/server wirespeed-2:3000/);
+    // live samples are server-sent events: never buffered by the proxy
+    expect(nginx).toMatch(/proxy_buffering off;/);
+  });
+
+  it.each(["WIRESPEED_SECRET", "POSTGRES_PASSWORD"])("refuses to start without %s, saying so", async (name) => {
+    const result = await config({ ...SECRETS, [name]: "" });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`set ${name}`));
+  });
 });
