@@ -304,7 +304,11 @@ describe("docker-compose.postgres.yml", () => {
   const SECRETS = { WIRESPEED_SECRET: "0123456789abcdef0123456789abcdef", POSTGRES_PASSWORD: "pg-password" };
 
   async function config(env: Record<string, string>) {
-    const baseEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? scratch };
+    const baseEnv = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? scratch,
+      NODE_ENV: "test" as const,
+    };
     try {
       const { stdout } = await promisify(execFile)(
         "docker-compose",

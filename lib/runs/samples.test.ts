@@ -73,9 +73,45 @@ describe("SampleWriter", () => {
     await writer.close();
   });
 
-  it("reports a failed write at close()", async () => {
-    const writer = new SampleWriter(1, { write: () => Promise.reject(new Error("disk full")) });
+  it("reports a write that still fails at close(), after its tries", async () => {
+    let tries = 0;
+    const writer = new SampleWriter(1, {
+      retryMs: 5,
+      closeRetries: 3,
+      write: () => {
+        tries += 1;
+        return Promise.reject(new Error("disk full"));
+      },
+    });
     writer.add(interval(0));
     await expect(writer.close()).rejects.toThrow("disk full");
+    // the first write, then the three tries of close() (a retry timer may add one between)
+    expect(tries).toBeGreaterThanOrEqual(4);
+  });
+
+  it("keeps the samples of a failed write and stores every one, in order, once the database answers again", async () => {
+    const runId = await makeRun();
+    let isDown = true;
+    const attempts: number[][] = [];
+    const writer = new SampleWriter(runId, {
+      maxBatch: 2,
+      flushMs: 10_000,
+      retryMs: 10,
+      write: async (rows) => {
+        attempts.push(rows.map((row) => row.seq));
+        if (isDown) throw new Error("the database went away");
+        await db.sample.createMany({ data: rows });
+      },
+    });
+    for (let i = 0; i < 5; i += 1) writer.add(interval(i));
+    await writer.flush();
+    expect(await db.sample.count({ where: { runId } })).toBe(0);
+    isDown = false;
+    await writer.close();
+    const stored = await db.sample.findMany({ where: { runId }, orderBy: { seq: "asc" } });
+    expect(stored.map((sample) => sample.seq)).toEqual([0, 1, 2, 3, 4]);
+    // each failed batch came back with the ones after it, in order
+    expect(attempts[0]).toEqual([0, 1]);
+    expect(attempts.at(-1)!.at(-1)).toBe(4);
   });
 });

@@ -32,7 +32,15 @@ export class SampleWriter {
 
   constructor(
     private readonly runId: number,
-    private readonly options: { flushMs?: number; maxBatch?: number; write?: WriteRows } = {},
+    private readonly options: {
+      flushMs?: number;
+      maxBatch?: number;
+      write?: WriteRows;
+      /** After a failed write: the next try (1 s). */
+      retryMs?: number;
+      /** At close, how many more tries a failed write gets (30: half a minute). */
+      closeRetries?: number;
+    } = {},
   ) {}
 
   /** Queues one interval; returns it as the run's next sample event, to publish as is. */
@@ -55,6 +63,12 @@ export class SampleWriter {
     return this.totals.stats();
   }
 
+  /**
+   * Writes the queued samples. A write that fails (the database went away: a restart of Postgres,
+   * a full disk) keeps its rows, in order, at the head of the queue, and is tried again a second
+   * later with whatever came meanwhile: the run goes on, its live viewers keep seeing samples, and
+   * once the database answers again every sample is stored.
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -64,9 +78,14 @@ export class SampleWriter {
     const write = this.options.write ?? ((data) => db.sample.createMany({ data }));
     this.writing = this.writing.then(() =>
       write(rows).then(
-        () => undefined,
+        () => {
+          this.firstError = null;
+        },
         (error: unknown) => {
           this.firstError ??= error;
+          // Back in the queue, in order of seq among the rows that came meanwhile.
+          this.pending = rows.concat(this.pending).sort((a, b) => a.seq - b.seq);
+          this.timer ??= setTimeout(() => void this.flush(), this.options.retryMs ?? 1_000);
         },
       ),
     );
@@ -80,6 +99,13 @@ export class SampleWriter {
    */
   async close(): Promise<void> {
     await this.flush();
+    // The database still away at the end: tried again for a while before the run is stored as failed.
+    for (let attempt = 1; this.pending.length > 0 && attempt <= (this.options.closeRetries ?? 30); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, this.options.retryMs ?? 1_000));
+      await this.flush();
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     if (this.firstError) throw this.firstError;
     // A writer given its own `write` (tests) has no run in the database.
     if (this.options.write) return;

@@ -148,7 +148,9 @@ CREATE TABLE "Run" (
     "reverseRetransmits" INTEGER,
     "clientCpuPercent" DOUBLE PRECISION,
     "serverCpuPercent" DOUBLE PRECISION,
-    "signature" TEXT,
+    -- Byte order, as SQLite compares text: the reads find a protocol's signatures by range ('tcp ' to 'tcp!'), which a
+    -- language collation (en_US) would order otherwise.
+    "signature" TEXT COLLATE "C",
     "errorKind" TEXT,
     "errorMessage" TEXT,
     "errorHint" TEXT,
