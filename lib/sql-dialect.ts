@@ -119,3 +119,33 @@ export function jsonTimestampAt(column: Prisma.Sql, index: number): Prisma.Sql {
 export function unindexed(column: Prisma.Sql): Prisma.Sql {
   return pick(Prisma.sql`+${column}`, column);
 }
+
+// ---- runs, alerts, secrets
+
+/** The top-level `key` of the JSON object in `column`, as text (null when missing). */
+export function jsonText(column: Prisma.Sql, key: string): Prisma.Sql {
+  return pick(
+    Prisma.sql`json_extract(${column}, ${`$.${key}`})`,
+    Prisma.sql`((${column})::jsonb ->> CAST(${key} AS TEXT))`,
+  );
+}
+
+/**
+ * The top-level `key` of the JSON object in `column` as SQLite's json_extract gives a flag: 1 for
+ * true, 0 for false, a number as it is, null when missing. Postgres reads JSON booleans as
+ * booleans, which it will not compare with 0 or 1.
+ */
+export function jsonFlag(column: Prisma.Sql, key: string): Prisma.Sql {
+  const value = Prisma.sql`(${column})::jsonb -> CAST(${key} AS TEXT)`;
+  return pick(
+    Prisma.sql`json_extract(${column}, ${`$.${key}`})`,
+    Prisma.sql`(CASE jsonb_typeof(${value})
+      WHEN 'boolean' THEN (CASE WHEN (${value}) = 'true'::jsonb THEN 1 ELSE 0 END)
+      WHEN 'number' THEN CAST((${value}) #>> '{}' AS DOUBLE PRECISION) END)`,
+  );
+}
+
+/** Whether every value of a boolean column in a group is true: MIN of 0 and 1 on SQLite; Postgres has no MIN of booleans. */
+export function allTrue(column: Prisma.Sql): Prisma.Sql {
+  return pick(Prisma.sql`MIN(${column})`, Prisma.sql`bool_and(${column})`);
+}

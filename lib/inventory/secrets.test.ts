@@ -1,7 +1,9 @@
 import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { envelopeKeyId, secretKeyFromPassphrase } from "@/lib/secrets/envelope";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { getApp } from "@/lib/running-app";
 import { sealText, generateSecretKey } from "@/lib/secrets/envelope";
 
 // The app's view: sealSecret/openSecret with the key from the environment, and the
@@ -66,8 +68,35 @@ describe("sealSecret / openSecret", () => {
   });
 });
 
-/** The files of the database (itself, its -wal and -shm) that hold `text` anywhere in their bytes. */
-function databaseFilesHold(text: string): string[] {
+/**
+ * The files of the database (itself, its -wal and -shm) that hold `text` anywhere in their bytes. On
+ * Postgres, the files of the hosts' table and of its TOAST table in the cluster's data folder,
+ * after a checkpoint has written them out of the shared buffers. (Postgres's write-ahead log is
+ * the cluster's, recycled by checkpoints, and not read here.)
+ */
+async function databaseFilesHold(text: string): Promise<string[]> {
+  if (getApp().database === "postgres") {
+    await db.$executeRawUnsafe("CHECKPOINT");
+    const [setting] = await db.$queryRawUnsafe<Array<{ dir: string }>>(
+      `SELECT current_setting('data_directory') AS "dir"`,
+    );
+    const relations = await db.$queryRawUnsafe<Array<{ file: string | null }>>(
+      `SELECT pg_relation_filepath("oid") AS "file" FROM pg_class
+       WHERE "oid" IN ('"Host"'::regclass, (SELECT "reltoastrelid" FROM pg_class WHERE "oid" = '"Host"'::regclass))`,
+    );
+    const files = relations.flatMap(({ file }) => {
+      if (file === null) return [];
+      // A table past 1 GB goes on in file.1, file.2, …
+      const folder = path.join(setting!.dir, path.dirname(file));
+      const base = path.basename(file);
+      return fs
+        .readdirSync(folder)
+        .filter((name) => name === base || new RegExp(`^${base}\\.\\d+$`).test(name))
+        .map((name) => path.join(path.dirname(file), name));
+    });
+    expect(files.length, "the hosts' table's files").toBeGreaterThan(0);
+    return files.filter((name) => fs.readFileSync(path.join(setting!.dir, name)).includes(text)).sort();
+  }
   const names = fs.readdirSync(database.dataDir).filter((name) => name.startsWith("wirespeed.db"));
   return names.filter((name) => fs.readFileSync(`${database.dataDir}/${name}`).includes(text)).sort();
 }
@@ -83,7 +112,7 @@ describe("prepareHostSecrets", () => {
     });
     const sealedBefore = (await db.host.findUniqueOrThrow({ where: { id: sealed.id }, select: { secret: true } }))
       .secret!;
-    expect(databaseFilesHold("hunter2")).not.toEqual([]);
+    expect(await databaseFilesHold("hunter2")).not.toEqual([]);
 
     const first = await secrets.prepareHostSecrets();
 
@@ -96,7 +125,7 @@ describe("prepareHostSecrets", () => {
     expect((await db.host.findUniqueOrThrow({ where: { id: sealed.id }, select: { secret: true } })).secret).toEqual(
       sealedBefore,
     );
-    expect(databaseFilesHold("hunter2")).toEqual([]);
+    expect(await databaseFilesHold("hunter2")).toEqual([]);
 
     const second = await secrets.prepareHostSecrets();
     expect(second).toEqual({ migrated: 0, messages: [] });

@@ -4,6 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { FINAL_RUN_STATUSES, parseStoredOptions, sampleEventFromRow } from "./contract";
 import { DISPLAY_POINTS, MAX_STREAM_LINES, SeriesBuilder, type SeriesPoint } from "./series";
 import { StreamTotals, type StreamStat } from "./stream-totals";
+import { allTrue } from "@/lib/sql-dialect";
 
 // A finished run's digest: its chart points thinned to DISPLAY_POINTS and each stream's totals.
 // It is stored when the run ends (the engine and imports call storeRunDigest), so that the run
@@ -50,11 +51,12 @@ type BucketRow = {
   reverseBps: number | null;
   retransmits: number | bigint | null;
   jitterMs: number | null;
-  lostPercent: number | null;
+  lostPercent: number | Prisma.Decimal | null;
   omitted: number | bigint | boolean;
 };
 
-const toNumber = (value: number | bigint | null): number | null => (value === null ? null : Number(value));
+const toNumber = (value: number | bigint | Prisma.Decimal | null): number | null =>
+  value === null ? null : Number(value);
 const parseJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
 
 /** Per-stream values of the thin lines read per drawn point, at most: a spread of the bucket's intervals, not all of them. */
@@ -112,19 +114,21 @@ async function readThinnedPoints(
   const size = Math.ceil((lastSeq + 1) / limit);
   // An interval is one chart point: with --bidir its two directions (two samples with the same end) are joined first.
   const intervalKey = isBidir ? Prisma.sql`"end"` : Prisma.sql`"seq"`;
+  // An interval's or bucket's `omitted`: whether all of its samples are (MIN of 0 and 1 on SQLite).
+  const omitted = allTrue(Prisma.sql`"omitted"`);
   const buckets = await db.$queryRaw<BucketRow[]>`
     SELECT "seq" / CAST(${size} AS INTEGER) AS "bucket", MAX("end") AS "t", AVG("bps") AS "bps",
       AVG("reverseBps") AS "reverseBps", MAX("retransmits") AS "retransmits",
-      MAX("jitterMs") AS "jitterMs", MAX("lostPercent") AS "lostPercent", MIN("omitted") AS "omitted"
+      MAX("jitterMs") AS "jitterMs", MAX("lostPercent") AS "lostPercent", ${omitted} AS "omitted"
     FROM (
       SELECT MIN("seq") AS "seq", MAX("end") AS "end",
         MAX(CASE WHEN "direction" = 'reverse' THEN NULL ELSE "bitsPerSecond" END) AS "bps",
         MAX(CASE WHEN "direction" = 'reverse' THEN "bitsPerSecond" END) AS "reverseBps",
         SUM("retransmits") AS "retransmits", MAX("jitterMs") AS "jitterMs",
         MAX(CASE WHEN "packets" > 0 THEN "lostPackets" * 100.0 / "packets" END) AS "lostPercent",
-        MIN("omitted") AS "omitted"
+        ${omitted} AS "omitted"
       FROM "Sample" WHERE "runId" = ${runId} GROUP BY ${intervalKey}
-    )
+    ) AS "interval"
     GROUP BY "bucket" ORDER BY "bucket"`;
   const pointOf = new Map<number, SeriesPoint>();
   const points = buckets.map((row): SeriesPoint => {
@@ -134,7 +138,8 @@ async function readThinnedPoints(
       reverseBps: row.reverseBps,
       retransmits: toNumber(row.retransmits),
       jitterMs: row.jitterMs,
-      lostPercent: row.lostPercent,
+      // Postgres gives integers times 100.0 as a Decimal.
+      lostPercent: toNumber(row.lostPercent),
       omitted: Boolean(Number(row.omitted)),
     };
     pointOf.set(Number(row.bucket), point);
@@ -188,7 +193,7 @@ export async function readStreamStatsFromSamples(runId: number): Promise<StreamS
       Array<{ seq: number | bigint; start: number; end: number; direction: string; streams: unknown }>
     >`
       SELECT "seq", "start", "end", "direction", "streams" FROM "Sample"
-      WHERE "runId" = ${runId} AND "seq" >= ${after} AND "omitted" = 0 AND "streams" IS NOT NULL
+      WHERE "runId" = ${runId} AND "seq" >= ${after} AND "omitted" = FALSE AND "streams" IS NOT NULL
       ORDER BY "seq" LIMIT ${SAMPLE_BATCH}`;
     for (const row of batch) {
       const streams = parseJson(row.streams);
@@ -266,8 +271,9 @@ export async function backfillRunDigests({
 }: { shouldStop?: () => boolean; batch?: number } = {}): Promise<number> {
   let stored = 0;
   for (let before = Number.MAX_SAFE_INTEGER; !shouldStop();) {
+    // BIGINT: the first cursor is past any id, and past Postgres's integer, the type it would give it.
     const missing = await db.$queryRaw<Array<{ id: number | bigint }>>`
-      SELECT "id" FROM "Run" WHERE "id" < ${before} AND "status" IN (${Prisma.join([...FINAL_RUN_STATUSES])})
+      SELECT "id" FROM "Run" WHERE "id" < CAST(${before} AS BIGINT) AND "status" IN (${Prisma.join([...FINAL_RUN_STATUSES])})
         AND NOT EXISTS (SELECT 1 FROM "RunDigest" WHERE "RunDigest"."runId" = "Run"."id")
       ORDER BY "id" DESC LIMIT ${batch}`;
     for (const { id } of missing) {

@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { addressesOf, listNics } from "@/lib/inventory/nics";
 import { clientSideOf, directionOf, parseStoredOptions, type RunDirection, type RunStatus } from "@/lib/runs/contract";
 import { countActiveRuns, listSignatures, signatureParts } from "@/lib/runs/lists";
+import { jsonNested, jsonNumber, jsonObject, jsonValue, unindexed } from "@/lib/sql-dialect";
 
 /**
  * Every link's id and name, in the order of `listLinks`: for a filter's choices. `listLinks` counts
@@ -92,25 +93,27 @@ export async function listLinkHistory({
 }): Promise<LinkHistoryPoint[]> {
   // A point is a result: cancelled and failed runs stay in the table, not on the chart.
   const result = Prisma.sql`"status" = 'succeeded' AND "receivedBitsPerSecond" IS NOT NULL`;
+  // The options are read as text on both databases: Postgres types each column of a UNION once, and
+  // the signed parts' NULL would otherwise be text beside the unsigned part's jsonb.
   const parts = (await listSignatures(linkId)).map(
     (
       signature,
     ) => Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs",
-      "source", "pathVerdict", NULL AS "options", NULL AS "clientSide" FROM "Run"
-      WHERE "linkId" = ${linkId} AND "signature" = ${signature} AND ${result} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit})`,
+      "source", "pathVerdict", CAST(NULL AS TEXT) AS "options", CAST(NULL AS TEXT) AS "clientSide" FROM "Run"
+      WHERE "linkId" = ${linkId} AND "signature" = ${signature} AND ${result} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}) AS "signed"`,
   );
   // `+"createdAt"`: found by the signature index (the few without one), then sorted.
   parts.push(Prisma.sql`SELECT * FROM (SELECT "id", "createdAt", "receivedBitsPerSecond", "signature", "latencyLoadedMedianMs",
-    "source", "pathVerdict", "options", "clientSide" FROM "Run"
-      WHERE "linkId" = ${linkId} AND "signature" IS NULL AND ${result} ORDER BY +"createdAt" DESC, "id" DESC LIMIT ${limit})`);
+    "source", "pathVerdict", CAST("options" AS TEXT) AS "options", "clientSide" FROM "Run"
+      WHERE "linkId" = ${linkId} AND "signature" IS NULL AND ${result} ORDER BY ${unindexed(Prisma.sql`"createdAt"`)} DESC, "id" DESC LIMIT ${limit}) AS "unsigned"`);
   const runs = await db.$queryRaw<
     HistoryRow[]
-  >`SELECT * FROM (${Prisma.join(parts, " UNION ALL ")}) ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
+  >`SELECT * FROM (${Prisma.join(parts, " UNION ALL ")}) AS "points" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
   return runs.reverse().map((run) => {
     let test: { protocol: string; direction: string; parallel: number };
     if (run.signature !== null) test = signatureParts(run.signature);
     else {
-      const options = parseStoredOptions(typeof run.options === "string" ? JSON.parse(run.options) : run.options);
+      const options = parseStoredOptions(jsonValue(run.options));
       test = {
         protocol: options.protocol,
         direction: directionOf(options, clientSideOf(run.clientSide ?? "a")),
@@ -164,9 +167,24 @@ type EndColumns = {
 export async function getLinkEnds(linkId: number) {
   const end = (side: "a" | "b") => {
     const [nic, host] = side === "a" ? [Prisma.sql`an`, Prisma.sql`ah`] : [Prisma.sql`bn`, Prisma.sql`bh`];
-    return Prisma.sql`json_object('nicName', ${nic}."name", 'mtu', ${nic}."mtu", 'addresses', json(${nic}."addresses"),
-      'nicSpeedMbps', ${nic}."speedMbps", 'hostId', ${host}."id", 'hostName', ${host}."name",
-      'iperf3Version', ${host}."iperf3Version", 'access', ${host}."access")`;
+    return jsonObject([
+      Prisma.sql`'nicName'`,
+      Prisma.sql`${nic}."name"`,
+      Prisma.sql`'mtu'`,
+      Prisma.sql`${nic}."mtu"`,
+      Prisma.sql`'addresses'`,
+      jsonNested(Prisma.sql`${nic}."addresses"`),
+      Prisma.sql`'nicSpeedMbps'`,
+      Prisma.sql`${nic}."speedMbps"`,
+      Prisma.sql`'hostId'`,
+      Prisma.sql`${host}."id"`,
+      Prisma.sql`'hostName'`,
+      Prisma.sql`${host}."name"`,
+      Prisma.sql`'iperf3Version'`,
+      Prisma.sql`${host}."iperf3Version"`,
+      Prisma.sql`'access'`,
+      Prisma.sql`${host}."access"`,
+    ]);
   };
   const [link] = await db.$queryRaw<Array<{ name: string; speedMbps: number; a: unknown; b: unknown }>>`
     SELECT l."name", l."speedMbps", ${end("a")} AS "a", ${end("b")} AS "b"
@@ -176,7 +194,7 @@ export async function getLinkEnds(linkId: number) {
     WHERE l."id" = ${linkId}`;
   if (!link) return null;
   const toEnd = (value: unknown) => {
-    const columns = (typeof value === "string" ? JSON.parse(value) : value) as EndColumns;
+    const columns = jsonValue<EndColumns>(value);
     return {
       hostId: Number(columns.hostId),
       hostName: columns.hostName,
@@ -202,7 +220,7 @@ export async function listLinkStreamCounts(linkId: number): Promise<number[]> {
     listSignatures(linkId),
     db.$queryRaw<
       Array<{ parallel: number | bigint | null }>
-    >`SELECT DISTINCT COALESCE(json_extract("options", '$.parallel'), 1) AS "parallel" FROM "Run" WHERE "linkId" = ${linkId} AND "signature" IS NULL`,
+    >`SELECT DISTINCT COALESCE(${jsonNumber(Prisma.sql`"options"`, "parallel")}, 1) AS "parallel" FROM "Run" WHERE "linkId" = ${linkId} AND "signature" IS NULL`,
   ]);
   const counts = new Set([
     ...signatures.map((signature) => signatureParts(signature).parallel),

@@ -18,6 +18,7 @@ import {
 import { RUN_PAGE_SIZE, type RunFilters } from "@/lib/runs/filters";
 import type { RunSource } from "@/lib/imports/contract";
 import { lineRatePercent, runJson } from "@/lib/runs/serialize";
+import { jsonFlag, jsonNumber, jsonText, unindexed } from "@/lib/sql-dialect";
 
 // Reads of runs as rows and details: the run tables, `GET /api/runs`, a run's API view.
 
@@ -117,23 +118,25 @@ export async function devicesOfLinks(linkIds: number[]): Promise<Map<number, Run
   return devices;
 }
 
-// Filters on the options JSON: SQLite's json_extract, since Prisma cannot filter inside JSON on SQLite.
+// Filters on the options JSON: SQLite's json_extract (Postgres's ->>), since Prisma cannot filter inside JSON on SQLite.
 // Only for runs without a signature (rows written before signatures, or by hand): every other run is
 // found through its signature, which an index holds (`signatureBranches`).
 function optionsWhereSql(filters: RunFilters): Prisma.Sql[] {
+  const options = Prisma.sql`"options"`;
   const conditions: Prisma.Sql[] = [];
   if (filters.protocol !== undefined)
-    conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.protocol'), 'tcp') = ${filters.protocol}`);
+    conditions.push(Prisma.sql`COALESCE(${jsonText(options, "protocol")}, 'tcp') = ${filters.protocol}`);
   if (filters.parallel !== undefined)
-    conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.parallel'), 1) = ${filters.parallel}`);
-  if (filters.direction === "bidir") conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.bidir'), 0) = 1`);
+    conditions.push(Prisma.sql`COALESCE(${jsonNumber(options, "parallel")}, 1) = ${filters.parallel}`);
+  if (filters.direction === "bidir") conditions.push(Prisma.sql`COALESCE(${jsonFlag(options, "bidir")}, 0) = 1`);
   else if (filters.direction !== undefined) {
     // a-to-b: the client on a sends (no -R), or the client on b receives (-R).
     const isReverseWanted = filters.direction === "a-to-b" ? 1 : 0;
-    conditions.push(Prisma.sql`COALESCE(json_extract("options", '$.bidir'), 0) = 0`);
+    conditions.push(Prisma.sql`COALESCE(${jsonFlag(options, "bidir")}, 0) = 0`);
+    // The CASTs give the bound numbers a type: Postgres cannot tell one from a CASE of parameters.
     conditions.push(
       Prisma.sql`(CASE WHEN "clientSide" = 'b' THEN 1 ELSE 0 END) =
-        (CASE WHEN COALESCE(json_extract("options", '$.reverse'), 0) = 1 THEN ${isReverseWanted} ELSE ${1 - isReverseWanted} END)`,
+        (CASE WHEN COALESCE(${jsonFlag(options, "reverse")}, 0) = 1 THEN CAST(${isReverseWanted} AS INTEGER) ELSE CAST(${1 - isReverseWanted} AS INTEGER) END)`,
     );
   }
   return conditions;
@@ -212,7 +215,10 @@ async function signatureBranches(filters: RunFilters): Promise<Array<{ where: Pr
   // creation index instead, SQLite would read every run of the link to find them.
   return [
     ...branches,
-    { where: Prisma.join(unsigned, " AND "), order: Prisma.sql`ORDER BY +"createdAt" DESC, "id" DESC` },
+    {
+      where: Prisma.join(unsigned, " AND "),
+      order: Prisma.sql`ORDER BY ${unindexed(Prisma.sql`"createdAt"`)} DESC, "id" DESC`,
+    },
   ];
 }
 
@@ -244,16 +250,16 @@ async function pageOfRunIds(
   // Each part gives at most the rows the page could need; their merge is then small to sort.
   const parts = branches.map(
     ({ where, order }) =>
-      Prisma.sql`SELECT * FROM (SELECT "id", "createdAt" FROM "Run" WHERE ${where} ${order} LIMIT ${offset + limit})`,
+      Prisma.sql`SELECT * FROM (SELECT "id", "createdAt" FROM "Run" WHERE ${where} ${order} LIMIT ${offset + limit}) AS "part"`,
   );
   const counts = branches.map(({ where }) => Prisma.sql`SELECT COUNT(*) AS "total" FROM "Run" WHERE ${where}`);
   const [idRows, countRows] = await Promise.all([
     db.$queryRaw<
       Array<{ id: number }>
-    >`SELECT "id" FROM (${Prisma.join(parts, " UNION ALL ")}) ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
+    >`SELECT "id" FROM (${Prisma.join(parts, " UNION ALL ")}) AS "parts" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET ${offset}`,
     db.$queryRaw<
       Array<{ total: number | bigint }>
-    >`SELECT SUM("total") AS "total" FROM (${Prisma.join(counts, " UNION ALL ")})`,
+    >`SELECT SUM("total") AS "total" FROM (${Prisma.join(counts, " UNION ALL ")}) AS "counts"`,
   ]);
   return { ids: idRows.map((row) => Number(row.id)), total: Number(countRows[0]?.total ?? 0) };
 }

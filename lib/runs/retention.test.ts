@@ -1,50 +1,64 @@
-import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IperfInterval } from "@/lib/iperf";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
-import { insertLinkRows } from "@/testing/sql-link";
 import * as digest from "./digest";
 import * as retention from "./retention";
 import * as runSeries from "@/lib/runs/series-reads";
 
-// The digest of a finished run and sample retention, on a real migrated SQLite file: what the
+// The digest of a finished run and sample retention, on a real migrated database (SQLite, or
+// Postgres in that project): what the
 // engine keeps as a run streams equals what is read back from its samples; compaction deletes
 // old runs' samples and nothing else, and their pages read the same points afterwards.
 
 let database: TestDatabase;
-let sqlite: Database.Database;
 let linkId = 0;
 let SampleWriter: typeof import("./samples").SampleWriter;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
-  linkId = insertLinkRows(sqlite, "r");
+  const [a, b] = await Promise.all(
+    ["r-a", "r-b"].map((name) =>
+      database.db.host.create({
+        data: { name, address: "198.18.9.1", authMethod: "local", nics: { create: { name: "eth1" } } },
+        select: { nics: { select: { id: true } } },
+      }),
+    ),
+  );
+  linkId = (
+    await database.db.link.create({
+      data: { name: "r-link", aNicId: a!.nics[0]!.id, bNicId: b!.nics[0]!.id, speedMbps: 1000 },
+    })
+  ).id;
   ({ SampleWriter } = await import("./samples"));
 }, 60_000);
 
 afterAll(async () => {
-  sqlite?.close();
   await database?.close();
 });
 
 const DAY = 86_400_000;
 
-function insertRun({ endedAt, status = "succeeded" }: { endedAt: Date; status?: string }): number {
-  return Number(
-    sqlite
-      .prepare(
-        `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "createdAt", "endedAt", "receivedBitsPerSecond", "clientOutput") VALUES (?, ?, 'a', ?, ?, ?, 9.4e8, 'the client output')`,
-      )
-      .run(
-        linkId,
-        status,
-        JSON.stringify({ protocol: "tcp", parallel: 4, reverse: false, bidir: false, interval: 0.1, zerocopy: false }),
-        new Date(endedAt.getTime() - 60_000).toISOString(),
-        endedAt.toISOString(),
-      ).lastInsertRowid,
-  );
+async function insertRun({ endedAt, status = "succeeded" }: { endedAt: Date; status?: string }): Promise<number> {
+  const run = await database.db.run.create({
+    data: {
+      linkId,
+      status,
+      clientSide: "a",
+      options: { protocol: "tcp", parallel: 4, reverse: false, bidir: false, interval: 0.1, zerocopy: false },
+      createdAt: new Date(endedAt.getTime() - 60_000),
+      endedAt,
+      receivedBitsPerSecond: 9.4e8,
+      clientOutput: "the client output",
+    },
+  });
+  return run.id;
+}
+
+/** One sample of 1 s at 800 Mbit/s. */
+async function insertSample(runId: number): Promise<void> {
+  await database.db.sample.create({
+    data: { runId, seq: 0, start: 0, end: 1, direction: "forward", bytes: 1e8, bitsPerSecond: 8e8, omitted: false },
+  });
 }
 
 /** `count` intervals of 0.1 s with 4 streams (the first two omitted), as the parser gives them. */
@@ -77,19 +91,20 @@ function intervals(count: number): IperfInterval[] {
 
 /** A run stored as the engine stores it: through the sample writer, whose close stores the digest. */
 async function runThroughWriter(endedAt: Date, count = 900): Promise<number> {
-  const runId = insertRun({ endedAt });
+  const runId = await insertRun({ endedAt });
   const writer = new SampleWriter(runId);
   for (const interval of intervals(count)) writer.add(interval);
   await writer.close();
   return runId;
 }
 
-const count = (sql: string, ...args: unknown[]) => (sqlite.prepare(sql).get(...args) as { n: number }).n;
+const digests = (...runIds: number[]) => database.db.runDigest.count({ where: { runId: { in: runIds } } });
+const samplesOf = (runId: number) => database.db.sample.count({ where: { runId } });
 
 describe("run digests", () => {
   it("are stored when the writer closes, with the stream totals it kept equal to those read back from the samples", async () => {
     const runId = await runThroughWriter(new Date());
-    expect(count(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`, runId)).toBe(1);
+    expect(await digests(runId)).toBe(1);
     const stored = await runSeries.getRunStreamStats({ runId, isFinished: true });
     const fromSamples = await digest.readStreamStatsFromSamples(runId);
     expect(stored).toHaveLength(4);
@@ -113,17 +128,13 @@ describe("run digests", () => {
   });
 
   it("are stored by the background pass for finished runs without one, and never for a run still going", async () => {
-    const old = insertRun({ endedAt: new Date() });
-    sqlite
-      .prepare(
-        `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "omitted") VALUES (?, 0, 0, 1, 'forward', 1e8, 8e8, 0)`,
-      )
-      .run(old);
-    const active = insertRun({ endedAt: new Date(), status: "running" });
-    expect(count(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" IN (?, ?)`, old, active)).toBe(0);
+    const old = await insertRun({ endedAt: new Date() });
+    await insertSample(old);
+    const active = await insertRun({ endedAt: new Date(), status: "running" });
+    expect(await digests(old, active)).toBe(0);
     expect(await digest.backfillRunDigests()).toBeGreaterThanOrEqual(1);
-    expect(count(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`, old)).toBe(1);
-    expect(count(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`, active)).toBe(0);
+    expect(await digests(old)).toBe(1);
+    expect(await digests(active)).toBe(0);
     expect((await runSeries.getRunSeries({ runId: old, isFinished: true })).points).toEqual([
       expect.objectContaining({ t: 1, bps: 8e8 }),
     ]);
@@ -152,20 +163,23 @@ describe("sample retention", () => {
     const before = await runSeries.getRunSeries({ runId: old, isFinished: true });
     const streamsBefore = await runSeries.getRunStreamStats({ runId: old, isFinished: true });
     // A run without a digest yet (ended before digests existed) gets one first.
-    sqlite.prepare(`DELETE FROM "RunDigest" WHERE "runId" = ?`).run(old);
+    await database.db.runDigest.delete({ where: { runId: old } });
 
     const result = await retention.compactRuns({ keepDays: 180, now });
     expect(result).toEqual({ runs: 1, samples: 900 });
-    expect(count(`SELECT COUNT(*) AS n FROM "Sample" WHERE "runId" = ?`, old)).toBe(0);
-    expect(count(`SELECT COUNT(*) AS n FROM "Sample" WHERE "runId" = ?`, recent)).toBe(900);
+    expect(await samplesOf(old)).toBe(0);
+    expect(await samplesOf(recent)).toBe(900);
     const after = await runSeries.getRunSeries({ runId: old, isFinished: true });
     expect(after.points).toEqual(before.points);
     expect(after.sampleCount).toBe(900);
     expect(after.compactedAt?.getTime()).toBe(now.getTime());
     expect(await runSeries.getRunStreamStats({ runId: old, isFinished: true })).toEqual(streamsBefore);
-    expect(sqlite.prepare(`SELECT "receivedBitsPerSecond", "clientOutput" FROM "Run" WHERE "id" = ?`).get(old)).toEqual(
-      { receivedBitsPerSecond: 9.4e8, clientOutput: "the client output" },
-    );
+    expect(
+      await database.db.run.findUnique({
+        where: { id: old },
+        select: { receivedBitsPerSecond: true, clientOutput: true },
+      }),
+    ).toEqual({ receivedBitsPerSecond: 9.4e8, clientOutput: "the client output" });
     // A later pass has nothing left; a digest stored again never overwrites a compacted one.
     expect(await retention.compactRuns({ keepDays: 180, now })).toEqual({ runs: 0, samples: 0 });
     expect((await digest.storeRunDigest(old)).points).toEqual(before.points);
@@ -174,17 +188,17 @@ describe("sample retention", () => {
       runs: 0,
       samples: 0,
     });
-    expect(count(`SELECT COUNT(*) AS n FROM "Sample" WHERE "runId" = ?`, recent)).toBe(900);
+    expect(await samplesOf(recent)).toBe(900);
+    // `npm run compact -- --vacuum` afterwards: the whole file rewritten on SQLite, the samples' table vacuumed on Postgres.
+    await retention.vacuumDatabase();
+    expect((await runSeries.getRunSeries({ runId: old, isFinished: true })).points).toEqual(before.points);
+    expect(await samplesOf(recent)).toBe(900);
   });
 
   it("leaves a run still going alone, however old", async () => {
-    const stuck = insertRun({ endedAt: new Date(Date.now() - 400 * DAY), status: "running" });
-    sqlite
-      .prepare(
-        `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "omitted") VALUES (?, 0, 0, 1, 'forward', 1e8, 8e8, 0)`,
-      )
-      .run(stuck);
+    const stuck = await insertRun({ endedAt: new Date(Date.now() - 400 * DAY), status: "running" });
+    await insertSample(stuck);
     await retention.compactRuns({ keepDays: 7 });
-    expect(count(`SELECT COUNT(*) AS n FROM "Sample" WHERE "runId" = ?`, stuck)).toBe(1);
+    expect(await samplesOf(stuck)).toBe(1);
   });
 });

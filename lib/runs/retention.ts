@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { ConfigEnv } from "@/lib/config";
 import { FINAL_RUN_STATUSES } from "./contract";
 import { backfillRunDigests, getRunDigest } from "./digest";
+import { dialect } from "@/lib/sql-dialect";
 
 // Sample retention: every interval of a run is kept for WIRESPEED_SAMPLES_KEEP_DAYS (default
 // 180; 0 keeps them forever). After that a run is compacted: its Sample rows are deleted and
@@ -83,8 +84,16 @@ async function compactRun(runId: number, now: Date): Promise<number> {
   return deleted.count;
 }
 
-/** VACUUM: gives the space of deleted rows back to the file system by rewriting the database. */
+/**
+ * VACUUM: gives the space of deleted rows back to the file system by rewriting the database. On
+ * Postgres, a plain VACUUM of the samples' table (where compaction deletes): their space is then
+ * reused by new samples, without the exclusive lock and full copy of VACUUM FULL.
+ */
 export async function vacuumDatabase(): Promise<void> {
+  if (dialect() === "postgres") {
+    await db.$executeRawUnsafe(`VACUUM "Sample"`);
+    return;
+  }
   await db.$executeRawUnsafe("VACUUM");
   // In WAL mode the rewritten pages sit in the WAL until a checkpoint: the file shrinks only then.
   await db.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -1,32 +1,49 @@
-import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleEventFromRow, type SampleEvent } from "@/lib/runs/contract";
 import { buildSeries as buildEventSeries, downsample, type SeriesPoint } from "@/lib/runs/series";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
-import { insertLinkRows } from "@/testing/sql-link";
 
-// The run page's reads on a real, migrated SQLite file: the chart points SQL thins must be
-// what the browser's downsample makes of the same samples, and the per-stream totals exact.
+// The run page's reads on a real, migrated database (SQLite, or Postgres in that project): the
+// chart points SQL thins must be what the browser's downsample makes of the same samples, and the
+// per-stream totals exact.
 
 type Queries = typeof import("@/lib/runs/series-reads") & typeof import("@/lib/runs/lists");
 
 let queries: Queries;
-let sqlite: Database.Database;
 let linkId = 0;
 let database: TestDatabase;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
-  linkId = insertLinkRows(sqlite, "q");
+  linkId = await insertLink(database.db, "q");
   queries = { ...(await import("@/lib/runs/series-reads")), ...(await import("@/lib/runs/lists")) };
 }, 60_000);
 
 afterAll(async () => {
-  sqlite?.close();
   await database?.close();
 });
+
+/** Two hosts with a NIC each and a 1 Gbit/s link between them; returns the link's id. */
+async function insertLink(db: TestDatabase["db"], prefix: string): Promise<number> {
+  const [a, b] = await Promise.all(
+    ["a", "b"].map((end) =>
+      db.host.create({
+        data: {
+          name: `${prefix}-${end}`,
+          address: "198.18.9.1",
+          authMethod: "local",
+          nics: { create: { name: "eth1" } },
+        },
+        select: { nics: { select: { id: true } } },
+      }),
+    ),
+  );
+  const link = await db.link.create({
+    data: { name: `${prefix}-link`, aNicId: a!.nics[0]!.id, bNicId: b!.nics[0]!.id, speedMbps: 1000 },
+  });
+  return link.id;
+}
 
 type Sample = Partial<Omit<SampleEvent, "streams">> &
   Pick<SampleEvent, "start" | "end" | "bytes" | "bitsPerSecond"> & { streams?: NonNullable<SampleEvent["streams"]> };
@@ -52,46 +69,35 @@ function buildSeries(samples: Sample[]) {
 }
 
 /** Stores a finished run with these samples (seq in order) and returns its id. */
-function storeRun(samples: Sample[], options: Record<string, unknown> = {}): number {
-  const runId = Number(
-    sqlite
-      .prepare(`INSERT INTO "Run" ("linkId", "status", "clientSide", "options") VALUES (?, 'succeeded', 'a', ?)`)
-      .run(
-        linkId,
-        JSON.stringify({
-          protocol: "tcp",
-          parallel: 1,
-          reverse: false,
-          bidir: false,
-          interval: 1,
-          zerocopy: false,
-          ...options,
-        }),
-      ).lastInsertRowid,
-  );
-  const insert = sqlite.prepare(
-    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "omitted", "streams") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  sqlite.transaction(() => {
-    samples.forEach((sample, seq) =>
-      insert.run(
-        runId,
-        seq,
-        sample.start,
-        sample.end,
-        sample.direction ?? "forward",
-        sample.bytes,
-        sample.bitsPerSecond,
-        sample.retransmits ?? null,
-        sample.jitterMs ?? null,
-        sample.lostPackets ?? null,
-        sample.packets ?? null,
-        sample.omitted ? 1 : 0,
-        sample.streams ? JSON.stringify(sample.streams) : null,
-      ),
-    );
-  })();
-  return runId;
+async function storeRun(samples: Sample[], options: Record<string, unknown> = {}): Promise<number> {
+  const { db } = database;
+  const run = await db.run.create({
+    data: {
+      linkId,
+      status: "succeeded",
+      clientSide: "a",
+      options: { protocol: "tcp", parallel: 1, reverse: false, bidir: false, interval: 1, zerocopy: false, ...options },
+    },
+  });
+  const rows = samples.map((sample, seq) => ({
+    runId: run.id,
+    seq,
+    start: sample.start,
+    end: sample.end,
+    direction: sample.direction ?? "forward",
+    bytes: sample.bytes,
+    bitsPerSecond: sample.bitsPerSecond,
+    retransmits: sample.retransmits ?? null,
+    jitterMs: sample.jitterMs ?? null,
+    lostPackets: sample.lostPackets ?? null,
+    packets: sample.packets ?? null,
+    omitted: sample.omitted ?? false,
+    streams: sample.streams ? (sample.streams as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+  }));
+  // In slices, well under either database's limit of bound values in one statement.
+  for (let from = 0; from < rows.length; from += 1000)
+    await db.sample.createMany({ data: rows.slice(from, from + 1000) });
+  return run.id;
 }
 
 /** `count` intervals of 0.1 s with `streams` streams whose rates vary from one interval to the next. */
@@ -135,7 +141,7 @@ function expectSamePoints(actual: SeriesPoint[], expected: SeriesPoint[], stream
 describe("getRunSeries", () => {
   it("gives every interval of a run with no more samples than points, as the live chart builds them", async () => {
     const samples = tcpSamples(40, 3, { omitFirst: 2 });
-    const series = await queries.getRunSeries({ runId: storeRun(samples, { parallel: 3 }), points: 600 });
+    const series = await queries.getRunSeries({ runId: await storeRun(samples, { parallel: 3 }), points: 600 });
     const reference = buildSeries(samples);
     expect(series.sampleCount).toBe(40);
     expect(series.streamCount).toBe(3);
@@ -145,7 +151,7 @@ describe("getRunSeries", () => {
   it("thins a longer run in SQL to what the browser's downsample makes of it, stream lines included", async () => {
     // 1,000 samples into 600 points: buckets of 2, and every interval's stream values read (2 per point).
     const samples = tcpSamples(1000, 4, { omitFirst: 10 });
-    const series = await queries.getRunSeries({ runId: storeRun(samples, { parallel: 4 }), points: 600 });
+    const series = await queries.getRunSeries({ runId: await storeRun(samples, { parallel: 4 }), points: 600 });
     expect(series.sampleCount).toBe(1000);
     expect(series.streamCount).toBe(4);
     expectSamePoints(series.points, downsample(buildSeries(samples).points, 600), 4);
@@ -154,7 +160,7 @@ describe("getRunSeries", () => {
   it("averages the total over every interval of a bucket, and the stream lines over a spread of them", async () => {
     // 6,000 samples into 600 points of 10 intervals; the stream lines read every 5th interval (seq 0, 5, 10, …).
     const samples = tcpSamples(6000, 3);
-    const series = await queries.getRunSeries({ runId: storeRun(samples, { parallel: 3 }), points: 600 });
+    const series = await queries.getRunSeries({ runId: await storeRun(samples, { parallel: 3 }), points: 600 });
     const reference = downsample(buildSeries(samples).points, 600);
     expect(series.points).toHaveLength(600);
     series.points.forEach((point, bucket) => {
@@ -191,7 +197,7 @@ describe("getRunSeries", () => {
         retransmits: interval === 401 ? 7 : 1,
       });
     }
-    const series = await queries.getRunSeries({ runId: storeRun(samples, { bidir: true }), points: 600 });
+    const series = await queries.getRunSeries({ runId: await storeRun(samples, { bidir: true }), points: 600 });
     expect(series.sampleCount).toBe(1600);
     expect(series.points.length).toBeLessThanOrEqual(600);
     expect(series.points.length).toBeGreaterThan(500);
@@ -206,14 +212,14 @@ describe("getRunSeries", () => {
   });
 
   it("reads a finished run from its digest, stored on the first read: later reads need no sample", async () => {
-    const runId = storeRun(tcpSamples(700, 2), { parallel: 2 });
+    const runId = await storeRun(tcpSamples(700, 2), { parallel: 2 });
     const fromSamples = await queries.getRunSeries({ runId });
     const streams = await queries.getRunStreamStats({ runId });
-    expect(sqlite.prepare(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`).get(runId)).toEqual({ n: 0 });
+    expect(await database.db.runDigest.count({ where: { runId } })).toBe(0);
     const first = await queries.getRunSeries({ runId, isFinished: true });
     expect(first).toEqual(fromSamples);
-    expect(sqlite.prepare(`SELECT COUNT(*) AS n FROM "RunDigest" WHERE "runId" = ?`).get(runId)).toEqual({ n: 1 });
-    sqlite.prepare(`DELETE FROM "Sample" WHERE "runId" = ?`).run(runId);
+    expect(await database.db.runDigest.count({ where: { runId } })).toBe(1);
+    await database.db.sample.deleteMany({ where: { runId } });
     expect(await queries.getRunSeries({ runId, isFinished: true })).toEqual(first);
     expect(await queries.getRunStreamStats({ runId, isFinished: true })).toEqual(streams);
     expect((await queries.getRunSeries({ runId })).sampleCount).toBe(0);
@@ -227,7 +233,7 @@ describe("getRunSeries", () => {
 describe("getRunStreamStats", () => {
   it("totals each stream over every interval that counts, leaving the omitted warm-up out", async () => {
     const samples = tcpSamples(3000, 3, { omitFirst: 20 });
-    const stats = await queries.getRunStreamStats({ runId: storeRun(samples, { parallel: 3 }) });
+    const stats = await queries.getRunStreamStats({ runId: await storeRun(samples, { parallel: 3 }) });
     expect(stats).toHaveLength(3);
     const counted = samples.slice(20);
     stats.forEach((stat, index) => {
@@ -245,6 +251,6 @@ describe("getRunStreamStats", () => {
   });
 
   it("has no rows for a single-stream run, whose samples carry no per-stream values", async () => {
-    expect(await queries.getRunStreamStats({ runId: storeRun(tcpSamples(50, 1)) })).toEqual([]);
+    expect(await queries.getRunStreamStats({ runId: await storeRun(tcpSamples(50, 1)) })).toEqual([]);
   });
 });

@@ -116,10 +116,26 @@ export async function resealHostSecrets(client: PrismaClient, options: ResealOpt
 
 /**
  * Rewrites the database file so that the pages the old secrets lived in (plain JSON, or
- * sealed under a retired key) are not left behind as free pages.
+ * sealed under a retired key) are not left behind as free pages. On Postgres the tables that hold
+ * secrets are rewritten instead (VACUUM FULL copies only their live rows to new files): a plain
+ * VACUUM would leave the old row versions' bytes in pages that are only marked free.
  */
 export async function scrubFreedPages(client: PrismaClient): Promise<void> {
+  if (isPostgres(client)) {
+    await client.$executeRawUnsafe(`VACUUM FULL "Host", "NotificationChannel"`);
+    return;
+  }
   await client.$executeRawUnsafe("VACUUM");
   // In WAL mode the rewritten pages go to the -wal file first: fold them in and empty it.
   await client.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+/**
+ * Whether `client` talks to Postgres. This module takes any client (the command line brings its own,
+ * the app passes lib/db.ts's proxy of the running one) and imports neither lib/db.ts (server-only)
+ * nor the Postgres client, whose `instanceof` a Prisma client would not answer anyway: it reads the
+ * provider every Prisma client records.
+ */
+function isPostgres(client: PrismaClient): boolean {
+  return Reflect.get(client, "_activeProvider") === "postgresql";
 }
