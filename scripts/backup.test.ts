@@ -115,3 +115,16 @@ describe("npm run backup", () => {
     expect(fs.existsSync(destination)).toBe(true);
   }, 60_000);
 });
+
+describe("npm run backup on Postgres", () => {
+  it("says to use pg_dump, keeping the key with the dump, and changes nothing", async () => {
+    const result = await run([], { DATABASE_URL: "postgres://ws:secret-password@db.lab:5433/wirespeed" });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(
+      /^backup: DATABASE_URL names a Postgres server \(db\.lab:5433, database wirespeed\): back it up with pg_dump/,
+    );
+    expect(result.stderr).toContain("keep WIRESPEED_SECRET");
+    expect(result.stderr).not.toContain("secret-password");
+  });
+});

@@ -3,7 +3,16 @@
 import type { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { backupDatabase } from "../lib/backup";
-import { resolveDatabaseFile, type ConfigEnv } from "../lib/config";
+import { resolveDatabase, resolveDatabaseFile, type ConfigEnv } from "../lib/config";
+
+/** The configured database, or null when DATABASE_URL is malformed (resolveDatabaseFile then says why). */
+function resolveDatabaseSafely(env: ConfigEnv) {
+  try {
+    return resolveDatabase(env);
+  } catch {
+    return null;
+  }
+}
 
 export type BackupIo = { stdout: Writable; stderr: Writable };
 
@@ -43,6 +52,17 @@ export async function runBackup(
       io.stderr.write(`backup: unexpected argument "${arg}"\n\n${USAGE}`);
       return 2;
     }
+  }
+
+  // A Postgres database is backed up with Postgres's own tool; the key goes with it as for SQLite.
+  const database = resolveDatabaseSafely(env);
+  if (database?.kind === "postgres") {
+    io.stderr.write(
+      `backup: DATABASE_URL names a Postgres server (${database.host}:${database.port}, database ${database.database}): ` +
+        `back it up with pg_dump, e.g.\n  pg_dump --format=custom --file=wirespeed-$(date -u +%Y%m%dT%H%M%SZ).dump "$DATABASE_URL"\n` +
+        "and keep WIRESPEED_SECRET (or the key file secret.key in the data folder) with the dump: without it the SSH credentials in it cannot be read\n",
+    );
+    return 1;
   }
 
   let result;

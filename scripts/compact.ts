@@ -4,7 +4,7 @@
 // --vacuum then rewrites the database so that the file shrinks (it needs as much free disk as
 // the file's size, and holds every write meanwhile: run it when no test is running).
 import fs from "node:fs";
-import { resolveDatabaseFile } from "../lib/config";
+import { resolveDatabase, resolveDatabaseFile } from "../lib/config";
 import { compactRuns, samplesKeepDays, vacuumDatabase } from "../lib/runs/retention";
 // The app built from the environment: its database client is the one lib/ reads and writes.
 import { getApp } from "../lib/app";
@@ -49,6 +49,20 @@ async function main(args: string[]): Promise<number> {
     const setting = keepDaysText === undefined ? "WIRESPEED_SAMPLES_KEEP_DAYS" : "--keep-days";
     process.stderr.write(`compact: ${(error as Error).message.replace("WIRESPEED_SAMPLES_KEEP_DAYS", setting)}\n`);
     return 2;
+  }
+  const database = resolveDatabase();
+  if (database.kind === "postgres") {
+    // Postgres reuses the space itself (autovacuum); --vacuum asks for a VACUUM of the samples now.
+    process.stdout.write(`database postgres ${database.host}:${database.port}/${database.database}\n`);
+    if (keepDays !== 0) {
+      const result = await compactRuns({ keepDays });
+      process.stdout.write(
+        `compacted ${result.runs} run(s) that ended more than ${keepDays} days ago: ` +
+          `${result.samples} samples deleted, their thinned series and stream totals kept\n`,
+      );
+    }
+    if (vacuum) await vacuumDatabase();
+    return 0;
   }
   const file = resolveDatabaseFile();
   if (!fs.existsSync(file)) {

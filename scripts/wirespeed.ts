@@ -5,7 +5,7 @@ import { access } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { resolveDatabaseFile, resolveDatabaseUrl } from "../lib/config";
+import { resolveDatabase } from "../lib/config";
 import { createIperfParser, type IperfPlatform } from "../lib/iperf";
 import { HOST_PLATFORMS, PLATFORMS } from "../lib/platforms";
 
@@ -58,8 +58,9 @@ async function runParse(args: string[], io: CommandIo): Promise<number> {
 
 async function runRotateSecret(args: string[], io: CommandIo): Promise<number> {
   if (args.length > 0) return usageError(io, `rotate-secret takes no arguments (got "${args[0]}")`);
-  const databaseFile = resolveDatabaseFile();
-  if (!existsSync(databaseFile)) {
+  const database = resolveDatabase();
+  const databaseFile = database.kind === "sqlite" ? database.file : null;
+  if (databaseFile !== null && !existsSync(databaseFile)) {
     io.stderr.write(
       `wirespeed rotate-secret: there is no database at ${databaseFile}: set WIRESPEED_DATA_DIR or DATABASE_URL as the app has them\n`,
     );
@@ -79,7 +80,13 @@ async function runRotateSecret(args: string[], io: CommandIo): Promise<number> {
     import("../lib/secrets/keys"),
     import("../lib/secrets/reseal"),
   ]);
-  const client = new PrismaClient({ adapter: createSqliteAdapter(resolveDatabaseUrl()) });
+  // On Postgres, its own client (the same models, generated from the same schema: lib/db.ts).
+  const client =
+    database.kind === "postgres"
+      ? (new (await import("../lib/generated/prisma-postgres/client")).PrismaClient({
+          adapter: new (await import("@prisma/adapter-pg")).PrismaPg({ connectionString: database.url }),
+        }) as unknown as InstanceType<typeof PrismaClient>)
+      : new PrismaClient({ adapter: createSqliteAdapter(database.url) });
   try {
     const result = await rotateSecretKey(client, process.env);
     io.stdout.write(
