@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { sealingKeyIds } from "@/lib/inventory/secrets";
-import { SHARED_KEY_SETTING } from "./shared-key-setting";
+import { SHARED_KEY_SETTING } from "@/lib/secrets/shared-key-setting";
 
 // Every instance on one database must open the credentials the others seal: they all need the same
 // key (WIRESPEED_SECRET, or the same key file). The database keeps the id of the key in use (a hash
@@ -18,8 +18,12 @@ export async function checkSharedKey(): Promise<void> {
   const { current, all } = sealingKeyIds();
   const row = await db.setting.findUnique({ where: { key: SETTING } });
   if (!row) {
-    await db.setting.createMany({ data: [{ key: SETTING, value: current }] });
-    // Another instance may have written first: read what won.
+    // Another instance may have written first (two starting at once): its insert wins and this one
+    // fails on the unique key (P2002; createMany's skipDuplicates does not exist on SQLite), so that
+    // failure is not an error here: read what won.
+    await db.setting.createMany({ data: [{ key: SETTING, value: current }] }).catch((error: unknown) => {
+      if ((error as { code?: string } | null)?.code !== "P2002") throw error;
+    });
     return checkAgainst((await db.setting.findUnique({ where: { key: SETTING } }))!.value, current, all);
   }
   return checkAgainst(row.value, current, all);

@@ -18,7 +18,7 @@
 // the key file to the variable is a rotation too). Only the database changes.
 //
 // The app must be stopped while this runs: a running server keeps the key it started with.
-import { SHARED_KEY_SETTING } from "../instances/shared-key-setting";
+import { SHARED_KEY_SETTING } from "./shared-key-setting";
 import fs from "node:fs";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { ConfigEnv } from "../config";
