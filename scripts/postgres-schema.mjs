@@ -3,7 +3,7 @@
 // file, so the Postgres client is generated from a copy with the provider and the output folder
 // changed: prisma/postgres/schema.prisma, written here (by `npm start` and `npm test` through
 // scripts/setup.mjs) and committed so that its migrations can be read beside it. Never edit the copy;
-// lib/db-schemas.test.ts fails when it is not what this script writes.
+// scripts/postgres-schema.test.ts fails when it is not what this script writes.
 // Node built-ins only: this file runs before node_modules exists.
 import fs from "node:fs";
 import path from "node:path";
