@@ -29,9 +29,10 @@ const PLACED_BY_ACCESS: Record<EditableHost["access"], string[]> = {
     "iperfPortMax",
     "openFirewall",
     "tags",
+    "site",
   ],
-  "iperf3-server": ["name", "address", "iperfPortMin", "iperfPortMax", "notes", "tags"],
-  device: ["name", "kind", "notes", "tags"],
+  "iperf3-server": ["name", "address", "iperfPortMin", "iperfPortMax", "notes", "tags", "site"],
+  device: ["name", "kind", "notes", "tags", "site"],
 };
 
 /** The settings as typed. */
@@ -44,11 +45,19 @@ type HostSettings = HostAddress & {
   kind: string;
   /** as typed: tags separated by commas or spaces */
   tags: string;
+  /** empty: any instance drives the host's runs */
+  site: string;
 };
 
 /** What the form sends for the host's access: only the fields that access has (access itself never changes). */
 function updateInput(host: EditableHost, fields: HostSettings) {
-  const common = { hostId: host.id, name: fields.name.trim(), notes: fields.notes, tags: tagsFromText(fields.tags) };
+  const common = {
+    hostId: host.id,
+    name: fields.name.trim(),
+    notes: fields.notes,
+    tags: tagsFromText(fields.tags),
+    site: fields.site.trim() === "" ? null : fields.site.trim(),
+  };
   switch (host.access) {
     case "iperf3-server":
       return {
@@ -91,6 +100,7 @@ export function EditHostForm({ host, jumpOptions }: { host: EditableHost; jumpOp
     jumpHostId: host.jumpHostId === null ? "" : String(host.jumpHostId),
     kind: host.kind ?? "other",
     tags: host.tags.join(", "),
+    site: host.site ?? "",
   });
   const isSsh = host.access === "ssh";
   const [openFirewall, setOpenFirewall] = useState(host.openFirewall);
@@ -202,6 +212,14 @@ export function EditHostForm({ host, jumpOptions }: { host: EditableHost; jumpOp
         {...field("tags")}
         placeholder="rack1, lab-vlan"
         hint="Separated by commas or spaces: lowercase letters, digits and - _ . :, up to 16. The grid shows the hosts of a tag."
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <TextField
+        label="Site"
+        {...field("site")}
+        placeholder="any instance"
+        hint="With several Wirespeed instances: the WIRESPEED_SITE of those that reach this host. Empty: any instance runs its tests."
         autoComplete="off"
         spellCheck={false}
       />
