@@ -39,6 +39,8 @@ const POSTGRES_SUITES = [
   "lib/runs/cpu.test.ts",
   "lib/runs/retention.test.ts",
   "lib/instances/*.test.ts",
+  // Only here: it stops and starts a cluster of its own.
+  "**/*.postgres.test.ts",
 ];
 
 // Three projects: `unit` is pure and fast; `lab` runs against real sshd and iperf3
@@ -60,7 +62,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["{lib,agents,scripts,components,app,bench,testing}/**/*.test.ts"],
-          exclude: ["**/*.lab.test.ts", "node_modules/**"],
+          exclude: ["**/*.lab.test.ts", "**/*.postgres.test.ts", "node_modules/**"],
           environment: "node",
           // Some tests spawn shells, derive scrypt keys or migrate a database: seconds on a busy 2-core machine.
           testTimeout: 20_000,

@@ -13,6 +13,10 @@ export type PostgresCluster = {
   dir: string;
   /** postgres://wirespeed:…@127.0.0.1:port/<database> */
   urlOf(database: string): string;
+  /** Stops the server (a clean shutdown), keeping its data: the database "goes away" until `resume`. */
+  pause(): void;
+  /** Starts it again on the same port and data. */
+  resume(): void;
   stop(): void;
 };
 
@@ -44,7 +48,14 @@ function asServerUser(bin: string, args: string[], dir: string): void {
   const isRoot = process.getuid?.() === 0;
   const command = isRoot ? "runuser" : bin;
   const fullArgs = isRoot ? ["-u", "postgres", "--", bin, ...args] : args;
-  execFileSync(command, fullArgs, { cwd: dir, stdio: "pipe" });
+  try {
+    execFileSync(command, fullArgs, { cwd: dir, stdio: "pipe" });
+  } catch (error) {
+    // Postgres's own words, not the buffers of the failed command.
+    const { stderr, stdout } = error as { stderr?: Buffer; stdout?: Buffer };
+    const words = `${stderr?.toString() ?? ""}${stdout?.toString() ?? ""}`.trim().split("\n").slice(-5).join("\n");
+    throw new Error(`${path.basename(bin)} ${args[0] ?? ""} failed: ${words}`);
+  }
 }
 
 export function startPostgresCluster(port: number = testPostgresPort()): PostgresCluster {
@@ -90,12 +101,24 @@ export function startPostgresCluster(port: number = testPostgresPort()): Postgre
     "-c full_page_writes=off",
     "-c max_connections=300",
   ].join(" ");
-  asServerUser(path.join(bin, "pg_ctl"), ["-D", data, "-o", settings, "-l", path.join(dir, "log"), "-w", "start"], dir);
+  const start = () =>
+    asServerUser(
+      path.join(bin, "pg_ctl"),
+      ["-D", data, "-o", settings, "-l", path.join(dir, "log"), "-w", "start"],
+      dir,
+    );
+  start();
   return {
     port,
     dir,
     urlOf: (database) =>
       `postgresql://${TEST_POSTGRES_USER}:${TEST_POSTGRES_PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    pause() {
+      // fast, not immediate: the cluster runs without fsync and synchronous commits, so a crash would
+      // lose the last commits, which a real server keeps; a restart of the server is what is staged.
+      asServerUser(path.join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"], dir);
+    },
+    resume: start,
     stop() {
       try {
         asServerUser(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "stop"], dir);
