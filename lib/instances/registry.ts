@@ -2,7 +2,7 @@ import "server-only";
 import type { App } from "@/lib/app";
 import { resolveDatabase } from "@/lib/config";
 import type { InstanceIdentity } from "./identity";
-import { startBusRelay, type RelayHandle } from "./relay";
+import { listenOn, startBusRelay, type RelayHandle } from "./relay";
 
 // The instances on one database, through a row each (Instance) and nothing else: no coordinator.
 //
@@ -20,6 +20,18 @@ import { startBusRelay, type RelayHandle } from "./relay";
 // On SQLite there is one instance; the sweep at start is then today's restart recovery.
 
 const CLAIM_EVERY_MS = 1_000;
+const CANCEL_CHANNEL = "wirespeed_run_cancel";
+
+function parseCancel(payload: string): { to: string; runId: number } | null {
+  try {
+    const value = JSON.parse(payload) as { to?: unknown; runId?: unknown };
+    return typeof value.to === "string" && Number.isSafeInteger(value.runId)
+      ? { to: value.to, runId: value.runId as number }
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 export type Sweep = { runs: number; experiments: number; instances: string[] };
 
@@ -50,7 +62,20 @@ export class InstanceRegistry {
       this.relays.push(
         await startBusRelay({ url, channel: "wirespeed_run_events", bus: this.app.runBus, instance }),
         await startBusRelay({ url, channel: "wirespeed_experiment_events", bus: this.app.experimentBus, instance }),
+        // A cancel asked of another instance: passed to this one when it runs the test.
+        await listenOn(url, CANCEL_CHANNEL, (payload) => {
+          const request = parseCancel(payload);
+          if (request?.to !== instance) return;
+          void this.app.runs.cancelRun(request.runId).catch((error: unknown) => {
+            console.error(
+              `[wirespeed] cancel of run ${request.runId} failed: ${error instanceof Error ? error.message : error}`,
+            );
+          });
+        }),
       );
+      this.app.runs.forwardCancel = async (runId, to) => {
+        await this.app.db.$executeRaw`SELECT pg_notify(${CANCEL_CHANNEL}, ${JSON.stringify({ to, runId })})`;
+      };
     }
     const sweep = await this.sweep({ includeSelf: true });
     this.timer = setInterval(() => void this.beat(), Math.max(1_000, Math.floor(this.leaseMs / 3)));

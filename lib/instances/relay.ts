@@ -129,3 +129,44 @@ export async function startBusRelay<Type extends string>({
     },
   };
 }
+
+/**
+ * Follows `channel` on its own connection (opened again a second after it drops) and calls `onPayload`
+ * with each notification's payload: the requests one instance sends another (a cancel).
+ */
+export async function listenOn(
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<RelayHandle> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let isStopped = false;
+  let client: pg.Client | null = null;
+  const connect = async (): Promise<void> => {
+    if (isStopped) return;
+    const next = new pg.Client({ connectionString: url });
+    const retry = () => {
+      client = null;
+      next.end().catch(() => {});
+      if (!isStopped) setTimeout(() => void connect().catch(() => undefined), RECONNECT_MS).unref();
+    };
+    next.on("error", retry);
+    try {
+      await next.connect();
+      next.on("notification", (message) => {
+        if (message.payload) onPayload(message.payload);
+      });
+      await next.query(`LISTEN ${channel}`);
+      client = next;
+    } catch {
+      retry();
+    }
+  };
+  await connect();
+  return {
+    async stop() {
+      isStopped = true;
+      await (client as pg.Client | null)?.end().catch(() => {});
+    },
+  };
+}

@@ -500,8 +500,17 @@ export class RunEngine {
   }
 
   /** Stops a run: both ends' iperf3 are stopped and the samples so far are kept. */
+  /**
+   * How a cancel reaches the instance that runs a test (lib/instances/registry.ts, on Postgres): set
+   * once the instances can reach each other; null on one instance.
+   */
+  forwardCancel: ((runId: number, instance: string) => Promise<void>) | null = null;
+
   async cancelRun(runId: number): Promise<RunStatus> {
-    const run = await db.run.findUnique({ where: { id: runId }, select: { status: true, linkId: true } });
+    const run = await db.run.findUnique({
+      where: { id: runId },
+      select: { status: true, linkId: true, instance: true },
+    });
     if (!run) throw new RunError("not-found", `Run ${runId} does not exist.`);
     if (isFinalStatus(run.status)) return run.status as RunStatus;
     await recordAudit("run.cancel", "run", runId, `was ${run.status}`);
@@ -512,6 +521,16 @@ export class RunEngine {
     });
     if (unclaimed.count === 1) return "cancelled";
     const pending = this.pending.get(runId);
+    // Another instance runs it: it is asked to cancel, and the run's end is awaited here (15 s at most).
+    if (!pending && run.instance !== null && run.instance !== this.instance.id && this.forwardCancel) {
+      await this.forwardCancel(runId, run.instance);
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+        const now = await db.run.findUnique({ where: { id: runId }, select: { status: true } });
+        if (!now || isFinalStatus(now.status)) return (now?.status ?? "cancelled") as RunStatus;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return (await db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).status as RunStatus;
+    }
     if (pending && run.status === "queued" && !this.hasStarted(runId)) {
       // Never started: it leaves the queue and ends here, with the runs that were to run with it.
       await this.endUnstarted(pending.together, "cancelled", null);

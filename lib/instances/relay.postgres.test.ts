@@ -1,0 +1,83 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createApp, type App } from "@/lib/app";
+import type { BusEvent } from "@/lib/runs/bus";
+import { parseRunRequest } from "@/lib/runs/request";
+import { openTestDatabase, type TestDatabase } from "@/testing/database";
+import { FakeRunRemote, TCP_1 } from "@/testing/fake-run-remote";
+import { seedLocalLinks } from "@/testing/local-links";
+
+// Two instances in this process on one Postgres database, each with its own LISTEN/NOTIFY connections
+// (lib/instances/relay.ts): the live events of a run one of them runs reach the other's bus with the
+// same ids, and a cancel asked of the other reaches the one that runs it. Runs go through the scripted
+// remote; two real app processes over real SSH: instances.lab.test.ts. Only in the `postgres` project.
+
+const database: TestDatabase = await openTestDatabase();
+const apps: App[] = [];
+
+function instance(id: string, remote = new FakeRunRemote()): App {
+  const app = createApp({
+    db: database.db,
+    remote,
+    instance: { id, site: null },
+    leaseMs: 30_000,
+    limits: { serverStartMs: 300, serverExitGraceMs: 200, runMarginMs: 2_000 },
+  });
+  apps.push(app);
+  return app;
+}
+
+afterAll(async () => {
+  for (const app of apps) app.instances.stop();
+  await database.close();
+});
+
+async function until(condition: () => boolean | Promise<boolean>, what: string) {
+  for (const deadline = Date.now() + 10_000; !(await condition()); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+describe("two instances on one Postgres", () => {
+  it("relay a run's events to the other's viewers with the same ids, and pass a cancel to the instance that runs it", async () => {
+    const [linkId] = await seedLocalLinks(database.db, 1);
+    // The client streams its intervals slowly and runs until it is stopped.
+    const remote = new FakeRunRemote();
+    remote.client = (process) => {
+      const intervals = TCP_1.slice(0, 6);
+      intervals.forEach((line, index) => setTimeout(() => process.emit(line), 100 * (index + 1)));
+      process.onStop = () => {
+        process.emit("iperf3: interrupt - the client has terminated");
+        process.exit(1);
+      };
+    };
+    const runner = instance("pg-a", remote);
+    const viewer = instance("pg-b");
+    await runner.instances.start();
+    await viewer.instances.start();
+
+    const run = await runner.runs.startRun({ linkId: linkId!, ...parseRunRequest({ duration: 60 }) });
+    const here: BusEvent<string>[] = [];
+    const there: BusEvent<string>[] = [];
+    runner.runBus.subscribe(run.id, 0, (event) => here.push(event));
+    // The viewer's bus knows the run from its first relayed event on.
+    await until(() => viewer.runBus.isActive(run.id), "the run's events to reach the other instance");
+    viewer.runBus.subscribe(run.id, 0, (event) => there.push(event));
+    await until(() => there.some((event) => event.type === "sample"), "a sample on the other instance");
+
+    // Cancelled through the instance that does not run it.
+    expect(await viewer.runs.cancelRun(run.id)).toBe("cancelled");
+    await until(
+      () => there.some((event) => event.type === "status" && (event.data as { status: string }).status === "cancelled"),
+      "the cancelled status on the other instance",
+    );
+    const stored = await database.db.run.findUniqueOrThrow({ where: { id: run.id }, include: { samples: true } });
+    expect(stored.status).toBe("cancelled");
+    expect(stored.instance).toBe("pg-a");
+    const samples = (events: BusEvent<string>[]) =>
+      events.filter((event) => event.type === "sample").map((event) => event.id);
+    // Every sample the runner published, in order, with the same ids; as many as it stored.
+    expect(samples(there)).toEqual(samples(here));
+    expect(samples(there)).toEqual(stored.samples.map((_, index) => index + 1));
+    expect(samples(there).length).toBeGreaterThan(0);
+  });
+});
