@@ -21,6 +21,7 @@ import { listenOn, startBusRelay, type RelayHandle } from "./relay";
 
 const CLAIM_EVERY_MS = 1_000;
 const CANCEL_CHANNEL = "wirespeed_run_cancel";
+const SCHEDULES_CHANNEL = "wirespeed_schedules_changed";
 
 function parseCancel(payload: string): { to: string; runId: number } | null {
   try {
@@ -73,6 +74,14 @@ export class InstanceRegistry {
           });
         }),
       );
+      // A schedule changed on another instance: this one's scheduler re-reads them now, not at its next read.
+      this.relays.push(
+        await listenOn(url, SCHEDULES_CHANNEL, (payload) => {
+          if (payload !== instance) this.app.scheduler.poke({ fromElsewhere: true });
+        }),
+      );
+      this.app.scheduler.onChange = () =>
+        void this.app.db.$executeRaw`SELECT pg_notify(${SCHEDULES_CHANNEL}, ${instance})`.catch(() => undefined);
       this.app.runs.forwardCancel = async (runId, to) => {
         await this.app.db.$executeRaw`SELECT pg_notify(${CANCEL_CHANNEL}, ${JSON.stringify({ to, runId })})`;
       };

@@ -80,4 +80,20 @@ describe("two instances on one Postgres", () => {
     expect(samples(there)).toEqual(stored.samples.map((_, index) => index + 1));
     expect(samples(there).length).toBeGreaterThan(0);
   });
+
+  it("tell the other instances' schedulers when a schedule changes, so that they read it at once", async () => {
+    const editor = instance("pg-c");
+    const other = instance("pg-d");
+    await editor.instances.start();
+    await other.instances.start();
+    const pokes: boolean[] = [];
+    const poke = other.scheduler.poke.bind(other.scheduler);
+    other.scheduler.poke = (options) => {
+      pokes.push(options?.fromElsewhere ?? false);
+      poke(options);
+    };
+    editor.scheduler.poke();
+    await until(() => pokes.length > 0, "the other instance's scheduler to be told");
+    expect(pokes).toEqual([true]);
+  });
 });

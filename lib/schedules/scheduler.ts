@@ -102,9 +102,13 @@ export class Scheduler {
     await this.chain;
   }
 
-  /** A schedule changed: re-read when the next one is due. */
-  poke(): void {
+  /** Told of every schedule changed here (lib/instances/registry.ts tells the other instances). */
+  onChange: (() => void) | null = null;
+
+  /** A schedule changed: re-read when the next one is due. `fromElsewhere`: another instance changed it. */
+  poke({ fromElsewhere = false }: { fromElsewhere?: boolean } = {}): void {
     if (this.started) void this.arm();
+    if (!fromElsewhere) this.onChange?.();
   }
 
   /** Starts every schedule due now (the timer calls it; tests call it with their clock). */
