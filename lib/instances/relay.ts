@@ -40,14 +40,10 @@ export async function startBusRelay<Type extends string>({
   instance: string;
 }): Promise<RelayHandle> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
-  let isStopped = false;
-  let sender: pg.Client | null = null;
-  let listener: pg.Client | null = null;
   let sending: Promise<unknown> = Promise.resolve();
   const parts = new Map<string, string[]>();
 
-  const receive = (payload: string | undefined) => {
-    if (!payload) return;
+  const receive = (payload: string) => {
     let envelope: Envelope<Type>;
     try {
       envelope = JSON.parse(payload) as Envelope<Type>;
@@ -71,39 +67,17 @@ export async function startBusRelay<Type extends string>({
     }
   };
 
-  const connect = async (role: "send" | "listen"): Promise<void> => {
-    if (isStopped) return;
-    const client = new pg.Client({ connectionString: url });
-    const retry = () => {
-      if (role === "send") sender = null;
-      else listener = null;
-      client.end().catch(() => {});
-      if (!isStopped) setTimeout(() => void connect(role).catch(() => undefined), RECONNECT_MS).unref();
-    };
-    client.on("error", retry);
-    try {
-      await client.connect();
-      if (role === "listen") {
-        client.on("notification", (message) => receive(message.payload));
-        await client.query(`LISTEN ${channel}`);
-        listener = client;
-      } else {
-        sender = client;
-      }
-    } catch {
-      retry();
-    }
-  };
-
   const notify = (payloads: string[]) => {
     sending = sending.then(async () => {
       for (const payload of payloads) {
-        if (!sender) return;
-        await sender.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => undefined);
+        const client = sender.client();
+        if (!client) return;
+        await client.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => undefined);
       }
     });
   };
 
+  const [sender, listener] = await Promise.all([keptConnection(url, async () => {}), listenOn(url, channel, receive)]);
   const untap = bus.tap((runId, event) => {
     const whole = JSON.stringify({ i: instance, r: runId, e: event } satisfies Envelope<Type>);
     if (Buffer.byteLength(whole) <= PART_BYTES) return notify([whole]);
@@ -119,20 +93,53 @@ export async function startBusRelay<Type extends string>({
     );
   });
 
-  await Promise.all([connect("send"), connect("listen")]);
   return {
     async stop() {
-      isStopped = true;
       untap();
       await sending;
-      await Promise.all([sender?.end().catch(() => {}), listener?.end().catch(() => {})]);
+      await Promise.all([sender.stop(), listener.stop()]);
+    },
+  };
+}
+
+/** A connection opened again a second after it drops; `prepare` runs on each new one before it is used. */
+async function keptConnection(
+  url: string,
+  prepare: (client: pg.Client) => Promise<void>,
+): Promise<{ client: () => pg.Client | null; stop: () => Promise<void> }> {
+  let isStopped = false;
+  let current: pg.Client | null = null;
+  const connect = async (): Promise<void> => {
+    if (isStopped) return;
+    const next = new pg.Client({ connectionString: url });
+    const retry = () => {
+      if (current === next) current = null;
+      next.end().catch(() => {});
+      if (!isStopped) setTimeout(() => void connect().catch(() => undefined), RECONNECT_MS).unref();
+    };
+    next.on("error", retry);
+    try {
+      await next.connect();
+      await prepare(next);
+      current = next;
+    } catch {
+      retry();
+    }
+  };
+  await connect();
+  return {
+    client: () => current,
+    async stop() {
+      isStopped = true;
+      await current?.end().catch(() => {});
     },
   };
 }
 
 /**
  * Follows `channel` on its own connection (opened again a second after it drops) and calls `onPayload`
- * with each notification's payload: the requests one instance sends another (a cancel).
+ * with each notification's payload: other instances' events, and the requests one instance sends
+ * another (a cancel, a schedule changed).
  */
 export async function listenOn(
   url: string,
@@ -140,33 +147,11 @@ export async function listenOn(
   onPayload: (payload: string) => void,
 ): Promise<RelayHandle> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
-  let isStopped = false;
-  let client: pg.Client | null = null;
-  const connect = async (): Promise<void> => {
-    if (isStopped) return;
-    const next = new pg.Client({ connectionString: url });
-    const retry = () => {
-      client = null;
-      next.end().catch(() => {});
-      if (!isStopped) setTimeout(() => void connect().catch(() => undefined), RECONNECT_MS).unref();
-    };
-    next.on("error", retry);
-    try {
-      await next.connect();
-      next.on("notification", (message) => {
-        if (message.payload) onPayload(message.payload);
-      });
-      await next.query(`LISTEN ${channel}`);
-      client = next;
-    } catch {
-      retry();
-    }
-  };
-  await connect();
-  return {
-    async stop() {
-      isStopped = true;
-      await (client as pg.Client | null)?.end().catch(() => {});
-    },
-  };
+  const connection = await keptConnection(url, async (client) => {
+    client.on("notification", (message) => {
+      if (message.payload) onPayload(message.payload);
+    });
+    await client.query(`LISTEN ${channel}`);
+  });
+  return { stop: connection.stop };
 }
