@@ -155,6 +155,18 @@ function iperfIn(host: string, port: number) {
   );
 }
 
+/** Waits until the run streams (samples stored, the client's pid recorded); its server's port. */
+async function untilStreaming(runId: number): Promise<number | null> {
+  await until(
+    async () =>
+      (await db.sample.count({ where: { runId } })) >= 2 &&
+      (await db.run.findUniqueOrThrow({ where: { id: runId } })).clientPid !== null,
+    60_000,
+    "the run to store samples",
+  );
+  return (await db.run.findUniqueOrThrow({ where: { id: runId }, select: { port: true } })).port;
+}
+
 describe("two instance processes on one Postgres database", () => {
   it("relays a run's live samples: lab-b's stream of lab-a's run has every sample, ids 1..N in order, as lab-a's own, and resumes after Last-Event-ID", async () => {
     const run = await postRun(labA, { linkId: linkIds["ab-1g"], duration: 3, interval: 0.5 });
@@ -257,14 +269,7 @@ describe("two instance processes on one Postgres database", () => {
     const linkId = linkIds["ab-1g"]!;
     const link = labLink(state, "ab-1g");
     const run = await postRun(labA, { linkId, duration: 30, interval: 0.5 });
-    await until(
-      async () =>
-        (await db.sample.count({ where: { runId: run.id } })) >= 2 &&
-        (await db.run.findUniqueOrThrow({ where: { id: run.id } })).clientPid !== null,
-      60_000,
-      "the run to store samples",
-    );
-    const { port } = await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { port: true } });
+    const port = await untilStreaming(run.id);
     // The run's two ends, seen from outside, before the kill.
     expect(iperfIn(link.a.host, port!).length).toBeGreaterThan(0);
     expect(iperfIn(link.b.host, port!).length).toBeGreaterThan(0);
@@ -315,14 +320,7 @@ describe("two instance processes on one Postgres database", () => {
     const link = labLink(state, "ab-1g");
     const labC = await startInstance("lab-c");
     const run = await postRun(labC, { linkId, duration: 60, interval: 0.5 });
-    await until(
-      async () =>
-        (await db.sample.count({ where: { runId: run.id } })) >= 2 &&
-        (await db.run.findUniqueOrThrow({ where: { id: run.id } })).clientPid !== null,
-      60_000,
-      "the run to store samples",
-    );
-    const { port } = await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { port: true } });
+    const port = await untilStreaming(run.id);
     labC.child.kill("SIGSTOP");
     try {
       expect(iperfIn(link.a.host, port!).length).toBeGreaterThan(0);
