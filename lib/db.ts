@@ -4,6 +4,7 @@ import { getApp } from "@/lib/running-app";
 import { resolveDatabase, type DatabaseKind } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/prisma-postgres/client";
+import { isPostgresClient } from "@/lib/postgres/kind";
 import { createSqliteAdapter } from "@/lib/sqlite";
 
 // Credentials never leave the database by accident: a query that needs them asks with `omit: { secret: false }`.
@@ -21,19 +22,14 @@ export function createDatabaseClient(url?: string): PrismaClient {
   if (database.kind === "postgres") {
     // A pool of 10: runs write their samples while pages read.
     const adapter = new PrismaPg({ connectionString: database.url, max: 10 });
-    const client = new PostgresPrismaClient({ adapter, omit: OMIT }) as unknown as PrismaClient;
-    kinds.set(client, "postgres");
-    return client;
+    return new PostgresPrismaClient({ adapter, omit: OMIT }) as unknown as PrismaClient;
   }
   return new PrismaClient({ adapter: createSqliteAdapter(database.url), omit: OMIT });
 }
 
-// The kind of each client made above (a Prisma client is a proxy: `instanceof` does not tell them apart).
-const kinds = new WeakMap<object, DatabaseKind>();
-
-/** Which database a client of createDatabaseClient talks to. */
+/** Which database a client talks to. */
 export function databaseKindOf(client: PrismaClient): DatabaseKind {
-  return kinds.get(client) ?? "sqlite";
+  return isPostgresClient(client) ? "postgres" : "sqlite";
 }
 
 /**

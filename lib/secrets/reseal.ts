@@ -3,6 +3,7 @@
 // rotation both use it.
 //
 // Plain module (no "server-only"): the wirespeed command line uses it with its own client.
+import { isPostgresClient } from "../postgres/kind";
 import type { PrismaClient } from "../generated/prisma/client";
 import {
   type Keyring,
@@ -121,21 +122,11 @@ export async function resealHostSecrets(client: PrismaClient, options: ResealOpt
  * VACUUM would leave the old row versions' bytes in pages that are only marked free.
  */
 export async function scrubFreedPages(client: PrismaClient): Promise<void> {
-  if (isPostgres(client)) {
+  if (isPostgresClient(client)) {
     await client.$executeRawUnsafe(`VACUUM FULL "Host", "NotificationChannel"`);
     return;
   }
   await client.$executeRawUnsafe("VACUUM");
   // In WAL mode the rewritten pages go to the -wal file first: fold them in and empty it.
   await client.$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
-}
-
-/**
- * Whether `client` talks to Postgres. This module takes any client (the command line brings its own,
- * the app passes lib/db.ts's proxy of the running one) and imports neither lib/db.ts (server-only)
- * nor the Postgres client, whose `instanceof` a Prisma client would not answer anyway: it reads the
- * provider every Prisma client records.
- */
-function isPostgres(client: PrismaClient): boolean {
-  return Reflect.get(client, "_activeProvider") === "postgresql";
 }
