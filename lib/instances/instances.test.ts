@@ -169,3 +169,21 @@ describe("sites", () => {
     expect(await instance("west-1", "west").runs.claimHandedOffRuns()).toBe(0);
   });
 });
+
+describe("the key the credentials are sealed with", () => {
+  it("is recorded by the first instance; an instance with another key refuses to start, naming WIRESPEED_SECRET", async () => {
+    const { checkSharedKey, SharedKeyMismatchError } = await import("./shared-key");
+    await checkSharedKey();
+    const recorded = await database.db.setting.findUniqueOrThrow({ where: { key: "secretKeyId" } });
+    expect(recorded.value).toMatch(/^[0-9a-f]+$/);
+    // The same key again: fine.
+    await checkSharedKey();
+    // The database's credentials sealed under another key than this instance's.
+    await database.db.setting.update({ where: { key: "secretKeyId" }, data: { value: "0123abcd" } });
+    const refusal = await checkSharedKey().catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(SharedKeyMismatchError);
+    expect((refusal as Error).message).toMatch(
+      /^this instance's secret key \(id [0-9a-f]+\) is not the key the credentials in this database are sealed with \(id 0123abcd\): start every instance on this database with the same WIRESPEED_SECRET/,
+    );
+  });
+});
