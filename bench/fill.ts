@@ -1,21 +1,19 @@
-// Fills a migrated Wirespeed database with SQL, fast (better-sqlite3, prepared statements, one
-// transaction per day of runs): the hosts, NICs and links of a homelab, each link's schedules, and
-// the runs those schedules start hour after hour, shaped as the engine stores them: options,
-// signature, commands, iperf3 versions, summary figures, CPU, both raw outputs, both ends'
-// environment snapshots, the ScheduleRun and the audit entry of each start, and one sample per
-// second of the test (10 s unless told; per-stream values with -P > 1) for the runs young enough to
-// keep them.
+// Fills a migrated Wirespeed database, SQLite or Postgres, with SQL, fast (bench/fill-database.ts
+// writes the rows, one transaction per day of runs; the ids are given here, so that both databases
+// get the same rows): the hosts, NICs and links of a homelab, each link's schedules, and the runs
+// those schedules start hour after hour, shaped as the engine stores them: options, signature,
+// commands, iperf3 versions, summary figures, CPU, both raw outputs, both ends' environment
+// snapshots, the ScheduleRun and the audit entry of each start, and one sample per second of the
+// test (10 s unless told; per-stream values with -P > 1) for the runs young enough to keep them.
 //
 // What is simpler than life, and why it does not change what the benches measure: a link's
 // outputs and snapshots are built once and reused with each run's own summary lines and times
-// (the rows have the sizes real ones have; SQLite does not compress); no experiments, imports or
-// latency pings (LatencySample) are written; the thinned copy that retention keeps of a
-// compacted run is not written.
-import type BetterSqlite3 from "better-sqlite3";
+// (the rows have the sizes real ones have; SQLite does not compress, Postgres compresses the long
+// outputs it stores out of line); no experiments, imports or latency pings (LatencySample) are
+// written; the thinned copy that retention keeps of a compacted run is not written.
 import { signatureOf } from "../lib/runs/signature";
+import type { FillDatabase } from "./fill-database";
 import { randomFrom, sqliteTime } from "./timing";
-
-type Sqlite = BetterSqlite3.Database;
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -456,32 +454,25 @@ function environmentOf(link: Omit<LinkSpec, "schedules" | "id">, test: TestSpec)
 // ---------------------------------------------------------------- the lab
 
 /** Hosts, NICs, `links` links with their schedules, and the default alert rule. */
-export function seedLab(
-  sqlite: Sqlite,
+export async function seedLab(
+  db: FillDatabase,
   {
     links: linkCount,
     createdAt,
     seed = 15,
     seconds = 10,
   }: { links: number; createdAt: number; seed?: number; seconds?: number },
-): Lab {
+): Promise<Lab> {
   const random = randomFrom(seed);
   const now = sqliteTime(createdAt);
-  const insertHost = sqlite.prepare(
-    `INSERT INTO "Host" ("name", "address", "authMethod", "platform", "iperf3Path", "iperf3Version", "hostKeyFingerprint", ` +
-      `"reachable", "checkedAt", "lastSeenAt", "createdAt", "updatedAt") VALUES (?, ?, 'key', ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
-  );
-  const insertNic = sqlite.prepare(
-    `INSERT INTO "Nic" ("hostId", "name", "model", "driver", "speedMbps", "mtu", "mac", "addresses", "pcieLinkSpeed", ` +
-      `"pcieLinkWidth", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertLink = sqlite.prepare(
-    `INSERT INTO "Link" ("name", "aNicId", "bNicId", "speedMbps", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`,
-  );
-  const insertSchedule = sqlite.prepare(
-    `INSERT INTO "Schedule" ("name", "linkId", "options", "direction", "clientSide", "everyMinutes", "timezone", "slipSeconds", ` +
-      `"enabled", "nextRunAt", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 'UTC', 120, 1, ?, ?, ?)`,
-  );
+  const stamps = { createdAt: now, updatedAt: now };
+  const ids = {
+    host: await db.nextId("Host"),
+    nic: await db.nextId("Nic"),
+    link: await db.nextId("Link"),
+    schedule: await db.nextId("Schedule"),
+    rule: await db.nextId("AlertRule"),
+  };
   const hostIds = new Map<string, number>();
   const nicCounts = new Map<string, number>();
   for (const [index, host] of HOSTS.entries()) {
@@ -491,23 +482,22 @@ export function seedLab(
         : host.platform === "windows"
           ? "C:\\iperf3\\iperf3.exe"
           : "/usr/bin/iperf3";
-    hostIds.set(
-      host.name,
-      Number(
-        insertHost.run(
-          host.name,
-          `192.168.10.${index + 10}`,
-          host.platform,
-          path,
-          host.iperf3,
-          `SHA256:${Buffer.from(host.name.padEnd(32, "k")).toString("base64").slice(0, 43)}`,
-          now,
-          now,
-          now,
-          now,
-        ).lastInsertRowid,
-      ),
-    );
+    const id = ids.host++;
+    hostIds.set(host.name, id);
+    db.insert("Host", {
+      id,
+      name: host.name,
+      address: `192.168.10.${index + 10}`,
+      authMethod: "key",
+      platform: host.platform,
+      iperf3Path: path,
+      iperf3Version: host.iperf3,
+      hostKeyFingerprint: `SHA256:${Buffer.from(host.name.padEnd(32, "k")).toString("base64").slice(0, 43)}`,
+      reachable: true,
+      checkedAt: now,
+      lastSeenAt: now,
+      ...stamps,
+    });
   }
   const nicName = (host: HostSpec, kind: NicKind) => {
     const count = nicCounts.get(host.name) ?? 0;
@@ -534,54 +524,48 @@ export function seedLab(
     const ends = [a, b].map((host, side) => {
       const nic = nicName(host, kind);
       const address = `10.${10 + (speedMbps >= 10_000 ? 1 : 0)}.${index}.${side + 1}/24`;
-      insertNic.run(
-        hostIds.get(host.name)!,
-        nic,
-        kind.model,
-        kind.driver,
+      const nicId = ids.nic++;
+      db.insert("Nic", {
+        id: nicId,
+        hostId: hostIds.get(host.name)!,
+        name: nic,
+        model: kind.model,
+        driver: kind.driver,
         speedMbps,
-        speedMbps >= 10_000 ? 9000 : 1500,
-        `3c:fd:fe:${index.toString(16).padStart(2, "0")}:0${side}:1${side}`,
-        JSON.stringify([address]),
-        `${kind.pcie[0]} GT/s PCIe`,
-        kind.pcie[1],
-        now,
-        now,
-      );
-      return {
-        host,
-        nic,
-        address,
-        nicId: Number(
-          sqlite
-            .prepare(`SELECT "id" FROM "Nic" WHERE "hostId" = ? AND "name" = ?`)
-            .pluck()
-            .get(hostIds.get(host.name)!, nic),
-        ),
-      };
+        mtu: speedMbps >= 10_000 ? 9000 : 1500,
+        mac: `3c:fd:fe:${index.toString(16).padStart(2, "0")}:0${side}:1${side}`,
+        addresses: JSON.stringify([address]),
+        pcieLinkSpeed: `${kind.pcie[0]} GT/s PCIe`,
+        pcieLinkWidth: kind.pcie[1],
+        ...stamps,
+      });
+      return { host, nic, address, nicId };
     });
     let name = `${a.name} ⇄ ${b.name} ${kind.label}`;
     if (names.has(name)) name = `${name} #${index}`;
     names.add(name);
-    const id = Number(insertLink.run(name, ends[0]!.nicId, ends[1]!.nicId, speedMbps, now, now).lastInsertRowid);
+    const id = ids.link++;
+    db.insert("Link", { id, name, aNicId: ends[0]!.nicId, bNicId: ends[1]!.nicId, speedMbps, ...stamps });
     // Most links give what they should; one in seven falls well short (a switch, a bad cable, a PCIe slot).
     const efficiency = index % 7 === 6 ? 0.4 + random() * 0.3 : 0.88 + random() * 0.09;
     const base = { name, speedMbps, a: ends[0]!, b: ends[1]!, efficiency };
     const tests = testsOf(index, speedMbps, seconds);
     const schedules = tests.map((test) => {
-      const scheduleId = Number(
-        insertSchedule.run(
-          test.name,
-          id,
-          JSON.stringify({ ...test.options, reverse: undefined, bidir: undefined }),
-          test.direction,
-          test.clientSide,
-          60 * tests.length,
-          now,
-          now,
-          now,
-        ).lastInsertRowid,
-      );
+      const scheduleId = ids.schedule++;
+      db.insert("Schedule", {
+        id: scheduleId,
+        name: test.name,
+        linkId: id,
+        options: JSON.stringify({ ...test.options, reverse: undefined, bidir: undefined }),
+        direction: test.direction,
+        clientSide: test.clientSide,
+        everyMinutes: 60 * tests.length,
+        timezone: "UTC",
+        slipSeconds: 120,
+        enabled: true,
+        nextRunAt: now,
+        ...stamps,
+      });
       return {
         id: scheduleId,
         test,
@@ -592,13 +576,16 @@ export function seedLab(
     });
     links.push({ id, ...base, schedules });
   }
-  const ruleId = Number(
-    sqlite
-      .prepare(
-        `INSERT INTO "AlertRule" ("name", "belowBaselinePercent", "m", "n", "createdAt", "updatedAt") VALUES ('Below 80% of the baseline', 80, 2, 3, ?, ?)`,
-      )
-      .run(now, now).lastInsertRowid,
-  );
+  const ruleId = ids.rule;
+  db.insert("AlertRule", {
+    id: ruleId,
+    name: "Below 80% of the baseline",
+    belowBaselinePercent: 80,
+    m: 2,
+    n: 3,
+    ...stamps,
+  });
+  await db.flush();
   return { links, ruleId, hosts: HOSTS.length };
 }
 
@@ -651,33 +638,9 @@ export type FillResult = {
  * Every link's scheduled runs, one an hour (or every `everyMs`), from `from` to `to`: mostly succeeded, a few failed,
  * interrupted or cancelled, a few starts skipped (the link was busy). One transaction per day.
  */
-export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult {
+export async function fillRuns(db: FillDatabase, lab: Lab, range: FillRange): Promise<FillResult> {
   const random = randomFrom(range.seed);
-  const insertRun = sqlite.prepare(
-    `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "port", "serverCommand", "clientCommand", ` +
-      `"serverIperfVersion", "clientIperfVersion", "createdAt", "startedAt", "endedAt",
-       "sentBytes", "sentBitsPerSecond", "receivedBytes", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPackets", "packets", "lostPercent",
-       "reverseSentBytes", "reverseSentBitsPerSecond", "reverseReceivedBytes", "reverseReceivedBitsPerSecond", ` +
-      `"reverseRetransmits", "clientCpuPercent", "serverCpuPercent",
-       "signature", "errorKind", "errorMessage", "errorHint", "serverOutput", "clientOutput", "environment",
-       "latencyIdleMedianMs", "latencyIdleP95Ms", "latencyLoadedMedianMs", "latencyLoadedP95Ms", "latencyGrade", "latencySent", "latencyLost")
-     VALUES (?, ?, ?, ?, 5201, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertScheduleRun = sqlite.prepare(
-    `INSERT INTO "ScheduleRun" ("scheduleId", "dueAt", "at", "outcome", "reason", "runId") VALUES (?, ?, ?, ?, ?, ?)`,
-  );
-  const insertAudit = sqlite.prepare(
-    `INSERT INTO "AuditEvent" ("at", "actorName", "action", "target", "targetId", "detail") VALUES (?, 'system', 'run.start', 'run', ?, ?)`,
-  );
-  const insertSample = sqlite.prepare(
-    `INSERT INTO "Sample" ("runId", "seq", "start", "end", "direction", "bytes", "bitsPerSecond", "retransmits", "cwndBytes", ` +
-      `"jitterMs", "lostPackets", "packets", "omitted", "streams") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-  );
-  const insertAlert = sqlite.prepare(
-    `INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "runIds", "receivedBitsPerSecond", ` +
-      `"baselineBitsPerSecond", "openedAt", "resolvedAt") VALUES (?, ?, 'resolved', ?, ?, ?, ?, ?, ?, ?)`,
-  );
-
+  let nextRunId = await db.nextId("Run");
   const result: FillResult = { runs: 0, samples: 0, skipped: 0, firstRunId: null, lastRunId: null };
   const every = range.everyMs ?? HOUR_MS;
   const start = Math.floor(range.from / every) * every;
@@ -690,14 +653,14 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
         const roll = random();
         if (roll < 0.005) {
           // A start skipped: the link was still busy with a test started by hand.
-          insertScheduleRun.run(
-            schedule.id,
-            sqliteTime(due),
-            sqliteTime(due + 40),
-            "skipped",
-            `link busy: run ${result.lastRunId ?? 1} is running`,
-            null,
-          );
+          db.insert("ScheduleRun", {
+            scheduleId: schedule.id,
+            dueAt: sqliteTime(due),
+            at: sqliteTime(due + 40),
+            outcome: "skipped",
+            reason: `link busy: run ${result.lastRunId ?? 1} is running`,
+            runId: null,
+          });
           result.skipped += 1;
           continue;
         }
@@ -750,67 +713,81 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
           ok && options.latency
             ? [0.1 + random() * 0.2, 0.3 + random() * 0.3, 1 + random() * 6, 3 + random() * 10]
             : null;
-        const runId = Number(
-          insertRun.run(
-            link.id,
-            status,
-            schedule.test.clientSide,
-            JSON.stringify(schedule.test.options),
-            `iperf3 -s -1 -B ${serverAddress} -p 5201 --idle-timeout 35 --forceflush`,
+        const runId = nextRunId++;
+        // Property order is evaluation order: the random() calls come as they always did.
+        db.insert("Run", {
+          id: runId,
+          linkId: link.id,
+          status,
+          clientSide: schedule.test.clientSide,
+          options: JSON.stringify(schedule.test.options),
+          port: 5201,
+          serverCommand: `iperf3 -s -1 -B ${serverAddress} -p 5201 --idle-timeout 35 --forceflush`,
+          clientCommand:
             `iperf3 -c ${serverAddress} -p 5201 -t ${options.duration} ${options.parallel > 1 ? `-P ${options.parallel} ` : ""}` +
-              `${options.reverse ? "-R " : ""}${options.bidir ? "--bidir " : ""}${udp ? `-u -b ${options.bitrate} ` : ""}` +
-              `-B ${clientAddress} -V -f k --forceflush`,
-            link.b.host.iperf3,
-            link.a.host.iperf3,
-            sqliteTime(created),
-            sqliteTime(started),
-            sqliteTime(ended),
-            ok ? (received! * options.duration * 1.0004) / 8 : null,
-            ok ? received! * 1.0004 : null,
-            ok ? (received! * options.duration) / 8 : null,
-            received,
-            retransmits,
-            ok && udp ? 0.003 + random() * 0.02 : null,
-            lost,
-            packets,
-            packets ? (lost! / packets) * 100 : null,
-            bidirRate === null ? null : (bidirRate * options.duration * 1.0004) / 8,
-            bidirRate === null ? null : bidirRate * 1.0004,
-            bidirRate === null ? null : (bidirRate * options.duration) / 8,
-            bidirRate,
-            bidirRate === null ? null : Math.floor(random() ** 3 * 400),
-            ok ? cpu[0] : null,
-            ok ? cpu[1] : null,
-            schedule.signature,
-            error?.kind ?? (status === "interrupted" ? "interrupted" : null),
+            `${options.reverse ? "-R " : ""}${options.bidir ? "--bidir " : ""}${udp ? `-u -b ${options.bitrate} ` : ""}` +
+            `-B ${clientAddress} -V -f k --forceflush`,
+          serverIperfVersion: link.b.host.iperf3,
+          clientIperfVersion: link.a.host.iperf3,
+          createdAt: sqliteTime(created),
+          startedAt: sqliteTime(started),
+          endedAt: sqliteTime(ended),
+          sentBytes: ok ? (received! * options.duration * 1.0004) / 8 : null,
+          sentBitsPerSecond: ok ? received! * 1.0004 : null,
+          receivedBytes: ok ? (received! * options.duration) / 8 : null,
+          receivedBitsPerSecond: received,
+          retransmits,
+          jitterMs: ok && udp ? 0.003 + random() * 0.02 : null,
+          lostPackets: lost,
+          packets,
+          lostPercent: packets ? (lost! / packets) * 100 : null,
+          reverseSentBytes: bidirRate === null ? null : (bidirRate * options.duration * 1.0004) / 8,
+          reverseSentBitsPerSecond: bidirRate === null ? null : bidirRate * 1.0004,
+          reverseReceivedBytes: bidirRate === null ? null : (bidirRate * options.duration) / 8,
+          reverseReceivedBitsPerSecond: bidirRate,
+          reverseRetransmits: bidirRate === null ? null : Math.floor(random() ** 3 * 400),
+          clientCpuPercent: ok ? cpu[0] : null,
+          serverCpuPercent: ok ? cpu[1] : null,
+          signature: schedule.signature,
+          errorKind: error?.kind ?? (status === "interrupted" ? "interrupted" : null),
+          errorMessage:
             error?.message ??
-              (status === "interrupted"
-                ? "Wirespeed stopped during the run."
-                : status === "cancelled"
-                  ? "Cancelled by admin."
-                  : null),
-            error?.hint ?? null,
-            serverOutput,
-            clientOutput,
-            schedule.environment.join(sqliteTime(created + 300)),
-            latency?.[0] ?? null,
-            latency?.[1] ?? null,
-            latency?.[2] ?? null,
-            latency?.[3] ?? null,
-            latency ? (latency[2]! < 5 ? "A" : "B") : null,
-            latency ? 100 : null,
-            latency ? 0 : null,
-          ).lastInsertRowid,
-        );
+            (status === "interrupted"
+              ? "Wirespeed stopped during the run."
+              : status === "cancelled"
+                ? "Cancelled by admin."
+                : null),
+          errorHint: error?.hint ?? null,
+          serverOutput,
+          clientOutput,
+          environment: schedule.environment.join(sqliteTime(created + 300)),
+          latencyIdleMedianMs: latency?.[0] ?? null,
+          latencyIdleP95Ms: latency?.[1] ?? null,
+          latencyLoadedMedianMs: latency?.[2] ?? null,
+          latencyLoadedP95Ms: latency?.[3] ?? null,
+          latencyGrade: latency ? (latency[2]! < 5 ? "A" : "B") : null,
+          latencySent: latency ? 100 : null,
+          latencyLost: latency ? 0 : null,
+        });
         result.firstRunId ??= runId;
         result.lastRunId = runId;
         result.runs += 1;
-        insertScheduleRun.run(schedule.id, sqliteTime(due), sqliteTime(created), "started", null, runId);
-        insertAudit.run(
-          sqliteTime(created),
+        db.insert("ScheduleRun", {
+          scheduleId: schedule.id,
+          dueAt: sqliteTime(due),
+          at: sqliteTime(created),
+          outcome: "started",
+          reason: null,
           runId,
-          `${link.name}, client on ${schedule.test.clientSide}: ${JSON.stringify(schedule.test.options)}`,
-        );
+        });
+        db.insert("AuditEvent", {
+          at: sqliteTime(created),
+          actorName: "system",
+          action: "run.start",
+          target: "run",
+          targetId: runId,
+          detail: `${link.name}, client on ${schedule.test.clientSide}: ${JSON.stringify(schedule.test.options)}`,
+        });
         if (created >= range.samplesFrom && status !== "failed") {
           const seconds = ok ? options.duration : Math.min(3, options.duration);
           const rate = received ?? link.speedMbps * 1e6 * link.efficiency;
@@ -834,21 +811,22 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
                       })),
                     )
                   : null;
-              insertSample.run(
+              db.insert("Sample", {
                 runId,
                 seq,
-                second,
-                second + 1,
+                start: second,
+                end: second + 1,
                 direction,
-                bps / 8,
-                bps,
-                udp ? null : Math.floor(random() ** 4 * 30),
-                udp ? null : 1_572_864,
-                udp ? 0.004 : null,
-                udp ? 0 : null,
-                udp ? Math.round(bps / 8 / 1448) : null,
+                bytes: bps / 8,
+                bitsPerSecond: bps,
+                retransmits: udp ? null : Math.floor(random() ** 4 * 30),
+                cwndBytes: udp ? null : 1_572_864,
+                jitterMs: udp ? 0.004 : null,
+                lostPackets: udp ? 0 : null,
+                packets: udp ? Math.round(bps / 8 / 1448) : null,
+                omitted: false,
                 streams,
-              );
+              });
               result.samples += 1;
               seq += 1;
             }
@@ -859,23 +837,27 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
       for (const link of lab.links) {
         if (random() < every / (60 * DAY_MS)) {
           const baseline = link.speedMbps * 1e6 * link.efficiency;
-          insertAlert.run(
-            lab.ruleId,
-            link.id,
-            `${link.name}: below 80% of its baseline`,
-            "2 of the last 3 runs were below 80% of the baseline.",
-            JSON.stringify([result.lastRunId]),
-            baseline * 0.6,
-            baseline,
-            sqliteTime(hour),
-            sqliteTime(hour + 3 * HOUR_MS),
-          );
+          db.insert("Alert", {
+            ruleId: lab.ruleId,
+            linkId: link.id,
+            status: "resolved",
+            title: `${link.name}: below 80% of its baseline`,
+            body: "2 of the last 3 runs were below 80% of the baseline.",
+            runIds: JSON.stringify([result.lastRunId]),
+            receivedBitsPerSecond: baseline * 0.6,
+            baselineBitsPerSecond: baseline,
+            openedAt: sqliteTime(hour),
+            resolvedAt: sqliteTime(hour + 3 * HOUR_MS),
+          });
         }
       }
     }
   };
-  const transaction = sqlite.transaction(day);
-  for (let dayStart = start; dayStart < range.to; dayStart += DAY_MS) transaction(dayStart);
+  // One transaction a day.
+  for (let dayStart = start; dayStart < range.to; dayStart += DAY_MS) {
+    day(dayStart);
+    await db.flush();
+  }
   return result;
 }
 
@@ -884,60 +866,63 @@ export function fillRuns(sqlite: Sqlite, lab: Lab, range: FillRange): FillResult
  * queued behind a test on the second, an alert firing on the fourth. `settle` ends them, as
  * time would, before more runs are added.
  */
-export function addActivity(sqlite: Sqlite, lab: Lab, at: number): { settle: () => void } {
-  const insert = sqlite.prepare(
-    `INSERT INTO "Run" ("linkId", "status", "clientSide", "options", "signature", "createdAt", "startedAt") VALUES (?, ?, 'a', ?, ?, ?, ?)`,
-  );
+export async function addActivity(db: FillDatabase, lab: Lab, at: number): Promise<{ settle: () => Promise<void> }> {
+  let nextRunId = await db.nextId("Run");
   const ids = lab.links.slice(0, 2).map((link, index) => {
     const schedule = link.schedules[0]!;
-    return Number(
-      insert.run(
-        link.id,
-        index === 0 ? "running" : "queued",
-        JSON.stringify(schedule.test.options),
-        schedule.signature,
-        sqliteTime(at - 5_000),
-        index === 0 ? sqliteTime(at - 4_000) : null,
-      ).lastInsertRowid,
-    );
+    const id = nextRunId++;
+    db.insert("Run", {
+      id,
+      linkId: link.id,
+      status: index === 0 ? "running" : "queued",
+      clientSide: "a",
+      options: JSON.stringify(schedule.test.options),
+      signature: schedule.signature,
+      createdAt: sqliteTime(at - 5_000),
+      startedAt: index === 0 ? sqliteTime(at - 4_000) : null,
+    });
+    return id;
   });
   const alerted = lab.links[3 % lab.links.length]!;
-  const alertId = Number(
-    sqlite
-      .prepare(
-        `INSERT INTO "Alert" ("ruleId", "linkId", "status", "title", "body", "openedAt") ` +
-          `VALUES (?, ?, 'firing', ?, '2 of the last 3 runs were below 80% of the baseline.', ?)`,
-      )
-      .run(lab.ruleId, alerted.id, `${alerted.name}: below 80% of its baseline`, sqliteTime(at - HOUR_MS))
-      .lastInsertRowid,
-  );
+  const alertId = await db.nextId("Alert");
+  db.insert("Alert", {
+    id: alertId,
+    ruleId: lab.ruleId,
+    linkId: alerted.id,
+    status: "firing",
+    title: `${alerted.name}: below 80% of its baseline`,
+    body: "2 of the last 3 runs were below 80% of the baseline.",
+    openedAt: sqliteTime(at - HOUR_MS),
+  });
+  await db.flush();
   return {
-    settle: () => {
-      sqlite
-        .prepare(
-          `UPDATE "Run" SET "status" = 'cancelled', "endedAt" = ?, "errorMessage" = 'Cancelled by admin.' WHERE "id" IN (?, ?)`,
-        )
-        .run(sqliteTime(at), ids[0], ids[1] ?? ids[0]);
-      sqlite
-        .prepare(`UPDATE "Alert" SET "status" = 'resolved', "resolvedAt" = ? WHERE "id" = ?`)
-        .run(sqliteTime(at + HOUR_MS), alertId);
+    settle: async () => {
+      await db.run(
+        `UPDATE "Run" SET "status" = 'cancelled', "endedAt" = ?, "errorMessage" = 'Cancelled by admin.' WHERE "id" IN (?, ?)`,
+        [sqliteTime(at), ids[0], ids[1] ?? ids[0]],
+      );
+      await db.run(`UPDATE "Alert" SET "status" = 'resolved', "resolvedAt" = ? WHERE "id" = ?`, [
+        sqliteTime(at + HOUR_MS),
+        alertId,
+      ]);
     },
   };
 }
 
 /** Retention: the samples of runs created before `before` are deleted (their run keeps its summary and outputs). */
-export function compactSamples(sqlite: Sqlite, before: number): number {
-  const lastId = sqlite.prepare(`SELECT MAX("id") FROM "Run" WHERE "createdAt" < ?`).pluck().get(sqliteTime(before)) as
-    number | null;
+export async function compactSamples(db: FillDatabase, before: number): Promise<number> {
+  const lastId = await db.value<number>(`SELECT MAX("id") FROM "Run" WHERE "createdAt" < ?`, [sqliteTime(before)]);
   if (lastId === null) return 0;
-  return sqlite.prepare(`DELETE FROM "Sample" WHERE "runId" <= ?`).run(lastId).changes;
+  return db.run(`DELETE FROM "Sample" WHERE "runId" <= ?`, [lastId]);
 }
 
 /**
  * --without-new-indexes: the database as the indexes were before migration
  * 20270102000000_growth_indexes, to show what that migration is worth (the queries stay as they are).
+ * SQLite's migration only.
  */
-export function withoutGrowthIndexes(sqlite: Sqlite): void {
+export async function withoutGrowthIndexes(db: FillDatabase): Promise<void> {
+  if (db.kind !== "sqlite") throw new Error("--without-new-indexes: SQLite only (it undoes a SQLite migration)");
   for (const name of [
     "Run_linkId_status_createdAt_idx",
     "Run_status_createdAt_idx",
@@ -946,9 +931,9 @@ export function withoutGrowthIndexes(sqlite: Sqlite): void {
     "ScheduleRun_scheduleId_id_idx",
     "Run_signature_results_idx",
   ])
-    sqlite.exec(`DROP INDEX IF EXISTS "${name}"`);
-  sqlite.exec(`CREATE INDEX "Run_status_idx" ON "Run"("status")`);
-  sqlite.exec(
+    await db.run(`DROP INDEX IF EXISTS "${name}"`);
+  await db.run(`CREATE INDEX "Run_status_idx" ON "Run"("status")`);
+  await db.run(
     `CREATE INDEX "Run_signature_results_idx" ON "Run"("linkId", "signature", "status", "createdAt", "id", "experimentId", ` +
       `"source", "receivedBitsPerSecond", "retransmits", "jitterMs", "lostPercent", "lostPackets", "packets")`,
   );

@@ -5,14 +5,17 @@
 // (page 1, a later page, filtered) and GET /api/runs (with and without filters), each the median
 // of several reads after a warm-up, and how each grew from 1 year to 3. Goal: every page < 300 ms.
 // Samples are kept for the last 180 days only (retention compacts older runs between the two).
+// With --postgres the same rows go into a throwaway Postgres cluster (port 55632 unless
+// --postgres-port), VACUUM ANALYZE after each fill; its size is pg_database_size.
+// --days equal to --first-days measures one point only.
 //   node --require ./testing/server-only.cjs --import tsx bench/growth.bench.ts
-//     [--links 50] [--first-days 365] [--days 1095] [--repeat 7] [--without-new-indexes] [--keep]
-//   ... bench/growth.bench.ts --database /tmp/wirespeed-test-XXXX [--repeat 5]   # the reads only, on a database kept with --keep
-//   ... bench/growth.bench.ts --smoke      # 10 links (every kind of test), 2 then 6 weeks: a few seconds
+//     [--links 50] [--first-days 365] [--days 1095] [--repeat 7] [--without-new-indexes] [--keep] [--postgres]
+//   ... bench/growth.bench.ts --database /tmp/wirespeed-test-XXXX [--repeat 5]   # the reads only, on a SQLite database kept with --keep
+//   ... bench/growth.bench.ts --smoke [--postgres]     # 10 links (every kind of test), 2 then 6 weeks: a few seconds
 import Database from "better-sqlite3";
-import fs from "node:fs";
 import path from "node:path";
 import { addActivity, compactSamples, DAY_MS, fillRuns, HOUR_MS, seedLab, withoutGrowthIndexes } from "./fill";
+import { openBenchDatabase, openSqliteFill, type FillDatabase } from "./fill-database";
 import { loadLinkPageReads } from "./link-page-reads";
 import { argValue, loadAverage, machineLine, timed } from "./timing";
 
@@ -30,6 +33,8 @@ function readArgs(args: string[]) {
     withoutNewIndexes: args.includes("--without-new-indexes"),
     keep: args.includes("--keep"),
     database: argValue(args, "database"),
+    postgres: args.includes("--postgres"),
+    postgresPort: argValue(args, "postgres-port") === undefined ? undefined : Number(argValue(args, "postgres-port")),
   };
 }
 
@@ -38,16 +43,6 @@ type Reading = { label: string; page: boolean; ms: number; max: number };
 function check(condition: unknown, message: string): asserts condition {
   // A broken read must not post a fast time.
   if (!condition) throw new Error(`growth: wrong result: ${message}`);
-}
-
-function sizeOf(file: string): { fileMb: number; usedMb: number } {
-  const sqlite = new Database(file, { readonly: true });
-  const pageSize = sqlite.pragma("page_size", { simple: true }) as number;
-  const pages = sqlite.pragma("page_count", { simple: true }) as number;
-  const free = sqlite.pragma("freelist_count", { simple: true }) as number;
-  sqlite.close();
-  const wal = fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0;
-  return { fileMb: (fs.statSync(file).size + wal) / 2 ** 20, usedMb: ((pages - free) * pageSize) / 2 ** 20 };
 }
 
 /** What the reads need to know of the lab: its links, and how many tests each one's schedules run. */
@@ -72,7 +67,13 @@ function readLab(file: string): LabLinks & { at: number } {
   };
 }
 
-async function measure(lab: LabLinks, at: number, repeat: number, token: string, file: string): Promise<Reading[]> {
+async function measure(
+  lab: LabLinks,
+  at: number,
+  repeat: number,
+  token: string,
+  fill: FillDatabase,
+): Promise<Reading[]> {
   const { getOverview } = await import("../lib/overview/reads");
   const { listHosts } = await import("../lib/inventory/hosts");
   const { listLinkNames } = await import("../lib/runs/link-reads");
@@ -81,17 +82,12 @@ async function measure(lab: LabLinks, at: number, repeat: number, token: string,
   const runsApi = await import("../app/api/runs/route");
   const historyApi = await import("../app/api/links/[id]/history/route");
 
-  const sqlite = new Database(file, { readonly: true });
-  const runCount = sqlite.prepare(`SELECT COUNT(*) FROM "Run"`).pluck().get() as number;
+  const runCount = (await fill.value<number>(`SELECT COUNT(*) FROM "Run"`))!;
   // The link with the most tests (TCP both ways and UDP): its page has the most to read.
   const link = lab.links[8] ?? lab.links.at(-1)!;
-  const linkRuns = sqlite.prepare(`SELECT COUNT(*) FROM "Run" WHERE "linkId" = ?`).pluck().get(link.id) as number;
-  const newest = sqlite
-    .prepare(`SELECT "id" FROM "Run" ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`)
-    .pluck()
-    .get() as number;
-  const failed = sqlite.prepare(`SELECT COUNT(*) FROM "Run" WHERE "status" = 'failed'`).pluck().get() as number;
-  sqlite.close();
+  const linkRuns = (await fill.value<number>(`SELECT COUNT(*) FROM "Run" WHERE "linkId" = ?`, [link.id]))!;
+  const newest = (await fill.value<number>(`SELECT "id" FROM "Run" ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`))!;
+  const failed = (await fill.value<number>(`SELECT COUNT(*) FROM "Run" WHERE "status" = 'failed'`))!;
   const laterPage = Math.max(2, Math.min(1000, Math.floor(runCount / 25 / 2)));
   const get = async (
     route: { GET: (request: Request, context: never) => Promise<Response> },
@@ -260,13 +256,15 @@ async function measureKept(folder: string, repeat: number): Promise<void> {
     role: "viewer",
   });
   const { token } = await createApiToken(viewer.id, "growth bench");
-  const size = sizeOf(file);
+  const fill = openSqliteFill(file, { readonly: true });
+  const size = await fill.size();
   console.log(`growth: ${machineLine()}`);
-  console.log(`growth: ${folder}: ${lab.links.length} links, ${size.fileMb.toFixed(0)} MB`);
-  for (const reading of await measure(lab, lab.at, repeat, token, file))
+  console.log(`growth: ${folder}: ${lab.links.length} links, ${size.mb.toFixed(0)} MB`);
+  for (const reading of await measure(lab, lab.at, repeat, token, fill))
     console.log(
       `growth: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${repeat}, max ${reading.max.toFixed(1)})`,
     );
+  await fill.close();
   console.log(`growth: measured at load average ${loadAverage()}`);
   await db.$disconnect();
 }
@@ -274,25 +272,21 @@ async function measureKept(folder: string, repeat: number): Promise<void> {
 async function main(): Promise<void> {
   const options = readArgs(process.argv.slice(2));
   if (options.database) return measureKept(options.database, options.repeat);
-  const { connectAppDatabase, createTestDatabase } = await import("../testing/database");
-  const database = createTestDatabase();
-  const file = path.join(database.dataDir, "wirespeed.db");
-  // An app on this database: every module of lib/ reads and writes it (testing/database.ts).
-  await connectAppDatabase(database.url);
+  if (options.postgres && options.keep)
+    throw new Error("--keep: SQLite only (the Postgres cluster is removed at the end)");
+  // An app on a fresh database: every module of lib/ reads and writes it (testing/database.ts).
+  const database = await openBenchDatabase({ postgres: options.postgres, port: options.postgresPort });
+  const fill = database.fill;
   try {
     const end = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
     const start = end - options.days * DAY_MS;
     const firstEnd = start + options.firstDays * DAY_MS;
-    const sqlite = new Database(file);
-    sqlite.pragma("journal_mode = WAL");
-    // The fill only: a crash of the bench loses nothing worth keeping.
-    sqlite.pragma("synchronous = OFF");
-    sqlite.pragma("cache_size = -262144");
-    if (options.withoutNewIndexes) withoutGrowthIndexes(sqlite);
-    const lab = seedLab(sqlite, { links: options.links, createdAt: start - DAY_MS });
+    if (options.withoutNewIndexes) await withoutGrowthIndexes(fill);
+    const lab = await seedLab(fill, { links: options.links, createdAt: start - DAY_MS });
+    const version = await fill.version();
     console.log(`growth: ${machineLine()}`);
     console.log(
-      `growth: ${lab.links.length} links between ${lab.hosts} hosts, ` +
+      `growth: ${version}: ${lab.links.length} links between ${lab.hosts} hosts, ` +
         `${lab.links.reduce((sum, link) => sum + link.schedules.length, 0)} schedules; ` +
         `${options.withoutNewIndexes ? "WITHOUT the new indexes" : "indexes as migrated"}`,
     );
@@ -304,78 +298,78 @@ async function main(): Promise<void> {
 
     const points: Array<{
       label: string;
-      days: number;
       readings: Reading[];
       runs: number;
       samples: number;
-      size: ReturnType<typeof sizeOf>;
+      size: { mb: number; usedMb: number | null };
     }> = [];
     let totals = { runs: 0, samples: 0 };
-    let settle = () => {};
-    for (const [label, from, to] of [
-      [`${options.firstDays} days`, start, firstEnd],
-      [`${options.days} days`, firstEnd, end],
-    ] as const) {
+    let settle = async () => {};
+    const spans: Array<readonly [string, number, number]> = [[`${options.firstDays} days`, start, firstEnd]];
+    if (options.days !== options.firstDays) spans.push([`${options.days} days`, firstEnd, end]);
+    for (const [label, from, to] of spans) {
       const started = performance.now();
-      settle();
-      const compacted = compactSamples(sqlite, to - KEEP_SAMPLES_DAYS * DAY_MS);
-      const filled = fillRuns(sqlite, lab, {
+      await settle();
+      const compacted = await compactSamples(fill, to - KEEP_SAMPLES_DAYS * DAY_MS);
+      const filled = await fillRuns(fill, lab, {
         from,
         to,
         samplesFrom: to - KEEP_SAMPLES_DAYS * DAY_MS,
         seed: Math.round(from / HOUR_MS),
       });
-      settle = addActivity(sqlite, lab, to).settle;
-      sqlite.pragma("wal_checkpoint(TRUNCATE)");
+      settle = (await addActivity(fill, lab, to)).settle;
+      const written = performance.now();
+      await fill.settle();
       totals = { runs: totals.runs + filled.runs + 2, samples: totals.samples + filled.samples - compacted };
-      const size = sizeOf(file);
+      const size = await fill.size();
       console.log(
-        `growth: ${label}: added ${filled.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) ` +
+        `growth: ${version}: ${label}: added ${filled.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) ` +
           `and ${filled.samples.toLocaleString("en")} samples` +
           `${compacted ? `, compacted ${compacted.toLocaleString("en")} samples older than ${KEEP_SAMPLES_DAYS} days` : ""}` +
-          ` in ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
+          ` in ${((written - started) / 1000).toFixed(0)} s` +
+          ` (${fill.kind === "postgres" ? "VACUUM ANALYZE" : "WAL checkpoint"} ${((performance.now() - written) / 1000).toFixed(0)} s); ` +
           `now ${totals.runs.toLocaleString("en")} runs, ${totals.samples.toLocaleString("en")} samples, ` +
-          `${size.fileMb.toFixed(0)} MB (${size.usedMb.toFixed(0)} MB in use)`,
+          `${size.mb.toFixed(0)} MB ${size.usedMb === null ? "(pg_database_size)" : `(${size.usedMb.toFixed(0)} MB in use)`}`,
       );
-      const readings = await measure(lab, to + 60_000, options.repeat, token, file);
+      const readings = await measure(lab, to + 60_000, options.repeat, token, fill);
       console.log(`growth: ${label}: measured at load average ${loadAverage()}`);
       for (const reading of readings)
         console.log(
-          `growth: ${label}: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${options.repeat}, max ${reading.max.toFixed(1)})`,
+          `growth: ${version}: ${label}: ${reading.label}: ${reading.ms.toFixed(1)} ms (median of ${options.repeat}, max ${reading.max.toFixed(1)})`,
         );
-      points.push({ label, days: options.days, readings, runs: totals.runs, samples: totals.samples, size });
+      points.push({ label, readings, runs: totals.runs, samples: totals.samples, size });
     }
-    sqlite.close();
 
-    const [first, last] = points as [(typeof points)[0], (typeof points)[0]];
+    // The table: one column per point (and their ratio when there are two), the database named.
+    const first = points[0]!;
+    const last = points.at(-1)!;
+    const two = points.length > 1;
+    const row = (name: string, cell: (point: (typeof points)[number]) => string, ratio: number) =>
+      console.log(`| ${name} | ${points.map(cell).join(" | ")} |${two ? ` ${ratio.toFixed(2)} |` : ""}`);
     console.log("");
-    console.log(`| | ${first.label} | ${last.label} | ratio |`);
-    console.log("| --- | ---: | ---: | ---: |");
-    console.log(
-      `| runs | ${first.runs.toLocaleString("en")} | ${last.runs.toLocaleString("en")} | ${(last.runs / first.runs).toFixed(2)} |`,
+    console.log(`| ${version} | ${points.map((point) => point.label).join(" | ")} |${two ? " ratio |" : ""}`);
+    console.log(`| --- |${points.map(() => " ---: |").join("")}${two ? " ---: |" : ""}`);
+    row("runs", (point) => point.runs.toLocaleString("en"), last.runs / first.runs);
+    row("samples", (point) => point.samples.toLocaleString("en"), last.samples / first.samples);
+    row(
+      fill.kind === "postgres" ? "database size (pg_database_size)" : "database file",
+      (point) => `${point.size.mb.toFixed(0)} MB`,
+      last.size.mb / first.size.mb,
     );
-    console.log(
-      `| samples | ${first.samples.toLocaleString("en")} | ${last.samples.toLocaleString("en")} | ${(last.samples / first.samples).toFixed(2)} |`,
-    );
-    console.log(
-      `| database file | ${first.size.fileMb.toFixed(0)} MB | ${last.size.fileMb.toFixed(0)} MB | ${(last.size.fileMb / first.size.fileMb).toFixed(2)} |`,
-    );
-    for (const [index, reading] of last.readings.entries()) {
-      const before = first.readings[index]!;
-      console.log(
-        `| ${reading.label} | ${before.ms.toFixed(1)} ms | ${reading.ms.toFixed(1)} ms | ${(reading.ms / before.ms).toFixed(2)} |`,
+    for (const [index, reading] of last.readings.entries())
+      row(
+        reading.label,
+        (point) => `${point.readings[index]!.ms.toFixed(1)} ms`,
+        reading.ms / first.readings[index]!.ms,
       );
-    }
     const pages = points.flatMap((point) => point.readings.filter((reading) => reading.page));
     const slowest = pages.reduce((worst, reading) => (reading.ms > worst.ms ? reading : worst));
     console.log(
-      `growth: ${slowest.ms < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for every page: the slowest is ${slowest.label} at ${slowest.ms.toFixed(1)} ms`,
+      `growth: ${version}: ${slowest.ms < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for every page: the slowest is ${slowest.label} at ${slowest.ms.toFixed(1)} ms`,
     );
-    const { db } = await import("../lib/db");
-    await db.$disconnect();
   } finally {
     if (options.keep) console.log(`growth: kept ${database.dataDir}`);
-    else database.remove();
+    await database.remove({ keep: options.keep });
   }
 }
 

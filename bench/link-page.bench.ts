@@ -7,12 +7,12 @@
 // No lab needed: the rows are written with SQL (bench/fill.ts), shaped as the engine stores them:
 // a schedule's runs every 10 minutes (TCP ×4, TCP both ways ×4, UDP), iperf3 outputs and
 // environment snapshots of realistic size, one sample per second of a 75 s test with each stream's
-// values (both directions of a bidirectional run): about 1,000,000 samples.
-//   node --require ./testing/server-only.cjs --import tsx bench/link-page.bench.ts [--runs 10000] [--samples-per-run 75] [--repeat 7] [--without-new-indexes]
-//   ... bench/link-page.bench.ts --smoke     # 300 runs of 20 samples: a few seconds
-import Database from "better-sqlite3";
-import path from "node:path";
+// values (both directions of a bidirectional run): about 1,000,000 samples. On SQLite, or with
+// --postgres on a throwaway Postgres cluster (port 55632 unless --postgres-port) with the same rows.
+//   node --require ./testing/server-only.cjs --import tsx bench/link-page.bench.ts [--runs 10000] [--samples-per-run 75] [--repeat 7] [--without-new-indexes] [--postgres]
+//   ... bench/link-page.bench.ts --smoke [--postgres]    # 300 runs of 20 samples: a few seconds
 import { DAY_MS, fillRuns, seedLab, withoutGrowthIndexes } from "./fill";
+import { openBenchDatabase } from "./fill-database";
 import { loadLinkPageReads } from "./link-page-reads";
 import { argValue, loadAverage, machineLine, timed } from "./timing";
 
@@ -26,6 +26,8 @@ function readArgs(args: string[]) {
     samplesPerRun: Number(argValue(args, "samples-per-run") ?? (smoke ? 20 : 75)),
     repeat: Number(argValue(args, "repeat") ?? (smoke ? 3 : 7)),
     withoutNewIndexes: args.includes("--without-new-indexes"),
+    postgres: args.includes("--postgres"),
+    postgresPort: argValue(args, "postgres-port") === undefined ? undefined : Number(argValue(args, "postgres-port")),
   };
 }
 
@@ -36,39 +38,36 @@ function check(condition: unknown, message: string): asserts condition {
 
 async function main(): Promise<void> {
   const options = readArgs(process.argv.slice(2));
-  const { connectAppDatabase, createTestDatabase } = await import("../testing/database");
-  const database = createTestDatabase();
-  // An app on this database: every module of lib/ reads and writes it (testing/database.ts).
-  await connectAppDatabase(database.url);
+  const database = await openBenchDatabase({ postgres: options.postgres, port: options.postgresPort });
+  const fill = database.fill;
   try {
     const seedStarted = performance.now();
-    const sqlite = new Database(path.join(database.dataDir, "wirespeed.db"));
-    sqlite.pragma("journal_mode = WAL");
-    // The fill only: a crash of the bench loses nothing worth keeping.
-    sqlite.pragma("synchronous = OFF");
-    if (options.withoutNewIndexes) withoutGrowthIndexes(sqlite);
+    if (options.withoutNewIndexes) await withoutGrowthIndexes(fill);
     const end = Math.floor(Date.now() / EVERY_MS) * EVERY_MS;
     const from = end - options.runs * EVERY_MS;
     // The ninth link of the lab is a 10G link tested three ways: TCP ×4, TCP both ways ×4 and UDP.
-    const lab = seedLab(sqlite, { links: 9, createdAt: from - DAY_MS, seconds: options.samplesPerRun });
+    const lab = await seedLab(fill, { links: 9, createdAt: from - DAY_MS, seconds: options.samplesPerRun });
     const link = lab.links[8]!;
-    const filled = fillRuns(
-      sqlite,
+    const filled = await fillRuns(
+      fill,
       { ...lab, links: [link] },
       { from, to: end, samplesFrom: from, seed: 2, everyMs: EVERY_MS },
     );
-    sqlite.pragma("wal_checkpoint(TRUNCATE)");
-    const counts = sqlite
-      .prepare(
-        `SELECT (SELECT COUNT(*) FROM "Run") AS "runs", (SELECT COUNT(*) FROM "Sample") AS "samples", ` +
-          `(SELECT COUNT(*) FROM "Run" WHERE "status" = 'succeeded') AS "succeeded"`,
-      )
-      .get() as { runs: number; samples: number; succeeded: number };
-    sqlite.close();
+    const seeded = (performance.now() - seedStarted) / 1000;
+    await fill.settle();
+    const counts = {
+      runs: (await fill.value<number>(`SELECT COUNT(*) FROM "Run"`))!,
+      samples: (await fill.value<number>(`SELECT COUNT(*) FROM "Sample"`))!,
+      succeeded: (await fill.value<number>(`SELECT COUNT(*) FROM "Run" WHERE "status" = 'succeeded'`))!,
+    };
+    const size = await fill.size();
+    const version = await fill.version();
     console.log(
-      `link-page: seeded ${counts.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) ` +
+      `link-page: ${version}: seeded ${counts.runs.toLocaleString("en")} runs (${filled.skipped} starts skipped) ` +
         `and ${counts.samples.toLocaleString("en")} samples on ${link.name} ` +
-        `in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s; ` +
+        `in ${seeded.toFixed(1)} s` +
+        `${database.kind === "postgres" ? ` (VACUUM ANALYZE after it ${((performance.now() - seedStarted) / 1000 - seeded).toFixed(1)} s)` : ""}; ` +
+        `${size.mb.toFixed(0)} MB${database.kind === "postgres" ? " (pg_database_size)" : ""}; ` +
         `${options.withoutNewIndexes ? "WITHOUT the indexes of 20270102000000_growth_indexes" : "indexes as migrated"}`,
     );
     console.log(`link-page: ${machineLine()}`);
@@ -180,15 +179,14 @@ async function main(): Promise<void> {
       () => overview.getOverview({ range: "7d", now }),
       (value) => check(value.timeline.runs.length > 0, "a timeline"),
     );
-    for (const [label, ms] of results) console.log(`link-page: ${label}: ${ms.toFixed(1)} ms (median of ${repeat})`);
+    for (const [label, ms] of results)
+      console.log(`link-page: ${version}: ${label}: ${ms.toFixed(1)} ms (median of ${repeat})`);
     console.log(`link-page: measured at load average ${loadAverage()}`);
     console.log(
-      `link-page: ${whole < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for the page's reads: ${whole.toFixed(1)} ms`,
+      `link-page: ${version}: ${whole < GOAL_MS ? "PASS" : "MISS"} goal < ${GOAL_MS} ms for the page's reads: ${whole.toFixed(1)} ms`,
     );
-    const { db } = await import("../lib/db");
-    await db.$disconnect();
   } finally {
-    database.remove();
+    await database.remove();
   }
 }
 

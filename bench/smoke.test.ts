@@ -6,10 +6,16 @@ import { FIGURE, LAB_BENCHES, runBenchProcess } from "./lab-bench";
 // The benchmarks are not part of `npm test` (`npm run bench` runs them), but a smoke run of
 // each is, so that none can rot: each one that needs no lab runs here with --smoke, as its own
 // process, and must exit 0 having printed its figures. A smoke run still checks its results,
-// and exits non-zero when one is wrong. The lab's benchmarks: bench/smoke.lab.test.ts.
+// and exits non-zero when one is wrong. The lab's benchmarks: bench/smoke.lab.test.ts. Those that
+// run on Postgres too are smoked there as well (they need Debian's postgresql package, as `npm test` has).
 
 /** Every benchmark that needs no lab, by file name (bench/<name>.bench.ts). */
 const BENCHES = ["parse", "link-page", "run-page", "metrics", "growth", "backup", "grid"];
+/**
+ * Those that also run on Postgres: smoked again with --postgres, each on a throwaway cluster of its
+ * own (port 55632, or 200 past WIRESPEED_LAB_INSTANCE's test port), started and stopped by the bench.
+ */
+const POSTGRES_BENCHES = ["link-page", "growth"];
 /** Needs a production build (`next build`): the end-to-end suite smokes it, beside one. */
 const SMOKED_ELSEWHERE = ["overview-js"];
 
@@ -42,21 +48,26 @@ describe("every benchmark has a smoke run", () => {
   });
 
   // One after the other: each is a process of its own that takes a core while it runs.
-  it.each(BENCHES)(
-    "%s: `--smoke` exits 0 and prints its figures",
-    async (name) => {
+  it.each([
+    ...BENCHES.map((name) => ({ name, flags: "--smoke" })),
+    ...POSTGRES_BENCHES.map((name) => ({ name, flags: "--smoke --postgres" })),
+  ])(
+    "$name: `$flags` exits 0 and prints its figures",
+    async ({ name, flags }) => {
+      const args = flags.split(" ");
       if (!fs.existsSync(benchFile(name))) {
         expect.fail(
           `bench/${name}.bench.ts does not exist: the smoke list names it (BENCHES in bench/smoke.test.ts), so it must be there`,
         );
       }
-      const run = await runBenchProcess(name, ["--smoke"]);
+      const run = await runBenchProcess(name, args);
       const output = `${run.stdout}\n${run.stderr}`.trim();
+      const command = `bench/${name}.bench.ts ${args.join(" ")}`;
       expect(
         run.code,
-        `bench/${name}.bench.ts --smoke exited ${run.code ?? run.signal} after ${run.seconds.toFixed(1)} s:\n${output.slice(-3000)}`,
+        `${command} exited ${run.code ?? run.signal} after ${run.seconds.toFixed(1)} s:\n${output.slice(-3000)}`,
       ).toBe(0);
-      expect(run.stdout, `bench/${name}.bench.ts --smoke printed no figure:\n${output.slice(-3000)}`).toMatch(FIGURE);
+      expect(run.stdout, `${command} printed no figure:\n${output.slice(-3000)}`).toMatch(FIGURE);
     },
     180_000,
   );
