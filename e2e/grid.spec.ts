@@ -205,3 +205,34 @@ test("a host's tags are edited on its page, and shown there and in the hosts lis
   await expect(page).toHaveURL(/\/grid\?tag=wan$/);
   await expect(page.getByTestId("grid-no-links")).toContainText("No link joins this host to another");
 });
+
+test("a host's site (the instances that drive it) is set in its settings, refused when malformed, and cleared", async ({
+  page,
+  request,
+}) => {
+  await page.goto(`/hosts/${hostIds["grid-vps"]}`);
+  const site = page.getByLabel("Site");
+  await expect(site).toHaveValue("");
+  await site.fill("west coast");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(site).toHaveAttribute("aria-invalid", "true");
+  await expect(site).toHaveAccessibleDescription(/letters, digits, dots, dashes or underscores/);
+  await site.fill("west");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+  const { host } = await apiCall<{ host: { site: string | null } }>(
+    request,
+    "GET",
+    `/api/hosts/${hostIds["grid-vps"]}`,
+  );
+  expect(host.site).toBe("west");
+  await page.reload();
+  await expect(page.getByLabel("Site")).toHaveValue("west");
+  await page.getByLabel("Site").scrollIntoViewIfNeeded();
+  await screenshotEverywhere(page, "host-settings-site");
+  await page.getByLabel("Site").fill("");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+  const cleared = await apiCall<{ site: string | null }>(request, "GET", `/api/hosts/${hostIds["grid-vps"]}`);
+  expect(cleared.site).toBeNull();
+});

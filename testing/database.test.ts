@@ -79,6 +79,9 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
       attempts: 1,
     },
   });
+  await db.instance.create({ data: { id: "i" } });
+  await db.setting.create({ data: { key: "k", value: "v" } });
+  await db.linkHold.create({ data: { linkId: link.id, runId: run.id, instance: "i" } });
 }
 
 // Each test migrates a database of its own: seconds on a busy machine.
@@ -123,6 +126,9 @@ describe("openTestDatabase", { timeout: 60_000 }, () => {
       Notification: 1,
       LatencySample: 1,
       RunDigest: 1,
+      Instance: 1,
+      Setting: 1,
+      LinkHold: 1,
     });
     await database.reset();
     expect(rowCounts(database)).toEqual(Object.fromEntries(Object.values(Prisma.ModelName).map((name) => [name, 0])));
