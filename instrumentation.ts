@@ -20,14 +20,8 @@ export async function register() {
   const admin = await seedAdminFromEnv();
   if (admin) console.log(`[wirespeed] created the admin account "${admin.username}" from WIRESPEED_ADMIN_PASSWORD`);
   // Every instance on this database must hold the key the credentials are sealed with: another key stops it here.
-  const { checkSharedKey, SharedKeyMismatchError } = await import("@/lib/instances/shared-key");
-  try {
-    await checkSharedKey();
-  } catch (error) {
-    if (!(error instanceof SharedKeyMismatchError)) throw error;
-    console.error(`[wirespeed] cannot start: ${error.message}`);
-    process.exit(1);
-  }
+  const { startSharedKeyCheck } = await import("@/lib/instances/shared-key");
+  await startSharedKeyCheck();
   // This instance's heartbeat (lib/instances/registry.ts); then the runs and experiments that this instance's
   // previous life, or an instance whose heartbeat stopped, left in progress are marked interrupted and their iperf3 stopped.
   const sweep = await app.instances.start();

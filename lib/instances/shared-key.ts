@@ -40,3 +40,14 @@ async function checkAgainst(stored: string, current: string, all: string[]): Pro
       `(id ${stored}): start every instance on this database with the same WIRESPEED_SECRET (or a copy of the same key file)`,
   );
 }
+
+/** At start (instrumentation.ts): checkSharedKey, and on a mismatch the reason in the log and exit 1. */
+export async function startSharedKeyCheck(): Promise<void> {
+  try {
+    await checkSharedKey();
+  } catch (error) {
+    if (!(error instanceof SharedKeyMismatchError)) throw error;
+    console.error(`[wirespeed] cannot start: ${error.message}`);
+    process.exit(1);
+  }
+}
