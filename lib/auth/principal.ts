@@ -1,11 +1,15 @@
 import type { Role } from "./roles";
 
-/** Who is asking: a signed-in user, an API token's user, the environment's admin token, or an anonymous public visitor. */
+/**
+ * Who is asking: a signed-in user (a session, whether opened by a password or an identity provider), an API
+ * token's user, the environment's admin token, a user a trusted proxy's header vouches for on each request,
+ * or an anonymous public visitor.
+ */
 export type Principal = {
   userId: number | null;
   name: string;
   role: Role;
-  via: "session" | "token" | "env-token" | "public";
+  via: "session" | "token" | "env-token" | "proxy" | "public";
   /** The session's or token's row, so that signing out or revoking can find it. */
   credentialId?: number;
 };
