@@ -1,4 +1,5 @@
 import "server-only";
+import { resolveOidc } from "@/lib/config";
 import { db } from "@/lib/db";
 import { parseInput } from "@/lib/errors";
 import { recordAudit } from "./audit";
@@ -34,6 +35,10 @@ export async function signIn(
   input: unknown,
   client: string,
 ): Promise<{ token: string; expiresAt: Date; principal: Principal }> {
+  const oidc = resolveOidc();
+  if (oidc?.only) {
+    throw new AuthError("forbidden", `Password sign-in is turned off here: sign in with ${oidc.name} instead.`);
+  }
   const { username, password } = parseInput(LoginSchema, input);
   const userKey = `user:${usernameKey(username)}`;
   const clientKey = `client:${client}`;
@@ -42,9 +47,11 @@ export async function signIn(
 
   const user = await db.user.findUnique({
     where: { usernameKey: usernameKey(username) },
-    select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true },
+    select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true, source: true },
   });
-  const matches = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstNothing(password);
+  // A user an identity provider or a proxy signs in has no password: refused as a wrong one, in the same time.
+  const matches =
+    user?.source === "local" ? await verifyPassword(password, user.passwordHash) : await verifyAgainstNothing(password);
   if (!user || !matches || user.disabledAt || !isRole(user.role)) {
     perUser.fail(userKey);
     if (client) perClient.fail(clientKey);
