@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { groupRolesFromEnv, principalOfExternalUser, roleFromGroups } from "./external";
+import { signIn } from "./login";
+import { hashPassword } from "./password";
+import { seedAdminFromEnv, updateUser } from "./users";
 
 // Users an external authority vouches for, on a real migrated database.
 
@@ -113,5 +116,65 @@ describe("principalOfExternalUser", () => {
     ).toMatchObject({
       via: "proxy",
     });
+  });
+
+  it("gives an external user no password, even from an admin", async () => {
+    const principal = await principalOfExternalUser({ ...alice, role: "viewer" });
+    const admin = { userId: null, name: "WIRESPEED_API_TOKEN", role: "admin", via: "env-token" } as const;
+    await expect(updateUser(principal.userId!, { password: "a long enough password" }, admin)).rejects.toMatchObject({
+      kind: "conflict",
+      message: "alice signs in through the identity provider: it has no password here.",
+    });
+    expect((await db.user.findFirstOrThrow()).passwordHash).toBe("");
+  });
+
+  it("stops the start on sign-in settings half set, before seeding anyone", async () => {
+    await expect(
+      seedAdminFromEnv({
+        WIRESPEED_ADMIN_PASSWORD: "first admin password",
+        WIRESPEED_OIDC_ISSUER: "https://id.example",
+      }),
+    ).rejects.toThrow(/^WIRESPEED_OIDC_CLIENT_ID and WIRESPEED_OIDC_CLIENT_SECRET are not set/);
+    expect(await db.user.count()).toBe(0);
+  });
+
+  it("refuses password sign-in for an external user as a wrong password", async () => {
+    await principalOfExternalUser({ ...alice, role: "admin" });
+    await expect(signIn({ username: "alice", password: "x" }, "")).rejects.toMatchObject({
+      kind: "unauthorized",
+      message: "Wrong username or password.",
+    });
+    expect(await db.session.count()).toBe(0);
+    expect(await db.auditEvent.count({ where: { action: "session.login-failed" } })).toBe(1);
+  });
+
+  it("refuses every password sign-in with WIRESPEED_OIDC_ONLY=1, saying to use the identity provider", async () => {
+    await db.user.create({
+      data: {
+        username: "root",
+        usernameKey: "root",
+        passwordHash: await hashPassword("root password!"),
+        role: "admin",
+      },
+    });
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      WIRESPEED_OIDC_ISSUER: "https://id.example/",
+      WIRESPEED_OIDC_CLIENT_ID: "wirespeed",
+      WIRESPEED_OIDC_CLIENT_SECRET: "secret",
+      WIRESPEED_PUBLIC_URL: "https://wirespeed.example",
+      WIRESPEED_OIDC_VIEWER_GROUPS: "staff",
+      WIRESPEED_OIDC_NAME: "Pocket ID",
+    });
+    try {
+      expect((await signIn({ username: "root", password: "root password!" }, "")).principal.name).toBe("root");
+      process.env.WIRESPEED_OIDC_ONLY = "1";
+      await expect(signIn({ username: "root", password: "root password!" }, "")).rejects.toMatchObject({
+        kind: "forbidden",
+        message: "Password sign-in is turned off here: sign in with Pocket ID instead.",
+      });
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    }
   });
 });

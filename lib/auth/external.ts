@@ -1,4 +1,5 @@
 import "server-only";
+import { nameList } from "@/lib/config";
 import { db } from "@/lib/db";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { recordAudit } from "./audit";
@@ -26,20 +27,12 @@ export function roleFromGroups(groups: readonly string[], mapping: GroupRoles): 
   return ROLES.find((role) => mapping[role].some((group) => groups.includes(group))) ?? null;
 }
 
-/** A comma-separated list of group names, trimmed, without empty entries. */
-export function groupList(value: string | undefined): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((group) => group.trim())
-    .filter(Boolean);
-}
-
 /** The group → role mapping from WIRESPEED_OIDC_ADMIN_GROUPS / _OPERATOR_GROUPS / _VIEWER_GROUPS. */
 export function groupRolesFromEnv(env: Record<string, string | undefined> = process.env): GroupRoles {
   return {
-    admin: groupList(env.WIRESPEED_OIDC_ADMIN_GROUPS),
-    operator: groupList(env.WIRESPEED_OIDC_OPERATOR_GROUPS),
-    viewer: groupList(env.WIRESPEED_OIDC_VIEWER_GROUPS),
+    admin: nameList(env.WIRESPEED_OIDC_ADMIN_GROUPS),
+    operator: nameList(env.WIRESPEED_OIDC_OPERATOR_GROUPS),
+    viewer: nameList(env.WIRESPEED_OIDC_VIEWER_GROUPS),
   };
 }
 

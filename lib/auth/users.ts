@@ -1,10 +1,12 @@
 import "server-only";
+import { resolveOidc } from "@/lib/config";
 import { AccountError } from "./errors";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, parseInput } from "@/lib/errors";
 import { isUniqueViolation } from "@/lib/db-errors";
 import { recordAudit } from "./audit";
+import { SOURCE_NAMES, type ExternalSource } from "./external";
 import { hashPassword } from "./password";
 import type { Principal } from "./principal";
 import { isRole, type Role } from "./roles";
@@ -14,6 +16,8 @@ export type UserView = {
   id: number;
   username: string;
   role: Role;
+  /** How the user signs in: local (a password), oidc (the identity provider) or proxy (a trusted proxy's header). */
+  source: "local" | ExternalSource;
   disabled: boolean;
   lastLoginAt: string | null;
   createdAt: string;
@@ -24,6 +28,7 @@ const select = {
   id: true,
   username: true,
   role: true,
+  source: true,
   disabledAt: true,
   lastLoginAt: true,
   createdAt: true,
@@ -36,6 +41,7 @@ function view(row: Row): UserView {
     id: row.id,
     username: row.username,
     role: isRole(row.role) ? row.role : "viewer",
+    source: row.source === "oidc" || row.source === "proxy" ? row.source : "local",
     disabled: row.disabledAt !== null,
     lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -95,10 +101,15 @@ export async function createFirstAdmin(input: unknown): Promise<UserView> {
   return view(row);
 }
 
-/** With WIRESPEED_ADMIN_PASSWORD set and no user yet, creates the admin (WIRESPEED_ADMIN_USER, default "admin"). */
+/**
+ * With WIRESPEED_ADMIN_PASSWORD set and no user yet, creates the admin (WIRESPEED_ADMIN_USER, default "admin").
+ * Runs at start: the other sign-in settings (WIRESPEED_OIDC_*) are checked here too, so that settings half set
+ * stop the server with a message naming the variable.
+ */
 export async function seedAdminFromEnv(
   env: Record<string, string | undefined> = process.env,
 ): Promise<UserView | null> {
+  resolveOidc(env);
   const password = env.WIRESPEED_ADMIN_PASSWORD;
   if (!password || (await countUsers()) > 0) return null;
   try {
@@ -128,6 +139,15 @@ export async function updateUser(id: number, input: unknown, by: Principal): Pro
     throw new AccountError("conflict", `${current.username} is the last active admin: make another admin first.`, {
       fields: [{ field: changes.disabled ? "disabled" : "role", message: "would leave no active admin" }],
     });
+  }
+  if (changes.password && current.source !== "local") {
+    throw new AccountError(
+      "conflict",
+      `${current.username} signs in through ${SOURCE_NAMES[current.source as ExternalSource] ?? current.source}: it has no password here.`,
+      {
+        fields: [{ field: "password", message: "cannot be set for a user an external authority signs in" }],
+      },
+    );
   }
   if (changes.disabled === true && by.userId === id) {
     throw new AccountError("conflict", "You cannot disable your own account.", {
