@@ -73,5 +73,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # Migrations at every start (of the SQLite file in /data, or of the Postgres database a postgres://
-# DATABASE_URL names, checked first), then the server; exec makes it PID 1, so `docker stop`'s SIGTERM reaches it.
-CMD ["sh", "-c", "node_modules/.bin/tsx scripts/migrate.ts && exec node_modules/.bin/next start -p \"$PORT\""]
+# DATABASE_URL names, checked first), then the server (scripts/server.mjs: Next.js as `next start` serves it, and
+# each connection's address); exec makes it PID 1, so `docker stop`'s SIGTERM reaches it.
+CMD ["sh", "-c", "node_modules/.bin/tsx scripts/migrate.ts && exec node scripts/server.mjs"]

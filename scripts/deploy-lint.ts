@@ -275,9 +275,10 @@ export function lintDockerfile(text: string): string[] {
     const command = (words ?? []).join(" ");
     // scripts/migrate.ts migrates whichever database DATABASE_URL names (SQLite or Postgres).
     const migrate = command.indexOf("scripts/migrate.ts");
-    const start = command.indexOf("next start");
+    // scripts/server.mjs, not `next start`: it tells the app each connection's address (lib/auth/client.ts).
+    const start = command.indexOf("scripts/server.mjs");
     if (migrate < 0 || start < migrate)
-      problems.push(`${cmd.keyword} (line ${cmd.line}) must run scripts/migrate.ts, then next start`);
+      problems.push(`${cmd.keyword} (line ${cmd.line}) must run scripts/migrate.ts, then scripts/server.mjs`);
   }
   const users = final.instructions
     .slice(0, cmdIndex < 0 ? undefined : cmdIndex)

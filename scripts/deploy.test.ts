@@ -141,7 +141,12 @@ describe("Dockerfile", () => {
     [
       "no migrations at start",
       (text) => text.replace("node_modules/.bin/tsx scripts/migrate.ts && ", ""),
-      /must run scripts\/migrate\.ts, then next start/,
+      /must run scripts\/migrate\.ts, then scripts\/server\.mjs/,
+    ],
+    [
+      "next start, which cannot tell the app who is connected",
+      (text) => text.replace("exec node scripts/server.mjs", "exec node_modules/.bin/next start"),
+      /must run scripts\/migrate\.ts, then scripts\/server\.mjs/,
     ],
     ["a shell-form CMD", (text) => text.replace(/^CMD \[.*$/m, "CMD next start"), /must use the exec form/],
     ["a heredoc", (text) => text.replace("RUN npm ci --no-audit --no-fund", "RUN <<EOF\nnpm ci\nEOF"), /heredoc/],

@@ -4,7 +4,8 @@
 //   2. the database migrated (scripts/migrate.ts): the SQLite file in the data folder, or the Postgres
 //      server a postgres:// DATABASE_URL names, checked first
 //   3. a production build when the sources are newer than the last one
-//   4. next start on $PORT (3000)
+//   4. the server (scripts/server.mjs: Next.js as `next start` serves it, plus each connection's
+//      address for lib/auth/client.ts) on $PORT (3000)
 // `--dev` runs `next dev` instead of 3 and 4.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -43,8 +44,8 @@ function newestMtime(entries) {
   return newest;
 }
 
-function serve(args) {
-  const child = spawn(bin("next"), args, { cwd: root, stdio: "inherit" });
+function serve(command, args) {
+  const child = spawn(command, args, { cwd: root, stdio: "inherit" });
   // Ctrl-C and `docker stop` reach the server, which then ends cleanly.
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
@@ -62,7 +63,7 @@ run(bin("tsx"), ["scripts/migrate.ts"]);
 const port = process.env.PORT || "3000";
 if (isDev) {
   log(`starting the development server on http://localhost:${port}`);
-  serve(["dev", "-p", port]);
+  serve(bin("next"), ["dev", "-p", port]);
 } else {
   const sources = [
     "app",
@@ -83,5 +84,5 @@ if (isDev) {
     run(bin("next"), ["build"]);
   }
   log(`serving on http://localhost:${port}`);
-  serve(["start", "-p", port]);
+  serve(process.execPath, ["scripts/server.mjs"]);
 }
