@@ -3,7 +3,7 @@ import { expect, type APIRequestContext } from "@playwright/test";
 import { readLabState } from "../testing/lab/lab";
 
 /** The app under test runs with this API token (playwright.config.ts), for set-up through the REST API. */
-export const E2E_API_TOKEN = "wirespeed-e2e-token";
+export const E2E_API_TOKEN = "wirespeed-e2e-token-0123456789abcdef";
 
 /** The admin the app under test is seeded with (WIRESPEED_ADMIN_PASSWORD in playwright.config.ts). */
 export const E2E_ADMIN = { username: "admin", password: "e2e admin password" } as const;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test } from "./fixtures";
-import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
+import { E2E_API_TOKEN, apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { storedRunOptions } from "../testing/run-options";
 import { signatureOf } from "../lib/runs/signature";
 import { screenshotEverywhere } from "./screenshots";
@@ -177,7 +177,7 @@ test("the filter picks the grid's hosts by tag or one by one, and the switch col
   await page.goto("/grid?tag=no-such-tag");
   await expect(page.getByTestId("grid-filter-problems")).toContainText("tag is on no host: no-such-tag");
   const refused = await request.get("/api/grid?tag=no-such-tag", {
-    headers: { authorization: "Bearer wirespeed-e2e-token" },
+    headers: { authorization: `Bearer ${E2E_API_TOKEN}` },
   });
   expect(refused.status()).toBe(400);
   expect((await refused.json()).error.fields).toEqual([

@@ -3,7 +3,7 @@ import { openTestDatabase } from "@/testing/database";
 // Test support only (imported by *.test.ts): the REST routes (inventory and runs) on a fresh migrated database,
 // called as Next.js calls them, with a Request and a `{ params }` promise.
 
-export const TEST_API_TOKEN = "wirespeed-test-token-5c1f0e2a";
+export const TEST_API_TOKEN = "wirespeed-test-token-5c1f0e2a9b7d4c3e";
 
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", Handler>>;

@@ -533,3 +533,97 @@ describe("withApiAuth", () => {
     expect(logged.join("\n") + text).not.toContain("PRIVATE-KEY-MATERIAL");
   });
 });
+
+describe("who the connection comes from", () => {
+  const PEER = "x-wirespeed-peer-00112233445566778899aabb";
+  const saved = { ...process.env };
+  const peer = (address: string, more: Record<string, string> = {}) => ({ [PEER]: address, ...more });
+  afterEach(() => {
+    for (const name of [
+      "WIRESPEED_PEER_HEADER",
+      "WIRESPEED_TRUSTED_PROXIES",
+      "WIRESPEED_AUTH_HEADER",
+      "WIRESPEED_AUTH_GROUPS_HEADER",
+      "WIRESPEED_OIDC_ADMIN_GROUPS",
+      "WIRESPEED_OIDC_VIEWER_GROUPS",
+    ]) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+    vi.restoreAllMocks();
+  });
+
+  it("slows down a client after 10 wrong bearer tokens with 429 and Retry-After, and no other client", async () => {
+    process.env.WIRESPEED_PEER_HEADER = PEER;
+    for (let attempt = 0; attempt < 11; attempt++) {
+      const response = await api.call("GET", "/api/hosts", undefined, {
+        token: `wst_wrong${attempt}`,
+        headers: peer("198.51.100.20"),
+      });
+      expect(response.status).toBe(401);
+    }
+    // Even the right token waits: the check comes before the token is looked at.
+    const held = await api.call("GET", "/api/hosts", undefined, { headers: peer("198.51.100.20") });
+    expect(held.status).toBe(429);
+    expect(held.headers.get("retry-after")).toBe("1");
+    expect((await held.json()).error.message).toMatch(/Too many wrong bearer tokens: try again in 1 second/);
+    const other = await api.call("GET", "/api/hosts", undefined, { headers: peer("198.51.100.21") });
+    expect(other.status).toBe(200);
+  });
+
+  it("signs in the user a trusted proxy names, with the role of its groups, and ignores the header from anyone else", async () => {
+    Object.assign(process.env, {
+      WIRESPEED_PEER_HEADER: PEER,
+      WIRESPEED_TRUSTED_PROXIES: "10.9.0.0/16",
+      WIRESPEED_AUTH_HEADER: "Remote-User",
+      WIRESPEED_AUTH_GROUPS_HEADER: "Remote-Groups",
+      WIRESPEED_OIDC_ADMIN_GROUPS: "lab-admins",
+      WIRESPEED_OIDC_VIEWER_GROUPS: "lab",
+    });
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args.join(" ")));
+    const asProxy = (address: string, user: string, groups: string) =>
+      api.call("GET", "/api/hosts", undefined, {
+        token: null,
+        headers: peer(address, { "remote-user": user, "remote-groups": groups }),
+      });
+
+    const viewer = await asProxy("10.9.0.2", "carol", "lab, media");
+    expect(viewer.status).toBe(200);
+    const carol = await api.db.user.findFirstOrThrow({ where: { username: "carol" } });
+    expect(carol).toMatchObject({ role: "viewer", source: "proxy", passwordHash: "" });
+    // A viewer may not write; the groups decide at every request.
+    const write = await api.call(
+      "POST",
+      "/api/hosts",
+      { name: "x" },
+      {
+        token: null,
+        headers: peer("::ffff:10.9.0.2", {
+          "remote-user": "carol",
+          "remote-groups": "lab",
+          "sec-fetch-site": "same-origin",
+        }),
+      },
+    );
+    expect(write.status).toBe(403);
+    expect((await asProxy("10.9.0.2", "carol", "lab-admins")).status).toBe(200);
+    expect((await api.db.user.findUniqueOrThrow({ where: { id: carol.id } })).role).toBe("admin");
+
+    // From an address that is not a trusted proxy, the header counts for nothing, and is said once.
+    expect((await asProxy("192.0.2.50", "carol", "lab-admins")).status).toBe(401);
+    expect((await asProxy("192.0.2.50", "mallory", "lab-admins")).status).toBe(401);
+    expect(await api.db.user.count({ where: { username: "mallory" } })).toBe(0);
+    expect(warnings.filter((line) => line.includes("192.0.2.50"))).toHaveLength(1);
+
+    // No group that grants a role, a local account of the same name, a disabled user: 403 saying why.
+    const none = await asProxy("10.9.0.2", "dave", "guests");
+    expect(none.status).toBe(403);
+    expect((await none.json()).error.message).toMatch(/grants dave no role/);
+    const local = await asProxy("10.9.0.2", "viewer1", "lab-admins");
+    expect(local.status).toBe(403);
+    expect((await local.json()).error.message).toMatch(/A local account named viewer1 exists/);
+    await api.db.user.update({ where: { id: carol.id }, data: { disabledAt: new Date() } });
+    expect((await asProxy("10.9.0.2", "carol", "lab")).status).toBe(403);
+  });
+});

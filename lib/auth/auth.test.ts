@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
-import { createRateLimiter } from "./rate-limit";
+import { clientAddress, fromTrustedProxy, parseTrustedProxies } from "./client";
+import { createThrottle, waitAfter } from "./rate-limit";
 import { can, PERMISSIONS, ROLES } from "./roles";
 
 // Accounts, sign-in and its rate limit, on a real migrated database.
@@ -19,24 +20,125 @@ describe("roles", () => {
   });
 });
 
-describe("createRateLimiter", () => {
-  it("blocks a key after the limit within the window, and forgets old failures", () => {
-    const limiter = createRateLimiter(3, 1000);
-    for (const at of [0, 100, 200]) limiter.fail("k", at);
-    expect(limiter.blockedFor("k", 300)).toBe(700);
-    expect(limiter.blockedFor("other", 300)).toBe(0);
-    expect(limiter.blockedFor("k", 1001)).toBe(0);
-    limiter.fail("k", 1001);
-    limiter.reset("k");
-    expect(limiter.blockedFor("k", 1002)).toBe(0);
+describe("createThrottle", () => {
+  const options = { free: 3, baseMs: 1000, maxMs: 8000, forgetMs: 60_000 };
+
+  it("hears the free failures at once, then doubles the wait after each further one, up to the maximum", () => {
+    expect([0, 3, 4, 5, 6, 7, 8, 40].map((failures) => waitAfter(failures, options))).toEqual([
+      0, 0, 1000, 2000, 4000, 8000, 8000, 8000,
+    ]);
+    const throttle = createThrottle(options);
+    for (const at of [0, 10, 20]) throttle.fail("k", at);
+    expect(throttle.waitFor("k", 30)).toBe(0);
+    throttle.fail("k", 30);
+    expect(throttle.waitFor("k", 30)).toBe(1000);
+    expect(throttle.waitFor("k", 1030)).toBe(0);
+    throttle.fail("k", 1030);
+    expect(throttle.waitFor("k", 1030)).toBe(2000);
+    expect(throttle.waitFor("other", 1030)).toBe(0);
+    throttle.reset("k");
+    expect(throttle.waitFor("k", 1031)).toBe(0);
   });
 
-  it("forgets expired keys once it remembers more than 10,000, so new usernames cannot grow it for ever", () => {
-    const limiter = createRateLimiter(5, 1000);
-    for (let index = 0; index <= 10_000; index++) limiter.fail(`user:${index}`, 0);
-    expect(limiter.keyCount()).toBe(10_001);
-    limiter.fail("user:late", 1001);
-    expect(limiter.keyCount()).toBe(1);
+  it("forgets a key after a quiet spell, and forgotten keys once it remembers more than 10,000", () => {
+    const throttle = createThrottle(options);
+    for (let attempt = 0; attempt < 6; attempt++) throttle.fail("k", attempt);
+    expect(throttle.waitFor("k", 10)).toBeGreaterThan(0);
+    expect(throttle.waitFor("k", 60_006)).toBe(0);
+    for (let index = 0; index <= 10_000; index++) throttle.fail(`user:${index}`, 100_000);
+    expect(throttle.keyCount()).toBe(10_001);
+    throttle.fail("user:late", 200_000);
+    expect(throttle.keyCount()).toBe(1);
+  });
+});
+
+describe("password hashing", () => {
+  it("runs at most MAX_HASHING hashes at once, queues the next ones and refuses past MAX_WAITING", async () => {
+    const { createSemaphore, hashing, MAX_HASHING, verifyAgainstNothing } = await import("./password");
+    const semaphore = createSemaphore(1, 1, () => new Error("busy"));
+    const order: string[] = [];
+    let release!: () => void;
+    const first = semaphore.run(() =>
+      new Promise<void>((resolve) => (release = resolve)).then(() => order.push("first")),
+    );
+    const second = semaphore.run(async () => order.push("second"));
+    await expect(semaphore.run(async () => order.push("third"))).rejects.toThrow("busy");
+    expect(semaphore.load()).toEqual({ running: 1, waiting: 1 });
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(["first", "second"]);
+    expect(semaphore.load()).toEqual({ running: 0, waiting: 0 });
+
+    await verifyAgainstNothing("warm the dummy hash");
+    const checks = Array.from({ length: MAX_HASHING + 2 }, () => verifyAgainstNothing("a guess"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(hashing.load()).toEqual({ running: MAX_HASHING, waiting: 2 });
+    await Promise.all(checks);
+    expect(hashing.load()).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe("sign-in settings at start", () => {
+  it("names the variable of each setting the server cannot start with", async () => {
+    const { authSettingsProblems } = await import("./settings");
+    expect(authSettingsProblems({})).toEqual([]);
+    expect(authSettingsProblems({ WIRESPEED_API_TOKEN: "" })).toEqual([]);
+    expect(authSettingsProblems({ WIRESPEED_API_TOKEN: "a".repeat(32) })).toEqual([]);
+    expect(
+      authSettingsProblems({
+        WIRESPEED_API_TOKEN: "short-token",
+        WIRESPEED_TRUSTED_PROXIES: "10.0.0.0/40",
+        WIRESPEED_AUTH_HEADER: "Remote User",
+      }),
+    ).toEqual([
+      "WIRESPEED_API_TOKEN must be at least 32 characters without spaces (it has 11): make one with `openssl rand -hex 32`",
+      'WIRESPEED_TRUSTED_PROXIES: "10.0.0.0/40" is not an address or a CIDR such as 10.0.0.5, 172.18.0.0/16 or fd00::/8',
+      "WIRESPEED_AUTH_HEADER must be a header name such as Remote-User (letters, digits and '-')",
+    ]);
+    expect(authSettingsProblems({ WIRESPEED_AUTH_HEADER: "Remote-User" })).toEqual([
+      "WIRESPEED_AUTH_HEADER needs WIRESPEED_TRUSTED_PROXIES: the addresses or CIDRs of the proxies allowed to name the user",
+    ]);
+    expect(authSettingsProblems({ WIRESPEED_AUTH_GROUPS_HEADER: "Remote-Groups" })).toEqual([
+      "WIRESPEED_AUTH_GROUPS_HEADER is set without WIRESPEED_AUTH_HEADER",
+    ]);
+  });
+});
+
+describe("client addresses", () => {
+  const PEER = "x-wirespeed-peer-0123456789abcdef";
+  const env = (more: Record<string, string> = {}) => ({ WIRESPEED_PEER_HEADER: PEER, ...more });
+  const from = (peer: string, forwarded?: string) =>
+    new Headers({ [PEER]: peer, ...(forwarded ? { "x-forwarded-for": forwarded } : {}) });
+
+  it("is the connection's address, whatever X-Forwarded-For a client sends", () => {
+    expect(clientAddress(from("::ffff:192.0.2.10", "203.0.113.7"), env())).toBe("192.0.2.10");
+    expect(clientAddress(from("2001:db8::5"), env())).toBe("2001:db8::5");
+    // Without the server's header (next dev), nothing is known; another header of the same prefix is not it.
+    expect(clientAddress(from("192.0.2.10"), {})).toBe("");
+    expect(clientAddress(new Headers({ "x-wirespeed-peer-feedfeedfeedfeed": "192.0.2.10" }), env())).toBe("");
+  });
+
+  it("believes X-Forwarded-For from a trusted proxy only, up to the first address it does not trust", () => {
+    const trusted = env({ WIRESPEED_TRUSTED_PROXIES: "10.0.0.0/8, fd00::/8" });
+    expect(clientAddress(from("10.0.0.2", "203.0.113.7"), trusted)).toBe("203.0.113.7");
+    // A client's own X-Forwarded-For entry sits left of what the proxy appended: it is not believed.
+    expect(clientAddress(from("10.0.0.2", "198.51.100.1, 203.0.113.7, 10.0.0.3"), trusted)).toBe("203.0.113.7");
+    expect(clientAddress(from("192.0.2.10", "203.0.113.7"), trusted)).toBe("192.0.2.10");
+    expect(clientAddress(from("10.0.0.2", "<script>"), trusted)).toBe("10.0.0.2");
+    expect(fromTrustedProxy(from("::ffff:10.1.2.3"), trusted)).toBe(true);
+    expect(fromTrustedProxy(from("fd00::1"), trusted)).toBe(true);
+    expect(fromTrustedProxy(from("192.0.2.10"), trusted)).toBe(false);
+    // The older switch trusts every peer and the leftmost entry.
+    expect(clientAddress(from("192.0.2.10", "203.0.113.7, 10.0.0.1"), env({ WIRESPEED_TRUST_PROXY: "1" }))).toBe(
+      "203.0.113.7",
+    );
+  });
+
+  it("refuses a malformed WIRESPEED_TRUSTED_PROXIES entry, naming it", () => {
+    expect(parseTrustedProxies("10.0.0.0/8 192.168.1.1,fd00::/8").entries).toHaveLength(3);
+    for (const bad of ["10.0.0.0/33", "10.0.0.0/", "proxy.lan", "10.0.0.0/8/1", "fd00::/129"]) {
+      expect(() => parseTrustedProxies(bad)).toThrow(`WIRESPEED_TRUSTED_PROXIES: "${bad}" is not an address or a CIDR`);
+    }
   });
 });
 
@@ -93,33 +195,68 @@ describe("accounts", () => {
     await expect(login.signIn({ username: "", password: "" }, "")).rejects.toThrow(/username is required/);
   });
 
-  it("refuses every attempt, the right password too, after 5 failures for a user, with 429", async () => {
+  it("slows down a user's guesses from one address progressively, and never holds up the right password from another", async () => {
     await users.createUser({ username: "target", password: "target's password", role: "viewer" });
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await expect(login.signIn({ username: "target", password: `guess ${attempt}` }, "")).rejects.toMatchObject({
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2027-01-01T00:00:00Z") });
+    try {
+      // Five failures are heard at once; the sixth too, and from then on each doubles the wait.
+      for (let attempt = 0; attempt < 6; attempt++) {
+        await expect(
+          login.signIn({ username: "target", password: `guess ${attempt}` }, "198.51.100.9"),
+        ).rejects.toMatchObject({
+          status: 401,
+        });
+      }
+      const held = login.signIn({ username: "TARGET", password: "target's password" }, "198.51.100.9");
+      await expect(held).rejects.toMatchObject({ status: 429, kind: "rate-limited", retryAfter: 1 });
+      await expect(login.signIn({ username: "target", password: "x" }, "198.51.100.9")).rejects.toThrow(
+        "Too many failed sign-ins: try again in 1 second.",
+      );
+      // Someone else's guesses do not lock the user out: the right password from another address gets in.
+      await expect(
+        login.signIn({ username: "target", password: "target's password" }, "192.0.2.44"),
+      ).resolves.toMatchObject({ principal: { name: "target" } });
+      vi.advanceTimersByTime(1000);
+      await expect(login.signIn({ username: "target", password: "guess 6" }, "198.51.100.9")).rejects.toMatchObject({
         status: 401,
       });
+      await expect(login.signIn({ username: "target", password: "x" }, "198.51.100.9")).rejects.toThrow(
+        "try again in 2 seconds",
+      );
+      vi.advanceTimersByTime(2000);
+      // After the wait, the right password is heard, and it clears the slowdown.
+      await expect(
+        login.signIn({ username: "target", password: "target's password" }, "198.51.100.9"),
+      ).resolves.toMatchObject({ principal: { name: "target" } });
+      await expect(login.signIn({ username: "target", password: "guess 7" }, "198.51.100.9")).rejects.toMatchObject({
+        status: 401,
+      });
+    } finally {
+      vi.useRealTimers();
     }
-    const blocked = login.signIn({ username: "TARGET", password: "target's password" }, "");
-    await expect(blocked).rejects.toMatchObject({ status: 429, kind: "rate-limited" });
-    await expect(login.signIn({ username: "target", password: "target's password" }, "")).rejects.toThrow(
-      /Too many failed sign-ins: try again in 15 minutes/,
-    );
-    // Other users are not locked out by it.
-    await expect(login.signIn({ username: "root.admin", password: "first admin password" }, "")).resolves.toMatchObject(
-      { principal: { name: "Root.Admin", role: "admin" } },
-    );
     const failures = await db.auditEvent.count({ where: { action: "session.login-failed" } });
-    expect(failures).toBeGreaterThanOrEqual(7);
+    expect(failures).toBeGreaterThanOrEqual(8);
   });
 
-  it("counts failures per client address behind a trusted proxy only", () => {
-    const headers = new Headers({ "x-forwarded-for": "203.0.113.7, 10.0.0.1" });
-    expect(login.clientAddress(headers, {})).toBe("");
-    expect(login.clientAddress(headers, { WIRESPEED_TRUST_PROXY: "1" })).toBe("203.0.113.7");
-    expect(login.clientAddress(new Headers({ "x-forwarded-for": "<script>" }), { WIRESPEED_TRUST_PROXY: "1" })).toBe(
-      "",
-    );
+  it("slows down an address that tries many user names, past 20 failures", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2027-02-01T00:00:00Z") });
+    try {
+      for (let attempt = 0; attempt < 21; attempt++) {
+        await expect(
+          login.signIn({ username: `guess${attempt}`, password: "x" }, "203.0.113.99"),
+        ).rejects.toMatchObject({
+          status: 401,
+        });
+      }
+      await expect(login.signIn({ username: "someone-new", password: "x" }, "203.0.113.99")).rejects.toMatchObject({
+        status: 429,
+      });
+      await expect(login.signIn({ username: "someone-new", password: "x" }, "203.0.113.100")).rejects.toMatchObject({
+        status: 401,
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps one active admin: the last cannot be demoted, disabled or deleted", async () => {

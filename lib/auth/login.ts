@@ -6,30 +6,27 @@ import { recordAudit } from "./audit";
 import { AuthError } from "./errors";
 import { verifyAgainstNothing, verifyPassword } from "./password";
 import type { Principal } from "./principal";
-import { createRateLimiter } from "./rate-limit";
+import { createThrottle, describeWait } from "./rate-limit";
 import { isRole } from "./roles";
 import { LoginSchema, usernameKey } from "./schemas";
 import { createSession } from "./sessions";
 
-// Sign-in attempts: 5 failures per username and 20 per client address within 15
-// minutes, then every attempt (right or wrong) is refused until the window passes.
-const WINDOW_MS = 15 * 60_000;
-const perUser = createRateLimiter(5, WINDOW_MS);
-const perClient = createRateLimiter(20, WINDOW_MS);
+// Failed sign-ins slow down the pair (user name, client address) after 5, and the client address,
+// whatever names it tries, after 20: each further failure doubles the wait, from 1 s up to 15
+// minutes. The right password from another address is never held up by someone else's guesses.
+const perPair = createThrottle({ free: 5, baseMs: 1000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 });
+const perClient = createThrottle({ free: 20, baseMs: 1000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 });
 
 function tooMany(ms: number): AuthError {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  return new AuthError(
-    "rate-limited",
-    `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    { retryAfter: Math.ceil(ms / 1000) },
-  );
+  return new AuthError("rate-limited", `Too many failed sign-ins: try again in ${describeWait(ms)}.`, {
+    retryAfter: Math.ceil(ms / 1000),
+  });
 }
 
 /**
  * Checks a username and password and opens a session. `client` is the caller's address
- * when a trusted proxy gives it (else ""). Wrong username and wrong password get the
- * same answer, in the same time.
+ * (lib/auth/client.ts; "" when unknown). Wrong username and wrong password get the same
+ * answer, in the same time.
  */
 export async function signIn(
   input: unknown,
@@ -40,9 +37,8 @@ export async function signIn(
     throw new AuthError("forbidden", `Password sign-in is turned off here: sign in with ${oidc.name} instead.`);
   }
   const { username, password } = parseInput(LoginSchema, input);
-  const userKey = `user:${usernameKey(username)}`;
-  const clientKey = `client:${client}`;
-  const wait = Math.max(perUser.blockedFor(userKey), client ? perClient.blockedFor(clientKey) : 0);
+  const pairKey = `${usernameKey(username)} ${client}`;
+  const wait = Math.max(perPair.waitFor(pairKey), client ? perClient.waitFor(client) : 0);
   if (wait > 0) throw tooMany(wait);
 
   const user = await db.user.findUnique({
@@ -53,8 +49,8 @@ export async function signIn(
   const matches =
     user?.source === "local" ? await verifyPassword(password, user.passwordHash) : await verifyAgainstNothing(password);
   if (!user || !matches || user.disabledAt || !isRole(user.role)) {
-    perUser.fail(userKey);
-    if (client) perClient.fail(clientKey);
+    perPair.fail(pairKey);
+    if (client) perClient.fail(client);
     await recordAudit(
       "session.login-failed",
       "session",
@@ -64,17 +60,10 @@ export async function signIn(
     );
     throw new AuthError("unauthorized", "Wrong username or password.");
   }
-  perUser.reset(userKey);
+  perPair.reset(pairKey);
   const { token, expiresAt } = await createSession(user.id);
   await db.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } });
   const principal: Principal = { userId: user.id, name: user.username, role: user.role, via: "session" };
   await recordAudit("session.login", "session", null, client ? `from ${client}` : "", principal);
   return { token, expiresAt, principal };
-}
-
-/** The client's address as a trusted reverse proxy reports it (WIRESPEED_TRUST_PROXY=1), else "". */
-export function clientAddress(headers: Headers, env: Record<string, string | undefined> = process.env): string {
-  if (env.WIRESPEED_TRUST_PROXY !== "1") return "";
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? headers.get("x-real-ip")?.trim() ?? "";
-  return /^[0-9a-fA-F:.]{2,45}$/.test(forwarded) ? forwarded : "";
 }

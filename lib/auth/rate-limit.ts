@@ -1,42 +1,73 @@
-// Failed sign-ins are counted per key (the username, and the client's address when a
-// trusted proxy gives it) in a sliding window, in memory: a restart forgets them,
-// which costs an attacker a restart they cannot cause.
+// Failed attempts (sign-ins, bearer tokens) are counted per key in memory, and slow the key down
+// progressively instead of locking it: past `free` failures, each further one doubles the wait
+// before the key is heard again, up to `maxMs`. Nobody can lock a user out from elsewhere, since
+// the keys include the client's address, and guessing gets slower the longer it goes on. A key is
+// forgotten `forgetMs` after its last failure; a restart forgets all, which costs an attacker a
+// restart they cannot cause.
 
-/** Past this many keys, expired ones are dropped at the next failure. */
+/** Past this many keys, forgotten ones are dropped at the next failure. */
 const MAX_KEYS = 10_000;
 
-export type RateLimiter = {
-  /** Milliseconds to wait when the key is over its limit, else 0. */
-  blockedFor: (key: string, now?: number) => number;
+export type ThrottleOptions = {
+  /** Failures heard at once before any wait. */
+  free: number;
+  /** The wait after the first failure past `free`; each further one doubles it. */
+  baseMs: number;
+  maxMs: number;
+  /** A key with no failure for this long starts afresh. */
+  forgetMs: number;
+};
+
+export type Throttle = {
+  /** Milliseconds before the key is heard again, else 0. */
+  waitFor: (key: string, now?: number) => number;
   fail: (key: string, now?: number) => void;
   reset: (key: string) => void;
-  /** How many keys are remembered (to check that expired ones go). */
+  /** How many keys are remembered (to check that forgotten ones go). */
   keyCount: () => number;
 };
 
-export function createRateLimiter(limit: number, windowMs: number): RateLimiter {
-  const failures = new Map<string, number[]>();
-  const recent = (key: string, now: number) => {
-    const kept = (failures.get(key) ?? []).filter((at) => now - at < windowMs);
-    if (kept.length) failures.set(key, kept);
-    else failures.delete(key);
-    return kept;
+type Entry = { failures: number; last: number };
+
+/** The wait after `failures` failures: none for the free ones, then base, 2×base, 4×base … up to max. */
+export function waitAfter(failures: number, options: ThrottleOptions): number {
+  const over = failures - options.free;
+  if (over <= 0) return 0;
+  return Math.min(options.maxMs, options.baseMs * 2 ** Math.min(over - 1, 30));
+}
+
+export function createThrottle(options: ThrottleOptions): Throttle {
+  const entries = new Map<string, Entry>();
+  const current = (key: string, now: number): Entry | undefined => {
+    const entry = entries.get(key);
+    if (entry && now - entry.last >= options.forgetMs) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
   };
   return {
-    blockedFor(key, now = Date.now()) {
-      const times = recent(key, now);
-      return times.length >= limit ? windowMs - (now - times[times.length - limit]!) : 0;
+    waitFor(key, now = Date.now()) {
+      const entry = current(key, now);
+      return entry ? Math.max(0, entry.last + waitAfter(entry.failures, options) - now) : 0;
     },
     fail(key, now = Date.now()) {
-      const times = recent(key, now);
-      times.push(now);
-      failures.set(key, times.slice(-limit * 2));
-      // Guessing with ever new usernames must not grow the map without end: drop what has expired.
-      if (failures.size > MAX_KEYS) for (const other of [...failures.keys()]) recent(other, now);
+      const entry = current(key, now);
+      entries.set(key, { failures: (entry?.failures ?? 0) + 1, last: now });
+      // Guessing with ever new keys must not grow the map without end: drop what is forgotten.
+      if (entries.size > MAX_KEYS) for (const other of [...entries.keys()]) current(other, now);
     },
     reset(key) {
-      failures.delete(key);
+      entries.delete(key);
     },
-    keyCount: () => failures.size,
+    keyCount: () => entries.size,
   };
+}
+
+/** "12 seconds", "3 minutes": how long a throttled caller waits, for its message. */
+export function describeWait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
 }

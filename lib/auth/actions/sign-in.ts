@@ -3,7 +3,8 @@
 import { headers } from "next/headers";
 import { z } from "zod";
 import { runAction, setSessionCookie, type ActionResult } from "@/lib/action";
-import { clientAddress, signIn } from "@/lib/auth/login";
+import { clientAddress } from "@/lib/auth/client";
+import { signIn } from "@/lib/auth/login";
 import { LoginSchema } from "@/lib/auth/schemas";
 import { parseInput } from "@/lib/errors";
 
