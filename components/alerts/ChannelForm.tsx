@@ -15,6 +15,7 @@ import {
   isCleared,
   isSecretField,
   newChannelFields,
+  secretsDroppedOnSave,
   withCleared,
   withValue,
   type ChannelFieldSpec,
@@ -67,12 +68,15 @@ function ConfigField({
   onChange,
   error,
   secretsSet,
+  isDropped,
 }: {
   spec: ChannelFieldSpec;
   fields: ChannelFormFields;
   onChange: (fields: ChannelFormFields) => void;
   error?: string;
   secretsSet: readonly string[];
+  /** the destination changed and this stored secret is left empty: saving drops it */
+  isDropped: boolean;
 }) {
   const value = fieldValue(fields, spec.key);
   if (spec.kind === "checkbox")
@@ -116,9 +120,19 @@ function ConfigField({
         spellCheck={false}
         value={String(value)}
         disabled={cleared}
-        placeholder={isSet ? (cleared ? "removed on save" : "set — leave empty to keep") : undefined}
+        placeholder={
+          isSet ? (cleared ? "removed on save" : isDropped ? "enter it again" : "set — leave empty to keep") : undefined
+        }
         onChange={(event) => onChange(withValue(fields, spec.key, event.target.value))}
-        hint={isSet ? `${spec.hint ? `${spec.hint}. ` : ""}A value is set: leave empty to keep it.` : spec.hint}
+        hint={
+          isSet
+            ? `${spec.hint ? `${spec.hint}. ` : ""}${
+                isDropped
+                  ? "Where the channel sends changed: the stored value is not sent there, enter it again (left empty, it is removed)."
+                  : "A value is set: leave empty to keep it."
+              }`
+            : spec.hint
+        }
         error={error}
       />
       {isSet && spec.isOptional ? (
@@ -148,6 +162,7 @@ export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone
   );
   const { isPending, message, fieldErrors: errors, save } = useItemSave(PLACED_KEYS, channelFieldOf);
   const secretsSet = channel?.secretsSet ?? [];
+  const dropped = channel ? secretsDroppedOnSave(channel, fields) : [];
 
   const submit = () =>
     save(
@@ -202,6 +217,7 @@ export function ChannelForm({ channel, onDone }: { channel?: ChannelJson; onDone
             onChange={setFields}
             error={errors[spec.key]}
             secretsSet={secretsSet}
+            isDropped={dropped.includes(spec.key)}
           />
         ))}
       </div>

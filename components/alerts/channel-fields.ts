@@ -1,7 +1,13 @@
 // What the channel form asks for, without React: the fields of each type, the request body
 // they make (POST /api/channels, or the PATCH of an edit, where a secret left empty keeps its
 // stored value), a stored channel read back into fields, and the words of a delivery.
-import { SECRET_FIELDS, type ChannelJson, type ChannelType, type DeliveryResult } from "@/lib/notify/contract";
+import {
+  SECRET_FIELDS,
+  secretsDroppedByMove,
+  type ChannelJson,
+  type ChannelType,
+  type DeliveryResult,
+} from "@/lib/notify/contract";
 import type { FieldPlacement } from "@/components/forms/use-action-form";
 
 export type ChannelFieldKind = "text" | "url" | "number" | "select" | "checkbox" | "email";
@@ -199,6 +205,17 @@ export function channelRequestBody(
     config[spec.key] = value;
   }
   return { name: fields.name.trim(), type: fields.type, config };
+}
+
+/**
+ * The stored secrets that saving this edit drops, by key: where the channel sends changed and
+ * they are left empty (the store drops them then, lib/notify/channels.ts), so the form asks for them again.
+ */
+export function secretsDroppedOnSave(channel: ChannelJson, fields: ChannelFormFields): string[] {
+  const sent = channelRequestBody(fields, true).config;
+  const before: Record<string, unknown> = { ...channel.config };
+  for (const name of channel.secretsSet) before[name] = true;
+  return secretsDroppedByMove(channel.type, before, { ...before, ...sent }, sent);
 }
 
 /** Where a field error shows: `config.url` beside the URL field (`url`), the rest by their own names. */

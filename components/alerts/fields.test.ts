@@ -25,6 +25,7 @@ const {
   describeDestination,
   fieldValue,
   newChannelFields,
+  secretsDroppedOnSave,
   withCleared,
   withValue,
 } = await import("./channel-fields");
@@ -116,6 +117,27 @@ describe("the channel form", () => {
     );
     expect(edited.config).not.toHaveProperty("username");
     expect(edited.secretsSet).toEqual(["password"]);
+  });
+
+  it("says which stored secrets an edit that moves the channel drops, as the save then does", async () => {
+    const created = await createChannel(
+      channelRequestBody(
+        withValue(
+          withValue({ ...newChannelFields("ntfy"), name: "topic" }, "url", `${receiver.url}/topic`),
+          "token",
+          "tk_form-token",
+        ),
+        false,
+      ),
+    );
+    const fields = channelFieldsOf(created);
+    expect(secretsDroppedOnSave(created, fields)).toEqual([]);
+    const moved = withValue(fields, "url", `${receiver.url}/elsewhere`);
+    expect(secretsDroppedOnSave(created, moved)).toEqual(["token"]);
+    // Typed again, it moves with the channel.
+    expect(secretsDroppedOnSave(created, withValue(moved, "token", "tk_form-token"))).toEqual([]);
+    // The store agrees with what the form said.
+    expect((await updateChannel(created.id, channelRequestBody(moved, true))).secretsSet).toEqual([]);
   });
 
   it("keeps a Discord URL, a secret of its own, when the edit leaves it empty", async () => {

@@ -121,17 +121,67 @@ describe("createChannel", () => {
     expect(await db.notificationChannel.count()).toBe(0);
   });
 
+  it("refuses link-local and cloud metadata addresses as a destination, naming the field", async () => {
+    const refusal400 = (field: string) => [
+      {
+        field,
+        message:
+          "must not be a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254): loopback and private addresses are allowed",
+      },
+    ];
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://169.254.0.1:8080/hook",
+      "http://0xa9fea9fe/",
+      "http://2852039166/",
+      "http://[fe80::1]/hook",
+      "http://[FEBF::1]/hook",
+      "http://[fd00:ec2::254]/",
+      "http://[fd00:ec2:0:0:0:0:0:254]/",
+      "http://[::ffff:169.254.169.254]/",
+      "http://[::ffff:a9fe:1]/",
+    ]) {
+      for (const type of ["webhook", "ntfy", "gotify", "discord", "slack"]) {
+        const config = type === "gotify" ? { url, token: "tok" } : { url };
+        const error = await refusal(createChannel({ name: `x ${type}`, type, config }));
+        expect(error.fields, `${type} ${url}`).toEqual(refusal400("config.url"));
+      }
+    }
+    for (const host of ["169.254.169.254", "0xa9fea9fe", "fe80::1", "fd00:ec2::254", "::ffff:a9fe:102", "FE80::abcd"]) {
+      const error = await refusal(
+        createChannel({
+          name: "mail",
+          type: "email",
+          config: { host, port: 25, security: "none", from: "w@nas.lan", to: "a@nas.lan" },
+        }),
+      );
+      expect(error.fields, host).toEqual(refusal400("config.host"));
+    }
+    // A change to such an address is refused too, and the stored destination stays.
+    const { id } = await createChannel({ name: "hook", type: "webhook", config: { url: "http://h.lan/a" } });
+    expect((await refusal(updateChannel(id, { config: { url: "http://169.254.169.254/" } }))).fields).toEqual(
+      refusal400("config.url"),
+    );
+    expect((await getChannel(id, { role: "admin" }))!.config).toEqual({ url: "http://h.lan/a" });
+    expect(await db.notificationChannel.count()).toBe(1);
+  });
+
   it("allows loopback and private addresses: a homelab's receivers live there", async () => {
     for (const [index, url] of [
       "http://127.0.0.1:8080/hook",
       "http://[::1]/hook",
       "https://192.168.1.20/hook",
       "http://10.0.0.5:2586/alerts",
+      "http://172.16.4.4/hook",
+      "http://[fd00::5]/hook",
+      "http://[fc00::1]:8080/hook",
+      "http://[fd00:ec2::253]/hook",
+      "http://[::ffff:10.0.0.1]/hook",
+      "http://169.253.1.1/hook",
       "http://ntfy.lan/t",
     ].entries()) {
-      expect((await createChannel({ name: `hook ${index}`, type: "webhook", config: { url } })).config).toEqual({
-        url,
-      });
+      const created = await createChannel({ name: `hook ${index}`, type: "webhook", config: { url } });
+      expect(created.config).toEqual({ url });
     }
   });
 
@@ -222,20 +272,98 @@ describe("updateChannel", () => {
     });
   }
 
-  it("keeps a secret that the PATCH leaves out, while changing the rest", async () => {
+  it("keeps a secret that the PATCH leaves out while the destination stays", async () => {
     const { id } = await gotify();
-    const updated = await updateChannel(id, { name: "gotify 2", config: { url: "http://gotify2.lan:8080" } });
-    expect(updated).toMatchObject({
-      name: "gotify 2",
-      config: { url: "http://gotify2.lan:8080" },
-      secretsSet: ["token"],
-    });
-    expect((await loadChannelForDelivery(id))!.config).toEqual({
-      url: "http://gotify2.lan:8080",
-      token: "AgotifyToken1",
-    });
+    const updated = await updateChannel(id, { name: "gotify 2", config: { url: "http://gotify.lan" } });
+    expect(updated).toMatchObject({ name: "gotify 2", config: { url: "http://gotify.lan" }, secretsSet: ["token"] });
+    expect((await loadChannelForDelivery(id))!.config).toEqual({ url: "http://gotify.lan", token: "AgotifyToken1" });
     const audit = await db.auditEvent.findMany({ where: { action: "channel.update" } });
     expect(audit.map((event) => event.detail)).toEqual(["gotify: name, config.url"]);
+  });
+
+  it("drops the stored secrets when the URL changes, unless the same PATCH sends them again, admins included", async () => {
+    const ntfy = await createChannel({
+      name: "phone",
+      type: "ntfy",
+      config: { url: "http://ntfy.lan/wirespeed", token: "tk_kept-token-1" },
+    });
+    // Pointed elsewhere without its token: the token stays behind.
+    const moved = await updateChannel(ntfy.id, { config: { url: "http://elsewhere.lan/t" } });
+    expect(moved).toMatchObject({ config: { url: "http://elsewhere.lan/t" }, secretsSet: [] });
+    expect((await loadChannelForDelivery(ntfy.id))!.config).toEqual({ url: "http://elsewhere.lan/t" });
+    expect(
+      (await db.notificationChannel.findUniqueOrThrow({ where: { id: ntfy.id }, omit: { secret: false } })).secret,
+    ).toBeNull();
+    // With its token in the same request, it moves with it.
+    await updateChannel(ntfy.id, { config: { token: "tk_second-token" } });
+    const again = await updateChannel(ntfy.id, { config: { url: "http://third.lan/t", token: "tk_second-token" } });
+    expect(again.secretsSet).toEqual(["token"]);
+    expect((await loadChannelForDelivery(ntfy.id))!.config).toEqual({
+      url: "http://third.lan/t",
+      token: "tk_second-token",
+    });
+    const details = (await db.auditEvent.findMany({ where: { action: "channel.update" }, orderBy: { id: "asc" } })).map(
+      (event) => event.detail,
+    );
+    expect(details).toEqual([
+      "phone: config.url, config.token dropped",
+      "phone: config.token",
+      "phone: config.url, config.token",
+    ]);
+
+    // A webhook's signing secret too: the new address would get messages signed with it.
+    const webhook = await createChannel({
+      name: "hook",
+      type: "webhook",
+      config: { url: "http://h.lan/a", secret: "hmac-stays-behind" },
+    });
+    expect((await updateChannel(webhook.id, { config: { url: "http://h.lan/b" } })).secretsSet).toEqual([]);
+  });
+
+  it("refuses a URL change that leaves out a required token, saying it must be sent again", async () => {
+    const { id } = await gotify();
+    const error = await refusal(updateChannel(id, { config: { url: "http://attacker.lan" } }));
+    expect(error.kind).toBe("invalid");
+    expect(error.fields).toEqual([
+      {
+        field: "config.token",
+        message:
+          "is required again: the channel's destination changed, and a stored secret is never sent to a new destination",
+      },
+    ]);
+    expect((await loadChannelForDelivery(id))!.config).toEqual({ url: "http://gotify.lan", token: "AgotifyToken1" });
+    expect(
+      (await updateChannel(id, { config: { url: "http://gotify2.lan", token: "AnewToken2" } })).secretsSet,
+    ).toEqual(["token"]);
+  });
+
+  it("drops the SMTP password when the host, port, security or insecureTls change, and keeps it for the rest", async () => {
+    const config = {
+      host: "mail.lan",
+      port: 587,
+      security: "starttls",
+      username: "ws",
+      password: "smtp-password-1",
+      from: "ws@nas.lan",
+      to: "a@nas.lan",
+    };
+    const { id } = await createChannel({ name: "mail", type: "email", config });
+    // Not a move: recipients, sender, user name, and destination fields sent unchanged (insecureTls as its default).
+    const same = await updateChannel(id, {
+      config: { to: "b@nas.lan", from: "w2@nas.lan", username: "ws2", host: "mail.lan", port: 587, insecureTls: false },
+    });
+    expect(same.secretsSet).toEqual(["password"]);
+    for (const [index, change] of [
+      { host: "mail2.lan" },
+      { port: 2525 },
+      { security: "tls" },
+      { insecureTls: true },
+    ].entries()) {
+      await updateChannel(id, { config: { password: `smtp-password-${index + 2}` } });
+      const moved = await updateChannel(id, { config: change });
+      expect(moved.secretsSet, JSON.stringify(change)).toEqual([]);
+      expect((await loadChannelForDelivery(id))!.config, JSON.stringify(change)).not.toHaveProperty("password");
+    }
   });
 
   it("replaces a secret that is sent, and clears an optional one sent as null", async () => {
@@ -303,6 +431,44 @@ describe("updateChannel", () => {
   });
 });
 
+describe("what each role reads", () => {
+  it("shows a viewer the origin of each URL only, operators and admins the whole URL", async () => {
+    const hook = await createChannel({
+      name: "ha",
+      type: "webhook",
+      config: { url: "https://ha.lan:8123/api/webhook/secret-webhook-id?token=q" },
+    });
+    const ntfy = await createChannel({ name: "topic", type: "ntfy", config: { url: "https://ntfy.sh/secret-topic" } });
+    const mail = await createChannel({
+      name: "mail",
+      type: "email",
+      config: { host: "mail.lan", port: 25, security: "none", from: "w@nas.lan", to: "a@nas.lan" },
+    });
+    const seen = async (role: "viewer" | "operator" | "admin") =>
+      (await listChannels({ role })).map((channel) => channel.config);
+    for (const role of ["operator", "admin"] as const) {
+      expect(await seen(role)).toEqual([
+        { url: "https://ha.lan:8123/api/webhook/secret-webhook-id?token=q" },
+        expect.objectContaining({ host: "mail.lan" }),
+        { url: "https://ntfy.sh/secret-topic" },
+      ]);
+      expect((await getChannel(hook.id, { role }))!.config.url).toBe(
+        "https://ha.lan:8123/api/webhook/secret-webhook-id?token=q",
+      );
+    }
+    expect(await seen("viewer")).toEqual([
+      { url: "https://ha.lan:8123" },
+      expect.objectContaining({ host: "mail.lan", to: "a@nas.lan" }),
+      { url: "https://ntfy.sh" },
+    ]);
+    expect((await getChannel(ntfy.id, { role: "viewer" }))!.config).toEqual({ url: "https://ntfy.sh" });
+    // Who does not say who reads gets what a viewer sees.
+    expect((await getChannel(hook.id))!.config).toEqual({ url: "https://ha.lan:8123" });
+    expect(JSON.stringify(await listChannels())).not.toMatch(/secret-webhook-id|secret-topic/);
+    expect((await getChannel(mail.id, { role: "viewer" }))!.config).toMatchObject({ host: "mail.lan" });
+  });
+});
+
 describe("listChannels, getChannel and deleteChannel", () => {
   it("lists by name without secrets, reads one, and deletes one with its rules' links to it", async () => {
     const b = await createChannel({
@@ -322,10 +488,10 @@ describe("listChannels, getChannel and deleteChannel", () => {
       type: "webhook",
       config: { url: "http://h.lan", secret: "hmac-of-hook" },
     });
-    const list = await listChannels();
+    const list = await listChannels({ role: "operator" });
     expect(list.map((channel) => channel.name)).toEqual(["a-hook", "b-mail"]);
     expect(JSON.stringify(list)).not.toMatch(/pw-of-mail|hmac-of-hook/);
-    expect(await getChannel(b.id)).toEqual(list[1]);
+    expect(await getChannel(b.id, { role: "operator" })).toEqual(list[1]);
     expect(await getChannel(12345)).toBeNull();
 
     const rule = await db.alertRule.create({

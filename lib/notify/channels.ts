@@ -1,7 +1,8 @@
 import "server-only";
 import { recordAudit } from "@/lib/auth/audit";
 import { db } from "@/lib/db";
-import { AppError, invalidInput, parseInput } from "@/lib/errors";
+import type { Role } from "@/lib/auth/roles";
+import { AppError, fieldErrorsFromZod, invalidInput, parseInput } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { isRecordMissing, isUniqueViolation } from "@/lib/db-errors";
 import { IdSchema } from "@/lib/inventory/schemas";
@@ -10,13 +11,16 @@ import { SecretOpenError } from "@/lib/secrets/envelope";
 import {
   CHANNEL_CONFIG_SCHEMAS,
   ChannelInputSchema,
+  DESTINATION_FIELDS,
   ChannelPatchSchema,
   type ChannelJson,
   type ChannelSettings,
   type ChannelType,
   SECRET_FIELDS,
+  channelAsSeenBy,
   isChannelType,
   publicConfigOf,
+  secretsDroppedByMove,
 } from "@/lib/notify/contract";
 
 // The notification channels in the database. The settings that are not secret live in
@@ -96,27 +100,34 @@ function toChannelJson(row: ChannelRow, secrets: Record<string, unknown>): Chann
   };
 }
 
-/** Every channel, by name, without its secrets. */
-export async function listChannels(): Promise<ChannelJson[]> {
+/** Who reads a channel: its URL is shown whole to operators and admins only (`channelAsSeenBy`). */
+export type ChannelReader = { role: Role };
+
+// A caller that does not say who reads gets the least: what a viewer sees.
+const ANY_READER: ChannelReader = { role: "viewer" };
+
+/** Every channel, by name, without its secrets, as `reader` may see it. */
+export async function listChannels(reader: ChannelReader = ANY_READER): Promise<ChannelJson[]> {
   const rows = await db.notificationChannel.findMany({
     orderBy: [{ name: "asc" }, { id: "asc" }],
     select: channelSelect,
   });
   const secrets = await secretsOf(rows.map((row) => row.id));
-  return rows.map((row) => toChannelJson(row, secrets.get(row.id) ?? {}));
+  return rows.map((row) => channelAsSeenBy(toChannelJson(row, secrets.get(row.id) ?? {}), reader.role));
 }
 
-/** One channel without its secrets; null when there is none with that id. */
-export async function getChannel(id: number): Promise<ChannelJson | null> {
+/** One channel without its secrets, as `reader` may see it; null when there is none with that id. */
+export async function getChannel(id: number, reader: ChannelReader = ANY_READER): Promise<ChannelJson | null> {
   const channelId = parseInput(IdSchema, id, "id");
   const row = await db.notificationChannel.findUnique({ where: { id: channelId }, select: channelSelect });
   if (!row) return null;
   const secrets = await secretsOf([row.id]);
-  return toChannelJson(row, secrets.get(row.id) ?? {});
+  return channelAsSeenBy(toChannelJson(row, secrets.get(row.id) ?? {}), reader.role);
 }
 
+// The answer of a change: only those who may change a channel make one, and they see it whole.
 async function requireChannel(id: number): Promise<ChannelJson> {
-  const channel = await getChannel(id);
+  const channel = await getChannel(id, { role: "operator" });
   if (!channel) throw channelNotFound(id);
   return channel;
 }
@@ -145,7 +156,10 @@ export async function createChannel(body: unknown): Promise<ChannelJson> {
 /**
  * Changes a channel's name and config. In `config`, a field left out keeps its stored value
  * (secrets included: they are never sent back, so a form leaves them out) and `null` clears
- * it; the merged config must pass the type's schema. The type cannot change.
+ * it; the merged config must pass the type's schema. The type cannot change. When a field that
+ * says where the channel sends changes (DESTINATION_FIELDS), the stored secrets are dropped
+ * unless the change sends them again, whoever asks: a token must not follow the channel to a
+ * new address. A required one (Gotify's token) is then a 400 naming it.
  */
 export async function updateChannel(id: number, body: unknown): Promise<ChannelJson> {
   const channelId = parseInput(IdSchema, id, "id");
@@ -174,14 +188,51 @@ export async function updateChannel(id: number, body: unknown): Promise<ChannelJ
   const changed: string[] = patch.name !== undefined && patch.name !== existing.name ? ["name"] : [];
   let data: Prisma.NotificationChannelUpdateInput = { name: patch.name };
   if (patch.config !== undefined) {
-    const merged: Record<string, unknown> = { ...objectOf(existing.config), ...openedSecrets(existing.secret) };
+    const schema = CHANNEL_CONFIG_SCHEMAS[type];
+    const stored: Record<string, unknown> = { ...objectOf(existing.config), ...openedSecrets(existing.secret) };
+    const merged: Record<string, unknown> = { ...stored };
     for (const [key, value] of Object.entries(patch.config)) {
       if (value === null) delete merged[key];
       else merged[key] = value;
       // Names only: the audit log never holds a value, secret or not.
       changed.push(`config.${key}`);
     }
-    const config = parseInput(CHANNEL_CONFIG_SCHEMAS[type], merged, "config") as Record<string, unknown>;
+    // Compared as the schema outputs them, so that a default sent or left out is no change.
+    const before = schema.safeParse(stored);
+    const after = schema.safeParse(merged);
+    const dropped = secretsDroppedByMove(
+      type,
+      before.success ? (before.data as Record<string, unknown>) : stored,
+      after.success ? (after.data as Record<string, unknown>) : merged,
+      patch.config,
+    );
+    for (const name of dropped) {
+      delete merged[name];
+      changed.push(`config.${name} dropped`);
+    }
+    const parsed = schema.safeParse(merged);
+    if (!parsed.success) {
+      const fields = fieldErrorsFromZod(parsed.error, "config");
+      const droppedFields = new Set(dropped.map((name) => `config.${name}`));
+      // A destination that is itself refused is what to fix first; its secrets are not the matter yet.
+      const isDestinationRefused = fields.some((entry) =>
+        DESTINATION_FIELDS[type].some((name) => entry.field === `config.${name}` && !droppedFields.has(entry.field)),
+      );
+      throw invalidInput(
+        fields.flatMap((entry) => {
+          if (!droppedFields.has(entry.field)) return [entry];
+          if (isDestinationRefused) return [];
+          return [
+            {
+              field: entry.field,
+              message:
+                "is required again: the channel's destination changed, and a stored secret is never sent to a new destination",
+            },
+          ];
+        }),
+      );
+    }
+    const config = parsed.data as Record<string, unknown>;
     const { plain, secrets } = splitSecrets(type, config);
     data = { ...data, config: plain as Prisma.InputJsonObject, secret: sealed(secrets) };
   }

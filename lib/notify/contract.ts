@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { HostAddressSchema, NameSchema, PortSchema } from "@/lib/inventory/schemas";
+import { can, type Role } from "@/lib/auth/roles";
+import { HostAddressSchema, NameSchema, PortSchema, isHostAddress } from "@/lib/inventory/schemas";
 
 // The notification contract: what the channel store, the senders, the alert evaluator, the
 // REST API and the pages agree a channel and a notification are. Pure: no I/O, safe in the
@@ -38,6 +39,36 @@ export const SECRET_FIELDS: Record<ChannelType, string[]> = {
   email: ["password"],
 };
 
+/**
+ * The config fields that say where a type sends. When one of them changes, the stored secrets
+ * are dropped unless the same change sends them again: a token kept across a new URL would be
+ * handed to whatever listens there at the next delivery.
+ */
+export const DESTINATION_FIELDS: Record<ChannelType, string[]> = {
+  webhook: ["url"],
+  ntfy: ["url"],
+  discord: ["url"],
+  slack: ["url"],
+  gotify: ["url"],
+  email: ["host", "port", "security", "insecureTls"],
+};
+
+/**
+ * The stored secret fields a change from `before` to `after` drops: every one that `sent` (the
+ * change's own config) does not set again, when a destination field differs. Configs as the
+ * type's schema outputs them (defaults filled in).
+ */
+export function secretsDroppedByMove(
+  type: ChannelType,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  sent: Record<string, unknown>,
+): string[] {
+  const isMoved = DESTINATION_FIELDS[type].some((name) => before[name] !== after[name]);
+  if (!isMoved) return [];
+  return SECRET_FIELDS[type].filter((name) => before[name] !== undefined && (sent[name] ?? null) === null);
+}
+
 export const EMAIL_SECURITY = ["starttls", "tls", "none"] as const;
 export type EmailSecurity = (typeof EMAIL_SECURITY)[number];
 
@@ -70,16 +101,91 @@ function hasUserInfo(value: string): boolean {
   }
 }
 
+// ---------------------------------------------------------------- link-local destinations
+
+/** The 8 groups of an IPv6 address (an IPv4 tail folded into the last two), or null when it is none. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase();
+  const v4 = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4) {
+    const bytes = v4.slice(2, 6).map(Number);
+    if (bytes.some((byte) => byte > 255)) return null;
+    text = `${v4[1]}${((bytes[0]! << 8) | bytes[1]!).toString(16)}:${((bytes[2]! << 8) | bytes[3]!).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part === "" ? [] : part.split(":"));
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (!groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return null;
+  return groups.map((group) => parseInt(group, 16));
+}
+
+function ipv4Bytes(address: string): number[] | null {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
+  if (!match) return null;
+  const bytes = match.slice(1).map(Number);
+  return bytes.every((byte) => byte <= 255) ? bytes : null;
+}
+
+/**
+ * An IP address that a channel may not send to: IPv4 link-local 169.254.0.0/16 (where clouds
+ * answer metadata requests, credentials included), IPv6 link-local fe80::/10, AWS's IPv6 metadata
+ * address fd00:ec2::254, and those IPv4 addresses written as IPv4-mapped IPv6 (::ffff:169.254.x.y).
+ * Loopback and private ranges are not in it: a homelab's receivers live there.
+ */
+export function isLinkLocalAddress(address: string): boolean {
+  const bare = address.replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
+  const v4 = ipv4Bytes(bare);
+  if (v4) return v4[0] === 169 && v4[1] === 254;
+  const groups = ipv6Groups(bare);
+  if (!groups) return false;
+  if ((groups[0]! & 0xffc0) === 0xfe80) return true;
+  if (groups.join(":") === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(":")) return true;
+  const isMapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
+  return isMapped && groups[6]! >> 8 === 169 && (groups[6]! & 0xff) === 254;
+}
+
+/**
+ * A host (name, IPv4 in any form a URL accepts such as 0xa9fea9fe, or IPv6 with or without
+ * brackets) that is a link-local or metadata address as written. A name is checked again
+ * once resolved, when a notification is sent.
+ */
+export function isLinkLocalHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  try {
+    const hostname = new URL(`http://${bare.includes(":") ? `[${bare}]` : bare}/`).hostname;
+    return isLinkLocalAddress(hostname);
+  } catch {
+    return isLinkLocalAddress(bare);
+  }
+}
+
+function hasLinkLocalHost(value: string): boolean {
+  try {
+    return isLinkLocalHost(new URL(value).hostname);
+  } catch {
+    return false;
+  }
+}
+
+export const LINK_LOCAL_REFUSAL =
+  "must not be a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254): loopback and private addresses are allowed";
+
 // Loopback and private addresses are allowed on purpose: a homelab's ntfy, Gotify or webhook
-// receiver lives there. A user name or password in the URL is refused: the URL is shown to
-// viewers, and the token fields are sealed.
+// receiver lives there; link-local ones are not (a cloud's metadata service answers there). A
+// user name or password in the URL is refused: the token fields are sealed.
 export const ChannelUrlSchema = z
   .string({ error: allowed(URL_DESCRIPTION) })
   .max(MAX_URL_LENGTH, { error: allowed(`${URL_DESCRIPTION} of at most ${MAX_URL_LENGTH} characters`) })
   .refine(isHttpUrl, { error: allowed(URL_DESCRIPTION) })
   .refine((value) => !hasUserInfo(value), {
     error: "must not hold a user name or password: put a token in its own field",
-  });
+  })
+  .refine((value) => !hasLinkLocalHost(value), { error: LINK_LOCAL_REFUSAL });
 
 const TOKEN_DESCRIPTION = "1-1024 visible ASCII characters, without spaces";
 // Sent in an HTTP header: nothing a header could be split or folded on.
@@ -148,7 +254,10 @@ export const DiscordConfigSchema = z.strictObject({ url: ChannelUrlSchema });
 export const SlackConfigSchema = z.strictObject({ url: ChannelUrlSchema });
 export const GotifyConfigSchema = z.strictObject({ url: ChannelUrlSchema, token: TokenSchema });
 export const EmailConfigSchema = z.strictObject({
-  host: HostAddressSchema,
+  // Once it is an address at all (else that is what its message says).
+  host: HostAddressSchema.refine((value) => !isHostAddress(value) || !isLinkLocalHost(value), {
+    error: LINK_LOCAL_REFUSAL,
+  }),
   port: PortSchema,
   security: z.enum(EMAIL_SECURITY, { error: allowed(`one of ${EMAIL_SECURITY.join(", ")}`) }),
   username: SmtpUsernameSchema.optional(),
@@ -222,6 +331,48 @@ export type ChannelJson = {
   createdAt: string;
   updatedAt: string;
 };
+
+// ---------------------------------------------------------------- what each role sees
+
+/**
+ * Whether `role` sees channel URLs whole. A webhook, ntfy or Gotify URL is often a secret of
+ * its own (a Home Assistant /api/webhook/<id>, an ntfy topic, a ?token=), so a viewer (and the
+ * public overview) sees its origin only; operators and admins, who may change the channel, see it all.
+ */
+export function seesChannelUrls(role: Role): boolean {
+  return can(role, "monitor");
+}
+
+/** scheme://host[:port] of a URL; null when it is no URL. */
+export function originOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === "null" ? null : parsed.origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The text with each http(s) URL in it cut to its origin (a delivery error names the URL it failed on). */
+export function urlsToOrigins(text: string): string {
+  return text.replace(/https?:\/\/[^\s]+/gi, (match) => {
+    // A URL that ends a clause keeps its punctuation: "could not reach http://h/x: refused".
+    const tail = /[:;,.)]+$/.exec(match)?.[0] ?? "";
+    const url = match.slice(0, match.length - tail.length);
+    return `${originOf(url) ?? "(a URL)"}${tail}`;
+  });
+}
+
+/** A channel as `role` may see it: a viewer gets the origin of its URL only. */
+export function channelAsSeenBy(channel: ChannelJson, role: Role): ChannelJson {
+  if (seesChannelUrls(role) || typeof channel.config.url !== "string") return channel;
+  return { ...channel, config: { ...channel.config, url: originOf(channel.config.url) ?? "(a URL)" } };
+}
+
+/** A delivery's error as `role` may see it: for a viewer, every URL in it cut to its origin. */
+export function deliveryErrorAsSeenBy(error: string | null, role: Role): string | null {
+  return error === null || seesChannelUrls(role) ? error : urlsToOrigins(error);
+}
 
 /** The config without the type's secret fields. */
 export function publicConfigOf(type: ChannelType, config: Record<string, unknown>): Record<string, unknown> {

@@ -8,8 +8,8 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Notification channels" };
 
 export default async function ChannelsPage() {
-  await requirePage("read");
-  const channels = await listChannels();
+  const principal = await requirePage("read");
+  const channels = await listChannels(principal);
   return (
     <div className="max-w-5xl">
       <Breadcrumb href="/alerts" label="Alerts" />
@@ -21,7 +21,8 @@ export default async function ChannelsPage() {
             <Link href="/alerts/rules" className="font-medium text-sky-800 underline dark:text-sky-300">
               rules
             </Link>{" "}
-            name them. Tokens, passwords and webhook secrets are kept sealed and never shown again.
+            name them. Tokens, passwords and webhook secrets are kept sealed and never shown again; a change of where a
+            channel sends drops them until they are entered again.
           </>
         }
       />

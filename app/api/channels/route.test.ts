@@ -93,8 +93,12 @@ describe("the channels API", () => {
 
     const list = await call("viewer", "GET", "/api/channels");
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ channels: [created.body] });
-    expect((await call("viewer", "GET", `/api/channels/${id}`)).body).toEqual(created.body);
+    // A viewer gets the URL's origin only (a topic URL is a secret of its own).
+    const asViewer = { ...created.body, config: { url: "http://ntfy.lan" } };
+    expect(list.body).toEqual({ channels: [asViewer] });
+    expect((await call("viewer", "GET", `/api/channels/${id}`)).body).toEqual(asViewer);
+    expect((await call("operator", "GET", "/api/channels")).body).toEqual({ channels: [created.body] });
+    expect((await call("admin", "GET", `/api/channels/${id}`)).body).toEqual(created.body);
     expect((await call("viewer", "PATCH", `/api/channels/${id}`, { name: "x" })).status).toBe(403);
     expect((await call("viewer", "DELETE", `/api/channels/${id}`)).status).toBe(403);
     expect((await call("viewer", "POST", `/api/channels/${id}/test`)).status).toBe(403);
@@ -121,6 +125,60 @@ describe("the channels API", () => {
       (await call("viewer", "GET", `/api/channels/${created.body.id}`)).text,
     ];
     for (const text of answers) expect(text).not.toMatch(/tk_route-secret-token|tk_second-route-token/);
+  });
+
+  it("drops the token when a PATCH points the channel elsewhere, so Send test does not carry it there", async () => {
+    const created = await call("operator", "POST", "/api/channels", {
+      name: "phone",
+      type: "ntfy",
+      config: { url: `${receiver.url}/topic`, token: "tk_route-secret-token" },
+    });
+    const id = created.body.id as number;
+    // An admin too: the rule is for whoever asks.
+    const moved = await call("admin", "PATCH", `/api/channels/${id}`, { config: { url: `${receiver.url}/elsewhere` } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ config: { url: `${receiver.url}/elsewhere` }, secretsSet: [] });
+    expect((await call("operator", "POST", `/api/channels/${id}/test`)).body.result.status).toBe("sent");
+    const [request] = await receiver.waitFor(1);
+    expect(request!.path).toBe("/elsewhere");
+    expect(request!.headers.authorization).toBeUndefined();
+
+    const gotify = await call("operator", "POST", "/api/channels", {
+      name: "gotify",
+      type: "gotify",
+      config: { url: receiver.url, token: "AgotifyRouteToken" },
+    });
+    const refused = await call("operator", "PATCH", `/api/channels/${gotify.body.id}`, {
+      config: { url: `${receiver.url}/other` },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields).toEqual([
+      {
+        field: "config.token",
+        message: expect.stringMatching(/^is required again: the channel's destination changed/),
+      },
+    ]);
+  });
+
+  it("refuses a link-local or metadata address with a 400 naming the field", async () => {
+    const refused = await call("operator", "POST", "/api/channels", {
+      name: "meta",
+      type: "webhook",
+      config: { url: "http://169.254.169.254/latest/meta-data/" },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields).toEqual([
+      { field: "config.url", message: expect.stringMatching(/^must not be a link-local or cloud metadata address/) },
+    ]);
+    const mail = await call("operator", "POST", "/api/channels", {
+      name: "mail",
+      type: "email",
+      config: { host: "fd00:ec2::254", port: 25, security: "none", from: "w@nas.lan", to: "a@nas.lan" },
+    });
+    expect(mail.status).toBe(400);
+    expect(mail.body.error.fields).toEqual([
+      { field: "config.host", message: expect.stringMatching(/^must not be a link-local or cloud metadata address/) },
+    ]);
   });
 
   it("answers 400 naming the field", async () => {
@@ -177,7 +235,10 @@ describe("the channels API", () => {
     expect(failed.text).not.toContain("route-hmac");
 
     expect((await call("operator", "POST", "/api/channels/424242/test")).status).toBe(404);
-    const audit = await api.db.auditEvent.findMany({ where: { action: "channel.test" }, orderBy: { id: "asc" } });
+    const audit = await api.db.auditEvent.findMany({
+      where: { action: "channel.test", targetId: id },
+      orderBy: { id: "asc" },
+    });
     expect(audit.map((event) => [event.actorName, event.targetId, event.detail])).toEqual([
       ["operator1", id, "hook: sent"],
       ["operator1", id, "hook: failed"],

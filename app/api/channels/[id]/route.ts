@@ -8,9 +8,10 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withApiAuth("read", async (_request: Request, { params }: Context) => {
+/** The channel without its secrets (a viewer gets its URL's origin only). */
+export const GET = withApiAuth("read", async (_request: Request, { params }: Context, principal) => {
   const id = await idFromParams(params);
-  const channel = await getChannel(id);
+  const channel = await getChannel(id, principal);
   if (!channel) throw new AppError("not-found", `Notification channel ${id} does not exist.`);
   return Response.json(channel);
 });
