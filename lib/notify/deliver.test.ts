@@ -1,6 +1,8 @@
 import { createHmac } from "node:crypto";
+import http from "node:http";
 import net from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SMTPServer } from "smtp-server";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openTestDatabase } from "@/testing/database";
 import {
   type HttpReceiver,
@@ -17,8 +19,16 @@ import { sealText, generateSecretKey } from "@/lib/secrets/envelope";
 
 const database = await openTestDatabase();
 const { db } = database;
-const { deliverToChannel, notifyChannels, sendTestNotification, safeErrorText, DeliveryError, DISCORD_MAX_CHARS } =
-  await import("@/lib/notify/deliver");
+const {
+  deliverToChannel,
+  notifyChannels,
+  sendTestNotification,
+  safeErrorText,
+  DeliveryError,
+  DISCORD_MAX_CHARS,
+  MAX_RESPONSE_BYTES,
+  checkedAddresses,
+} = await import("@/lib/notify/deliver");
 type Message = import("@/lib/notify/contract").NotificationMessage;
 
 let receiver: HttpReceiver;
@@ -57,6 +67,26 @@ function firing(overrides: Partial<Message> = {}): Message {
 
 async function channel(type: string, config: Record<string, unknown>, name = `${type} channel`): Promise<number> {
   return (await createChannel({ name, type, config })).id;
+}
+
+/** A TCP server on 127.0.0.1 that writes `greeting` to whoever connects (an SSH server's banner, say), or nothing. */
+async function rawServer(greeting: string | null): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+    socket.on("close", () => sockets.delete(socket));
+    if (greeting !== null) socket.write(greeting);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** A port nothing listens on: bound, then closed. */
@@ -235,9 +265,9 @@ describe("email", () => {
     const strict = await channel("email", config, "strict");
     const refused = await deliverToChannel(strict, firing(), FAST);
     expect(refused).toMatchObject({ status: "failed", attempts: 4 });
-    expect(refused.error).toMatch(/^email via 127\.0\.0\.1:\d+ failed/);
-    expect(refused.error).toMatch(/certificate.*\(set insecureTls to accept a self-signed certificate\)$/);
-    expect(refused.error).not.toContain("starttls-password");
+    expect(refused.error).toBe(
+      `email via 127.0.0.1:${smtp.port} failed (connection): the server's certificate was not accepted (set insecureTls to accept a self-signed certificate)`,
+    );
     expect(smtp.messages).toHaveLength(1);
   });
 
@@ -270,9 +300,84 @@ describe("email", () => {
       to: "a@nas.lan",
     });
     const result = await deliverToChannel(id, firing(), { backoffMs: [] });
-    expect(result).toMatchObject({ status: "failed", attempts: 1 });
-    expect(result.error).toContain(`email via 127.0.0.1:${port} failed`);
-    expect(result.error).not.toContain("never-shown-pw");
+    expect(result).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      error: `email via 127.0.0.1:${port} failed (connection): could not connect to the server, or the connection broke`,
+    });
+  });
+
+  describe("reports a failure by its kind, never in the server's words", () => {
+    const config = { security: "none", username: "u", password: "kind-test-pw", from: "ws@nas.lan", to: "a@nas.lan" };
+    let logged: string[] = [];
+    let raw: { port: number; close: () => Promise<void> } | undefined;
+    let strictSmtp: SMTPServer | undefined;
+    const spies: Array<{ mockRestore: () => void }> = [];
+    beforeAll(() => {
+      const spy = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
+        logged.push(parts.map(String).join(" "));
+      });
+      spies.push(spy);
+    });
+    afterEach(async () => {
+      logged = [];
+      await raw?.close();
+      raw = undefined;
+      await new Promise<void>((resolve) => (strictSmtp ? strictSmtp.close(() => resolve()) : resolve()));
+      strictSmtp = undefined;
+    });
+    afterAll(() => spies.forEach((spy) => spy.mockRestore()));
+
+    it("protocol: an SSH server's banner is not echoed (the log has it, without the password)", async () => {
+      raw = await rawServer("SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13.5 banner-marker\r\n");
+      const id = await channel("email", { ...config, host: "127.0.0.1", port: raw.port });
+      const result = await deliverToChannel(id, firing(), { backoffMs: [] });
+      expect(result).toMatchObject({
+        status: "failed",
+        error: `email via 127.0.0.1:${raw.port} failed (protocol): the server did not answer as an SMTP server accepting this mail would (its reply is in the server log)`,
+      });
+      const stored = JSON.stringify(await db.notification.findMany());
+      expect(stored).not.toMatch(/SSH-2\.0|OpenSSH|banner-marker/);
+      expect(logged.join("\n")).toContain("banner-marker");
+      expect(logged.join("\n")).not.toContain("kind-test-pw");
+    });
+
+    it("auth: a refused login says so without the server's reply", async () => {
+      strictSmtp = new SMTPServer({
+        authOptional: false,
+        allowInsecureAuth: true,
+        hideSTARTTLS: true,
+        disableReverseLookup: true,
+        logger: false,
+        onAuth: (_auth, _session, callback) => callback(new Error("no such mailbox reply-marker kind-test-pw")),
+      });
+      await new Promise<void>((resolve) => strictSmtp!.listen(0, "127.0.0.1", () => resolve()));
+      const port = (strictSmtp.server.address() as net.AddressInfo).port;
+      const id = await channel("email", { ...config, host: "127.0.0.1", port });
+      const result = await deliverToChannel(id, firing(), { backoffMs: [] });
+      expect(result.error).toBe(
+        `email via 127.0.0.1:${port} failed (auth): the server refused the login: check the user name and password`,
+      );
+      // The server quoted the password: the log cuts it out.
+      expect(logged.join("\n")).toContain("reply-marker [secret]");
+      expect(logged.join("\n")).not.toContain("kind-test-pw");
+    });
+
+    it("timeout: a server that never greets", async () => {
+      raw = await rawServer(null);
+      const id = await channel("email", { ...config, host: "127.0.0.1", port: raw.port });
+      const result = await deliverToChannel(id, firing(), { backoffMs: [], timeoutMs: 200 });
+      expect(result.error).toBe(`email via 127.0.0.1:${raw.port} failed (timeout): the server did not answer in time`);
+    });
+
+    it("an HTTP channel pointed at the same banner reports no byte of it", async () => {
+      raw = await rawServer("SSH-2.0-OpenSSH_9.6p1 banner-marker\r\n");
+      const id = await channel("webhook", { url: `http://127.0.0.1:${raw.port}/hook` });
+      const result = await deliverToChannel(id, firing(), { backoffMs: [], timeoutMs: 2000 });
+      expect(result.status).toBe("failed");
+      expect(result.error).toMatch(new RegExp(`^could not reach http://127\\.0\\.0\\.1:${raw.port}/hook: `));
+      expect(result.error).not.toMatch(/SSH|banner-marker/);
+    });
   });
 });
 
@@ -429,6 +534,86 @@ describe("secrets never reach an error", () => {
       "the notification could not be sent",
     );
     expect(safeErrorText(new DeliveryError(`line\n${"y".repeat(600)}`), [])).toHaveLength(500);
+  });
+});
+
+describe("link-local and metadata addresses", () => {
+  const refused =
+    "refused: the host is or resolves to a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254), which channels may not reach";
+
+  it("refuses a host that is one, or that the system's resolver turns into one, checking every address", async () => {
+    for (const host of ["169.254.169.254", "[fe80::1]", "fe80::1", "fd00:ec2::254", "::ffff:169.254.1.1"]) {
+      await expect(checkedAddresses(host, "there"), host).rejects.toThrow(`there ${refused}`);
+    }
+    // A host name to node (net.isIP says no), which getaddrinfo resolves to 169.254.169.254.
+    expect(net.isIP("0xa9fea9fe")).toBe(0);
+    await expect(checkedAddresses("0xa9fea9fe", "there")).rejects.toThrow(`there ${refused}`);
+    // Loopback and private addresses pass, by name or as written.
+    expect((await checkedAddresses("localhost", "there")).map((entry) => entry.address)).toContain("127.0.0.1");
+    expect(await checkedAddresses("[::1]", "there")).toEqual([{ address: "::1", family: 6 }]);
+    expect(await checkedAddresses("10.0.0.5", "there")).toEqual([{ address: "10.0.0.5", family: 4 }]);
+  });
+
+  it("sends nothing to a channel stored with one before the check (its settings no longer pass)", async () => {
+    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]:8080/hook"]) {
+      const { id } = await db.notificationChannel.create({ data: { name: url, type: "webhook", config: { url } } });
+      expect(await deliverToChannel(id, firing(), { backoffMs: [] }), url).toMatchObject({
+        status: "failed",
+        attempts: 0,
+        error: "the channel's stored settings are not valid any more: edit the channel",
+      });
+    }
+  });
+
+  it("still sends to a loopback address reached through a host name", async () => {
+    const id = await channel("webhook", { url: `${receiver.url.replace("127.0.0.1", "localhost")}/by-name` });
+    expect((await deliverToChannel(id, firing(), { backoffMs: [] })).status).toBe("sent");
+    expect((await receiver.waitFor(1))[0]!.path).toBe("/by-name");
+  });
+});
+
+describe("an answer's body", () => {
+  it(`is read up to 64 KiB (MAX_RESPONSE_BYTES), then the connection is dropped: the server sees it closed before it wrote everything`, async () => {
+    const TOTAL = 64 * 1024 * 1024;
+    let outcome: { written: number; isFinished: boolean } | null = null;
+    let closed: () => void = () => undefined;
+    const isClosed = new Promise<void>((resolve) => (closed = resolve));
+    const server = http.createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "text/plain" });
+        const chunk = Buffer.alloc(64 * 1024, "x");
+        let written = 0;
+        response.on("close", () => {
+          outcome = { written, isFinished: response.writableFinished };
+          closed();
+        });
+        const pump = () => {
+          while (written < TOTAL && !response.destroyed) {
+            written += chunk.length;
+            if (!response.write(chunk)) {
+              response.once("drain", pump);
+              return;
+            }
+          }
+          if (written >= TOTAL) response.end();
+        };
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const id = await channel("webhook", { url: `http://127.0.0.1:${port}/big` });
+      expect(await deliverToChannel(id, firing(), { backoffMs: [] })).toMatchObject({ status: "sent", attempts: 1 });
+      await isClosed;
+      expect(MAX_RESPONSE_BYTES).toBe(64 * 1024);
+      expect(outcome!.isFinished).toBe(false);
+      expect(outcome!.written).toBeLessThan(TOTAL);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

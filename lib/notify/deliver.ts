@@ -1,5 +1,9 @@
 import "server-only";
 import { createHmac } from "node:crypto";
+import dns, { type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
 import nodemailer from "nodemailer";
 import { resolvePublicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
@@ -11,6 +15,7 @@ import {
   type DeliveryResult,
   type NotificationMessage,
   SECRET_FIELDS,
+  isLinkLocalAddress,
   splitAddresses,
 } from "@/lib/notify/contract";
 
@@ -18,15 +23,24 @@ import {
 // opened) and the message into one request, and `deliverToChannel` tries it with retries,
 // records the outcome as a `Notification` row and never throws for a delivery that failed.
 //
-// No error text kept here holds a secret: URLs are shown without their query string (and a
-// Discord or Slack URL, itself a credential, by its origin only), and every secret value is
-// cut out of whatever a server or library answered before it is stored.
+// No error text kept here holds a secret or what the other end said: URLs are shown without
+// their query string (and a Discord or Slack URL, itself a credential, by its origin only), an
+// HTTP answer by its status code alone, a mail server's failure by its kind (auth, connection,
+// timeout, protocol) in a fixed sentence. Whatever listens at a channel's address could
+// otherwise be read through it (an SSH or HTTP banner). Every secret value is still cut out of
+// an error before it is stored.
+//
+// Every address a delivery connects to is checked first: a link-local or cloud metadata
+// address is refused even when a host name resolves to it, and the connection goes to the
+// address that was checked.
 
 /** Waits before the 2nd, 3rd and 4th attempt. */
 export const DEFAULT_BACKOFF_MS = [1_000, 5_000, 25_000] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const DISCORD_MAX_CHARS = 2000;
 const MAX_ERROR_CHARS = 500;
+/** What is read of an HTTP answer before the connection is dropped: its body is never used. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = "Wirespeed";
 
 /** A failed attempt, with a message fit to store and show. */
@@ -156,7 +170,9 @@ export function describeUrl(url: string, isSecret = false): string {
   }
 }
 
-function causeCode(error: unknown): string | undefined {
+function errorCode(error: unknown): string | undefined {
+  const own = (error as { code?: unknown } | null)?.code;
+  if (typeof own === "string") return own;
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   return typeof cause?.code === "string" ? cause.code : undefined;
 }
@@ -176,35 +192,146 @@ const NETWORK_REASONS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: "its certificate is for another name",
 };
 
+/** A fixed sentence for a network error's code: the code names what happened, never what the other end sent. */
+function networkReason(code: string | undefined): string {
+  if (!code) return "the request failed";
+  // node's HTTP parser: whatever answered was not an HTTP server (its bytes are not repeated).
+  if (code.startsWith("HPE_")) return "the answer was not HTTP";
+  return NETWORK_REASONS[code] ?? code;
+}
+
+const CERTIFICATE_CODES = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/** Refused before any connection: the host is, or resolves to, a link-local or cloud metadata address. */
+export const LINK_LOCAL_DELIVERY_REFUSAL =
+  "refused: the host is or resolves to a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254), which channels may not reach";
+
+/** A destination refused before any connection. */
+class LinkLocalRefusal extends DeliveryError {}
+
+/**
+ * The addresses of `host` (an IP address as it is, a name through the system's resolver),
+ * every one checked: throws DeliveryError `${where} ${LINK_LOCAL_DELIVERY_REFUSAL}` when any is
+ * link-local, so that a name with one good and one bad address is refused too.
+ */
+export async function checkedAddresses(host: string, where: string): Promise<LookupAddress[]> {
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  const family = net.isIP(bare);
+  let addresses: LookupAddress[];
+  if (family !== 0) {
+    addresses = [{ address: bare, family }];
+  } else {
+    try {
+      addresses = await dns.promises.lookup(bare, { all: true, verbatim: true });
+    } catch (error) {
+      throw new DeliveryError(`could not reach ${where}: ${networkReason(errorCode(error) ?? "ENOTFOUND")}`);
+    }
+  }
+  if (addresses.length === 0) throw new DeliveryError(`could not reach ${where}: the host name does not resolve`);
+  if (addresses.some((entry) => isLinkLocalAddress(entry.address)))
+    throw new LinkLocalRefusal(`${where} ${LINK_LOCAL_DELIVERY_REFUSAL}`);
+  return addresses;
+}
+
+/** A `lookup` for node's sockets that answers only the addresses already checked. */
+function lookupFrom(addresses: LookupAddress[]): net.LookupFunction {
+  return (_hostname, options, callback) => {
+    const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
+    const fitting = wanted === 0 ? addresses : addresses.filter((entry) => entry.family === wanted);
+    const answer = fitting.length > 0 ? fitting : addresses;
+    if (options.all) (callback as (error: null, addresses: LookupAddress[]) => void)(null, answer);
+    else callback(null, answer[0]!.address, answer[0]!.family);
+  };
+}
+
+/** The status of the answer; at most MAX_RESPONSE_BYTES of its body are read, then the connection is dropped. */
+function postOnce(request: HttpRequest, url: URL, addresses: LookupAddress[], signal: AbortSignal): Promise<number> {
+  const body = Buffer.from(request.body, "utf8");
+  const send = url.protocol === "https:" ? https.request : http.request;
+  return new Promise<number>((resolve, reject) => {
+    const outgoing = send(
+      {
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        headers: { "user-agent": USER_AGENT, ...request.headers, "content-length": String(body.length) },
+        // Its own connection, to the address checked; a redirect is never followed (node does not), so no
+        // token header travels on.
+        agent: false,
+        lookup: lookupFrom(addresses),
+        signal,
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        let read = 0;
+        const done = () => resolve(status);
+        response.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          // What it says is not kept (it may quote the request): enough to see that it answered.
+          if (read >= MAX_RESPONSE_BYTES) {
+            response.destroy();
+            done();
+          }
+        });
+        response.on("end", done);
+        response.on("close", done);
+        response.on("error", (error) => (read >= MAX_RESPONSE_BYTES ? done() : reject(error)));
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
 async function sendHttp(request: HttpRequest, timeoutMs: number, isUrlSecret: boolean): Promise<void> {
   const where = describeUrl(request.url, isUrlSecret);
-  let response: Response;
+  const url = new URL(request.url);
+  const signal = AbortSignal.timeout(timeoutMs);
+  let status: number;
   try {
-    response = await fetch(request.url, {
-      method: "POST",
-      headers: { "user-agent": USER_AGENT, ...request.headers },
-      body: request.body,
-      // A redirect would carry the token headers to wherever it points.
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const addresses = await checkedAddresses(url.hostname, where);
+    status = await postOnce(request, url, addresses, signal);
   } catch (error) {
-    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    if (error instanceof DeliveryError) throw error;
+    if (signal.aborted || (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
       throw new DeliveryError(`no answer from ${where} within ${timeoutMs / 1000} s`);
     }
-    const code = causeCode(error);
-    throw new DeliveryError(
-      `could not reach ${where}: ${code ? (NETWORK_REASONS[code] ?? code) : "the request failed"}`,
-    );
+    throw new DeliveryError(`could not reach ${where}: ${networkReason(errorCode(error))}`);
   }
-  // Read to the end so that the connection is free again; what it says is not kept (it may quote the request).
-  await response.arrayBuffer().catch(() => undefined);
-  if (response.status >= 300 && response.status < 400) {
-    throw new DeliveryError(
-      `HTTP ${response.status} from ${where}: redirects are not followed, set the URL it points to`,
-    );
+  if (status >= 300 && status < 400) {
+    throw new DeliveryError(`HTTP ${status} from ${where}: redirects are not followed, set the URL it points to`);
   }
-  if (!response.ok) throw new DeliveryError(`HTTP ${response.status} from ${where}`);
+  if (status < 200 || status >= 300) throw new DeliveryError(`HTTP ${status} from ${where}`);
+}
+
+export const EMAIL_FAILURE_KINDS = ["auth", "connection", "timeout", "protocol"] as const;
+export type EmailFailureKind = (typeof EMAIL_FAILURE_KINDS)[number];
+
+/** One fixed sentence per kind: the server's own words never reach an answer (they may be any service's banner). */
+const EMAIL_FAILURE_SENTENCES: Record<EmailFailureKind, string> = {
+  auth: "the server refused the login: check the user name and password",
+  connection: "could not connect to the server, or the connection broke",
+  timeout: "the server did not answer in time",
+  protocol: "the server did not answer as an SMTP server accepting this mail would (its reply is in the server log)",
+};
+
+/** The kind of a nodemailer failure, from its code alone. */
+export function emailFailureKind(error: unknown): EmailFailureKind {
+  const code = errorCode(error) ?? "";
+  if (code === "EAUTH" || code === "ENOAUTH") return "auth";
+  if (code === "ETIMEDOUT") return "timeout";
+  if (["ECONNECTION", "ESOCKET", "EDNS", "ETLS", "ECONNREFUSED", "ECONNRESET"].includes(code)) return "connection";
+  return "protocol";
 }
 
 async function sendEmail(
@@ -212,8 +339,18 @@ async function sendEmail(
   message: NotificationMessage,
   timeoutMs: number,
 ): Promise<void> {
+  const where = `${config.host}:${config.port}`;
+  let address: LookupAddress | undefined;
+  try {
+    [address] = await checkedAddresses(config.host, `email via ${where}`);
+  } catch (error) {
+    if (error instanceof LinkLocalRefusal) throw error;
+    throw new DeliveryError(`email via ${where} failed (connection): the host name does not resolve`);
+  }
   const transport = nodemailer.createTransport({
-    host: config.host,
+    // The address checked; the certificate is still checked against the name.
+    host: address!.address,
+    servername: net.isIP(config.host) === 0 ? config.host : undefined,
     port: config.port,
     secure: config.security === "tls",
     requireTLS: config.security === "starttls",
@@ -224,7 +361,6 @@ async function sendEmail(
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
   });
-  const where = `${config.host}:${config.port}`;
   try {
     await transport.sendMail({
       from: config.from,
@@ -233,11 +369,19 @@ async function sendEmail(
       text: message.url ? `${message.body}\n\n${message.url}` : message.body,
     });
   } catch (error) {
-    const code = typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : "";
-    const text = error instanceof Error ? error.message : String(error);
-    const isCertificate = /certificate/i.test(text);
-    const hint = isCertificate && !config.insecureTls ? " (set insecureTls to accept a self-signed certificate)" : "";
-    throw new DeliveryError(`email via ${where} failed${code ? ` (${code})` : ""}: ${text}${hint}`);
+    const kind = emailFailureKind(error);
+    const original = (error as { originalCode?: unknown }).originalCode;
+    const isCertificate = typeof original === "string" && CERTIFICATE_CODES.has(original);
+    // The server's words go to the log only, without the channel's secrets (a reply may quote the login).
+    const detail = safeErrorText(
+      new DeliveryError(error instanceof Error ? error.message : String(error)),
+      secretValues("email", config),
+    );
+    console.error(`[wirespeed] email via ${where} failed (${kind}): ${detail}`);
+    const sentence = isCertificate
+      ? `the server's certificate was not accepted${config.insecureTls ? "" : " (set insecureTls to accept a self-signed certificate)"}`
+      : EMAIL_FAILURE_SENTENCES[kind];
+    throw new DeliveryError(`email via ${where} failed (${kind}): ${sentence}`);
   } finally {
     transport.close();
   }
