@@ -13,6 +13,13 @@ import type { ActionResult } from "@/lib/action";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import type { UserView } from "@/lib/auth/users";
 
+/** How each kind of user signs in, under their name. */
+const SIGNS_IN: Record<UserView["source"], string> = {
+  local: "password",
+  oidc: "identity provider (role from its groups)",
+  proxy: "trusted proxy (role from its groups)",
+};
+
 const COLUMNS = [
   { header: "User" },
   { header: "Role" },
@@ -96,6 +103,12 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
               {user.id === selfId ? (
                 <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span>
               ) : null}
+              <span
+                className="block text-xs font-normal text-slate-600 dark:text-slate-400"
+                data-testid={`user-source-${user.username}`}
+              >
+                Signs in with: {SIGNS_IN[user.source]}
+              </span>
             </td>
             <td className="block py-1 pr-4 sm:table-cell sm:py-2">
               <label className="sr-only" htmlFor={`role-${user.id}`}>
@@ -126,13 +139,15 @@ export function UserManager({ users, selfId }: { users: UserView[]; selfId: numb
             </td>
             <td className="block py-1 sm:table-cell sm:py-2">
               <div className="flex flex-wrap gap-2 sm:justify-end">
-                <Button
-                  type="button"
-                  disabled={isPending}
-                  onClick={() => setResetting(resetting === user.id ? null : user.id)}
-                >
-                  Reset password
-                </Button>
+                {user.source === "local" ? (
+                  <Button
+                    type="button"
+                    disabled={isPending}
+                    onClick={() => setResetting(resetting === user.id ? null : user.id)}
+                  >
+                    Reset password
+                  </Button>
+                ) : null}
                 {user.id === selfId ? null : (
                   <>
                     <Button

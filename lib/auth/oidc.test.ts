@@ -1,7 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { resolveOidc, SignInConfigError } from "@/lib/config";
 
-// The OpenID Connect settings, checked at start.
+// The OpenID Connect settings, checked at start; the user name and groups read from the claims; the
+// sealed cookie between the two legs of a sign-in. The whole sign-in runs in e2e/oidc.spec.ts.
+
+let oidc: typeof import("./oidc");
+beforeAll(async () => {
+  process.env.WIRESPEED_SECRET = "a test key of at least thirty-two characters";
+  oidc = await import("./oidc");
+});
 
 const complete = {
   WIRESPEED_OIDC_ISSUER: "https://auth.example.com/application/o/wirespeed/",
@@ -78,5 +85,63 @@ describe("resolveOidc", () => {
     expect(refusal({ ...complete, WIRESPEED_OIDC_ISSUER: "ftp://auth.example.com/" })).toMatch(
       /^WIRESPEED_OIDC_ISSUER must be an https:\/\/ URL \(got a ftp: URL\)/,
     );
+  });
+});
+
+describe("the claims", () => {
+  it("names the user from preferred_username, else the email, else sub, in the characters user names allow", () => {
+    expect(oidc.usernameOf({ preferred_username: "alice", email: "a@x.example", sub: "1" })).toBe("alice");
+    expect(oidc.usernameOf({ email: "Mail.User@lab.example", sub: "1" })).toBe("Mail.User-lab.example");
+    expect(oidc.usernameOf({ preferred_username: "  José Müller ", sub: "1" })).toBe("Jose-Muller");
+    expect(oidc.usernameOf({ preferred_username: "__", email: 7, sub: "248289761001" })).toBe("248289761001");
+    expect(oidc.usernameOf({ preferred_username: "x".repeat(80) + "!" }).length).toBe(64);
+    expect(() => oidc.usernameOf({ preferred_username: "!!!" })).toThrow(/named no user/);
+  });
+
+  it("reads groups as a list or one name, by name or by a dotted path", () => {
+    expect(oidc.groupsOf({ groups: ["a", 3, "b"] }, "groups")).toEqual(["a", "b"]);
+    expect(oidc.groupsOf({ groups: "a" }, "groups")).toEqual(["a"]);
+    expect(oidc.groupsOf({}, "groups")).toEqual([]);
+    expect(oidc.groupsOf({ realm_access: { roles: ["netops"] } }, "realm_access.roles")).toEqual(["netops"]);
+    expect(oidc.groupsOf({ "https://lab.example/groups": ["x"] }, "https://lab.example/groups")).toEqual(["x"]);
+  });
+
+  it("explains a refusal by the claim and the groups needed, never by the user's groups", () => {
+    const settings = resolveOidc({ ...complete, WIRESPEED_OIDC_NAME: "Lab ID" })!;
+    const mapping = { admin: ["wirespeed-admins"], operator: [], viewer: ["staff", "guests"] };
+    expect(oidc.noRoleMessage(settings, mapping, "bob", true)).toBe(
+      'the "groups" claim of bob names none of the groups that give a role here. One of these groups is needed ' +
+        "(admin: wirespeed-admins; viewer: staff, guests): ask the admin of Lab ID to add you to one.",
+    );
+    expect(oidc.noRoleMessage(settings, mapping, "bob", false)).toMatch(/^Lab ID sent no "groups" claim for bob\./);
+  });
+});
+
+describe("the sealed cookie", () => {
+  const pending = {
+    purpose: "oidc-pending",
+    verifier: "v",
+    state: "s",
+    nonce: "n",
+    expiresAt: Date.now() + 60_000,
+  } as const;
+
+  it("opens what it sealed, for its purpose and until it expires", () => {
+    const cookie = oidc.sealCookie(pending);
+    expect(cookie).not.toContain("verifier");
+    expect(oidc.openCookie(cookie, "oidc-pending")).toEqual(pending);
+    expect(oidc.openCookie(cookie, "oidc-notice")).toBeNull();
+    expect(oidc.openCookie(cookie, "oidc-pending", pending.expiresAt)).toBeNull();
+  });
+
+  it("refuses a cookie altered, written in plain JSON, or missing", () => {
+    const cookie = oidc.sealCookie(pending);
+    const bytes = Buffer.from(cookie, "base64url");
+    bytes[bytes.length - 1]! ^= 1;
+    expect(oidc.openCookie(bytes.toString("base64url"), "oidc-pending")).toBeNull();
+    // Plain JSON is what a host secret of an older version looks like: never taken for a sealed cookie.
+    expect(oidc.openCookie(Buffer.from(JSON.stringify(pending)).toString("base64url"), "oidc-pending")).toBeNull();
+    expect(oidc.openCookie(undefined, "oidc-pending")).toBeNull();
+    expect(oidc.openCookie("not base64 at all %%%", "oidc-pending")).toBeNull();
   });
 });
