@@ -6,10 +6,11 @@ import { screenshotEverywhere } from "./screenshots";
 
 // Watching a link from the browser on the real lab: a schedule made through its form, whose
 // next 5 starts show before it is saved; a webhook channel pointing at a receiver started here
-// (127.0.0.1), with Send test; a rule for one link that any real run breaches (below 100% of the
-// line rate, 1 of 1); then a run on that link opens an alert that the receiver gets, the
-// overview marks and the alerts page lists, and an operator acknowledges. The hosts and the
-// link are set up through the REST API. Names start with mon- so they clash with no other spec's.
+// (127.0.0.1), with Send test, whose URL a viewer sees by its origin only; a rule for one link
+// that any real run breaches (below 100% of the line rate, 1 of 1); then a run on that link opens
+// an alert that the receiver gets, the overview marks and the alerts page lists, and an operator
+// acknowledges. The hosts and the link are set up through the REST API. Names start with mon- so
+// they clash with no other spec's.
 
 test.describe.configure({ mode: "serial" });
 
@@ -17,8 +18,9 @@ const LINK = { lab: "ab-1g", name: "mon-ab-1g", speedMbps: 1000 } as const;
 const CHANNEL = "mon hook";
 const SECRET = "mon shared secret";
 const RULE = "mon below line rate";
+const VIEWER = { username: "monviewer", password: "mon viewer password" } as const;
 
-type ChannelJson = { id: number; name: string; secretsSet: string[] };
+type ChannelJson = { id: number; name: string; secretsSet: string[]; config: Record<string, unknown> };
 type RuleJson = {
   id: number;
   name: string;
@@ -172,6 +174,52 @@ test("a webhook channel's Send test reaches the receiver, signed, and says sent"
     "set — leave empty to keep",
   );
   await edit.getByRole("button", { name: "Cancel" }).click();
+});
+
+test("a viewer sees only the origin of the channel's URL, on the channels page and through the API", async ({
+  page,
+  browser,
+}, testInfo) => {
+  await page.goto("/users");
+  const form = page.getByRole("form", { name: "Add a user" });
+  await form.getByLabel("Username").fill(VIEWER.username);
+  await form.getByLabel("Password").fill(VIEWER.password);
+  await form.getByLabel("Role").selectOption("viewer");
+  await form.getByRole("button", { name: "Add user" }).click();
+  await expect(page.getByTestId("users-message")).toHaveText(`Created ${VIEWER.username}.`);
+
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    storageState: { cookies: [], origins: [] },
+  });
+  try {
+    const viewer = await context.newPage();
+    await viewer.goto("/login");
+    await viewer.getByLabel("Username").fill(VIEWER.username);
+    await viewer.getByLabel("Password", { exact: true }).fill(VIEWER.password);
+    await viewer.getByRole("button", { name: "Sign in" }).click();
+    await expect(viewer.getByTestId("account-link")).toContainText(`${VIEWER.username} (viewer)`);
+
+    await viewer.goto("/alerts/channels");
+    const row = viewer.getByTestId(`channel-row-${channelId}`);
+    await expect(row).toContainText(receiver.url);
+    await expect(row).not.toContainText("/hook");
+    await expect(viewer.locator("body")).not.toContainText(`${receiver.url}/hook`);
+    await expect(row.getByRole("button", { name: `Send test to ${CHANNEL}` })).toHaveCount(0);
+
+    // Its session reads the API as the page does: the origin again, and nothing of the path.
+    const answer = await viewer.request.get("/api/channels");
+    expect(answer.status()).toBe(200);
+    const text = await answer.text();
+    expect(text).not.toContain("/hook");
+    const { channels } = JSON.parse(text) as { channels: ChannelJson[] };
+    expect(channels.find((channel) => channel.id === channelId)?.config).toEqual({ url: receiver.url });
+  } finally {
+    await context.close();
+  }
+  // An admin still reads all of it.
+  await page.goto("/alerts/channels");
+  await expect(page.getByTestId(`channel-row-${channelId}`)).toContainText(`${receiver.url}/hook`);
 });
 
 test("a rule for one link with that channel is listed with its condition and m of n", async ({ page, request }) => {
