@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { E2E_ADMIN, E2E_API_TOKEN, adminStorageState, distDirFor, serverLogFor } from "./e2e/api";
+import { oidcServerEnv } from "./testing/oidc/settings";
 
 // The app under test runs on its own port with its own SQLite file, built and
 // started by the same script users run (`npm start`).
@@ -98,6 +99,8 @@ export default defineConfig({
       // The first admin, seeded at start as a deployment would (the set-up page is tested on a server of its own).
       WIRESPEED_ADMIN_USER: E2E_ADMIN.username,
       WIRESPEED_ADMIN_PASSWORD: E2E_ADMIN.password,
+      // "Sign in with …" through the provider e2e/oidc.spec.ts starts (testing/oidc); the other specs see its button.
+      ...oidcServerEnv(port),
       // A run on another port builds its own copy, so two runs at once do not overwrite each other's build.
       ...(port === 3100 ? {} : { WIRESPEED_DIST_DIR: distDirFor(port) }),
     },
