@@ -145,3 +145,56 @@ describe("the sealed cookie", () => {
     expect(oidc.openCookie("not base64 at all %%%", "oidc-pending")).toBeNull();
   });
 });
+
+describe("discovery", () => {
+  it("says so when the provider cannot be reached, and asks again at the next sign-in", async () => {
+    const { createServer } = await import("node:net");
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      ...complete,
+      WIRESPEED_OIDC_ISSUER: `http://127.0.0.1:${port}`,
+      WIRESPEED_OIDC_NAME: "Lab ID",
+    });
+    try {
+      await expect(oidc.beginOidcSignIn()).rejects.toMatchObject({
+        page: "login",
+        message: `Lab ID cannot be reached (http://127.0.0.1:${port}/): try again later, or ask an admin to check WIRESPEED_OIDC_ISSUER.`,
+      });
+      // The provider comes up: the failure was not kept.
+      const { createProvider } = await import("@/testing/oidc/provider.mjs");
+      const { provider } = createProvider({
+        port,
+        redirectUri: "https://wirespeed.lab.example/api/auth/oidc/callback",
+        clientId: complete.WIRESPEED_OIDC_CLIENT_ID,
+        clientSecret: complete.WIRESPEED_OIDC_CLIENT_SECRET,
+      });
+      const server = await new Promise<import("node:http").Server>((resolve) => {
+        const listening = provider.listen(port, "127.0.0.1", () => resolve(listening));
+      });
+      try {
+        const { url, pending } = await oidc.beginOidcSignIn();
+        expect(url.origin).toBe(`http://127.0.0.1:${port}`);
+        expect(Object.fromEntries(url.searchParams)).toMatchObject({
+          client_id: "wirespeed",
+          redirect_uri: "https://wirespeed.lab.example/api/auth/oidc/callback",
+          response_type: "code",
+          code_challenge_method: "S256",
+        });
+        const sealed = oidc.openCookie<import("./oidc").Pending>(pending, "oidc-pending");
+        expect(url.searchParams.get("state")).toBe(sealed?.state);
+        expect(url.searchParams.get("nonce")).toBe(sealed?.nonce);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+  });
+});

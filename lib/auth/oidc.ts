@@ -94,8 +94,8 @@ function keys() {
   return keyring;
 }
 
-type Pending = { purpose: "oidc-pending"; verifier: string; state: string; nonce: string; expiresAt: number };
-type Notice = { purpose: "oidc-notice"; page: "login" | "refused"; message: string; expiresAt: number };
+export type Pending = { purpose: "oidc-pending"; verifier: string; state: string; nonce: string; expiresAt: number };
+export type Notice = { purpose: "oidc-notice"; page: "login" | "refused"; message: string; expiresAt: number };
 
 /** `value` sealed (AES-256-GCM under the current key) for a cookie. */
 export function sealCookie(value: Pending | Notice): string {
