@@ -214,6 +214,12 @@ test("a viewer sees only the origin of the channel's URL, on the channels page a
     expect(text).not.toContain("/hook");
     const { channels } = JSON.parse(text) as { channels: ChannelJson[] };
     expect(channels.find((channel) => channel.id === channelId)?.config).toEqual({ url: receiver.url });
+
+    // The other alerts pages, which list the channels by name, render for a viewer too.
+    await viewer.goto("/alerts/rules");
+    await expect(viewer.getByRole("heading", { name: "Alert rules" })).toBeVisible();
+    await viewer.goto("/alerts");
+    await expect(viewer.getByRole("heading", { name: "Alerts", exact: true })).toBeVisible();
   } finally {
     await context.close();
   }
