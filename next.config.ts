@@ -1,33 +1,23 @@
 import type { NextConfig } from "next";
 
-// `next dev` needs eval for its reload and error overlay; a production build never does.
-const isDevelopment = process.env.NODE_ENV === "development";
+// Pages get their Content-Security-Policy from proxy.ts, with a fresh nonce for each one.
+// The API answers JSON, CSV and event streams, never a document that runs anything: it
+// may load nothing at all, and no site may frame it.
+const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-// Next.js's inline bootstrap scripts need 'unsafe-inline' (a nonce would make every page
-// dynamic); styles need it for the inline style attributes of the charts. Everything
-// else comes from the app's own origin, and no other site may frame it.
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${isDevelopment ? " 'unsafe-eval'" : ""}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join("; ");
-
-// Strict-Transport-Security is not sent here: the app speaks plain HTTP and HTTPS belongs to
-// the proxy in front of it, which should add `Strict-Transport-Security: max-age=31536000`.
 const SECURITY_HEADERS = [
-  { key: "Content-Security-Policy", value: contentSecurityPolicy },
   { key: "X-Frame-Options", value: "DENY" },
   { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
 ];
+
+// Strict-Transport-Security on every response to a request that came over HTTPS, which the
+// TLS-terminating proxy in front says with X-Forwarded-Proto (the app itself speaks plain
+// HTTP). Never over plain HTTP: a browser ignores it there, and a site without HTTPS must
+// not promise it.
+const HSTS = { key: "Strict-Transport-Security", value: "max-age=31536000; includeSubDomains" };
+const OVER_HTTPS = [{ type: "header" as const, key: "x-forwarded-proto", value: "https" }];
 
 const nextConfig: NextConfig = {
   // WIRESPEED_DIST_DIR lets two copies of the app (say, browser tests on two ports) build side by side.
@@ -39,7 +29,11 @@ const nextConfig: NextConfig = {
   // No `experimental.serverActions.allowedOrigins` on purpose: by default Next.js refuses a
   // server action whose Origin is not the Host it was sent to, which is the CSRF check we want.
   async headers() {
-    return [{ source: "/:path*", headers: SECURITY_HEADERS }];
+    return [
+      { source: "/:path*", headers: SECURITY_HEADERS },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }] },
+      { source: "/:path*", has: OVER_HTTPS, headers: [HSTS] },
+    ];
   },
 };
 

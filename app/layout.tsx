@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { NavLinks } from "@/components/NavLinks";
 import { SignOutButton } from "@/components/auth/SignOutButton";
@@ -24,6 +25,10 @@ export const viewport: Viewport = {
 
 // The header shows who is signed in; each page checks the role itself (lib/auth/guard.ts).
 export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: a page prerendered at build time would carry no nonce,
+  // and the Content-Security-Policy of proxy.ts would block its scripts. (No inline script
+  // of the app's own needs the nonce today; one would read it from the x-nonce header.)
+  await connection();
   const principal = await currentSessionPrincipal();
   const viewer = principal ? viewerOf(principal) : null;
   return (

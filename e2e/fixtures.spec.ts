@@ -4,9 +4,9 @@ import { adminStorageState } from "./api";
 import { expect, expectedResponsesFor, test, watchForProblems, type ExpectedResponse } from "./fixtures";
 
 // The guard of e2e/fixtures.ts can fail: on a context of its own (the test's own page stays
-// clean), a real page of the app asks for a missing image, logs an error, throws, and loses a
-// request, and the guard reports each; a response listed as expected is not reported, and an
-// expected one that never came is.
+// clean), a real page of the app asks for a missing image, logs an error, throws, loses a
+// request, and runs an inline script without the page's nonce, and the guard reports each; a
+// response listed as expected is not reported, and an expected one that never came is.
 
 const MISSING = "/no-such-image.png";
 const REFUSED = "/refused-by-the-test";
@@ -34,8 +34,8 @@ test("the guard reports a console error, an uncaught exception, a failed request
       status: 403,
       reason: "provoked",
     };
-    const strict = watchForProblems(context);
-    const lenient = watchForProblems(context, [missingImage, neverAsked]);
+    const strict = await watchForProblems(context);
+    const lenient = await watchForProblems(context, [missingImage, neverAsked]);
     await context.route(`**${REFUSED}`, (route) => route.abort("failed"));
 
     const page = await context.newPage();
@@ -79,6 +79,49 @@ test("the guard reports a console error, an uncaught exception, a failed request
     expect(lenient.problems.filter((problem) => problem.includes(MISSING))).toEqual([]);
     expect(lenient.problems).toEqual(strict.problems.filter((problem) => !problem.includes(MISSING)));
     expect(lenient.unused()).toEqual([neverAsked]);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the guard reports an inline script the Content-Security-Policy blocks, from the console and the page's event", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({
+    baseURL,
+    storageState: adminStorageState(Number(new URL(baseURL!).port)),
+  });
+  try {
+    const watch = await watchForProblems(context);
+    // What a stored script injection would look like: the overview's HTML with a <script> of
+    // its own, which has no nonce, so the policy must stop it.
+    await context.route(/\/$/, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        "</body>",
+        "<script>window.injectedScriptRan = true;</script></body>",
+      );
+      expect(html, "the script is in the page").toContain("injectedScriptRan");
+      await route.fulfill({ response, body: html });
+    });
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+    const hasRun = await page.evaluate(() => (window as unknown as { injectedScriptRan?: boolean }).injectedScriptRan);
+    expect(hasRun, "the injected script ran").toBeUndefined();
+    await expect.poll(() => watch.problems.length).toBeGreaterThanOrEqual(2);
+    watch.stop();
+    expect(watch.problems).toHaveLength(2);
+    expect(watch.problems).toEqual(
+      expect.arrayContaining([
+        // Chromium's line, in its older and newer words.
+        expect.stringMatching(
+          /^console error on \/: (Refused to execute inline script because it|Executing inline script) violates the following Content Security Policy directive:? ["']script-src /,
+        ),
+        "Content-Security-Policy violation on /: script-src-elem blocked inline",
+      ]),
+    );
   } finally {
     await context.close();
   }

@@ -10,8 +10,10 @@ import {
 
 // What every spec imports `test` and `expect` from. Its `context` (and so `page`, and any page
 // opened in it) is watched for what a person would see in the browser's console: a console
-// error, an uncaught exception, a request that failed and a resource answered with a status of
-// 400 or more. Any of them fails the test that saw it, at its end, listing each with its page.
+// error, an uncaught exception, a request that failed, a resource answered with a status of
+// 400 or more, and a script, style or connection the Content-Security-Policy blocked (Chromium's
+// console line for it, and the page's securitypolicyviolation event). Any of them fails the test
+// that saw it, at its end, listing each with its page.
 // Responses a test provokes on purpose are in EXPECTED_RESPONSES, and nowhere else.
 
 export { expect } from "@playwright/test";
@@ -63,9 +65,16 @@ function pageOf(item: ConsoleMessage | Request): string {
 /** Chromium's console line for a resource answered with an error status, and the resource's address. */
 const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of (\d+)/;
 
+/** Names the page function each watch of a context gets its pages' violation events through. */
+let violationBindings = 0;
+
 /** Watches every page of `context`, those it opens later included. */
-export function watchForProblems(context: BrowserContext, expected: readonly ExpectedResponse[] = []): ProblemWatch {
+export async function watchForProblems(
+  context: BrowserContext,
+  expected: readonly ExpectedResponse[] = [],
+): Promise<ProblemWatch> {
   const problems: string[] = [];
+  let isWatching = true;
   const used = new Set<ExpectedResponse>();
   const expectedFor = (url: string, status: number) =>
     expected.find((entry) => entry.status === status && entry.path.test(pathOf(url)));
@@ -104,6 +113,17 @@ export function watchForProblems(context: BrowserContext, expected: readonly Exp
     );
   };
 
+  // A page function cannot be taken back: once stopped, it drops what it is told.
+  const binding = `wirespeedReportViolation${(violationBindings += 1)}`;
+  await context.exposeBinding(binding, ({ page }, text: string) => {
+    if (isWatching) problems.push(`Content-Security-Policy violation on ${pathOf(page.url())}: ${text}`);
+  });
+  await context.addInitScript((name: string) => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as Record<string, (text: string) => void>)[name];
+      report?.(`${event.effectiveDirective} blocked ${event.blockedURI || "inline"}`);
+    });
+  }, binding);
   context.on("console", onConsole);
   context.on("weberror", onWebError);
   context.on("requestfailed", onRequestFailed);
@@ -112,6 +132,7 @@ export function watchForProblems(context: BrowserContext, expected: readonly Exp
     problems,
     unused: () => expected.filter((entry) => !used.has(entry)),
     stop() {
+      isWatching = false;
       context.off("console", onConsole);
       context.off("weberror", onWebError);
       context.off("requestfailed", onRequestFailed);
@@ -134,7 +155,7 @@ export const test = base.extend({
   // Playwright's `use` is named `provide` here: the React rules of hooks would take it for React's `use`.
   context: async ({ context }, provide, testInfo) => {
     const expected = expectedResponsesFor(testInfo.file, testInfo.titlePath);
-    const watch = watchForProblems(context, expected);
+    const watch = await watchForProblems(context, expected);
     await provide(context);
     watch.stop();
     const lines = [...watch.problems];
