@@ -21,11 +21,11 @@ function pageNumberOf(value: string | string[] | undefined): number {
 }
 
 export default async function AlertsPage({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
-  await requirePage("read");
+  const { role } = await requirePage("read");
   const page = pageNumberOf((await searchParams).page);
   const [open, past] = await Promise.all([
-    listAlerts({ status: "firing", pageSize: OPEN_ALERTS_MAX }),
-    listAlerts({ status: "resolved", page, pageSize: PAST_PAGE_SIZE }),
+    listAlerts({ status: "firing", pageSize: OPEN_ALERTS_MAX, role }),
+    listAlerts({ status: "resolved", page, pageSize: PAST_PAGE_SIZE, role }),
   ]);
   return (
     <>

@@ -5,6 +5,8 @@ import { db } from "@/lib/db";
 import { AppError, parseInput } from "@/lib/errors";
 import { IdSchema } from "@/lib/inventory/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Role } from "@/lib/auth/roles";
+import { deliveryErrorAsSeenBy } from "@/lib/notify/contract";
 import type { AlertJson, AlertListPage, AlertStatus } from "./contract";
 
 // Reads of alerts for the API and the pages, and acknowledging one. Alerts are opened and
@@ -23,7 +25,15 @@ function runIdsOf(value: unknown): number[] {
   return Array.isArray(value) ? value.filter((id): id is number => Number.isInteger(id)) : [];
 }
 
-export function toAlertJson(row: AlertRow): AlertJson {
+/**
+ * Who reads: `role` when given (the pages pass their principal's), else the principal of the API request
+ * or action being served, else a viewer. A viewer reads delivery errors with every URL cut to its origin.
+ */
+function readerRole(role?: Role): Role {
+  return role ?? currentPrincipal()?.role ?? "viewer";
+}
+
+export function toAlertJson(row: AlertRow, role: Role = "viewer"): AlertJson {
   return {
     id: row.id,
     status: row.status === "resolved" ? "resolved" : "firing",
@@ -45,7 +55,7 @@ export function toAlertJson(row: AlertRow): AlertJson {
       event: notification.event,
       status: notification.status,
       attempts: notification.attempts,
-      error: notification.error,
+      error: deliveryErrorAsSeenBy(notification.error, role),
       at: notification.at.toISOString(),
     })),
   };
@@ -55,7 +65,14 @@ function alertNotFound(id: number): AppError {
   return new AppError("not-found", `no alert has id ${id}`);
 }
 
-export type ListAlertsOptions = { status?: AlertStatus; linkId?: number; page?: number; pageSize?: number };
+export type ListAlertsOptions = {
+  status?: AlertStatus;
+  linkId?: number;
+  page?: number;
+  pageSize?: number;
+  /** The reader's role (see readerRole). */
+  role?: Role;
+};
 
 /** Alerts, the most recently opened first; `status` and `linkId` narrow them. */
 export async function listAlerts({
@@ -63,6 +80,7 @@ export async function listAlerts({
   linkId,
   page = 1,
   pageSize = 50,
+  role,
 }: ListAlertsOptions = {}): Promise<AlertListPage> {
   const where: Prisma.AlertWhereInput = { ...(status ? { status } : {}), ...(linkId === undefined ? {} : { linkId }) };
   const [total, rows] = await Promise.all([
@@ -75,14 +93,15 @@ export async function listAlerts({
       include: alertInclude,
     }),
   ]);
-  return { alerts: rows.map(toAlertJson), total, page, pageSize };
+  const reader = readerRole(role);
+  return { alerts: rows.map((row) => toAlertJson(row, reader)), total, page, pageSize };
 }
 
-export async function getAlert(id: number): Promise<AlertJson> {
+export async function getAlert(id: number, role?: Role): Promise<AlertJson> {
   const alertId = parseInput(IdSchema, id, "id");
   const row = await db.alert.findUnique({ where: { id: alertId }, include: alertInclude });
   if (!row) throw alertNotFound(alertId);
-  return toAlertJson(row);
+  return toAlertJson(row, readerRole(role));
 }
 
 /**
@@ -101,17 +120,18 @@ export async function acknowledgeAlert(id: number): Promise<AlertJson> {
   const row = await db.alert.findUnique({ where: { id: alertId }, include: alertInclude });
   if (!row) throw alertNotFound(alertId);
   if (count > 0) await recordAudit("alert.ack", "alert", row.id, row.title);
-  return toAlertJson(row);
+  return toAlertJson(row, readerRole());
 }
 
 /** The firing alerts of every link that has one, oldest first: the overview's and link page's marks. */
-export async function openAlertsByLink(): Promise<Map<number, AlertJson[]>> {
+export async function openAlertsByLink(role?: Role): Promise<Map<number, AlertJson[]>> {
+  const reader = readerRole(role);
   const rows = await db.alert.findMany({
     where: { status: "firing" },
     orderBy: [{ openedAt: "asc" }, { id: "asc" }],
     include: alertInclude,
   });
   const byLink = new Map<number, AlertJson[]>();
-  for (const row of rows) byLink.set(row.linkId, [...(byLink.get(row.linkId) ?? []), toAlertJson(row)]);
+  for (const row of rows) byLink.set(row.linkId, [...(byLink.get(row.linkId) ?? []), toAlertJson(row, reader)]);
   return byLink;
 }

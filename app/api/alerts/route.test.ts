@@ -141,6 +141,36 @@ describe("the alerts API", () => {
     expect(one.body).toMatchObject({ id: target.id, acknowledgedBy: "operator" });
     expect((await call(alert.GET as Handler, "GET", "/api/alerts/424242", TEST_API_TOKEN, "424242")).status).toBe(404);
   });
+
+  it("shows a viewer only the origin of a URL in a delivery's error, and an operator the whole error", async () => {
+    const [target] = (await list("?status=firing")).body.alerts;
+    const error = "HTTP 404 from https://ha.lan:8123/api/webhook/wirespeed-secret-hook-id";
+    await api.db.notification.create({
+      data: { alertId: target.id, channelName: "ha", event: "alert.firing", status: "failed", attempts: 3, error },
+    });
+    const errorsOf = (body: { notifications: { error: string | null }[] }) =>
+      body.notifications.map((notification) => notification.error).filter(Boolean);
+    const byViewer = await call(
+      alert.GET as Handler,
+      "GET",
+      `/api/alerts/${target.id}`,
+      viewerToken,
+      String(target.id),
+    );
+    expect(errorsOf(byViewer.body)).toEqual(["HTTP 404 from https://ha.lan:8123"]);
+    const listed = (await list("?status=firing", viewerToken)).body.alerts.find(
+      (one: { id: number }) => one.id === target.id,
+    );
+    expect(errorsOf(listed)).toEqual(["HTTP 404 from https://ha.lan:8123"]);
+    const byOperator = await call(
+      alert.GET as Handler,
+      "GET",
+      `/api/alerts/${target.id}`,
+      operatorToken,
+      String(target.id),
+    );
+    expect(errorsOf(byOperator.body)).toEqual([error]);
+  });
 });
 
 describe("GET /api/links/:id/baseline", () => {

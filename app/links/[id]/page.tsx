@@ -51,7 +51,7 @@ export async function generateMetadata({ params }: Props) {
 }
 
 export default async function LinkPage({ params, searchParams }: Props) {
-  await requirePage("read");
+  const principal = await requirePage("read");
   const linkId = pageIdOf((await params).id);
   if (linkId === null) notFound();
   const query = await searchParams;
@@ -77,7 +77,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
     listLinkStreamCounts(linkId),
     compareIds.length >= 2 ? getRunComparison({ ids: compareIds, linkId }) : Promise.resolve([]),
     listExperiments({ linkId, pageSize: LATEST_EXPERIMENTS }),
-    listAlerts({ status: "firing", linkId }),
+    listAlerts({ status: "firing", linkId, role: principal.role }),
     listSchedules({ linkId }),
     getLinkBaseline(linkId),
     getLinkHints(linkId),
