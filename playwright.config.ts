@@ -99,6 +99,12 @@ export default defineConfig({
       // The first admin, seeded at start as a deployment would (the set-up page is tested on a server of its own).
       WIRESPEED_ADMIN_USER: E2E_ADMIN.username,
       WIRESPEED_ADMIN_PASSWORD: E2E_ADMIN.password,
+      // A trusted proxy's user header, believed from 127.0.0.2 only (e2e/proxy-sign-in.spec.ts connects from
+      // there as the proxy, and from 127.0.0.1 as anyone else); groups map to roles as the identity provider's
+      // do (WIRESPEED_OIDC_*_GROUPS, above).
+      WIRESPEED_TRUSTED_PROXIES: "127.0.0.2",
+      WIRESPEED_AUTH_HEADER: "Remote-User",
+      WIRESPEED_AUTH_GROUPS_HEADER: "Remote-Groups",
       // "Sign in with …" through the provider e2e/oidc.spec.ts starts (testing/oidc); the other specs see its button.
       ...oidcServerEnv(port),
       // A run on another port builds its own copy, so two runs at once do not overwrite each other's build.

@@ -6,7 +6,7 @@ import { CredentialsForm } from "@/components/auth/CredentialsForm";
 import { TEXT_LINK } from "@/components/ui/styles";
 import { Notice } from "@/components/ui/ui";
 import { signInAction } from "@/lib/auth/actions/sign-in";
-import { currentSessionPrincipal } from "@/lib/auth/guard";
+import { currentProxyOutcome, currentSessionPrincipal } from "@/lib/auth/guard";
 import { OIDC_NOTICE_COOKIE, oidcSettings, readNotice } from "@/lib/auth/oidc";
 import { countUsers } from "@/lib/auth/users";
 import { OidcButton } from "./OidcButton";
@@ -22,12 +22,19 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   if (!hasUsers && !oidc) redirect("/setup");
   const next = (await searchParams).next;
   const notice = readNotice((await cookies()).get(OIDC_NOTICE_COOKIE)?.value);
+  // A trusted proxy named a user Wirespeed refuses (no group giving a role, disabled, a local account's name).
+  const { refused: proxyRefused } = await currentProxyOutcome();
   return (
     <AuthCard title="Sign in to Wirespeed" description="Ask an admin of this Wirespeed for an account.">
       <div className="space-y-5">
         {notice ? (
           <Notice tone="error" title="Not signed in" testId="oidc-notice">
             {notice.message}
+          </Notice>
+        ) : null}
+        {proxyRefused ? (
+          <Notice tone="error" title="Not signed in" testId="proxy-refused">
+            {proxyRefused}
           </Notice>
         ) : null}
         {oidc ? <OidcButton name={oidc.name} /> : null}

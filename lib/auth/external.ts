@@ -76,7 +76,10 @@ export async function principalOfExternalUser(input: {
         : `Another account named ${holder.username} exists (${holder.source === source ? "another identity" : `signed in by ${SOURCE_NAMES[holder.source as ExternalSource] ?? holder.source}`}): ask an admin to delete it.`,
     );
   }
-  if (role === null) throw new AuthError("forbidden", `${from} grants ${username} no role in Wirespeed.`);
+  if (role === null) {
+    const sentence = `${from.charAt(0).toUpperCase()}${from.slice(1)} grants ${username} no role in Wirespeed`;
+    throw new AuthError("forbidden", `${sentence}: none of their groups is one that gives a role.`);
+  }
 
   const now = new Date();
   let row;

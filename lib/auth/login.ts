@@ -12,10 +12,10 @@ import { LoginSchema, usernameKey } from "./schemas";
 import { createSession } from "./sessions";
 
 // Failed sign-ins slow down the pair (user name, client address) after 5, and the client address,
-// whatever names it tries, after 20: each further failure doubles the wait, from 1 s up to 15
+// whatever names it tries, after 20: each further failure doubles the wait, from 5 s up to 15
 // minutes. The right password from another address is never held up by someone else's guesses.
-const perPair = createThrottle({ free: 5, baseMs: 1000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 });
-const perClient = createThrottle({ free: 20, baseMs: 1000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 });
+const perPair = createThrottle({ free: 5, baseMs: 5000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 });
+const perClient = createThrottle({ free: 20, baseMs: 5000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 });
 
 function tooMany(ms: number): AuthError {
   return new AuthError("rate-limited", `Too many failed sign-ins: try again in ${describeWait(ms)}.`, {
