@@ -12,6 +12,7 @@ const POSTGRES_SUITES = [
   "lib/schedules/scheduler.test.ts",
   "lib/schedules/store.test.ts",
   "lib/auth/auth.test.ts",
+  "lib/auth/external.test.ts",
   "lib/notify/deliver.test.ts",
   "lib/notify/channels.test.ts",
   "lib/metrics/prometheus.test.ts",

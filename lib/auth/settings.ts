@@ -1,4 +1,5 @@
 import "server-only";
+import { SignInConfigError, resolveOidc } from "@/lib/config";
 import { TrustedProxiesError, parseTrustedProxies } from "./client";
 import { apiTokenProblem } from "./guard";
 import { proxyHeaderProblem } from "./proxy-header";
@@ -18,6 +19,12 @@ export function authSettingsProblems(env: Env = process.env): string[] {
   }
   const header = proxyHeaderProblem(env);
   if (header) problems.push(header);
+  try {
+    resolveOidc(env);
+  } catch (error) {
+    if (!(error instanceof SignInConfigError)) throw error;
+    problems.push(error.message);
+  }
   return problems;
 }
 

@@ -1,5 +1,4 @@
 import "server-only";
-import { resolveOidc } from "@/lib/config";
 import { AccountError } from "./errors";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -101,15 +100,10 @@ export async function createFirstAdmin(input: unknown): Promise<UserView> {
   return view(row);
 }
 
-/**
- * With WIRESPEED_ADMIN_PASSWORD set and no user yet, creates the admin (WIRESPEED_ADMIN_USER, default "admin").
- * Runs at start: the other sign-in settings (WIRESPEED_OIDC_*) are checked here too, so that settings half set
- * stop the server with a message naming the variable.
- */
+/** With WIRESPEED_ADMIN_PASSWORD set and no user yet, creates the admin (WIRESPEED_ADMIN_USER, default "admin"). */
 export async function seedAdminFromEnv(
   env: Record<string, string | undefined> = process.env,
 ): Promise<UserView | null> {
-  resolveOidc(env);
   const password = env.WIRESPEED_ADMIN_PASSWORD;
   if (!password || (await countUsers()) > 0) return null;
   try {
