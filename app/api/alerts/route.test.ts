@@ -34,6 +34,7 @@ async function call(
 }
 
 const list = (query = "", token?: string) => call(alerts.GET as Handler, "GET", `/api/alerts${query}`, token);
+const one = (id: number, token?: string) => call(alert.GET as Handler, "GET", `/api/alerts/${id}`, token, String(id));
 const acknowledge = (id: number, token?: string) =>
   call(ack.POST as Handler, "POST", `/api/alerts/${id}/ack`, token, String(id));
 
@@ -137,9 +138,8 @@ describe("the alerts API", () => {
     expect(again.body).toMatchObject({ acknowledgedBy: "operator", acknowledgedAt: acked.body.acknowledgedAt });
     expect(await api.db.auditEvent.count({ where: { action: "alert.ack", targetId: target.id } })).toBe(1);
     expect((await acknowledge(424242)).status).toBe(404);
-    const one = await call(alert.GET as Handler, "GET", `/api/alerts/${target.id}`, viewerToken, String(target.id));
-    expect(one.body).toMatchObject({ id: target.id, acknowledgedBy: "operator" });
-    expect((await call(alert.GET as Handler, "GET", "/api/alerts/424242", TEST_API_TOKEN, "424242")).status).toBe(404);
+    expect((await one(target.id, viewerToken)).body).toMatchObject({ id: target.id, acknowledgedBy: "operator" });
+    expect((await one(424242)).status).toBe(404);
   });
 
   it("shows a viewer only the origin of a URL in a delivery's error, and an operator the whole error", async () => {
@@ -150,26 +150,12 @@ describe("the alerts API", () => {
     });
     const errorsOf = (body: { notifications: { error: string | null }[] }) =>
       body.notifications.map((notification) => notification.error).filter(Boolean);
-    const byViewer = await call(
-      alert.GET as Handler,
-      "GET",
-      `/api/alerts/${target.id}`,
-      viewerToken,
-      String(target.id),
-    );
-    expect(errorsOf(byViewer.body)).toEqual(["HTTP 404 from https://ha.lan:8123"]);
+    expect(errorsOf((await one(target.id, viewerToken)).body)).toEqual(["HTTP 404 from https://ha.lan:8123"]);
     const listed = (await list("?status=firing", viewerToken)).body.alerts.find(
       (one: { id: number }) => one.id === target.id,
     );
     expect(errorsOf(listed)).toEqual(["HTTP 404 from https://ha.lan:8123"]);
-    const byOperator = await call(
-      alert.GET as Handler,
-      "GET",
-      `/api/alerts/${target.id}`,
-      operatorToken,
-      String(target.id),
-    );
-    expect(errorsOf(byOperator.body)).toEqual([error]);
+    expect(errorsOf((await one(target.id, operatorToken)).body)).toEqual([error]);
   });
 });
 
