@@ -53,10 +53,14 @@ async function offline(context: BrowserContext) {
  * From the login page through the provider's login and consent pages, as `login`; resolves with the
  * callback URL the provider sent the browser to, and the cookies that went with it.
  */
-async function signInAtProvider(page: Page, login: string): Promise<{ callback: string; cookie: string }> {
+async function signInAtProvider(
+  page: Page,
+  login: string,
+  start = "/login",
+): Promise<{ callback: string; cookie: string }> {
   await offline(page.context());
   const callback = page.waitForRequest(/\/api\/auth\/oidc\/callback\?/);
-  await page.goto("/login");
+  await page.goto(start);
   await page.getByRole("link", { name: `Sign in with ${OIDC_TEST_NAME}` }).click();
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/interaction\//);
   await page.locator('input[name="login"]').fill(login);
@@ -138,7 +142,11 @@ test("a user in no group is refused with a page naming the claim and the groups 
   await screenshotEverywhere(page, "oidc-refused");
 });
 
-test("a user without preferred_username gets a user name from the email", async ({ page }) => {
-  await signInAtProvider(page, "oidc-mail");
+test("a user without preferred_username gets a user name from the email, and lands on the page asked for", async ({
+  page,
+}) => {
+  // A page that needs an account sends the visitor to sign in, and back to it afterwards.
+  await signInAtProvider(page, "oidc-mail", "/links?sort=name");
+  await expect(page).toHaveURL(/\/links\?sort=name$/);
   await expect(page.getByTestId("account-link")).toContainText("Mail.User-lab.example (operator)");
 });

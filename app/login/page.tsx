@@ -37,7 +37,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
             {proxyRefused}
           </Notice>
         ) : null}
-        {oidc ? <OidcButton name={oidc.name} /> : null}
+        {oidc ? <OidcButton name={oidc.name} next={typeof next === "string" ? next : undefined} /> : null}
         {oidc?.only ? (
           <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="password-sign-in-off">
             Password sign-in is turned off here: sign in with {oidc.name}.

@@ -123,6 +123,7 @@ describe("the sealed cookie", () => {
     verifier: "v",
     state: "s",
     nonce: "n",
+    next: "/links/3",
     expiresAt: Date.now() + 60_000,
   } as const;
 

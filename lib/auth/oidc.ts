@@ -1,6 +1,7 @@
 import "server-only";
 import * as client from "openid-client";
 import { type OidcConfig, resolveOidc } from "@/lib/config";
+import { safeNextPath } from "./next-path";
 import { envelopeKind, openText, sealText } from "@/lib/secrets/envelope";
 import { loadKeys } from "@/lib/secrets/keys";
 import { recordAudit } from "./audit";
@@ -94,7 +95,15 @@ function keys() {
   return keyring;
 }
 
-export type Pending = { purpose: "oidc-pending"; verifier: string; state: string; nonce: string; expiresAt: number };
+export type Pending = {
+  purpose: "oidc-pending";
+  verifier: string;
+  state: string;
+  nonce: string;
+  /** The page to open once signed in (a path of this app: safeNextPath). */
+  next: string;
+  expiresAt: number;
+};
 export type Notice = { purpose: "oidc-notice"; page: "login" | "refused"; message: string; expiresAt: number };
 
 /** `value` sealed (AES-256-GCM under the current key) for a cookie. */
@@ -149,8 +158,8 @@ export function readNotice(cookie: string | undefined): { page: "login" | "refus
   return notice ? { page: notice.page, message: notice.message } : null;
 }
 
-/** The provider's authorization URL, and the sealed cookie that the callback needs. */
-export async function beginOidcSignIn(): Promise<{ url: URL; pending: string }> {
+/** The provider's authorization URL, and the sealed cookie that the callback needs; `next`: the page to open after. */
+export async function beginOidcSignIn(next?: unknown): Promise<{ url: URL; pending: string }> {
   const settings = settingsOrThrow();
   const configuration = await providerConfiguration(settings);
   const verifier = client.randomPKCECodeVerifier();
@@ -169,6 +178,7 @@ export async function beginOidcSignIn(): Promise<{ url: URL; pending: string }> 
     verifier,
     state,
     nonce,
+    next: safeNextPath(next),
     expiresAt: Date.now() + OIDC_PENDING_MS,
   });
   return { url, pending };
@@ -236,7 +246,7 @@ export async function finishOidcSignIn(input: {
   search: string;
   pending: string | undefined;
   client: string;
-}): Promise<{ token: string; expiresAt: Date; principal: Principal }> {
+}): Promise<{ token: string; expiresAt: Date; principal: Principal; next: string }> {
   const settings = settingsOrThrow();
   const from = input.client ? ` from ${input.client}` : "";
   const refuse = async (error: OidcSignInError, username = "") => {
@@ -328,5 +338,5 @@ export async function finishOidcSignIn(input: {
   }
   const { token, expiresAt } = await createSession(principal.userId!);
   await recordAudit("session.login", "session", null, `through ${settings.name}${from}`, principal);
-  return { token, expiresAt, principal };
+  return { token, expiresAt, principal, next: safeNextPath(pending.next) };
 }

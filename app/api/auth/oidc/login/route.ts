@@ -6,11 +6,12 @@ export const dynamic = "force-dynamic";
 
 /**
  * Starts a sign-in through the identity provider: a redirect to its authorization page, with the sealed
- * cookie (PKCE verifier, state, nonce; 10 minutes) that the callback checks its answer against.
+ * cookie (PKCE verifier, state, nonce, the `?next=` page to open after; 10 minutes) that the callback
+ * checks its answer against.
  */
 export async function GET(request: Request) {
   try {
-    const { url, pending } = await beginOidcSignIn();
+    const { url, pending } = await beginOidcSignIn(new URL(request.url).searchParams.get("next") ?? undefined);
     const response = redirectTo(url.href);
     response.cookies.set(OIDC_PENDING_COOKIE, pending, cookieOptions(request, OIDC_PENDING_MS, PENDING_PATH));
     return response;
