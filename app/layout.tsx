@@ -53,7 +53,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                       {viewer.name}{" "}
                       <span className="text-xs font-normal text-slate-600 dark:text-slate-400">({viewer.role})</span>
                     </Link>
-                    <SignOutButton />
+                    {/* A user a trusted proxy names is signed in at every request: signing out is the proxy's. */}
+                    {principal?.via === "proxy" ? null : <SignOutButton />}
                   </div>
                 ) : null}
               </nav>

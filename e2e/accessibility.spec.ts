@@ -54,6 +54,8 @@ const SIGNED_OUT_PAGES = ["/login"];
 const CHECKED_ELSEWHERE: Record<string, string> = {
   // It exists only until the first account is made: accounts.spec.ts opens it on a server of its own.
   "/setup": "e2e/accounts.spec.ts (screenshotEverywhere: accounts-setup)",
+  // It says why the identity provider's sign-in was refused, from the cookie that sign-in leaves.
+  "/login/refused": "e2e/oidc.spec.ts (screenshotEverywhere: oidc-refused)",
 };
 
 /** app/**\/page.tsx as route patterns: app/runs/[id]/page.tsx → /runs/[id]. */

@@ -35,7 +35,7 @@ const interval = (second: number) => ({
 });
 
 async function healthOf() {
-  const response = await health();
+  const response = await health(new Request("http://localhost/api/health"));
   return { status: response.status, body: (await response.json()) as { ok: boolean; reason?: string } };
 }
 

@@ -8,8 +8,7 @@ export const dynamic = "force-dynamic";
 const GENERIC_REASON = "database unavailable";
 
 /** Whether the request is signed in. Health needs no account: a wrong token (or a database that cannot check it) is anonymous, not a 401. */
-async function isSignedIn(request: Request | undefined): Promise<boolean> {
-  if (!request) return false;
+async function isSignedIn(request: Request): Promise<boolean> {
   try {
     return (await principalOfRequest(request)) !== null;
   } catch {
@@ -17,11 +16,8 @@ async function isSignedIn(request: Request | undefined): Promise<boolean> {
   }
 }
 
-/**
- * Liveness and database check for load balancers, docker's healthcheck and humans. Without a
- * request (called in-process, as the database outage test does) the caller has no account.
- */
-export async function GET(request?: Request) {
+/** Liveness and database check for load balancers, docker's healthcheck and humans. */
+export async function GET(request: Request) {
   const health = await databaseHealth();
   if (health.ok) return Response.json(health);
   console.error(`[wirespeed] health: the database fails: ${health.reason}`);
