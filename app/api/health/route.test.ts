@@ -88,7 +88,11 @@ describe("GET /api/health", () => {
       const response = await GET(withHeaders(headers));
       expect(response.status, JSON.stringify(headers)).toBe(503);
       const body = await response.json();
-      expect(body).toMatchObject({ ok: false, db: "error", database: "sqlite" });
+      expect(body).toMatchObject({
+        ok: false,
+        db: "error",
+        database: process.env.WIRESPEED_TEST_POSTGRES_URL ? "postgres" : "sqlite",
+      });
       expect(body.reason, JSON.stringify(headers)).toMatch(/Host/);
     }
     // Anonymous still gets the generic reason from the same database.
