@@ -176,7 +176,7 @@ describe("experiments on the lab", () => {
     await new Promise((resolve) => child.once("exit", resolve));
 
     await engine.recoverInterruptedRuns();
-    expect(await runner.recoverInterrupted()).toBe(1);
+    expect(await runner.recoverInterrupted()).toHaveLength(1);
     const experiment = await db.experiment.findUniqueOrThrow({
       where: { id: experimentId },
       include: { steps: { orderBy: { index: "asc" } } },

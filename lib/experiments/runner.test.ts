@@ -270,7 +270,7 @@ describe("an experiment that does not go to plan", () => {
         },
       },
     });
-    expect(await runner.recoverInterrupted()).toBe(1);
+    expect(await runner.recoverInterrupted()).toHaveLength(1);
     const stored = await db.experiment.findUniqueOrThrow({
       where: { id: experiment.id },
       include: { steps: { orderBy: { index: "asc" } } },

@@ -311,13 +311,14 @@ export class ExperimentRunner {
    * At start-up, after the runs were recovered: experiments a previous instance left queued or
    * running are marked interrupted; the steps that finished, and the result from them, stay.
    */
-  async recoverInterrupted(isGone: (instance: string | null) => boolean = () => true): Promise<number> {
+  /** Recovers the experiments of gone instances; returns the instance each recovered one was left by. */
+  async recoverInterrupted(isGone: (instance: string | null) => boolean = () => true): Promise<(string | null)[]> {
     const me = this.engine.instance.id;
     const candidates = await db.experiment.findMany({
       where: { status: { in: ["queued", "running"] } },
       select: { id: true, instance: true },
     });
-    let recovered = 0;
+    const recovered: (string | null)[] = [];
     for (const { id, instance } of candidates) {
       if (this.active.has(id) || !isGone(instance)) continue;
       // Claimed first, as a run is (RunEngine.recoverInterruptedRuns): one instance recovers it.
@@ -326,7 +327,7 @@ export class ExperimentRunner {
         data: { instance: me },
       });
       if (claim.count === 0) continue;
-      recovered += 1;
+      recovered.push(instance);
       await db.experimentStep.updateMany({
         where: { experimentId: id, status: "running" },
         data: { status: "interrupted", endedAt: new Date() },

@@ -163,8 +163,8 @@ export class InstanceRegistry {
     else live.add(me);
     // null: a run handed to another site, waiting for an instance of that site to claim it: nobody's yet.
     const isGone = (instance: string | null) => instance !== null && !live.has(instance);
-    const runs = await this.app.runs.recoverInterruptedRuns(isGone);
-    const experiments = await this.app.experiments.recoverInterrupted(isGone);
+    const runsLeftBy = await this.app.runs.recoverInterruptedRuns(isGone);
+    const experimentsLeftBy = await this.app.experiments.recoverInterrupted(isGone);
     const cutoff = new Date(Date.now() - this.leaseMs);
     const goneRows = await this.app.db.instance.findMany({
       where: { heartbeatAt: { lt: cutoff }, id: { not: me } },
@@ -177,6 +177,11 @@ export class InstanceRegistry {
     if (goneIds.length > 0) {
       await this.app.db.instance.deleteMany({ where: { id: { in: goneIds }, heartbeatAt: { lt: cutoff } } });
     }
-    return { runs, experiments, instances: runs + experiments > 0 ? goneIds : [] };
+    // Named from what this sweep took over, not from the rows it deleted: two instances sweeping at once
+    // each claim part of the work, and the row may already be gone when the one that claimed it looks.
+    const tookOverFrom = new Set(
+      [...runsLeftBy, ...experimentsLeftBy].filter((id): id is string => id !== null && id !== me),
+    );
+    return { runs: runsLeftBy.length, experiments: experimentsLeftBy.length, instances: [...tookOverFrom].sort() };
   }
 }

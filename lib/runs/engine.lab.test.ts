@@ -395,7 +395,7 @@ describe("faults on the lab", () => {
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
 
-    expect(await engine.recoverInterruptedRuns()).toBe(1);
+    expect(await engine.recoverInterruptedRuns()).toHaveLength(1);
     const run = await db.run.findUniqueOrThrow({
       where: { id: runId },
       include: { _count: { select: { samples: true } } },
@@ -431,7 +431,7 @@ describe("faults on the lab", () => {
       const options = parseRunRequest({ duration: 10 }).options;
       await db.run.create({ data: { linkId: linkIds["ab-1g"]!, status: "running", options, serverPid: iperfPid } });
       await db.run.create({ data: { linkId: linkIds["ab-1g"]!, status: "preparing", options, serverPid: sleepPid } });
-      expect(await engine.recoverInterruptedRuns()).toBe(2);
+      expect(await engine.recoverInterruptedRuns()).toHaveLength(2);
       await waitFor(() => iperfProcessesIn("beta").length === 0, 10_000, "the leftover iperf3 to stop");
       expect(processesInHost(beta, "sleep 30")).toHaveLength(1);
       expect(await db.run.count({ where: { status: "interrupted", serverPid: { in: [iperfPid!, sleepPid] } } })).toBe(

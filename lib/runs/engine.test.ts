@@ -275,7 +275,7 @@ describe("the app stopping", () => {
     const queued = await database.db.run.create({
       data: { linkId: linkIds[1]!, status: "queued", clientSide: "a", options: {} },
     });
-    expect(await engine.recoverInterruptedRuns()).toBe(2);
+    expect(await engine.recoverInterruptedRuns()).toHaveLength(2);
     const after = await database.db.run.findMany({
       where: { id: { in: [run.id, queued.id] } },
       include: { _count: { select: { samples: true } } },

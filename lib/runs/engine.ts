@@ -643,13 +643,14 @@ export class RunEngine {
    * run is claimed first by a conditional update of its `instance`, so that of several instances
    * sweeping at once exactly one recovers it. `isGone` says which instances are gone (default: all).
    */
-  async recoverInterruptedRuns(isGone: (instance: string | null) => boolean = () => true): Promise<number> {
+  /** Recovers the active runs of gone instances; returns the instance each recovered run was left by. */
+  async recoverInterruptedRuns(isGone: (instance: string | null) => boolean = () => true): Promise<(string | null)[]> {
     const me = this.instance.id;
     const candidates = await db.run.findMany({
       where: { status: { in: [...ACTIVE_RUN_STATUSES] } },
       select: { id: true, clientSide: true, serverPid: true, clientPid: true, instance: true },
     });
-    let recovered = 0;
+    const recovered: (string | null)[] = [];
     for (const run of candidates) {
       if (this.pending.has(run.id) || !isGone(run.instance)) continue;
       const claim = await db.run.updateMany({
@@ -657,7 +658,7 @@ export class RunEngine {
         data: { instance: me },
       });
       if (claim.count === 0) continue;
-      recovered += 1;
+      recovered.push(run.instance);
       const pids = { server: run.serverPid, client: run.clientPid };
       try {
         // A device's run (lib/runs/listen.ts) has only its server on a host Wirespeed reaches.

@@ -236,7 +236,7 @@ describe("listening for a device", () => {
     const row = await database.db.run.findUniqueOrThrow({ where: { id: run.id } });
     const restarted = new RunEngine(remote, new RunEventBus(), LIMITS);
     await database.db.run.update({ where: { id: run.id }, data: { status: "listening" } });
-    expect(await restarted.recoverInterruptedRuns()).toBe(1);
+    expect(await restarted.recoverInterruptedRuns()).toHaveLength(1);
     expect(remote.leftovers).toEqual([{ host: "listen-a", pids: [row.serverPid] }]);
     await engine.cancelRun(run.id);
   });
