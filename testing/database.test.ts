@@ -82,6 +82,8 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
   await db.instance.create({ data: { id: "i" } });
   await db.setting.create({ data: { key: "k", value: "v" } });
   await db.linkHold.create({ data: { linkId: link.id, runId: run.id, instance: "i" } });
+  await db.runLabel.create({ data: { runId: run.id, label: "dac" } });
+  await db.share.create({ data: { token: "t", kind: "run", targetId: run.id, createdBy: "admin" } });
 }
 
 // Each test migrates a database of its own: seconds on a busy machine.
@@ -129,6 +131,8 @@ describe("openTestDatabase", { timeout: 60_000 }, () => {
       Instance: 1,
       Setting: 1,
       LinkHold: 1,
+      RunLabel: 1,
+      Share: 1,
     });
     await database.reset();
     expect(rowCounts(database)).toEqual(Object.fromEntries(Object.values(Prisma.ModelName).map((name) => [name, 0])));
