@@ -30,6 +30,7 @@ declare -A providers=(
   [promtool]=prometheus
   [/usr/bin/prometheus]=prometheus
   [/usr/lib/postgresql]=postgresql
+  [/usr/sbin/mosquitto]=mosquitto
 )
 missing=()
 for cmd in "${!providers[@]}"; do
