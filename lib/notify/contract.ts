@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { can, type Role } from "@/lib/auth/roles";
 import { HostAddressSchema, NameSchema, PortSchema, isHostAddress } from "@/lib/inventory/schemas";
+import { ipv4Bytes, ipv6Groups } from "@/lib/format/ip";
 
 // The notification contract: what the channel store, the senders, the alert evaluator, the
 // REST API and the pages agree a channel and a notification are. Pure: no I/O, safe in the
@@ -102,34 +103,6 @@ function hasUserInfo(value: string): boolean {
 }
 
 // ---------------------------------------------------------------- link-local destinations
-
-/** The 8 groups of an IPv6 address (an IPv4 tail folded into the last two), or null when it is none. */
-function ipv6Groups(address: string): number[] | null {
-  let text = address.toLowerCase();
-  const v4 = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (v4) {
-    const bytes = v4.slice(2, 6).map(Number);
-    if (bytes.some((byte) => byte > 255)) return null;
-    text = `${v4[1]}${((bytes[0]! << 8) | bytes[1]!).toString(16)}:${((bytes[2]! << 8) | bytes[3]!).toString(16)}`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const parse = (part: string) => (part === "" ? [] : part.split(":"));
-  const head = parse(halves[0]!);
-  const tail = halves.length === 2 ? parse(halves[1]!) : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
-  if (!groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return null;
-  return groups.map((group) => parseInt(group, 16));
-}
-
-function ipv4Bytes(address: string): number[] | null {
-  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
-  if (!match) return null;
-  const bytes = match.slice(1).map(Number);
-  return bytes.every((byte) => byte <= 255) ? bytes : null;
-}
 
 /**
  * An IP address that a channel may not send to: IPv4 link-local 169.254.0.0/16 (where clouds
