@@ -39,7 +39,7 @@ export const LAYERS = [
   ["inventory"],
   ["hosts"],
   ["runs"],
-  ["imports", "experiments", "instances"],
+  ["imports", "experiments", "instances", "notes"],
   ["diagnosis", "schedules", "notify", "metrics", "bootstrap", "backup"],
   ["alerts"],
   ["overview", "grid"],

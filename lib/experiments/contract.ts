@@ -372,6 +372,9 @@ export type ExperimentJson = {
   answer: string | null;
   table: ResultTable | null;
   error: { message: string } | null;
+  /** what a user wrote down about it, and its labels (lib/notes) */
+  note: string;
+  labels: string[];
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;

@@ -6,6 +6,7 @@ import { baseRequestOf, stepSecondsOf } from "@/lib/experiments/plan";
 import { invalidInput } from "@/lib/errors";
 import { parseStoredOptions, type PathVerdict, type RunStatus } from "@/lib/runs/contract";
 import type { SeriesPoint } from "@/lib/runs/series";
+import { labelsOf } from "@/lib/notes/contract";
 import {
   EXPERIMENT_KINDS,
   isActiveExperimentStatus,
@@ -260,6 +261,8 @@ export function toExperimentJson(row: ExperimentRow, links: PlanLink[]): Experim
     answer: row.answer,
     table,
     error: row.errorMessage ? { message: row.errorMessage } : null,
+    note: row.note,
+    labels: labelsOf(row.labels),
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,

@@ -1,7 +1,8 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { AppError } from "@/lib/errors";
-import { idFromParams } from "@/lib/api/request";
+import { idFromParams, readJsonBody } from "@/lib/api/request";
 import { getRunDiagnosis } from "@/lib/diagnosis/reads";
+import { updateRunNote } from "@/lib/notes/notes";
 import { getRunDetail } from "@/lib/runs/lists";
 
 export const runtime = "nodejs";
@@ -33,4 +34,10 @@ export const GET = withApiAuth("read", async (_request: Request, { params }: { p
         }
       : {}),
   });
+});
+
+/** PATCH /api/runs/:id `{ note, labels }`: what an operator writes down about a run (either or both). */
+export const PATCH = withApiAuth("run", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const id = await idFromParams(params);
+  return Response.json(await updateRunNote(id, await readJsonBody(request)));
 });
