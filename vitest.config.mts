@@ -8,6 +8,7 @@ const __dirname = path.dirname(fileURLToPath(import.meta.url));
 // read: each runs on SQLite in `unit` and on Postgres in `postgres`.
 const POSTGRES_SUITES = [
   "app/api/health/route.test.ts",
+  "app/api/summary/route.test.ts",
   "lib/overview/reads.test.ts",
   "lib/schedules/scheduler.test.ts",
   "lib/schedules/store.test.ts",
