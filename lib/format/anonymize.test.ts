@@ -34,6 +34,10 @@ describe("hiding host names and addresses", () => {
     expect(hide.text("[fd00:10::2]:5201 and 2001:db8::1 at 12:34:56, mac aa:bb:cc:dd:ee:ff, v3.16")).toBe(
       "[fd00::x]:5201 and x::x at 12:34:56, mac aa:bb:cc:dd:ee:ff, v3.16",
     );
+    // An address that ends a sentence (a finding's evidence) is hidden too; a version is no address.
+    expect(hide.text("412 retransmits from 10.0.0.2. Reached 10.0.0.3, v1.2.3.4.5")).toBe(
+      "412 retransmits from 10.0.0.x. Reached 10.0.0.x, v1.2.3.4.5",
+    );
     // A name inside another word is left alone.
     expect(hide.text("canasta")).toBe("canasta");
   });
