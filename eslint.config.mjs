@@ -42,7 +42,7 @@ export const LAYERS = [
   ["imports", "experiments", "instances", "notes"],
   ["diagnosis", "schedules", "notify", "metrics", "bootstrap", "backup"],
   ["alerts"],
-  ["overview", "grid"],
+  ["overview", "grid", "shares"],
   ["app", "shutdown", "action", "api"],
 ];
 const TOP = LAYERS.length - 1;

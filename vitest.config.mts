@@ -25,6 +25,7 @@ const POSTGRES_SUITES = [
   "lib/inventory/reach.test.ts",
   "lib/experiments/runner.test.ts",
   "lib/grid/reads.test.ts",
+  "lib/shares/shares.test.ts",
   "lib/alerts/signature-backfill.test.ts",
   "lib/alerts/watcher.test.ts",
   "lib/alerts/baseline.test.ts",

@@ -15,6 +15,7 @@ import { RunEngine } from "@/lib/runs/engine";
 import type { RunRemote } from "@/lib/runs/remote";
 import { agentRunRemote } from "@/lib/runs/remote-agents";
 import { Scheduler } from "@/lib/schedules/scheduler";
+import { SharedPageCache } from "@/lib/shares/cache";
 import { getApp, installApp, provideAppFactory } from "@/lib/running-app";
 
 // The composition root: what the running app is made of, built in one place. The server builds
@@ -61,6 +62,8 @@ export type App = {
   watchAlerts(): () => void;
   /** State kept between scrapes of /metrics (lib/metrics/registry.ts). */
   readonly metrics: { process?: Registry; labels?: Map<string, Record<string, string>> };
+  /** What share links' pages show, kept by token (lib/shares/cache.ts). */
+  readonly sharedPages: SharedPageCache;
   /** Set once the shutdown handlers are installed (lib/shutdown.ts): once per app. */
   shutdownInstalled: boolean;
 };
@@ -94,6 +97,7 @@ export function createApp(deps: AppDeps): App {
       };
     },
     metrics: {},
+    sharedPages: new SharedPageCache(),
     shutdownInstalled: false,
   };
   const registry = new InstanceRegistry(app, instance, deps.leaseMs ?? resolveLeaseMs());

@@ -37,6 +37,8 @@ export type AuditAction =
   | "alert-rule.update"
   | "alert-rule.delete"
   | "alert.ack"
+  | "share.create"
+  | "share.revoke"
   | "user.create"
   | "user.update"
   | "user.delete"
@@ -57,6 +59,7 @@ export type AuditTarget =
   | "channel"
   | "alert-rule"
   | "alert"
+  | "share"
   | "user"
   | "token"
   | "session";

@@ -7,13 +7,13 @@ import { can, PERMISSIONS, ROLES } from "./roles";
 // Accounts, sign-in and its rate limit, on a real migrated database.
 
 describe("roles", () => {
-  it("grants admins everything, operators runs, inventory and monitoring, viewers reading only", () => {
+  it("grants admins everything, operators runs, inventory, monitoring and share links, viewers reading only", () => {
     const table = Object.fromEntries(
       ROLES.map((role) => [role, PERMISSIONS.filter((permission) => can(role, permission))]),
     );
     expect(table).toEqual({
-      admin: ["read", "run", "inventory", "monitor", "credentials", "users"],
-      operator: ["read", "run", "inventory", "monitor"],
+      admin: ["read", "run", "inventory", "monitor", "share", "credentials", "users"],
+      operator: ["read", "run", "inventory", "monitor", "share"],
       viewer: ["read"],
     });
     expect(can(null, "read")).toBe(false);

@@ -10,14 +10,15 @@ export type Role = (typeof ROLES)[number];
  * - inventory: edit hosts' settings, check hosts, discover and edit NICs, create, edit and delete links
  * - credentials: add and delete hosts, set their SSH credentials, trust (pin) their host keys
  * - monitor: create, change and delete schedules, alert rules and notification channels; acknowledge alerts
+ * - share: make, list and revoke share links of runs, experiments and links' histories
  * - users: manage accounts and everyone's API tokens, read the audit log
  */
-export const PERMISSIONS = ["read", "run", "inventory", "monitor", "credentials", "users"] as const;
+export const PERMISSIONS = ["read", "run", "inventory", "monitor", "share", "credentials", "users"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   admin: PERMISSIONS,
-  operator: ["read", "run", "inventory", "monitor"],
+  operator: ["read", "run", "inventory", "monitor", "share"],
   viewer: ["read"],
 };
 
@@ -42,6 +43,7 @@ export const PERMISSION_NEEDS: Record<Permission, string> = {
   run: "starting or cancelling tests (operator or admin)",
   inventory: "changing hosts, NICs and links (operator or admin)",
   monitor: "changing schedules, alert rules and notification channels (operator or admin)",
+  share: "sharing results through links anyone can open (operator or admin)",
   credentials: "adding or deleting hosts, setting credentials and trusting host keys (admin)",
   users: "managing users and reading the audit log (admin)",
 };
