@@ -40,7 +40,7 @@ export const LAYERS = [
   ["hosts"],
   ["runs"],
   ["imports", "experiments", "instances", "notes"],
-  ["diagnosis", "schedules", "notify", "metrics", "bootstrap", "backup"],
+  ["diagnosis", "posts", "schedules", "notify", "metrics", "bootstrap", "backup"],
   ["alerts"],
   ["overview", "grid", "shares"],
   ["app", "shutdown", "action", "api"],
