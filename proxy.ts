@@ -38,6 +38,8 @@ export function proxy(request: NextRequest) {
   headers.set("x-wirespeed-path", `${request.nextUrl.pathname}${request.nextUrl.search}`);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("content-security-policy", policy);
+  // A share link's page (/s/TOKEN) is read by anyone who has the link, never found by a search engine.
+  if (request.nextUrl.pathname.startsWith("/s/")) response.headers.set("x-robots-tag", "noindex");
   return response;
 }
 

@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
+import { headers } from "next/headers";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { NavLinks } from "@/components/NavLinks";
@@ -29,6 +30,20 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // and the Content-Security-Policy of proxy.ts would block its scripts. (No inline script
   // of the app's own needs the nonce today; one would read it from the x-nonce header.)
   await connection();
+  // A share link's page (/s/TOKEN) is for anyone: no navigation, no account, nothing but the page.
+  if ((await headers()).get("x-wirespeed-path")?.startsWith("/s/")) {
+    return (
+      <html lang="en">
+        <body className="min-h-screen font-sans antialiased">
+          <Providers>
+            <ViewerProvider viewer={null}>
+              <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+            </ViewerProvider>
+          </Providers>
+        </body>
+      </html>
+    );
+  }
   const principal = await currentSessionPrincipal();
   const viewer = principal ? viewerOf(principal) : null;
   return (
@@ -42,7 +57,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                   <span aria-hidden className="inline-block h-3 w-3 rounded-full bg-sky-500" />
                   Wirespeed
                 </Link>
-                {viewer ? <NavLinks isAdmin={can(viewer.role, "users")} /> : null}
+                {viewer ? <NavLinks isAdmin={can(viewer.role, "users")} canShare={can(viewer.role, "share")} /> : null}
                 {viewer ? (
                   <div className="ml-auto flex items-center gap-2 text-sm">
                     <Link

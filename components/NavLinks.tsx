@@ -37,12 +37,14 @@ function useFiringAlertCount(): number | null {
   return result.data ? result.data.total : null;
 }
 
-export function NavLinks({ isAdmin = false }: { isAdmin?: boolean }) {
+const SHARE_ITEMS = [{ href: "/shares", label: "Shares" }] as const;
+
+export function NavLinks({ isAdmin = false, canShare = false }: { isAdmin?: boolean; canShare?: boolean }) {
   const pathname = usePathname();
   const firing = useFiringAlertCount();
   return (
     <ul className="flex flex-wrap gap-1 text-sm">
-      {[...NAV_ITEMS, ...(isAdmin ? ADMIN_ITEMS : [])].map((item) => {
+      {[...NAV_ITEMS, ...(canShare ? SHARE_ITEMS : []), ...(isAdmin ? ADMIN_ITEMS : [])].map((item) => {
         const active = isActive(pathname, item.href);
         return (
           <li key={item.href}>

@@ -41,6 +41,7 @@ const PAGES: Record<string, (ids: Seeded) => string> = {
   "/schedules": () => "/schedules",
   "/schedules/new": () => "/schedules/new",
   "/schedules/[id]": ({ scheduleId }) => `/schedules/${scheduleId}`,
+  "/shares": () => "/shares",
   "/alerts": () => "/alerts",
   "/alerts/rules": () => "/alerts/rules",
   "/alerts/channels": () => "/alerts/channels",
@@ -56,6 +57,8 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   "/setup": "e2e/accounts.spec.ts (screenshotEverywhere: accounts-setup)",
   // It says why the identity provider's sign-in was refused, from the cookie that sign-in leaves.
   "/login/refused": "e2e/oidc.spec.ts (screenshotEverywhere: oidc-refused)",
+  // A share link's page, opened by a browser without an account: e2e/shares.spec.ts makes one.
+  "/s/[token]": "e2e/shares.spec.ts (screenshotEverywhere: shares-shared-run)",
 };
 
 /** app/**\/page.tsx as route patterns: app/runs/[id]/page.tsx → /runs/[id]. */

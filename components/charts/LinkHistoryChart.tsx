@@ -66,12 +66,15 @@ export function LinkHistoryChart({
   aName,
   bName,
   baselines = [],
+  isReadOnly = false,
 }: {
   points: HistoryPoint[];
   lineRateBitsPerSecond: number;
   aName: string;
   bName: string;
   baselines?: BaselineJson[];
+  /** a share link's page: a point opens no run (a visitor without an account can open none) */
+  isReadOnly?: boolean;
 }) {
   const router = useRouter();
   const selectId = useId();
@@ -118,7 +121,7 @@ export function LinkHistoryChart({
   const padding = Math.max(span * 0.03, 60_000);
   const onPointClick = (entry: unknown) => {
     const id = (entry as { payload?: PlotPoint }).payload?.id;
-    if (id) router.push(`/runs/${id}`);
+    if (id && !isReadOnly) router.push(`/runs/${id}`);
   };
   return (
     <div>
@@ -241,7 +244,7 @@ export function LinkHistoryChart({
               data={group.ofBand}
               fill={SERIES_COLORS[key]}
               isAnimationActive={false}
-              cursor="pointer"
+              cursor={isReadOnly ? undefined : "pointer"}
               onClick={onPointClick}
             />,
             group.others.length > 0 ? (
@@ -252,7 +255,7 @@ export function LinkHistoryChart({
                 fill={SERIES_COLORS[key]}
                 fillOpacity={0.3}
                 isAnimationActive={false}
-                cursor="pointer"
+                cursor={isReadOnly ? undefined : "pointer"}
                 onClick={onPointClick}
               />
             ) : null,
@@ -264,7 +267,7 @@ export function LinkHistoryChart({
               shape="cross"
               fill={OFF_LINK_COLOR}
               isAnimationActive={false}
-              cursor="pointer"
+              cursor={isReadOnly ? undefined : "pointer"}
               onClick={onPointClick}
             />
           ) : null}
@@ -277,7 +280,7 @@ export function LinkHistoryChart({
               shape="diamond"
               fill={LATENCY_COLOR}
               isAnimationActive={false}
-              cursor="pointer"
+              cursor={isReadOnly ? undefined : "pointer"}
               onClick={onPointClick}
             />
           ) : null}

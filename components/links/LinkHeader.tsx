@@ -1,4 +1,5 @@
 import { Breadcrumb } from "@/components/PageHeader";
+import { ShareButton } from "@/components/shares/ShareButton";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import { formatLinkSpeedCompact } from "@/lib/format";
 import type { LinkEnds } from "@/lib/runs/link-reads";
@@ -48,7 +49,10 @@ export function LinkHeader({ ends }: { ends: LinkEnds }) {
             ) : null}
           </p>
         </div>
-        <RateUnitSwitch />
+        <div className="flex flex-wrap items-center gap-3">
+          <RateUnitSwitch />
+          <ShareButton kind="link" id={ends.id} />
+        </div>
       </div>
     </>
   );

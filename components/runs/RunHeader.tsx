@@ -6,6 +6,7 @@ import type { IperfOptions } from "@/lib/iperf/options";
 import type { RunDirection } from "@/lib/runs/contract";
 import { describeDirection, describeOptions } from "@/lib/runs/describe";
 import type { RunJson } from "@/lib/runs/serialize";
+import { ShareButton } from "@/components/shares/ShareButton";
 import { RerunButton } from "./RerunButton";
 import { ImportedTag, StatusBadge } from "./StatusBadge";
 
@@ -95,6 +96,7 @@ export function RunHeader({
         <div className="flex flex-wrap items-center gap-3">
           <RateUnitSwitch />
           {!isActive ? <RerunButton runId={run.id} /> : null}
+          <ShareButton kind="run" id={run.id} />
         </div>
       </div>
     </>

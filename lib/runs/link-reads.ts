@@ -207,7 +207,7 @@ export async function getLinkEnds(linkId: number) {
       access: (HOST_ACCESS.find((value) => value === columns.access) ?? "ssh") as HostAccess,
     };
   };
-  return { name: link.name, speedMbps: Number(link.speedMbps), a: toEnd(link.a), b: toEnd(link.b) };
+  return { id: linkId, name: link.name, speedMbps: Number(link.speedMbps), a: toEnd(link.a), b: toEnd(link.b) };
 }
 export type LinkEnds = NonNullable<Awaited<ReturnType<typeof getLinkEnds>>>;
 

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useCan } from "@/components/auth/ViewerContext";
 import { invalidateRunViews, queryKeys } from "@/components/queries";
+import { ShareButton } from "@/components/shares/ShareButton";
 import { Button, buttonClass } from "@/components/ui/ui";
 import { rerunExperimentAction } from "@/lib/experiments/actions/rerun-experiment";
 
@@ -40,6 +41,7 @@ export function ExperimentActions({ experimentId, isActive }: { experimentId: nu
         <Link href={`/experiments/compare?ids=${experimentId}`} className={buttonClass("secondary")}>
           Compare
         </Link>
+        <ShareButton kind="experiment" id={experimentId} />
         <a
           href={`/experiments/${experimentId}/export?format=csv`}
           download={`wirespeed-experiment-${experimentId}.csv`}
