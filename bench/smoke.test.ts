@@ -10,7 +10,7 @@ import { FIGURE, LAB_BENCHES, runBenchProcess } from "./lab-bench";
 // run on Postgres too are smoked there as well (they need Debian's postgresql package, as `npm test` has).
 
 /** Every benchmark that needs no lab, by file name (bench/<name>.bench.ts). */
-const BENCHES = ["parse", "link-page", "run-page", "metrics", "growth", "backup", "grid"];
+const BENCHES = ["parse", "link-page", "run-page", "metrics", "growth", "backup", "grid", "shares"];
 /**
  * Those that also run on Postgres: smoked again with --postgres, each on a throwaway cluster of its
  * own (port 55632, or 200 past WIRESPEED_LAB_INSTANCE's test port), started and stopped by the bench.
