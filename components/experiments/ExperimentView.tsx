@@ -15,6 +15,7 @@ import { formatDuration } from "@/lib/format";
 import { isActiveExperimentStatus, type ExperimentJson, type ExperimentKind } from "@/lib/experiments/contract";
 import type { Hint } from "@/lib/diagnosis/contract";
 import { ExperimentActions } from "./view/ExperimentActions";
+import { NoteEditor } from "@/components/notes/NoteEditor";
 import { KindChart } from "./view/KindChart";
 import { LivePanel } from "./view/LivePanel";
 import { describeBaseOptions, describePlanSteps } from "./view/plan-words";
@@ -131,6 +132,9 @@ export function ExperimentView({
               </>
             ) : null}
           </p>
+          <div className="mt-2">
+            <NoteEditor kind="experiment" id={experiment.id} note={experiment.note} labels={experiment.labels} />
+          </div>
           <div className="mt-3">
             <ExperimentActions experimentId={experiment.id} isActive={isActive} />
           </div>

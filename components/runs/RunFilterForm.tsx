@@ -69,7 +69,9 @@ export function RunFilterForm({
   links?: Option[];
   hidden?: Record<string, string>;
 }) {
-  const isFiltered = Boolean(values.protocol || values.direction || values.parallel || values.status || values.linkId);
+  const isFiltered = Boolean(
+    values.protocol || values.direction || values.parallel || values.status || values.linkId || values.label,
+  );
   // The form's fields are the URL's parameters: parsing them as the page parses its URL gives the new filters (from page 1).
   const applyForm = (form: HTMLFormElement | null) => {
     if (!form) return;
@@ -146,6 +148,21 @@ export function RunFilterForm({
           onChange={applyOnChange}
         />
       ) : null}
+      {/* A label is typed: it applies with Apply or Enter, not at each key. */}
+      <label className="text-sm font-medium">
+        Label
+        <input
+          key={values.label ?? ""}
+          type="text"
+          name="label"
+          defaultValue={values.label ?? ""}
+          placeholder="any"
+          size={10}
+          autoComplete="off"
+          spellCheck={false}
+          className={selectClass}
+        />
+      </label>
       <button
         type="submit"
         className={

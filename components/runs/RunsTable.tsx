@@ -11,6 +11,7 @@ import type { LineRateThresholds } from "@/lib/overview/reads";
 import type { RunRow } from "@/lib/runs/lists";
 import { isActiveStatus } from "@/lib/runs/contract";
 import { describeOptions } from "@/lib/runs/describe";
+import { NoteLine } from "@/components/notes/NoteLine";
 import { ColumnHeader, RUN_TABLE_HEAD } from "./ColumnHeader";
 import { RerunButton } from "./RerunButton";
 import { ImportedTag, OffLinkTag, StatusBadge } from "./StatusBadge";
@@ -36,7 +37,8 @@ export type RunsTableRow = Pick<
   | "queuePosition"
 > &
   Partial<Pick<RunRow, "pathVerdict">> &
-  Partial<Pick<RunRow, "device">>;
+  Partial<Pick<RunRow, "device">> &
+  Partial<Pick<RunRow, "note" | "labels">>;
 
 const SHARE_CLASSES = {
   good: "",
@@ -165,7 +167,10 @@ export function RunsTable({
               </span>
             </div>
             <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 tabular-nums">
-              <span className="font-mono text-xs">{describeOptions(row.options, row.direction)}</span>
+              <span className="font-mono text-xs">
+                {describeOptions(row.options, row.direction)}
+                <NoteLine note={row.note} labels={row.labels} />
+              </span>
               {showLink ? <span className="text-xs">{row.linkName}</span> : null}
               {row.device ? <DeviceName device={row.device} /> : null}
               <span>
@@ -243,6 +248,7 @@ export function RunsTable({
                 ) : null}
                 <td className="whitespace-nowrap px-3 py-1.5 font-mono text-xs">
                   {describeOptions({ ...row.options, bytes: row.options.bytes }, row.direction)}
+                  <NoteLine note={row.note} labels={row.labels} />
                 </td>
                 <td className="whitespace-nowrap px-3 py-1.5 text-right font-medium">
                   {formatRate(row.receivedBitsPerSecond, unit)}

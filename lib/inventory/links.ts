@@ -9,6 +9,7 @@ import { activeRunOf } from "@/lib/inventory/active-runs";
 import { isRecordMissing } from "@/lib/db-errors";
 import { IdSchema, LinkCreateSchema, LinkUpdateSchema, type HostAccess } from "@/lib/inventory/schemas";
 import { recordAudit } from "@/lib/auth/audit";
+import { labelsOf } from "@/lib/notes/contract";
 
 export type LinkEndView = {
   /** `access`: how Wirespeed reaches the host (lib/inventory/schemas.ts HOST_ACCESS). */
@@ -21,6 +22,9 @@ export type LinkView = {
   name: string;
   speedMbps: number;
   notes: string;
+  /** The same text as `notes`, under the name runs and experiments use (lib/notes). */
+  note: string;
+  labels: string[];
   /** Runs per test signature that make its baseline. */
   baselineRuns: number;
   /** Whether imported runs count toward the baselines. */
@@ -50,6 +54,7 @@ const linkSelect = {
   name: true,
   speedMbps: true,
   notes: true,
+  labels: true,
   baselineRuns: true,
   importsInBaseline: true,
   createdAt: true,
@@ -81,6 +86,8 @@ function toLinkView(row: LinkRow): LinkView {
     name: row.name,
     speedMbps: row.speedMbps,
     notes: row.notes,
+    note: row.notes,
+    labels: labelsOf(row.labels),
     baselineRuns: row.baselineRuns,
     importsInBaseline: row.importsInBaseline,
     a: toEndView(row.aNic),
@@ -244,7 +251,8 @@ export async function updateLink(id: number, input: unknown): Promise<LinkView> 
         aNicId: isRewired ? aNicId : undefined,
         bNicId: isRewired ? bNicId : undefined,
         speedMbps,
-        notes: data.notes,
+        notes: data.note ?? data.notes,
+        labels: data.labels,
         baselineRuns: data.baselineRuns,
         importsInBaseline: data.importsInBaseline,
       },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LabelsSchema, NoteSchema } from "@/lib/notes/contract";
 import { HOST_PLATFORMS } from "@/lib/platforms";
 
 // Plain module (no "server-only", no node: imports): forms may import these schemas for
@@ -37,13 +38,8 @@ const NAME_PATTERN = /^[\p{L}\p{N}](?:[\p{L}\p{M}\p{N} ._\-()+:@]*[\p{L}\p{M}\p{
 /** Names of hosts, NICs and links. */
 export const NameSchema = text(NAME_PATTERN, 64, NAME_DESCRIPTION);
 
-const NOTES_DESCRIPTION = "text of at most 2000 characters, without control characters other than tab and line breaks";
-// Free text, kept verbatim (any script, emoji, quotes, $ and ;): it is shown escaped and never reaches a shell.
-// NUL and the other control characters have no place in a note and are what a terminal or a log would act on.
-export const NotesSchema = z
-  .string({ error: allowed(NOTES_DESCRIPTION) })
-  .max(2000, { error: allowed(NOTES_DESCRIPTION) })
-  .regex(/^(?:[^\p{Cc}]|[\t\n\r])*$/u, { error: allowed(NOTES_DESCRIPTION) });
+/** A host's or a link's notes: the note of lib/notes (one rule for every note). */
+export const NotesSchema = NoteSchema;
 
 export const SpeedMbpsSchema = wholeNumber(1, 1_000_000, "a whole number of Mbit/s from 1 to 1000000");
 
@@ -426,13 +422,21 @@ export const LinkCreateSchema = z.strictObject({
 export type LinkCreateInput = z.input<typeof LinkCreateSchema>;
 
 /** PATCH: any subset; `speedMbps: null` sets it back to the slower NIC's speed. */
-export const LinkUpdateSchema = z.strictObject({
-  name: NameSchema.optional(),
-  aNicId: IdSchema.optional(),
-  bNicId: IdSchema.optional(),
-  speedMbps: SpeedMbpsSchema.nullable().optional(),
-  notes: NotesSchema.optional(),
-  baselineRuns: BaselineRunsSchema.optional(),
-  importsInBaseline: ImportsInBaselineSchema.optional(),
-});
+export const LinkUpdateSchema = z
+  .strictObject({
+    name: NameSchema.optional(),
+    aNicId: IdSchema.optional(),
+    bNicId: IdSchema.optional(),
+    speedMbps: SpeedMbpsSchema.nullable().optional(),
+    notes: NotesSchema.optional(),
+    /** The same as `notes`, under the name runs and experiments use (PATCH /api/links/:id { note, labels }). */
+    note: NotesSchema.optional(),
+    labels: LabelsSchema.optional(),
+    baselineRuns: BaselineRunsSchema.optional(),
+    importsInBaseline: ImportsInBaselineSchema.optional(),
+  })
+  .refine((body) => body.note === undefined || body.notes === undefined, {
+    path: ["note"],
+    error: "must not come with notes: they are one field under two names (send one)",
+  });
 export type LinkUpdateInput = z.input<typeof LinkUpdateSchema>;

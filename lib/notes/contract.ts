@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { NotesSchema } from "@/lib/inventory/schemas";
 
 // Notes and labels on runs, experiments and links: what a user writes down as the lab changes
 // ("after moving the card to slot 2", labels "dac", "slot-2"). Pure: the forms check with these
 // schemas, the API and the server actions with the same ones.
 //
 // A label is stored lowercase, so that `?label=DAC` and `?label=dac` find the same runs.
+
+/** What a note is written on. */
+export const NOTE_TARGETS = ["run", "experiment", "link"] as const;
+export type NoteTarget = (typeof NOTE_TARGETS)[number];
 
 export const MAX_LABELS = 20;
 const LABEL_DESCRIPTION =
@@ -24,8 +27,17 @@ export const LabelsSchema = z
   .max(MAX_LABELS, { error: `must be a list of at most ${MAX_LABELS} labels` })
   .transform((labels) => [...new Set(labels)]);
 
-/** The note of a run, an experiment or a link: text of at most 2000 characters (NotesSchema). */
-export const NoteSchema = NotesSchema;
+const NOTE_DESCRIPTION = "text of at most 2000 characters, without control characters other than tab and line breaks";
+// Free text, kept verbatim (any script, emoji, quotes, $ and ;): it is shown escaped and never reaches a shell.
+// NUL and the other control characters have no place in a note and are what a terminal or a log would act on.
+const noteError = (issue: { input?: unknown }) =>
+  issue.input === undefined ? `is required: ${NOTE_DESCRIPTION}` : `must be ${NOTE_DESCRIPTION}`;
+
+/** The note of a run, an experiment, a link or a host. */
+export const NoteSchema = z
+  .string({ error: noteError })
+  .max(2000, { error: noteError })
+  .regex(/^(?:[^\p{Cc}]|[\t\n\r])*$/u, { error: noteError });
 
 /** PATCH /api/runs/:id and /api/experiments/:id: a note, labels, or both; what is left out stays. */
 export const NoteUpdateSchema = z

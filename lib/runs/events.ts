@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { getApp } from "@/lib/running-app";
 import { type BusEvent, type EventBus, type RunEvent, type RunEventBus } from "./bus";
 import { isFinalStatus, sampleEventFromRow } from "./contract";
-import { runJson } from "./serialize";
+import { RUN_LABELS, runJson } from "./serialize";
 
 // Server-sent events of one run: `status`, `sample`, `summary`, `error`. Live runs
 // are served from the in-process bus (one SSH stream, any number of viewers);
@@ -44,7 +44,7 @@ export function resumePoint(request: Request): number {
 async function replayFromDatabase(runId: number, after: number, send: (event: RunEvent) => void): Promise<void> {
   const run = await db.run.findUnique({
     where: { id: runId },
-    include: { link: { select: { id: true, name: true, speedMbps: true } } },
+    include: { link: { select: { id: true, name: true, speedMbps: true } }, labels: RUN_LABELS },
   });
   if (!run) return;
   const json = runJson(run, run.link);

@@ -3,6 +3,7 @@
 // the dashboard's URLs (`?link=3&streams=4`, short, for people to read and share) and the
 // REST API's (`?linkId=3&parallel=4`, the fields' own names). Pure: server and browser.
 import type { FieldError } from "@/lib/errors";
+import { LABEL_DESCRIPTION, readLabel } from "@/lib/notes/contract";
 import { RUN_DIRECTIONS, RUN_STATUSES, type RunDirection, type RunStatus } from "./contract";
 
 export type RunFilters = {
@@ -11,6 +12,8 @@ export type RunFilters = {
   protocol?: "tcp" | "udp";
   direction?: RunDirection;
   parallel?: number;
+  /** runs that have this label (lib/notes) */
+  label?: string;
 };
 /** A run table's query: its filters and page (and, in the API, the page size). */
 export type RunListQuery = RunFilters & { page: number; pageSize?: number };
@@ -51,6 +54,14 @@ const FIELDS: readonly Field[] = [
   { key: "protocol", names: { page: "protocol", api: "protocol" }, read: oneOf(["tcp", "udp"]) },
   { key: "direction", names: { page: "direction", api: "direction" }, read: oneOf(RUN_DIRECTIONS) },
   { key: "parallel", names: { page: "streams", api: "parallel" }, read: wholeNumber(1, 128) },
+  {
+    key: "label",
+    names: { page: "label", api: "label" },
+    read: (raw) => {
+      const label = readLabel(raw);
+      return label === null ? { message: `must be ${LABEL_DESCRIPTION}` } : { value: label };
+    },
+  },
   { key: "page", names: { page: "page", api: "page" }, read: wholeNumber(1, 1_000_000) },
   // 25 by default: a page of a dashboard table; the dashboard itself never changes it.
   { key: "pageSize", names: { page: null, api: "pageSize" }, read: wholeNumber(1, 500) },
@@ -126,8 +137,15 @@ export function runListSearch(
  */
 export function runTableQuery(query: RunListQuery, linkId?: number): RunListQuery {
   return linkId === undefined
-    ? { protocol: query.protocol, status: query.status, linkId: query.linkId, page: query.page }
-    : { protocol: query.protocol, direction: query.direction, parallel: query.parallel, linkId, page: query.page };
+    ? { protocol: query.protocol, status: query.status, linkId: query.linkId, label: query.label, page: query.page }
+    : {
+        protocol: query.protocol,
+        direction: query.direction,
+        parallel: query.parallel,
+        label: query.label,
+        linkId,
+        page: query.page,
+      };
 }
 
 /** A page's filters from its URL: what is not allowed is left out (a stale link still opens). */

@@ -17,7 +17,7 @@ import {
 } from "@/lib/runs/contract";
 import { RUN_PAGE_SIZE, type RunFilters } from "@/lib/runs/filters";
 import type { RunSource } from "@/lib/imports/contract";
-import { lineRatePercent, runJson } from "@/lib/runs/serialize";
+import { lineRatePercent, RUN_LABELS, runJson } from "@/lib/runs/serialize";
 import { jsonFlag, jsonNumber, jsonText, unindexed } from "@/lib/sql-dialect";
 
 // Reads of runs as rows and details: the run tables, `GET /api/runs`, a run's API view.
@@ -29,12 +29,15 @@ export const runLinkSelect = {
 /** The run tables read no raw output. */
 const withoutOutputs = { serverOutput: true, clientOutput: true } as const satisfies Prisma.RunOmit;
 
-/** A run as the tables read it: without its raw outputs, with its link's id, name and speed. */
-type RunWithLink = Prisma.RunGetPayload<{ omit: typeof withoutOutputs; include: { link: typeof runLinkSelect } }>;
+/** What a run table reads with a run: its link's id, name and speed, and its labels. */
+export const runRowInclude = { link: runLinkSelect, labels: RUN_LABELS } as const satisfies Prisma.RunInclude;
+
+/** A run as the tables read it: without its raw outputs, with its link and labels. */
+type RunWithLink = Prisma.RunGetPayload<{ omit: typeof withoutOutputs; include: typeof runRowInclude }>;
 
 /** One run as the API shows it, with both raw outputs; null when there is none. */
 export async function getRunDetail(id: number) {
-  const run = await db.run.findUnique({ where: { id }, include: { link: runLinkSelect } });
+  const run = await db.run.findUnique({ where: { id }, include: runRowInclude });
   if (!run) return null;
   return { ...runJson(run, run.link), output: { server: run.serverOutput, client: run.clientOutput } };
 }
@@ -56,7 +59,7 @@ export async function listLinkRuns({
       skip: (page - 1) * pageSize,
       take: pageSize,
       omit: withoutOutputs,
-      include: { link: runLinkSelect },
+      include: runRowInclude,
     }),
     db.run.count({ where: { linkId } }),
   ]);
@@ -94,6 +97,9 @@ export type RunRow = {
   device: RunDevice | null;
   /** where its bytes went: its path check's verdict (lib/runs/path-check.ts); null when it was not checked */
   pathVerdict: PathVerdict | null;
+  /** what a user wrote down about it, and its labels (lib/notes) */
+  note: string;
+  labels: string[];
 };
 
 /** A device a run measured: the runs list gives it a column of its own. */
@@ -140,6 +146,13 @@ function optionsWhereSql(filters: RunFilters): Prisma.Sql[] {
     );
   }
   return conditions;
+}
+
+/** Runs that have the label asked for: through RunLabel's (label, runId) index. */
+function labelWhereSql(filters: RunFilters): Prisma.Sql[] {
+  return filters.label === undefined
+    ? []
+    : [Prisma.sql`"id" IN (SELECT "runId" FROM "RunLabel" WHERE "label" = ${filters.label})`];
 }
 
 function hasOptionFilters(filters: RunFilters): boolean {
@@ -201,7 +214,10 @@ async function signatureBranches(filters: RunFilters): Promise<Array<{ where: Pr
   const newestFirst = Prisma.sql`ORDER BY "createdAt" DESC, "id" DESC`;
   const branches = signatures.flatMap((signature) =>
     statuses.map((status) => ({
-      where: Prisma.join([...link, Prisma.sql`"signature" = ${signature}`, Prisma.sql`"status" = ${status}`], " AND "),
+      where: Prisma.join(
+        [...link, Prisma.sql`"signature" = ${signature}`, Prisma.sql`"status" = ${status}`, ...labelWhereSql(filters)],
+        " AND ",
+      ),
       order: newestFirst,
     })),
   );
@@ -210,6 +226,7 @@ async function signatureBranches(filters: RunFilters): Promise<Array<{ where: Pr
     Prisma.sql`"signature" IS NULL`,
     ...(filters.status === undefined ? [] : [Prisma.sql`"status" = ${filters.status}`]),
     ...optionsWhereSql(filters),
+    ...labelWhereSql(filters),
   ];
   // `+"createdAt"`: sorted after the index finds the few runs without a signature; ordered by the
   // creation index instead, SQLite would read every run of the link to find them.
@@ -236,6 +253,7 @@ async function pageOfRunIds(
     const conditions = [
       ...(filters.linkId === undefined ? [] : [Prisma.sql`"linkId" = ${filters.linkId}`]),
       ...(filters.status === undefined ? [] : [Prisma.sql`"status" = ${filters.status}`]),
+      ...labelWhereSql(filters),
     ];
     const where = conditions.length > 0 ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
     const [idRows, countRows] = await Promise.all([
@@ -289,6 +307,8 @@ export function toRunRow(run: RunWithLink, device: RunDevice | null = null): Run
     queuePosition: queuePositionOf({ id: run.id, linkId: run.link.id, status }),
     device,
     pathVerdict: PATH_VERDICTS.find((verdict) => verdict === run.pathVerdict) ?? null,
+    note: run.note,
+    labels: run.labels.map(({ label }) => label),
   };
 }
 
@@ -310,7 +330,7 @@ export async function listRunRows({
     ? await db.run.findMany({
         where: { id: { in: ids } },
         omit: withoutOutputs,
-        include: { link: runLinkSelect },
+        include: runRowInclude,
       })
     : [];
   const byId = new Map(runs.map((run) => [run.id, run]));

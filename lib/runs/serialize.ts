@@ -77,7 +77,13 @@ function listenJson(run: Pick<Run, "listenAddress" | "listenPort" | "listenExpir
   };
 }
 
-export function runJson(run: Run, link: { id: number; name: string; speedMbps: number }) {
+/** A run's labels as a read includes them (`labels: RUN_LABELS`), lowest first; a read without them gives []. */
+export const RUN_LABELS = { select: { label: true }, orderBy: { label: "asc" } } as const;
+
+export function runJson(
+  run: Run & { labels?: { label: string }[] },
+  link: { id: number; name: string; speedMbps: number },
+) {
   return {
     id: run.id,
     linkId: link.id,
@@ -109,6 +115,9 @@ export function runJson(run: Run, link: { id: number; name: string; speedMbps: n
     /** Where the bytes went: each end's NIC counters' rise during the test against what iperf3 sent, and the verdict (null: not checked). */
     pathCheck: parseStoredPathCheck(run.pathCheck),
     error: run.errorKind ? { kind: run.errorKind, message: run.errorMessage ?? "", hint: run.errorHint ?? "" } : null,
+    /** What a user wrote down about it, and its labels (lib/notes). */
+    note: run.note,
+    labels: run.labels?.map(({ label }) => label) ?? [],
   };
 }
 export type RunJson = ReturnType<typeof runJson>;

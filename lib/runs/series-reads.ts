@@ -10,7 +10,7 @@ import {
 } from "@/lib/runs/digest";
 import { DISPLAY_POINTS, downsample } from "@/lib/runs/series";
 import type { StreamStat } from "@/lib/runs/stream-totals";
-import { runLinkSelect, toRunRow } from "@/lib/runs/lists";
+import { runRowInclude, toRunRow } from "@/lib/runs/lists";
 
 // Reads of a run's samples: the run page's chart (thinned in SQL) and per-stream table,
 // the exports, the samples API and the comparison of runs.
@@ -107,7 +107,7 @@ export async function getRunComparison({
   const runs = await db.run.findMany({
     where: { id: { in: ids }, ...(linkId === undefined ? {} : { linkId }) },
     omit: { serverOutput: true, clientOutput: true },
-    include: { link: runLinkSelect },
+    include: runRowInclude,
   });
   const ordered = ids.map((id) => runs.find((run) => run.id === id)).filter((run) => run !== undefined);
   return Promise.all(

@@ -9,6 +9,7 @@ import { clientSideOf, directionOf, isActiveStatus, parseStoredOptions } from "@
 import { RunCommands, RunExport, RunRawOutput } from "@/components/runs/RunCommands";
 import { RunCompactedNote, RunFailure } from "@/components/runs/RunFailure";
 import { RunHeader } from "@/components/runs/RunHeader";
+import { NoteEditor } from "@/components/notes/NoteEditor";
 import { RunLiveView } from "@/components/runs/RunLiveView";
 import { ListenPanel, PeerAddressNote } from "@/components/runs/ListenPanel";
 import { peerWarning } from "@/lib/runs/listen";
@@ -86,6 +87,9 @@ export default async function RunPage({ params }: Params) {
         clientName={clientEnd.hostName}
         isActive={isActive}
       />
+      <div className="-mt-2 mb-4">
+        <NoteEditor kind="run" id={run.id} note={run.note} labels={run.labels} />
+      </div>
 
       {run.error ? <RunFailure status={run.status} error={run.error} series={kept} /> : null}
 
