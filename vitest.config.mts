@@ -42,6 +42,7 @@ const POSTGRES_SUITES = [
   "lib/runs/cpu.test.ts",
   "lib/runs/retention.test.ts",
   "lib/instances/*.test.ts",
+  "lib/notes/notes.test.ts",
   // Only here: it stops and starts a cluster of its own.
   "**/*.postgres.test.ts",
 ];

@@ -1,7 +1,9 @@
 "use client";
 
+import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { EmptyState } from "@/components/EmptyState";
+import { DownloadChart } from "@/components/charts/DownloadChart";
 import { LinkHistoryChart } from "@/components/charts/LinkHistoryChart";
 import { apiPaths, fetchApi, queryKeys, refetchEvery, type LinkHistory, type RunRowsPage } from "@/components/queries";
 import type { BaselineJson } from "@/lib/alerts/contract";
@@ -25,6 +27,7 @@ export function LinkActivity({
   thresholds,
   streamChoices,
   baselines = [],
+  historyPost,
 }: {
   linkId: number;
   initialHistory: LinkHistory;
@@ -36,6 +39,8 @@ export function LinkActivity({
   streamChoices: number[];
   /** The link's baselines per test, drawn as a band on the history chart. */
   baselines?: BaselineJson[];
+  /** under the history chart: its "Copy as post" */
+  historyPost?: ReactNode;
 }) {
   const history = useQuery({
     queryKey: queryKeys.linkHistory(linkId),
@@ -52,13 +57,19 @@ export function LinkActivity({
         ) : null}
         {points.length > 0 ? (
           <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-            <LinkHistoryChart
-              points={points}
-              lineRateBitsPerSecond={lineRateBitsPerSecond}
-              aName={aName}
-              bName={bName}
-              baselines={baselines}
-            />
+            <DownloadChart
+              fileName={`wirespeed-link-history-${linkId}.png`}
+              title={`Wirespeed link history: ${points.length === 1 ? "1 result" : `${points.length} results`}, each as a share of the line rate`}
+            >
+              <LinkHistoryChart
+                points={points}
+                lineRateBitsPerSecond={lineRateBitsPerSecond}
+                aName={aName}
+                bName={bName}
+                baselines={baselines}
+              />
+            </DownloadChart>
+            {historyPost}
           </div>
         ) : (
           <EmptyState title="No results yet">

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
+import { DownloadChart } from "@/components/charts/DownloadChart";
 import { IntervalChart, IntervalChartLegend, intervalChartRightInset } from "@/components/charts/IntervalChart";
 import { LiveRateAnnouncer } from "@/components/charts/LiveAnnouncer";
 import { LATENCY_MAX_POINTS, runTimeDomain } from "@/components/diagnosis/latency";
@@ -236,17 +237,22 @@ export function RunLiveView({
         </p>
       ) : (
         <>
-          <IntervalChart
-            points={shown.points}
-            streamCount={shown.streamCount}
-            protocol={protocol}
-            isBidir={isBidir}
-            lineRateBitsPerSecond={lineRateBitsPerSecond}
-            sampleCount={shown.sampleCount}
-            durationSeconds={isActive && totalSeconds ? totalSeconds : undefined}
-            xDomain={timeDomain}
-          />
-          <IntervalChartLegend protocol={protocol} isBidir={isBidir} streamCount={shown.streamCount} />
+          <DownloadChart
+            fileName={`wirespeed-run-${runId}.png`}
+            title={`Wirespeed run #${runId}: ${protocol.toUpperCase()}${isBidir ? " both ways" : ""}, ${shown.streamCount === 1 ? "1 stream" : `${shown.streamCount} streams`}, every interval`}
+          >
+            <IntervalChart
+              points={shown.points}
+              streamCount={shown.streamCount}
+              protocol={protocol}
+              isBidir={isBidir}
+              lineRateBitsPerSecond={lineRateBitsPerSecond}
+              sampleCount={shown.sampleCount}
+              durationSeconds={isActive && totalSeconds ? totalSeconds : undefined}
+              xDomain={timeDomain}
+            />
+            <IntervalChartLegend protocol={protocol} isBidir={isBidir} streamCount={shown.streamCount} />
+          </DownloadChart>
         </>
       )}
       {latency.isMeasured && timeDomain ? (

@@ -2,6 +2,7 @@
 // forum post needs (never a raw output, a credential or an id that means nothing outside). Each page
 // hands one of these to its "Copy as post" control, which builds the post in the browser, with or
 // without the lab's names. Pure: no I/O, safe in the browser.
+import { environmentChanges } from "@/lib/diagnosis/changes";
 import type { Hint, RunEnvironment } from "@/lib/diagnosis/contract";
 import type { ExperimentJson } from "@/lib/experiments/contract";
 import type { ExperimentComparison } from "@/lib/experiments/compare";
@@ -121,12 +122,7 @@ export type PostSource =
 export const HISTORY_POST_POINTS = 20;
 
 /** A link's ends as a post names them, from a page's read of the link (getLinkEnds). */
-export function postLinkOf(ends: {
-  name: string;
-  speedMbps: number;
-  a: PostEnd & Record<string, unknown>;
-  b: PostEnd & Record<string, unknown>;
-}): PostLink {
+export function postLinkOf(ends: { name: string; speedMbps: number; a: PostEnd; b: PostEnd }): PostLink {
   const end = (value: PostEnd): PostEnd => ({
     hostName: value.hostName,
     nicName: value.nicName,
@@ -135,4 +131,144 @@ export function postLinkOf(ends: {
     mtu: value.mtu,
   });
   return { name: ends.name, speedMbps: ends.speedMbps, a: end(ends.a), b: end(ends.b) };
+}
+
+// ---------------------------------------------------------------- from the pages' reads
+
+/** The test of a run from its stored options and direction. */
+export function postTestOf(
+  options: { protocol: "tcp" | "udp"; parallel: number; duration?: number; bytes?: number; bitrate?: number },
+  direction: RunDirection,
+): PostTest {
+  const test: PostTest = { protocol: options.protocol, parallel: options.parallel, direction };
+  if (options.bytes !== undefined) test.bytes = options.bytes;
+  else test.duration = options.duration ?? 10;
+  if (options.protocol === "udp" && typeof options.bitrate === "number") test.bitrate = options.bitrate;
+  return test;
+}
+
+/** A run page's post: the run as its page read it (getRunDetail), its link's ends, its diagnosis. */
+export function runPostSource({
+  run,
+  link,
+  test,
+  environment,
+  hints,
+  againstBaseline,
+}: {
+  run: {
+    id: number;
+    createdAt: string;
+    status: string;
+    clientSide: string;
+    summary: RunSummaryJson | null;
+    commands: { server: string | null; client: string | null };
+    versions: { server: string | null; client: string | null };
+    error: { message: string } | null;
+  };
+  link: PostLink;
+  test: PostTest;
+  environment: RunEnvironment | null;
+  hints: Hint[];
+  againstBaseline: string | null;
+}): RunPostSource {
+  return {
+    kind: "run",
+    id: run.id,
+    createdAt: run.createdAt,
+    status: run.status,
+    link,
+    test,
+    summary: run.summary,
+    error: run.error?.message ?? null,
+    againstBaseline,
+    ends: {
+      clientSide: run.clientSide === "b" ? "b" : "a",
+      commands: run.commands,
+      versions: run.versions,
+      environment,
+    },
+    hints,
+  };
+}
+
+/** A link page's history post: the newest HISTORY_POST_POINTS of the points its chart draws. */
+export function linkHistoryPostSource({
+  linkId,
+  link,
+  points,
+  hints,
+}: {
+  linkId: number;
+  link: PostLink;
+  points: ReadonlyArray<{
+    id: number;
+    time: string;
+    receivedBitsPerSecond: number;
+    protocol: "tcp" | "udp";
+    direction: RunDirection;
+    parallel: number;
+    imported: boolean;
+    offLink: boolean;
+  }>;
+  hints: Hint[];
+}): LinkHistoryPostSource {
+  return {
+    kind: "link-history",
+    linkId,
+    link,
+    total: points.length,
+    points: points.slice(-HISTORY_POST_POINTS).map((point) => ({
+      id: point.id,
+      time: point.time,
+      receivedBitsPerSecond: point.receivedBitsPerSecond,
+      test: { protocol: point.protocol, parallel: point.parallel, direction: point.direction },
+      imported: point.imported,
+      offLink: point.offLink,
+    })),
+    hints,
+  };
+}
+
+/** A link page's compare of runs (getRunComparison), with what changed in the ends' environment between them. */
+export function runComparePostSource({
+  link,
+  runs,
+  environments,
+}: {
+  link: PostLink;
+  runs: ReadonlyArray<{
+    run: {
+      id: number;
+      createdAt: string;
+      status: string;
+      options: { protocol: "tcp" | "udp"; parallel: number; duration?: number; bytes?: number; bitrate?: number };
+      direction: RunDirection;
+      receivedBitsPerSecond: number | null;
+      lineRatePercent: number | null;
+      retransmits: number | null;
+      jitterMs: number | null;
+      lostPercent: number | null;
+    };
+  }>;
+  environments: ReadonlyMap<number, RunEnvironment | null>;
+}): RunComparePostSource {
+  return {
+    kind: "run-compare",
+    link,
+    runs: runs.map(({ run }) => ({
+      id: run.id,
+      createdAt: run.createdAt,
+      status: run.status,
+      test: postTestOf(run.options, run.direction),
+      receivedBitsPerSecond: run.receivedBitsPerSecond,
+      lineRatePercent: run.lineRatePercent,
+      retransmits: run.retransmits,
+      jitterMs: run.jitterMs,
+      lostPercent: run.lostPercent,
+    })),
+    changes: environmentChanges(
+      runs.map(({ run }) => ({ runId: run.id, environment: environments.get(run.id) ?? null })),
+    ),
+  };
 }

@@ -2,9 +2,12 @@ import { notFound } from "next/navigation";
 import { pageIdOf } from "@/components/page-params";
 import { ExperimentView } from "@/components/experiments/ExperimentView";
 import { requirePage } from "@/lib/auth/guard";
+import { isActiveExperimentStatus } from "@/lib/experiments/contract";
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
 import { getExperiment } from "@/lib/experiments/reads";
 import { getExperimentHints } from "@/lib/diagnosis/reads";
+import { CopyAsPost } from "@/components/posts/CopyAsPost";
+import { experimentPostSource } from "@/lib/posts/reads";
 
 export const dynamic = "force-dynamic";
 
@@ -21,5 +24,14 @@ export default async function ExperimentPage({ params }: Params) {
   if (experimentId === null) notFound();
   const [experiment, hints] = await Promise.all([getExperiment(experimentId), getExperimentHints(experimentId)]);
   if (!experiment) notFound();
-  return <ExperimentView initial={experiment} kindTitle={KIND_DEFINITIONS[experiment.kind].title} hints={hints} />;
+  const kindTitle = KIND_DEFINITIONS[experiment.kind].title;
+  return (
+    <>
+      <ExperimentView initial={experiment} kindTitle={kindTitle} hints={hints} />
+      {/* The post once the experiment has ended: the page refreshes then. */}
+      {isActiveExperimentStatus(experiment.status) ? null : (
+        <CopyAsPost source={await experimentPostSource(experiment, kindTitle, hints)} className="mt-8" />
+      )}
+    </>
+  );
 }

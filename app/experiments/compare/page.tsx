@@ -12,6 +12,8 @@ import type { ExperimentJson, ExperimentListItem } from "@/lib/experiments/contr
 import { KIND_DEFINITIONS } from "@/lib/experiments/kinds";
 import { getExperiment, listExperiments } from "@/lib/experiments/reads";
 import { PageSection } from "@/components/PageSection";
+import { CopyAsPost } from "@/components/posts/CopyAsPost";
+import { experimentComparePostSource } from "@/lib/posts/reads";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Compare experiments" };
@@ -186,6 +188,7 @@ export default async function CompareExperimentsPage({ searchParams }: { searchP
           Swap A and B
         </Link>
       </p>
+      <CopyAsPost source={await experimentComparePostSource(a, b, KIND_DEFINITIONS[a.kind].title, result)} />
       {result.isComparable ? (
         <PageSection name="compared" title="Row by row" className="mb-8">
           <ComparedTables comparison={result.comparison} a={{ id: a.id, label: "A" }} b={{ id: b.id, label: "B" }} />

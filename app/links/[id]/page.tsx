@@ -1,6 +1,8 @@
 import { notFound } from "next/navigation";
 import { pageIdOf } from "@/components/page-params";
 import { CompareRuns } from "@/components/runs/CompareRuns";
+import { CopyAsPost } from "@/components/posts/CopyAsPost";
+import { linkHistoryPostSource, postLinkOf, runComparePostSource } from "@/lib/posts/sources";
 import { FindingsSection } from "@/components/diagnosis/HintList";
 import { LinkHeader } from "@/components/links/LinkHeader";
 import {
@@ -105,10 +107,16 @@ export default async function LinkPage({ params, searchParams }: Props) {
       <LinkBaselines linkId={linkId} baseline={baseline} />
 
       {comparison.length >= 2 ? (
-        <CompareRuns
-          runs={comparison.map((entry) => ({ ...entry, environment: environments.get(entry.run.id) ?? null }))}
-          lineRateBitsPerSecond={lineRateBitsPerSecond}
-        />
+        <>
+          <CompareRuns
+            runs={comparison.map((entry) => ({ ...entry, environment: environments.get(entry.run.id) ?? null }))}
+            lineRateBitsPerSecond={lineRateBitsPerSecond}
+          />
+          <CopyAsPost
+            what="the runs compared"
+            source={runComparePostSource({ link: postLinkOf(ends), runs: comparison, environments })}
+          />
+        </>
       ) : null}
 
       <LinkActivity
@@ -121,6 +129,13 @@ export default async function LinkPage({ params, searchParams }: Props) {
         thresholds={lineRateThresholds()}
         streamChoices={streamCounts}
         baselines={baseline?.signatures ?? []}
+        historyPost={
+          <CopyAsPost
+            what="the history"
+            source={linkHistoryPostSource({ linkId, link: postLinkOf(ends), points: history.points, hints })}
+            className="mt-3"
+          />
+        }
       />
     </>
   );

@@ -22,6 +22,8 @@ import { getRunDetail } from "@/lib/runs/lists";
 import { getRunDiagnosis } from "@/lib/diagnosis/reads";
 import { queuePositionOf } from "@/lib/runs";
 import { getRunSeries, getRunStreamStats } from "@/lib/runs/series-reads";
+import { CopyAsPost } from "@/components/posts/CopyAsPost";
+import { postLinkOf, postTestOf, runPostSource } from "@/lib/posts/sources";
 
 export const dynamic = "force-dynamic";
 
@@ -171,6 +173,19 @@ export default async function RunPage({ params }: Params) {
       />
 
       {!isActive ? <RunRawOutput hosts={hosts} output={run.output} isOpen={Boolean(run.error)} /> : null}
+
+      {isActive ? null : (
+        <CopyAsPost
+          source={runPostSource({
+            run,
+            link: postLinkOf(ends),
+            test: postTestOf(options, direction),
+            environment: diagnosis?.environment ?? null,
+            hints: diagnosis?.hints ?? [],
+            againstBaseline: baseline?.baselineBitsPerSecond != null ? describeAgainstBaseline(baseline) : null,
+          })}
+        />
+      )}
 
       {isActive ? null : (
         <RunExport
