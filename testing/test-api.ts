@@ -131,13 +131,14 @@ export async function openTestApi({ separateServices = false }: TestApiOptions =
     import("@/app/api/channels/[id]/route"),
     import("@/app/api/channels/[id]/test/route"),
   ]);
-  const [runLatency, linkHints, linkImports, linkHistory, runList, linkListen] = await Promise.all([
+  const [runLatency, linkHints, linkImports, linkHistory, runList, linkListen, shares] = await Promise.all([
     import("@/app/api/runs/[id]/latency/route"),
     import("@/app/api/links/[id]/hints/route"),
     import("@/app/api/links/[id]/imports/route"),
     import("@/app/api/links/[id]/history/route"),
     import("@/app/api/runs/route"),
     import("@/app/api/links/[id]/listen/route"),
+    import("@/app/api/shares/route"),
   ]);
   const routes: Array<{ pattern: RegExp; module: RouteModule }> = [
     { pattern: /^\/api\/hosts$/, module: hosts },
@@ -176,6 +177,7 @@ export async function openTestApi({ separateServices = false }: TestApiOptions =
     { pattern: /^\/api\/links\/(?<id>[^/]+)\/history$/, module: linkHistory },
     { pattern: /^\/api\/runs$/, module: runList },
     { pattern: /^\/api\/links\/(?<id>[^/]+)\/listen$/, module: linkListen },
+    { pattern: /^\/api\/shares$/, module: shares },
   ];
 
   async function call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {

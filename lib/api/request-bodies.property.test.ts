@@ -528,6 +528,21 @@ const ROUTES: Record<string, RouteCase> = {
     body: () => bodyOf(channelBody(true)),
   },
   "POST /api/channels/:id/test": { paths: missingOnly("/api/channels", "/test"), body: anyBody },
+  "POST /api/shares": {
+    paths: fixed("/api/shares"),
+    body: () =>
+      bodyOf(
+        objectOf(
+          {
+            kind: fc.constantFrom("run", "experiment", "link", "host", ""),
+            id: fc.oneof(fc.constantFrom(ids.run, ids.experiment, ids.link), MISSING_ID),
+            expiresInDays: fc.oneof(int(-1, 400), fc.constant(null), fc.double()),
+            hideAddresses: bool,
+          },
+          ["kind", "id"],
+        ),
+      ),
+  },
 };
 
 /** `POST /api/hosts/:id/check` for each POST and PATCH a route.ts under app/api exports. */
