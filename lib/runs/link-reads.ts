@@ -1,4 +1,5 @@
 import "server-only";
+import { labelsOf } from "@/lib/notes/contract";
 import { HOST_ACCESS, type HostAccess } from "@/lib/inventory/schemas";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -186,8 +187,10 @@ export async function getLinkEnds(linkId: number) {
       Prisma.sql`${host}."access"`,
     ]);
   };
-  const [link] = await db.$queryRaw<Array<{ name: string; speedMbps: number; a: unknown; b: unknown }>>`
-    SELECT l."name", l."speedMbps", ${end("a")} AS "a", ${end("b")} AS "b"
+  const [link] = await db.$queryRaw<
+    Array<{ name: string; speedMbps: number; notes: string; labels: unknown; a: unknown; b: unknown }>
+  >`
+    SELECT l."name", l."speedMbps", l."notes", l."labels", ${end("a")} AS "a", ${end("b")} AS "b"
     FROM "Link" l
     JOIN "Nic" an ON an."id" = l."aNicId" JOIN "Host" ah ON ah."id" = an."hostId"
     JOIN "Nic" bn ON bn."id" = l."bNicId" JOIN "Host" bh ON bh."id" = bn."hostId"
@@ -207,7 +210,16 @@ export async function getLinkEnds(linkId: number) {
       access: (HOST_ACCESS.find((value) => value === columns.access) ?? "ssh") as HostAccess,
     };
   };
-  return { id: linkId, name: link.name, speedMbps: Number(link.speedMbps), a: toEnd(link.a), b: toEnd(link.b) };
+  return {
+    id: linkId,
+    name: link.name,
+    speedMbps: Number(link.speedMbps),
+    /** what a user wrote down about the link, and its labels (lib/notes) */
+    note: link.notes,
+    labels: labelsOf(jsonValue(link.labels)),
+    a: toEnd(link.a),
+    b: toEnd(link.b),
+  };
 }
 export type LinkEnds = NonNullable<Awaited<ReturnType<typeof getLinkEnds>>>;
 

@@ -5,6 +5,7 @@ import { CopyAsPost } from "@/components/posts/CopyAsPost";
 import { linkHistoryPostSource, postLinkOf, runComparePostSource } from "@/lib/posts/sources";
 import { FindingsSection } from "@/components/diagnosis/HintList";
 import { LinkHeader } from "@/components/links/LinkHeader";
+import { NoteEditor } from "@/components/notes/NoteEditor";
 import {
   LinkAlerts,
   LinkBaselines,
@@ -91,6 +92,9 @@ export default async function LinkPage({ params, searchParams }: Props) {
   return (
     <>
       <LinkHeader ends={ends} />
+      <div className="-mt-2 mb-4">
+        <NoteEditor kind="link" id={linkId} note={ends.note} labels={ends.labels} />
+      </div>
       <LinkAlerts alerts={openAlerts.alerts} />
       <FindingsSection
         hints={hints}
