@@ -92,7 +92,8 @@ function directionWords(direction: RunDirection, link: PostLink, hidden: Anonymi
 
 /** "enp1s0 (10.0.0.1), 10 Gbit/s, MTU 9000": a NIC as a reader of the post needs it. */
 function nicWords(end: PostEnd, hidden: Anonymizer): string {
-  const parts = [end.address ? `${end.nicName} (${hidden.address(end.address)})` : end.nicName];
+  // text, not address: an inventory address may carry its prefix length ("10.0.0.1/24").
+  const parts = [end.address ? `${end.nicName} (${hidden.text(end.address)})` : end.nicName];
   if (end.nicSpeedMbps !== null) parts.push(formatLinkSpeed(end.nicSpeedMbps));
   parts.push(end.mtu === null ? "MTU unknown" : `MTU ${end.mtu}`);
   return parts.join(", ");

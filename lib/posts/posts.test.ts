@@ -45,7 +45,7 @@ function expectBoth(name: string, document: PostDocument) {
 const LINK: PostLink = {
   name: "alpha-beta-10g",
   speedMbps: 10_000,
-  a: { hostName: "alpha", nicName: "enp1s0f0", address: "192.168.10.11", nicSpeedMbps: 10_000, mtu: 9000 },
+  a: { hostName: "alpha", nicName: "enp1s0f0", address: "192.168.10.11/24", nicSpeedMbps: 10_000, mtu: 9000 },
   b: { hostName: "beta", nicName: "enp3s0", address: "192.168.10.12", nicSpeedMbps: 10_000, mtu: 9000 },
 };
 const LINK_2: PostLink = {
