@@ -7,7 +7,9 @@
 //             (what the page would cost without the cache: the run, its link's ends, its chart);
 //   cached:   as the page serves it.
 // The shared run is a finished 10-minute, 8-stream run at 1 s intervals, written with SQL.
-// Next.js's own work per request (routing, the RSC payload) is not in these figures.
+// Next.js's own work per request (routing, the RSC payload) is not in these figures: with
+// WIRESPEED_BENCH_SHARE_URL (a /s/TOKEN of a running production server, `npm start`) the same client
+// also loads that URL, and prints its figure beside them.
 //   node --require ./testing/server-only.cjs --import tsx bench/shares.bench.ts [--seconds 5] [--concurrency 16] [--smoke]
 import Database from "better-sqlite3";
 import http from "node:http";
@@ -164,6 +166,14 @@ async function main(): Promise<void> {
     report("baseline (read at every request)", baseline);
     report("cached (as the page serves it)", cached);
     console.log(`shares: the cache serves ${(cached.perSecond / baseline.perSecond).toFixed(1)}× the baseline`);
+    const serverUrl = process.env.WIRESPEED_BENCH_SHARE_URL;
+    if (serverUrl) {
+      await load(serverUrl, { seconds: Math.min(seconds, 1), concurrency }, "read-only copy");
+      const production = await load(serverUrl, { seconds, concurrency }, "read-only copy");
+      report(`production server (${serverUrl.replace(/\/s\/.*/, "/s/…")})`, production);
+      if (production.failures > 0)
+        throw new Error(`wrong result: ${production.failures} answers of the server were not its page`);
+    }
     const failures = baseline.failures + cached.failures;
     if (failures > 0) throw new Error(`wrong result: ${failures} answers were not the shared run's page`);
     const hidden = await (await fetch(url)).text();

@@ -96,7 +96,7 @@ export function RunHeader({
         <div className="flex flex-wrap items-center gap-3">
           <RateUnitSwitch />
           {!isActive ? <RerunButton runId={run.id} /> : null}
-          <ShareButton kind="run" id={run.id} />
+          <ShareButton kind="run" id={run.id} isCompact />
         </div>
       </div>
     </>

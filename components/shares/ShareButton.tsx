@@ -6,6 +6,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { CopyButton } from "@/components/runs/CopyButton";
 import { ModalDialog } from "@/components/ui/ModalDialog";
 import { Button, CheckboxField, Notice, SelectField } from "@/components/ui/ui";
+import { LocalTime } from "@/components/units/LocalTime";
 import { createShareAction } from "@/lib/shares/actions/create-share";
 import type { ShareJson } from "@/lib/shares/contract";
 import { DEFAULT_SHARE_DAYS, type ShareKind } from "@/lib/shares/schemas";
@@ -25,7 +26,7 @@ const WHAT: Record<ShareKind, string> = { run: "this run", experiment: "this exp
  * "Share": a read-only link to this page that anyone can open without an account, with an expiry
  * and the lab's names and addresses hidden if asked; shows the URL to copy. Operators and admins only.
  */
-export function ShareButton({ kind, id }: { kind: ShareKind; id: number }) {
+export function ShareButton({ kind, id, isCompact = false }: { kind: ShareKind; id: number; isCompact?: boolean }) {
   const mayShare = useCan("share");
   const [isOpen, setOpen] = useState(false);
   const [expiry, setExpiry] = useState(String(DEFAULT_SHARE_DAYS));
@@ -42,7 +43,14 @@ export function ShareButton({ kind, id }: { kind: ShareKind; id: number }) {
   };
   return (
     <>
-      <Button ref={openerRef} type="button" onClick={() => setOpen(true)} data-testid="share-open">
+      <Button
+        ref={openerRef}
+        type="button"
+        onClick={() => setOpen(true)}
+        data-testid="share-open"
+        // Beside the run header's small Run again, the same size.
+        className={isCompact ? "px-2.5! py-1! text-xs!" : ""}
+      >
         Share
       </Button>
       <ModalDialog open={isOpen} onClose={close} titleId={titleId} returnFocusTo={openerRef} testId="share-dialog">
@@ -53,8 +61,7 @@ export function ShareButton({ kind, id }: { kind: ShareKind; id: number }) {
           <div className="space-y-3">
             <p className="text-sm text-slate-700 dark:text-slate-300">
               Anyone with this link can read this page, without an account, until{" "}
-              {share.expiresAt ? new Date(share.expiresAt).toLocaleDateString() : "you revoke it"}. Revoke it on the
-              Shares page.
+              {share.expiresAt ? <LocalTime iso={share.expiresAt} /> : "you revoke it"}. Revoke it on the Shares page.
             </p>
             <div className="flex items-center gap-2">
               <input

@@ -58,7 +58,13 @@ function SharedRunView({ run }: { run: SharedRun }) {
     <div data-testid="shared-run">
       <Heading title={run.title} status={run.status}>
         <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-          <span className="font-medium">{run.linkName}</span> · {formatLinkSpeed(run.speedMbps)} ·{" "}
+          {/* Hidden, the link's name is its ends' letters: the direction says them already. */}
+          {run.linkName === `${run.aName} ⇄ ${run.bName}` ? null : (
+            <>
+              <span className="font-medium">{run.linkName}</span> ·{" "}
+            </>
+          )}
+          {formatLinkSpeed(run.speedMbps)} ·{" "}
           <span data-testid="shared-direction">{describeDirection(run.direction, run.aName, run.bName)}</span> ·{" "}
           <span className="font-mono text-xs">{run.optionsText}</span>
         </p>
@@ -156,7 +162,8 @@ function SharedLinkView({ link }: { link: SharedLink }) {
     <div data-testid="shared-link">
       <Heading title={link.title} status="">
         <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-          {link.aName} ⇄ {link.bName} · {formatLinkSpeed(link.speedMbps)}
+          {link.title === `${link.aName} ⇄ ${link.bName}` ? "" : `${link.aName} ⇄ ${link.bName} · `}
+          {formatLinkSpeed(link.speedMbps)} nominal
         </p>
       </Heading>
       {link.points.length > 0 ? (

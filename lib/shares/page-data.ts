@@ -159,7 +159,12 @@ async function readSharedExperiment(
 ): Promise<{ content: SharedExperiment; ttlMs: number } | null> {
   const experiment = await getExperiment(experimentId);
   if (!experiment) return null;
-  const { hide } = await hiderOf(isHidden, []);
+  // Its links' hosts get the first letters, in the order of its links (each link's A side first).
+  const ends = isHidden ? await Promise.all(experiment.links.map((link) => getLinkEnds(link.id))) : [];
+  const { hide } = await hiderOf(
+    isHidden,
+    ends.flatMap((end) => (end ? [end.a.hostName, end.b.hostName] : [])),
+  );
   return {
     content: {
       kind: "experiment",

@@ -149,7 +149,7 @@ describe("share links", () => {
       const json = JSON.stringify(page).toLowerCase();
       for (const secret of SECRETS) expect(json, `${kind} ${id}: ${secret}`).not.toContain(secret);
       // What it hid is still said: the ends as letters.
-      if (kind !== "experiment") expect(json).toContain("host a");
+      expect(json, `${kind} ${id}`).toContain("host a");
     }
     const shown = await createShare({ kind: "run", id: failedRunId }, { origin: ORIGIN });
     const page = await getSharedPage(shown.url.split("/s/")[1]!);
