@@ -120,25 +120,28 @@ export function CopyAsPost({
 function HideSwitch({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
   return (
     <label className="inline-flex cursor-pointer items-center gap-3 py-2 text-sm font-medium">
-      <input
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        aria-checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        className="peer sr-only"
-      />
-      <span
-        aria-hidden
-        className={
-          "relative inline-block h-6 w-11 shrink-0 rounded-full bg-slate-400 transition-colors " +
-          "peer-checked:bg-sky-700 peer-focus-visible:ring-2 peer-focus-visible:ring-sky-500 " +
-          "peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-white dark:bg-slate-600 " +
-          "dark:peer-checked:bg-sky-500 dark:peer-focus-visible:ring-offset-slate-950 " +
-          "after:absolute after:top-0.5 after:left-0.5 after:h-5 after:w-5 after:rounded-full after:bg-white " +
-          "after:transition-transform peer-checked:after:translate-x-5"
-        }
-      />
+      {/* The checkbox lies over the track, invisible: pointer, keyboard and screen readers reach it there. */}
+      <span className="relative inline-flex shrink-0">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={checked}
+          aria-checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          className="peer absolute inset-0 z-10 m-0 h-full w-full cursor-pointer opacity-0"
+        />
+        <span
+          aria-hidden
+          className={
+            "relative inline-block h-6 w-11 rounded-full bg-slate-500 transition-colors " +
+            "peer-checked:bg-sky-700 peer-focus-visible:ring-2 peer-focus-visible:ring-sky-500 " +
+            "peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-white " +
+            "dark:peer-checked:bg-sky-500 dark:peer-focus-visible:ring-offset-slate-950 " +
+            "after:absolute after:top-0.5 after:left-0.5 after:h-5 after:w-5 after:rounded-full after:bg-white " +
+            "after:transition-transform peer-checked:after:translate-x-5"
+          }
+        />
+      </span>
       Hide addresses and host names
     </label>
   );
