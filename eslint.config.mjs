@@ -42,7 +42,7 @@ export const LAYERS = [
   ["imports", "experiments", "instances", "notes"],
   ["diagnosis", "posts", "schedules", "notify", "metrics", "bootstrap", "backup"],
   ["alerts"],
-  ["overview", "grid", "shares"],
+  ["overview", "grid", "shares", "mqtt"],
   ["app", "shutdown", "action", "api"],
 ];
 const TOP = LAYERS.length - 1;

@@ -12,6 +12,9 @@ export async function register() {
   // a proxy's user header without the proxies it may come from) stops the server here, naming the variable.
   const { checkAuthSettings } = await import("@/lib/auth/settings");
   checkAuthSettings();
+  // Home Assistant's broker: a WIRESPEED_MQTT_URL that is not mqtt:// or mqtts:// stops the server here too.
+  const { checkMqttSettings, resolveMqttSettings } = await import("@/lib/mqtt/settings");
+  checkMqttSettings();
   // The key of the host credentials first: a short WIRESPEED_SECRET or an unsafe key file stops the server here.
   const { startHostSecrets } = await import("@/lib/inventory/secrets");
   await startHostSecrets();
@@ -39,6 +42,10 @@ export async function register() {
   // above, or what a previous instance left "running" would make their links look busy).
   app.watchAlerts();
   await app.scheduler.start();
+  // Home Assistant over MQTT (WIRESPEED_MQTT_URL): every link's entities and state, kept current as runs end
+  // and alerts change; it connects in the background and again whenever the broker comes back.
+  const mqtt = resolveMqttSettings();
+  if (mqtt) app.homeAssistant.start(mqtt);
   // In the background: the digests of runs that ended before they were kept, then sample
   // retention (WIRESPEED_SAMPLES_KEEP_DAYS, default 180 days) now and every night.
   const { startRunMaintenance } = await import("@/lib/runs/retention");

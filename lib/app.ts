@@ -1,6 +1,7 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Registry } from "prom-client";
+import { AlertChanges } from "@/lib/alerts/changes";
 import { watchRuns } from "@/lib/alerts/watcher";
 import type { Principal } from "@/lib/auth/principal";
 import type { DatabaseKind } from "@/lib/config";
@@ -10,6 +11,7 @@ import { resolveInstanceIdentity, resolveLeaseMs, type InstanceIdentity } from "
 import { InstanceRegistry } from "@/lib/instances/registry";
 import { ExperimentRunner } from "@/lib/experiments/runner";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { HomeAssistantPublisher } from "@/lib/mqtt/publisher";
 import { RunEventBus } from "@/lib/runs/bus";
 import { RunEngine } from "@/lib/runs/engine";
 import type { RunRemote } from "@/lib/runs/remote";
@@ -60,6 +62,10 @@ export type App = {
   readonly principals: AsyncLocalStorage<Principal>;
   /** Judges every run that ends against the alert rules from now on; returns the function that stops it. */
   watchAlerts(): () => void;
+  /** Alerts firing and resolving, as the alert watcher writes them. */
+  readonly alertChanges: AlertChanges;
+  /** Home Assistant over MQTT (lib/mqtt): started by instrumentation.ts when WIRESPEED_MQTT_URL is set. */
+  readonly homeAssistant: HomeAssistantPublisher;
   /** State kept between scrapes of /metrics (lib/metrics/registry.ts). */
   readonly metrics: { process?: Registry; labels?: Map<string, Record<string, string>> };
   /** What share links' pages show, kept by token (lib/shares/cache.ts). */
@@ -75,6 +81,8 @@ export function createApp(deps: AppDeps): App {
   const runs = new RunEngine(deps.remote, runBus, deps.limits, instance);
   const experiments = new ExperimentRunner(runs, experimentBus, runBus);
   const scheduler = new Scheduler({ engine: runs, experiments, now: deps.now, random: deps.random });
+  const alertChanges = new AlertChanges();
+  const homeAssistant = new HomeAssistantPublisher({ engine: runs, alertChanges });
   let stopWatching: (() => void) | null = null;
   const app: App = {
     db: deps.db,
@@ -90,12 +98,14 @@ export function createApp(deps: AppDeps): App {
     scheduler,
     principals: new AsyncLocalStorage<Principal>(),
     watchAlerts() {
-      stopWatching ??= watchRuns(runs);
+      stopWatching ??= watchRuns(runs, { onAlertChanged: (change) => alertChanges.emit(change) });
       return () => {
         stopWatching?.();
         stopWatching = null;
       };
     },
+    alertChanges,
+    homeAssistant,
     metrics: {},
     sharedPages: new SharedPageCache(),
     shutdownInstalled: false,

@@ -31,6 +31,8 @@ export type ShutdownParts = {
   disconnect: () => Promise<void>;
   /** stops background work between two of its steps (digests and sample retention, lib/runs/retention.ts) */
   stopBackground?: () => void;
+  /** says offline to Home Assistant and closes the MQTT connection (lib/mqtt/publisher.ts), once the runs are stored */
+  stopPublishing?: () => Promise<void>;
 };
 
 /**
@@ -46,6 +48,10 @@ export async function shutDown(
   onStage("stopping the runs, experiments and schedules");
   parts.stopBackground?.();
   await Promise.all([parts.scheduler.stop(), parts.experiments.shutdown(reason), parts.engine.shutdown(reason)]);
+  if (parts.stopPublishing) {
+    onStage("telling Home Assistant that Wirespeed goes offline");
+    await parts.stopPublishing();
+  }
   onStage("closing the SSH connections");
   await parts.closeConnections();
   onStage("closing the database");
@@ -138,7 +144,7 @@ export function installShutdownHandlers(parts: ShutdownParts, options: ShutdownO
  * the image): its own handler exits at once.
  */
 export async function installServerShutdown(
-  app: Pick<App, "runs" | "experiments" | "scheduler" | "db" | "shutdownInstalled">,
+  app: Pick<App, "runs" | "experiments" | "scheduler" | "db" | "shutdownInstalled" | "homeAssistant">,
   { stopBackground }: { stopBackground?: () => void } = {},
 ): Promise<void> {
   // Once per app: dev-mode reloads run this again.
@@ -158,5 +164,6 @@ export async function installServerShutdown(
     closeConnections: closeAll,
     disconnect: () => app.db.$disconnect(),
     stopBackground,
+    stopPublishing: () => app.homeAssistant.stop(),
   });
 }

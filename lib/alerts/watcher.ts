@@ -5,6 +5,7 @@ import { notifyChannels, type DeliverOptions } from "@/lib/notify/deliver";
 import type { NotificationMessage } from "@/lib/notify/contract";
 import type { RunEngine } from "@/lib/runs/engine";
 import { BASELINE_LINK_SELECT, baselineFor, type BaselineLink } from "./baseline";
+import type { AlertChange } from "./changes";
 import type { AlertRuleJson } from "./contract";
 import { decide, firingText, resolvedText, type AlertText, type RunFact } from "./evaluate";
 import { applicableRules, getAlertRule } from "./rules";
@@ -16,8 +17,13 @@ import { applicableRules, getAlertRule } from "./rules";
 
 const JUDGED_STATUSES = ["succeeded", "failed"] as const;
 
-/** How notifications are retried (lib/notify's defaults when left out; tests shorten them). */
-export type WatchOptions = Pick<DeliverOptions, "backoffMs" | "timeoutMs">;
+/**
+ * How notifications are retried (lib/notify's defaults when left out; tests shorten them), and who
+ * hears that an alert fired or resolved (app.alertChanges: Home Assistant's binary sensor).
+ */
+export type WatchOptions = Pick<DeliverOptions, "backoffMs" | "timeoutMs"> & {
+  onAlertChanged?: (change: AlertChange) => void;
+};
 
 // The tail of each link's chain of evaluations. Entries go once their evaluation is the last.
 const chains = new Map<number, Promise<void>>();
@@ -150,6 +156,7 @@ async function fire(link: LinkFacts, rule: AlertRuleJson, text: AlertText, optio
       lineRatePercent: text.lineRatePercent,
     },
   });
+  options.onAlertChanged?.({ linkId: link.id, alertId: alert.id, status: "firing" });
   await notify(rule, messageOf("alert.firing", alert.id, link, rule, text), options);
 }
 
@@ -166,6 +173,7 @@ async function resolve(
     data: { status: "resolved", resolvedAt: new Date(), resolvedRunIds: text.runIds },
   });
   if (count === 0) return;
+  options.onAlertChanged?.({ linkId: link.id, alertId, status: "resolved" });
   await notify(rule, messageOf("alert.resolved", alertId, link, rule, text), options);
 }
 
@@ -197,7 +205,8 @@ async function notify(rule: AlertRuleJson, message: NotificationMessage, options
   const channelIds = rule.channels.map((channel) => channel.id);
   if (channelIds.length === 0) return;
   try {
-    await notifyChannels(channelIds, message, { ...options, alertId: message.alertId });
+    const { backoffMs, timeoutMs } = options;
+    await notifyChannels(channelIds, message, { backoffMs, timeoutMs, alertId: message.alertId });
   } catch (error) {
     // notifyChannels records its own failures; this is for one that escapes it.
     console.error(`[wirespeed] notifying alert ${message.alertId}:`, error instanceof Error ? error.message : error);

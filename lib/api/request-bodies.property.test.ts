@@ -251,6 +251,7 @@ const linkFields = (): Record<string, fc.Arbitrary<unknown>> => ({
   notes: text(""),
   baselineRuns: int(1, 100),
   importsInBaseline: bool,
+  homeAssistantRunButton: bool,
 });
 
 /** An experiment request of each kind with its own fields, and of kinds that do not exist. */

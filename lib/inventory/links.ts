@@ -10,6 +10,7 @@ import { isRecordMissing } from "@/lib/db-errors";
 import { IdSchema, LinkCreateSchema, LinkUpdateSchema, type HostAccess } from "@/lib/inventory/schemas";
 import { recordAudit } from "@/lib/auth/audit";
 import { labelsOf } from "@/lib/notes/contract";
+import { getApp } from "@/lib/running-app";
 
 export type LinkEndView = {
   /** `access`: how Wirespeed reaches the host (lib/inventory/schemas.ts HOST_ACCESS). */
@@ -29,6 +30,8 @@ export type LinkView = {
   baselineRuns: number;
   /** Whether imported runs count toward the baselines. */
   importsInBaseline: boolean;
+  /** Whether Home Assistant's "Run again" button may start the link's last test. */
+  homeAssistantRunButton: boolean;
   a: LinkEndView;
   b: LinkEndView;
   /** Both MTUs are known and differ: large frames from one end get fragmented or dropped. */
@@ -57,6 +60,7 @@ const linkSelect = {
   labels: true,
   baselineRuns: true,
   importsInBaseline: true,
+  homeAssistantRunButton: true,
   createdAt: true,
   updatedAt: true,
   aNic: endSelect,
@@ -90,6 +94,7 @@ function toLinkView(row: LinkRow): LinkView {
     labels: labelsOf(row.labels),
     baselineRuns: row.baselineRuns,
     importsInBaseline: row.importsInBaseline,
+    homeAssistantRunButton: row.homeAssistantRunButton,
     a: toEndView(row.aNic),
     b: toEndView(row.bNic),
     mtuMismatch: row.aNic.mtu !== null && row.bNic.mtu !== null && row.aNic.mtu !== row.bNic.mtu,
@@ -97,6 +102,11 @@ function toLinkView(row: LinkRow): LinkView {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** Home Assistant's devices follow the links (lib/mqtt): a new one appears, a renamed one is renamed, a deleted one goes. */
+function linksChanged(): void {
+  getApp().homeAssistant.linksChanged();
 }
 
 function linkNotFound(id: number): InventoryError {
@@ -210,10 +220,12 @@ export async function createLink(input: unknown): Promise<LinkView> {
       notes: data.notes,
       baselineRuns: data.baselineRuns,
       importsInBaseline: data.importsInBaseline,
+      homeAssistantRunButton: data.homeAssistantRunButton,
     },
     select: linkSelect,
   });
   await recordAudit("link.create", "link", row.id, row.name);
+  linksChanged();
   return toLinkView(row);
 }
 
@@ -255,10 +267,12 @@ export async function updateLink(id: number, input: unknown): Promise<LinkView> 
         labels: data.labels,
         baselineRuns: data.baselineRuns,
         importsInBaseline: data.importsInBaseline,
+        homeAssistantRunButton: data.homeAssistantRunButton,
       },
       select: linkSelect,
     });
     await recordAudit("link.update", "link", linkId, `${row.name}: ${Object.keys(data).join(", ")}`);
+    linksChanged();
     return toLinkView(row);
   } catch (error) {
     if (isRecordMissing(error)) throw linkNotFound(linkId);
@@ -291,6 +305,7 @@ export async function deleteLink(id: number): Promise<DeletedCounts> {
     })
     .then(async ({ counts, name }) => {
       await recordAudit("link.delete", "link", linkId, `${name} with ${counts.runs} run(s)`);
+      linksChanged();
       return counts;
     });
 }

@@ -409,6 +409,11 @@ const ImportsInBaselineSchema = z.boolean({
   error: "must be true or false: whether imported runs count toward the baselines",
 });
 
+/** Whether Home Assistant's "Run again" button of the link may start its last test (lib/mqtt). */
+const HomeAssistantRunButtonSchema = z.boolean({
+  error: "must be true or false: whether Home Assistant's Run again button may start the link's last test",
+});
+
 export const LinkCreateSchema = z.strictObject({
   name: NameSchema,
   aNicId: IdSchema,
@@ -418,6 +423,7 @@ export const LinkCreateSchema = z.strictObject({
   notes: NotesSchema.default(""),
   baselineRuns: BaselineRunsSchema.default(10),
   importsInBaseline: ImportsInBaselineSchema.default(false),
+  homeAssistantRunButton: HomeAssistantRunButtonSchema.default(false),
 });
 export type LinkCreateInput = z.input<typeof LinkCreateSchema>;
 
@@ -434,6 +440,7 @@ export const LinkUpdateSchema = z
     labels: LabelsSchema.optional(),
     baselineRuns: BaselineRunsSchema.optional(),
     importsInBaseline: ImportsInBaselineSchema.optional(),
+    homeAssistantRunButton: HomeAssistantRunButtonSchema.optional(),
   })
   .refine((body) => body.note === undefined || body.notes === undefined, {
     path: ["note"],

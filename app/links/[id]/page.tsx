@@ -4,6 +4,7 @@ import { CompareRuns } from "@/components/runs/CompareRuns";
 import { CopyAsPost } from "@/components/posts/CopyAsPost";
 import { linkHistoryPostSource, postLinkOf, runComparePostSource } from "@/lib/posts/sources";
 import { FindingsSection } from "@/components/diagnosis/HintList";
+import { HomeAssistantSection } from "@/components/links/HomeAssistantSection";
 import { LinkHeader } from "@/components/links/LinkHeader";
 import { NoteEditor } from "@/components/notes/NoteEditor";
 import {
@@ -25,6 +26,8 @@ import { lineRateThresholds } from "@/lib/overview/reads";
 import { listAlerts } from "@/lib/alerts/alerts";
 import { getLinkBaseline } from "@/lib/alerts/baseline";
 import { listSchedules } from "@/lib/schedules/store";
+import { getApp } from "@/lib/app";
+import { getLink } from "@/lib/inventory/links";
 
 export const dynamic = "force-dynamic";
 
@@ -73,6 +76,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
     baseline,
     hints,
     environments,
+    settings,
   ] = await Promise.all([
     getLinkEnds(linkId),
     getLinkHistory({ linkId }),
@@ -85,6 +89,7 @@ export default async function LinkPage({ params, searchParams }: Props) {
     getLinkBaseline(linkId),
     getLinkHints(linkId),
     compareIds.length >= 2 ? getRunEnvironments(compareIds) : Promise.resolve(new Map<number, null>()),
+    getLink(linkId).catch(() => null),
   ]);
   if (!ends) notFound();
   const lineRateBitsPerSecond = ends.speedMbps * 1e6;
@@ -109,6 +114,11 @@ export default async function LinkPage({ params, searchParams }: Props) {
       <LinkExperiments linkId={linkId} experiments={experiments.experiments} total={experiments.total} />
       <LinkSchedules linkId={linkId} schedules={schedules} />
       <LinkBaselines linkId={linkId} baseline={baseline} />
+      <HomeAssistantSection
+        linkId={linkId}
+        isOn={settings?.homeAssistantRunButton ?? false}
+        isPublishing={getApp().homeAssistant.isStarted}
+      />
 
       {comparison.length >= 2 ? (
         <>
