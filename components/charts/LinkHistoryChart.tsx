@@ -10,6 +10,8 @@ import { formatNumber, formatRate } from "@/lib/format";
 import type { LinkHistoryPoint } from "@/lib/runs/link-reads";
 import { clockAxisProps, formatClockTime, GRID_PROPS, rightAxisProps, useRateAxis } from "./axes";
 import { ChartFrame } from "./ChartFrame";
+import Link from "next/link";
+import { NoteLine } from "@/components/notes/NoteLine";
 import { pointTooltip, TooltipBox } from "./ChartTooltip";
 
 /** One run on the chart, as `GET /api/links/:id/history` and the link page give it. */
@@ -52,6 +54,8 @@ const BAND_COLOR = "#16a34a";
 const LATENCY_COLOR = "#ea580c";
 // Red in both themes, drawn as a cross over the run's own point: the mark's shape says it, not only its colour.
 const OFF_LINK_COLOR = "#dc2626";
+/** The marker of a run that has a note or labels (lib/notes): violet, as the labels' tags. */
+const NOTE_COLOR = "#7c3aed";
 
 /**
  * Each run of a link as a point: received rate over time, coloured by protocol and direction;
@@ -113,6 +117,10 @@ export function LinkHistoryChart({
   // Runs whose bytes took another route (their path check): crossed out, and said so in the key and the label.
   const offLinkPoints: PlotPoint[] = points.flatMap((point) =>
     point.offLink ? [{ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond }] : [],
+  );
+  // Runs a user wrote something about ("after moving the card to slot 2"): a marked line at their time.
+  const notedPoints: PlotPoint[] = points.flatMap((point) =>
+    point.note || point.labels?.length ? [{ ...point, x: Date.parse(point.time), y: point.receivedBitsPerSecond }] : [],
   );
   const hasLatency = latencyPoints.length > 0;
   const showsLatency = hasLatency && isLatencyShown;
@@ -225,6 +233,16 @@ export function LinkHistoryChart({
               }}
             />
           ) : null}
+          {notedPoints.map((point) => (
+            <ReferenceLine
+              key={`note-${point.id}`}
+              x={point.x}
+              stroke={NOTE_COLOR}
+              strokeDasharray="1 3"
+              strokeWidth={1.5}
+              label={{ value: "✎", position: "insideTopLeft", fill: NOTE_COLOR, fontSize: 12 }}
+            />
+          ))}
           <ReferenceLine
             y={lineRateBitsPerSecond}
             stroke="currentColor"
@@ -310,6 +328,10 @@ export function LinkHistoryChart({
                         },
                       ]
                     : []),
+                  ...(point.labels?.length
+                    ? [{ label: "labels", value: point.labels.join(", "), color: NOTE_COLOR }]
+                    : []),
+                  ...(point.note ? [{ label: "note", value: point.note, color: NOTE_COLOR }] : []),
                 ]}
               />
             ))}
@@ -356,6 +378,14 @@ export function LinkHistoryChart({
             route (not in the baseline)
           </li>
         ) : null}
+        {notedPoints.length > 0 ? (
+          <li className="flex items-center gap-1.5" data-testid="history-notes">
+            <svg aria-hidden width="10" height="12">
+              <line x1="5" y1="0" x2="5" y2="12" stroke={NOTE_COLOR} strokeWidth={1.5} strokeDasharray="1 3" />
+            </svg>
+            ✎ a run with a note or labels ({notedPoints.length}): listed under the chart
+          </li>
+        ) : null}
         {band ? (
           <li className="flex items-center gap-1.5" data-testid="history-baseline">
             <span
@@ -368,6 +398,32 @@ export function LinkHistoryChart({
           </li>
         ) : null}
       </ul>
+      {notedPoints.length > 0 ? <HistoryNotes points={notedPoints} isReadOnly={isReadOnly} /> : null}
     </div>
+  );
+}
+
+/** What the chart's ✎ lines mark, in words: the newest ten runs with a note or labels, newest first. */
+function HistoryNotes({ points, isReadOnly }: { points: PlotPoint[]; isReadOnly?: boolean }) {
+  const newest = [...points].sort((a, b) => b.x - a.x).slice(0, 10);
+  return (
+    <ul aria-label="Notes on the chart" className="mt-3 space-y-1 text-sm" data-testid="history-note-list">
+      {newest.map((point) => (
+        <li key={point.id} className="flex flex-wrap items-baseline gap-x-2">
+          <span aria-hidden className="text-violet-700 dark:text-violet-300">
+            ✎
+          </span>
+          {isReadOnly ? (
+            <span className="font-medium">Run #{point.id}</span>
+          ) : (
+            <Link href={`/runs/${point.id}`} className="font-medium text-sky-700 hover:underline dark:text-sky-300">
+              Run #{point.id}
+            </Link>
+          )}
+          <span className="text-xs text-slate-600 dark:text-slate-400">{formatClockTime(point.x)}</span>
+          <NoteLine note={point.note} labels={point.labels} linkLabels={!isReadOnly} className="max-w-none" />
+        </li>
+      ))}
+    </ul>
   );
 }

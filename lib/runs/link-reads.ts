@@ -63,6 +63,9 @@ export type LinkHistoryPoint = {
   imported: boolean;
   /** its bytes went through another NIC than the link's (an off-link path check): not in the baseline */
   offLink: boolean;
+  /** what a user wrote down about it and its labels (lib/notes): only on the runs that have them */
+  note?: string;
+  labels?: string[];
 };
 
 type HistoryRow = {
@@ -110,6 +113,7 @@ export async function listLinkHistory({
   const runs = await db.$queryRaw<
     HistoryRow[]
   >`SELECT * FROM (${Prisma.join(parts, " UNION ALL ")}) AS "points" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`;
+  const notes = await notesOfLinkRuns(linkId);
   return runs.reverse().map((run) => {
     let test: { protocol: string; direction: string; parallel: number };
     if (run.signature !== null) test = signatureParts(run.signature);
@@ -133,8 +137,31 @@ export async function listLinkHistory({
       loadedLatencyMs: run.latencyLoadedMedianMs,
       imported: run.source === "imported",
       offLink: run.pathVerdict === "off-link",
+      ...notes.get(Number(run.id)),
     };
   });
+}
+
+/**
+ * The notes and labels of a link's runs, by run id: the few runs that have one, found through
+ * indexes ("linkId", "note" for notes; RunLabel for labels) without reading any run's row.
+ */
+async function notesOfLinkRuns(linkId: number): Promise<Map<number, { note?: string; labels?: string[] }>> {
+  const [noted, labelled] = await Promise.all([
+    db.$queryRaw<Array<{ id: number | bigint; note: string }>>`
+      SELECT "id", "note" FROM "Run" WHERE "linkId" = ${linkId} AND "note" > ''`,
+    db.$queryRaw<Array<{ runId: number | bigint; label: string }>>`
+      SELECT rl."runId", rl."label" FROM "RunLabel" rl JOIN "Run" r ON r."id" = rl."runId"
+      WHERE r."linkId" = ${linkId} ORDER BY rl."label"`,
+  ]);
+  const byId = new Map<number, { note?: string; labels?: string[] }>();
+  for (const { id, note } of noted) byId.set(Number(id), { note });
+  for (const { runId, label } of labelled) {
+    const entry = byId.get(Number(runId)) ?? {};
+    entry.labels = [...(entry.labels ?? []), label];
+    byId.set(Number(runId), entry);
+  }
+  return byId;
 }
 
 /**

@@ -116,7 +116,8 @@ async function readSharedLink(
       aName,
       bName,
       speedMbps: ends.speedMbps,
-      points: history.points,
+      // A team's notes and labels are its own working words (and may name addresses): a share shows the figures only.
+      points: history.points.map((point) => ({ ...point, note: undefined, labels: undefined })),
       runs: table.runs.map((row) => ({
         id: row.id,
         createdAt: row.createdAt,

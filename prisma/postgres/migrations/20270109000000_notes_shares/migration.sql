@@ -35,6 +35,9 @@ CREATE TABLE "Share" (
 );
 
 -- CreateIndex
+CREATE INDEX "Run_linkId_note_idx" ON "Run"("linkId", "note");
+
+-- CreateIndex
 CREATE INDEX "RunLabel_label_runId_idx" ON "RunLabel"("label", "runId");
 
 -- CreateIndex
