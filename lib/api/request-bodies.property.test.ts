@@ -243,6 +243,17 @@ const nicFields = (hostIds: number[]): Record<string, fc.Arbitrary<unknown>> => 
   pcieLinkWidth: fc.constantFrom(null, 1, 8, 32, 33),
 });
 
+/** A note and labels, as PATCH /api/runs/:id, /api/experiments/:id and /api/links/:id take them. */
+const noteFields = (): Record<string, fc.Arbitrary<unknown>> => ({
+  note: text("", "after moving the card to slot 2", "a\tb\nc", "nul\u0000byte", "x".repeat(2001)),
+  labels: fc.oneof(
+    fc.array(fc.constantFrom("dac", "DAC", "slot-2", " jumbo ", "new dac", "a,b", "", "x".repeat(41)), {
+      maxLength: 4,
+    }),
+    fc.constant(Array.from({ length: 21 }, (_, index) => `l${index}`)),
+  ),
+});
+
 const linkFields = (): Record<string, fc.Arbitrary<unknown>> => ({
   name: text(),
   aNicId: fc.oneof(fc.constantFrom(ids.spareA, ids.nicA, ids.nicC), MISSING_ID),
@@ -472,7 +483,7 @@ const ROUTES: Record<string, RouteCase> = {
   },
   "PATCH /api/links/:id": {
     paths: pathWith("/api/links", "", () => [ids.link2]),
-    body: () => bodyOf(objectOf(linkFields())),
+    body: () => bodyOf(objectOf({ ...linkFields(), ...noteFields() })),
   },
   "POST /api/links/:id/runs": {
     paths: pathWith("/api/links", "/runs", () => [ids.link, ids.link2]),
@@ -498,9 +509,17 @@ const ROUTES: Record<string, RouteCase> = {
         }),
       ),
   },
+  "PATCH /api/runs/:id": {
+    paths: pathWith("/api/runs", "", () => [ids.run]),
+    body: () => bodyOf(objectOf(noteFields())),
+  },
   "POST /api/runs/:id/cancel": { paths: pathWith("/api/runs", "/cancel", () => [ids.run]), body: anyBody },
   "POST /api/runs/:id/rerun": { paths: pathWith("/api/runs", "/rerun", () => [ids.run]), body: anyBody },
   "POST /api/experiments": { paths: fixed("/api/experiments"), body: () => bodyOf(experimentBody()) },
+  "PATCH /api/experiments/:id": {
+    paths: pathWith("/api/experiments", "", () => [ids.experiment]),
+    body: () => bodyOf(objectOf(noteFields())),
+  },
   "POST /api/experiments/:id/cancel": {
     paths: pathWith("/api/experiments", "/cancel", () => [ids.experiment]),
     body: anyBody,
@@ -727,6 +746,35 @@ describe("request bodies", () => {
       expect(answer.body?.error?.fields, JSON.stringify(body)).toEqual([expect.objectContaining({ field })]);
     }
     expect(await api.db.experiment.count()).toBe(before);
+    expect(log).toEqual([]);
+  });
+
+  it("answers a bad note or label on a run, an experiment and a link with a 400 naming it", async () => {
+    log.length = 0;
+    const cases: Array<[unknown, string]> = [
+      [{ note: 5 }, "note"],
+      [{ note: "x".repeat(2001) }, "note"],
+      [{ note: "bell\u0007" }, "note"],
+      [{ labels: "dac" }, "labels"],
+      [{ labels: ["new dac"] }, "labels.0"],
+      [{ labels: ["ok", ""] }, "labels.1"],
+      [{ labels: Array.from({ length: 21 }, (_, index) => `l${index}`) }, "labels"],
+    ];
+    for (const pathname of [`/api/runs/${ids.run}`, `/api/experiments/${ids.experiment}`, `/api/links/${ids.link}`]) {
+      for (const [body, field] of cases) {
+        const what = `PATCH ${pathname} ${JSON.stringify(body).slice(0, 80)}`;
+        const answer = await send("PATCH", pathname, body);
+        expectAnswered(answer, what);
+        expect(answer.status, what).toBe(400);
+        expect(answer.body?.error?.fields, what).toEqual([expect.objectContaining({ field })]);
+      }
+    }
+    const empty = await send("PATCH", `/api/runs/${ids.run}`, {});
+    expectAnswered(empty, "PATCH run {}");
+    expect(empty.status).toBe(400);
+    const saved = await send("PATCH", `/api/runs/${ids.run}`, { note: "new DAC", labels: ["DAC", "slot-2", "dac"] });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toEqual({ id: ids.run, note: "new DAC", labels: ["dac", "slot-2"] });
     expect(log).toEqual([]);
   });
 
