@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { ImportedTag } from "./StatusBadge";
+import { NoteLine } from "@/components/notes/NoteLine";
 import { usePathname, useSearchParams } from "next/navigation";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { atSeconds, GRID_PROPS, LINE_RATE_LINE, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
@@ -28,6 +29,9 @@ export type ComparedRun = {
     retransmits: number | null;
     jitterMs: number | null;
     lostPercent: number | null;
+    /** what a user wrote down about the run, and its labels */
+    note?: string;
+    labels?: string[];
   };
   sentBitsPerSecond: number | null;
   points: Array<{ t: number; bps: number | null }>;
@@ -224,6 +228,11 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
                   <span className="block font-mono text-[11px] normal-case tracking-normal text-slate-600 dark:text-slate-400">
                     {describeOptions(entry.run.options, entry.run.direction)}
                   </span>
+                  <NoteLine
+                    note={entry.run.note}
+                    labels={entry.run.labels}
+                    className="ml-auto justify-end text-right normal-case tracking-normal"
+                  />
                 </th>
               ))}
             </tr>

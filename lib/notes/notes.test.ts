@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getRunComparison } from "@/lib/runs/series-reads";
 import { postLink, postLocalHosts } from "@/testing/api-links";
 import { storedRunOptions } from "@/testing/run-options";
 import { openTestApi, type TestApi } from "@/testing/test-api";
@@ -62,6 +63,13 @@ describe("a run's note and labels", () => {
     });
     const audit = await api.db.auditEvent.findFirstOrThrow({ where: { action: "run.note", targetId: runIds[0] } });
     expect(audit).toMatchObject({ actorName: "notes-operator", detail: "note; labels: dac, slot-2" });
+  });
+
+  it("come with the runs a link page compares", async () => {
+    const compared = await getRunComparison({ ids: [runIds[0]!, runIds[2]!], linkId });
+    expect(compared.map((entry) => entry.run.id)).toEqual([runIds[0], runIds[2]]);
+    expect(compared[0]!.run).toMatchObject({ note: "after moving the card to slot 2", labels: ["dac", "slot-2"] });
+    expect(compared[1]!.run).toMatchObject({ note: "", labels: [] });
   });
 
   it("change one at a time: labels alone keep the note, and [] clears them", async () => {

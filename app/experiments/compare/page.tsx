@@ -3,6 +3,7 @@ import { EmptyState } from "@/components/EmptyState";
 import { Breadcrumb } from "@/components/PageHeader";
 import { ComparedTables } from "@/components/experiments/compare/ComparedTables";
 import { ExperimentPicker, type PickerChoice } from "@/components/experiments/compare/ExperimentPicker";
+import { NoteLine } from "@/components/notes/NoteLine";
 import { StatusBadge } from "@/components/runs/StatusBadge";
 import { LocalTime } from "@/components/units/LocalTime";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
@@ -83,6 +84,7 @@ function Summary({ side, experiment }: { side: "A" | "B"; experiment: Experiment
         {KIND_DEFINITIONS[experiment.kind].title} · {experiment.links.map((link) => link.name).join(", ")} ·{" "}
         <LocalTime iso={experiment.createdAt} />
       </p>
+      <NoteLine note={experiment.note} labels={experiment.labels} className="mt-1" />
       <p className="mt-2 text-sm font-medium">{experiment.answer ?? "No answer yet."}</p>
     </section>
   );
