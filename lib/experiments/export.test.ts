@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ResultTable } from "./contract";
-import { csvField, csvHeaderOf, csvValueOf, resultTableCsv } from "./export";
+import { csvField, csvHeaderOf, csvValueOf, noteCsvCells, resultTableCsv } from "./export";
 
 // A sweep table as the sweep kind lays it out (seeds/000: -P 1 … 5 on a 5G link), with a sum row
 // to show that it is written like any other row.
@@ -75,6 +75,41 @@ describe("resultTableCsv", () => {
     expect(
       resultTableCsv({ columns: SWEEP_TABLE.columns.slice(0, 2), rows: [{ key: "x", cells: { value: "x" } }] }),
     ).toBe("Streams,Received (bit/s)\nx,\n");
+  });
+});
+
+describe("the note and labels in a CSV", () => {
+  it("adds note and labels columns, filled on the first row only, quoted and kept as text", () => {
+    const csv = resultTableCsv(
+      { columns: SWEEP_TABLE.columns.slice(0, 2), rows: SWEEP_TABLE.rows },
+      { note: '=after moving the card, "slot 2"', labels: ["dac", "slot-2"] },
+    );
+    expect(csv).toBe(
+      [
+        "Streams,Received (bit/s),note,labels",
+        `1,2200000000,"'=after moving the card, ""slot 2""",dac slot-2`,
+        "4,4700000000,,",
+        "Sum,6900000000,,",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("keeps the columns when there is no note, and a table without rows its header alone", () => {
+    expect(
+      resultTableCsv(
+        { columns: SWEEP_TABLE.columns.slice(0, 1), rows: SWEEP_TABLE.rows.slice(0, 1) },
+        { note: "", labels: [] },
+      ),
+    ).toBe("Streams,note,labels\n1,,\n");
+    expect(resultTableCsv({ columns: SWEEP_TABLE.columns.slice(0, 1), rows: [] }, { note: "x", labels: ["y"] })).toBe(
+      "Streams,note,labels\n",
+    );
+  });
+
+  it("writes a note over several lines in one quoted cell", () => {
+    expect(noteCsvCells({ note: "new DAC\nslot 2", labels: ["dac"] }, true)).toEqual(['"new DAC\nslot 2"', "dac"]);
+    expect(noteCsvCells({ note: "new DAC", labels: ["dac"] }, false)).toEqual(["", ""]);
   });
 });
 

@@ -35,11 +35,31 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The table as CSV: a header row of column labels, then one line per row (the sum row last, as shown). */
-export function resultTableCsv(table: ResultTable): string {
-  const lines = [table.columns.map((column) => csvField(csvHeaderOf(column))).join(",")];
-  for (const row of table.rows) {
-    lines.push(table.columns.map((column) => csvField(csvValueOf(row.cells[column.key], column.format))).join(","));
-  }
+/** What a user wrote down about what a file exports (a run, an experiment): its note and labels. */
+export type ExportNote = { note: string; labels: string[] };
+
+/** The header cells of the note's two columns, last in a run's or an experiment's CSV. */
+export const NOTE_CSV_HEADERS = ["note", "labels"] as const;
+
+/**
+ * The note's two cells of a CSV line: the note and the labels (separated by spaces) on the first
+ * line under the header, empty on the others, so that a long note is not repeated on every line.
+ */
+export function noteCsvCells(notes: ExportNote, isFirstLine: boolean): string[] {
+  if (!isFirstLine) return ["", ""];
+  return [csvField(csvValueOf(notes.note, "text")), csvField(csvValueOf(notes.labels.join(" "), "text"))];
+}
+
+/**
+ * The table as CSV: a header row of column labels, then one line per row (the sum row last, as
+ * shown); with `notes`, the experiment's note and labels in two more columns of the first row.
+ */
+export function resultTableCsv(table: ResultTable, notes?: ExportNote): string {
+  const header = table.columns.map((column) => csvField(csvHeaderOf(column)));
+  const lines = [(notes ? [...header, ...NOTE_CSV_HEADERS] : header).join(",")];
+  table.rows.forEach((row, index) => {
+    const cells = table.columns.map((column) => csvField(csvValueOf(row.cells[column.key], column.format)));
+    lines.push((notes ? [...cells, ...noteCsvCells(notes, index === 0)] : cells).join(","));
+  });
   return `${lines.join("\n")}\n`;
 }

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * GET /experiments/:id/export?format=csv|json. CSV: the result table as the page shows it,
- * rates in plain bits/s. JSON: the experiment as the API gives it, plus each run's summary
+ * rates in plain bits/s, the experiment's note and labels in the last two columns of its first row. JSON: the experiment as the API gives it, plus each run's summary
  * (the raw iperf3 output stays on each run's own export).
  */
 export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
@@ -26,7 +26,8 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
     "content-disposition": `attachment; filename="wirespeed-experiment-${experiment.id}.${format}"`,
     "cache-control": "no-store",
   };
-  if (format === "csv") return new Response(experiment.table ? resultTableCsv(experiment.table) : "", { headers });
+  if (format === "csv")
+    return new Response(experiment.table ? resultTableCsv(experiment.table, experiment) : "", { headers });
   const runIds = [...new Set(experiment.steps.flatMap((step) => step.runIds))];
   const runs = (await Promise.all(runIds.map((runId) => getRunDetail(runId)))).flatMap((run) =>
     run ? [{ ...run, output: undefined }] : [],

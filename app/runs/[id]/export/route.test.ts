@@ -52,6 +52,30 @@ afterAll(async () => {
   await api?.close();
 });
 
+const NOTE = 'new DAC, "slot 2"\n=2+2';
+const NOTE_CELLS = `"new DAC, ""slot 2""\n=2+2",dac slot-2`;
+
+describe("a run's note and labels", () => {
+  it("are in its JSON export, and in the CSV's last two columns of the first line", async () => {
+    const saved = await api.json("PATCH", `/api/runs/${runId}`, { note: NOTE, labels: ["slot-2", "DAC"] });
+    expect(saved.status, saved.text).toBe(200);
+    const json = JSON.parse(await (await exportRun("json")).text());
+    expect(json.run).toMatchObject({ id: runId, note: NOTE, labels: ["dac", "slot-2"] });
+    const csv = await (await exportRun("csv")).text();
+    const [header, ...rest] = csv.split("\n");
+    expect(header).toBe(
+      "seq,start,end,direction,bytes,bitsPerSecond,retransmits,cwndBytes,jitterMs,lostPackets,packets,omitted,streams,note,labels",
+    );
+    const lines = rest.join("\n");
+    // The note's line break is inside its quoted cell: the first sample's line ends with the two cells.
+    expect(lines.startsWith("0,")).toBe(true);
+    expect(lines).toContain(`,${NOTE_CELLS}\n1,`);
+    expect(lines.split(NOTE_CELLS)).toHaveLength(2);
+    const second = lines.split(`${NOTE_CELLS}\n`)[1]!.split("\n")[0]!;
+    expect(second.endsWith(",,")).toBe(true);
+  });
+});
+
 describe("a compacted run", () => {
   it("exports its samples while they are kept, then its thinned points once retention deleted them", async () => {
     const samples = (await api.json("GET", `/api/runs/${runId}/samples`)).body;
@@ -80,8 +104,12 @@ describe("a compacted run", () => {
       streams: [],
     });
     const csv = (await (await exportRun("csv")).text()).trim().split("\n");
-    expect(csv[0]).toBe("t,bitsPerSecond,reverseBitsPerSecond,retransmits,jitterMs,lostPercent,omitted");
-    expect(csv).toHaveLength(before.points.length + 1);
+    expect(csv[0]).toBe("t,bitsPerSecond,reverseBitsPerSecond,retransmits,jitterMs,lostPercent,omitted,note,labels");
+    // The note's line break is quoted in the first point's line: one line more than the points.
+    expect(csv).toHaveLength(before.points.length + 2);
+    expect(`${csv[1]}\n${csv[2]}`.endsWith(`,${NOTE_CELLS}`)).toBe(true);
+    expect(csv[3]!.endsWith(",,")).toBe(true);
+    expect(json.run).toMatchObject({ note: NOTE, labels: ["dac", "slot-2"] });
     expect(csv[1]!.split(",").slice(0, 2).map(Number)).toEqual([before.points[0]!.t, before.points[0]!.bps]);
     // The run's page reads the same points as before, and says when.
     const series = await getRunSeries({ runId, isFinished: true });

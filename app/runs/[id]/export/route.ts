@@ -1,4 +1,5 @@
 import { withApiAuth } from "@/lib/api/auth";
+import { NOTE_CSV_HEADERS, noteCsvCells } from "@/lib/experiments/export";
 import { getRunDetail } from "@/lib/runs/lists";
 import { iterateRunSamples } from "@/lib/runs/series-reads";
 import { readCompactedDigest } from "@/lib/runs/digest";
@@ -60,6 +61,7 @@ function compactedCsvRow(point: SeriesPoint, streamCount: number): string {
  * streamed so that a one-hour 0.1 s run does not sit in memory twice. A run compacted by sample
  * retention has no samples left: its export holds what is, the thinned points and the stream
  * totals (JSON: under "compacted", with "samples" empty; CSV: the points, with other columns).
+ * The run's note and labels are in its JSON, and in the CSV's last two columns on the first line.
  */
 export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const raw = (await params).id;
@@ -81,13 +83,20 @@ export const GET = withApiAuth("read", async (request: Request, { params }: { pa
             { length: compacted.streamCount },
             (_, index) => `stream${index + 1}BitsPerSecond`,
           );
-          controller.enqueue(encoder.encode(`${[...COMPACTED_CSV_COLUMNS, ...streamColumns].join(",")}\n`));
-          for (const point of compacted.points)
-            controller.enqueue(encoder.encode(`${compactedCsvRow(point, compacted.streamCount)}\n`));
+          controller.enqueue(
+            encoder.encode(`${[...COMPACTED_CSV_COLUMNS, ...streamColumns, ...NOTE_CSV_HEADERS].join(",")}\n`),
+          );
+          compacted.points.forEach((point, index) => {
+            const cells = [compactedCsvRow(point, compacted.streamCount), ...noteCsvCells(run, index === 0)];
+            controller.enqueue(encoder.encode(`${cells.join(",")}\n`));
+          });
         } else if (format === "csv") {
-          controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\n`));
+          controller.enqueue(encoder.encode(`${[...CSV_COLUMNS, ...NOTE_CSV_HEADERS].join(",")}\n`));
+          let isFirst = true;
           for await (const sample of iterateRunSamples(runId)) {
-            controller.enqueue(encoder.encode(`${CSV_COLUMNS.map((column) => csvCell(sample[column])).join(",")}\n`));
+            const cells = [...CSV_COLUMNS.map((column) => csvCell(sample[column])), ...noteCsvCells(run, isFirst)];
+            controller.enqueue(encoder.encode(`${cells.join(",")}\n`));
+            isFirst = false;
           }
         } else {
           const { output, ...rest } = run;
