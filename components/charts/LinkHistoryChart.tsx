@@ -54,8 +54,11 @@ const BAND_COLOR = "#16a34a";
 const LATENCY_COLOR = "#ea580c";
 // Red in both themes, drawn as a cross over the run's own point: the mark's shape says it, not only its colour.
 const OFF_LINK_COLOR = "#dc2626";
-/** The marker of a run that has a note or labels (lib/notes): violet, as the labels' tags. */
-const NOTE_COLOR = "#7c3aed";
+/**
+ * The marker of a run that has a note or labels (lib/notes): violet, as the labels' tags, and one
+ * that keeps 4:1 against both themes' panels (a downloaded PNG has no style sheet to switch it).
+ */
+const NOTE_COLOR = "#8b5cf6";
 
 /**
  * Each run of a link as a point: received rate over time, coloured by protocol and direction;
@@ -238,9 +241,10 @@ export function LinkHistoryChart({
               key={`note-${point.id}`}
               x={point.x}
               stroke={NOTE_COLOR}
-              strokeDasharray="1 3"
+              strokeDasharray="2 3"
               strokeWidth={1.5}
-              label={{ value: "✎", position: "insideTopLeft", fill: NOTE_COLOR, fontSize: 12 }}
+              // At the foot of the line: the top is where the line rate's label sits.
+              label={{ value: "✎", position: "insideBottomLeft", fill: NOTE_COLOR, fontSize: 12 }}
             />
           ))}
           <ReferenceLine
@@ -381,7 +385,7 @@ export function LinkHistoryChart({
         {notedPoints.length > 0 ? (
           <li className="flex items-center gap-1.5" data-testid="history-notes">
             <svg aria-hidden width="10" height="12">
-              <line x1="5" y1="0" x2="5" y2="12" stroke={NOTE_COLOR} strokeWidth={1.5} strokeDasharray="1 3" />
+              <line x1="5" y1="0" x2="5" y2="12" stroke={NOTE_COLOR} strokeWidth={1.5} strokeDasharray="2 3" />
             </svg>
             ✎ a run with a note or labels ({notedPoints.length}): listed under the chart
           </li>
