@@ -327,7 +327,7 @@ test("the CSV export has one row per sample, with every sample field", async ({ 
   const text = fs.readFileSync(await download.path(), "utf8");
   const lines = text.trimEnd().split("\n");
   expect(lines[0]).toBe(
-    "seq,start,end,direction,bytes,bitsPerSecond,retransmits,cwndBytes,jitterMs,lostPackets,packets,omitted,streams",
+    "seq,start,end,direction,bytes,bitsPerSecond,retransmits,cwndBytes,jitterMs,lostPackets,packets,omitted,streams,note,labels",
   );
   const { samples } = await apiCall<{ samples: Array<{ seq: number; bitsPerSecond: number }> }>(
     request,
@@ -338,7 +338,7 @@ test("the CSV export has one row per sample, with every sample field", async ({ 
   const firstRow = lines[1]!.split(",");
   expect(Number(firstRow[0])).toBe(samples[0]!.seq);
   expect(Number(firstRow[5])).toBe(samples[0]!.bitsPerSecond);
-  // -P 4: the per-stream values come along as JSON in the last column.
+  // -P 4: the per-stream values come along as JSON in the streams column.
   expect(lines[1]).toContain('"[{""id""');
   const json = await apiCall<{ samples: unknown[] }>(request, "GET", `/runs/${runId}/export?format=json`);
   expect(json.samples).toHaveLength(samples.length);
@@ -446,6 +446,105 @@ test("a run compacted by sample retention keeps its chart, stream table and expo
   expect(exported.compacted.points).toHaveLength(600);
   expect(exported.compacted.streams).toHaveLength(4);
   await saveScreenshot(page, "run-compacted-desktop-light");
+});
+
+test("a note and labels written on a run show on its page, in the runs list and the link's history; the list filters by label; a viewer may not write them", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  // The first lab run; when this test runs alone, a run written into the app's database.
+  const runId =
+    runIds[0] ??
+    insertStreamsRun({
+      endedAt: new Date(),
+      streams: 2,
+      samples: 50,
+      streamBytes: 11_750_000,
+      bitsPerSecond: () => 4.7e8,
+    });
+  const note = "after moving the card to slot 2";
+  const label = `dac-${runId}`;
+  await page.goto(`/runs/${runId}`);
+  await page.getByRole("button", { name: "Add a note or labels" }).click();
+  const editor = page.getByRole("form", { name: "Note on this run" });
+  await editor.getByLabel("Note").fill(note);
+  await editor.getByLabel("Labels").fill(`${label.toUpperCase()}, slot-2`);
+  await editor.getByRole("button", { name: "Save note" }).click();
+  await expect(editor).toHaveCount(0);
+  const shown = page.getByTestId("note");
+  await expect(shown.getByTestId("note-text")).toHaveText(note);
+  await expect(shown.getByRole("link", { name: `label ${label}: runs with it` })).toBeVisible();
+  await expect(shown.getByRole("link", { name: "label slot-2: runs with it" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("note").getByTestId("note-text")).toHaveText(note);
+  await screenshotEverywhere(page, "run-note");
+
+  // The label's tag opens the runs list filtered by it: this run, with its note.
+  await page
+    .getByTestId("note")
+    .getByRole("link", { name: `label ${label}: runs with it` })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/runs\\?label=${label}$`));
+  const row = page.getByTestId(`run-row-${runId}`);
+  await expect(row.getByTestId("note-text")).toHaveText(note);
+  await expect(page.locator('[data-testid^="run-row-"]')).toHaveCount(1);
+  const listed = await apiCall<{ runs: Array<{ id: number; note: string; labels: string[] }> }>(
+    request,
+    "GET",
+    `/api/runs?label=${label.toUpperCase()}`,
+  );
+  expect(listed.runs).toEqual([expect.objectContaining({ id: runId, note, labels: [label, "slot-2"].sort() })]);
+
+  // The link's history marks the run and lists it under the chart.
+  await page.goto(`/links/${linkId}`);
+  const notes = page.getByTestId("history-note-list");
+  await expect(notes.getByRole("listitem")).toHaveCount(1);
+  await expect(notes).toContainText(`Run #${runId}`);
+  await expect(notes.getByTestId("note-text")).toHaveText(note);
+  await expect(page.getByTestId("history-notes")).toContainText("a run with a note or labels (1)");
+  await notes.scrollIntoViewIfNeeded();
+  await screenshotEverywhere(page, "link-history-notes");
+
+  // A viewer reads the note but may not change it.
+  await page.goto("/users");
+  const form = page.getByRole("form", { name: "Add a user" });
+  await form.getByLabel("Username").fill("runs-viewer");
+  await form.getByLabel("Password").fill("runs viewer password");
+  await form.getByLabel("Role").selectOption("viewer");
+  await form.getByRole("button", { name: "Add user" }).click();
+  await expect(page.getByTestId("users-message")).toHaveText("Created runs-viewer.");
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    storageState: { cookies: [], origins: [] },
+  });
+  try {
+    const viewer = await context.newPage();
+    await viewer.goto("/login");
+    await viewer.getByLabel("Username").fill("runs-viewer");
+    await viewer.getByLabel("Password", { exact: true }).fill("runs viewer password");
+    await viewer.getByRole("button", { name: "Sign in" }).click();
+    await expect(viewer.getByTestId("account-link")).toContainText("runs-viewer (viewer)");
+    await viewer.goto(`/runs/${runId}`);
+    await expect(viewer.getByTestId("note").getByTestId("note-text")).toHaveText(note);
+    await expect(viewer.getByRole("button", { name: "Edit note" })).toHaveCount(0);
+    // From the app's own page, as its scripts would send it: the role, not the origin, refuses it.
+    const refused = await viewer.evaluate(async (path) => {
+      const response = await fetch(path, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ note: "x" }),
+      });
+      return { status: response.status, body: (await response.json()) as { error: { message: string } } };
+    }, `/api/runs/${runId}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toMatch(/^Your role \(viewer\) does not allow/);
+  } finally {
+    await context.close();
+  }
+  const after = await apiCall<{ note: string }>(request, "GET", `/api/runs/${runId}`);
+  expect(after.note).toBe(note);
 });
 
 for (const colorScheme of ["light", "dark"] as const) {
