@@ -6,7 +6,8 @@ import { OverviewBoard } from "@/components/overview/OverviewBoard";
 import { requirePage } from "@/lib/auth/guard";
 import { can } from "@/lib/auth/roles";
 import { listHosts } from "@/lib/inventory/hosts";
-import { getOverview, lineRateThresholds, parseTimelineRange } from "@/lib/overview/reads";
+import { parseTimelineRange, parseTimelineZoom } from "@/lib/overview/contract";
+import { getOverview, lineRateThresholds } from "@/lib/overview/reads";
 
 // The inventory changes under the page (runs, new hosts): never serve a stale build-time copy.
 export const dynamic = "force-dynamic";
@@ -19,10 +20,13 @@ export default async function OverviewPage({
   const principal = await requirePage("read", { allowPublic: true });
   // A visitor of the public overview sees the links' results, not the hosts' addresses.
   const isPublic = principal.via === "public";
-  const range = parseTimelineRange((await searchParams).range);
+  const query = await searchParams;
+  // ?range= and a zoom (?from=&to=) within it; anything wrong with them is the default, never an error page.
+  const range = parseTimelineRange(query.range);
+  const zoom = parseTimelineZoom(query.from, query.to);
   // Counts, cards and timeline are rendered here first, then kept current in the browser (OverviewBoard).
   const [overview, hosts] = await Promise.all([
-    getOverview({ range }),
+    getOverview({ range, zoom }),
     isPublic ? Promise.resolve([]) : listHosts({ localFirst: true }),
   ]);
   return (

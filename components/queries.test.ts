@@ -90,5 +90,10 @@ describe("query keys and API paths", () => {
     expect(queryKeys.overviewOf("7d").slice(0, 1)).toEqual(queryKeys.overview());
     expect(apiPaths.linkHistory(3)).toBe("/api/links/3/history");
     expect(apiPaths.overview("6h")).toBe("/api/overview?range=6h");
+    // A zoomed timeline is its own query, under the same prefix, asking for its span.
+    const zoom = { from: 1_765_080_000_000, to: 1_765_080_060_000 };
+    expect(queryKeys.overviewOf("1h", zoom).slice(0, 1)).toEqual(queryKeys.overview());
+    expect(queryKeys.overviewOf("1h", zoom)).not.toEqual(queryKeys.overviewOf("1h"));
+    expect(apiPaths.overview("1h", zoom)).toBe("/api/overview?range=1h&from=1765080000000&to=1765080060000");
   });
 });

@@ -2,7 +2,8 @@
 // lists and history are rendered by the server first (their data handed over as
 // `initialData`), then kept current by asking the same-origin REST API.
 import type { QueryClient } from "@tanstack/react-query";
-import type { Overview, TimelineRange } from "@/lib/overview/reads";
+import { withTimelineZoom, type TimelineRange, type TimelineZoom } from "@/lib/overview/contract";
+import type { Overview } from "@/lib/overview/reads";
 import type { LinkHistory } from "@/lib/runs/link-reads";
 import type { RunRowsPage } from "@/lib/runs/lists";
 import { runListSearch, type RunListQuery } from "@/lib/runs/filters";
@@ -21,7 +22,8 @@ export const queryKeys = {
   links: () => ["links"] as const,
   linkHistory: (linkId: number) => ["links", linkId, "history"] as const,
   overview: () => ["overview"] as const,
-  overviewOf: (range: TimelineRange) => ["overview", range] as const,
+  overviewOf: (range: TimelineRange, zoom: TimelineZoom | null = null) =>
+    ["overview", range, zoom?.from ?? null, zoom?.to ?? null] as const,
   experiments: () => ["experiments"] as const,
   experiment: (id: number) => ["experiments", id] as const,
 };
@@ -29,7 +31,8 @@ export const queryKeys = {
 export const apiPaths = {
   runList: (query: RunListQuery) => `/api/runs${runListSearch(query, "api")}`,
   linkHistory: (linkId: number) => `/api/links/${linkId}/history`,
-  overview: (range: TimelineRange) => `/api/overview?range=${range}`,
+  overview: (range: TimelineRange, zoom: TimelineZoom | null = null) =>
+    `/api/overview?${withTimelineZoom(new URLSearchParams({ range }), zoom).toString()}`,
   experiment: (id: number) => `/api/experiments/${id}`,
   experimentEvents: (id: number) => `/api/experiments/${id}/events`,
 };

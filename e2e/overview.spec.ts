@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 import { apiCall, clearInventory, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { watchLive } from "./live";
-import { saveScreenshot, VIEWPORTS } from "./screenshots";
+import { saveScreenshot, screenshotEverywhere, VIEWPORTS } from "./screenshots";
 
 // The overview on the real lab: two links measured through the REST API, then their
 // cards (latest result, share of line rate, bar colour), the timeline and Run again.
@@ -191,6 +191,97 @@ test("the timeline's range switches in place, and Back goes to the range before"
   await expect(page).toHaveURL(/\/$/);
   await expect(nav.getByRole("link", { name: "24 hours" })).toHaveAttribute("aria-current", "true");
   await live.expectSameDocument();
+});
+
+test("the 1 hour range is in the URL; a drag across the chart zooms it, a reload keeps the zoom, Reset zoom and the range switch drop it", async ({
+  page,
+}) => {
+  await page.goto("/");
+  const timeline = page.getByRole("region", { name: "Throughput over time" });
+  const chart = timeline.getByTestId("timeline-chart");
+  const nav = timeline.getByRole("navigation", { name: "Timeline range" });
+  const reset = timeline.getByRole("button", { name: "Reset zoom" });
+  const span = async () => Number(await chart.getAttribute("data-to")) - Number(await chart.getAttribute("data-from"));
+  await expect(chart).toBeVisible();
+  await nav.getByRole("link", { name: "1 hour" }).click();
+  await expect(page).toHaveURL(/\/\?range=1h$/);
+  await expect(nav.getByRole("link", { name: "1 hour" })).toHaveAttribute("aria-current", "true");
+  await expect.poll(span).toBe(3600_000);
+  await expect(reset).toHaveCount(0);
+
+  // Over the last half of the hour (this spec's runs are all in its last minutes), left to right.
+  const area = (await timeline.getByTestId("timeline-zoom-area").boundingBox())!;
+  const y = area.y + area.height / 2;
+  await page.mouse.move(area.x + area.width * 0.5, y);
+  await page.mouse.down();
+  await page.mouse.move(area.x + area.width * 0.75, y, { steps: 4 });
+  await expect(timeline.getByTestId("timeline-zoom-selection")).toBeVisible();
+  await page.mouse.move(area.x + area.width - 1, y, { steps: 4 });
+  await page.mouse.up();
+  await expect(page).toHaveURL(/\/\?range=1h&from=\d+&to=\d+$/);
+  const url = new URL(page.url());
+  const zoom = { from: Number(url.searchParams.get("from")), to: Number(url.searchParams.get("to")) };
+  expect(zoom.to - zoom.from).toBeGreaterThan(25 * 60_000);
+  expect(zoom.to - zoom.from).toBeLessThan(31 * 60_000);
+  await expect(reset).toBeVisible();
+  await expect(chart).toHaveAttribute("data-zoomed", "true");
+  await expect(chart).toHaveAttribute("data-from", String(zoom.from));
+  await expect(timeline.getByTestId("timeline-zoom-selection")).toHaveCount(0);
+  // Both links' runs are in the span, read again for it.
+  await expect(timeline.locator('[data-testid="timeline-series"]')).toHaveCount(2);
+
+  // A reload opens the same zoom.
+  await page.reload();
+  await expect(page).toHaveURL(url.toString());
+  await expect(reset).toBeVisible();
+  await expect(chart).toHaveAttribute("data-from", String(zoom.from));
+  await expect(chart).toHaveAttribute("data-to", String(zoom.to));
+  await expect(timeline.locator('[data-testid="timeline-series"]')).toHaveCount(2);
+
+  await reset.click();
+  await expect(page).toHaveURL(/\/\?range=1h$/);
+  await expect(reset).toHaveCount(0);
+  await expect(chart).toHaveAttribute("data-zoomed", "false");
+  await expect.poll(span).toBe(3600_000);
+
+  // Back in the zoom, the range switch drops it.
+  await page.goBack();
+  await expect(reset).toBeVisible();
+  await nav.getByRole("link", { name: "6 hours" }).click();
+  await expect(page).toHaveURL(/\/\?range=6h$/);
+  await expect(reset).toHaveCount(0);
+  await expect.poll(span).toBe(6 * 3600_000);
+
+  // A zoom that makes no sense is no zoom, never an error page.
+  await page.goto(`/?range=1h&from=soon&to=${zoom.to}`);
+  await expect(chart).toHaveAttribute("data-zoomed", "false");
+  await expect.poll(span).toBe(3600_000);
+  await expect(reset).toHaveCount(0);
+});
+
+test("the last hour, and zoomed into this spec's last two runs, in both themes and at phone width", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/?range=1h");
+  const timeline = page.getByRole("region", { name: "Throughput over time" });
+  await expect(timeline.locator("path.recharts-area-curve").first()).toBeVisible();
+  await screenshotEverywhere(page, "overview-1h");
+  // The 15 s and 10 s runs of the spec, with a few seconds either side: each drawn interval by interval.
+  const runs = await Promise.all(
+    runIds.slice(-2).map((id) => apiCall<{ startedAt: string; endedAt: string }>(request, "GET", `/api/runs/${id}`)),
+  );
+  const from = Math.min(...runs.map((run) => Date.parse(run.startedAt))) - 3000;
+  const to = Math.max(...runs.map((run) => Date.parse(run.endedAt))) + 3000;
+  await page.goto(`/?range=1h&from=${from}&to=${to}`);
+  await expect(timeline.getByTestId("timeline-chart")).toHaveAttribute("data-zoomed", "true");
+  await expect(timeline.locator("path.recharts-area-curve").first()).toBeVisible();
+  for (const entry of LINKS) {
+    const legend = timeline.locator(`[data-testid="timeline-series"][data-link-name="${entry.name}"]`);
+    // At least the 10 s run's ten intervals and the zeros either side of it.
+    await expect.poll(async () => Number(await legend.getAttribute("data-point-count"))).toBeGreaterThanOrEqual(12);
+  }
+  await screenshotEverywhere(page, "overview-1h-zoomed");
 });
 
 for (const colorScheme of ["light", "dark"] as const) {

@@ -6,6 +6,7 @@ import {
   clockAxisProps,
   clockTickFormat,
   clockTicks,
+  clockTicksFormat,
   formatSecondsTick,
   rateAxisProps,
   rightAxisProps,
@@ -43,6 +44,56 @@ describe("clockTicks", () => {
     const ticks = clockTicks(from, from + 7 * 24 * HOUR);
     expect(ticks.map((tick) => new Date(tick).getDate())).toEqual([6, 7, 8, 9, 10, 11, 12]);
     expect(hoursOf(ticks).every((hour) => hour === 0)).toBe(true);
+  });
+});
+
+describe("clockTicks of a short span", () => {
+  const from = new Date(2026, 0, 5, 10, 31, 17, 250).getTime();
+  const local = (tick: number) => {
+    const date = new Date(tick);
+    return `${date.getHours()}:${date.getMinutes()}:${date.getSeconds()}.${date.getMilliseconds()}`;
+  };
+
+  it("every 10 minutes of an hour, every 30 of 3 hours", () => {
+    expect(clockTicks(from, from + HOUR).map(local)).toEqual([
+      "10:40:0.0",
+      "10:50:0.0",
+      "11:0:0.0",
+      "11:10:0.0",
+      "11:20:0.0",
+      "11:30:0.0",
+    ]);
+    expect(clockTicks(from, from + 3 * HOUR).map(local)).toEqual([
+      "11:0:0.0",
+      "11:30:0.0",
+      "12:0:0.0",
+      "12:30:0.0",
+      "13:0:0.0",
+      "13:30:0.0",
+    ]);
+  });
+
+  it("on whole seconds of a zoom into a test, never more than 7 ticks", () => {
+    expect(clockTicks(from, from + 12_000).map(local)).toEqual([
+      "10:31:18.0",
+      "10:31:20.0",
+      "10:31:22.0",
+      "10:31:24.0",
+      "10:31:26.0",
+      "10:31:28.0",
+    ]);
+    expect(clockTicks(from, from + 3000).map(local)).toEqual(["10:31:18.0", "10:31:19.0", "10:31:20.0"]);
+    for (const span of [1000, 4000, 59_000, 61_000, 20 * 60_000, 2.9 * HOUR])
+      expect(clockTicks(from, from + span).length).toBeLessThanOrEqual(7);
+  });
+});
+
+describe("clockTicksFormat", () => {
+  it("leaves the seconds out when every tick is on a whole minute", () => {
+    const from = new Date(2026, 0, 5, 10, 31, 17).getTime();
+    expect(clockTicksFormat(clockTicks(from, from + HOUR), HOUR).resolvedOptions().second).toBeUndefined();
+    expect(clockTicksFormat(clockTicks(from, from + 30_000), 30_000).resolvedOptions().second).toBe("2-digit");
+    expect(clockTicksFormat([], 30_000).resolvedOptions().second).toBe("2-digit");
   });
 });
 

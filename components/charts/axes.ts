@@ -86,15 +86,36 @@ export function clockAxisProps(spanMs: number): XAxisProps {
   };
 }
 
+/** The label of `ticks` over `spanMs`: as clockTickFormat says, but no seconds when every tick is on a whole minute. */
+export function clockTicksFormat(ticks: number[], spanMs: number): Intl.DateTimeFormat {
+  const format = clockTickFormat(spanMs);
+  return format === SECONDS_FORMAT && ticks.length > 0 && ticks.every((tick) => tick % 60_000 === 0)
+    ? TIME_FORMAT
+    : format;
+}
+
 /** A moment in full, for a tooltip: "Mar 3, 2026, 14:05:30". */
 export function formatClockTime(ms: number): string {
   return FULL_FORMAT.format(new Date(ms));
 }
 
-/** Ticks on whole local hours (every hour up to 8 h, then every 4) or local midnights (over 36 h). */
+/** Steps of a short span's ticks (a zoomed timeline, the last hour): whole seconds and minutes. */
+const CLOCK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800].map((seconds) => seconds * 1000);
+
+/**
+ * Ticks on whole local hours (every hour up to 8 h, then every 4) or local midnights (over 36 h);
+ * within 3 hours on whole local seconds or minutes, at most 6 steps apart (every 10 minutes of an hour).
+ */
 export function clockTicks(from: number, to: number): number[] {
   const span = to - from;
   const ticks: number[] = [];
+  const step = span <= 3 * HOUR ? CLOCK_STEPS.find((candidate) => span / candidate <= 6) : undefined;
+  if (step !== undefined) {
+    // Local time is UTC moved by whole minutes (quarter hours at worst): steps counted from the local midnight.
+    const offset = -new Date(from).getTimezoneOffset() * 60_000;
+    for (let tick = Math.ceil((from + offset) / step) * step - offset; tick <= to; tick += step) ticks.push(tick);
+    return ticks;
+  }
   if (span > 36 * HOUR) {
     const day = new Date(from);
     day.setHours(24, 0, 0, 0);

@@ -9,40 +9,48 @@ import { COMPARE_COLORS } from "@/components/charts/colors";
 import { QueryError } from "@/components/runs/QueryError";
 import { useUrlState } from "@/components/runs/useUrlState";
 import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
-import type { LineRateThresholds, TimelineRange } from "@/lib/overview/reads";
+import {
+  parseTimelineRange,
+  parseTimelineZoom,
+  withTimelineZoom,
+  type TimelineRange,
+  type TimelineZoom,
+} from "@/lib/overview/contract";
+import type { LineRateThresholds } from "@/lib/overview/reads";
 import { LinkCard } from "./LinkCard";
 import { RangeSwitch } from "./RangeSwitch";
 import { Timeline } from "./Timeline";
 import type { TimelineSeries } from "./TimelineChart";
 import { PageSection } from "@/components/PageSection";
-
-const RANGES: readonly TimelineRange[] = ["6h", "24h", "7d"];
-
-function rangeOf(value: string | null): TimelineRange {
-  return RANGES.find((range) => range === value) ?? "24h";
-}
+import { buttonClass } from "@/components/ui/styles";
 
 /**
  * The overview's counts, timeline and link cards, kept current from `GET /api/overview`:
  * the server's render is the first data, then it asks again every few seconds while a link
  * has a run queued or running (so its card and the timeline follow it live), and rarely
- * otherwise. The timeline's range is in the URL (?range=) and switches without the server's page.
+ * otherwise. The timeline's range is in the URL (?range=) and switches without the server's page;
+ * so is its zoom (?from=&to=, a drag across the chart), which asks for the span's runs alone,
+ * each drawn finer. Switching the range drops the zoom.
  */
 export function OverviewBoard({ initial, thresholds }: { initial: Overview; thresholds: LineRateThresholds }) {
   const { params, set } = useUrlState();
-  const urlRange = rangeOf(params.get("range"));
-  // The chosen range shows at once, before the router has taken the new URL; a new URL (Back, Forward) wins.
-  const [state, setState] = useState({ seenUrlRange: urlRange, range: urlRange });
-  let range = state.range;
-  if (state.seenUrlRange !== urlRange) {
+  const urlRange = parseTimelineRange(params.get("range"));
+  const urlZoom = parseTimelineZoom(params.get("from") ?? undefined, params.get("to") ?? undefined);
+  const urlKey = `${urlRange} ${urlZoom?.from} ${urlZoom?.to}`;
+  // The chosen range and zoom show at once, before the router has taken the new URL; a new URL (Back, Forward) wins.
+  const [state, setState] = useState({ seenUrlKey: urlKey, range: urlRange, zoom: urlZoom });
+  let { range, zoom } = state;
+  if (state.seenUrlKey !== urlKey) {
     range = urlRange;
-    setState({ seenUrlRange: urlRange, range });
+    zoom = urlZoom;
+    setState({ seenUrlKey: urlKey, range, zoom });
   }
+  const isInitial = range === initial.range && zoom?.from === initial.zoom?.from && zoom?.to === initial.zoom?.to;
   const [renderedAt] = useState(() => Date.now());
   const result = useQuery({
-    queryKey: queryKeys.overviewOf(range),
-    queryFn: ({ signal }) => fetchApi<Overview>(apiPaths.overview(range), { signal }),
-    initialData: range === initial.range ? initial : undefined,
+    queryKey: queryKeys.overviewOf(range, zoom),
+    queryFn: ({ signal }) => fetchApi<Overview>(apiPaths.overview(range, zoom), { signal }),
+    initialData: isInitial ? initial : undefined,
     // As old as the page: back on it after the cache let it go, it is asked for again at once.
     initialDataUpdatedAt: renderedAt,
     placeholderData: keepPreviousData,
@@ -50,8 +58,12 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
   });
   const { counts, links, timeline } = result.data ?? initial;
   const selectRange = (next: TimelineRange) => {
-    setState((previous) => ({ ...previous, range: next }));
+    setState((previous) => ({ ...previous, range: next, zoom: null }));
     set(new URLSearchParams({ range: next }));
+  };
+  const selectZoom = (next: TimelineZoom | null) => {
+    setState((previous) => ({ ...previous, zoom: next }));
+    set(withTimelineZoom(new URLSearchParams({ range }), next));
   };
 
   const deviceLinks = links.filter((link) => link.device !== null);
@@ -112,6 +124,16 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
               Throughput over time
             </h2>
             <div className="flex flex-wrap items-center gap-3">
+              {zoom ? (
+                <button
+                  type="button"
+                  onClick={() => selectZoom(null)}
+                  className={buttonClass("secondary")}
+                  data-testid="timeline-reset-zoom"
+                >
+                  Reset zoom
+                </button>
+              ) : null}
               <RangeSwitch current={range} onSelect={selectRange} />
               <RateUnitSwitch />
             </div>
@@ -121,7 +143,14 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
             className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
           >
             {series.length > 0 ? (
-              <Timeline series={series} from={timeline.from} to={timeline.to} />
+              // Zoomed, the span shows at once over the data there is, and finer when the span's own read answers.
+              <Timeline
+                series={series}
+                from={zoom?.from ?? timeline.from}
+                to={zoom?.to ?? timeline.to}
+                zoomed={zoom !== null}
+                onZoom={selectZoom}
+              />
             ) : (
               <EmptyState title="No tests in this period">
                 Open a link below and run a test, or choose a longer period: each test shows here as its throughput over

@@ -1,14 +1,18 @@
 "use client";
 
-import type { TimelineRange } from "@/lib/overview/reads";
+import type { TimelineRange } from "@/lib/overview/contract";
 
 const RANGES = [
+  ["1h", "1 hour"],
   ["6h", "6 hours"],
   ["24h", "24 hours"],
   ["7d", "7 days"],
-] as const;
+] as const satisfies ReadonlyArray<readonly [TimelineRange, string]>;
 
-/** The timeline's range as links (?range=), so it works without JavaScript and survives a reload; `onSelect` switches it in place. */
+/**
+ * The timeline's range as links (?range=), so it works without JavaScript and survives a reload;
+ * `onSelect` switches it in place. Either way a zoom (?from=&to=) is dropped.
+ */
 export function RangeSwitch({ current, onSelect }: { current: string; onSelect?: (range: TimelineRange) => void }) {
   return (
     <nav

@@ -1,7 +1,8 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import type { TimelineSeries } from "./TimelineChart";
+import type { ComponentProps } from "react";
+import type { TimelineChart as TimelineChartType } from "./TimelineChart";
 
 // Recharts is about 120 kB gzipped: loaded after the page so the overview's first load stays under its 250 kB budget.
 const TimelineChart = dynamic(() => import("./TimelineChart").then((module) => module.TimelineChart), {
@@ -16,6 +17,6 @@ const TimelineChart = dynamic(() => import("./TimelineChart").then((module) => m
 });
 
 /** The timeline chart, drawn once its chart library has loaded. */
-export function Timeline(props: { series: TimelineSeries[]; from: number; to: number }) {
+export function Timeline(props: ComponentProps<typeof TimelineChartType>) {
   return <TimelineChart {...props} />;
 }

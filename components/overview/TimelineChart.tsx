@@ -1,20 +1,111 @@
 "use client";
 
-import { Area, CartesianGrid, ComposedChart, Tooltip, XAxis, YAxis } from "recharts";
-import { clockAxisProps, clockTicks, formatClockTime, GRID_PROPS, useRateAxis } from "@/components/charts/axes";
+import { useState, type PointerEvent } from "react";
+import { Area, CartesianGrid, ComposedChart, Tooltip, usePlotArea, useXAxisInverseScale, XAxis, YAxis } from "recharts";
+import {
+  clockAxisProps,
+  clockTicks,
+  clockTicksFormat,
+  formatClockTime,
+  GRID_PROPS,
+  useRateAxis,
+} from "@/components/charts/axes";
 import { ChartFrame } from "@/components/charts/ChartFrame";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatRate } from "@/lib/format";
+import { zoomOfDrag, type TimelineZoom } from "@/lib/overview/contract";
 
 export type TimelineSeries = { linkId: number; name: string; color: string; points: Array<[number, number]> };
 
 type PlotPoint = { x: number; y: number };
 
-/** Throughput of every link over wall-clock time: each run its intervals, one colour per link. */
-export function TimelineChart({ series, from, to }: { series: TimelineSeries[]; from: number; to: number }) {
+/** A drag narrower than this many pixels is a click, not a zoom. */
+const MIN_DRAG_PX = 4;
+
+/**
+ * Drag-to-zoom over the plot area: a pointer (mouse, pen or a finger moving sideways) dragged
+ * across it shades the span, and letting go zooms to it. Drawn inside the chart, so it knows the
+ * plot's place and the x scale; the tooltip still follows the pointer through it.
+ */
+function DragZoom({ domain, onZoom }: { domain: [number, number]; onZoom: (zoom: TimelineZoom) => void }) {
+  const plot = usePlotArea();
+  const invert = useXAxisInverseScale();
+  const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
+  if (!plot || !invert) return null;
+  const xOf = (event: PointerEvent<SVGRectElement>) => {
+    const left = event.currentTarget.ownerSVGElement?.getBoundingClientRect().left ?? 0;
+    return Math.min(plot.x + plot.width, Math.max(plot.x, event.clientX - left));
+  };
+  return (
+    <g>
+      {drag ? (
+        <rect
+          x={Math.min(drag.start, drag.end)}
+          y={plot.y}
+          width={Math.abs(drag.end - drag.start)}
+          height={plot.height}
+          fill="currentColor"
+          fillOpacity={0.15}
+          stroke="currentColor"
+          strokeOpacity={0.5}
+          pointerEvents="none"
+          data-testid="timeline-zoom-selection"
+        />
+      ) : null}
+      <rect
+        x={plot.x}
+        y={plot.y}
+        width={plot.width}
+        height={plot.height}
+        fill="transparent"
+        // A finger moving up or down still scrolls the page; sideways it drags.
+        style={{ cursor: "crosshair", touchAction: "pan-y" }}
+        data-testid="timeline-zoom-area"
+        onPointerDown={(event) => {
+          if (event.button !== 0) return;
+          event.currentTarget.setPointerCapture(event.pointerId);
+          const x = xOf(event);
+          setDrag({ start: x, end: x });
+        }}
+        onPointerMove={(event) => {
+          if (drag) setDrag({ start: drag.start, end: xOf(event) });
+        }}
+        onPointerUp={(event) => {
+          if (!drag) return;
+          const end = xOf(event);
+          setDrag(null);
+          if (Math.abs(end - drag.start) < MIN_DRAG_PX) return;
+          const zoom = zoomOfDrag(Number(invert(drag.start)), Number(invert(end)), domain);
+          if (zoom) onZoom(zoom);
+        }}
+        onPointerCancel={() => setDrag(null)}
+      />
+    </g>
+  );
+}
+
+/**
+ * Throughput of every link over wall-clock time from `from` to `to`: each run its intervals, one
+ * colour per link. A drag across it asks `onZoom` for the span dragged.
+ */
+export function TimelineChart({
+  series,
+  from,
+  to,
+  zoomed = false,
+  onZoom,
+}: {
+  series: TimelineSeries[];
+  from: number;
+  to: number;
+  zoomed?: boolean;
+  onZoom?: (zoom: TimelineZoom) => void;
+}) {
   const peak = Math.max(1, ...series.flatMap((entry) => entry.points.map(([, y]) => y)));
   const { unit, rateAxis } = useRateAxis(peak, [0, "auto"]);
   const pointCount = series.reduce((sum, entry) => sum + entry.points.length, 0);
+  const ticks = clockTicks(from, to);
+  const tickFormat = clockTicksFormat(ticks, to - from);
   return (
     <div>
       <ChartFrame
@@ -22,14 +113,18 @@ export function TimelineChart({ series, from, to }: { series: TimelineSeries[]; 
         label={`Throughput of ${series.length} links over time`}
         data-testid="timeline-chart"
         data-point-count={pointCount}
+        data-from={from}
+        data-to={to}
+        data-zoomed={zoomed ? "true" : "false"}
       >
         <ComposedChart margin={{ top: 8, right: 12, bottom: 4, left: 4 }}>
           <CartesianGrid {...GRID_PROPS} />
           <XAxis
             {...clockAxisProps(to - from)}
+            tickFormatter={(value: number) => tickFormat.format(new Date(value))}
             domain={[from, to]}
             allowDataOverflow
-            ticks={clockTicks(from, to)}
+            ticks={ticks}
             interval="preserveStartEnd"
             minTickGap={16}
           />
@@ -70,6 +165,7 @@ export function TimelineChart({ series, from, to }: { series: TimelineSeries[]; 
               );
             }}
           />
+          {onZoom ? <DragZoom domain={[from, to]} onZoom={onZoom} /> : null}
         </ComposedChart>
       </ChartFrame>
       <ul

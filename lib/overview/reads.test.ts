@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
-import { getTimeline, listOverviewLinks, TIMELINE_SAMPLES_PER_RUN } from "@/lib/overview/reads";
+import {
+  getTimeline,
+  listOverviewLinks,
+  TIMELINE_MAX_POINTS,
+  TIMELINE_SAMPLES_PER_RUN,
+  timelineRunLimit,
+} from "@/lib/overview/reads";
 
 // The link cards' monitoring marks on a real SQLite file: the firing alert of a link (its
 // "Alert" badge) and the newest start of the schedules that test it, whichever schedule made it.
@@ -232,5 +238,76 @@ describe("the timeline", () => {
     expect(inside.points[0]).toEqual([at(2 * hour + 123).getTime(), 0]);
     expect(inside.points[1]).toEqual([at(2 * hour + 123).getTime() + 1000, 8e8]);
     expect(inside.points.length - 2).toBe(TIMELINE_SAMPLES_PER_RUN);
+  });
+
+  it("keeps every interval of a 10 s test in the last hour beside thirty long runs, and a zoom reads only its span's runs", async () => {
+    const now = new Date("2026-11-20T12:00:00.000Z");
+    const minute = 60_000;
+    const add = async (startedAt: number, count: number, rate: (seq: number) => number) => {
+      const run = await db.run.create({
+        data: {
+          linkId: linkIds[0]!,
+          status: "succeeded",
+          options: OPTIONS,
+          createdAt: new Date(startedAt - 1000),
+          startedAt: new Date(startedAt),
+          endedAt: new Date(startedAt + count * 100),
+        },
+      });
+      await db.sample.createMany({
+        data: Array.from({ length: count }, (_, seq) => ({
+          runId: run.id,
+          seq,
+          start: seq / 10,
+          end: (seq + 1) / 10,
+          bytes: 1e6,
+          bitsPerSecond: rate(seq),
+        })),
+      });
+      return run.id;
+    };
+    // Thirty one-minute runs of 0.1 s intervals, one after the other from 55 minutes ago; each has
+    // twice the intervals the timeline reads of one run.
+    const long: number[] = [];
+    for (let index = 0; index < 30; index++)
+      long.push(await add(now.getTime() - (55 - index) * minute, 2 * TIMELINE_SAMPLES_PER_RUN, () => 9e8));
+    // Then a 10 s test, 0.1 s intervals: a blip, a spike and a slope down, each interval its own rate.
+    const testStart = now.getTime() - 10 * minute;
+    const test = await add(testStart, 100, (seq) => (seq === 10 ? 5e9 : seq < 50 ? 1e8 + seq : 2e9 - seq * 1e7));
+
+    const hour = await getTimeline("1h", now);
+    expect(hour.to - hour.from).toBe(3600_000);
+    expect(hour.runs.map((run) => run.runId)).toEqual([...long, test]);
+    // Every interval of the test, each at its own moment, with its zero before and after.
+    const drawn = hour.runs.at(-1)!.points;
+    expect(drawn).toHaveLength(102);
+    expect(drawn[11]).toEqual([testStart + 1100, 5e9]);
+    // The long runs share what is left of the points: thinned, and the total within the cap.
+    const longPoints = hour.runs[0]!.points.length - 2;
+    expect(longPoints).toBeLessThan(TIMELINE_SAMPLES_PER_RUN);
+    expect(hour.runs.reduce((sum, run) => sum + run.points.length, 0)).toBeLessThanOrEqual(TIMELINE_MAX_POINTS);
+
+    // Zoomed into the test: only it is read. Zoomed over the end of one long run and the start of the
+    // next: those two, each with every interval read of it, no longer thinned to share.
+    const zoomed = await getTimeline("1h", now, { from: testStart - 2000, to: testStart + 12_000 });
+    expect(zoomed).toMatchObject({ from: testStart - 2000, to: testStart + 12_000 });
+    expect(zoomed.runs.map((run) => run.runId)).toEqual([test]);
+    const across = now.getTime() - 45 * minute;
+    const pair = await getTimeline("1h", now, { from: across - 5000, to: across + 5000 });
+    expect(pair.runs.map((run) => run.runId)).toEqual([long[9], long[10]]);
+    for (const run of pair.runs) expect(run.points).toHaveLength(TIMELINE_SAMPLES_PER_RUN + 2);
+  });
+});
+
+describe("timelineRunLimit", () => {
+  it("lets the short runs keep every interval and the long ones share the rest, at least 8 each", () => {
+    expect(timelineRunLimit([10, 300, 300], 4000)).toBe(300);
+    // 4000 points less a zero before and after each of 41 runs, less the short run's 100: 95 each.
+    expect(timelineRunLimit([100, ...Array<number>(40).fill(300)], 4000)).toBe(95);
+    expect(timelineRunLimit(Array<number>(200).fill(300), 4000)).toBe(18);
+    expect(timelineRunLimit(Array<number>(1000).fill(300), 4000)).toBe(8);
+    // One long run beside forty 10-interval tests: nothing is thinned, all 782 points fit.
+    expect(timelineRunLimit([300, ...Array<number>(40).fill(10)], 4000)).toBe(300);
+    expect(timelineRunLimit([0, 5], 4000)).toBe(8);
   });
 });

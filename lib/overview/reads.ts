@@ -1,5 +1,6 @@
 import "server-only";
 import { describeOptions } from "@/lib/runs/describe";
+import { TIMELINE_RANGES, type TimelineRange, type TimelineZoom } from "@/lib/overview/contract";
 import { openAlertsByLink } from "@/lib/alerts/alerts";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -232,9 +233,6 @@ export async function listOverviewLinks(): Promise<OverviewLink[]> {
 
 // ---------------------------------------------------------------- timeline
 
-export const TIMELINE_RANGES = { "6h": 6, "24h": 24, "7d": 168 } as const;
-export type TimelineRange = keyof typeof TIMELINE_RANGES;
-
 /** Runs drawn at most (the newest); samples read per run at most; points sent to the browser at most. */
 export const TIMELINE_MAX_RUNS = 200;
 export const TIMELINE_SAMPLES_PER_RUN = 300;
@@ -244,33 +242,34 @@ const TIMELINE_STATUSES = ["running", "succeeded", "failed", "cancelled", "inter
 
 export type TimelineRun = { runId: number; linkId: number; points: Array<[number, number]> };
 
-export function parseTimelineRange(value: unknown): TimelineRange {
-  return typeof value === "string" && value in TIMELINE_RANGES ? (value as TimelineRange) : "24h";
-}
-
 /**
- * Each run of the range as its forward intervals on the wall clock (start + interval end),
- * with a zero before and after so a run is a shape, not a line joined to the next one.
- * Bounded: the newest TIMELINE_MAX_RUNS runs, every k-th sample (SQL picks by seq) so a
- * one-hour 36,000-interval run reads about TIMELINE_SAMPLES_PER_RUN rows, and the total
- * points capped by thinning each run further.
+ * Each run of the range (or of `zoom`, a span of it) as its forward intervals on the wall clock
+ * (start + interval end), with a zero before and after so a run is a shape, not a line joined to
+ * the next one. Bounded: the newest TIMELINE_MAX_RUNS runs, every k-th sample (SQL picks by seq)
+ * so a one-hour 36,000-interval run reads about TIMELINE_SAMPLES_PER_RUN rows, and the total
+ * points capped at TIMELINE_MAX_POINTS by thinning the longest runs (timelineRunLimit): a short
+ * run keeps every interval. A zoom reads only the runs in its span, so each is drawn finer.
  */
 export async function getTimeline(
   range: TimelineRange,
   now: Date = new Date(),
+  zoom: TimelineZoom | null = null,
 ): Promise<{ from: number; to: number; runs: TimelineRun[] }> {
-  const from = now.getTime() - TIMELINE_RANGES[range] * 3600 * 1000;
+  const from = zoom ? zoom.from : now.getTime() - TIMELINE_RANGES[range] * 3600 * 1000;
+  const to = zoom ? zoom.to : now.getTime();
   // A run is in the range when it ended in it or, not ended yet, started in it (it cannot end before
   // it starts): both found in the (endedAt, startedAt) index, then the newest read by id. Asked as
-  // one condition, SQLite chose the status index and read every run.
+  // one condition, SQLite chose the status index and read every run. A zoom also ends the span:
+  // the run started before its end.
   const fromAt = timestampParam(from);
+  const startedBy = zoom ? Prisma.sql`AND "startedAt" <= ${timestampParam(to)}` : Prisma.empty;
   const runs = await db.$queryRaw<Array<{ id: number; linkId: number; startedAt: Date | null; createdAt: Date }>>`
     SELECT "id", "linkId", "startedAt", "createdAt" FROM "Run"
-    WHERE "id" IN (SELECT "id" FROM "Run" WHERE "endedAt" >= ${fromAt}
-      UNION ALL SELECT "id" FROM "Run" WHERE "endedAt" IS NULL AND "startedAt" >= ${fromAt})
+    WHERE "id" IN (SELECT "id" FROM "Run" WHERE "endedAt" >= ${fromAt} ${startedBy}
+      UNION ALL SELECT "id" FROM "Run" WHERE "endedAt" IS NULL AND "startedAt" >= ${fromAt} ${startedBy})
       AND "status" IN (${Prisma.join(TIMELINE_STATUSES)})
     ORDER BY "id" DESC LIMIT ${TIMELINE_MAX_RUNS}`;
-  if (runs.length === 0) return { from, to: now.getTime(), runs: [] };
+  if (runs.length === 0) return { from, to, runs: [] };
   const ids = runs.map((run) => Number(run.id));
   const counts = await db.$queryRaw<
     Array<{ runId: number; total: number | bigint }>
@@ -303,7 +302,10 @@ export async function getTimeline(
       samples.push({ start: row.start, end: row.end, bitsPerSecond: row.bitsPerSecond });
     samplesOf.set(Number(row.runId), samples);
   }
-  const perRunPoints = Math.max(8, Math.floor(TIMELINE_MAX_POINTS / runs.length) - 2);
+  const perRunPoints = timelineRunLimit(
+    runs.map((run) => samplesOf.get(Number(run.id))?.length ?? 0),
+    TIMELINE_MAX_POINTS,
+  );
   const result = runs.map((run): TimelineRun => {
     const thinned = thin(samplesOf.get(Number(run.id)) ?? [], perRunPoints);
     if (thinned.length === 0) return { runId: Number(run.id), linkId: Number(run.linkId), points: [] };
@@ -313,7 +315,23 @@ export async function getTimeline(
     points.push([startMs + thinned.at(-1)!.end * 1000 + 1, 0]);
     return { runId: Number(run.id), linkId: Number(run.linkId), points };
   });
-  return { from, to: now.getTime(), runs: result.filter((run) => run.points.length > 0).reverse() };
+  return { from, to, runs: result.filter((run) => run.points.length > 0).reverse() };
+}
+
+/**
+ * The most intervals any one run keeps so that all of them, with a zero before and after each,
+ * fit in `budget` points: the shortest runs keep every interval and the longest share what is
+ * left (at least 8 each), so a 10 s test beside an hour-long one still shows its shape.
+ */
+export function timelineRunLimit(lengths: number[], budget: number): number {
+  const sorted = lengths.filter((length) => length > 0).sort((one, other) => one - other);
+  let left = budget - 2 * sorted.length;
+  for (const [index, length] of sorted.entries()) {
+    const share = Math.floor(left / (sorted.length - index));
+    if (length > share) return Math.max(8, share);
+    left -= length;
+  }
+  return Math.max(8, sorted.at(-1) ?? 0);
 }
 
 /** Averages consecutive samples into at most `limit` buckets (rates: the mean keeps the area). */
@@ -339,15 +357,23 @@ function thin<T extends { start: number; end: number; bitsPerSecond: number }>(
 
 /**
  * Everything the overview shows but the hosts table: the counts, every link's card and the
- * timeline of `range`. The page renders it first and `GET /api/overview` answers it after,
- * so both read it the same way.
+ * timeline of `range`, or of `zoom` within it. The page renders it first and `GET /api/overview`
+ * answers it after, so both read it the same way.
  */
-export async function getOverview({ range, now = new Date() }: { range: TimelineRange; now?: Date }) {
+export async function getOverview({
+  range,
+  zoom = null,
+  now = new Date(),
+}: {
+  range: TimelineRange;
+  zoom?: TimelineZoom | null;
+  now?: Date;
+}) {
   const [counts, links, timeline] = await Promise.all([
     getOverviewCounts(),
     listOverviewLinks(),
-    getTimeline(range, now),
+    getTimeline(range, now, zoom),
   ]);
-  return { range, counts, links, timeline };
+  return { range, zoom, counts, links, timeline };
 }
 export type Overview = Awaited<ReturnType<typeof getOverview>>;

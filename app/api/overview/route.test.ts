@@ -94,13 +94,44 @@ describe("GET /api/overview", () => {
     expect(body.timeline.to - body.timeline.from).toBe(7 * 24 * 3600_000);
   });
 
-  it("answers 400 naming range and what it allows, or a parameter it does not know", async () => {
+  it("narrows the timeline to the last hour with ?range=1h", async () => {
+    const { status, body } = await get("/api/overview?range=1h");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ range: "1h", zoom: null });
+    // The run of an hour ago ended 3 s into the last hour; the one of two days ago is far out of it.
+    expect(body.timeline.runs.map((run: { runId: number }) => run.runId)).toEqual([runIds[1], runIds[2]]);
+    expect(body.timeline.to - body.timeline.from).toBe(3600_000);
+  });
+
+  it("zooms the timeline into a span with from and to, reading only the runs in it", async () => {
+    const runAnHourAgo = await api.db.run.findUniqueOrThrow({ where: { id: runIds[1]! } });
+    const from = runAnHourAgo.startedAt!.getTime() - 1000;
+    const to = from + 10_000;
+    const { status, body } = await get(`/api/overview?range=1h&from=${from}&to=${to}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ range: "1h", zoom: { from, to }, timeline: { from, to } });
+    expect(body.timeline.runs.map((run: { runId: number }) => run.runId)).toEqual([runIds[1]]);
+    expect(body.timeline.runs[0].points).toHaveLength(5);
+  });
+
+  it("answers 400 naming range and what it allows, from or to when wrong, or a parameter it does not know", async () => {
     const bad = await get("/api/overview?range=1y");
     expect(bad.status).toBe(400);
-    expect(bad.body.error.fields).toEqual([{ field: "range", message: "must be one of 6h, 24h, 7d" }]);
+    expect(bad.body.error.fields).toEqual([{ field: "range", message: "must be one of 1h, 6h, 24h, 7d" }]);
     expect((await get("/api/overview?page=2")).body.error.fields).toEqual([
-      { field: "page", message: "is not a known query parameter (allowed: range)" },
+      { field: "page", message: "is not a known query parameter (allowed: range, from, to)" },
     ]);
+    const from = Date.now() - 60_000;
+    for (const [query, fields] of [
+      [`from=${from}`, [{ field: "to", message: "is required with from" }]],
+      [`from=yesterday&to=${from}`, [{ field: "from", message: "must be whole milliseconds since 1970" }]],
+      [`from=${from}&to=${from + 10}`, [{ field: "to", message: "must be at least 1000 ms after from" }]],
+      [`from=${from}&to=${from + 8 * 24 * 3600_000}`, [{ field: "to", message: "must be at most 7 days after from" }]],
+    ] as const) {
+      const answer = await get(`/api/overview?range=1h&${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.error.fields, query).toEqual(fields);
+    }
   });
 
   it("wants a token, unless the overview is public (WIRESPEED_PUBLIC_OVERVIEW=1)", async () => {

@@ -1,29 +1,34 @@
 import { withApiAuth } from "@/lib/api/auth";
 import { invalidInput } from "@/lib/errors";
-import { getOverview, TIMELINE_RANGES, type TimelineRange } from "@/lib/overview/reads";
+import { checkTimelineZoom, isTimelineRange, TIMELINE_RANGES } from "@/lib/overview/contract";
+import { getOverview } from "@/lib/overview/reads";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const RANGES = Object.keys(TIMELINE_RANGES) as TimelineRange[];
+const RANGES = Object.keys(TIMELINE_RANGES);
+const PARAMETERS = ["range", "from", "to"];
 
 /**
- * GET /api/overview: what the overview shows, `?range=6h|24h|7d` (24h) for the timeline:
- * the counts, every link's card (latest result, last and active run, sparkline) and the
- * throughput of every run in the range. Readable without an account when the overview is public.
+ * GET /api/overview: what the overview shows, `?range=1h|6h|24h|7d` (24h) for the timeline, and
+ * `from` and `to` (ms since 1970) to zoom it into a span: the counts, every link's card (latest
+ * result, last and active run, sparkline) and the throughput of every run in the range or span.
+ * Readable without an account when the overview is public.
  */
 export const GET = withApiAuth(
   "read",
   async (request: Request) => {
     const url = new URL(request.url);
     for (const field of url.searchParams.keys()) {
-      if (field !== "range")
-        throw invalidInput([{ field, message: "is not a known query parameter (allowed: range)" }]);
+      if (!PARAMETERS.includes(field))
+        throw invalidInput([{ field, message: `is not a known query parameter (allowed: ${PARAMETERS.join(", ")})` }]);
     }
-    const raw = url.searchParams.get("range") ?? "24h";
-    if (!(RANGES as string[]).includes(raw))
+    const range = url.searchParams.get("range") ?? "24h";
+    if (!isTimelineRange(range))
       throw invalidInput([{ field: "range", message: `must be one of ${RANGES.join(", ")}` }]);
-    return Response.json(await getOverview({ range: raw as TimelineRange }));
+    const { zoom, problems } = checkTimelineZoom(url.searchParams.get("from"), url.searchParams.get("to"));
+    if (problems.length > 0) throw invalidInput(problems);
+    return Response.json(await getOverview({ range, zoom }));
   },
   { public: true },
 );
