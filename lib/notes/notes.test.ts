@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRunComparison } from "@/lib/runs/series-reads";
 import { postLink, postLocalHosts } from "@/testing/api-links";
 import { storedRunOptions } from "@/testing/run-options";
-import { openTestApi, type TestApi } from "@/testing/test-api";
+import { openTestApi, TEST_API_TOKEN, type TestApi } from "@/testing/test-api";
+import * as experimentExport from "@/app/experiments/[id]/export/route";
 import { userWithToken } from "@/testing/user-tokens";
 
 // Notes and labels on runs, experiments and links, through the API a script uses
@@ -129,6 +130,13 @@ describe("an experiment's and a link's note and labels", () => {
       note: "before the BIOS update",
       labels: ["bios"],
     });
+    const exported = await experimentExport.GET(
+      new Request(`http://localhost/experiments/${experimentId}/export?format=json`, {
+        headers: { authorization: `Bearer ${TEST_API_TOKEN}` },
+      }),
+      { params: Promise.resolve({ id: String(experimentId) }) },
+    );
+    expect((await exported.json()).experiment).toMatchObject({ note: "before the BIOS update", labels: ["bios"] });
     expect((await api.json("PATCH", "/api/experiments/999999", { note: "x" })).status).toBe(404);
     expect(
       (await api.json("PATCH", `/api/experiments/${experimentId}`, { note: "x" }, { token: viewerToken })).status,
