@@ -1,27 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-
-// `next dev` needs eval for its reload and error overlay; a production build never does.
-const isDevelopment = process.env.NODE_ENV === "development";
-
-/**
- * The policy of a page. Scripts run only with this response's nonce, or when a script that
- * had it loads them ('strict-dynamic': Next.js's chunks); an injected inline script runs not.
- * Styles keep 'unsafe-inline' for the inline style attributes of the charts.
- */
-function pageContentSecurityPolicy(nonce: string): string {
-  return [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${isDevelopment ? " 'unsafe-eval'" : ""}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "object-src 'none'",
-  ].join("; ");
-}
+import { newNonce, pageContentSecurityPolicy } from "@/lib/auth/page-policy";
+import { SHARE_PAGE_PATH, SHARE_RENDER_HEADER, SHARE_REWRITE_HEADER } from "@/lib/shares/page-route";
 
 // Every page gets a fresh nonce in its Content-Security-Policy. Next.js reads the policy of
 // the request and puts the nonce on its own scripts; x-nonce hands it to server components
@@ -30,7 +9,9 @@ function pageContentSecurityPolicy(nonce: string): string {
 // afterwards. No check is made here: every page, action and route checks the role itself
 // (lib/auth/guard.ts).
 export function proxy(request: NextRequest) {
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const share = shareCopyOf(request);
+  if (share) return share;
+  const nonce = newNonce();
   const policy = pageContentSecurityPolicy(nonce);
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", policy);
@@ -46,3 +27,19 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: ["/((?!_next/static|_next/image|favicon.ico|api/).*)"],
 };
+
+/**
+ * A share link's page as a browser opens it (GET, not the router's own request for its data)
+ * goes to its copy in memory (app/api/share-pages/[token]): a link posted on a forum is opened by
+ * many at once, and rendering the page for each would cost every one of them Next.js's work.
+ * The copy's own request for the page carries SHARE_RENDER_HEADER and goes through to the page.
+ */
+function shareCopyOf(request: NextRequest): NextResponse | null {
+  if (request.method !== "GET" || request.headers.has(SHARE_RENDER_HEADER)) return null;
+  if (request.headers.has("rsc") || request.headers.has("next-router-prefetch")) return null;
+  const token = SHARE_PAGE_PATH.exec(request.nextUrl.pathname)?.[1];
+  if (!token) return null;
+  const headers = new Headers(request.headers);
+  headers.set(SHARE_REWRITE_HEADER, "1");
+  return NextResponse.rewrite(new URL(`/api/share-pages/${token}`, request.url), { request: { headers } });
+}

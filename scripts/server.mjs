@@ -19,6 +19,8 @@ process.env.WIRESPEED_PEER_HEADER = peerHeader;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT || 3000);
+// The app asks itself for a share link's page over loopback (app/api/share-pages): on this port.
+process.env.PORT = String(port);
 
 const { default: next } = await import("next");
 const server = http.createServer();

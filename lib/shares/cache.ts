@@ -5,7 +5,16 @@ import type { SharedContent } from "./contract";
 // asked of the database at every request (one lookup by the token's unique index), so a revoke
 // or an expiry counts at once, on every instance; only what the page shows is kept here.
 
-type Entry = { shareId: number; content: Promise<SharedContent | null>; until: number };
+/** A share's page as the page rendered it: its HTML, and the nonce its scripts carry in it. */
+export type RenderedPage = { status: number; html: string; nonce: string };
+
+type Entry = {
+  shareId: number;
+  content: Promise<SharedContent | null>;
+  until: number;
+  /** The page rendered from this entry's content, once asked (the rendering while it is under way). */
+  page?: { content: SharedContent; rendered: Promise<RenderedPage> };
+};
 
 /** At most this many pages are kept; the oldest goes first. */
 const MAX_ENTRIES = 500;
@@ -42,6 +51,25 @@ export class SharedPageCache {
     this.#entries.set(token, entry);
     if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
     return entry.content;
+  }
+
+  /**
+   * The page of `token` rendered from `content`, by `render` when it was not yet (or was rendered
+   * from another content: the share's figures were read again since). Visitors arriving while it
+   * renders share the one rendering; a rendering that is not the page (not a 200) is not kept.
+   */
+  page(token: string, content: SharedContent, render: () => Promise<RenderedPage>): Promise<RenderedPage> {
+    const entry = this.#entries.get(token);
+    if (entry?.page && entry.page.content === content) return entry.page.rendered;
+    const rendered = render();
+    if (!entry) return rendered;
+    const page = { content, rendered };
+    entry.page = page;
+    const forget = () => {
+      if (entry.page === page) delete entry.page;
+    };
+    rendered.then((result) => (result.status === 200 ? undefined : forget()), forget);
+    return rendered;
   }
 
   /** Forgets a token's page (its share was revoked). */
