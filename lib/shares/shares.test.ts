@@ -48,6 +48,8 @@ beforeAll(async () => {
     },
   });
   runId = run.id;
+  await db.run.update({ where: { id: runId }, data: { note: "team note: card moved to slot 2" } });
+  await db.runLabel.create({ data: { runId, label: "team-label" } });
   const failed = await db.run.create({
     data: {
       linkId,
@@ -154,6 +156,19 @@ describe("share links", () => {
     const shown = await createShare({ kind: "run", id: failedRunId }, { origin: ORIGIN });
     const page = await getSharedPage(shown.url.split("/s/")[1]!);
     expect(page!.content).toMatchObject({ kind: "run", errorMessage: expect.stringContaining("beta.lan") });
+  });
+
+  it("shows the figures without the team's notes and labels, on a run's and a link's page", async () => {
+    for (const [kind, id] of [
+      ["run", runId],
+      ["link", linkId],
+    ] as const) {
+      const share = await createShare({ kind, id }, { origin: ORIGIN });
+      const json = JSON.stringify(await getSharedPage(share.url.split("/s/")[1]!));
+      expect(json, kind).toContain("939");
+      expect(json, kind).not.toContain("team note");
+      expect(json, kind).not.toContain("team-label");
+    }
   });
 
   it("drops a page from the cache when its share is revoked", async () => {
