@@ -141,6 +141,15 @@ test("a stream sweep started from the link page fills its table row by row and n
   );
   await expect(page.getByTestId("step-1")).toHaveAttribute("data-status", "succeeded");
   await screenshotEverywhere(page, "experiment-sweep-done");
+
+  // The knee curve downloads as a PNG, as a run's chart does.
+  const download = page.getByTestId("download-chart");
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    download.getByRole("button", { name: "Download chart" }).click(),
+  ]);
+  expect(file.suggestedFilename()).toBe(`wirespeed-experiment-${experimentId}.png`);
+  await expect(download.getByRole("status")).toHaveText(`Saved wirespeed-experiment-${experimentId}.png.`);
 });
 
 test("Export CSV gives the table's rows with rates in bits/s, and JSON the experiment with each run's summary", async ({

@@ -1,6 +1,7 @@
 "use client";
 
 import { COMPARE_COLORS } from "@/components/charts/colors";
+import { DownloadChart } from "@/components/charts/DownloadChart";
 import type { ExperimentJson, ResultOf } from "@/lib/experiments/contract";
 import { directionWord } from "@/lib/experiments/kinds/figures";
 import { InterferenceHeatmap } from "./InterferenceHeatmap";
@@ -12,14 +13,31 @@ import { VersusChart } from "./VersusChart";
 
 const LINE_RATE_COLOR = "#94a3b8";
 
-/** The kind's chart in its card, or nothing while no step measured a rate (a run cancelled before its summary). */
+// The kinds whose result is drawn in HTML (a grid or a heatmap of pairs as a table, a versus's two
+// bands), not as a chart's SVG: nothing for Download chart to draw.
+const HTML_KINDS: ReadonlySet<string> = new Set(["mesh", "interference", "versus"]);
+
+/**
+ * The kind's chart in its card, with Download chart under a drawn one, or nothing while no step
+ * measured a rate (a run cancelled before its summary).
+ */
 export function KindChart({ experiment }: { experiment: ExperimentJson }) {
   const chart = kindChartOf(experiment);
-  return chart ? (
+  if (!chart) return null;
+  return (
     <div className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-      {chart}
+      {HTML_KINDS.has(experiment.plan.kind) ? (
+        chart
+      ) : (
+        <DownloadChart
+          fileName={`wirespeed-experiment-${experiment.id}.png`}
+          title={`Wirespeed experiment #${experiment.id}: ${experiment.name || experiment.plan.kind}`}
+        >
+          {chart}
+        </DownloadChart>
+      )}
     </div>
-  ) : null;
+  );
 }
 
 const hasAny = (values: (number | null)[]) => values.some((value) => value !== null);
