@@ -6,6 +6,7 @@
 import { environmentRows } from "@/lib/diagnosis/format";
 import type { EnvironmentSnapshot, Hint } from "@/lib/diagnosis/contract";
 import type { ColumnFormat, ResultTable, TableCell, TableColumn } from "@/lib/experiments/contract";
+import { formatCell } from "@/lib/experiments/cells";
 import { isNumericColumn } from "@/lib/experiments/compare";
 import { createAnonymizer, showEverything, type Anonymizer } from "@/lib/format/anonymize";
 import { formatBitRate, formatBytes, formatLinkSpeed, formatNumber, formatPercent, formatRate } from "@/lib/format";
@@ -292,26 +293,7 @@ function runPost(source: RunPostSource, hidden: Anonymizer): PostDocument {
 // ---------------------------------------------------------------- an experiment's table
 
 /** A result table's cell as text, the way the experiment page reads it (rates in bits). */
-export function cellText(cell: TableCell | undefined, format: ColumnFormat): string {
-  if (cell === null || cell === undefined) return "–";
-  if (Array.isArray(cell)) return cell.length ? cell.map((id) => `#${id}`).join(", ") : "–";
-  if (typeof cell === "boolean") return cell ? "yes" : "no";
-  if (typeof cell === "string") return cell;
-  if (!Number.isFinite(cell)) return "–";
-  switch (format) {
-    case "bitsPerSecond":
-      return formatRate(cell);
-    // Loss under 1 % matters to a hundredth (0.05 % against 0.1 % is the UDP ceiling's bar).
-    case "percent":
-      return formatPercent(cell, Math.abs(cell) < 1 && cell !== 0 ? 2 : 1);
-    case "count":
-      return Math.round(cell).toLocaleString("en");
-    case "ms":
-      return `${formatNumber(cell)} ms`;
-    default:
-      return String(cell);
-  }
-}
+export const cellText = (cell: TableCell | undefined, format: ColumnFormat): string => formatCell(cell, format);
 
 const hasValue = (cell: TableCell | undefined) =>
   cell !== null && cell !== undefined && cell !== "" && !(Array.isArray(cell) && cell.length === 0);

@@ -1,29 +1,9 @@
 // How a result table's cells read on the page (and in the compare page): the column's format
 // says whether a number is a rate, a percent, a count or milliseconds. Pure.
-import type { ColumnFormat, TableCell, TableColumn } from "@/lib/experiments/contract";
-import { formatNumber, formatPercent, formatRate, type RateUnit } from "@/lib/format";
+import type { TableCell, TableColumn } from "@/lib/experiments/contract";
+import { formatCell } from "@/lib/experiments/cells";
 
-/** A cell as text in the viewer's rate unit; "–" where there is no value. Run ids read "#12, #13". */
-export function formatCell(cell: TableCell | undefined, format: ColumnFormat, unit: RateUnit = "bits"): string {
-  if (cell === null || cell === undefined) return "–";
-  if (Array.isArray(cell)) return cell.length ? cell.map((id) => `#${id}`).join(", ") : "–";
-  if (typeof cell === "boolean") return cell ? "yes" : "no";
-  if (typeof cell === "string") return cell;
-  if (!Number.isFinite(cell)) return "–";
-  switch (format) {
-    case "bitsPerSecond":
-      return formatRate(cell, unit);
-    // Loss under 1 % matters to a hundredth (0.05 % against 0.1 % is the UDP ceiling's bar).
-    case "percent":
-      return formatPercent(cell, Math.abs(cell) < 1 && cell !== 0 ? 2 : 1);
-    case "count":
-      return Math.round(cell).toLocaleString("en");
-    case "ms":
-      return `${formatNumber(cell)} ms`;
-    default:
-      return String(cell);
-  }
-}
+export { formatCell };
 
 /** A difference in %, signed: "+12.5 %", "−3.0 %", "0.0 %"; "–" without one. */
 export function formatDifference(percent: number | null): string {
