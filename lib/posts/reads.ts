@@ -14,6 +14,19 @@ async function postLinks(linkIds: number[]): Promise<Map<number, PostLink>> {
   return new Map(ends.flatMap(([id, value]) => (value ? [[id, postLinkOf(value)] as const] : [])));
 }
 
+/** What a post says of an experiment itself: its name, kind, status, answer and table. */
+function experimentPart(experiment: ExperimentJson) {
+  return {
+    id: experiment.id,
+    kind: experiment.kind,
+    name: experiment.name,
+    status: experiment.status,
+    answer: experiment.answer,
+    table: experiment.table,
+    createdAt: experiment.createdAt,
+  };
+}
+
 /** The post of an experiment page: its links' ends and its first run that started iperf3. */
 export async function experimentPostSource(
   experiment: ExperimentJson,
@@ -40,15 +53,7 @@ export async function experimentPostSource(
   const firstLink = first ? (links.get(first.linkId) ?? (await postLinks([first.linkId])).get(first.linkId)) : null;
   return {
     kind: "experiment",
-    experiment: {
-      id: experiment.id,
-      kind: experiment.kind,
-      name: experiment.name,
-      status: experiment.status,
-      answer: experiment.answer,
-      table: experiment.table,
-      createdAt: experiment.createdAt,
-    },
+    experiment: experimentPart(experiment),
     kindTitle,
     links: experiment.links.flatMap((link) => links.get(link.id) ?? []),
     firstRun:
@@ -75,20 +80,11 @@ export async function experimentComparePostSource(
 ): Promise<ExperimentComparePostSource> {
   const ids = [...a.links, ...b.links].map((link) => link.id);
   const links = await postLinks(ids);
-  const part = (experiment: ExperimentJson) => ({
-    id: experiment.id,
-    kind: experiment.kind,
-    name: experiment.name,
-    status: experiment.status,
-    answer: experiment.answer,
-    table: experiment.table,
-    createdAt: experiment.createdAt,
-  });
   return {
     kind: "experiment-compare",
     kindTitle,
-    a: part(a),
-    b: part(b),
+    a: experimentPart(a),
+    b: experimentPart(b),
     links: [...new Set(ids)].flatMap((id) => links.get(id) ?? []),
     comparison,
   };
