@@ -282,6 +282,10 @@ test("the last hour, and zoomed into this spec's last two runs, in both themes a
     await expect.poll(async () => Number(await legend.getAttribute("data-point-count"))).toBeGreaterThanOrEqual(12);
   }
   await screenshotEverywhere(page, "overview-1h-zoomed");
+  // The drag area over the plot still lets the tooltip follow the pointer.
+  const area = (await timeline.getByTestId("timeline-zoom-area").boundingBox())!;
+  await page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
+  await expect(timeline.locator(".recharts-tooltip-wrapper")).toContainText(/ov-ab-(1g|2g5)/);
 });
 
 for (const colorScheme of ["light", "dark"] as const) {

@@ -189,6 +189,11 @@ export function TimelineChart({
           </li>
         ))}
       </ul>
+      {onZoom ? (
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+          {zoomed ? "Drag again to zoom further in." : "Drag across the chart to zoom into a span."}
+        </p>
+      ) : null}
     </div>
   );
 }
