@@ -247,8 +247,8 @@ export type TimelineRun = { runId: number; linkId: number; points: Array<[number
  * (start + interval end), with a zero before and after so a run is a shape, not a line joined to
  * the next one. Bounded: the newest TIMELINE_MAX_RUNS runs, every k-th sample (SQL picks by seq)
  * so a one-hour 36,000-interval run reads about TIMELINE_SAMPLES_PER_RUN rows, and the total
- * points capped at TIMELINE_MAX_POINTS by thinning the longest runs (timelineRunLimit): a short
- * run keeps every interval. A zoom reads only the runs in its span, so each is drawn finer.
+ * points capped at TIMELINE_MAX_POINTS by thinning the longest runs first (timelineRunLimit), so
+ * that short tests keep their intervals. A zoom reads only the runs in its span, so each is drawn finer.
  */
 export async function getTimeline(
   range: TimelineRange,
@@ -320,8 +320,8 @@ export async function getTimeline(
 
 /**
  * The most intervals any one run keeps so that all of them, with a zero before and after each,
- * fit in `budget` points: the shortest runs keep every interval and the longest share what is
- * left (at least 8 each), so a 10 s test beside an hour-long one still shows its shape.
+ * fit in `budget` points: the runs shorter than an equal share keep every interval and the longer
+ * ones share what is left (at least 8 each), so a 10 s test beside an hour-long one keeps its shape.
  */
 export function timelineRunLimit(lengths: number[], budget: number): number {
   const sorted = lengths.filter((length) => length > 0).sort((one, other) => one - other);
