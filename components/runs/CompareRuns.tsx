@@ -228,11 +228,10 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
                   <span className="block font-mono text-[11px] normal-case tracking-normal text-slate-600 dark:text-slate-400">
                     {describeOptions(entry.run.options, entry.run.direction)}
                   </span>
-                  <NoteLine
-                    note={entry.run.note}
-                    labels={entry.run.labels}
-                    className="ml-auto justify-end text-right normal-case tracking-normal"
-                  />
+                  {/* Narrower than in a table row, so that the runs compared still fit side by side on a phone. */}
+                  <span className="ml-auto block max-w-48 font-normal normal-case tracking-normal">
+                    <NoteLine note={entry.run.note} labels={entry.run.labels} className="justify-end text-right" />
+                  </span>
                 </th>
               ))}
             </tr>
