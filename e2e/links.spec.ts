@@ -116,3 +116,40 @@ test("a link with different MTUs at its ends carries a badge in the list", async
   );
   await screenshotEverywhere(page, "links-list");
 });
+
+test("a link's Home Assistant Run again button is turned on and off from its page, and the summary a dashboard reads keeps its shape", async ({
+  page,
+}) => {
+  const { links } = await apiCall<{ links: { id: number; name: string }[] }>(page.request, "GET", "/api/links");
+  const link = links.find((entry) => entry.name === "ui-mismatch")!;
+  await page.goto(`/links/${link.id}`);
+  const section = page.getByTestId("link-home-assistant");
+  // The e2e server names no broker: the section says how to turn publishing on.
+  await expect(section).toContainText("once WIRESPEED_MQTT_URL names your MQTT broker");
+  const toggle = section.getByLabel("Let Home Assistant's Run again button start this link's last test");
+  await expect(toggle).not.toBeChecked();
+  await toggle.check();
+  await expect(toggle).toBeChecked();
+  await expect
+    .poll(
+      async () =>
+        (await apiCall<{ homeAssistantRunButton: boolean }>(page.request, "GET", `/api/links/${link.id}`))
+          .homeAssistantRunButton,
+    )
+    .toBe(true);
+  await section.scrollIntoViewIfNeeded();
+  await screenshotEverywhere(page, "link-home-assistant");
+  await toggle.uncheck();
+  await expect
+    .poll(
+      async () =>
+        (await apiCall<{ homeAssistantRunButton: boolean }>(page.request, "GET", `/api/links/${link.id}`))
+          .homeAssistantRunButton,
+    )
+    .toBe(false);
+
+  // GET /api/summary: the small answer a Homepage customapi widget reads.
+  const summary = await apiCall<Record<string, unknown>>(page.request, "GET", "/api/summary");
+  expect(Object.keys(summary).sort()).toEqual(["failingLinks", "firingAlerts", "lastRunAt", "links", "slowest"]);
+  expect(summary.links).toBeGreaterThanOrEqual(2);
+});

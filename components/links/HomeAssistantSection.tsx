@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useState } from "react";
 import { useCan } from "@/components/auth/ViewerContext";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { PageSection } from "@/components/PageSection";
@@ -26,6 +27,8 @@ export function HomeAssistantSection({
   const router = useRouter();
   const mayChange = useCan("inventory");
   const form = useActionForm();
+  // What was just ticked, shown at once while it is saved; back to the stored state if it is refused.
+  const [ticked, setTicked] = useState<boolean | null>(null);
   const error = form.fieldErrors.homeAssistantRunButton ?? form.message ?? undefined;
   const where = isPublishing
     ? "This link is a device in Home Assistant: its received rate, share of line rate, loaded latency, last run and whether an alert fires."
@@ -47,13 +50,15 @@ export function HomeAssistantSection({
         <CheckboxField
           label="Let Home Assistant's Run again button start this link's last test"
           hint="Anyone who can publish to the broker's wirespeed/link/… topics can press it: turn it on for links where a test any time is fine."
-          checked={isOn}
+          checked={ticked ?? isOn}
           error={error}
-          onChange={(checked) =>
+          onChange={(checked) => {
+            setTicked(checked);
             form.submit(() => setHomeAssistantButtonAction({ linkId, homeAssistantRunButton: checked }), {
               onSuccess: () => router.refresh(),
-            })
-          }
+              onFailure: () => setTicked(null),
+            });
+          }}
         />
       ) : (
         <p className={NOTE}>{state}</p>
