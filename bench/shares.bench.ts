@@ -167,10 +167,14 @@ async function main(): Promise<void> {
     report("cached (as the page serves it)", cached);
     console.log(`shares: the cache serves ${(cached.perSecond / baseline.perSecond).toFixed(1)}× the baseline`);
     const serverUrl = process.env.WIRESPEED_BENCH_SHARE_URL;
+    let production: Load | null = null;
     if (serverUrl) {
       await load(serverUrl, { seconds: Math.min(seconds, 1), concurrency }, "read-only copy");
-      const production = await load(serverUrl, { seconds, concurrency }, "read-only copy");
+      production = await load(serverUrl, { seconds, concurrency }, "read-only copy");
       report(`production server (${serverUrl.replace(/\/s\/.*/, "/s/…")})`, production);
+      console.log(
+        `shares: the production server serves ${(production.perSecond / cached.perSecond).toFixed(1)}× this process's cached page`,
+      );
       if (production.failures > 0)
         throw new Error(`wrong result: ${production.failures} answers of the server were not its page`);
     }
@@ -185,8 +189,11 @@ async function main(): Promise<void> {
       return (await fetch(url)).status;
     })();
     if (revokedAnswer !== 404) throw new Error(`wrong result: a revoked share answered ${revokedAnswer}`);
+    // The goal is the production server's when one was named: that is what a forum's readers meet.
+    const judged = production ?? cached;
     console.log(
-      `shares: goal ${GOAL_PER_SECOND} requests/s: ${cached.perSecond >= GOAL_PER_SECOND ? "met" : "MISSED"}` +
+      `shares: goal ${GOAL_PER_SECOND} requests/s${production ? " (production server)" : ""}: ` +
+        `${judged.perSecond >= GOAL_PER_SECOND ? "met" : "MISSED"}` +
         (isSmoke ? " (smoke run: the figures mean little)" : ""),
     );
   } finally {
