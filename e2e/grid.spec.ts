@@ -224,6 +224,8 @@ test("a host's site (the instances that drive it) is set in its settings, refuse
   expect(saved.site).toBe("west");
   await page.reload();
   await expect(page.getByLabel("Site")).toHaveValue("west");
+  // The host's facts say it too, beside its tags.
+  await expect(page.getByTestId("host-site")).toContainText("west");
   await page.getByLabel("Site").scrollIntoViewIfNeeded();
   await screenshotEverywhere(page, "host-settings-site");
   await page.getByLabel("Site").fill("");
@@ -231,4 +233,6 @@ test("a host's site (the instances that drive it) is set in its settings, refuse
   await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
   const cleared = await apiCall<{ site: string | null }>(request, "GET", `/api/hosts/${hostIds["grid-vps"]}`);
   expect(cleared.site).toBeNull();
+  await page.reload();
+  await expect(page.getByTestId("host-site")).toHaveCount(0);
 });

@@ -62,7 +62,12 @@ function JumpChainLine({ host }: { host: HostView }) {
 type Fact = { label: string; value: ReactNode; detail?: string | null; testId: string };
 
 function hostFacts(host: HostView): Fact[] {
-  return [...accessFacts(host), { label: "Tags", value: <TagList tags={host.tags} />, testId: "host-tags" }];
+  return [
+    ...accessFacts(host),
+    { label: "Tags", value: <TagList tags={host.tags} />, testId: "host-tags" },
+    // The site whose instances drive the host (several instances on one Postgres); only where one is set.
+    ...(host.site ? [{ label: "Site", value: host.site, testId: "host-site" }] : []),
+  ];
 }
 
 function accessFacts(host: HostView): Fact[] {
