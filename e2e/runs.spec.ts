@@ -245,6 +245,13 @@ test("two runs compare side by side, with the difference in %", async ({ page })
   await expect(section.locator("path.recharts-line-curve")).toHaveCount(2);
   await expect(page.getByTestId(`compare-received-${first}`)).toContainText("baseline");
   await expect(page.getByTestId(`compare-received-${second}`)).toContainText(/[+-]?\d+\.\d %/);
+  // The curves compared download as a PNG, as a run's chart does.
+  const download = section.getByTestId("download-chart");
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    download.getByRole("button", { name: "Download chart" }).click(),
+  ]);
+  expect(file.suggestedFilename()).toBe(`wirespeed-compare-${first}-${second}.png`);
 });
 
 test("the link page's table and history follow runs started through the API, without the page loading again", async ({

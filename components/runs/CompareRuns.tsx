@@ -7,6 +7,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { atSeconds, GRID_PROPS, LINE_RATE_LINE, secondsAxisProps, useRateAxis } from "@/components/charts/axes";
 import { ChartFrame } from "@/components/charts/ChartFrame";
+import { DownloadChart } from "@/components/charts/DownloadChart";
 import { TooltipBox } from "@/components/charts/ChartTooltip";
 import { formatNumber, formatPercent, formatRate } from "@/lib/format";
 import type { RunDirection } from "@/lib/runs/contract";
@@ -168,42 +169,50 @@ export function CompareRuns({ runs, lineRateBitsPerSecond }: { runs: ComparedRun
           Close comparison
         </Link>
       </div>
-      <ChartFrame size="large" label={`Interval curves of runs ${runs.map((entry) => `#${entry.run.id}`).join(", ")}`}>
-        <LineChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
-          <CartesianGrid {...GRID_PROPS} vertical={false} />
-          <XAxis {...secondsAxisProps(maxT)} allowDuplicatedCategory={false} />
-          <YAxis {...rateAxis} />
-          {lineRateBitsPerSecond > 0 ? <ReferenceLine {...LINE_RATE_LINE} y={lineRateBitsPerSecond} /> : null}
-          {runs.map((entry, index) => (
-            <Line
-              key={entry.run.id}
-              data={entry.points}
-              dataKey="bps"
-              name={`#${entry.run.id}`}
-              stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]}
-              strokeWidth={2}
-              dot={false}
+      <DownloadChart
+        fileName={`wirespeed-compare-${runs.map((entry) => entry.run.id).join("-")}.png`}
+        title={`Wirespeed: runs ${runs.map((entry) => `#${entry.run.id}`).join(", ")} compared, every interval`}
+      >
+        <ChartFrame
+          size="large"
+          label={`Interval curves of runs ${runs.map((entry) => `#${entry.run.id}`).join(", ")}`}
+        >
+          <LineChart margin={{ top: 8, right: 8, bottom: 4, left: 4 }}>
+            <CartesianGrid {...GRID_PROPS} vertical={false} />
+            <XAxis {...secondsAxisProps(maxT)} allowDuplicatedCategory={false} />
+            <YAxis {...rateAxis} />
+            {lineRateBitsPerSecond > 0 ? <ReferenceLine {...LINE_RATE_LINE} y={lineRateBitsPerSecond} /> : null}
+            {runs.map((entry, index) => (
+              <Line
+                key={entry.run.id}
+                data={entry.points}
+                dataKey="bps"
+                name={`#${entry.run.id}`}
+                stroke={COMPARE_COLORS[index % COMPARE_COLORS.length]}
+                strokeWidth={2}
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ))}
+            <Tooltip
               isAnimationActive={false}
-              connectNulls
+              content={({ active, payload, label }) =>
+                active && payload?.length ? (
+                  <TooltipBox
+                    title={atSeconds(Number(label))}
+                    rows={payload.map((item) => ({
+                      label: String(item.name),
+                      value: formatRate(item.value as number, unit),
+                      color: item.color,
+                    }))}
+                  />
+                ) : null
+              }
             />
-          ))}
-          <Tooltip
-            isAnimationActive={false}
-            content={({ active, payload, label }) =>
-              active && payload?.length ? (
-                <TooltipBox
-                  title={atSeconds(Number(label))}
-                  rows={payload.map((item) => ({
-                    label: String(item.name),
-                    value: formatRate(item.value as number, unit),
-                    color: item.color,
-                  }))}
-                />
-              ) : null
-            }
-          />
-        </LineChart>
-      </ChartFrame>
+          </LineChart>
+        </ChartFrame>
+      </DownloadChart>
       <div className="relative mt-4 overflow-x-auto">
         <table className="w-full text-left text-sm tabular-nums">
           <caption className="sr-only">
