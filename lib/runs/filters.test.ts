@@ -77,11 +77,16 @@ describe("readRunListQuery (the REST API's parameters)", () => {
       query: { linkId: 3, status: "running", protocol: "tcp", direction: "b-to-a", parallel: 4, page: 2, pageSize: 10 },
       errors: [],
     });
+    // A label is read as labels are stored (lowercase); one that could never be stored is refused by name.
+    expect(readRunListQuery(new URLSearchParams("label=DAC"), "api").query.label).toBe("dac");
+    expect(readRunListQuery(new URLSearchParams("label=new%20dac"), "api").errors).toEqual([
+      { field: "label", message: expect.stringMatching(/^must be /) },
+    ]);
     expect(readRunListQuery(new URLSearchParams("streams=4"), "api").errors).toEqual([
       {
         field: "streams",
         message:
-          "is not a known query parameter (allowed: linkId, status, protocol, direction, parallel, page, pageSize)",
+          "is not a known query parameter (allowed: linkId, status, protocol, direction, parallel, label, page, pageSize)",
       },
     ]);
   });

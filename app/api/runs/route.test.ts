@@ -112,7 +112,7 @@ describe("GET /api/runs", () => {
     );
     expect(fields).toEqual({
       sort: expect.stringMatching(
-        /not a known query parameter \(allowed: linkId, status, protocol, direction, parallel, page, pageSize\)/,
+        /not a known query parameter \(allowed: linkId, status, protocol, direction, parallel, label, page, pageSize\)/,
       ),
       status: "must be one of queued, preparing, listening, running, succeeded, failed, cancelled, interrupted",
       protocol: "must be one of tcp, udp",
