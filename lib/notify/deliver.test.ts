@@ -554,6 +554,17 @@ describe("link-local and metadata addresses", () => {
     expect(await checkedAddresses("10.0.0.5", "there")).toEqual([{ address: "10.0.0.5", family: 4 }]);
   });
 
+  it("gives up on a resolver that never answers within the attempt's time, and still checks what one answers", async () => {
+    const never = () => new Promise<never>(() => {});
+    await expect(
+      checkedAddresses("stuck.lab.example", "there", { signal: AbortSignal.timeout(50), resolve: never }),
+    ).rejects.toThrow("could not reach there: the host name did not resolve in time");
+    const metadata = async () => [{ address: "169.254.169.254", family: 4 }];
+    await expect(
+      checkedAddresses("sneaky.lab.example", "there", { signal: AbortSignal.timeout(5_000), resolve: metadata }),
+    ).rejects.toThrow(`there ${refused}`);
+  });
+
   it("sends nothing to a channel stored with one before the check (its settings no longer pass)", async () => {
     for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]:8080/hook"]) {
       const { id } = await db.notificationChannel.create({ data: { name: url, type: "webhook", config: { url } } });

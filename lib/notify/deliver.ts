@@ -217,12 +217,22 @@ export const LINK_LOCAL_DELIVERY_REFUSAL =
 /** A destination refused before any connection. */
 class LinkLocalRefusal extends DeliveryError {}
 
+/** The system's resolver: every address of a name, in the order it gives them. */
+const systemLookup = (name: string): Promise<LookupAddress[]> =>
+  dns.promises.lookup(name, { all: true, verbatim: true });
+
 /**
  * The addresses of `host` (an IP address as it is, a name through the system's resolver),
  * every one checked: throws DeliveryError `${where} ${LINK_LOCAL_DELIVERY_REFUSAL}` when any is
- * link-local, so that a name with one good and one bad address is refused too.
+ * link-local, so that a name with one good and one bad address is refused too. The lookup counts
+ * against the attempt's time (`signal`): a resolver that never answers fails the attempt in time,
+ * as a server that never answers does.
  */
-export async function checkedAddresses(host: string, where: string): Promise<LookupAddress[]> {
+export async function checkedAddresses(
+  host: string,
+  where: string,
+  { signal, resolve = systemLookup }: { signal?: AbortSignal; resolve?: typeof systemLookup } = {},
+): Promise<LookupAddress[]> {
   const bare = host.replace(/^\[(.*)\]$/, "$1");
   const family = net.isIP(bare);
   let addresses: LookupAddress[];
@@ -230,8 +240,9 @@ export async function checkedAddresses(host: string, where: string): Promise<Loo
     addresses = [{ address: bare, family }];
   } else {
     try {
-      addresses = await dns.promises.lookup(bare, { all: true, verbatim: true });
+      addresses = await untilAborted(resolve(bare), signal);
     } catch (error) {
+      if (signal?.aborted) throw new DeliveryError(`could not reach ${where}: the host name did not resolve in time`);
       throw new DeliveryError(`could not reach ${where}: ${networkReason(errorCode(error) ?? "ENOTFOUND")}`);
     }
   }
@@ -239,6 +250,17 @@ export async function checkedAddresses(host: string, where: string): Promise<Loo
   if (addresses.some((entry) => isLinkLocalAddress(entry.address)))
     throw new LinkLocalRefusal(`${where} ${LINK_LOCAL_DELIVERY_REFUSAL}`);
   return addresses;
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (the work itself cannot be stopped: it is left to end). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** A `lookup` for node's sockets that answers only the addresses already checked. */
@@ -299,7 +321,7 @@ async function sendHttp(request: HttpRequest, timeoutMs: number, isUrlSecret: bo
   const signal = AbortSignal.timeout(timeoutMs);
   let status: number;
   try {
-    const addresses = await checkedAddresses(url.hostname, where);
+    const addresses = await checkedAddresses(url.hostname, where, { signal });
     status = await postOnce(request, url, addresses, signal);
   } catch (error) {
     if (error instanceof DeliveryError) throw error;
@@ -342,10 +364,11 @@ async function sendEmail(
   const where = `${config.host}:${config.port}`;
   let address: LookupAddress | undefined;
   try {
-    [address] = await checkedAddresses(config.host, `email via ${where}`);
+    [address] = await checkedAddresses(config.host, `email via ${where}`, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     if (error instanceof LinkLocalRefusal) throw error;
-    throw new DeliveryError(`email via ${where} failed (connection): the host name does not resolve`);
+    const reason = /in time$/.test((error as Error).message) ? "did not resolve in time" : "does not resolve";
+    throw new DeliveryError(`email via ${where} failed (connection): the host name ${reason}`);
   }
   const transport = nodemailer.createTransport({
     // The address checked; the certificate is still checked against the name.
