@@ -270,12 +270,31 @@ export class ExperimentRunner {
     this.bus.publish(experimentId, "status", { status });
   }
 
+  /**
+   * How a cancel reaches the instance that runs an experiment (lib/instances/registry.ts, on
+   * Postgres), as RunEngine.forwardCancel does for a run: null on one instance.
+   */
+  forwardCancel: ((experimentId: number, instance: string) => Promise<void>) | null = null;
+
   /** Stops the current step (its runs keep their samples) and drops the rest. Answers the experiment as it ended. */
   async cancel(experimentId: number): Promise<ExperimentJson> {
-    const experiment = await db.experiment.findUnique({ where: { id: experimentId }, select: { status: true } });
+    const experiment = await db.experiment.findUnique({
+      where: { id: experimentId },
+      select: { status: true, instance: true },
+    });
     if (!experiment) throw new AppError("not-found", `Experiment ${experimentId} does not exist.`);
     const entry = this.active.get(experimentId);
-    if (entry && isActiveExperimentStatus(experiment.status)) {
+    const elsewhere = experiment.instance !== null && experiment.instance !== this.engine.instance.id;
+    if (!entry && elsewhere && isActiveExperimentStatus(experiment.status) && this.forwardCancel) {
+      // Another instance runs it: it is asked to cancel, and the end is awaited here (15 s at most).
+      await recordAudit("experiment.cancel", "experiment", experimentId, `was ${experiment.status}`);
+      await this.forwardCancel(experimentId, experiment.instance!);
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+        const now = await db.experiment.findUnique({ where: { id: experimentId }, select: { status: true } });
+        if (!now || !isActiveExperimentStatus(now.status)) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    } else if (entry && isActiveExperimentStatus(experiment.status)) {
       await recordAudit("experiment.cancel", "experiment", experimentId, `was ${experiment.status}`);
       entry.controller.abort();
       await this.engine.cancelHeld(entry.currentRunIds);

@@ -23,12 +23,16 @@ const CLAIM_EVERY_MS = 1_000;
 const CANCEL_CHANNEL = "wirespeed_run_cancel";
 const SCHEDULES_CHANNEL = "wirespeed_schedules_changed";
 
-function parseCancel(payload: string): { to: string; runId: number } | null {
+/** A cancel asked of another instance: of a run or of an experiment, for the instance `to`. */
+type CancelRequest = { to: string; runId: number } | { to: string; experimentId: number };
+
+function parseCancel(payload: string): CancelRequest | null {
   try {
-    const value = JSON.parse(payload) as { to?: unknown; runId?: unknown };
-    return typeof value.to === "string" && Number.isSafeInteger(value.runId)
-      ? { to: value.to, runId: value.runId as number }
-      : null;
+    const value = JSON.parse(payload) as { to?: unknown; runId?: unknown; experimentId?: unknown };
+    if (typeof value.to !== "string") return null;
+    if (Number.isSafeInteger(value.runId)) return { to: value.to, runId: value.runId as number };
+    if (Number.isSafeInteger(value.experimentId)) return { to: value.to, experimentId: value.experimentId as number };
+    return null;
   } catch {
     return null;
   }
@@ -63,14 +67,16 @@ export class InstanceRegistry {
       this.relays.push(
         await startBusRelay({ url, channel: "wirespeed_run_events", bus: this.app.runBus, instance }),
         await startBusRelay({ url, channel: "wirespeed_experiment_events", bus: this.app.experimentBus, instance }),
-        // A cancel asked of another instance: passed to this one when it runs the test.
+        // A cancel asked of another instance: passed to this one when it runs the test or the experiment.
         await listenOn(url, CANCEL_CHANNEL, (payload) => {
           const request = parseCancel(payload);
           if (request?.to !== instance) return;
-          void this.app.runs.cancelRun(request.runId).catch((error: unknown) => {
-            console.error(
-              `[wirespeed] cancel of run ${request.runId} failed: ${error instanceof Error ? error.message : error}`,
-            );
+          const [what, cancel] =
+            "runId" in request
+              ? [`run ${request.runId}`, () => this.app.runs.cancelRun(request.runId)]
+              : [`experiment ${request.experimentId}`, () => this.app.experiments.cancel(request.experimentId)];
+          void cancel().catch((error: unknown) => {
+            console.error(`[wirespeed] cancel of ${what} failed: ${error instanceof Error ? error.message : error}`);
           });
         }),
       );
@@ -84,6 +90,9 @@ export class InstanceRegistry {
         void this.app.db.$executeRaw`SELECT pg_notify(${SCHEDULES_CHANNEL}, ${instance})`.catch(() => undefined);
       this.app.runs.forwardCancel = async (runId, to) => {
         await this.app.db.$executeRaw`SELECT pg_notify(${CANCEL_CHANNEL}, ${JSON.stringify({ to, runId })})`;
+      };
+      this.app.experiments.forwardCancel = async (experimentId, to) => {
+        await this.app.db.$executeRaw`SELECT pg_notify(${CANCEL_CHANNEL}, ${JSON.stringify({ to, experimentId })})`;
       };
     }
     const sweep = await this.sweep({ includeSelf: true });

@@ -81,6 +81,46 @@ describe("two instances on one Postgres", () => {
     expect(samples(there).length).toBeGreaterThan(0);
   });
 
+  it("pass an experiment's cancel to the instance that runs it: its step stops with its samples, the rest is dropped", async () => {
+    const [linkId] = await seedLocalLinks(database.db, 1, { first: 1 });
+    const remote = new FakeRunRemote();
+    // Each step's client streams a few intervals, then runs until it is stopped.
+    remote.client = (process) => {
+      TCP_1.slice(0, 4).forEach((line, index) => setTimeout(() => process.emit(line), 50 * (index + 1)));
+      process.onStop = () => {
+        process.emit("iperf3: interrupt - the client has terminated");
+        process.exit(1);
+      };
+    };
+    const runner = instance("pg-e", remote);
+    const asker = instance("pg-f");
+    await runner.instances.start();
+    await asker.instances.start();
+    const experiment = await runner.experiments.start({
+      kind: "sweep",
+      linkIds: [linkId],
+      options: { duration: 60 },
+      factor: "parallel",
+      values: [1, 2, 3],
+    });
+    await until(
+      async () => (await database.db.sample.count({ where: { run: { experimentId: experiment.id } } })) > 0,
+      "a sample of the first step",
+    );
+
+    // Cancelled through the instance that does not run it: answered as it ended there.
+    const cancelled = await asker.experiments.cancel(experiment.id);
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.steps.map((step) => step.status)).toEqual(["cancelled"]);
+    const runs = await database.db.run.findMany({
+      where: { experimentId: experiment.id },
+      include: { _count: { select: { samples: true } } },
+    });
+    expect(runs.map((run) => [run.status, run.instance])).toEqual([["cancelled", "pg-e"]]);
+    expect(runs[0]!._count.samples).toBeGreaterThan(0);
+    expect(remote.started("client").filter((process) => process.isRunning)).toHaveLength(0);
+  });
+
   it("tell the other instances' schedulers when a schedule changes, so that they read it at once", async () => {
     const editor = instance("pg-c");
     const other = instance("pg-d");
