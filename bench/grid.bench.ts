@@ -14,6 +14,7 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import { signatureOf } from "../lib/runs/signature";
+import { storedRunOptions } from "../testing/run-options";
 import { DAY_MS, HOUR_MS } from "./fill";
 import { argValue, loadAverage, machineLine, randomFrom, sqliteTime, timed } from "./timing";
 
@@ -41,16 +42,7 @@ type Test = { options: Record<string, unknown>; clientSide: "a" | "b"; signature
 /** What a link's schedules test, by the link's place: mostly TCP one way; some both ways, bidir or UDP too. */
 function testsOf(index: number): Test[] {
   const tcp = (changes: Record<string, unknown>, clientSide: "a" | "b" = "a") => {
-    const options = {
-      protocol: "tcp",
-      parallel: 1,
-      reverse: false,
-      bidir: false,
-      interval: 1,
-      zerocopy: false,
-      duration: 10,
-      ...changes,
-    };
+    const options: Record<string, unknown> = storedRunOptions(changes);
     return { options, clientSide, signature: signatureOf(options, clientSide) };
   };
   const kind = index % 10;
