@@ -3,6 +3,7 @@ import { expect, test } from "./fixtures";
 import { startHttpReceiver, type HttpReceiver } from "../testing/notification-receivers";
 import { apiCall, hostIdsOfLink, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { screenshotEverywhere } from "./screenshots";
+import { addUserOnPage, signedInAs, type SpecUser } from "./users";
 
 // Watching a link from the browser on the real lab: a schedule made through its form, whose
 // next 5 starts show before it is saved; a webhook channel pointing at a receiver started here
@@ -18,7 +19,7 @@ const LINK = { lab: "ab-1g", name: "mon-ab-1g", speedMbps: 1000 } as const;
 const CHANNEL = "mon hook";
 const SECRET = "mon shared secret";
 const RULE = "mon below line rate";
-const VIEWER = { username: "monviewer", password: "mon viewer password" } as const;
+const VIEWER: SpecUser = { username: "monviewer", password: "mon viewer password", role: "viewer" };
 
 type ChannelJson = { id: number; name: string; secretsSet: string[]; config: Record<string, unknown> };
 type RuleJson = {
@@ -180,26 +181,9 @@ test("a viewer sees only the origin of the channel's URL, on the channels page a
   page,
   browser,
 }, testInfo) => {
-  await page.goto("/users");
-  const form = page.getByRole("form", { name: "Add a user" });
-  await form.getByLabel("Username").fill(VIEWER.username);
-  await form.getByLabel("Password").fill(VIEWER.password);
-  await form.getByLabel("Role").selectOption("viewer");
-  await form.getByRole("button", { name: "Add user" }).click();
-  await expect(page.getByTestId("users-message")).toHaveText(`Created ${VIEWER.username}.`);
-
-  const context = await browser.newContext({
-    baseURL: testInfo.project.use.baseURL,
-    storageState: { cookies: [], origins: [] },
-  });
+  await addUserOnPage(page, VIEWER);
+  const { context, page: viewer } = await signedInAs(browser, testInfo.project.use.baseURL, VIEWER);
   try {
-    const viewer = await context.newPage();
-    await viewer.goto("/login");
-    await viewer.getByLabel("Username").fill(VIEWER.username);
-    await viewer.getByLabel("Password", { exact: true }).fill(VIEWER.password);
-    await viewer.getByRole("button", { name: "Sign in" }).click();
-    await expect(viewer.getByTestId("account-link")).toContainText(`${VIEWER.username} (viewer)`);
-
     await viewer.goto("/alerts/channels");
     const row = viewer.getByTestId(`channel-row-${channelId}`);
     await expect(row).toContainText(receiver.url);

@@ -8,6 +8,7 @@ import { apiCall, registerLabLinks, waitForRunStatus, type RunStatusJson } from 
 import { storedRunOptions } from "../testing/run-options";
 import { watchLive } from "./live";
 import { saveScreenshot, screenshotEverywhere, VIEWPORTS } from "./screenshots";
+import { addUserOnPage, signedInAs, type SpecUser } from "./users";
 
 // Runs from the browser on the real lab: the link page's form, the live chart, the
 // link history, Run again, Cancel, Compare and the CSV export. Hosts and the link are
@@ -515,24 +516,10 @@ test("a note and labels written on a run show on its page, in the runs list and 
   await screenshotEverywhere(page, "link-history-notes");
 
   // A viewer reads the note but may not change it.
-  await page.goto("/users");
-  const form = page.getByRole("form", { name: "Add a user" });
-  await form.getByLabel("Username").fill("runs-viewer");
-  await form.getByLabel("Password").fill("runs viewer password");
-  await form.getByLabel("Role").selectOption("viewer");
-  await form.getByRole("button", { name: "Add user" }).click();
-  await expect(page.getByTestId("users-message")).toHaveText("Created runs-viewer.");
-  const context = await browser.newContext({
-    baseURL: testInfo.project.use.baseURL,
-    storageState: { cookies: [], origins: [] },
-  });
+  const viewerUser: SpecUser = { username: "runs-viewer", password: "runs viewer password", role: "viewer" };
+  await addUserOnPage(page, viewerUser);
+  const { context, page: viewer } = await signedInAs(browser, testInfo.project.use.baseURL, viewerUser);
   try {
-    const viewer = await context.newPage();
-    await viewer.goto("/login");
-    await viewer.getByLabel("Username").fill("runs-viewer");
-    await viewer.getByLabel("Password", { exact: true }).fill("runs viewer password");
-    await viewer.getByRole("button", { name: "Sign in" }).click();
-    await expect(viewer.getByTestId("account-link")).toContainText("runs-viewer (viewer)");
     await viewer.goto(`/runs/${runId}`);
     await expect(viewer.getByTestId("note").getByTestId("note-text")).toHaveText(note);
     await expect(viewer.getByRole("button", { name: "Edit note" })).toHaveCount(0);

@@ -8,8 +8,9 @@ export const dynamic = "force-dynamic";
 
 /**
  * GET /experiments/:id/export?format=csv|json. CSV: the result table as the page shows it,
- * rates in plain bits/s, the experiment's note and labels in the last two columns of its first row. JSON: the experiment as the API gives it, plus each run's summary
- * (the raw iperf3 output stays on each run's own export).
+ * rates in plain bits/s, the experiment's note and labels in the last two columns of its first
+ * row. JSON: the experiment as the API gives it, plus each run's summary (the raw iperf3 output
+ * stays on each run's own export).
  */
 export const GET = withApiAuth("read", async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const raw = (await params).id;
