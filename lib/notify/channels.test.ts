@@ -126,7 +126,7 @@ describe("createChannel", () => {
       {
         field,
         message:
-          "must not be a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254): loopback and private addresses are allowed",
+          "must not be a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200): loopback and private addresses are allowed",
       },
     ];
     for (const url of [
@@ -140,6 +140,10 @@ describe("createChannel", () => {
       "http://[fd00:ec2:0:0:0:0:0:254]/",
       "http://[::ffff:169.254.169.254]/",
       "http://[::ffff:a9fe:1]/",
+      "http://100.100.100.200/latest/meta-data/",
+      "http://0x646464c8/",
+      "http://[::ffff:100.100.100.200]/",
+      "http://[::ffff:6464:64c8]/",
     ]) {
       for (const type of ["webhook", "ntfy", "gotify", "discord", "slack"]) {
         const config = type === "gotify" ? { url, token: "tok" } : { url };
@@ -147,7 +151,15 @@ describe("createChannel", () => {
         expect(error.fields, `${type} ${url}`).toEqual(refusal400("config.url"));
       }
     }
-    for (const host of ["169.254.169.254", "0xa9fea9fe", "fe80::1", "fd00:ec2::254", "::ffff:a9fe:102", "FE80::abcd"]) {
+    for (const host of [
+      "169.254.169.254",
+      "0xa9fea9fe",
+      "fe80::1",
+      "fd00:ec2::254",
+      "::ffff:a9fe:102",
+      "FE80::abcd",
+      "100.100.100.200",
+    ]) {
       const error = await refusal(
         createChannel({
           name: "mail",
@@ -178,6 +190,8 @@ describe("createChannel", () => {
       "http://[fd00:ec2::253]/hook",
       "http://[::ffff:10.0.0.1]/hook",
       "http://169.253.1.1/hook",
+      "http://100.100.100.201/hook",
+      "http://100.64.0.1/hook",
       "http://ntfy.lan/t",
     ].entries()) {
       const created = await createChannel({ name: `hook ${index}`, type: "webhook", config: { url } });

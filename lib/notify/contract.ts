@@ -107,19 +107,27 @@ function hasUserInfo(value: string): boolean {
 /**
  * An IP address that a channel may not send to: IPv4 link-local 169.254.0.0/16 (where clouds
  * answer metadata requests, credentials included), IPv6 link-local fe80::/10, AWS's IPv6 metadata
- * address fd00:ec2::254, and those IPv4 addresses written as IPv4-mapped IPv6 (::ffff:169.254.x.y).
+ * address fd00:ec2::254, Alibaba Cloud's metadata address 100.100.100.200 (inside the shared
+ * 100.64.0.0/10, whose other addresses stay allowed), and those IPv4 addresses written as
+ * IPv4-mapped IPv6 (::ffff:169.254.x.y).
  * Loopback and private ranges are not in it: a homelab's receivers live there.
  */
 export function isLinkLocalAddress(address: string): boolean {
   const bare = address.replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
   const v4 = ipv4Bytes(bare);
-  if (v4) return v4[0] === 169 && v4[1] === 254;
+  if (v4) return isRefusedIpv4(v4);
   const groups = ipv6Groups(bare);
   if (!groups) return false;
   if ((groups[0]! & 0xffc0) === 0xfe80) return true;
   if (groups.join(":") === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(":")) return true;
   const isMapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
-  return isMapped && groups[6]! >> 8 === 169 && (groups[6]! & 0xff) === 254;
+  return isMapped && isRefusedIpv4([groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff]);
+}
+
+/** 169.254.0.0/16 (link-local, most clouds' metadata) and 100.100.100.200 (Alibaba Cloud's metadata). */
+function isRefusedIpv4(bytes: readonly number[]): boolean {
+  if (bytes[0] === 169 && bytes[1] === 254) return true;
+  return bytes.join(".") === "100.100.100.200";
 }
 
 /**
@@ -146,7 +154,7 @@ function hasLinkLocalHost(value: string): boolean {
 }
 
 export const LINK_LOCAL_REFUSAL =
-  "must not be a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254): loopback and private addresses are allowed";
+  "must not be a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200): loopback and private addresses are allowed";
 
 // Loopback and private addresses are allowed on purpose: a homelab's ntfy, Gotify or webhook
 // receiver lives there; link-local ones are not (a cloud's metadata service answers there). A

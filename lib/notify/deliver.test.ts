@@ -539,10 +539,17 @@ describe("secrets never reach an error", () => {
 
 describe("link-local and metadata addresses", () => {
   const refused =
-    "refused: the host is or resolves to a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254), which channels may not reach";
+    "refused: the host is or resolves to a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200), which channels may not reach";
 
   it("refuses a host that is one, or that the system's resolver turns into one, checking every address", async () => {
-    for (const host of ["169.254.169.254", "[fe80::1]", "fe80::1", "fd00:ec2::254", "::ffff:169.254.1.1"]) {
+    for (const host of [
+      "169.254.169.254",
+      "[fe80::1]",
+      "fe80::1",
+      "fd00:ec2::254",
+      "::ffff:169.254.1.1",
+      "100.100.100.200",
+    ]) {
       await expect(checkedAddresses(host, "there"), host).rejects.toThrow(`there ${refused}`);
     }
     // A host name to node (net.isIP says no), which getaddrinfo resolves to 169.254.169.254.
@@ -559,10 +566,13 @@ describe("link-local and metadata addresses", () => {
     await expect(
       checkedAddresses("stuck.lab.example", "there", { signal: AbortSignal.timeout(50), resolve: never }),
     ).rejects.toThrow("could not reach there: the host name did not resolve in time");
-    const metadata = async () => [{ address: "169.254.169.254", family: 4 }];
-    await expect(
-      checkedAddresses("sneaky.lab.example", "there", { signal: AbortSignal.timeout(5_000), resolve: metadata }),
-    ).rejects.toThrow(`there ${refused}`);
+    for (const address of ["169.254.169.254", "100.100.100.200"]) {
+      const metadata = async () => [{ address, family: 4 }];
+      await expect(
+        checkedAddresses("sneaky.lab.example", "there", { signal: AbortSignal.timeout(5_000), resolve: metadata }),
+        address,
+      ).rejects.toThrow(`there ${refused}`);
+    }
   });
 
   it("sends nothing to a channel stored with one before the check (its settings no longer pass)", async () => {

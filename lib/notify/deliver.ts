@@ -212,7 +212,7 @@ const CERTIFICATE_CODES = new Set([
 
 /** Refused before any connection: the host is, or resolves to, a link-local or cloud metadata address. */
 export const LINK_LOCAL_DELIVERY_REFUSAL =
-  "refused: the host is or resolves to a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254), which channels may not reach";
+  "refused: the host is or resolves to a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200), which channels may not reach";
 
 /** A destination refused before any connection. */
 class LinkLocalRefusal extends DeliveryError {}
