@@ -172,7 +172,12 @@ export function EditHostForm({ host, jumpOptions }: { host: EditableHost; jumpOp
             className="sm:col-span-2"
             {...field("iperf3Path")}
             placeholder="found by the check"
-            hint="Leave empty to let the check find it."
+            hint={
+              canSetCredentials
+                ? "Leave empty to let the check find it."
+                : "Only an admin changes it, as the credentials: it is the program the SSH user runs."
+            }
+            readOnly={!canSetCredentials}
             spellCheck={false}
           />
           <IperfPortFields field={field} />

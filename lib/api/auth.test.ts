@@ -195,6 +195,14 @@ const MUTATIONS: Array<{
     needs: "credentials",
   },
   {
+    // The program the SSH user runs on the host: an admin's, as the credentials are.
+    what: "set a host's iperf3 path",
+    method: "PATCH",
+    path: () => `/api/hosts/${hostId}`,
+    body: () => ({ iperf3Path: "/opt/iperf/bin/iperf3" }),
+    needs: "credentials",
+  },
+  {
     what: "pin a host key",
     method: "PATCH",
     path: () => `/api/hosts/${hostId}`,
@@ -400,6 +408,25 @@ describe("roles", () => {
     expect(response.status).toBe(200);
     const event = await api.db.auditEvent.findFirst({ where: { action: "host.update" }, orderBy: { id: "desc" } });
     expect(event).toMatchObject({ actorName: "operator1", target: "host", targetId: hostId, detail: "nas1: notes" });
+  });
+
+  it("lets an operator send a host's stored iperf3 path back unchanged, as the edit form does", async () => {
+    const stored = await api.db.host.findUniqueOrThrow({ where: { id: hostId }, select: { iperf3Path: true } });
+    const response = await api.json(
+      "PATCH",
+      `/api/hosts/${hostId}`,
+      { notes: "by the window", iperf3Path: stored.iperf3Path },
+      bearer("operator"),
+    );
+    expect(response.status, response.text).toBe(200);
+    const cleared = await api.json(
+      "PATCH",
+      `/api/hosts/${hostId}`,
+      { iperf3Path: "/usr/bin/iperf3" },
+      bearer("operator"),
+    );
+    expect(cleared.status).toBe(403);
+    expect(cleared.body.error.message).toMatch(/the iperf3 path/);
   });
 
   it("records who added hosts: the environment's token by its variable's name", async () => {

@@ -8,7 +8,7 @@ export type Role = (typeof ROLES)[number];
  * - read: hosts, NICs, links, runs, history, charts, exports (never a secret: nothing can read one)
  * - run: start, re-run and cancel tests
  * - inventory: edit hosts' settings, check hosts, discover and edit NICs, create, edit and delete links
- * - credentials: add and delete hosts, set their SSH credentials, trust (pin) their host keys
+ * - credentials: add and delete hosts, set their SSH credentials and iperf3 path, trust (pin) their host keys
  * - monitor: create, change and delete schedules, alert rules and notification channels; acknowledge alerts
  * - share: make, list and revoke share links of runs, experiments and links' histories
  * - users: manage accounts and everyone's API tokens, read the audit log
@@ -44,6 +44,6 @@ export const PERMISSION_NEEDS: Record<Permission, string> = {
   inventory: "changing hosts, NICs and links (operator or admin)",
   monitor: "changing schedules, alert rules and notification channels (operator or admin)",
   share: "sharing results through links anyone can open (operator or admin)",
-  credentials: "adding or deleting hosts, setting credentials and trusting host keys (admin)",
+  credentials: "adding or deleting hosts, setting credentials or the iperf3 path and trusting host keys (admin)",
   users: "managing users and reading the audit log (admin)",
 };

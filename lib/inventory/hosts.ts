@@ -200,7 +200,15 @@ export async function updateHost(id: number, input: unknown): Promise<HostView> 
   const data = parseInput(HostUpdateSchema, input);
   const existing = await db.host.findUnique({
     where: { id: hostId },
-    select: { id: true, name: true, iperfPortMin: true, iperfPortMax: true, access: true, authMethod: true },
+    select: {
+      id: true,
+      name: true,
+      iperfPortMin: true,
+      iperfPortMax: true,
+      access: true,
+      authMethod: true,
+      iperf3Path: true,
+    },
   });
   if (!existing) throw hostNotFound(hostId);
   const accessProblems = checkHostUpdateAccess(data, existing.access as HostAccess);
@@ -208,8 +216,11 @@ export async function updateHost(id: number, input: unknown): Promise<HostView> 
   if (data.jumpHostId != null) await checkJumpHost(hostId, data.jumpHostId);
   // This machine is not reached over SSH, so no host can jump through it.
   if (data.auth?.method === "local") await checkNotJumpedThrough(hostId, "auth");
-  // Credentials and the trusted host key are an admin's, even inside an operator's edit.
-  if (data.auth !== undefined || data.hostKeyFingerprint !== undefined) authorizeCurrent("credentials");
+  // Credentials, the trusted host key and the program the SSH user runs are an admin's, even inside an
+  // operator's edit (whose form sends the stored iperf3 path back unchanged, which is no change).
+  const changesIperf3Path = data.iperf3Path !== undefined && data.iperf3Path !== existing.iperf3Path;
+  if (data.auth !== undefined || data.hostKeyFingerprint !== undefined || changesIperf3Path)
+    authorizeCurrent("credentials");
   const rangeProblem = checkPortRange(
     data.iperfPortMin ?? existing.iperfPortMin,
     data.iperfPortMax ?? existing.iperfPortMax,

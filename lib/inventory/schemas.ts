@@ -130,11 +130,38 @@ export type HostAuth = z.output<typeof HostAuthSchema>;
 // Absolute path, Unix or Windows; the agents quote it for their shell, this keeps it plain besides.
 // The file name must start with "iperf": the path is run with iperf3's arguments on the host (or on
 // this machine for a "local" host), so it must not name just any program, such as a shell.
-export const Iperf3PathSchema = text(
-  /^(?:\/|[A-Za-z]:[\\/])(?:[\p{L}\p{M}\p{N} ._\-()+/\\]*[\\/])?[Ii][Pp][Ee][Rr][Ff][\p{L}\p{M}\p{N} ._\-()+]*$/u,
-  512,
-  "an absolute path to the iperf3 program, whose file name starts with iperf, such as /usr/bin/iperf3 or C:\\iperf3\\iperf3.exe: " +
-    "up to 512 letters, digits, spaces and / \\ . _ - ( ) +",
+const IPERF3_PATH_PATTERN =
+  /^(?:\/|[A-Za-z]:[\\/])(?:[\p{L}\p{M}\p{N} ._\-()+/\\]*[\\/])?[Ii][Pp][Ee][Rr][Ff][\p{L}\p{M}\p{N} ._\-()+]*$/u;
+
+/**
+ * Whether `path` names a file on another machine, on any platform: Windows takes `/` and `\` alike,
+ * so two separators at the start (`//server/share`, `\\server\share`, `/\server`, `\\?\UNC\…`,
+ * `\\.\…`, `//?/…`) are a UNC path, which Windows fetches from that server, sending the SSH
+ * user's login to it; the automounters' `/net/<host>` (Linux, macOS) and macOS's `/Network/`
+ * mount a server by themselves; `smb://` and other URLs name one outright. `.` and `..` are
+ * followed first (`/usr/../net/…`), and the names compared without case (macOS's disks ignore it).
+ */
+export function isNetworkPath(path: string): boolean {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(path)) return true;
+  if (/^[\\/]{2}/.test(path)) return true;
+  const drive = /^[A-Za-z]:/.test(path);
+  const segments: string[] = [];
+  for (const segment of (drive ? path.slice(2) : path).split(/[\\/]/)) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  if (drive) return false;
+  const first = segments[0]?.toLowerCase();
+  return first === "net" || first === "network";
+}
+
+const IPERF3_PATH_DESCRIPTION =
+  "an absolute path to the iperf3 program on the host's own disks, whose file name starts with iperf, such as /usr/bin/iperf3 or C:\\iperf3\\iperf3.exe: " +
+  "up to 512 letters, digits, spaces and / \\ . _ - ( ) +, and no network path (//server/share, \\\\server\\share, /net/…, /Network/…)";
+export const Iperf3PathSchema = text(IPERF3_PATH_PATTERN, 512, IPERF3_PATH_DESCRIPTION).refine(
+  (path) => !isNetworkPath(path),
+  { error: allowed(IPERF3_PATH_DESCRIPTION) },
 );
 
 export const HostKeyFingerprintSchema = text(
