@@ -598,6 +598,22 @@ describe("who the connection comes from", () => {
     expect(other.status).toBe(200);
   });
 
+  it("counts wrong bearer tokens from IPv6 clients by their /64", async () => {
+    process.env.WIRESPEED_PEER_HEADER = PEER;
+    for (let attempt = 0; attempt < 11; attempt++) {
+      const response = await api.call("GET", "/api/hosts", undefined, {
+        token: `wst_wrong_v6_${attempt}`,
+        headers: peer(`2001:db8:42:1::${(attempt + 1).toString(16)}`),
+      });
+      expect(response.status).toBe(401);
+    }
+    const held = await api.call("GET", "/api/hosts", undefined, { headers: peer("2001:db8:42:1:dead:beef:0:1") });
+    expect(held.status).toBe(429);
+    expect((await held.json()).error.message).toMatch(/Too many wrong bearer tokens/);
+    const other = await api.call("GET", "/api/hosts", undefined, { headers: peer("2001:db8:42:2::1") });
+    expect(other.status).toBe(200);
+  });
+
   it("signs in the user a trusted proxy names, with the role of its groups, and ignores the header from anyone else", async () => {
     Object.assign(process.env, {
       WIRESPEED_PEER_HEADER: PEER,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
 import { clientAddress, fromTrustedProxy, parseTrustedProxies } from "./client";
-import { createThrottle, waitAfter } from "./rate-limit";
+import { createThrottle, throttleClientKey, waitAfter } from "./rate-limit";
 import { can, PERMISSIONS, ROLES } from "./roles";
 
 // Accounts, sign-in and its rate limit, on a real migrated database.
@@ -49,6 +49,36 @@ describe("createThrottle", () => {
     expect(throttle.keyCount()).toBe(10_001);
     throttle.fail("user:late", 200_000);
     expect(throttle.keyCount()).toBe(1);
+  });
+});
+
+describe("throttleClientKey", () => {
+  it("counts an IPv4 address as it is, an IPv6 one by its /64, and an IPv4-mapped one as its IPv4 address", () => {
+    expect(
+      [
+        "198.51.100.9",
+        "2001:db8:1:2::a",
+        "2001:DB8:1:2:ffff:ffff:ffff:ffff",
+        "[2001:db8:1:2::b]",
+        "fe80::1%eth0",
+        "2001:db8:1:3::a",
+        "::1",
+        "::ffff:192.0.2.1",
+        "::FFFF:c000:201",
+        "",
+      ].map(throttleClientKey),
+    ).toEqual([
+      "198.51.100.9",
+      "2001:db8:1:2::/64",
+      "2001:db8:1:2::/64",
+      "2001:db8:1:2::/64",
+      "fe80:0:0:0::/64",
+      "2001:db8:1:3::/64",
+      "0:0:0:0::/64",
+      "192.0.2.1",
+      "192.0.2.1",
+      "",
+    ]);
   });
 });
 
@@ -156,7 +186,7 @@ describe("accounts", () => {
     users = await import("./users");
     login = await import("./login");
     sessions = await import("./sessions");
-  });
+  }, 60_000);
   afterAll(() => database?.close());
 
   it("seeds nothing without WIRESPEED_ADMIN_PASSWORD, and names the variable when its value is too short", async () => {
@@ -238,7 +268,40 @@ describe("accounts", () => {
     expect(failures).toBeGreaterThanOrEqual(8);
   });
 
-  it("slows down an address that tries many user names, past 20 failures", async () => {
+  // Each failure costs a password hash: the pair's throttle (5 free) shows the counting with the fewest.
+  it("counts an IPv6 client by its /64, and an IPv4-mapped one as its IPv4 address", { timeout: 120_000 }, async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2027-03-01T00:00:00Z") });
+    try {
+      // One user's password guessed from ever new addresses of one /64 is slowed down as from one address.
+      for (let attempt = 0; attempt < 6; attempt++) {
+        await expect(
+          login.signIn({ username: "root.admin", password: `guess ${attempt}` }, `2001:db8:5:5::${attempt + 1}`),
+        ).rejects.toMatchObject({ status: 401 });
+      }
+      await expect(
+        login.signIn({ username: "root.admin", password: "first admin password" }, "2001:db8:5:5:abcd:1234:5678:9abc"),
+      ).rejects.toMatchObject({ status: 429, kind: "rate-limited" });
+      // Another /64 is another client.
+      await expect(
+        login.signIn({ username: "root.admin", password: "first admin password" }, "2001:db8:5:6::1"),
+      ).resolves.toMatchObject({ principal: { name: "Root.Admin" } });
+      // 203.0.113.77 and ::ffff:cb00:714d are one client.
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const client = attempt % 2 === 0 ? "203.0.113.77" : "::ffff:cb00:714d";
+        await expect(
+          login.signIn({ username: "root.admin", password: `mapped ${attempt}` }, client),
+        ).rejects.toMatchObject({ status: 401 });
+      }
+      await expect(
+        login.signIn({ username: "root.admin", password: "first admin password" }, "::ffff:203.0.113.77"),
+      ).rejects.toMatchObject({ status: 429 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  // 22 password hashes: on a busy machine that outlasts the default 20 s.
+  it("slows down an address that tries many user names, past 20 failures", { timeout: 120_000 }, async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: new Date("2027-02-01T00:00:00Z") });
     try {
       for (let attempt = 0; attempt < 21; attempt++) {

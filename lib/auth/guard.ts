@@ -7,7 +7,7 @@ import { clientAddress } from "./client";
 import { AuthError, forbidden } from "./errors";
 import { currentPrincipal } from "./context";
 import type { Principal } from "./principal";
-import { createThrottle, describeWait } from "./rate-limit";
+import { createThrottle, describeWait, throttleClientKey } from "./rate-limit";
 import { can, type Permission } from "./roles";
 import { principalOfProxyHeader } from "./proxy-header";
 import { principalOfSession, SESSION_COOKIE } from "./sessions";
@@ -64,6 +64,7 @@ export function apiTokenProblem(env: Record<string, string | undefined> = proces
 }
 
 // Wrong bearer tokens slow their client down after 10: each further one doubles the wait, from 1 s to 5 minutes.
+// An IPv6 client is counted by its /64 (throttleClientKey).
 const bearerFailures = createThrottle({ free: 10, baseMs: 1000, maxMs: 5 * 60_000, forgetMs: 60 * 60_000 });
 
 /**
@@ -76,7 +77,8 @@ export async function principalOfBearer(
   client = "",
   env: Record<string, string | undefined> = process.env,
 ): Promise<Principal> {
-  const wait = client ? bearerFailures.waitFor(client) : 0;
+  const clientKey = throttleClientKey(client);
+  const wait = clientKey ? bearerFailures.waitFor(clientKey) : 0;
   if (wait > 0) {
     throw new AuthError("rate-limited", `Too many wrong bearer tokens: try again in ${describeWait(wait)}.`, {
       retryAfter: Math.ceil(wait / 1000),
@@ -89,7 +91,7 @@ export async function principalOfBearer(
   if (expected && sameSecret(token, expected)) return ENV_TOKEN_ADMIN;
   const principal = await principalOfApiToken(token);
   if (!principal) {
-    if (client) bearerFailures.fail(client);
+    if (clientKey) bearerFailures.fail(clientKey);
     throw new AuthError("unauthorized", "The bearer token is wrong, revoked, or its user is disabled.");
   }
   return principal;

@@ -6,7 +6,7 @@ import { recordAudit } from "./audit";
 import { AuthError } from "./errors";
 import { verifyAgainstNothing, verifyPassword } from "./password";
 import type { Principal } from "./principal";
-import { createThrottle, describeWait } from "./rate-limit";
+import { createThrottle, describeWait, throttleClientKey } from "./rate-limit";
 import { isRole } from "./roles";
 import { LoginSchema, usernameKey } from "./schemas";
 import { createSession } from "./sessions";
@@ -14,6 +14,7 @@ import { createSession } from "./sessions";
 // Failed sign-ins slow down the pair (user name, client address) after 5, and the client address,
 // whatever names it tries, after 20: each further failure doubles the wait, from 5 s up to 15
 // minutes. The right password from another address is never held up by someone else's guesses.
+// An IPv6 client is counted by its /64 (throttleClientKey): one subscriber holds all of it.
 const perPair = createThrottle({ free: 5, baseMs: 5000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 });
 const perClient = createThrottle({ free: 20, baseMs: 5000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 });
 
@@ -37,8 +38,9 @@ export async function signIn(
     throw new AuthError("forbidden", `Password sign-in is turned off here: sign in with ${oidc.name} instead.`);
   }
   const { username, password } = parseInput(LoginSchema, input);
-  const pairKey = `${usernameKey(username)} ${client}`;
-  const wait = Math.max(perPair.waitFor(pairKey), client ? perClient.waitFor(client) : 0);
+  const clientKey = throttleClientKey(client);
+  const pairKey = `${usernameKey(username)} ${clientKey}`;
+  const wait = Math.max(perPair.waitFor(pairKey), clientKey ? perClient.waitFor(clientKey) : 0);
   if (wait > 0) throw tooMany(wait);
 
   const user = await db.user.findUnique({
@@ -50,7 +52,7 @@ export async function signIn(
     user?.source === "local" ? await verifyPassword(password, user.passwordHash) : await verifyAgainstNothing(password);
   if (!user || !matches || user.disabledAt || !isRole(user.role)) {
     perPair.fail(pairKey);
-    if (client) perClient.fail(client);
+    if (clientKey) perClient.fail(clientKey);
     await recordAudit(
       "session.login-failed",
       "session",

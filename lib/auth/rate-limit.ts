@@ -1,3 +1,5 @@
+import { ipv4Bytes, ipv6Groups } from "@/lib/format/ip";
+
 // Failed attempts (sign-ins, bearer tokens) are counted per key in memory, and slow the key down
 // progressively instead of locking it: past `free` failures, each further one doubles the wait
 // before the key is heard again, up to `maxMs`. Nobody can lock a user out from elsewhere, since
@@ -62,6 +64,28 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     },
     keyCount: () => entries.size,
   };
+}
+
+/**
+ * The client a throttle counts, from its address (lib/auth/client.ts): an IPv4 address as it is, an
+ * IPv6 one by its /64 (`2001:db8:1:2::/64`), since a single subscriber or host holds a whole /64 and
+ * would otherwise start afresh with each of its 2^64 addresses. An IPv4-mapped address
+ * (`::ffff:192.0.2.1`, `::ffff:c000:201`) counts as its IPv4 address. "" (unknown) stays "".
+ */
+export function throttleClientKey(address: string): string {
+  const bare = address
+    .trim()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/%.*$/, "");
+  if (ipv4Bytes(bare)) return bare;
+  const groups = ipv6Groups(bare);
+  if (!groups) return bare;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff)
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join(".");
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
 }
 
 /** "12 seconds", "3 minutes": how long a throttled caller waits, for its message. */
