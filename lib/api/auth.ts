@@ -3,7 +3,7 @@ import { authorize, principalOfRequest, PUBLIC_VIEWER, publicOverviewEnabled } f
 import type { Principal } from "@/lib/auth/principal";
 import type { Permission } from "@/lib/auth/roles";
 import { errorResponse } from "@/lib/api/errors";
-import { accessEnded, endStreamWhenAccessEnds } from "@/lib/api/stream-access";
+import { accessEnded, guardEventStream, streamHolderOf } from "@/lib/api/stream-access";
 
 // The REST API's side of the one permission check (lib/auth/guard.ts): every route
 // handler, server-sent event streams included, is wrapped here with the permission it needs.
@@ -30,7 +30,8 @@ export async function authorizeApiRequest(
  * `permission`, runs the handler as that principal (the audit log names it), and turns
  * whatever the handler throws (an AppError, or anything else as a 500) into the API's
  * JSON error. A server-sent event stream it answers ends, with an `error` event, once the
- * principal no longer holds `permission` (user disabled or deleted, signed out, token revoked).
+ * principal no longer holds `permission` (user disabled or deleted, signed out, token revoked),
+ * and a user or token holding MAX_OPEN_STREAMS open streams already is answered 429.
  */
 export function withApiAuth<Context>(
   permission: Permission,
@@ -41,7 +42,11 @@ export function withApiAuth<Context>(
     try {
       const principal = await authorizeApiRequest(request, permission, options);
       const response = await withPrincipal(principal, () => handler(request, context, principal));
-      return endStreamWhenAccessEnds(response, () => accessEnded(principal, permission));
+      return await guardEventStream(response, {
+        holder: streamHolderOf(principal),
+        stillAllowed: () => accessEnded(principal, permission),
+        signal: request.signal,
+      });
     } catch (error) {
       return errorResponse(error, `${request.method} ${new URL(request.url).pathname}`);
     }

@@ -8,6 +8,10 @@ import { getApp } from "@/lib/app";
 import { updateUser, deleteUser } from "@/lib/auth/users";
 import { revokeApiToken } from "@/lib/auth/tokens";
 import { createSession, deleteSession } from "@/lib/auth/sessions";
+import { createApiToken } from "@/lib/auth/tokens";
+import { withApiAuth } from "@/lib/api/auth";
+import { MAX_OPEN_STREAMS, openStreamCount } from "@/lib/api/stream-access";
+import { eventStreamResponse, openRunEventStream, resumePoint } from "@/lib/runs/events";
 
 // A live event stream outlives the request that opened it: through the real route handlers,
 // on a real database, each way of losing access ends an open stream of a run that is still
@@ -201,5 +205,169 @@ describe("an open event stream of a running run", () => {
     expect(experimentEventBus.listenerCount(experimentId)).toBe(1);
     await other.stop();
     experimentEventBus.end(experimentId);
+  });
+});
+
+describe("open event streams of one user or token", () => {
+  it(`are at most ${MAX_OPEN_STREAMS} on every stream route: the next is a 429 saying so, and a place frees when a stream closes`, async () => {
+    expect(MAX_OPEN_STREAMS).toBe(20);
+    const runBus = getApp().runBus;
+    const experimentBus = getApp().experimentBus;
+    runBus.begin(runId);
+    experimentBus.begin(experimentId);
+    const paths = [`/api/runs/${runId}/events`, `/api/experiments/${experimentId}/events`];
+    const script = await user("many-streams");
+    const streams: Followed[] = [];
+    for (let index = 0; index < MAX_OPEN_STREAMS; index++)
+      streams.push(await follow(paths[index % 2]!, { token: script.token }));
+    expect(openStreamCount(`token ${script.tokenId}`)).toBe(MAX_OPEN_STREAMS);
+    const listening = runBus.listenerCount(runId) + experimentBus.listenerCount(experimentId);
+
+    for (const path of paths) {
+      const refused = await api.json("GET", path, undefined, { token: script.token });
+      expect(refused.status, path).toBe(429);
+      expect(refused.body).toEqual({
+        error: {
+          code: "rate_limited",
+          message: `At most ${MAX_OPEN_STREAMS} event streams may be open at once for one user or API token: close one (a page or a script following a run or an experiment) and try again.`,
+        },
+      });
+    }
+    // The refused streams never joined a bus.
+    expect(runBus.listenerCount(runId) + experimentBus.listenerCount(experimentId)).toBe(listening);
+    // Another token of the same user counts on its own; the user's requests that are no stream are not held up.
+    const { token: second } = await createApiToken(script.id, "a second script");
+    const other = await follow(paths[0]!, { token: second });
+    expect((await api.call("GET", `/api/runs/${runId}`, undefined, { token: script.token })).status).toBe(200);
+
+    // Closing one frees its place.
+    await streams.shift()!.stop();
+    expect(openStreamCount(`token ${script.tokenId}`)).toBe(MAX_OPEN_STREAMS - 1);
+    streams.push(await follow(paths[1]!, { token: script.token }));
+    expect((await api.call("GET", paths[0]!, undefined, { token: script.token })).status).toBe(429);
+
+    await Promise.all([...streams, other].map((stream) => stream.stop()));
+    expect(openStreamCount(`token ${script.tokenId}`)).toBe(0);
+    expect(runBus.listenerCount(runId)).toBe(0);
+    expect(experimentBus.listenerCount(experimentId)).toBe(0);
+    runBus.end(runId);
+    experimentBus.end(experimentId);
+  });
+
+  it("count a user's sessions together, and free the place of a stream its client left", async () => {
+    const runBus = getApp().runBus;
+    runBus.begin(runId);
+    const path = `/api/runs/${runId}/events`;
+    const browser = await user("many-tabs");
+    const otherBrowser = `wirespeed_session=${(await createSession(browser.id)).token}`;
+    const streams: Followed[] = [];
+    for (let index = 0; index < MAX_OPEN_STREAMS; index++)
+      streams.push(await follow(path, { cookie: index % 2 === 0 ? browser.cookie : otherBrowser }));
+    const third = `wirespeed_session=${(await createSession(browser.id)).token}`;
+    const refused = await api.call("GET", path, undefined, { token: null, headers: { cookie: third } });
+    expect(refused.status).toBe(429);
+    expect(openStreamCount(`user ${browser.id}`)).toBe(MAX_OPEN_STREAMS);
+
+    // A client that goes away (its request aborted, as a closed tab's is) frees its place.
+    const leaving = new AbortController();
+    await streams.shift()!.stop();
+    const { GET: runEvents } = await import("@/app/api/runs/[id]/events/route");
+    const response = await runEvents(
+      new Request(`http://localhost${path}`, { headers: { cookie: third }, signal: leaving.signal }),
+      { params: Promise.resolve({ id: String(runId) }) },
+    );
+    expect(response.status).toBe(200);
+    expect(openStreamCount(`user ${browser.id}`)).toBe(MAX_OPEN_STREAMS);
+    leaving.abort();
+    expect(openStreamCount(`user ${browser.id}`)).toBe(MAX_OPEN_STREAMS - 1);
+    await response.body?.cancel().catch(() => {});
+    expect(openStreamCount(`user ${browser.id}`)).toBe(MAX_OPEN_STREAMS - 1);
+
+    await Promise.all(streams.map((stream) => stream.stop()));
+    expect(openStreamCount(`user ${browser.id}`)).toBe(0);
+    runBus.end(runId);
+  });
+});
+
+describe("an open event stream of a trusted proxy's user", () => {
+  const PEER = "x-wirespeed-peer-aabbccddeeff00112233";
+  const saved = { ...process.env };
+  afterAll(() => {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  });
+
+  it("follows the groups of the proxy's latest request: a user no longer in the admin group loses admin-only streams", async () => {
+    Object.assign(process.env, {
+      WIRESPEED_PEER_HEADER: PEER,
+      WIRESPEED_TRUSTED_PROXIES: "10.9.0.0/16",
+      WIRESPEED_AUTH_HEADER: "Remote-User",
+      WIRESPEED_AUTH_GROUPS_HEADER: "Remote-Groups",
+      WIRESPEED_OIDC_ADMIN_GROUPS: "lab-admins",
+      WIRESPEED_OIDC_VIEWER_GROUPS: "lab",
+    });
+    const runBus = getApp().runBus;
+    runBus.begin(runId);
+    const asProxy = (groups: string) => ({ [PEER]: "10.9.0.2", "remote-user": "dana", "remote-groups": groups });
+    // A stream only an admin may follow, through the wrapper every stream route has.
+    const adminOnly = withApiAuth("users", (request: Request) =>
+      eventStreamResponse(openRunEventStream(runId, resumePoint(request), request.signal)),
+    );
+    const open = async (handler: (request: Request, context: object) => Promise<Response>, groups: string) => {
+      const response = await handler(
+        new Request(`http://localhost/api/runs/${runId}/events`, { headers: asProxy(groups) }),
+        {},
+      );
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      let text = "";
+      const ended = (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return text;
+          text += new TextDecoder().decode(value);
+        }
+      })();
+      return { ended, text: () => text, stop: () => reader.cancel() };
+    };
+    const { GET: runEvents } = await import("@/app/api/runs/[id]/events/route");
+    const readStream = await open(
+      (request) => runEvents(request, { params: Promise.resolve({ id: String(runId) }) }),
+      "lab-admins",
+    );
+    const adminStream = await open(adminOnly, "lab-admins");
+    await sleep(2_500);
+    runBus.publish(runId, "status", { status: "running" });
+    await sleep(50);
+    expect(adminStream.text()).toContain("event: status");
+    expect(adminStream.text()).not.toContain("event: error");
+
+    // The proxy's next request for dana carries her groups without lab-admins.
+    expect((await api.call("GET", "/api/links", undefined, { token: null, headers: asProxy("lab") })).status).toBe(200);
+    await within(adminStream.ended, END_WITHIN_MS, "the end of the admin-only stream");
+    expect(lastEvent(adminStream.text())).toEqual({
+      event: "error",
+      data: {
+        kind: "forbidden",
+        message: expect.stringMatching(/^Your role \(viewer\) does not allow managing users/),
+      },
+    });
+    // Reading is still hers.
+    await sleep(2_500);
+    runBus.publish(runId, "sample", { seq: 0 });
+    await sleep(50);
+    expect(readStream.text()).toContain("event: sample");
+    expect(readStream.text()).not.toContain("event: error");
+
+    // Disabled: every stream of hers ends.
+    const dana = await api.db.user.findFirstOrThrow({ where: { username: "dana", source: "proxy" } });
+    await updateUser(dana.id, { disabled: true }, ADMIN);
+    await within(readStream.ended, END_WITHIN_MS, "the end of the disabled user's stream");
+    expect(lastEvent(readStream.text())).toEqual({
+      event: "error",
+      data: { kind: "unauthorized", message: "Your account was disabled: this stream has ended." },
+    });
+    expect(runBus.listenerCount(runId)).toBe(0);
+    runBus.end(runId);
   });
 });
