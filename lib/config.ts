@@ -100,6 +100,27 @@ export function resolvePublicUrl(env: ConfigEnv = process.env): string | null {
 /** A sign-in setting that cannot be used: the message names the variable and what it may be. */
 export class SignInConfigError extends Error {}
 
+/** How long a session lasts at most from its sign-in, used or not, when WIRESPEED_SESSION_MAX_DAYS is unset. */
+export const DEFAULT_SESSION_MAX_DAYS = 30;
+const MAX_SESSION_MAX_DAYS = 3650;
+
+/**
+ * WIRESPEED_SESSION_MAX_DAYS: the days a session lasts at most from its sign-in (password, identity
+ * provider or first set-up alike), however often it is used; default 30. Anything but a whole number
+ * from 1 to 3650 throws a SignInConfigError naming the variable: checked at start.
+ */
+export function resolveSessionMaxDays(env: ConfigEnv = process.env): number {
+  const raw = env.WIRESPEED_SESSION_MAX_DAYS?.trim();
+  if (!raw) return DEFAULT_SESSION_MAX_DAYS;
+  const days = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+  if (!(days >= 1 && days <= MAX_SESSION_MAX_DAYS)) {
+    throw new SignInConfigError(
+      `WIRESPEED_SESSION_MAX_DAYS must be a whole number of days from 1 to ${MAX_SESSION_MAX_DAYS} (default ${DEFAULT_SESSION_MAX_DAYS}), got "${raw.slice(0, 32)}"`,
+    );
+  }
+  return days;
+}
+
 /** A comma-separated list of names (groups), trimmed, without empty entries. */
 export function nameList(value: string | undefined): string[] {
   return (value ?? "")

@@ -2,6 +2,7 @@ import "server-only";
 import { AuthError, forbidden } from "@/lib/auth/errors";
 import type { Principal } from "@/lib/auth/principal";
 import { can, isRole, type Permission } from "@/lib/auth/roles";
+import { sessionsCreatedAfter } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 
 // A server-sent event stream is authorized once, when it opens, and may then last as long as
@@ -23,9 +24,14 @@ export async function accessEnded(principal: Principal, permission: Permission):
   const { userId, credentialId, via } = principal;
   if (via === "proxy" && userId !== null) return proxyAccessEnded(userId, permission);
   if ((via !== "session" && via !== "token") || userId === null || credentialId === undefined) return null;
+  const now = new Date();
   const credential =
     via === "session"
-      ? { sessions: { some: { id: credentialId, expiresAt: { gt: new Date() } } } }
+      ? {
+          sessions: {
+            some: { id: credentialId, expiresAt: { gt: now }, createdAt: { gt: sessionsCreatedAfter(now) } },
+          },
+        }
       : { apiTokens: { some: { id: credentialId, revokedAt: null } } };
   const user = await db.user.findFirst({
     where: { id: userId, disabledAt: null, ...credential },

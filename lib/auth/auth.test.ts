@@ -132,6 +132,20 @@ describe("sign-in settings at start", () => {
       "WIRESPEED_AUTH_GROUPS_HEADER is set without WIRESPEED_AUTH_HEADER",
     ]);
   });
+
+  it("takes WIRESPEED_SESSION_MAX_DAYS as a whole number of days from 1 to 3650, 30 when unset", async () => {
+    const { authSettingsProblems } = await import("./settings");
+    const { resolveSessionMaxDays } = await import("@/lib/config");
+    expect(resolveSessionMaxDays({})).toBe(30);
+    expect(resolveSessionMaxDays({ WIRESPEED_SESSION_MAX_DAYS: " " })).toBe(30);
+    expect(resolveSessionMaxDays({ WIRESPEED_SESSION_MAX_DAYS: "7" })).toBe(7);
+    expect(resolveSessionMaxDays({ WIRESPEED_SESSION_MAX_DAYS: "3650" })).toBe(3650);
+    for (const value of ["0", "3651", "1.5", "-1", "30d", "abc", "99999"]) {
+      expect(authSettingsProblems({ WIRESPEED_SESSION_MAX_DAYS: value }), value).toEqual([
+        `WIRESPEED_SESSION_MAX_DAYS must be a whole number of days from 1 to 3650 (default 30), got "${value}"`,
+      ]);
+    }
+  });
 });
 
 describe("client addresses", () => {
@@ -352,6 +366,60 @@ describe("accounts", () => {
     await expect(login.signIn({ username: "alice", password: "a new password" }, "")).rejects.toThrow(
       "Wrong username or password.",
     );
+  });
+
+  it("ends a session WIRESPEED_SESSION_MAX_DAYS after its sign-in however often it is used, and its open streams with it", async () => {
+    const { accessEnded } = await import("@/lib/api/stream-access");
+    const user = await users.createUser({ username: "daily", password: "daily user's password", role: "viewer" });
+    const start = new Date("2028-01-01T00:00:00Z");
+    const DAY = 24 * 3600_000;
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    try {
+      const { token, expiresAt } = await sessions.createSession(user.id);
+      expect(expiresAt).toEqual(new Date(start.getTime() + 14 * DAY));
+      // Used every day: each use moves the idle expiry on, never past 30 days from the sign-in.
+      let principal = null;
+      for (let day = 1; day <= 29; day++) {
+        vi.setSystemTime(start.getTime() + day * DAY);
+        principal = await sessions.principalOfSession(token);
+        expect(principal, `day ${day}`).toMatchObject({ userId: user.id, via: "session" });
+      }
+      const row = await db.session.findFirstOrThrow({ where: { id: principal!.credentialId } });
+      expect(row.expiresAt).toEqual(new Date(start.getTime() + 30 * DAY));
+      expect(await accessEnded(principal!, "read")).toBeNull();
+      vi.setSystemTime(start.getTime() + 30 * DAY);
+      expect(await sessions.principalOfSession(token)).toBeNull();
+      expect(await accessEnded(principal!, "read")).toMatchObject({ kind: "unauthorized" });
+
+      // A session stored before the limit, whose expiry lies further out, ends by its sign-in too.
+      vi.setSystemTime(start);
+      const older = await sessions.createSession(user.id);
+      const olderRow = await db.session.findFirstOrThrow({ orderBy: { id: "desc" } });
+      await db.session.update({
+        where: { id: olderRow.id },
+        data: { expiresAt: new Date(start.getTime() + 60 * DAY) },
+      });
+      vi.setSystemTime(start.getTime() + 31 * DAY);
+      expect(await sessions.principalOfSession(older.token)).toBeNull();
+      expect(
+        await accessEnded(
+          { userId: user.id, name: "daily", role: "viewer", via: "session", credentialId: olderRow.id },
+          "read",
+        ),
+      ).toMatchObject({ kind: "unauthorized" });
+
+      // A shorter limit bounds the first expiry as well.
+      process.env.WIRESPEED_SESSION_MAX_DAYS = "3";
+      const short = await sessions.createSession(user.id);
+      expect(short.expiresAt).toEqual(new Date(start.getTime() + 34 * DAY));
+      vi.setSystemTime(start.getTime() + 33 * DAY);
+      expect(await sessions.principalOfSession(short.token)).toMatchObject({ userId: user.id });
+      vi.setSystemTime(start.getTime() + 34 * DAY);
+      expect(await sessions.principalOfSession(short.token)).toBeNull();
+    } finally {
+      delete process.env.WIRESPEED_SESSION_MAX_DAYS;
+      vi.useRealTimers();
+    }
   });
 
   it("validates account input, naming the field", async () => {

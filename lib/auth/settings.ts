@@ -1,5 +1,5 @@
 import "server-only";
-import { SignInConfigError, resolveOidc } from "@/lib/config";
+import { SignInConfigError, resolveOidc, resolveSessionMaxDays } from "@/lib/config";
 import { TrustedProxiesError, parseTrustedProxies } from "./client";
 import { apiTokenProblem } from "./guard";
 import { proxyHeaderProblem } from "./proxy-header";
@@ -19,11 +19,13 @@ export function authSettingsProblems(env: Env = process.env): string[] {
   }
   const header = proxyHeaderProblem(env);
   if (header) problems.push(header);
-  try {
-    resolveOidc(env);
-  } catch (error) {
-    if (!(error instanceof SignInConfigError)) throw error;
-    problems.push(error.message);
+  for (const check of [resolveOidc, resolveSessionMaxDays]) {
+    try {
+      check(env);
+    } catch (error) {
+      if (!(error instanceof SignInConfigError)) throw error;
+      problems.push(error.message);
+    }
   }
   return problems;
 }
