@@ -262,6 +262,34 @@ describe.skipIf(!canRun)("Home Assistant over MQTT", () => {
     }
   });
 
+  it("ignores states of made-up links, and clears a retained one it finds at its next connect", async () => {
+    const from = ha.messages.length;
+    await app.homeAssistant.settled();
+    // The link still there, and the one deleted above.
+    expect(app.homeAssistant.rememberedLinkCount).toBe(2);
+    const madeUp = Array.from({ length: 50 }, (_, index) => 900_000 + index);
+    for (const id of madeUp) await ha.client.publishAsync(`wirespeed/link/${id}/state`, '{"rate":1}', { qos: 1 });
+    // A press of a link that does not exist, after them, says when the publisher has read them all.
+    await ha.client.publishAsync("wirespeed/link/999999/run", "PRESS", { qos: 1 });
+    await waitFor("the press of no link", () => log.some((line) => line.includes("link 999999, which does not exist")));
+    await app.homeAssistant.settled();
+    // Nothing was published for them (no removal of a link that never was), and nothing of them is kept.
+    const about = (id: number) => (message: Received) =>
+      message.topic.includes(`wirespeed_link_${id}_`) || message.topic === `wirespeed/link/${id}/state`;
+    const answered = ha.messages.slice(from).filter((message) => madeUp.some((id) => about(id)(message)));
+    expect(answered.filter((message) => message.payload !== '{"rate":1}')).toEqual([]);
+    expect(app.homeAssistant.rememberedLinkCount).toBe(2);
+
+    // Retained on the broker, a made-up state comes back at the next connect as the broker's: it is cleared.
+    const stale = `wirespeed/link/900100/state`;
+    await ha.client.publishAsync(stale, '{"rate":2}', { qos: 1, retain: true });
+    (app.homeAssistant.connection!.stream as Socket).destroy();
+    await waitFor("the stale retained state cleared", () => ha.last(stale)?.payload === "");
+    await app.homeAssistant.settled();
+    // A new connection: it knows the one link there is, and kept nothing of the stale one.
+    expect(app.homeAssistant.rememberedLinkCount).toBe(1);
+  });
+
   it("never logs the broker's password, and says where it connected with the password cut out", () => {
     expect(log.join("\n")).not.toContain(PUBLISHER_PASSWORD);
     expect(log).toContain(

@@ -55,7 +55,10 @@ export class HomeAssistantPublisher {
   private settings: MqttSettings | null = null;
   /** The payload last published to each topic since the connection was made: what is the same is not sent again. */
   private readonly published = new Map<string, string>();
-  /** The links whose discovery this connection published, and those it took out. */
+  /**
+   * The links whose discovery this connection published, and those of them it took out since: only
+   * ids of links, so both stay as small as the inventory whatever ids the broker's messages name.
+   */
   private readonly known = new Set<number>();
   private readonly removed = new Set<number>();
   /** Publishing is done one piece at a time, in order: a stale read never overwrites a newer state. */
@@ -70,6 +73,11 @@ export class HomeAssistantPublisher {
 
   get isStarted(): boolean {
     return this.client !== null;
+  }
+
+  /** How many link ids this connection keeps (published, or taken out since), whatever ids the broker's messages name (tests). */
+  get rememberedLinkCount(): number {
+    return this.known.size + this.removed.size;
   }
 
   /** The broker connection while started (a test cuts it to see the last will). */
@@ -179,8 +187,12 @@ export class HomeAssistantPublisher {
     if (run) await this.publishLinks(run.linkId);
   }
 
-  /** Every link's discovery and state (or one link's), and the removal of links that are gone. */
-  private async publishLinks(linkId?: number): Promise<void> {
+  /**
+   * Every link's discovery and state (or one link's), and the removal of links that are gone: those
+   * this connection published, and with `clearStale` the one asked for (a retained state the broker
+   * kept of a link deleted while Wirespeed was away).
+   */
+  private async publishLinks(linkId?: number, { clearStale = false } = {}): Promise<void> {
     const client = this.client;
     const settings = this.settings;
     // Not connected: the next connect publishes everything.
@@ -194,11 +206,14 @@ export class HomeAssistantPublisher {
     }
     const present = new Set(statuses.map((link) => link.id));
     const gone =
-      linkId === undefined ? [...this.known].filter((id) => !present.has(id)) : present.has(linkId) ? [] : [linkId];
+      linkId === undefined
+        ? [...this.known].filter((id) => !present.has(id))
+        : present.has(linkId) || !(clearStale || this.known.has(linkId))
+          ? []
+          : [linkId];
     for (const id of gone) {
       messages.push(...removalMessages(id, settings.prefix));
-      this.known.delete(id);
-      this.removed.add(id);
+      if (this.known.delete(id)) this.removed.add(id);
     }
     await this.publish(client, messages);
   }
@@ -218,9 +233,12 @@ export class HomeAssistantPublisher {
   private onMessage(topic: string, payload: string, isRetained: boolean): void {
     const stateOf = linkIdOfTopic(topic, "state");
     if (stateOf !== null) {
-      // Our own states come back too; one of a link this connection does not know may be a deleted link's.
+      // Our own states come back too, those of links it took out included. A retained one of a link this
+      // connection never knew is what the broker kept of a link deleted while Wirespeed was away:
+      // cleared. A live one is anybody's message: a link it names is published, an id that is no link
+      // is ignored, and nothing of it is kept.
       if (payload !== "" && !this.known.has(stateOf) && !this.removed.has(stateOf))
-        this.enqueue(`stale link ${stateOf}`, () => this.publishLinks(stateOf));
+        this.enqueue(`unknown link ${stateOf}`, () => this.publishLinks(stateOf, { clearStale: isRetained }));
       return;
     }
     const pressed = linkIdOfTopic(topic, "run");
