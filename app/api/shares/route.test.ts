@@ -49,7 +49,8 @@ describe("the share links API", () => {
 
     const never = await post({ kind: "link", id: linkId, expiresInDays: null }, tokens.operator);
     expect(never.status).toBe(201);
-    expect(never.body.share).toMatchObject({ kind: "link", expiresAt: null, hideAddresses: false });
+    // hideAddresses left out: hidden, as the Share dialog offers it.
+    expect(never.body.share).toMatchObject({ kind: "link", expiresAt: null, hideAddresses: true });
 
     const listed = await list(tokens.operator);
     expect(listed.status).toBe(200);
