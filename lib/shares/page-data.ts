@@ -214,13 +214,25 @@ export async function readSharedContent(share: {
 }
 
 /**
- * The page a share token opens, or null (no such token, expired, revoked, or what it showed is gone):
- * the share is looked up at every call, what it shows comes from the cache.
+ * The page a share token opens and the share's id (what its page is kept by in memory), or null (no
+ * such token, expired, revoked, or what it showed is gone): the share is looked up at every call,
+ * what it shows comes from the cache.
  */
-export async function getSharedPage(token: string, now = new Date()): Promise<SharedPage | null> {
+export async function openSharedPage(
+  token: string,
+  now = new Date(),
+): Promise<{ shareId: number; page: SharedPage } | null> {
   const share = await findOpenShare(token, now);
   if (!share) return null;
-  const content = await getApp().sharedPages.get(token, share.id, () => readSharedContent(share), now.getTime());
+  const content = await getApp().sharedPages.get(share.id, () => readSharedContent(share), now.getTime());
   if (!content) return null;
-  return { content, hideAddresses: share.hideAddresses, expiresAt: share.expiresAt?.toISOString() ?? null };
+  return {
+    shareId: share.id,
+    page: { content, hideAddresses: share.hideAddresses, expiresAt: share.expiresAt?.toISOString() ?? null },
+  };
+}
+
+/** The page a share token opens, or null: openSharedPage's page. */
+export async function getSharedPage(token: string, now = new Date()): Promise<SharedPage | null> {
+  return (await openSharedPage(token, now))?.page ?? null;
 }

@@ -7,7 +7,8 @@ import { baseRequestOf, parseExperimentRequest } from "@/lib/experiments/plan";
 import { loadPlanLinks } from "@/lib/experiments/reads";
 import { getApp } from "@/lib/running-app";
 import { getSharedPage } from "./page-data";
-import { createShare, findOpenShare, listShares, revokeShare } from "./store";
+import { hashToken } from "@/lib/auth/secrets";
+import { createShare, findOpenShare, hashStoredShareTokens, listShares, revokeShare } from "./store";
 
 // Share links on a real database: made with an expiry, listed, revoked; an expired or revoked
 // token opens nothing; a share that hides addresses carries no host name or address of the lab.
@@ -162,11 +163,19 @@ describe("share links", () => {
     expect(Buffer.from(token, "base64url")).toHaveLength(32);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const listed = await listShares({ origin: ORIGIN, now });
-    expect(listed.find((entry) => entry.id === share.id)).toMatchObject({
-      ...share,
+    // The database keeps the token's SHA-256 only: the list cannot say the URL again.
+    const row = await database.db.share.findUniqueOrThrow({ where: { id: share.id } });
+    expect(row.tokenHash).toBe(hashToken(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+    const listed = await listShares({ now });
+    expect(listed.find((entry) => entry.id === share.id)).toEqual({
+      id: share.id,
+      kind: share.kind,
+      expiresAt: share.expiresAt,
+      hideAddresses: share.hideAddresses,
       targetId: runId,
       title: `Run #${runId} on nas-alpha-to-beta-box`,
+      createdAt: expect.any(String),
       createdBy: "system",
       isExpired: false,
     });
@@ -175,7 +184,7 @@ describe("share links", () => {
     expect(page?.content).toMatchObject({ kind: "run", id: runId, aName: "host A", bName: "host B" });
     expect(await getSharedPage(token, new Date(now.getTime() + 7 * DAY))).toBeNull();
     expect(await findOpenShare(token, new Date(now.getTime() + 8 * DAY))).toBeNull();
-    expect((await listShares({ origin: ORIGIN, now: new Date(now.getTime() + 8 * DAY) }))[0]!.isExpired).toBe(true);
+    expect((await listShares({ now: new Date(now.getTime() + 8 * DAY) }))[0]!.isExpired).toBe(true);
 
     const never = await createShare({ kind: "link", id: linkId, expiresInDays: null }, { origin: ORIGIN, now });
     expect(never.expiresAt).toBeNull();
@@ -199,6 +208,26 @@ describe("share links", () => {
     // The token is the secret: the audit log never holds it.
     expect(JSON.stringify(audit)).not.toContain(token);
     expect(await getSharedPage("not-a-token")).toBeNull();
+  });
+
+  it("keeps a share made before tokens were hashed working: its token is hashed at start, once", async () => {
+    // What the migration 20270110000000_share_token_hash leaves of an older share: its token itself in tokenHash.
+    const token = "Zm9yLWEtc2hhcmUtbWFkZS1iZWZvcmUtdGhlLWhhc2g";
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const old = await database.db.share.create({
+      data: { tokenHash: token, kind: "run", targetId: runId, hideAddresses: true, createdBy: "admin" },
+    });
+    expect(await getSharedPage(token)).toBeNull();
+
+    expect(await hashStoredShareTokens()).toBe(1);
+    expect((await database.db.share.findUniqueOrThrow({ where: { id: old.id } })).tokenHash).toBe(hashToken(token));
+    expect((await getSharedPage(token))?.content).toMatchObject({ kind: "run", id: runId, aName: "host A" });
+    // A hash is never taken for a token: the next start hashes nothing, and every other share still opens.
+    expect(await hashStoredShareTokens()).toBe(0);
+    const made = await createShare({ kind: "run", id: runId }, { origin: ORIGIN });
+    expect(await getSharedPage(made.url.split("/s/")[1]!)).not.toBeNull();
+    await revokeShare(old.id);
+    expect(await getSharedPage(token)).toBeNull();
   });
 
   it("refuses what it cannot share: a missing run, experiment or link is a 404 naming the id", async () => {
