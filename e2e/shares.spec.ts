@@ -88,6 +88,7 @@ test.describe("an operator", () => {
     const url = dialog.getByTestId("share-url");
     await expect(url).toHaveValue(/\/s\/[A-Za-z0-9_-]{43}$/);
     shareUrl = await url.inputValue();
+    await expect(dialog).toContainText("it is shown this once");
     await screenshotEverywhere(page, "shares-dialog");
     await dialog.getByRole("button", { name: "Done" }).click();
 
