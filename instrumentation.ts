@@ -22,6 +22,10 @@ export async function register() {
   const app = getApp();
   const { ensureLocalHost } = await import("@/lib/bootstrap");
   await ensureLocalHost();
+  // Share links made before their tokens were kept hashed still hold them in the clear: hashed now, their links keep working.
+  const { hashStoredShareTokens } = await import("@/lib/shares/store");
+  const hashed = await hashStoredShareTokens();
+  if (hashed > 0) console.log(`[wirespeed] kept ${hashed} share link(s) by the hash of their token from now on`);
   // WIRESPEED_ADMIN_PASSWORD seeds the first admin; without it, the first visitor creates one at /setup.
   const { seedAdminFromEnv } = await import("@/lib/auth/users");
   const admin = await seedAdminFromEnv();

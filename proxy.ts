@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { newNonce, pageContentSecurityPolicy } from "@/lib/auth/page-policy";
-import { SHARE_PAGE_PATH, SHARE_RENDER_HEADER, SHARE_REWRITE_HEADER } from "@/lib/shares/page-route";
+import { isShareRender, SHARE_PAGE_PATH, SHARE_REWRITE_HEADER } from "@/lib/shares/page-route";
 
 // Every page gets a fresh nonce in its Content-Security-Policy. Next.js reads the policy of
 // the request and puts the nonce on its own scripts; x-nonce hands it to server components
@@ -32,10 +32,11 @@ export const config = {
  * A share link's page as a browser opens it (GET, not the router's own request for its data)
  * goes to its copy in memory (app/api/share-pages/[token]): a link posted on a forum is opened by
  * many at once, and rendering the page for each would cost every one of them Next.js's work.
- * The copy's own request for the page carries SHARE_RENDER_HEADER and goes through to the page.
+ * The copy's own request for the page carries SHARE_RENDER_HEADER with this process's secret and goes
+ * through to the page; a visitor's header without it is no way past the copy.
  */
 function shareCopyOf(request: NextRequest): NextResponse | null {
-  if (request.method !== "GET" || request.headers.has(SHARE_RENDER_HEADER)) return null;
+  if (request.method !== "GET" || isShareRender(request.headers)) return null;
   if (request.headers.has("rsc") || request.headers.has("next-router-prefetch")) return null;
   const token = SHARE_PAGE_PATH.exec(request.nextUrl.pathname)?.[1];
   if (!token) return null;

@@ -3,6 +3,7 @@ import { expect, test } from "./fixtures";
 import { apiCall, hostIdsOfLink, registerLabLinks, waitForRunStatus } from "./api";
 import { screenshotEverywhere } from "./screenshots";
 import { labHost, labLink, requireLabState } from "../testing/lab-targets";
+import { SHARE_NOT_FOUND_HTML, SHARE_RENDER_HEADER } from "../lib/shares/page-route";
 
 // Share links in the browser: an operator shares a run from its page with the lab's names and
 // addresses hidden; a browser with no cookie at all opens the link and sees the result and
@@ -87,6 +88,7 @@ test.describe("an operator", () => {
     const url = dialog.getByTestId("share-url");
     await expect(url).toHaveValue(/\/s\/[A-Za-z0-9_-]{43}$/);
     shareUrl = await url.inputValue();
+    await expect(dialog).toContainText("it is shown this once");
     await screenshotEverywhere(page, "shares-dialog");
     await dialog.getByRole("button", { name: "Done" }).click();
 
@@ -122,19 +124,28 @@ test.describe("an operator", () => {
     await signIn(page, OPERATOR);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shares" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Shares" })).toBeVisible();
-    const row = page.locator("tr:visible, li:visible").filter({ hasText: shareUrl });
-    await expect(row).toContainText(`Run #${runId} on ${LINK.name}`);
+    // The URL was shown once, at creation: the list names what is shared, never the link itself.
+    const row = page.locator("tr:visible, li:visible").filter({ hasText: `Run #${runId} on ${LINK.name}` });
+    await expect(row).toHaveCount(1);
+    await expect(page.locator("body")).not.toContainText(shareUrl.split("/s/")[1]!);
     await expect(row).toContainText("Hidden");
     await expect(row).toContainText(OPERATOR);
     await screenshotEverywhere(page, "shares-list");
     await row.getByRole("button", { name: /^Revoke share/ }).click();
-    await expect(page.locator("tr:visible, li:visible").filter({ hasText: shareUrl })).toHaveCount(0);
+    await expect(
+      page.locator("tr:visible, li:visible").filter({ hasText: `Run #${runId} on ${LINK.name}` }),
+    ).toHaveCount(0);
 
     const visitor = await browser.newContext({ baseURL, ...SIGNED_OUT });
     try {
       const gone = await visitor.request.get(shareUrl);
       expect(gone.status()).toBe(404);
       expect(await gone.text()).not.toContain(`Run #${runId}`);
+      // A revoked token and a made-up one get the same 404 from memory, whatever header the visitor sends.
+      expect(await gone.text()).toBe(SHARE_NOT_FOUND_HTML);
+      const madeUp = await visitor.request.get(`/s/${"A".repeat(43)}`, { headers: { [SHARE_RENDER_HEADER]: "1" } });
+      expect(madeUp.status()).toBe(404);
+      expect(await madeUp.text()).toBe(SHARE_NOT_FOUND_HTML);
     } finally {
       await visitor.close();
     }

@@ -83,7 +83,7 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
   await db.setting.create({ data: { key: "k", value: "v" } });
   await db.linkHold.create({ data: { linkId: link.id, runId: run.id, instance: "i" } });
   await db.runLabel.create({ data: { runId: run.id, label: "dac" } });
-  await db.share.create({ data: { token: "t", kind: "run", targetId: run.id, createdBy: "admin" } });
+  await db.share.create({ data: { tokenHash: "t", kind: "run", targetId: run.id, createdBy: "admin" } });
 }
 
 // Each test migrates a database of its own: seconds on a busy machine.

@@ -61,7 +61,8 @@ export function ShareButton({ kind, id, isCompact = false }: { kind: ShareKind; 
           <div className="space-y-3">
             <p className="text-sm text-slate-700 dark:text-slate-300">
               Anyone with this link can read this page, without an account, until{" "}
-              {share.expiresAt ? <LocalTime iso={share.expiresAt} /> : "you revoke it"}. Revoke it on the Shares page.
+              {share.expiresAt ? <LocalTime iso={share.expiresAt} /> : "you revoke it"}. Copy it now: it is shown this
+              once (Wirespeed keeps only a hash of it). Revoke it on the Shares page.
             </p>
             <div className="flex items-center gap-2">
               <input

@@ -3,7 +3,6 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { CopyButton } from "@/components/runs/CopyButton";
 import { TableOrCards } from "@/components/ui/TableOrCards";
 import { Button, WithRefusal } from "@/components/ui/ui";
 import { TEXT_LINK } from "@/components/ui/styles";
@@ -19,17 +18,6 @@ function What({ share }: { share: ShareListItem }) {
     <Link href={`/${PAGE_OF[share.kind]}/${share.targetId}`} className={TEXT_LINK}>
       {share.title}
     </Link>
-  );
-}
-
-function Url({ share }: { share: ShareListItem }) {
-  return (
-    <span className="flex min-w-0 items-center gap-2">
-      <span className="min-w-0 truncate font-mono text-xs" title={share.url} data-testid="share-list-url">
-        {share.url}
-      </span>
-      <CopyButton text={share.url} label={`Copy the link of share ${share.id}`} />
-    </span>
   );
 }
 
@@ -62,7 +50,7 @@ function RevokeButton({ share }: { share: ShareListItem }) {
   );
 }
 
-/** Every share link: what it shows, its URL to copy, until when, whether it hides addresses, who made it, Revoke. */
+/** Every share link: what it shows, until when, whether it hides addresses, who made it, Revoke (its URL was shown once, when it was made). */
 export function ShareList({ shares }: { shares: ShareListItem[] }) {
   return (
     <TableOrCards<ShareListItem>
@@ -72,7 +60,6 @@ export function ShareList({ shares }: { shares: ShareListItem[] }) {
       breakpoint="md"
       columns={[
         { header: "Shows" },
-        { header: "Link" },
         { header: "Expires" },
         { header: "Addresses" },
         { header: "Made by" },
@@ -85,9 +72,6 @@ export function ShareList({ shares }: { shares: ShareListItem[] }) {
           <th scope="row" className="px-4 py-2 text-left font-medium">
             <What share={share} />
           </th>
-          <td className="max-w-[18rem] px-4 py-2">
-            <Url share={share} />
-          </td>
           <td className="px-4 py-2 whitespace-nowrap">
             <Expires share={share} />
           </td>
@@ -109,7 +93,6 @@ export function ShareList({ shares }: { shares: ShareListItem[] }) {
           <p className="font-medium">
             <What share={share} />
           </p>
-          <Url share={share} />
           <p className="text-xs text-slate-600 dark:text-slate-400">
             Expires: <Expires share={share} /> · addresses {share.hideAddresses ? "hidden" : "shown"} · by{" "}
             {share.createdBy}

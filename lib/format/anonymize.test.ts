@@ -23,6 +23,18 @@ describe("hiding host names and addresses", () => {
     expect(hide.host("beta")).toBe("host B");
   });
 
+  it("names links link 1, link 2 … in the order given, before their hosts' names, and a short one only as a word", () => {
+    const hide = createAnonymizer(["alpha", "beta"], ["alpha-beta-10g", "uplink", "ab"]);
+    expect([hide.link("uplink"), hide.link("alpha-beta-10g"), hide.link("other")]).toEqual([
+      "link 2",
+      "link 1",
+      "link 4",
+    ]);
+    expect(hide.text("alpha-beta-10g and uplink share a bottleneck; alpha alone; ab is a tab")).toBe(
+      "link 1 and link 2 share a bottleneck; host A alone; link 3 is a tab",
+    );
+  });
+
   it("hides every known name and every address in a text, and nothing else", () => {
     const hide = createAnonymizer(["nas", "nas-backup", "pve1.lan"]);
     expect(hide.text("iperf3 -c 10.0.0.2 -B 10.0.0.1 -P 4 -t 10 --json")).toBe(

@@ -33,19 +33,10 @@ import type {
 export function anonymizerFor(source: PostSource, hide: boolean): Anonymizer {
   if (!hide) return showEverything;
   const links = "links" in source ? source.links : [source.link];
-  const hosts = createAnonymizer(links.flatMap((link) => [link.a.hostName, link.b.hostName]));
-  const linkNames = new Map<string, string>();
-  for (const link of links) if (!linkNames.has(link.name)) linkNames.set(link.name, `link ${linkNames.size + 1}`);
-  // Longest first, so that a name inside another is not replaced in it first.
-  const names = [...linkNames.keys()].filter((name) => name.length > 0).sort((a, b) => b.length - a.length);
-  return {
-    ...hosts,
-    text(value) {
-      let hidden = value;
-      for (const name of names) hidden = hidden.split(name).join(linkNames.get(name)!);
-      return hosts.text(hidden);
-    },
-  };
+  return createAnonymizer(
+    links.flatMap((link) => [link.a.hostName, link.b.hostName]),
+    links.map((link) => link.name),
+  );
 }
 
 /** The post of a source, with the lab's names hidden or not. */

@@ -18,8 +18,11 @@ export type ShareJson = {
   hideAddresses: boolean;
 };
 
-/** One share in `GET /api/shares` and on /shares: the answer of POST, and what it shows and who made it. */
-export type ShareListItem = ShareJson & {
+/**
+ * One share in `GET /api/shares` and on /shares: the answer of POST but its URL (only the share's
+ * creation knows its token: the database keeps its hash), and what it shows and who made it.
+ */
+export type ShareListItem = Omit<ShareJson, "url"> & {
   targetId: number;
   /** the run's, experiment's or link's name as its page titles it; null when it was deleted since */
   title: string | null;

@@ -30,14 +30,22 @@ type Hider = { anonymizer: Anonymizer; hide: (text: string) => string };
 
 /**
  * The lab's hiding rule for one page: `first` (the page's own hosts, in their order) get the first
- * letters; every other host of the lab is hidden too, and so is a host's address that is a DNS name.
+ * letters, and `links` (the page's own links, in their order) read "link 1", "link 2"; every other
+ * host and link of the lab is hidden too (a name a user typed may name any), and so is a host's
+ * address that is a DNS name.
  * Beyond the anonymizer's whole-word rule, a name of three characters or more is hidden inside a
  * word as well ("nas-10g" → "host A-10g"): a name a user typed may hold a host's name anywhere.
  */
-async function hiderOf(isHidden: boolean, first: string[]): Promise<Hider> {
+async function hiderOf(isHidden: boolean, first: string[], links: string[]): Promise<Hider> {
   if (!isHidden) return { anonymizer: showEverything, hide: (text) => text };
-  const hosts = await db.host.findMany({ select: { name: true, address: true }, orderBy: { id: "asc" } });
-  const anonymizer = createAnonymizer([...first, ...hosts.map((host) => host.name)]);
+  const [hosts, allLinks] = await Promise.all([
+    db.host.findMany({ select: { name: true, address: true }, orderBy: { id: "asc" } }),
+    db.link.findMany({ select: { name: true }, orderBy: { id: "asc" } }),
+  ]);
+  const anonymizer = createAnonymizer(
+    [...first, ...hosts.map((host) => host.name)],
+    [...links, ...allLinks.map((link) => link.name)],
+  );
   const names = [...new Set([...first, ...hosts.map((host) => host.name)])];
   const dnsAddresses = hosts.map((host) => host.address).filter((address) => address && !looksLikeIp(address));
   const words = [
@@ -65,7 +73,7 @@ async function readSharedRun(runId: number, isHidden: boolean): Promise<{ conten
   const options = parseStoredOptions(run.options);
   const clientSide = clientSideOf(run.clientSide);
   const direction = directionOf(options, clientSide);
-  const { anonymizer, hide } = await hiderOf(isHidden, [ends.a.hostName, ends.b.hostName]);
+  const { anonymizer, hide } = await hiderOf(isHidden, [ends.a.hostName, ends.b.hostName], [run.linkName]);
   const aName = anonymizer.host(ends.a.hostName);
   const bName = anonymizer.host(ends.b.hostName);
   const [clientName, serverName] = clientSide === "a" ? [aName, bName] : [bName, aName];
@@ -105,7 +113,7 @@ async function readSharedLink(
     getLinkHistory({ linkId }),
     listRunRows({ filters: { linkId }, page: 1, pageSize: LINK_RUNS }),
   ]);
-  const { anonymizer } = await hiderOf(isHidden, [ends.a.hostName, ends.b.hostName]);
+  const { anonymizer } = await hiderOf(isHidden, [ends.a.hostName, ends.b.hostName], [ends.name]);
   const aName = anonymizer.host(ends.a.hostName);
   const bName = anonymizer.host(ends.b.hostName);
   return {
@@ -160,11 +168,13 @@ async function readSharedExperiment(
 ): Promise<{ content: SharedExperiment; ttlMs: number } | null> {
   const experiment = await getExperiment(experimentId);
   if (!experiment) return null;
-  // Its links' hosts get the first letters, in the order of its links (each link's A side first).
+  // Its links' hosts get the first letters, in the order of its links (each link's A side first),
+  // and its links their numbers: the answer and the table name them.
   const ends = isHidden ? await Promise.all(experiment.links.map((link) => getLinkEnds(link.id))) : [];
-  const { hide } = await hiderOf(
+  const { anonymizer, hide } = await hiderOf(
     isHidden,
     ends.flatMap((end) => (end ? [end.a.hostName, end.b.hostName] : [])),
+    experiment.links.map((link) => link.name),
   );
   return {
     content: {
@@ -173,7 +183,7 @@ async function readSharedExperiment(
       title: hide(experiment.name),
       kindTitle: KIND_DEFINITIONS[experiment.kind].title,
       status: experiment.status,
-      linkNames: experiment.links.map((link, index) => (isHidden ? `link ${index + 1}` : link.name)),
+      linkNames: experiment.links.map((link) => anonymizer.link(link.name)),
       answer: experiment.answer === null ? null : hide(experiment.answer),
       table: sharedTable(experiment.table, hide, isHidden),
       createdAt: experiment.createdAt,
@@ -204,13 +214,25 @@ export async function readSharedContent(share: {
 }
 
 /**
- * The page a share token opens, or null (no such token, expired, revoked, or what it showed is gone):
- * the share is looked up at every call, what it shows comes from the cache.
+ * The page a share token opens and the share's id (what its page is kept by in memory), or null (no
+ * such token, expired, revoked, or what it showed is gone): the share is looked up at every call,
+ * what it shows comes from the cache.
  */
-export async function getSharedPage(token: string, now = new Date()): Promise<SharedPage | null> {
+export async function openSharedPage(
+  token: string,
+  now = new Date(),
+): Promise<{ shareId: number; page: SharedPage } | null> {
   const share = await findOpenShare(token, now);
   if (!share) return null;
-  const content = await getApp().sharedPages.get(token, share.id, () => readSharedContent(share), now.getTime());
+  const content = await getApp().sharedPages.get(share.id, () => readSharedContent(share), now.getTime());
   if (!content) return null;
-  return { content, hideAddresses: share.hideAddresses, expiresAt: share.expiresAt?.toISOString() ?? null };
+  return {
+    shareId: share.id,
+    page: { content, hideAddresses: share.hideAddresses, expiresAt: share.expiresAt?.toISOString() ?? null },
+  };
+}
+
+/** The page a share token opens, or null: openSharedPage's page. */
+export async function getSharedPage(token: string, now = new Date()): Promise<SharedPage | null> {
+  return (await openSharedPage(token, now))?.page ?? null;
 }

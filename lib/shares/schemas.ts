@@ -21,6 +21,7 @@ export const CreateShareSchema = z.strictObject({
     .max(MAX_SHARE_DAYS, { error: `must be a whole number of days from 1 to ${MAX_SHARE_DAYS}, or null for never` })
     .nullable()
     .default(DEFAULT_SHARE_DAYS),
-  hideAddresses: z.boolean({ error: "must be true or false" }).default(false),
+  // Hidden unless asked otherwise, as the Share dialog offers it: a link left to its defaults is safe to post.
+  hideAddresses: z.boolean({ error: "must be true or false" }).default(true),
 });
 export type CreateShareInput = z.input<typeof CreateShareSchema>;

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { recordAudit } from "@/lib/auth/audit";
+import { hashToken } from "@/lib/auth/secrets";
 import { currentPrincipal } from "@/lib/auth/context";
 import { resolvePublicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
@@ -10,15 +11,16 @@ import type { ShareJson, ShareListItem } from "./contract";
 import { CreateShareSchema, type ShareKind } from "./schemas";
 
 // Share links: a run, an experiment or a link's history, readable by anyone who holds the link's
-// token until it expires or is revoked (deleted). The token is the secret: it is never logged,
-// never in the audit log, and only the one who made the share and the /shares page see its URL.
+// token until it expires or is revoked (deleted). The token is the secret: the database keeps only
+// its SHA-256, as it keeps sessions' and API tokens' (lib/auth/secrets.ts), so its URL is shown once,
+// to the one who made the share; it is never logged, nor written to the audit log.
 
 const DAY_MS = 24 * 3600_000;
 const KIND_WORDS: Record<ShareKind, string> = { run: "Run", experiment: "Experiment", link: "Link" };
 
 type ShareRow = {
   id: number;
-  token: string;
+  tokenHash: string;
   kind: string;
   targetId: number;
   hideAddresses: boolean;
@@ -36,10 +38,10 @@ function isKind(value: string): value is ShareKind {
   return value === "run" || value === "experiment" || value === "link";
 }
 
-function shareJson(row: ShareRow, origin: string): ShareJson {
+/** A share as listed: everything but its URL, which only its creation knows. */
+function shareFields(row: ShareRow): Omit<ShareJson, "url"> {
   return {
     id: row.id,
-    url: shareUrlOf(row.token, origin),
     kind: isKind(row.kind) ? row.kind : "run",
     expiresAt: row.expiresAt?.toISOString() ?? null,
     hideAddresses: row.hideAddresses,
@@ -86,9 +88,10 @@ export async function createShare(
   }
   const principal = currentPrincipal();
   const createdBy = principal ? (principal.via === "env-token" ? "WIRESPEED_API_TOKEN" : principal.name) : "system";
+  const token = randomBytes(32).toString("base64url");
   const row = await db.share.create({
     data: {
-      token: randomBytes(32).toString("base64url"),
+      tokenHash: hashToken(token),
       kind: request.kind,
       targetId: request.id,
       hideAddresses: request.hideAddresses,
@@ -104,21 +107,16 @@ export async function createShare(
       row.expiresAt ? `expires ${row.expiresAt.toISOString()}` : "never expires"
     }`,
   );
-  return shareJson(row, origin);
+  const { id, kind, expiresAt, hideAddresses } = shareFields(row);
+  return { id, url: shareUrlOf(token, origin), kind, expiresAt, hideAddresses };
 }
 
-/** Every share, newest first, expired ones too (they answer 404 until revoked). */
-export async function listShares({
-  origin,
-  now = new Date(),
-}: {
-  origin: string;
-  now?: Date;
-}): Promise<ShareListItem[]> {
+/** Every share, newest first, expired ones too (they answer 404 until revoked); without their URLs. */
+export async function listShares({ now = new Date() }: { now?: Date } = {}): Promise<ShareListItem[]> {
   const rows = await db.share.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
   const titles = await titlesOf(rows);
   return rows.map((row) => ({
-    ...shareJson(row, origin),
+    ...shareFields(row),
     targetId: row.targetId,
     title: titles.get(`${row.kind}:${row.targetId}`) ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -132,16 +130,37 @@ export async function revokeShare(id: number): Promise<void> {
   const row = await db.share.findUnique({ where: { id } });
   if (!row) throw new AppError("not-found", `Share ${id} does not exist.`);
   await db.share.deleteMany({ where: { id } });
-  getApp().sharedPages.drop(row.token);
+  getApp().sharedPages.drop(row.id);
   await recordAudit("share.revoke", "share", id, `${row.kind} #${row.targetId}`);
 }
 
+/** A token as made: 43 base64url characters. Its hash is 64 hex characters, never one of these. */
+const CLEAR_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 /** The share a token opens: null when there is none, or it has expired. */
 export async function findOpenShare(token: string, now = new Date()): Promise<ShareRow | null> {
-  // A token is 43 base64url characters: anything else is looked up nowhere.
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const row = await db.share.findUnique({ where: { token } });
+  // Anything but a token is looked up nowhere.
+  if (!CLEAR_TOKEN.test(token)) return null;
+  const row = await db.share.findUnique({ where: { tokenHash: hashToken(token) } });
   if (!row) return null;
   if (row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime()) return null;
   return row;
+}
+
+/**
+ * At start, before a request is served: a share made before its token was kept hashed still holds
+ * the token itself (the migration 20270110000000_share_token_hash only renamed the column, SQLite
+ * having no SHA-256): it is hashed here, so that its link keeps working. Instances starting at once
+ * write the same hash. Returns how many were hashed.
+ */
+export async function hashStoredShareTokens(): Promise<number> {
+  const rows = await db.share.findMany({ select: { id: true, tokenHash: true } });
+  const clear = rows.filter((row) => CLEAR_TOKEN.test(row.tokenHash));
+  for (const row of clear) {
+    await db.share.updateMany({
+      where: { id: row.id, tokenHash: row.tokenHash },
+      data: { tokenHash: hashToken(row.tokenHash) },
+    });
+  }
+  return clear.length;
 }

@@ -49,13 +49,18 @@ describe("the share links API", () => {
 
     const never = await post({ kind: "link", id: linkId, expiresInDays: null }, tokens.operator);
     expect(never.status).toBe(201);
-    expect(never.body.share).toMatchObject({ kind: "link", expiresAt: null, hideAddresses: false });
+    // hideAddresses left out: hidden, as the Share dialog offers it.
+    expect(never.body.share).toMatchObject({ kind: "link", expiresAt: null, hideAddresses: true });
 
     const listed = await list(tokens.operator);
     expect(listed.status).toBe(200);
     expect(listed.body.shares.map((entry: { id: number }) => entry.id)).toEqual([never.body.share.id, share.id]);
+    // The URL only once, at creation: the database keeps the token's hash, and the list says the rest.
+    const { url, ...fields } = share;
+    expect(listed.body.shares[1]).not.toHaveProperty("url");
+    expect(JSON.stringify(listed.body)).not.toContain(url.split("/s/")[1]);
     expect(listed.body.shares[1]).toMatchObject({
-      ...share,
+      ...fields,
       targetId: runId,
       title: `Run #${runId} on share-link`,
       createdBy: "operator1",

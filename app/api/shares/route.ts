@@ -5,9 +5,9 @@ import { createShare, listShares } from "@/lib/shares/store";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** GET /api/shares: `{ shares }`, newest first, expired ones too. Operators and admins only: each holds a link's URL. */
-export const GET = withApiAuth("share", async (request: Request) => {
-  return Response.json({ shares: await listShares({ origin: new URL(request.url).origin }) });
+/** GET /api/shares: `{ shares }`, newest first, expired ones too, without their URLs (shown once, by POST). */
+export const GET = withApiAuth("share", async () => {
+  return Response.json({ shares: await listShares() });
 });
 
 /**
