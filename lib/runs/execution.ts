@@ -53,6 +53,7 @@ import { nicAddress, OutputLog, readPathEnd, runOutcome, runPathCheck, type RunO
 import { serverArgvFor, startServer, type ListeningServer } from "./server-start";
 import { listenOnFreePort, type PortAttempt } from "./server-port";
 import { runJson } from "./serialize";
+import { markStart } from "./start-marks";
 import { withTimeout } from "./timers";
 
 export { DEFAULT_LIMITS, type ExecutionLimits } from "./limits";
@@ -271,7 +272,8 @@ export class RunExecution {
         return this.reach("listening", await this.listen(this.phase("prepared")));
       case "clientReady": {
         const listening = this.phase("listening");
-        return this.clientReady(listening.client, listening.endpoints.client);
+        await this.clientReady(listening.client, listening.endpoints.client);
+        return markStart(this.runId, "client ready");
       }
       case "idle":
         return this.reach("ready", await this.idle(this.phase("listening")));
@@ -286,6 +288,7 @@ export class RunExecution {
 
   private reach<Name extends keyof Phases>(name: Name, value: Phases[Name]): void {
     this.reached = { name, value } as Reached;
+    if (name === "resolved" || name === "prepared" || name === "listening") markStart(this.runId, name);
   }
 
   /** The value of the phase a step starts from: the engine runs the steps in their order, each once. */
@@ -426,10 +429,14 @@ export class RunExecution {
           server,
           iperf3Path: iperf.server.path,
           argv: serverArgvFor(options, iperf.server.version, server, port, output),
+          port,
           pty,
           limits: this.deps.limits,
           onLine: (line) => this.serverLog.add(line),
-          onStart: (process) => void this.recordPid("serverPid", process),
+          onStart: (process) => {
+            void process.pid.then(() => markStart(this.runId, "server pid"));
+            void this.recordPid("serverPid", process);
+          },
         });
         this.commands.set({ serverCommand: started.process.commandLine });
         if (!started.hasExited) {
@@ -554,6 +561,7 @@ export class RunExecution {
   /** Step 6: the client starts; its intervals are parsed, stored and published as they arrive. */
   private async startClient(ready: Ready): Promise<Streaming> {
     ready.client.process.release();
+    markStart(this.runId, "running");
     const startedAt = new Date();
     const tries = ready.server.access === "iperf3-server" ? { serverTries: ready.server.tries.count } : {};
     await this.setStatus("running", { ...this.commands.columns, port: ready.port, startedAt, ...tries });

@@ -107,6 +107,7 @@ export async function startServer({
   server,
   iperf3Path,
   argv,
+  port,
   pty,
   limits,
   onLine,
@@ -116,6 +117,8 @@ export async function startServer({
   server: RunEndpoint;
   iperf3Path: string;
   argv: string[];
+  /** the port in `argv`, watched on the host where it can be (RemoteProcess.listening) */
+  port: number;
   pty: boolean;
   limits: Pick<ExecutionLimits, "serverStartMs" | "serverSettleMs">;
   /** each line the server prints, on stdout or stderr, for the run's log */
@@ -148,13 +151,15 @@ export async function startServer({
       },
     },
     // Its NIC's counters around it: the proof of the path (path-check.ts) of the bytes the server sends.
-    { pty, counters: true },
+    { pty, counters: true, listenPort: port },
   );
   onStart(process);
   const settled = isJson ? settle(process, limits) : new Promise<never>(() => {});
   const outcome = await withTimeout(
     Promise.race([
       listening.then(() => "listening" as const),
+      // The host saw iperf3 itself listen on the port (Linux): no settle time to wait out.
+      ...(process.listening ? [process.listening.then(() => "listening" as const)] : []),
       settled.then(() => "presumed" as const),
       process.done.then(() => "exited" as const),
     ]),
