@@ -24,14 +24,19 @@ export const API_TOKEN = "wirespeed-latency-bench-token-8d1e4f";
 type Handler = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 
 /** A web Request of the node one, its body read whole (the API's bodies are small JSON). */
-async function webRequest(request: http.IncomingMessage, origin: string): Promise<Request> {
+async function webRequest(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  origin: string,
+): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
   const abort = new AbortController();
-  request.socket.once("close", () => abort.abort());
+  // The script went away (an event stream it stopped reading): the route's request.signal says so.
+  response.once("close", () => abort.abort());
   return new Request(new URL(request.url ?? "/", origin), {
     method: request.method,
     headers,
@@ -61,7 +66,7 @@ export async function serveRunRoutes(): Promise<{ origin: string; close: () => P
         return;
       }
       const id = route[1].exec(path)![1]!;
-      const answer = await route[2](await webRequest(request, origin), { params: Promise.resolve({ id }) });
+      const answer = await route[2](await webRequest(request, response, origin), { params: Promise.resolve({ id }) });
       response.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
       response.flushHeaders();
       if (!answer.body) return void response.end();

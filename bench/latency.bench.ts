@@ -155,7 +155,7 @@ runMain(async () => {
         `max ${ms(Math.max(...toClient))}`,
     );
     const p95 = percentile(toClient, 95);
-    const apiSetup = await measureApi({ linkId: linkIds[link]!, runs: apiRuns, db, setStandbySessions });
+    const apiSetup = await measureApi({ linkId: linkIds[link]!, runs: apiRuns, baseline, db, setStandbySessions });
     console.log(
       `verdict: (a) set-up p95 ${ms(setupP95)} ` +
         `${setupP95 <= GOAL_SETUP_P95_MS ? `<= ${GOAL_SETUP_P95_MS} ms: MET` : `: MISSED (goal <= ${GOAL_SETUP_P95_MS} ms)`}; ` +
@@ -165,23 +165,30 @@ runMain(async () => {
   });
 });
 
+type ApiMode = "watched" | "settle only";
+
 /**
- * (c): `runs` runs at -i 1 through the REST API and its event stream, after one not counted (the
- * app's first run on the link). Prints each run's moments and their medians; returns the median set-up.
+ * (c): `runs` runs per mode at -i 1 through the REST API and its event stream, alternating (with a
+ * baseline) between the server's listening watched on the host (what Wirespeed does: lib/runs/server-start.ts)
+ * and, as before it, a -J server presumed listening after its settle time; after one run not counted
+ * (the app's first on the link). Prints each run's moments and their medians; returns the median set-up.
  */
 async function measureApi({
   linkId,
   runs,
+  baseline,
   db,
   setStandbySessions,
 }: {
   linkId: number;
   runs: number;
+  baseline: boolean;
   db: typeof import("../lib/db").db;
   setStandbySessions: (on: boolean) => void;
 }): Promise<number> {
   const { getApp } = await import("../lib/running-app");
   const { onStartMark } = await import("../lib/runs/start-marks");
+  const { setListeningWatch } = await import("../lib/runs/server-start");
   setStandbySessions(true);
   const bus = getApp().runBus;
   const marks = new Map<number, Map<string, number>>();
@@ -192,14 +199,17 @@ async function measureApi({
   });
   const { origin, close } = await serveRunRoutes();
   const body = { duration: API_SECONDS, interval: API_INTERVAL_SECONDS };
+  const modes: ApiMode[] = baseline ? ["watched", "settle only"] : ["watched"];
   console.log("");
   console.log(
-    `(c) through the REST API and its event stream (${origin}, the app's route handlers), -i ${API_INTERVAL_SECONDS} -t ${API_SECONDS}: ` +
-      `POST /api/links/${linkId}/runs → first sample decoded from GET /api/runs/:id/events`,
+    `(c) through the REST API and its event stream (${origin}, the app's route handlers), -i ${API_INTERVAL_SECONDS} -t ${API_SECONDS}, ` +
+      `${runs} runs${baseline ? " per mode, alternating" : ""}: POST /api/links/${linkId}/runs → first sample decoded from GET /api/runs/:id/events`,
   );
-  const done: Array<import("./latency-api").ApiRun> = [];
+  const done: Record<ApiMode, Array<import("./latency-api").ApiRun>> = { watched: [], "settle only": [] };
   try {
-    for (let index = 0; index <= runs; index += 1) {
+    for (let index = 0; index <= runs * modes.length; index += 1) {
+      const mode = index === 0 ? "watched" : modes[(index - 1) % modes.length]!;
+      setListeningWatch(mode === "watched");
       const run = await runThroughApi(origin, linkId, body, (runId) => {
         let first: number | null = null;
         const unsubscribe = bus.subscribe(runId, 0, (event) => {
@@ -226,29 +236,40 @@ async function measureApi({
       const line = Object.entries(run.moments)
         .map(([mark, at]) => `${mark} ${at.toFixed(0)}`)
         .join(", ");
-      console.log(`  run ${index}${index === 0 ? " (not counted)" : ""}: ${line} ms`);
-      if (index > 0) done.push(run);
+      console.log(`  run ${index} (${index === 0 ? "not counted" : mode}): ${line} ms`);
+      if (index > 0) done[mode].push(run);
     }
   } finally {
+    setListeningWatch(true);
     stopMarks();
     await close();
   }
-  const names = [...new Set(done.flatMap((run) => Object.keys(run.moments)))].sort(
-    (a, b) =>
-      median(done.map((run) => run.moments[a] ?? Infinity)) - median(done.map((run) => run.moments[b] ?? Infinity)),
-  );
-  let previous = 0;
-  console.log(`(c) medians of ${done.length} runs, ms from the POST (and from the moment before):`);
-  for (const name of names) {
-    const at = median(done.map((run) => run.moments[name] ?? Number.NaN));
-    console.log(`    ${name.padEnd(24)} ${at.toFixed(1).padStart(8)}  (+${(at - previous).toFixed(1)})`);
-    previous = at;
+  const setups = {} as Record<ApiMode, number>;
+  for (const mode of modes) {
+    const runsOfMode = done[mode];
+    const names = [...new Set(runsOfMode.flatMap((run) => Object.keys(run.moments)))].sort(
+      (a, b) =>
+        median(runsOfMode.map((run) => run.moments[a] ?? Infinity)) -
+        median(runsOfMode.map((run) => run.moments[b] ?? Infinity)),
+    );
+    let previous = 0;
+    console.log(`(c) ${mode}: medians of ${runsOfMode.length} runs, ms from the POST (and from the moment before):`);
+    for (const name of names) {
+      const at = median(runsOfMode.map((run) => run.moments[name] ?? Number.NaN));
+      console.log(`    ${name.padEnd(24)} ${at.toFixed(1).padStart(8)}  (+${(at - previous).toFixed(1)})`);
+      previous = at;
+    }
+    const first = runsOfMode.map((run) => run.toFirstSampleMs);
+    setups[mode] = median(first) - API_INTERVAL_SECONDS * 1000;
+    console.log(
+      `(c) ${mode}: request → first sample decoded: median ${ms(median(first))}, min ${ms(Math.min(...first))}, ` +
+        `max ${ms(Math.max(...first))}; set-up (less one interval) median ${ms(setups[mode])}`,
+    );
   }
-  const first = done.map((run) => run.toFirstSampleMs);
-  const setup = median(first) - API_INTERVAL_SECONDS * 1000;
-  console.log(
-    `(c) request → first sample decoded: median ${ms(median(first))}, min ${ms(Math.min(...first))}, max ${ms(Math.max(...first))}; ` +
-      `set-up (less one interval) median ${ms(setup)}`,
-  );
-  return setup;
+  if (baseline)
+    console.log(
+      `(c) set-up, watched / settle only: median ${(setups.watched / setups["settle only"]).toFixed(2)} ` +
+        `(${ms(setups["settle only"] - setups.watched)} less)`,
+    );
+  return setups.watched;
 }

@@ -23,6 +23,17 @@ const SERVER_SETTLE_MS = 300;
 // channel's opening and the start of iperf3.exe.
 const SERVER_SETTLE_WITHOUT_PID_EXTRA_MS = 700;
 
+let isListeningWatched = true;
+
+/**
+ * Turns the watch of the server's listening socket off (a -J server is then presumed listening after
+ * its settle time on every host, as before the watch) or on again: for the latency bench, which
+ * measures both in one process.
+ */
+export function setListeningWatch(on: boolean): void {
+  isListeningWatched = on;
+}
+
 /**
  * The one-off server's argv. Where the version has it (3.10+), --idle-timeout makes a
  * server whose client never came exit by itself, even if Wirespeed is gone by then.
@@ -151,7 +162,7 @@ export async function startServer({
       },
     },
     // Its NIC's counters around it: the proof of the path (path-check.ts) of the bytes the server sends.
-    { pty, counters: true, listenPort: port },
+    { pty, counters: true, ...(isListeningWatched ? { listenPort: port } : {}) },
   );
   onStart(process);
   const settled = isJson ? settle(process, limits) : new Promise<never>(() => {});
