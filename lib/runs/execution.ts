@@ -238,6 +238,8 @@ export class RunExecution {
   private reached: Reached = { name: "created", value: null };
   /** The first thing that went wrong; the steps after it are skipped. */
   failure: unknown = null;
+  /** Rows written while the run goes on (its environment, its hosts' iperf3): finish() waits for them. */
+  private readonly writes: Promise<unknown>[] = [];
 
   constructor(
     readonly runId: number,
@@ -286,6 +288,16 @@ export class RunExecution {
     }
   }
 
+  /** A write that need not hold the start up: finish() waits for it, and one that failed fails the run. */
+  private writeAside(write: Promise<unknown>): void {
+    this.writes.push(
+      write.then(
+        () => undefined,
+        (error: unknown) => void (this.failure ??= error),
+      ),
+    );
+  }
+
   private reach<Name extends keyof Phases>(name: Name, value: Phases[Name]): void {
     this.reached = { name, value } as Reached;
     if (name === "resolved" || name === "prepared" || name === "listening") markStart(this.runId, name);
@@ -300,10 +312,15 @@ export class RunExecution {
 
   /** Step 1: the run's options and both ends. */
   private async resolve(): Promise<Resolved> {
-    await this.setStatus("preparing");
-    const run = await db.run.findUniqueOrThrow({ where: { id: this.runId }, select: { options: true } });
-    const options = parseStoredOptions(run.options);
-    return { options, endpoints: await loadRunEndpoints(this.runId) };
+    // Three statements at once, not one after the other; each is awaited, so that none lands after the run's end.
+    const [status, run, endpoints] = await Promise.allSettled([
+      this.setStatus("preparing"),
+      db.run.findUniqueOrThrow({ where: { id: this.runId }, select: { options: true } }),
+      loadRunEndpoints(this.runId),
+    ]);
+    for (const outcome of [status, run, endpoints]) if (outcome.status === "rejected") throw outcome.reason;
+    const options = parseStoredOptions((run as PromiseFulfilledResult<{ options: Prisma.JsonValue }>).value.options);
+    return { options, endpoints: (endpoints as PromiseFulfilledResult<RunEndpoints>).value };
   }
 
   /**
@@ -337,21 +354,23 @@ export class RunExecution {
       client: { ...clientEnvironment, readAt, iperf3Version: versionOf(detected[0]) },
       server: { ...serverEnvironment, readAt, iperf3Version: versionOf(detected[1]) },
     };
-    await db.run.update({
-      where: { id: this.runId },
-      data: { environment: environment as unknown as Prisma.InputJsonValue },
-    });
+    // Stored beside the start, not before it (writeAside).
+    this.writeAside(
+      db.run.update({
+        where: { id: this.runId },
+        data: { environment: environment as unknown as Prisma.InputJsonValue },
+      }),
+    );
     for (const outcome of detected) if (outcome.status === "rejected") throw outcome.reason;
     const found = detected.map((outcome) => (outcome as PromiseFulfilledResult<Detected>).value);
     if (!isCached) {
-      await Promise.all(
-        managed.map((endpoint, index) =>
+      for (const [index, endpoint] of managed.entries())
+        this.writeAside(
           db.host.update({
             where: { id: endpoint.hostId },
             data: { iperf3Path: found[index]!.path, iperf3Version: found[index]!.version.raw, lastSeenAt: new Date() },
           }),
-        ),
-      );
+        );
     }
     const [clientIperf, serverIperf] = found as [Detected, Detected | undefined];
     this.commands.set({
@@ -715,6 +734,7 @@ export class RunExecution {
    * the viewers told, the live stream closed.
    */
   async finish(): Promise<void> {
+    await Promise.all(this.writes);
     let writeError: unknown = null;
     await this.writer.close().catch((error: unknown) => (writeError = error));
     const ready = reachedSince(this.reached, "ready");
