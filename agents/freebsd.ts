@@ -3,7 +3,7 @@ import { freebsdEnvironment } from "./environment-bsd";
 import { bsdPing } from "./ping";
 import { parseIfconfig } from "./ifconfig";
 import { linuxAgent } from "./linux";
-import { posixCommand, posixCounterReader, posixDetectCommands, posixParseDetect } from "./posix";
+import { posixCommand, posixCounterReader, posixDetectCommands, posixParseDetect, posixStartCommand } from "./posix";
 import type { NicCounters, PlatformAgent } from "./types";
 
 /**
@@ -31,6 +31,8 @@ export const bsdCounters = posixCounterReader(`netstat -I "$n" -b -n`, parseNets
 export const freebsdAgent: PlatformAgent = {
   ...linuxAgent,
   platform: "freebsd",
+  // No /proc/net/tcp to watch the server listen: its settle time decides.
+  serverCommand: posixStartCommand,
   probeAnswer: /^FreeBSD\b/m,
   detectCommands: (iperf3Path?: string) =>
     posixDetectCommands(iperf3Path === undefined ? ["iperf3", "/usr/local/bin/iperf3"] : [iperf3Path]),

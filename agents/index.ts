@@ -24,7 +24,7 @@ export type {
   StartCommandInput,
   StopSignal,
 } from "./types";
-export { CounterBlocks, parsePidLine, PID_LINE_PREFIX, STOP_SEQUENCE } from "./process";
+export { CounterBlocks, LISTENING_LINE, parsePidLine, PID_LINE_PREFIX, STOP_SEQUENCE } from "./process";
 export { posixQuote, posixQuoteArg } from "./posix";
 export { cmdQuote, cmdQuoteArg, UnquotableArgumentError, WINDOWS_IPERF3_PATH } from "./windows";
 export { ESXI_IPERF3_PATH } from "./esxi";

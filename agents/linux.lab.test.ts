@@ -9,7 +9,7 @@ import { labHost, labLink, labTarget, processesInHost, requireLabState, waitFor 
 import type { LabHost, LabState } from "@/testing/lab-state";
 import { buildClientArgv, buildServerArgv, parseIperfVersion, type IperfVersion } from "@/lib/iperf";
 import { closeAll, execCapture, execStream, stopProcess, type HostTarget } from "@/lib/ssh";
-import { detectPlatform, linuxAgent, parsePidLine, PLATFORM_PROBE } from "@/agents";
+import { detectPlatform, linuxAgent, LISTENING_LINE, parsePidLine, PLATFORM_PROBE } from "@/agents";
 
 let state: LabState;
 let alpha: LabHost;
@@ -165,6 +165,56 @@ describe("linux agent on a lab host", () => {
     expect(ended.aborted).toBe(false);
     expect(processesInHost(beta, `-p ${port}`)).toEqual([]);
     expect(await stopProcess(target, linuxAgent, pid!)).toEqual({ isStopped: true, signal: null });
+  });
+
+  it("says a -J server listens once iperf3 itself listens on its port, and never for another program's socket there", async () => {
+    const link = labLink(state, "ab-1g");
+    const target = labTarget(state, beta);
+    const start = (port: number, lines: string[], json: boolean, listenPort?: number) =>
+      execStream(
+        target,
+        linuxAgent.serverCommand({
+          iperf3Path: "iperf3",
+          args: buildServerArgv({
+            version,
+            bindAddress: link.b.address,
+            port,
+            oneOff: true,
+            output: json ? "json" : "text",
+          }),
+          listenPort,
+        }),
+        { onStdoutLine: (line) => lines.push(line), onStderrLine: (line) => lines.push(line) },
+      );
+    // A -J server says nothing until its test ends: the line is what tells that it listens.
+    const watched: string[] = [];
+    const server = start(5303, watched, true, 5303);
+    await waitFor(() => watched.includes(LISTENING_LINE), 10_000, "the listening line");
+    expect(parsePidLine(watched[0]!)).toBeGreaterThan(1);
+    const client = await execStream(
+      labTarget(state, alpha),
+      linuxAgent.clientCommand({
+        iperf3Path: "iperf3",
+        args: ["-c", link.b.address, "-B", link.a.address, "-p", "5303", "-t", "1"],
+      }),
+      {},
+    );
+    expect(client.exitCode).toBe(0);
+    expect((await server).exitCode).toBe(0);
+    expect(watched.filter((line) => line === LISTENING_LINE)).toHaveLength(1);
+
+    // Another program holds the port: iperf3 cannot listen there, and the line never comes.
+    const holderLines: string[] = [];
+    const holder = start(5304, holderLines, false);
+    await waitFor(() => holderLines.some((line) => /Server listening on/.test(line)), 10_000, "the holder to listen");
+    const refused: string[] = [];
+    const busy = await start(5304, refused, true, 5304);
+    expect(busy.exitCode).not.toBe(0);
+    expect(refused.join("\n")).toMatch(/Address already in use/);
+    expect(refused).not.toContain(LISTENING_LINE);
+    await stopProcess(target, linuxAgent, parsePidLine(holderLines[0]!)!);
+    await holder;
+    expect(processesInHost(beta, "-p 5304")).toEqual([]);
   });
 
   it("passes hostile arguments verbatim: no shell ever parses them", async () => {

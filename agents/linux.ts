@@ -1,5 +1,7 @@
 // Linux: POSIX sh, iperf3 on PATH, NICs from `ip -j addr` and /sys/class/net. macOS and FreeBSD build on it.
+import { LISTENING_LINE } from "./process";
 import {
+  pidFirstCommand,
   posixClientCommand,
   posixCommand,
   posixCounterReader,
@@ -15,7 +17,7 @@ import {
 } from "./posix";
 import { linuxEnvironment } from "./environment-linux";
 import { iputilsPing } from "./ping";
-import type { DiscoveredNic, NicAddress, NicCounters, PlatformAgent } from "./types";
+import type { DiscoveredNic, ExecCommand, NicAddress, NicCounters, PlatformAgent, StartCommandInput } from "./types";
 
 // One round trip for every NIC: the addresses as JSON, then one key=value block per interface from /sys.
 const DISCOVER_SCRIPT = `echo wirespeed-ip-json
@@ -126,6 +128,35 @@ export function parseLinuxCounters(output: string): NicCounters | null {
   return txBytes !== null && rxBytes !== null && txBytes >= 0 && rxBytes >= 0 ? { txBytes, rxBytes } : null;
 }
 
+/**
+ * Beside a server (its pid in $p): the kernel's TCP sockets in LISTEN (state 0A) on the port, read from
+ * /proc/net/tcp and tcp6, and LISTENING_LINE once one of them is among the program's own descriptors,
+ * so that another program on the port is never taken for it. Every 10 ms while the program runs, for
+ * at most about 2 s: past that (or where a tool is missing) the engine's settle time decides, as
+ * without it. The port is a checked number, written in as the kernel prints it (4 hex digits).
+ */
+function listeningWatch(port: number): string[] {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`not a port: ${port}`);
+  const hex = port.toString(16).toUpperCase().padStart(4, "0");
+  return [
+    "i=0",
+    'while [ "$i" -lt 200 ] && kill -0 "$p"; do',
+    `  for s in $(awk '$2 ~ /:${hex}$/ && $4 == "0A" { print $10 }' /proc/net/tcp /proc/net/tcp6); do`,
+    `    if ls -l "/proc/$p/fd" | grep -q "socket:\\[$s\\]"; then echo ${LISTENING_LINE}; exit 0; fi`,
+    "  done",
+    "  sleep 0.01",
+    "  i=$((i+1))",
+    "done",
+  ];
+}
+
+/** The server, as any POSIX start, with the watch of its listening socket beside it where its port is given. */
+export function linuxServerCommand(input: StartCommandInput): ExecCommand {
+  if (input.listenPort === undefined) return posixStartCommand(input);
+  const { iperf3Path, args, gated, counters } = input;
+  return pidFirstCommand([iperf3Path, ...args], [], gated, counters, listeningWatch(input.listenPort));
+}
+
 export const linuxAgent: PlatformAgent = {
   platform: "linux",
   probeAnswer: /^Linux\b/m,
@@ -136,7 +167,7 @@ export const linuxAgent: PlatformAgent = {
   parseDetect: (outputs) => posixParseDetect("linux", outputs),
   printsPid: true,
   gatesStart: true,
-  serverCommand: posixStartCommand,
+  serverCommand: linuxServerCommand,
   clientCommand: posixClientCommand,
   stopCommand: posixStopCommand,
   isRunningCommand: posixIsRunningCommand,

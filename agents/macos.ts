@@ -5,7 +5,7 @@ import { bsdPing } from "./ping";
 import { parseIfconfig } from "./ifconfig";
 import { bsdCounters } from "./freebsd";
 import { linuxAgent } from "./linux";
-import { posixDetectCommands, posixParseDetect, posixCommand } from "./posix";
+import { posixDetectCommands, posixParseDetect, posixCommand, posixStartCommand } from "./posix";
 import type { PlatformAgent } from "./types";
 
 // Homebrew on Apple silicon, then on Intel: where `brew install iperf3` puts it.
@@ -14,6 +14,8 @@ const HOMEBREW_PATHS = ["/opt/homebrew/bin/iperf3", "/usr/local/bin/iperf3"];
 export const macosAgent: PlatformAgent = {
   ...linuxAgent,
   platform: "macos",
+  // No /proc/net/tcp to watch the server listen: its settle time decides.
+  serverCommand: posixStartCommand,
   probeAnswer: /^Darwin\b/m,
   detectCommands: (iperf3Path?: string) =>
     posixDetectCommands(iperf3Path === undefined ? ["iperf3", ...HOMEBREW_PATHS] : [iperf3Path]),

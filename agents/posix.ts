@@ -47,18 +47,22 @@ export function shScript(script: string, args: readonly string[] = []): ExecComm
  * connection dropped. OpenSSH refuses "signal" requests in root sessions, so this watch is what makes
  * an abort or a lost connection leave no process behind. fd 3 keeps the channel's stdin for the watcher
  * (background jobs get /dev/null); `read` is a builtin, so killing the watcher leaves nothing running.
- * The exit status is the program's.
+ * The exit status is the program's. `alongside` lines run in the background beside the program, its
+ * pid in $p, and are stopped when it exits.
  */
-const WATCHED_SCRIPT = [
+const watchedScript = (alongside: readonly string[]) => [
   "exec 3<&0",
   `sh -c 'echo "wirespeed-pid $$"; exec "$@"' sh "$@" 3<&- &`,
   "p=$!",
   '{ read -r _ <&3; kill -TERM "$p"; } >/dev/null 2>&1 &',
   "w=$!",
+  // What runs beside the program (a watch of its listening socket), in the background as $a.
+  ...(alongside.length > 0 ? [`{\n${alongside.join("\n")}\n} </dev/null 3<&- 2>/dev/null &`, "a=$!"] : []),
   "exec 3<&-",
   'wait "$p"',
   "r=$?",
   'kill "$w" 2>/dev/null',
+  ...(alongside.length > 0 ? ['kill "$a" 2>/dev/null'] : []),
 ];
 
 // `gated`: ready, then one line on stdin before anything starts; EOF (the channel closed) ends it.
@@ -82,10 +86,11 @@ export function pidFirstCommand(
   prelude: readonly string[] = [],
   gated = false,
   counters?: StartCommandInput["counters"],
+  alongside: readonly string[] = [],
 ): ExecCommand {
   const before = counters ? ["n=$1", "shift", ...counterBlock(COUNTERS_BEFORE, counters.script)] : [];
   const after = counters ? counterBlock(COUNTERS_AFTER, counters.script) : [];
-  const script = [...before, ...prelude, ...(gated ? GATE : []), ...WATCHED_SCRIPT, ...after, 'exit "$r"'];
+  const script = [...before, ...prelude, ...(gated ? GATE : []), ...watchedScript(alongside), ...after, 'exit "$r"'];
   return { ...shScript(script.join("\n"), counters ? [counters.nicName, ...argv] : argv), keepStdinOpen: true };
 }
 

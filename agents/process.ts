@@ -21,6 +21,9 @@ export function checkPid(pid: number): string {
   return String(pid);
 }
 
+// A server's start command prints this once the program itself listens on its port (StartCommandInput.listenPort).
+export const LISTENING_LINE = "wirespeed-listening";
+
 // A start command that reads its NIC's counters (StartCommandInput.counters) prints each reading between these lines.
 export const COUNTERS_BEFORE = "wirespeed-counters-before";
 export const COUNTERS_AFTER = "wirespeed-counters-after";

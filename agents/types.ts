@@ -55,6 +55,12 @@ export type StartCommandInput = {
    * COUNTERS_BEFORE or COUNTERS_AFTER and COUNTERS_END lines, in the round trip the start already is.
    */
   counters?: { nicName: string; script: string };
+  /**
+   * The server's port: where the agent can see the kernel's listening sockets (Linux), the command
+   * prints LISTENING_LINE once the program itself listens there (a socket of its own, not another
+   * program's on that port), so that the client need not wait out a settle time. Elsewhere, nothing.
+   */
+  listenPort?: number;
 };
 
 /** Opening and restoring a host firewall around a test (ESXi). */

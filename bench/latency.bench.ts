@@ -9,13 +9,22 @@
 //      inside publish(), stamps it) to the moment an SSE client reading openRunEventStream(...)
 //      (the body GET /api/runs/:id/events returns) has decoded the same event, matched by id.
 // R runs of `-i 0.1 -t 3` give hundreds of events. Goal for (b): p95 < 50 ms.
+//  (c) as a script sees it: POST /api/links/:id/runs, then GET /api/runs/:id/events, over loopback HTTP
+//      through the app's own route handlers (bench/latency-api.ts), from the request to the first
+//      sample decoded, at `-i 1`; every moment of the start between is printed (lib/runs/start-marks.ts).
+//      Goal: set-up (first sample less one interval) median < 250 ms.
 //   WIRESPEED_LAB_INSTANCE=2 node --require ./testing/server-only.cjs --import tsx bench/latency.bench.ts
-//     [--runs 10] [--link ab-1g] [--seconds 3] [--interval 0.1] [--no-baseline] [--smoke]
-// --smoke: one run of 1 s (10 events), every event still checked, no baseline.
+//     [--runs 10] [--link ab-1g] [--seconds 3] [--interval 0.1] [--no-baseline] [--api-runs 5] [--smoke]
+// --smoke: one run of 1 s (10 events), every event still checked, no baseline; one run through the API.
+import { readEventStream, runThroughApi, serveRunRoutes } from "./latency-api";
 import { benchOptions, check, median, ms, percentile, runMain, withLabEngine } from "./lab-bench";
 
 const GOAL_P95_MS = 50;
 const GOAL_SETUP_P95_MS = 1000;
+const GOAL_API_SETUP_MEDIAN_MS = 250;
+// (c) runs at iperf3's default interval, as a script's test does.
+const API_INTERVAL_SECONDS = 1;
+const API_SECONDS = 2;
 
 function readArgs(args: string[]) {
   const { isSmoke, value, number } = benchOptions(args);
@@ -26,36 +35,12 @@ function readArgs(args: string[]) {
     seconds: number("seconds", 3, 1),
     interval: number("interval", 0.1),
     baseline: !isSmoke && !args.includes("--no-baseline"),
+    apiRuns: number("api-runs", 5, 1),
   };
 }
 
-type Decoded = { id: number; event: string; at: number };
-
-/** Reads an SSE body to its end as a browser's EventSource would, stamping each event when it is decoded. */
-async function readSse(body: NonNullable<Response["body"]>, onEvent: (event: Decoded) => void): Promise<void> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let id = Number.NaN;
-      let event = "";
-      for (const line of block.split("\n")) {
-        if (line.startsWith("id: ")) id = Number(line.slice(4));
-        else if (line.startsWith("event: ")) event = line.slice(7);
-      }
-      if (event) onEvent({ id, event, at: performance.now() });
-    }
-  }
-}
-
 runMain(async () => {
-  const { isSmoke, runs, link, seconds, interval, baseline } = readArgs(process.argv.slice(2));
+  const { isSmoke, runs, link, seconds, interval, baseline, apiRuns } = readArgs(process.argv.slice(2));
   await withLabEngine("latency", async ({ engine, bus, db, linkIds, parseRunRequest, openRunEventStream, state }) => {
     const { setStandbySessions } = await import("../lib/ssh/standby");
     const lab = state.links.find((l) => l.name === link)!;
@@ -97,9 +82,12 @@ runMain(async () => {
       const decodedAt = new Map<number, number>();
       const viewer = new AbortController();
       // Wrapped in a Response as the route handler does, and read back through its body as a client would.
-      const reading = readSse(new Response(openRunEventStream(started.id, 0, viewer.signal, bus)).body!, (event) => {
-        if (event.event === "sample") decodedAt.set(event.id, event.at);
-      });
+      const reading = readEventStream(
+        new Response(openRunEventStream(started.id, 0, viewer.signal, bus)).body!,
+        (event) => {
+          if (event.event === "sample") decodedAt.set(event.id, event.at);
+        },
+      );
       await engine.waitForRun(started.id);
       await reading;
       unsubscribe?.();
@@ -167,10 +155,121 @@ runMain(async () => {
         `max ${ms(Math.max(...toClient))}`,
     );
     const p95 = percentile(toClient, 95);
+    const apiSetup = await measureApi({ linkId: linkIds[link]!, runs: apiRuns, baseline, db, setStandbySessions });
     console.log(
       `verdict: (a) set-up p95 ${ms(setupP95)} ` +
         `${setupP95 <= GOAL_SETUP_P95_MS ? `<= ${GOAL_SETUP_P95_MS} ms: MET` : `: MISSED (goal <= ${GOAL_SETUP_P95_MS} ms)`}; ` +
-        `(b) p95 ${ms(p95)} ${p95 < GOAL_P95_MS && missing === 0 ? `< ${GOAL_P95_MS} ms: MET` : `: MISSED (goal < ${GOAL_P95_MS} ms, every event delivered)`}`,
+        `(b) p95 ${ms(p95)} ${p95 < GOAL_P95_MS && missing === 0 ? `< ${GOAL_P95_MS} ms: MET` : `: MISSED (goal < ${GOAL_P95_MS} ms, every event delivered)`}; ` +
+        `(c) set-up median ${ms(apiSetup)} ${apiSetup < GOAL_API_SETUP_MEDIAN_MS ? `< ${GOAL_API_SETUP_MEDIAN_MS} ms: MET` : `: MISSED (goal < ${GOAL_API_SETUP_MEDIAN_MS} ms)`}`,
     );
   });
 });
+
+type ApiMode = "watched" | "settle only";
+
+/**
+ * (c): `runs` runs per mode at -i 1 through the REST API and its event stream, alternating (with a
+ * baseline) between the server's listening watched on the host (what Wirespeed does: lib/runs/server-start.ts)
+ * and, as before it, a -J server presumed listening after its settle time; after one run not counted
+ * (the app's first on the link). Prints each run's moments and their medians; returns the median set-up.
+ */
+async function measureApi({
+  linkId,
+  runs,
+  baseline,
+  db,
+  setStandbySessions,
+}: {
+  linkId: number;
+  runs: number;
+  baseline: boolean;
+  db: typeof import("../lib/db").db;
+  setStandbySessions: (on: boolean) => void;
+}): Promise<number> {
+  const { getApp } = await import("../lib/running-app");
+  const { onStartMark } = await import("../lib/runs/start-marks");
+  const { setListeningWatch } = await import("../lib/runs/server-start");
+  setStandbySessions(true);
+  const bus = getApp().runBus;
+  const marks = new Map<number, Map<string, number>>();
+  // Listening before the POST: the first steps may be done before its answer is read.
+  const stopMarks = onStartMark((runId, mark, at) => {
+    if (!marks.has(runId)) marks.set(runId, new Map());
+    marks.get(runId)!.set(mark, at);
+  });
+  const { origin, close } = await serveRunRoutes();
+  const body = { duration: API_SECONDS, interval: API_INTERVAL_SECONDS };
+  const modes: ApiMode[] = baseline ? ["watched", "settle only"] : ["watched"];
+  console.log("");
+  console.log(
+    `(c) through the REST API and its event stream (${origin}, the app's route handlers), -i ${API_INTERVAL_SECONDS} -t ${API_SECONDS}, ` +
+      `${runs} runs${baseline ? " per mode, alternating" : ""}: POST /api/links/${linkId}/runs → first sample decoded from GET /api/runs/:id/events`,
+  );
+  const done: Record<ApiMode, Array<import("./latency-api").ApiRun>> = { watched: [], "settle only": [] };
+  try {
+    for (let index = 0; index <= runs * modes.length; index += 1) {
+      const mode = index === 0 ? "watched" : modes[(index - 1) % modes.length]!;
+      setListeningWatch(mode === "watched");
+      const run = await runThroughApi(origin, linkId, body, (runId) => {
+        let first: number | null = null;
+        const unsubscribe = bus.subscribe(runId, 0, (event) => {
+          if (event.type === "sample") first ??= performance.now();
+        });
+        return {
+          marks: marks.get(runId) ?? (marks.set(runId, new Map()), marks.get(runId)!),
+          firstPublished: () => {
+            unsubscribe?.();
+            return first;
+          },
+        };
+      });
+      const stored = await db.run.findUniqueOrThrow({
+        where: { id: run.runId },
+        include: { _count: { select: { samples: true } } },
+      });
+      check(stored.status === "succeeded", `run ${run.runId}: ${stored.status}: ${stored.errorMessage}`);
+      check(run.status === "succeeded", `run ${run.runId}: the stream ended at status ${run.status}`);
+      check(
+        run.samples === stored._count.samples,
+        `run ${run.runId}: ${run.samples} samples read, ${stored._count.samples} stored`,
+      );
+      const line = Object.entries(run.moments)
+        .map(([mark, at]) => `${mark} ${at.toFixed(0)}`)
+        .join(", ");
+      console.log(`  run ${index} (${index === 0 ? "not counted" : mode}): ${line} ms`);
+      if (index > 0) done[mode].push(run);
+    }
+  } finally {
+    setListeningWatch(true);
+    stopMarks();
+    await close();
+  }
+  const setups = {} as Record<ApiMode, number>;
+  for (const mode of modes) {
+    const runsOfMode = done[mode];
+    const names = [...new Set(runsOfMode.flatMap((run) => Object.keys(run.moments)))].sort(
+      (a, b) =>
+        median(runsOfMode.map((run) => run.moments[a] ?? Infinity)) -
+        median(runsOfMode.map((run) => run.moments[b] ?? Infinity)),
+    );
+    let previous = 0;
+    console.log(`(c) ${mode}: medians of ${runsOfMode.length} runs, ms from the POST (and from the moment before):`);
+    for (const name of names) {
+      const at = median(runsOfMode.map((run) => run.moments[name] ?? Number.NaN));
+      console.log(`    ${name.padEnd(24)} ${at.toFixed(1).padStart(8)}  (+${(at - previous).toFixed(1)})`);
+      previous = at;
+    }
+    const first = runsOfMode.map((run) => run.toFirstSampleMs);
+    setups[mode] = median(first) - API_INTERVAL_SECONDS * 1000;
+    console.log(
+      `(c) ${mode}: request → first sample decoded: median ${ms(median(first))}, min ${ms(Math.min(...first))}, ` +
+        `max ${ms(Math.max(...first))}; set-up (less one interval) median ${ms(setups[mode])}`,
+    );
+  }
+  if (baseline)
+    console.log(
+      `(c) set-up, watched / settle only: median ${(setups.watched / setups["settle only"]).toFixed(2)} ` +
+        `(${ms(setups["settle only"] - setups.watched)} less)`,
+    );
+  return setups.watched;
+}

@@ -9,6 +9,7 @@ import { buildClientArgv, parseIperfVersion } from "@/lib/iperf";
 import { openLabDatabase } from "@/testing/lab-database";
 import { runToEnd } from "@/testing/run-to-end";
 import { RunEngine } from "./engine";
+import { DEFAULT_LIMITS } from "./limits";
 import { agentRunRemote } from "./remote-agents";
 import { RunEventBus } from "./bus";
 import { parseRunRequest } from "./request";
@@ -145,6 +146,20 @@ describe("runs on the lab", () => {
     } finally {
       squatter.kill();
     }
+  });
+
+  it("starts the client once the -J server is seen listening on beta, never waiting out a settle time", async () => {
+    // A settle time far beyond the test's own timeout: a run whose start waited it out could not pass.
+    const limits = { ...DEFAULT_LIMITS, serverStartMs: 1_200_000, serverSettleMs: 600_000 };
+    const patient = new RunEngine(agentRunRemote, new RunEventBus(), limits);
+    const id = await runToEnd(patient, linkIds["ab-1g"]!, { duration: 1 });
+    const run = await db.run.findUniqueOrThrow({ where: { id } });
+    expect(run.errorMessage).toBeNull();
+    expect(run.status).toBe("succeeded");
+    // A 3.12 client: the server wrote its -J document, which made the receiver's figures exact.
+    expect(run.serverCommand).toContain(" -J");
+    // The watch beside the server ended with it.
+    expect(processesInHost(labHost(state, "beta"), "/proc/net/tcp")).toEqual([]);
   });
 
   it("queues a second run on a busy link and runs it after the first", async () => {

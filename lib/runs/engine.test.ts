@@ -141,6 +141,25 @@ describe("a run, step by step", () => {
     expect(remote.processes.every((process) => !process.isRunning)).toBe(true);
   });
 
+  it("stores both ends' snapshots and the hosts' iperf3 beside the start, also for a run whose server never listened", async () => {
+    const { remote, engine, start, stored } = setUp();
+    remote.version = parseIperfVersion("iperf 3.17.1")!;
+    remote.server = () => {};
+    const runId = await start();
+    await engine.waitForRun(runId);
+    const run = await stored(runId);
+    expect(run.status).toBe("failed");
+    const environment = run.environment as { client: { iperf3Version: string }; server: { iperf3Version: string } };
+    expect(environment.client.iperf3Version).toBe("3.17.1");
+    expect(environment.server.iperf3Version).toBe("3.17.1");
+    const link = await database.db.link.findUniqueOrThrow({
+      where: { id: run.linkId },
+      select: { aNic: { select: { host: true } }, bNic: { select: { host: true } } },
+    });
+    for (const host of [link.aNic.host, link.bNic.host])
+      expect(host).toMatchObject({ iperf3Path: "/usr/bin/iperf3", iperf3Version: "3.17.1" });
+  });
+
   it("fails with iperf3's own error kind and hint when the client fails", async () => {
     const { remote, engine, start, stored } = setUp();
     remote.client = (process) =>

@@ -53,6 +53,7 @@ import { nicAddress, OutputLog, readPathEnd, runOutcome, runPathCheck, type RunO
 import { serverArgvFor, startServer, type ListeningServer } from "./server-start";
 import { listenOnFreePort, type PortAttempt } from "./server-port";
 import { runJson } from "./serialize";
+import { markStart } from "./start-marks";
 import { withTimeout } from "./timers";
 
 export { DEFAULT_LIMITS, type ExecutionLimits } from "./limits";
@@ -237,6 +238,8 @@ export class RunExecution {
   private reached: Reached = { name: "created", value: null };
   /** The first thing that went wrong; the steps after it are skipped. */
   failure: unknown = null;
+  /** Rows written while the run goes on (its environment, its hosts' iperf3): finish() waits for them. */
+  private readonly writes: Promise<unknown>[] = [];
 
   constructor(
     readonly runId: number,
@@ -271,7 +274,8 @@ export class RunExecution {
         return this.reach("listening", await this.listen(this.phase("prepared")));
       case "clientReady": {
         const listening = this.phase("listening");
-        return this.clientReady(listening.client, listening.endpoints.client);
+        await this.clientReady(listening.client, listening.endpoints.client);
+        return markStart(this.runId, "client ready");
       }
       case "idle":
         return this.reach("ready", await this.idle(this.phase("listening")));
@@ -284,8 +288,19 @@ export class RunExecution {
     }
   }
 
+  /** A write that need not hold the start up: finish() waits for it, and one that failed fails the run. */
+  private writeAside(write: Promise<unknown>): void {
+    this.writes.push(
+      write.then(
+        () => undefined,
+        (error: unknown) => void (this.failure ??= error),
+      ),
+    );
+  }
+
   private reach<Name extends keyof Phases>(name: Name, value: Phases[Name]): void {
     this.reached = { name, value } as Reached;
+    if (name === "resolved" || name === "prepared" || name === "listening") markStart(this.runId, name);
   }
 
   /** The value of the phase a step starts from: the engine runs the steps in their order, each once. */
@@ -297,10 +312,15 @@ export class RunExecution {
 
   /** Step 1: the run's options and both ends. */
   private async resolve(): Promise<Resolved> {
-    await this.setStatus("preparing");
-    const run = await db.run.findUniqueOrThrow({ where: { id: this.runId }, select: { options: true } });
-    const options = parseStoredOptions(run.options);
-    return { options, endpoints: await loadRunEndpoints(this.runId) };
+    // Three statements at once, not one after the other; each is awaited, so that none lands after the run's end.
+    const [status, run, endpoints] = await Promise.allSettled([
+      this.setStatus("preparing"),
+      db.run.findUniqueOrThrow({ where: { id: this.runId }, select: { options: true } }),
+      loadRunEndpoints(this.runId),
+    ]);
+    for (const outcome of [status, run, endpoints]) if (outcome.status === "rejected") throw outcome.reason;
+    const options = parseStoredOptions((run as PromiseFulfilledResult<{ options: Prisma.JsonValue }>).value.options);
+    return { options, endpoints: (endpoints as PromiseFulfilledResult<RunEndpoints>).value };
   }
 
   /**
@@ -334,21 +354,23 @@ export class RunExecution {
       client: { ...clientEnvironment, readAt, iperf3Version: versionOf(detected[0]) },
       server: { ...serverEnvironment, readAt, iperf3Version: versionOf(detected[1]) },
     };
-    await db.run.update({
-      where: { id: this.runId },
-      data: { environment: environment as unknown as Prisma.InputJsonValue },
-    });
+    // Stored beside the start, not before it (writeAside).
+    this.writeAside(
+      db.run.update({
+        where: { id: this.runId },
+        data: { environment: environment as unknown as Prisma.InputJsonValue },
+      }),
+    );
     for (const outcome of detected) if (outcome.status === "rejected") throw outcome.reason;
     const found = detected.map((outcome) => (outcome as PromiseFulfilledResult<Detected>).value);
     if (!isCached) {
-      await Promise.all(
-        managed.map((endpoint, index) =>
+      for (const [index, endpoint] of managed.entries())
+        this.writeAside(
           db.host.update({
             where: { id: endpoint.hostId },
             data: { iperf3Path: found[index]!.path, iperf3Version: found[index]!.version.raw, lastSeenAt: new Date() },
           }),
-        ),
-      );
+        );
     }
     const [clientIperf, serverIperf] = found as [Detected, Detected | undefined];
     this.commands.set({
@@ -426,10 +448,14 @@ export class RunExecution {
           server,
           iperf3Path: iperf.server.path,
           argv: serverArgvFor(options, iperf.server.version, server, port, output),
+          port,
           pty,
           limits: this.deps.limits,
           onLine: (line) => this.serverLog.add(line),
-          onStart: (process) => void this.recordPid("serverPid", process),
+          onStart: (process) => {
+            void process.pid.then(() => markStart(this.runId, "server pid"));
+            void this.recordPid("serverPid", process);
+          },
         });
         this.commands.set({ serverCommand: started.process.commandLine });
         if (!started.hasExited) {
@@ -554,6 +580,7 @@ export class RunExecution {
   /** Step 6: the client starts; its intervals are parsed, stored and published as they arrive. */
   private async startClient(ready: Ready): Promise<Streaming> {
     ready.client.process.release();
+    markStart(this.runId, "running");
     const startedAt = new Date();
     const tries = ready.server.access === "iperf3-server" ? { serverTries: ready.server.tries.count } : {};
     await this.setStatus("running", { ...this.commands.columns, port: ready.port, startedAt, ...tries });
@@ -707,6 +734,7 @@ export class RunExecution {
    * the viewers told, the live stream closed.
    */
   async finish(): Promise<void> {
+    await Promise.all(this.writes);
     let writeError: unknown = null;
     await this.writer.close().catch((error: unknown) => (writeError = error));
     const ready = reachedSince(this.reached, "ready");

@@ -229,6 +229,7 @@ export class ListenExecution {
             hostName: server.hostName,
             output: "text",
           }),
+          port,
           pty,
           limits: this.deps.limits,
           onLine: (line) => this.onServerLine(line),

@@ -1,6 +1,7 @@
 import "server-only";
 import {
   CounterBlocks,
+  LISTENING_LINE,
   parsePidLine,
   type ExecCommand,
   type NicCounters,
@@ -37,7 +38,7 @@ export const agentRunRemote: RunRemote = {
     return startProcess(
       endpoint,
       (agent, gated, counters) => {
-        const input = { iperf3Path, args: argv, gated, counters };
+        const input = { iperf3Path, args: argv, gated, counters, listenPort: options.listenPort };
         return role === "server" ? agent.serverCommand(input) : agent.clientCommand(input);
       },
       // The line a user would type: the iperf3 command itself, quoted for that host's shell.
@@ -112,7 +113,7 @@ function startProcess(
   quotedLine: (agent: PlatformAgent) => string,
   plainLine: string,
   callbacks: ProcessCallbacks,
-  options: { pty?: boolean; gated?: boolean; counters?: boolean },
+  options: { pty?: boolean; gated?: boolean; counters?: boolean; listenPort?: number },
 ): RemoteProcess {
   const agentPromise = agentFor(endpoint);
   const channel = new AbortController();
@@ -127,6 +128,8 @@ function startProcess(
   const gateOpened = new Promise<void>((resolve) => (openGate = resolve));
   let markReady = () => {};
   const readyLine = new Promise<void>((resolve) => (markReady = resolve));
+  let markListening = () => {};
+  const listening = new Promise<void>((resolve) => (markListening = resolve));
   // A NIC without a name has no counters to read: its run's path check is unknown.
   const nicName = endpoint.nicName.trim();
   const blocks = options.counters && nicName !== "" ? new CounterBlocks() : null;
@@ -168,6 +171,10 @@ function startProcess(
         },
         onStdoutLine: (line) => {
           if (isInline && blocks?.push(line)) return;
+          if (options.listenPort !== undefined && line === LISTENING_LINE) {
+            markListening();
+            return;
+          }
           if (!isReadySeen && line === "wirespeed-ready") {
             isReadySeen = true;
             markReady();
@@ -228,6 +235,7 @@ function startProcess(
     done,
     ready,
     ...(counters ? { counters } : {}),
+    ...(options.listenPort !== undefined ? { listening } : {}),
     release() {
       if (isReleased) return;
       isReleased = true;

@@ -63,6 +63,11 @@ export type RemoteProcess = {
    * second is read (after `done`); a reading that failed is null. Absent where none were asked for.
    */
   counters?: Promise<CounterReadings>;
+  /**
+   * Started with `listenPort`: resolves once the host saw the program itself listen on that port
+   * (StartCommandInput.listenPort); never where the platform cannot tell. Absent where none was asked for.
+   */
+  listening?: Promise<void>;
 };
 
 export type RunRemote = {
@@ -81,8 +86,9 @@ export type RunRemote = {
      * shell are set up now, so that release() starts iperf3 itself at once.
      * counters: the endpoint's NIC's byte counters are read around the process (RemoteProcess.counters),
      * inside its own command where the platform's shell can, else with one short command before and after.
+     * listenPort: a server's port, watched on the host where it can be (RemoteProcess.listening).
      */
-    options?: { pty?: boolean; gated?: boolean; counters?: boolean },
+    options?: { pty?: boolean; gated?: boolean; counters?: boolean; listenPort?: number },
   ): RemoteProcess;
   /**
    * Opens the host's firewall for a test where the platform has one and the user opted in;

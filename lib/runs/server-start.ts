@@ -23,6 +23,17 @@ const SERVER_SETTLE_MS = 300;
 // channel's opening and the start of iperf3.exe.
 const SERVER_SETTLE_WITHOUT_PID_EXTRA_MS = 700;
 
+let isListeningWatched = true;
+
+/**
+ * Turns the watch of the server's listening socket off (a -J server is then presumed listening after
+ * its settle time on every host, as before the watch) or on again: for the latency bench, which
+ * measures both in one process.
+ */
+export function setListeningWatch(on: boolean): void {
+  isListeningWatched = on;
+}
+
 /**
  * The one-off server's argv. Where the version has it (3.10+), --idle-timeout makes a
  * server whose client never came exit by itself, even if Wirespeed is gone by then.
@@ -107,6 +118,7 @@ export async function startServer({
   server,
   iperf3Path,
   argv,
+  port,
   pty,
   limits,
   onLine,
@@ -116,6 +128,8 @@ export async function startServer({
   server: RunEndpoint;
   iperf3Path: string;
   argv: string[];
+  /** the port in `argv`, watched on the host where it can be (RemoteProcess.listening) */
+  port: number;
   pty: boolean;
   limits: Pick<ExecutionLimits, "serverStartMs" | "serverSettleMs">;
   /** each line the server prints, on stdout or stderr, for the run's log */
@@ -148,13 +162,15 @@ export async function startServer({
       },
     },
     // Its NIC's counters around it: the proof of the path (path-check.ts) of the bytes the server sends.
-    { pty, counters: true },
+    { pty, counters: true, ...(isListeningWatched ? { listenPort: port } : {}) },
   );
   onStart(process);
   const settled = isJson ? settle(process, limits) : new Promise<never>(() => {});
   const outcome = await withTimeout(
     Promise.race([
       listening.then(() => "listening" as const),
+      // The host saw iperf3 itself listen on the port (Linux): no settle time to wait out.
+      ...(process.listening ? [process.listening.then(() => "listening" as const)] : []),
       settled.then(() => "presumed" as const),
       process.done.then(() => "exited" as const),
     ]),
