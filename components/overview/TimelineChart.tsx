@@ -150,8 +150,8 @@ function ZoomForm({
             className="w-60"
           />
         ))}
-        {/* Level with the fields, below their labels. */}
-        <Button type="submit" className="sm:mt-6">
+        {/* Level with the fields, below their labels (beside To at phone width too). */}
+        <Button type="submit" className="mt-6">
           Zoom
         </Button>
       </form>
