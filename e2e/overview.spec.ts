@@ -1,3 +1,4 @@
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { apiCall, clearInventory, registerLabLinks, waitForRunStatus, type RunStatusJson } from "./api";
 import { watchLive } from "./live";
@@ -257,6 +258,145 @@ test("the 1 hour range is in the URL; a drag across the chart zooms it, a reload
   await expect(chart).toHaveAttribute("data-zoomed", "false");
   await expect.poll(span).toBe(3600_000);
   await expect(reset).toHaveCount(0);
+});
+
+/** Presses Tab (or `key`) until `target` (or a part of it, as a date field's segments) has the focus: how a keyboard reaches it. */
+async function tabTo(page: Page, target: Locator, what: string, key = "Tab"): Promise<void> {
+  for (let stop = 0; stop < 80; stop += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`Tab never reached ${what}`);
+}
+
+/**
+ * Types a time into the focused datetime-local field, from its first segment, as the en-US locale
+ * shows it (mm/dd/yyyy, hh:mm:ss AM), in UTC: each segment moves on by itself once full, but the
+ * year (up to six digits) does not, so → moves on from it.
+ */
+async function typeUtc(page: Page, ms: number): Promise<void> {
+  const time = new Date(ms);
+  const two = (value: number) => String(value).padStart(2, "0");
+  const hours = time.getUTCHours();
+  await page.keyboard.type(two(time.getUTCMonth() + 1) + two(time.getUTCDate()) + String(time.getUTCFullYear()));
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.type(
+    two(hours % 12 === 0 ? 12 : hours % 12) +
+      two(time.getUTCMinutes()) +
+      two(time.getUTCSeconds()) +
+      (hours < 12 ? "A" : "P"),
+  );
+}
+
+test.describe("with the keyboard only", () => {
+  // The date fields' segments (month/day/year, 12-hour clock) and times as typed below.
+  test.use({ locale: "en-US", timezoneId: "UTC" });
+
+  test("+ and - on the focused chart zoom in and out, the From/To form zooms to the times typed, and Reset zoom drops the zoom; each in the URL", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    await page.goto("/?range=1h");
+    const timeline = page.getByRole("region", { name: "Throughput over time" });
+    const chart = timeline.getByTestId("timeline-chart");
+    const reset = timeline.getByRole("button", { name: "Reset zoom" });
+    const span = async () =>
+      Number(await chart.getAttribute("data-to")) - Number(await chart.getAttribute("data-from"));
+    // The chart's library loads after the page: on a loaded machine, the first time, it may take a while.
+    await expect(chart).toBeVisible({ timeout: 30_000 });
+    await expect(chart).toHaveAttribute("data-zoomed", "false");
+    await expect.poll(span).toBe(3600_000);
+
+    // The chart is a Tab stop; + zooms into the middle half of what it shows, twice.
+    const surface = chart.locator("svg.recharts-surface").first();
+    await tabTo(page, surface, "the timeline chart");
+    await page.keyboard.press("+");
+    await expect(page).toHaveURL(/\/\?range=1h&from=\d+&to=\d+$/);
+    await expect(chart).toHaveAttribute("data-zoomed", "true");
+    await expect(reset).toBeVisible();
+    await expect.poll(span).toBeGreaterThanOrEqual(1800_000 - 2);
+    expect(await span()).toBeLessThanOrEqual(1800_000 + 2);
+    const half = new URL(page.url());
+    // This spec's runs are all in the hour's last minutes: the middle half has none, yet keeps its chart and the focus.
+    const runs = await Promise.all(
+      runIds.map((id) => apiCall<{ startedAt: string; endedAt: string }>(request, "GET", `/api/runs/${id}`)),
+    );
+    const halfFrom = Number(half.searchParams.get("from"));
+    const halfTo = Number(half.searchParams.get("to"));
+    expect(runs.every((run) => Date.parse(run.startedAt) > halfTo || Date.parse(run.endedAt) < halfFrom)).toBe(true);
+    await expect(timeline.getByTestId("timeline-span-empty")).toHaveText(
+      "No tests in this span: zoom out, or Reset zoom.",
+    );
+    await expect(surface).toBeFocused();
+    await page.keyboard.press("+");
+    await expect.poll(span).toBeLessThanOrEqual(900_000 + 2);
+    expect(await span()).toBeGreaterThanOrEqual(900_000 - 2);
+    // - widens it again about its middle; wider than the range is the range itself, unzoomed.
+    await page.keyboard.press("-");
+    await expect.poll(span).toBeGreaterThanOrEqual(1800_000 - 4);
+    expect(await span()).toBeLessThanOrEqual(1800_000 + 4);
+    expect(
+      Math.abs(Number(new URL(page.url()).searchParams.get("from")) - Number(half.searchParams.get("from"))),
+    ).toBeLessThanOrEqual(2);
+    await page.keyboard.press("-");
+    await expect(page).toHaveURL(/\/\?range=1h$/);
+    await expect(chart).toHaveAttribute("data-zoomed", "false");
+    await expect(reset).toHaveCount(0);
+
+    // The form: opened from its summary, its fields hold what the chart shows; times typed in are the zoom.
+    const form = timeline.getByRole("form", { name: "Zoom to times" });
+    const opener = timeline.getByText("Zoom to times…");
+    await tabTo(page, opener, "the zoom form's summary");
+    await page.keyboard.press("Enter");
+    const fromField = form.getByLabel("From");
+    const toField = form.getByLabel("To");
+    await expect(fromField).toBeVisible();
+    const shown = {
+      from: Number(await chart.getAttribute("data-from")),
+      to: Number(await chart.getAttribute("data-to")),
+    };
+    expect(Math.abs(Date.parse(`${await fromField.inputValue()}Z`) - shown.from)).toBeLessThan(1000);
+    expect(Math.abs(Date.parse(`${await toField.inputValue()}Z`) - shown.to)).toBeLessThan(1000);
+    // This spec's runs, a minute either side, in whole seconds.
+    const from = Math.floor((Math.min(...runs.map((run) => Date.parse(run.startedAt))) - 60_000) / 1000) * 1000;
+    const to = Math.ceil((Math.max(...runs.map((run) => Date.parse(run.endedAt))) + 60_000) / 1000) * 1000;
+    const zoomButton = form.getByRole("button", { name: "Zoom", exact: true });
+
+    // To before From is refused, naming To, and nothing changes.
+    await tabTo(page, fromField, "the From field");
+    await typeUtc(page, from);
+    await tabTo(page, toField, "the To field");
+    await typeUtc(page, from - 60_000);
+    await tabTo(page, zoomButton, "the Zoom button");
+    await page.keyboard.press("Enter");
+    await expect(form.getByTestId("field-error")).toHaveText(/^To must be at least .* after From\.$/);
+    await expect(toField).toHaveAccessibleDescription(/^To must be at least .* after From\.$/);
+    await expect(toField).toHaveAttribute("aria-invalid", "true");
+    await expect(toField).toBeFocused();
+    await expect(page).toHaveURL(/\/\?range=1h$/);
+
+    // Back to From (through To's segments), then forward into To's first segment.
+    await tabTo(page, fromField, "the From field", "Shift+Tab");
+    await tabTo(page, toField, "the To field");
+    await typeUtc(page, to);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(`/?range=1h&from=${from}&to=${to}`);
+    await expect(chart).toHaveAttribute("data-zoomed", "true");
+    await expect(chart).toHaveAttribute("data-from", String(from));
+    await expect(chart).toHaveAttribute("data-to", String(to));
+    await expect(form.getByTestId("field-error")).toHaveCount(0);
+    await expect(timeline.locator('[data-testid="timeline-series"]')).toHaveCount(2);
+    await screenshotEverywhere(page, "overview-zoom-form");
+
+    // A reload keeps it; Reset zoom, pressed with Enter, drops it.
+    await page.reload();
+    await expect(chart).toHaveAttribute("data-from", String(from));
+    await tabTo(page, reset, "Reset zoom");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/\?range=1h$/);
+    await expect(chart).toHaveAttribute("data-zoomed", "false");
+  });
 });
 
 test("the last hour, and zoomed into this spec's last two runs, in both themes and at phone width", async ({

@@ -157,6 +157,67 @@ test("the run is in the link's history, and Run again repeats it", async ({ page
   await expect(page.getByTestId("history-chart")).toHaveAttribute("data-point-count", "2");
 });
 
+/**
+ * The parts of a Commands block's text that the page draws over more than one line: each argument
+ * (a run of non-spaces) and each option with its value ("-p 5201"). Measured on the text itself
+ * (a Range over its characters, whichever elements hold them), so it sees what a person sees.
+ */
+async function partsSplitAcrossLines(page: Page, testId: string): Promise<{ text: string; split: string[] }> {
+  return page.getByTestId(testId).evaluate((block) => {
+    const nodes: Array<{ node: Text; start: number }> = [];
+    let text = "";
+    const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      nodes.push({ node: node as Text, start: text.length });
+      text += node.nodeValue ?? "";
+    }
+    const holding = (offset: number) => nodes.filter((entry) => entry.start <= offset).at(-1)!;
+    const lineCount = (start: number, end: number) => {
+      const range = document.createRange();
+      const first = holding(start);
+      const last = holding(end - 1);
+      range.setStart(first.node, start - first.start);
+      range.setEnd(last.node, end - last.start);
+      const tops = [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => rect.top);
+      return tops.filter((top) => Math.abs(top - tops[0]!) > 2).length > 0 ? 2 : 1;
+    };
+    const parts = [...text.matchAll(/\S+/g), ...text.matchAll(/(?<=^|\s)-{1,2}[A-Za-z][\w-]*\s+[^\s-]\S*/g)];
+    const split = parts.filter((match) => lineCount(match.index, match.index + match[0].length) > 1);
+    return { text, split: split.map((match) => match[0]) };
+  });
+}
+
+test("at phone width the Commands block wraps between arguments, never inside a port number, an address or an option's value", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const run = await apiCall<RunJson>(request, "POST", `/api/links/${linkId}/runs`, { duration: 1 });
+  await waitForRunStatus(request, run.id, ["succeeded"]);
+  const stored = await apiCall<{ commands: { server: string; client: string } }>(request, "GET", `/api/runs/${run.id}`);
+  await page.setViewportSize(VIEWPORTS.phone);
+  await page.goto(`/runs/${run.id}`);
+  for (const role of ["server", "client"] as const) {
+    const block = page.getByTestId(`command-${role}`);
+    await expect(block).toBeVisible();
+    const { text, split } = await partsSplitAcrossLines(page, `command-${role}`);
+    // The block still holds the command as stored (and as its Copy button copies it), port and address in it.
+    expect(text).toBe(stored.commands[role]);
+    expect(text).toMatch(/ -p \d+/);
+    expect(text).toMatch(/198\.18\.\d+\.\d+/);
+    expect(split, `${role} command: parts drawn over two lines`).toEqual([]);
+    const size = await block.evaluate((element) => ({
+      height: element.clientHeight,
+      lineHeight: parseFloat(getComputedStyle(element).lineHeight),
+      overflow: element.scrollWidth - element.clientWidth,
+    }));
+    // At 390 px the command takes several lines (so the check above measured wrapped text), and needs no sideways scroll.
+    expect(size.height, `${role} command wraps`).toBeGreaterThan(2 * size.lineHeight);
+    expect(size.overflow, `${role} command scrolls sideways`).toBeLessThanOrEqual(0);
+  }
+  await screenshotEverywhere(page, "run-commands");
+});
+
 test("a run whose bytes a route sent over another link says so: off the link, a critical finding, crossed out in the history", async ({
   page,
   request,

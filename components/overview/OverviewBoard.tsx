@@ -12,6 +12,7 @@ import { RateUnitSwitch } from "@/components/units/RateUnitSwitch";
 import {
   parseTimelineRange,
   parseTimelineZoom,
+  TIMELINE_RANGES,
   withTimelineZoom,
   type TimelineRange,
   type TimelineZoom,
@@ -29,7 +30,7 @@ import { buttonClass } from "@/components/ui/styles";
  * the server's render is the first data, then it asks again every few seconds while a link
  * has a run queued or running (so its card and the timeline follow it live), and rarely
  * otherwise. The timeline's range is in the URL (?range=) and switches without the server's page;
- * so is its zoom (?from=&to=, a drag across the chart), which asks for the span's runs alone,
+ * so is its zoom (?from=&to=: a drag across the chart, + and - on it, or the times typed in), which asks for the span's runs alone,
  * each drawn finer. Switching the range drops the zoom.
  */
 export function OverviewBoard({ initial, thresholds }: { initial: Overview; thresholds: LineRateThresholds }) {
@@ -142,13 +143,15 @@ export function OverviewBoard({ initial, thresholds }: { initial: Overview; thre
             aria-busy={result.isPlaceholderData}
             className={result.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
           >
-            {series.length > 0 ? (
-              // Zoomed, the span shows at once over the data there is, and finer when the span's own read answers.
+            {series.length > 0 || zoom ? (
+              // Zoomed, the span shows at once over the data there is, and finer when the span's own read answers;
+              // a span without tests keeps its chart, so that the keys on it (and the focus) stay to zoom out again.
               <Timeline
                 series={series}
                 from={zoom?.from ?? timeline.from}
                 to={zoom?.to ?? timeline.to}
                 zoomed={zoom !== null}
+                rangeMs={TIMELINE_RANGES[range] * 3600 * 1000}
                 onZoom={selectZoom}
               />
             ) : (

@@ -1,4 +1,5 @@
 import { PageSection } from "@/components/PageSection";
+import { commandParts } from "./command-parts";
 import { CopyButton } from "./CopyButton";
 
 type Ends = { server: string; client: string };
@@ -40,14 +41,23 @@ export function RunCommands({
                   </h3>
                   <CopyButton text={command} label={`Copy the ${role} command`} />
                 </div>
+                {/* Wraps between arguments only: each (an option with its value) never breaks; one longer than the block scrolls. */}
                 <pre
                   className={
-                    "overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs " +
+                    "overflow-x-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs " +
                     "text-slate-900 dark:bg-slate-950 dark:text-slate-100"
                   }
                   data-testid={`command-${role}`}
                 >
-                  {command}
+                  {commandParts(command).map((part, index) =>
+                    part.isSpace ? (
+                      part.text
+                    ) : (
+                      <span key={index} className="whitespace-nowrap">
+                        {part.text}
+                      </span>
+                    ),
+                  )}
                 </pre>
               </div>
             ) : null;
