@@ -1,5 +1,7 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -352,5 +354,130 @@ describe("docker-compose.postgres.yml", () => {
     const result = await config({ ...SECRETS, [name]: "" });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(new RegExp(`set ${name}`));
+  });
+});
+
+// deploy/nginx.conf run by a real nginx (Debian's nginx-light, which npm test installs), in a folder of
+// its own on 127.0.0.1, in front of a server that answers with the headers it was sent: what the
+// Wirespeed instances behind it would receive.
+describe("deploy/nginx.conf", () => {
+  const NGINX = "/usr/sbin/nginx";
+  // one port per test run (WIRESPEED_LAB_INSTANCE), so that parallel runs do not meet
+  const port = 28_080 + Number(process.env.WIRESPEED_LAB_INSTANCE || 0);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-nginx-"));
+  let upstream: http.Server | null = null;
+  let nginx: ReturnType<typeof spawn> | null = null;
+  afterAll(async () => {
+    if (nginx && nginx.exitCode === null) {
+      const exited = new Promise((resolve) => nginx!.once("exit", resolve));
+      nginx.kill("SIGTERM");
+      await exited;
+    }
+    await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve(undefined)));
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** The file with its two instances replaced by `upstreamPort` and its port by 127.0.0.1:`port`. */
+  function localConfig(upstreamPort: number): string {
+    const text = read("deploy/nginx.conf");
+    const local = text
+      .replace(/server wirespeed-\d+:3000\b/g, `server 127.0.0.1:${upstreamPort}`)
+      .replace(/listen 80;/, `listen 127.0.0.1:${port};`);
+    expect(local.match(/server 127\.0\.0\.1:/g)).toHaveLength(2);
+    expect(local).toContain(`listen 127.0.0.1:${port};`);
+    return local;
+  }
+
+  async function startNginx(): Promise<void> {
+    if (!fs.existsSync(NGINX)) {
+      throw new Error("nginx is not installed: apt-get install -y nginx-light (npm test installs it when run as root)");
+    }
+    upstream = http.createServer((request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify(request.headers));
+    });
+    await new Promise<void>((resolve) => upstream!.listen(0, "127.0.0.1", resolve));
+    const upstreamPort = (upstream.address() as AddressInfo).port;
+    fs.writeFileSync(path.join(scratch, "default.conf"), localConfig(upstreamPort));
+    fs.writeFileSync(
+      path.join(scratch, "nginx.conf"),
+      [
+        `pid ${scratch}/nginx.pid;`,
+        `error_log ${scratch}/error.log;`,
+        "events {}",
+        "http {",
+        "  access_log off;",
+        `  client_body_temp_path ${scratch}/body;`,
+        `  proxy_temp_path ${scratch}/proxy;`,
+        `  include ${scratch}/default.conf;`,
+        "}",
+        "",
+      ].join("\n"),
+    );
+    // one process as whoever runs the tests (no workers as another user), in the foreground
+    nginx = spawn(
+      NGINX,
+      [
+        "-p",
+        `${scratch}/`,
+        "-e",
+        `${scratch}/error.log`,
+        "-c",
+        `${scratch}/nginx.conf`,
+        "-g",
+        "daemon off; master_process off;",
+      ],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    let stderr = "";
+    nginx.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    // listening once a request gets through
+    for (;;) {
+      if (nginx.exitCode !== null) {
+        const log = fs.existsSync(`${scratch}/error.log`) ? fs.readFileSync(`${scratch}/error.log`, "utf8") : "";
+        throw new Error(`nginx exited (${nginx.exitCode}): ${stderr}${log}`);
+      }
+      const ok = await fetch(`http://127.0.0.1:${port}/`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ok) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** What the instance behind nginx receives for a request sent to nginx with `headers`. */
+  function through(headers: Record<string, string>, method = "GET"): Promise<Record<string, string>> {
+    return new Promise((resolve, reject) => {
+      const request = http.request({ host: "127.0.0.1", port, path: "/", method, headers }, (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve(JSON.parse(body) as Record<string, string>));
+      });
+      request.on("error", reject);
+      request.end();
+    });
+  }
+
+  it("passes on the Host a browser sent, with its port, as a server action's Origin names it", async () => {
+    await startNginx();
+    // nginx published on 3000:80: the browser's Host and Origin say :3000, and Next.js refuses a server
+    // action whose Origin is not the Host it received ("Invalid Server Actions request", a 500)
+    const received = await through({ host: "wirespeed.lab:3000", origin: "http://wirespeed.lab:3000" }, "POST");
+    expect(received.host).toBe("wirespeed.lab:3000");
+    expect(received.origin).toBe("http://wirespeed.lab:3000");
+    expect((await through({ host: "wirespeed.lab" })).host).toBe("wirespeed.lab");
+    expect((await through({ host: "[fd00::5]:8443" })).host).toBe("[fd00::5]:8443");
+  });
+
+  it("names the client in X-Forwarded-For after what the client wrote, and keeps the connection header its own", async () => {
+    if (!nginx) await startNginx();
+    const received = await through({ host: "wirespeed.lab:3000", "x-forwarded-for": "203.0.113.9" });
+    // the right-most entry is the one nginx saw: lib/auth/client.ts reads from the right
+    expect(received["x-forwarded-for"]).toBe("203.0.113.9, 127.0.0.1");
+    expect(received["x-forwarded-proto"]).toBe("http");
+    expect(received.connection).toBeUndefined();
   });
 });
