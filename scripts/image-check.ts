@@ -2,7 +2,7 @@
 //   1. docker build, with the Node.js download server out of reach (nodejs.org → 127.0.0.1)
 //   2. its size (at most 300 MB) and what it holds: no dev dependency, no compiler, no npm
 //   3. a container on a throwaway /data, PORT set: healthy (the image's PORT-aware check), uid 10001,
-//      the database 0600
+//      the database 0600 (or, with --postgres, two instances on one database)
 //   4. signing in with Chromium, straight and through deploy/nginx.conf (a real nginx, when this
 //      machine has one: apt-get install nginx-light), with the Host's port, as behind the Postgres stack
 //   5. docker stop: a clean stop, within the grace period
@@ -10,6 +10,8 @@
 //   npm run image:check                   (build, then check)
 //   npm run image:check -- --no-build     (check the image already built)
 //   npm run image:check -- --network host (an engine without a bridge network: build and run on the host's)
+//   npm run image:check -- --postgres URL (two instances on that Postgres database behind nginx, as
+//                                           docker-compose.postgres.yml runs them; a URL the containers reach)
 // The container and nginx listen on 127.0.0.1 only; both are removed at the end, whatever happened.
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -31,8 +33,9 @@ const option = (name: string) => {
   return index >= 0 ? args[index + 1] : undefined;
 };
 const network = option("--network");
+// nginx on this port; the instances on the next ones
 const port = Number(option("--port") ?? 3990);
-const nginxPort = port + 1;
+const postgres = option("--postgres");
 // what no image of Wirespeed may hold: dev dependencies, compilers, npm
 const DEV_PACKAGES = [
   "typescript",
@@ -141,67 +144,94 @@ async function main() {
     `no dev dependency, compiler or npm in the image${held ? ` (found ${held.split("\n").join(", ")})` : ""}`,
   );
 
-  const container = `wirespeed-image-check-${process.pid}`;
   const password = randomBytes(12).toString("hex");
+  const secret = randomBytes(32).toString("hex");
+  // SQLite: one container, nginx in front of it twice. Postgres (--postgres URL): two instances on that
+  // database, each on its own port, as docker-compose.postgres.yml runs them behind nginx.
+  const instances = postgres ? [1, 2] : [1];
+  const containers = instances.map((index) => ({
+    name: `wirespeed-image-check-${process.pid}-${index}`,
+    port: port + 1 + index,
+    instance: `wirespeed-${index}`,
+  }));
   let nginx: LocalNginx | null = null;
   try {
     const started = Date.now();
-    await docker([
-      "run",
-      "--detach",
-      "--name",
-      container,
-      "--tmpfs",
-      "/data:rw,uid=10001,gid=10001,mode=0700",
-      "--env",
-      `WIRESPEED_SECRET=${randomBytes(32).toString("hex")}`,
-      "--env",
-      `WIRESPEED_ADMIN_PASSWORD=${password}`,
-      // another port than the image's 3000: the health check must follow it
-      "--env",
-      `PORT=${port}`,
-      "--health-interval",
-      "2s",
-      ...(network ? ["--network", network] : ["--publish", `127.0.0.1:${port}:${port}`]),
-      IMAGE,
-    ]);
-    let health = "";
-    while (Date.now() - started < 180_000) {
-      health = await healthOf(container);
-      if (health.startsWith("healthy") || !health.endsWith("running")) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const container of containers) {
+      await docker([
+        "run",
+        "--detach",
+        "--name",
+        container.name,
+        "--tmpfs",
+        "/data:rw,uid=10001,gid=10001,mode=0700",
+        "--env",
+        `WIRESPEED_SECRET=${secret}`,
+        "--env",
+        `WIRESPEED_ADMIN_PASSWORD=${password}`,
+        "--env",
+        `WIRESPEED_INSTANCE=${container.instance}`,
+        // nginx runs on this machine: its connections come from 127.0.0.1 (host network) or the gateway
+        "--env",
+        `WIRESPEED_TRUSTED_PROXIES=${network === "host" ? "127.0.0.1" : ""}`,
+        ...(postgres ? ["--env", `DATABASE_URL=${postgres}`] : []),
+        // another port than the image's 3000: the health check must follow it
+        "--env",
+        `PORT=${container.port}`,
+        "--health-interval",
+        "2s",
+        ...(network ? ["--network", network] : ["--publish", `127.0.0.1:${container.port}:${container.port}`]),
+        IMAGE,
+      ]);
     }
-    figures.push(`healthy after ${seconds(started)}`);
-    check(health.startsWith("healthy"), `the container is healthy on PORT=${port} (${health})`);
-    if (!health.startsWith("healthy")) say(await docker(["logs", "--tail", "40", container]).catch(() => ""));
+    for (const container of containers) {
+      let health = "";
+      while (Date.now() - started < 180_000) {
+        health = await healthOf(container.name);
+        if (health.startsWith("healthy") || !health.endsWith("running")) break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      figures.push(`${container.instance} healthy after ${seconds(started)}`);
+      check(health.startsWith("healthy"), `${container.instance} is healthy on PORT=${container.port} (${health})`);
+      if (!health.startsWith("healthy")) say(await docker(["logs", "--tail", "40", container.name]).catch(() => ""));
+      const uid = await docker(["exec", container.name, "id", "-u"]).catch(() => "");
+      check(uid === "10001", `${container.instance} runs as uid 10001 (${uid})`);
+    }
+    if (!postgres) {
+      const mode = await docker(["exec", containers[0]!.name, "stat", "-c", "%a", "/data/wirespeed.db"]).catch(
+        () => "",
+      );
+      check(mode === "600", `/data/wirespeed.db is 0600 (${mode})`);
+    }
 
-    const uid = await docker(["exec", container, "id", "-u"]).catch(() => "");
-    check(uid === "10001", `it runs as uid 10001 (${uid})`);
-    const mode = await docker(["exec", container, "stat", "-c", "%a", "/data/wirespeed.db"]).catch(() => "");
-    check(mode === "600", `/data/wirespeed.db is 0600 (${mode})`);
-
-    check(await signIn(`http://127.0.0.1:${port}`, password), "admin signs in with Chromium");
+    check(await signIn(`http://127.0.0.1:${containers[0]!.port}`, password), "admin signs in with Chromium");
     if (fs.existsSync(NGINX)) {
-      nginx = await startLocalNginx([`127.0.0.1:${port}`, `127.0.0.1:${port}`], nginxPort);
+      const [first, second = first] = containers.map((container) => `127.0.0.1:${container.port}`);
+      nginx = await startLocalNginx([first!, second!], port);
       // a Host with its port, as a browser sends it to the Postgres stack's 127.0.0.1:3000:80
-      check(await signIn(`http://localhost:${nginxPort}`, password), "admin signs in through deploy/nginx.conf");
+      check(await signIn(`http://localhost:${port}`, password), "admin signs in through deploy/nginx.conf");
     } else {
       say(`no nginx here (${NGINX}): the sign-in through deploy/nginx.conf is left out (apt-get install nginx-light)`);
     }
 
-    const stopping = Date.now();
-    await docker(["stop", "--time", "15", container]);
-    figures.push(`stop ${seconds(stopping)}`);
-    const exitCode = await docker(["inspect", "-f", "{{.State.ExitCode}}", container]);
-    const logs = await promisify(execFile)(DOCKER, ["logs", container], { encoding: "utf8" }).then(
-      ({ stdout, stderr }) => stdout + stderr,
-      () => "",
-    );
-    check(exitCode === "0" && logs.includes("[wirespeed] stopped"), `docker stop ends it cleanly (exit ${exitCode})`);
-    check(!logs.includes(password), "the admin password is not in the log");
+    for (const container of containers) {
+      const stopping = Date.now();
+      await docker(["stop", "--time", "15", container.name]);
+      figures.push(`${container.instance} stopped in ${seconds(stopping)}`);
+      const exitCode = await docker(["inspect", "-f", "{{.State.ExitCode}}", container.name]);
+      const logs = await promisify(execFile)(DOCKER, ["logs", container.name], { encoding: "utf8" }).then(
+        ({ stdout, stderr }) => stdout + stderr,
+        () => "",
+      );
+      check(
+        exitCode === "0" && logs.includes("[wirespeed] stopped"),
+        `docker stop ends ${container.instance} cleanly (exit ${exitCode})`,
+      );
+      check(!logs.includes(password) && !logs.includes(secret), `no password or key in ${container.instance}'s log`);
+    }
   } finally {
     await nginx?.stop();
-    await docker(["rm", "--force", container]).catch(() => "");
+    for (const container of containers) await docker(["rm", "--force", container.name]).catch(() => "");
   }
 
   say(figures.join(", "));
