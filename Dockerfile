@@ -42,12 +42,22 @@ RUN node scripts/setup.mjs \
  && npx next build \
  && rm -rf /tmp/wirespeed-build
 
+# Next.js's trace copies whole packages; what the server never loads stays out of the image: sharp
+# (image optimisation, which no page uses), Prisma's engines for the databases and engine kinds
+# Wirespeed does not use (it runs the SQLite and Postgres query compilers), source maps and types.
+RUN cd .next/standalone/node_modules \
+ && rm -rf @img sharp \
+ && cd @prisma/client/runtime \
+ && rm -f query_engine_bg.* *cockroachdb* *mysql* *sqlserver* binary.* library.* edge* wasm-* react-native* \
+    *.map *.d.ts *.d.mts
+
 # --- runtime ---
 FROM node:20.20.2-bookworm-slim
 
 # iperf3: tests from the machine Wirespeed runs on; openssh-client: ssh-keygen and ssh by hand
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends iperf3 openssh-client \
+ && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 
 # Nothing here runs npm: the base image's own (older than the build's) goes, rather than linger unused.

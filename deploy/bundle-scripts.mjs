@@ -24,9 +24,10 @@ export async function bundleScripts(outdir) {
     format: "cjs",
     logLevel: "warning",
     tsconfig: path.join(root, "tsconfig.json"),
-    // native modules and SSH, as next.config.ts keeps them out of the app's bundle: loaded from the
-    // node_modules the image has (Next.js's standalone output traces them there); pg-native is optional
-    external: ["better-sqlite3", "node-ssh", "ssh2", "cpu-features", "mqtt", "pg-native"],
+    // native modules, SSH and Prisma's runtime (its query compilers are megabytes each), as the app's
+    // bundle leaves them out too: loaded from the node_modules the image has (Next.js's standalone output
+    // traces them there); pg-native is optional
+    external: ["better-sqlite3", "node-ssh", "ssh2", "cpu-features", "mqtt", "@prisma/client", "pg-native"],
     // outside Next.js, "server-only" is its empty module (as testing/server-only.cjs does for tsx)
     alias: { "server-only": path.join(root, "node_modules", "server-only", "empty.js") },
     // `import.meta.url === pathToFileURL(process.argv[1]).href` (run as a command): the bundle's own file

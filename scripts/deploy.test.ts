@@ -83,7 +83,10 @@ describe("Dockerfile", () => {
     [
       "apt lists left in the image",
       (text) =>
-        text.replace(/iperf3 openssh-client \\\n \&\& rm -rf \/var\/lib\/apt\/lists\/\*/, "iperf3 openssh-client"),
+        text.replace(
+          /iperf3 openssh-client \\\n \&\& apt-get clean \\\n \&\& rm -rf \/var\/lib\/apt\/lists\/\*/,
+          "iperf3 openssh-client \\\n && apt-get clean",
+        ),
       /must end with rm -rf \/var\/lib\/apt\/lists/,
     ],
     ["running as root", (text) => text.replace("USER wirespeed", "USER root"), /runs as root/],
