@@ -11,7 +11,8 @@
 //   npm run image:check -- --no-build     (check the image already built)
 //   npm run image:check -- --network host (an engine without a bridge network: build and run on the host's)
 //   npm run image:check -- --postgres URL (two instances on that Postgres database behind nginx, as
-//                                           docker-compose.postgres.yml runs them; a URL the containers reach)
+//                                           docker-compose.postgres.yml runs them; a URL the containers reach,
+//                                           of an empty database or with the WIRESPEED_SECRET it was used with)
 // The container and nginx listen on 127.0.0.1 only; both are removed at the end, whatever happened.
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -83,6 +84,14 @@ async function healthOf(container: string): Promise<string> {
   return docker(["inspect", "-f", "{{if .State.Health}}{{.State.Health.Status}}{{end}} {{.State.Status}}", container]);
 }
 
+/** What the container wrote, standard output and error together. */
+function logsOf(container: string): Promise<string> {
+  return promisify(execFile)(DOCKER, ["logs", container], { encoding: "utf8" }).then(
+    ({ stdout, stderr }) => stdout + stderr,
+    () => "",
+  );
+}
+
 async function signIn(baseUrl: string, password: string): Promise<boolean> {
   const executablePath = fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;
   const browser = await chromium.launch({
@@ -145,7 +154,8 @@ async function main() {
   );
 
   const password = randomBytes(12).toString("hex");
-  const secret = randomBytes(32).toString("hex");
+  // a database used before holds credentials sealed with its key: its WIRESPEED_SECRET, or a fresh database
+  const secret = process.env.WIRESPEED_SECRET || randomBytes(32).toString("hex");
   // SQLite: one container, nginx in front of it twice. Postgres (--postgres URL): two instances on that
   // database, each on its own port, as docker-compose.postgres.yml runs them behind nginx.
   const instances = postgres ? [1, 2] : [1];
@@ -193,7 +203,7 @@ async function main() {
       }
       figures.push(`${container.instance} healthy after ${seconds(started)}`);
       check(health.startsWith("healthy"), `${container.instance} is healthy on PORT=${container.port} (${health})`);
-      if (!health.startsWith("healthy")) say(await docker(["logs", "--tail", "40", container.name]).catch(() => ""));
+      if (!health.startsWith("healthy")) say(await logsOf(container.name));
       const uid = await docker(["exec", container.name, "id", "-u"]).catch(() => "");
       check(uid === "10001", `${container.instance} runs as uid 10001 (${uid})`);
     }
@@ -219,10 +229,7 @@ async function main() {
       await docker(["stop", "--time", "15", container.name]);
       figures.push(`${container.instance} stopped in ${seconds(stopping)}`);
       const exitCode = await docker(["inspect", "-f", "{{.State.ExitCode}}", container.name]);
-      const logs = await promisify(execFile)(DOCKER, ["logs", container.name], { encoding: "utf8" }).then(
-        ({ stdout, stderr }) => stdout + stderr,
-        () => "",
-      );
+      const logs = await logsOf(container.name);
       check(
         exitCode === "0" && logs.includes("[wirespeed] stopped"),
         `docker stop ends ${container.instance} cleanly (exit ${exitCode})`,
