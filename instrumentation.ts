@@ -8,6 +8,10 @@ export async function register() {
   // A data folder that others can read or enter is said in the log, with the fix (lib/data-dir.ts).
   const { warnAboutDataDir } = await import("@/lib/data-dir");
   warnAboutDataDir();
+  // A WIRESPEED_TRUSTED_PROXIES range that holds the default gateway (Docker's userland proxy) or this
+  // machine's own network believes forged proxy headers from anyone there: one line (lib/trusted-proxy-warning.ts).
+  const { warnAboutTrustedProxies } = await import("@/lib/trusted-proxy-warning");
+  warnAboutTrustedProxies();
   // A sign-in setting the server cannot use (a short WIRESPEED_API_TOKEN, a malformed WIRESPEED_TRUSTED_PROXIES,
   // a proxy's user header without the proxies it may come from) stops the server here, naming the variable.
   const { checkAuthSettings } = await import("@/lib/auth/settings");

@@ -22,6 +22,9 @@ const OVER_HTTPS = [{ type: "header" as const, key: "x-forwarded-proto", value: 
 const nextConfig: NextConfig = {
   // WIRESPEED_DIST_DIR lets two copies of the app (say, browser tests on two ports) build side by side.
   distDir: process.env.WIRESPEED_DIST_DIR || ".next",
+  // The image (Dockerfile) runs Next.js's standalone output: the server with only the packages it loads.
+  // `npm start` serves the usual build, as before.
+  ...(process.env.WIRESPEED_STANDALONE === "1" ? { output: "standalone" as const } : {}),
   // Native modules and SSH stay out of the bundle: they are loaded by Node at run time.
   serverExternalPackages: [
     "better-sqlite3",

@@ -207,6 +207,14 @@ export function lintDockerfile(text: string): string[] {
         "npm ci must run with npm_config_build_from_source=true, so native modules compile instead of downloading prebuilt binaries",
       );
     }
+    // the node image holds Node's headers in /usr/local/include/node: without nodedir, node-gyp downloads them
+    const nodedir =
+      env.npm_config_nodedir ?? /\bnpm_config_nodedir=(\S+)/.exec(npmCiStage.instructions[ciIndex]!.args)?.[1];
+    if (nodedir !== "/usr/local") {
+      problems.push(
+        "npm ci must run with npm_config_nodedir=/usr/local, so node-gyp compiles against the image's Node headers instead of downloading them from the Node.js download server",
+      );
+    }
     const buildPackages = before
       .filter((instruction) => instruction.keyword === "RUN")
       .flatMap((instruction) => checkAptRun(instruction, "build stage", []));
@@ -248,6 +256,19 @@ export function lintDockerfile(text: string): string[] {
   }
   if (!finalOf("COPY").some((instruction) => /--from=\S+/.test(instruction.args)))
     problems.push("the runtime stage must COPY --from the build stage");
+  // what runs, not the build's tree: its node_modules hold every dev dependency and the compilers' output
+  for (const copy of finalOf("COPY").filter((instruction) => /--from=\S+/.test(instruction.args))) {
+    const sources = copy.args
+      .split(/\s+/)
+      .filter((word) => !word.startsWith("--"))
+      .slice(0, -1);
+    for (const source of sources) {
+      if (/^(\/app)?\/?\.?$/.test(source) || /(^|\/)node_modules\/?$/.test(source))
+        problems.push(
+          `the runtime stage copies ${source} of the build (line ${copy.line}): copy Next.js's standalone output and the compiled scripts, so no dev dependency reaches the image`,
+        );
+    }
+  }
   if (finalOf("WORKDIR").length === 0) problems.push("the runtime stage must set a WORKDIR");
   const env = Object.assign({}, ...finalOf("ENV").map((instruction) => parseEnv(instruction.args))) as Record<
     string,
@@ -273,12 +294,19 @@ export function lintDockerfile(text: string): string[] {
     const words = execForm(cmd.args);
     if (!words) problems.push(`${cmd.keyword} (line ${cmd.line}) must use the exec form ["…", "…"]`);
     const command = (words ?? []).join(" ");
-    // scripts/migrate.ts migrates whichever database DATABASE_URL names (SQLite or Postgres).
-    const migrate = command.indexOf("scripts/migrate.ts");
+    // scripts/migrate.ts, compiled to scripts/migrate.js, migrates whichever database DATABASE_URL names.
+    const migrate = command.search(/\bnode scripts\/migrate\.js\b/);
     // scripts/server.mjs, not `next start`: it tells the app each connection's address (lib/auth/client.ts).
     const start = command.indexOf("scripts/server.mjs");
     if (migrate < 0 || start < migrate)
-      problems.push(`${cmd.keyword} (line ${cmd.line}) must run scripts/migrate.ts, then scripts/server.mjs`);
+      problems.push(
+        `${cmd.keyword} (line ${cmd.line}) must run node scripts/migrate.js (scripts/migrate.ts compiled), then scripts/server.mjs`,
+      );
+    const compiler = /\b(tsx|ts-node|prisma|npx|npm)\b/.exec(command)?.[1];
+    if (compiler)
+      problems.push(
+        `${cmd.keyword} (line ${cmd.line}) runs ${compiler}: the image starts with node alone, no compiler or CLI`,
+      );
   }
   const users = final.instructions
     .slice(0, cmdIndex < 0 ? undefined : cmdIndex)
@@ -299,6 +327,8 @@ export function lintDockerfile(text: string): string[] {
       problems.push(`HEALTHCHECK (line ${healthcheck.line}) uses curl or wget, which the slim image lacks: use node`);
     if (/\bNONE\b/.test(healthcheck.args))
       problems.push(`HEALTHCHECK NONE (line ${healthcheck.line}) turns the health check off`);
+    if (!healthcheck.args.includes("process.env.PORT"))
+      problems.push(`HEALTHCHECK (line ${healthcheck.line}) must ask the port PORT names (process.env.PORT)`);
   }
   return problems;
 }
@@ -359,8 +389,16 @@ export function lintCompose(text: string, options: ComposeOptions): string[] {
     problems.push(`WIRESPEED_DATA_DIR must be ${options.dataDir}, the mounted folder (got ${env.WIRESPEED_DATA_DIR})`);
   }
   const ports = Array.isArray(service.ports) ? service.ports.map(String) : [];
-  if (!ports.some((port) => port.split(":").at(-1) === String(options.port)))
-    problems.push(`ports must publish the container's port ${options.port}`);
+  const exposed = Array.isArray(service.expose) ? service.expose.map(String) : [];
+  if (![...ports, ...exposed].some((port) => port.split(":").at(-1) === String(options.port)))
+    problems.push(`ports must publish the container's port ${options.port} (or expose it to the proxy's network)`);
+  for (const port of ports) {
+    // host address:host port:container port; without the address Docker publishes on every interface
+    if (!/^(127\.0\.0\.1|\[::1\]|::1):/.test(port))
+      problems.push(
+        `ports "${port}" publishes plain HTTP on every interface: publish it to the proxy only (127.0.0.1:${options.port}:${options.port}, or expose)`,
+      );
+  }
 
   const healthcheck = service.healthcheck as { test?: unknown; disable?: unknown } | undefined;
   const probe = Array.isArray(healthcheck?.test) ? healthcheck.test.join(" ") : String(healthcheck?.test ?? "");
@@ -368,6 +406,8 @@ export function lintCompose(text: string, options: ComposeOptions): string[] {
     problems.push("healthcheck must request /api/health");
   else if (/\b(curl|wget)\b/.test(probe))
     problems.push("healthcheck uses curl or wget, which the image lacks: use node");
+  else if (!probe.includes("process.env.PORT"))
+    problems.push("healthcheck must ask the port PORT names (process.env.PORT), as the image's own check does");
 
   if (!/^\$\{WIRESPEED_SECRET:\?[^}]+\}$/.test(env.WIRESPEED_SECRET ?? "")) {
     problems.push("WIRESPEED_SECRET must be required and explained: ${WIRESPEED_SECRET:?message}");

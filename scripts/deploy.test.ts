@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +9,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { lintCompose, lintDockerfile, lintDockerignore, parseDockerfile, parseEnv } from "./deploy-lint";
+import { startLocalNginx, type LocalNginx } from "./image-check-nginx";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
@@ -80,7 +83,10 @@ describe("Dockerfile", () => {
     [
       "apt lists left in the image",
       (text) =>
-        text.replace(/iperf3 openssh-client \\\n \&\& rm -rf \/var\/lib\/apt\/lists\/\*/, "iperf3 openssh-client"),
+        text.replace(
+          /iperf3 openssh-client \\\n \&\& apt-get clean \\\n \&\& rm -rf \/var\/lib\/apt\/lists\/\*/,
+          "iperf3 openssh-client \\\n && apt-get clean",
+        ),
       /must end with rm -rf \/var\/lib\/apt\/lists/,
     ],
     ["running as root", (text) => text.replace("USER wirespeed", "USER root"), /runs as root/],
@@ -101,8 +107,8 @@ describe("Dockerfile", () => {
       "wget of a binary",
       (text) =>
         text.replace(
-          "WORKDIR /app\n# The code",
-          "RUN wget -O /usr/local/bin/tool https://example.invalid/tool\nWORKDIR /app\n# The code",
+          "WORKDIR /app\n# Only what runs",
+          "RUN wget -O /usr/local/bin/tool https://example.invalid/tool\nWORKDIR /app\n# Only what runs",
         ),
       /downloads with curl or wget/,
     ],
@@ -110,8 +116,8 @@ describe("Dockerfile", () => {
       "ADD of a URL",
       (text) =>
         text.replace(
-          "WORKDIR /app\n# The code",
-          "ADD https://example.invalid/tool /usr/local/bin/tool\nWORKDIR /app\n# The code",
+          "WORKDIR /app\n# Only what runs",
+          "ADD https://example.invalid/tool /usr/local/bin/tool\nWORKDIR /app\n# Only what runs",
         ),
       /ADD of a URL/,
     ],
@@ -140,13 +146,46 @@ describe("Dockerfile", () => {
     ],
     [
       "no migrations at start",
-      (text) => text.replace("node_modules/.bin/tsx scripts/migrate.ts && ", ""),
-      /must run scripts\/migrate\.ts, then scripts\/server\.mjs/,
+      (text) => text.replace("node scripts/migrate.js && ", ""),
+      /must run node scripts\/migrate\.js \(scripts\/migrate\.ts compiled\), then scripts\/server\.mjs/,
     ],
     [
       "next start, which cannot tell the app who is connected",
       (text) => text.replace("exec node scripts/server.mjs", "exec node_modules/.bin/next start"),
-      /must run scripts\/migrate\.ts, then scripts\/server\.mjs/,
+      /must run node scripts\/migrate\.js .*, then scripts\/server\.mjs/,
+    ],
+    [
+      "the migration run through tsx at start",
+      (text) =>
+        text.replace(
+          "node scripts/migrate.js && ",
+          "node_modules/.bin/tsx scripts/migrate.ts && node scripts/migrate.js && ",
+        ),
+      /runs tsx: the image starts with node alone/,
+    ],
+    [
+      "node-gyp left to download Node's headers",
+      (text) => text.replace("    npm_config_nodedir=/usr/local \\\n", ""),
+      /npm_config_nodedir=\/usr\/local, so node-gyp compiles against the image's Node headers/,
+    ],
+    [
+      "the build's whole tree in the image",
+      (text) => text.replace("COPY --from=build /app/.next/standalone ./", "COPY --from=build /app ./"),
+      /the runtime stage copies \/app of the build .*: copy Next\.js's standalone output/,
+    ],
+    [
+      "the build's node_modules in the image",
+      (text) =>
+        text.replace(
+          "COPY --from=build /app/compiled ./scripts",
+          "COPY --from=build /app/compiled ./scripts\nCOPY --from=build /app/node_modules ./node_modules",
+        ),
+      /the runtime stage copies \/app\/node_modules of the build/,
+    ],
+    [
+      "a health check on a fixed port",
+      (text) => text.replace("' + (process.env.PORT || 3000) + '", "3000"),
+      /HEALTHCHECK .* must ask the port PORT names/,
     ],
     ["a shell-form CMD", (text) => text.replace(/^CMD \[.*$/m, "CMD next start"), /must use the exec form/],
     ["a heredoc", (text) => text.replace("RUN npm ci --no-audit --no-fund", "RUN <<EOF\nnpm ci\nEOF"), /heredoc/],
@@ -190,6 +229,16 @@ describe("docker-compose.yml as written", () => {
       /must mount \.\/data on \/data/,
     ],
     ["no health check", (text) => text.replace("/api/health", "/"), /healthcheck must request \/api\/health/],
+    [
+      "a health check on a fixed port",
+      (text) => text.replace("' + (process.env.PORT || 3000) + '", "3000"),
+      /healthcheck must ask the port PORT names/,
+    ],
+    [
+      "the port published on every interface",
+      (text) => text.replace('"127.0.0.1:3000:3000"', '"3000:3000"'),
+      /ports "3000:3000" publishes plain HTTP on every interface/,
+    ],
     [
       "an optional secret",
       (text) => text.replace(/\$\{WIRESPEED_SECRET:\?[^}]*\}/, "${WIRESPEED_SECRET:-}"),
@@ -284,7 +333,9 @@ describe("docker-compose config", () => {
       WIRESPEED_API_TOKEN: "a-token",
       WIRESPEED_ADMIN_PASSWORD: "",
     });
-    expect((service.healthcheck as { test: string[] }).test.join(" ")).toContain("http://127.0.0.1:3000/api/health");
+    expect((service.healthcheck as { test: string[] }).test.join(" ")).toContain("/api/health");
+    // plain HTTP for the proxy on this machine only, never on every interface
+    expect(service.ports).toEqual(["127.0.0.1:3000:3000/tcp"]);
   });
 
   it.each([
@@ -348,9 +399,221 @@ describe("docker-compose.postgres.yml", () => {
     expect(nginx).toMatch(/proxy_buffering off;/);
   });
 
+  it("publishes nginx's plain HTTP on loopback only, for the HTTPS proxy in front", async () => {
+    const result = await config(SECRETS);
+    const services = (parseYaml(result.stdout) as { services: Record<string, Record<string, unknown>> }).services;
+    expect(services.proxy!.ports).toEqual(["127.0.0.1:3000:80/tcp"]);
+    // the instances trust nginx's own address, not the network's range (Docker relays from its gateway)
+    expect(services["wirespeed-1"]!.environment).toMatchObject({ WIRESPEED_TRUSTED_PROXIES: "172.30.80.10" });
+  });
+
   it.each(["WIRESPEED_SECRET", "POSTGRES_PASSWORD"])("refuses to start without %s, saying so", async (name) => {
     const result = await config({ ...SECRETS, [name]: "" });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(new RegExp(`set ${name}`));
   });
+});
+
+// deploy/nginx.conf run by a real nginx (scripts/image-check-nginx.ts: Debian's nginx-light, which npm test
+// installs, in a folder of its own on 127.0.0.1), in front of a server that answers with the headers it
+// was sent: what the Wirespeed instances behind it would receive.
+describe("deploy/nginx.conf", () => {
+  // one port per test run (WIRESPEED_LAB_INSTANCE), so that parallel runs do not meet
+  const port = 28_080 + Number(process.env.WIRESPEED_LAB_INSTANCE || 0);
+  let upstream: http.Server | null = null;
+  let nginx: LocalNginx | null = null;
+  afterAll(async () => {
+    await nginx?.stop();
+    await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve(undefined)));
+  });
+
+  async function startNginx(): Promise<void> {
+    upstream = http.createServer((request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify(request.headers));
+    });
+    await new Promise<void>((resolve) => upstream!.listen(0, "127.0.0.1", resolve));
+    const address = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    nginx = await startLocalNginx([address, address], port);
+  }
+
+  /** What the instance behind nginx receives for a request sent to nginx with `headers`. */
+  function through(headers: Record<string, string>, method = "GET"): Promise<Record<string, string>> {
+    return new Promise((resolve, reject) => {
+      const request = http.request({ host: "127.0.0.1", port, path: "/", method, headers }, (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve(JSON.parse(body) as Record<string, string>));
+      });
+      request.on("error", reject);
+      request.end();
+    });
+  }
+
+  it("passes on the Host a browser sent, with its port, as a server action's Origin names it", async () => {
+    await startNginx();
+    // nginx published on 3000:80: the browser's Host and Origin say :3000, and Next.js refuses a server
+    // action whose Origin is not the Host it received ("Invalid Server Actions request", a 500)
+    const received = await through({ host: "wirespeed.lab:3000", origin: "http://wirespeed.lab:3000" }, "POST");
+    expect(received.host).toBe("wirespeed.lab:3000");
+    expect(received.origin).toBe("http://wirespeed.lab:3000");
+    expect((await through({ host: "wirespeed.lab" })).host).toBe("wirespeed.lab");
+    expect((await through({ host: "[fd00::5]:8443" })).host).toBe("[fd00::5]:8443");
+  });
+
+  it("names the client in X-Forwarded-For after what the client wrote, and keeps the connection header its own", async () => {
+    if (!nginx) await startNginx();
+    const received = await through({ host: "wirespeed.lab:3000", "x-forwarded-for": "203.0.113.9" });
+    // the right-most entry is the one nginx saw: lib/auth/client.ts reads from the right
+    expect(received["x-forwarded-for"]).toBe("203.0.113.9, 127.0.0.1");
+    expect(received["x-forwarded-proto"]).toBe("http");
+    expect(received.connection).toBeUndefined();
+  });
+});
+
+// Each health check as Docker runs it (the image's, and each compose file's, which replaces it), against
+// a server on the port PORT names: setting PORT must keep the service healthy.
+describe("health checks", () => {
+  const checks: [string, () => Promise<string[]>][] = [
+    [
+      "the image's HEALTHCHECK",
+      async () => {
+        const healthcheck = parseDockerfile(DOCKERFILE)
+          .stages.at(-1)!
+          .instructions.find((instruction) => instruction.keyword === "HEALTHCHECK")!;
+        return ["CMD", ...(JSON.parse(healthcheck.args.slice(healthcheck.args.indexOf("CMD") + 3).trim()) as string[])];
+      },
+    ],
+    ...(
+      [
+        ["docker-compose.yml", "wirespeed"],
+        ["docker-compose.postgres.yml", "wirespeed-1"],
+        ["docker-compose.postgres.yml", "wirespeed-2"],
+      ] as const
+    ).map(([file, name]): [string, () => Promise<string[]>] => [
+      `${file}'s ${name}`,
+      async () => {
+        const document = parseYaml(read(file)) as {
+          services: Record<string, { healthcheck: { test: string[] } }>;
+          "x-wirespeed"?: { healthcheck: { test: string[] } };
+        };
+        // YAML merge keys (<<: *wirespeed) are resolved by compose; here the anchor's own test when the service has none
+        return (document.services[name]!.healthcheck ?? document["x-wirespeed"]!.healthcheck).test;
+      },
+    ]),
+  ];
+
+  it.each(checks)("%s asks the port PORT names", async (_name, testOf) => {
+    const [kind, command, ...args] = await testOf();
+    expect(kind).toBe("CMD");
+    expect(command).toBe("node");
+    const asked: string[] = [];
+    const server = http.createServer((request, response) => {
+      asked.push(request.url ?? "");
+      response.end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const { PATH, HOME } = process.env;
+      const run = await promisify(execFile)(process.execPath, args, {
+        env: { PATH, HOME, PORT: String(port), NODE_ENV: "production" },
+      }).then(
+        () => 0,
+        (error: { code?: number }) => error.code ?? 1,
+      );
+      expect(asked).toEqual(["/api/health"]);
+      expect(run).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+// The image's commands compiled to plain JavaScript (deploy/bundle-scripts.mjs), run with node alone from a
+// folder laid out as the image's /app: the migration step needs no tsx and no Prisma CLI.
+describe("deploy/bundle-scripts.mjs", () => {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-bundle-"));
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  it("compiles the migration step, which migrates a fresh SQLite file as prisma migrate deploy would", async () => {
+    const app = path.join(scratch, "app");
+    fs.mkdirSync(path.join(app, "prisma"), { recursive: true });
+    fs.cpSync(path.join(ROOT, "prisma", "migrations"), path.join(app, "prisma", "migrations"), { recursive: true });
+    // better-sqlite3 is native and stays out of the bundle: the image's node_modules has it
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(app, "node_modules"));
+    const { bundleScripts } = (await import("../deploy/bundle-scripts.mjs")) as {
+      bundleScripts: (outdir: string) => Promise<void>;
+    };
+    await bundleScripts(path.join(app, "scripts"));
+    for (const name of ["migrate", "backup", "compact", "wirespeed"]) {
+      expect(fs.existsSync(path.join(app, "scripts", `${name}.js`))).toBe(true);
+    }
+    const dataDir = path.join(scratch, "data");
+    const { PATH, HOME } = process.env;
+    const env = { PATH, HOME, WIRESPEED_DATA_DIR: dataDir, NODE_ENV: "production" as const };
+    const node = (args: string[]) =>
+      promisify(execFile)(process.execPath, args, { cwd: app, env, encoding: "utf8" }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code?: number; stdout?: string; stderr?: string }) => ({
+          code: error.code ?? 1,
+          stdout: error.stdout ?? "",
+          stderr: error.stderr ?? "",
+        }),
+      );
+    const first = await node(["scripts/migrate.js"]);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^\[wirespeed\] SQLite database .*wirespeed\.db: applied 20261130000000_init, /);
+    expect((await node(["scripts/migrate.js"])).stdout).toMatch(/: up to date\n$/);
+    expect(fs.statSync(path.join(dataDir, "wirespeed.db")).mode & 0o777).toBe(0o600);
+    // Prisma reads the database migrated this way as its own
+    const status = await promisify(execFile)(path.join(ROOT, "node_modules/.bin/prisma"), ["migrate", "status"], {
+      cwd: ROOT,
+      env: {
+        PATH,
+        HOME,
+        NODE_ENV: "test",
+        DATABASE_URL: `file:${path.join(dataDir, "wirespeed.db")}`,
+        CHECKPOINT_DISABLE: "1",
+      },
+      encoding: "utf8",
+    });
+    expect(status.stdout).toContain("Database schema is up to date!");
+    // a file that `prisma migrate deploy` migrated (npm start before this change, any older image) is up to
+    // date for the compiled step, and holds the same schema
+    const byPrisma = path.join(scratch, "prisma-data");
+    await promisify(execFile)(path.join(ROOT, "node_modules/.bin/prisma"), ["migrate", "deploy"], {
+      cwd: ROOT,
+      env: {
+        PATH,
+        HOME,
+        NODE_ENV: "test",
+        DATABASE_URL: `file:${path.join(byPrisma, "wirespeed.db")}`,
+        CHECKPOINT_DISABLE: "1",
+      },
+      encoding: "utf8",
+    });
+    const after = await promisify(execFile)(process.execPath, ["scripts/migrate.js"], {
+      cwd: app,
+      env: { ...env, WIRESPEED_DATA_DIR: byPrisma },
+      encoding: "utf8",
+    });
+    expect(after.stdout).toMatch(/: up to date\n$/);
+    const { default: Database } = await import("better-sqlite3");
+    const schemaOf = (file: string) => {
+      const database = new Database(file, { readonly: true });
+      try {
+        return database.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name").all();
+      } finally {
+        database.close();
+      }
+    };
+    expect(schemaOf(path.join(dataDir, "wirespeed.db"))).toEqual(schemaOf(path.join(byPrisma, "wirespeed.db")));
+    // the other commands run from the same folder
+    const backup = await node(["scripts/backup.js", path.join(scratch, "copy.db")]);
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toContain("integrity_check ok");
+    // bundling, two migrations and the Prisma CLI twice: a minute on a busy 2-core machine
+  }, 180_000);
 });

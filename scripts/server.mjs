@@ -7,6 +7,7 @@
 // throttling counts per client, and a trusted proxy's user header is believed only from that proxy.
 //   node scripts/server.mjs            (PORT, default 3000; scripts/start.mjs and the image run it)
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT || 3000);
 // The app asks itself for a share link's page over loopback (app/api/share-pages): on this port.
 process.env.PORT = String(port);
+
+// In the image, Next.js's standalone output has no next.config.ts: the configuration the build
+// resolved is read from the build, as the standalone output's own server.js does.
+const buildConfig = path.join(root, ".next", "required-server-files.json");
+if (!fs.existsSync(path.join(root, "next.config.ts")) && fs.existsSync(buildConfig)) {
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(
+    JSON.parse(fs.readFileSync(buildConfig, "utf8")).config,
+  );
+}
 
 const { default: next } = await import("next");
 const server = http.createServer();

@@ -23,6 +23,7 @@ declare -A providers=(
   [ip]=iproute2
   [tc]=iproute2
   [docker-compose]=docker-compose
+  [/usr/sbin/nginx]=nginx-light
   [/bin/busybox]=busybox
   [unshare]=util-linux
   [ping]=iputils-ping
