@@ -47,6 +47,9 @@ const POSTGRES_SUITES = [
   "**/*.postgres.test.ts",
 ];
 
+// One migrated SQLite file per run, which each test file's database copies (testing/database.ts).
+const SQLITE_TEMPLATE = "testing/sqlite-template-setup.ts";
+
 // Three projects: `unit` is pure and fast; `lab` runs against real sshd and iperf3
 // in the network namespaces that testing/lab builds (root only); `postgres` runs the suites that
 // read and write the database (POSTGRES_SUITES) again on a throwaway Postgres cluster
@@ -68,6 +71,7 @@ export default defineConfig({
           include: ["{lib,agents,scripts,components,app,bench,testing}/**/*.test.ts"],
           exclude: ["**/*.lab.test.ts", "**/*.postgres.test.ts", "node_modules/**"],
           environment: "node",
+          globalSetup: [SQLITE_TEMPLATE],
           // Some tests spawn shells, derive scrypt keys or migrate a database: seconds on a busy 2-core machine.
           testTimeout: 20_000,
         },
@@ -79,7 +83,7 @@ export default defineConfig({
           include: ["**/*.lab.test.ts"],
           exclude: ["node_modules/**"],
           environment: "node",
-          globalSetup: ["testing/lab/vitest-global-setup.ts", "testing/postgres/lab-global-setup.ts"],
+          globalSetup: [SQLITE_TEMPLATE, "testing/lab/vitest-global-setup.ts", "testing/postgres/lab-global-setup.ts"],
           // Lab tests share hosts and links: one file at a time.
           fileParallelism: false,
           testTimeout: 120_000,
@@ -93,7 +97,7 @@ export default defineConfig({
           include: POSTGRES_SUITES,
           exclude: ["**/*.lab.test.ts", "node_modules/**"],
           environment: "node",
-          globalSetup: ["testing/postgres/vitest-global-setup.ts"],
+          globalSetup: [SQLITE_TEMPLATE, "testing/postgres/vitest-global-setup.ts"],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

@@ -3,13 +3,9 @@
 #   system packages (installed when root on Debian), npm packages, Prisma client,
 #   type-check, lint, unit tests, lab tests (real sshd + iperf3 in network
 #   namespaces), end-to-end tests (Playwright driving Debian's Chromium).
+# `scripts/test.sh --missing-packages` only lists the Debian packages that are missing, one a line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-export NEXT_TELEMETRY_DISABLED=1
-results=test-results
-mkdir -p "$results"
-rm -f "$results"/*.json
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -29,7 +25,6 @@ declare -A providers=(
   [/usr/sbin/ethtool]=ethtool
   [promtool]=prometheus
   [/usr/bin/prometheus]=prometheus
-  [/usr/lib/postgresql]=postgresql
   [/usr/sbin/mosquitto]=mosquitto
 )
 missing=()
@@ -38,8 +33,20 @@ for cmd in "${!providers[@]}"; do
     missing+=("${providers[$cmd]}")
   fi
 done
+# The Postgres server: Debian keeps initdb under /usr/lib/postgresql/<version>/bin, off the PATH.
+# That folder alone is no proof, since the client package (psql) makes it too.
+# (WIRESPEED_POSTGRES_LIB points the check elsewhere, for scripts/test-script.test.ts.)
+if ! compgen -G "${WIRESPEED_POSTGRES_LIB:-/usr/lib/postgresql}/*/bin/initdb" >/dev/null; then
+  missing+=(postgresql)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+fi
+if [ "${1:-}" = --missing-packages ]; then
+  [ ${#missing[@]} -eq 0 ] || printf '%s\n' "${missing[@]}"
+  exit 0
+fi
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     step "installing Debian packages: ${missing[*]}"
     apt-get update -qq
@@ -64,17 +71,55 @@ npx eslint --max-warnings=0 .
 npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "not formatted: run npm run format" >&2; exit 1; }
 
 # --- 4. Tests ------------------------------------------------------------------
-step "unit tests (vitest)"
-npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
+# Two phases of two suites each, side by side: the unit tests with the Postgres tests (a cluster of
+# their own), then the lab tests with the end-to-end tests, each on a lab of its own
+# (WIRESPEED_LAB_INSTANCE, testing/lab/README.md): both mostly wait on iperf3's seconds and on the
+# pages. The suite in the background writes to test-results/<name>.log, shown when it ends. A failed
+# suite does not stop the others: every report counts in the closing line.
+export NEXT_TELEMETRY_DISABLED=1
+results=test-results
+mkdir -p "$results"
+rm -f "$results"/*.json "$results"/*.log
+lab_instance=${WIRESPEED_LAB_INSTANCE:-0}
+e2e_lab_instance=${WIRESPEED_E2E_LAB_INSTANCE:-$(((lab_instance + 1) % 8))}
+if [ "$e2e_lab_instance" = "$lab_instance" ]; then
+  echo "WIRESPEED_E2E_LAB_INSTANCE must differ from WIRESPEED_LAB_INSTANCE ($lab_instance): two suites would share one lab" >&2
+  exit 1
+fi
+failed=()
 
-step "Postgres tests (vitest: the database suites again, on a throwaway Postgres cluster)"
-npx vitest run --project postgres --reporter=default --reporter=json --outputFile.json="$results/postgres.json"
+vitest_project() {
+  npx vitest run --project "$1" --reporter=default --reporter=json --outputFile.json="$results/$1.json"
+}
 
-step "lab tests (vitest, real sshd and iperf3 in network namespaces)"
-npx vitest run --project lab --reporter=default --reporter=json --outputFile.json="$results/lab.json"
+# side_by_side NAME COMMAND… -- NAME COMMAND…: the first in the background, the second in the foreground.
+side_by_side() {
+  local background=$1 foreground pid
+  shift
+  local command=()
+  while [ "$1" != -- ]; do
+    command+=("$1")
+    shift
+  done
+  shift
+  foreground=$1
+  shift
+  "${command[@]}" >"$results/$background.log" 2>&1 &
+  pid=$!
+  echo "($background runs beside it: $results/$background.log)"
+  "$@" || failed+=("$foreground")
+  wait "$pid" || failed+=("$background")
+  step "$background (its log)"
+  cat "$results/$background.log"
+}
 
-step "end-to-end tests (Playwright, /usr/bin/chromium)"
-npx playwright test
+step "unit tests (vitest), and beside them the Postgres tests (the database suites again, on a throwaway Postgres cluster)"
+side_by_side postgres vitest_project postgres -- unit vitest_project unit
+
+step "end-to-end tests (Playwright, /usr/bin/chromium; lab instance $e2e_lab_instance), and beside them the lab tests (vitest, real sshd and iperf3 in network namespaces; lab instance $lab_instance)"
+side_by_side lab env WIRESPEED_LAB_INSTANCE="$lab_instance" bash -c "$(declare -f vitest_project); results=$results; vitest_project lab" -- \
+  e2e env WIRESPEED_LAB_INSTANCE="$e2e_lab_instance" npx playwright test
 
 step "summary"
-node scripts/test-summary.mjs "$results"
+[ ${#failed[@]} -eq 0 ] || echo "failed: ${failed[*]}"
+node scripts/test-summary.mjs "$results" && [ ${#failed[@]} -eq 0 ]
