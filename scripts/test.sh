@@ -116,9 +116,19 @@ side_by_side() {
 step "unit tests (vitest), and beside them the Postgres tests (the database suites again, on a throwaway Postgres cluster)"
 side_by_side postgres vitest_project postgres -- unit vitest_project unit
 
+# The app under test is built first, in its own step: Playwright's wait for the server (10 min) is
+# for the server's start, and a build on a loaded 2-core machine took longer than that.
+e2e_port=${WIRESPEED_E2E_PORT:-3100}
+e2e_dist_dir=.next
+[ "$e2e_port" = 3100 ] || e2e_dist_dir=.next-e2e-$e2e_port # as e2e/api.ts distDirFor
+build_and_e2e() {
+  echo "building the app for the end-to-end tests (next build, $e2e_dist_dir)"
+  WIRESPEED_DIST_DIR=$e2e_dist_dir npx next build && WIRESPEED_LAB_INSTANCE=$e2e_lab_instance npx playwright test
+}
+
 step "end-to-end tests (Playwright, /usr/bin/chromium; lab instance $e2e_lab_instance), and beside them the lab tests (vitest, real sshd and iperf3 in network namespaces; lab instance $lab_instance)"
 side_by_side lab env WIRESPEED_LAB_INSTANCE="$lab_instance" bash -c "$(declare -f vitest_project); results=$results; vitest_project lab" -- \
-  e2e env WIRESPEED_LAB_INSTANCE="$e2e_lab_instance" npx playwright test
+  e2e build_and_e2e
 
 step "summary"
 [ ${#failed[@]} -eq 0 ] || echo "failed: ${failed[*]}"
