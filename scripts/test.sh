@@ -80,10 +80,23 @@ export NEXT_TELEMETRY_DISABLED=1
 results=test-results
 mkdir -p "$results"
 rm -f "$results"/*.json "$results"/*.log
+# Three labs at once: the lab tests', the one their benchmarks' smoke runs build beside it
+# (bench/smoke.lab.test.ts) and the end-to-end tests'. Bringing a lab up tears down what its instance had.
+other_instance() { # the first instance from 1 to 7 that is none of the arguments
+  local instance
+  for instance in 1 2 3 4 5 6 7; do
+    case " $* " in *" $instance "*) ;; *)
+      echo "$instance"
+      return
+      ;;
+    esac
+  done
+}
 lab_instance=${WIRESPEED_LAB_INSTANCE:-0}
-e2e_lab_instance=${WIRESPEED_E2E_LAB_INSTANCE:-$(((lab_instance + 1) % 8))}
-if [ "$e2e_lab_instance" = "$lab_instance" ]; then
-  echo "WIRESPEED_E2E_LAB_INSTANCE must differ from WIRESPEED_LAB_INSTANCE ($lab_instance): two suites would share one lab" >&2
+bench_lab_instance=${WIRESPEED_BENCH_LAB_INSTANCE:-$(other_instance "$lab_instance")}
+e2e_lab_instance=${WIRESPEED_E2E_LAB_INSTANCE:-$(other_instance "$lab_instance" "$bench_lab_instance")}
+if [ "$(printf '%s\n' "$lab_instance" "$bench_lab_instance" "$e2e_lab_instance" | sort -u | wc -l)" != 3 ]; then
+  echo "WIRESPEED_LAB_INSTANCE ($lab_instance), WIRESPEED_BENCH_LAB_INSTANCE ($bench_lab_instance) and WIRESPEED_E2E_LAB_INSTANCE ($e2e_lab_instance) must differ: two suites would share one lab" >&2
   exit 1
 fi
 failed=()
@@ -104,6 +117,13 @@ side_by_side() {
   shift
   foreground=$1
   shift
+  # WIRESPEED_TESTS_ONE_AT_A_TIME=1: one suite after the other, for a machine busy with other work,
+  # where the lab's iperf3 would not get the CPU its rates need beside the browser.
+  if [ "${WIRESPEED_TESTS_ONE_AT_A_TIME:-}" = 1 ]; then
+    "${command[@]}" || failed+=("$background")
+    "$@" || failed+=("$foreground")
+    return
+  fi
   "${command[@]}" >"$results/$background.log" 2>&1 &
   pid=$!
   echo "($background runs beside it: $results/$background.log)"
@@ -127,7 +147,7 @@ build_and_e2e() {
 }
 
 step "end-to-end tests (Playwright, /usr/bin/chromium; lab instance $e2e_lab_instance), and beside them the lab tests (vitest, real sshd and iperf3 in network namespaces; lab instance $lab_instance)"
-side_by_side lab env WIRESPEED_LAB_INSTANCE="$lab_instance" bash -c "$(declare -f vitest_project); results=$results; vitest_project lab" -- \
+side_by_side lab env WIRESPEED_LAB_INSTANCE="$lab_instance" WIRESPEED_BENCH_LAB_INSTANCE="$bench_lab_instance" bash -c "$(declare -f vitest_project); results=$results; vitest_project lab" -- \
   e2e build_and_e2e
 
 step "summary"
