@@ -36,7 +36,10 @@ export default defineConfig({
   workers: 1,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 60_000,
+  // A test's bound catches a hang, not slowness: axe over a page in both themes, a run watched live
+  // and a user added (a bcrypt hash on the server) take seconds alone, and past 60 s on a loaded
+  // 2-core machine (e2e/accounts.spec.ts's first test did, at a load of 26, failing the spec's others).
+  timeout: 180_000,
   // A page hydrates and draws its charts in well under a second alone, in several on a loaded
   // 2-core machine: assertions wait up to 10 s for what the page shows (a passing test waits no longer).
   expect: { timeout: 10_000 },

@@ -47,6 +47,12 @@ const POSTGRES_SUITES = [
   "**/*.postgres.test.ts",
 ];
 
+// One migrated SQLite file per run, which each test file's database copies (testing/database.ts).
+const SQLITE_TEMPLATE = "testing/sqlite-template-setup.ts";
+
+// The unit and postgres projects' bound for one test or hook (see unit).
+const SLOW_TEST_TIMEOUT = 120_000;
+
 // Three projects: `unit` is pure and fast; `lab` runs against real sshd and iperf3
 // in the network namespaces that testing/lab builds (root only); `postgres` runs the suites that
 // read and write the database (POSTGRES_SUITES) again on a throwaway Postgres cluster
@@ -68,8 +74,13 @@ export default defineConfig({
           include: ["{lib,agents,scripts,components,app,bench,testing}/**/*.test.ts"],
           exclude: ["**/*.lab.test.ts", "**/*.postgres.test.ts", "node_modules/**"],
           environment: "node",
-          // Some tests spawn shells, derive scrypt keys or migrate a database: seconds on a busy 2-core machine.
-          testTimeout: 20_000,
+          globalSetup: [SQLITE_TEMPLATE],
+          // A timeout catches a test that hangs; it is no measure of speed. Some tests spawn shells, hash
+          // passwords at bcrypt's cost 12 (in JavaScript) or write thousands of rows: a second alone, and
+          // past 20 s on a 2-core machine that runs other work (the sign-in throttle's 21 hashes, 80
+          // re-runs of an experiment, thirty long runs' samples on Postgres all failed there at 20 s).
+          testTimeout: SLOW_TEST_TIMEOUT,
+          hookTimeout: SLOW_TEST_TIMEOUT,
         },
       },
       {
@@ -79,7 +90,7 @@ export default defineConfig({
           include: ["**/*.lab.test.ts"],
           exclude: ["node_modules/**"],
           environment: "node",
-          globalSetup: ["testing/lab/vitest-global-setup.ts", "testing/postgres/lab-global-setup.ts"],
+          globalSetup: [SQLITE_TEMPLATE, "testing/lab/vitest-global-setup.ts", "testing/postgres/lab-global-setup.ts"],
           // Lab tests share hosts and links: one file at a time.
           fileParallelism: false,
           testTimeout: 120_000,
@@ -93,9 +104,10 @@ export default defineConfig({
           include: POSTGRES_SUITES,
           exclude: ["**/*.lab.test.ts", "node_modules/**"],
           environment: "node",
-          globalSetup: ["testing/postgres/vitest-global-setup.ts"],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          globalSetup: [SQLITE_TEMPLATE, "testing/postgres/vitest-global-setup.ts"],
+          // as in unit
+          testTimeout: SLOW_TEST_TIMEOUT,
+          hookTimeout: SLOW_TEST_TIMEOUT,
         },
       },
     ],

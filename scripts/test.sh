@@ -3,13 +3,9 @@
 #   system packages (installed when root on Debian), npm packages, Prisma client,
 #   type-check, lint, unit tests, lab tests (real sshd + iperf3 in network
 #   namespaces), end-to-end tests (Playwright driving Debian's Chromium).
+# `scripts/test.sh --missing-packages` only lists the Debian packages that are missing, one a line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-export NEXT_TELEMETRY_DISABLED=1
-results=test-results
-mkdir -p "$results"
-rm -f "$results"/*.json
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -30,7 +26,6 @@ declare -A providers=(
   [/usr/sbin/ethtool]=ethtool
   [promtool]=prometheus
   [/usr/bin/prometheus]=prometheus
-  [/usr/lib/postgresql]=postgresql
   [/usr/sbin/mosquitto]=mosquitto
 )
 missing=()
@@ -39,8 +34,20 @@ for cmd in "${!providers[@]}"; do
     missing+=("${providers[$cmd]}")
   fi
 done
+# The Postgres server: Debian keeps initdb under /usr/lib/postgresql/<version>/bin, off the PATH.
+# That folder alone is no proof, since the client package (psql) makes it too.
+# (WIRESPEED_POSTGRES_LIB points the check elsewhere, for scripts/test-script.test.ts.)
+if ! compgen -G "${WIRESPEED_POSTGRES_LIB:-/usr/lib/postgresql}/*/bin/initdb" >/dev/null; then
+  missing+=(postgresql)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+fi
+if [ "${1:-}" = --missing-packages ]; then
+  [ ${#missing[@]} -eq 0 ] || printf '%s\n' "${missing[@]}"
+  exit 0
+fi
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     step "installing Debian packages: ${missing[*]}"
     apt-get update -qq
@@ -65,17 +72,99 @@ npx eslint --max-warnings=0 .
 npx prettier --check . > /dev/null || { npx prettier --list-different .; echo "not formatted: run npm run format" >&2; exit 1; }
 
 # --- 4. Tests ------------------------------------------------------------------
-step "unit tests (vitest)"
-npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
+# Two phases of two suites each, side by side: the unit tests with the Postgres tests (a cluster of
+# their own), then the lab tests with the end-to-end tests, each on a lab of its own
+# (WIRESPEED_LAB_INSTANCE, testing/lab/README.md): both mostly wait on iperf3's seconds and on the
+# pages. The suite in the background writes to test-results/<name>.log, shown when it ends. A failed
+# suite does not stop the others: every report counts in the closing line.
+export NEXT_TELEMETRY_DISABLED=1
+results=test-results
+mkdir -p "$results"
+rm -f "$results"/*.json "$results"/*.log
+# Three labs at once: the lab tests', the one their benchmarks' smoke runs build beside it
+# (bench/smoke.lab.test.ts) and the end-to-end tests'. Bringing a lab up tears down what its instance had.
+other_instance() { # the first instance from 1 to 7 that is none of the arguments
+  local instance
+  for instance in 1 2 3 4 5 6 7; do
+    case " $* " in *" $instance "*) ;; *)
+      echo "$instance"
+      return
+      ;;
+    esac
+  done
+}
+lab_instance=${WIRESPEED_LAB_INSTANCE:-0}
+bench_lab_instance=${WIRESPEED_BENCH_LAB_INSTANCE:-$(other_instance "$lab_instance")}
+e2e_lab_instance=${WIRESPEED_E2E_LAB_INSTANCE:-$(other_instance "$lab_instance" "$bench_lab_instance")}
+if [ "$(printf '%s\n' "$lab_instance" "$bench_lab_instance" "$e2e_lab_instance" | sort -u | wc -l)" != 3 ]; then
+  echo "WIRESPEED_LAB_INSTANCE ($lab_instance), WIRESPEED_BENCH_LAB_INSTANCE ($bench_lab_instance) and WIRESPEED_E2E_LAB_INSTANCE ($e2e_lab_instance) must differ: two suites would share one lab" >&2
+  exit 1
+fi
+failed=()
 
-step "Postgres tests (vitest: the database suites again, on a throwaway Postgres cluster)"
-npx vitest run --project postgres --reporter=default --reporter=json --outputFile.json="$results/postgres.json"
+# vitest_project PROJECT [REPORT [ARGUMENTS…]]: one vitest project, its JSON report in $results/REPORT.json.
+vitest_project() {
+  local project=$1 report=${2:-$1}
+  shift $(($# < 2 ? $# : 2))
+  npx vitest run --project "$project" --reporter=default --reporter=json --outputFile.json="$results/$report.json" "$@"
+}
 
-step "lab tests (vitest, real sshd and iperf3 in network namespaces)"
-npx vitest run --project lab --reporter=default --reporter=json --outputFile.json="$results/lab.json"
+# side_by_side NAME COMMAND… -- NAME COMMAND…: the first in the background, the second in the foreground.
+side_by_side() {
+  local background=$1 foreground pid
+  shift
+  local command=()
+  while [ "$1" != -- ]; do
+    command+=("$1")
+    shift
+  done
+  shift
+  foreground=$1
+  shift
+  # WIRESPEED_TESTS_ONE_AT_A_TIME=1: one suite after the other, for a machine busy with other work,
+  # where the lab's iperf3 would not get the CPU its rates need beside the browser.
+  if [ "${WIRESPEED_TESTS_ONE_AT_A_TIME:-}" = 1 ]; then
+    "${command[@]}" || failed+=("$background")
+    "$@" || failed+=("$foreground")
+    return
+  fi
+  "${command[@]}" >"$results/$background.log" 2>&1 &
+  pid=$!
+  echo "($background runs beside it: $results/$background.log)"
+  "$@" || failed+=("$foreground")
+  wait "$pid" || failed+=("$background")
+  step "$background (its log)"
+  cat "$results/$background.log"
+}
 
-step "end-to-end tests (Playwright, /usr/bin/chromium)"
-npx playwright test
+step "unit tests (vitest), and beside them the Postgres tests (the database suites again, on a throwaway Postgres cluster)"
+side_by_side postgres vitest_project postgres -- unit vitest_project unit
+
+# The app under test is built first, in its own step: Playwright's wait for the server (10 min) is
+# for the server's start, and a build on a loaded 2-core machine took longer than that.
+e2e_port=${WIRESPEED_E2E_PORT:-3100}
+e2e_dist_dir=.next
+[ "$e2e_port" = 3100 ] || e2e_dist_dir=.next-e2e-$e2e_port # as e2e/api.ts distDirFor
+build_and_e2e() {
+  echo "building the app for the end-to-end tests (next build, $e2e_dist_dir)"
+  WIRESPEED_DIST_DIR=$e2e_dist_dir npx next build && WIRESPEED_LAB_INSTANCE=$e2e_lab_instance npx playwright test
+}
+
+# Chromium fails the requests in flight with net::ERR_NETWORK_CHANGED when an interface comes or goes
+# on the machine, as a lab's veths do when it goes up or down. So beside the browser the lab tests keep
+# their lab up, and the benchmarks' smoke runs (each brings a lab of its own up and down) come after.
+lab_files_but_smoke() {
+  find . -path ./node_modules -prune -o -name '*.lab.test.ts' -print | sed 's|^\./||' | grep -vx bench/smoke.lab.test.ts | sort | tr '\n' ' '
+}
+step "end-to-end tests (Playwright, /usr/bin/chromium; lab instance $e2e_lab_instance), and beside them the lab tests (vitest, real sshd and iperf3 in network namespaces; lab instance $lab_instance)"
+side_by_side lab env WIRESPEED_LAB_INSTANCE="$lab_instance" WIRESPEED_LAB_KEEP=1 \
+  bash -c "$(declare -f vitest_project); results=$results; vitest_project lab lab $(lab_files_but_smoke)" -- \
+  e2e build_and_e2e
+
+step "the benchmarks' smoke runs on the lab (vitest; lab instances $lab_instance and $bench_lab_instance)"
+WIRESPEED_LAB_INSTANCE=$lab_instance WIRESPEED_BENCH_LAB_INSTANCE=$bench_lab_instance \
+  vitest_project lab lab-bench bench/smoke.lab.test.ts || failed+=(lab-bench)
 
 step "summary"
-node scripts/test-summary.mjs "$results"
+[ ${#failed[@]} -eq 0 ] || echo "failed: ${failed[*]}"
+node scripts/test-summary.mjs "$results" && [ ${#failed[@]} -eq 0 ]

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getApp } from "@/lib/app";
 import { db } from "@/lib/db";
-import { openTestDatabase, type TestDatabase } from "./database";
+import { SQLITE_TEMPLATE_ENV, openTestDatabase, type TestDatabase } from "./database";
 
 const opened: TestDatabase[] = [];
 afterAll(async () => {
@@ -86,8 +86,33 @@ async function seedOneOfEach(database: TestDatabase): Promise<void> {
   await db.share.create({ data: { tokenHash: "t", kind: "run", targetId: run.id, createdBy: "admin" } });
 }
 
-// Each test migrates a database of its own: seconds on a busy machine.
+// Each test has a database of its own (a copy of the run's migrated file, testing/sqlite-template-setup.ts).
 describe("openTestDatabase", { timeout: 60_000 }, () => {
+  it("is a copy of the run's migrated file: every migration applied, in WAL mode, 0600, apart from other copies", async () => {
+    expect(process.env[SQLITE_TEMPLATE_ENV]).toBeTruthy();
+    const [first, second] = [await open(), await open()];
+    const file = path.join(first.dataDir, "wirespeed.db");
+    const sqlite = new Database(file, { readonly: true });
+    try {
+      const applied = sqlite
+        .prepare(`SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL`)
+        .all() as Array<{ name: string }>;
+      const migrations = fs.readdirSync(path.join(__dirname, "../prisma/migrations"), { withFileTypes: true });
+      expect(applied.map(({ name }) => name).sort()).toEqual(
+        migrations
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => entry.name)
+          .sort(),
+      );
+      expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    } finally {
+      sqlite.close();
+    }
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    await first.db.host.create({ data: { name: "only-here", address: "198.18.0.9" } });
+    expect(await second.db.host.count()).toBe(0);
+  });
+
   it("opens the app's client on a migrated, empty database of its own", async () => {
     const database = await open();
     // The running app is on it, and the app's `db` of lib/ reaches its client.

@@ -9,19 +9,32 @@ type Db = typeof import("@/lib/db").db;
 
 const ROOT = path.resolve(__dirname, "..");
 
+/** A migrated SQLite file the test projects copy (testing/sqlite-template-setup.ts sets it before the first file). */
+export const SQLITE_TEMPLATE_ENV = "WIRESPEED_TEST_SQLITE_TEMPLATE";
+
+/** `prisma migrate deploy` on a SQLite file, as `npm start` migrates a fresh install. */
+export function migrateSqliteFile(file: string): void {
+  execFileSync(path.join(ROOT, "node_modules/.bin/prisma"), ["migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: `file:${file}` },
+    stdio: "pipe",
+  });
+}
+
 /**
  * A real, migrated SQLite file in a temporary folder, with no client opened on it: for code that
- * brings its own (scripts, backups, benchmarks). Tests of app code use `openTestDatabase`.
+ * brings its own (scripts, backups, benchmarks). Tests of app code use `openTestDatabase`. In the
+ * test projects it is a copy of the template migrated once per run (a migration is a Prisma CLI
+ * process: seconds each on a busy 2-core machine, for every file); elsewhere it is migrated here.
  */
 export function createTestDatabase(): { dataDir: string; url: string; remove: () => void } {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wirespeed-test-"));
-  const url = `file:${path.join(dataDir, "wirespeed.db")}`;
-  execFileSync(path.join(ROOT, "node_modules/.bin/prisma"), ["migrate", "deploy"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: "pipe",
-  });
-  return { dataDir, url, remove: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  const file = path.join(dataDir, "wirespeed.db");
+  const template = process.env[SQLITE_TEMPLATE_ENV];
+  // copyFile keeps the template's mode (0600, as the migration creates it)
+  if (template) fs.copyFileSync(template, file);
+  else migrateSqliteFile(file);
+  return { dataDir, url: `file:${file}`, remove: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 
 /**

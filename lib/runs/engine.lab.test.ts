@@ -404,11 +404,17 @@ describe("faults on the lab", () => {
     );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    // By the third sample the first two are in the database (samples are written every 250 ms).
-    await waitFor(() => /samples 3/.test(output), 30_000, "the child app to report three samples");
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      // By the third sample the first two are in the database (samples are written every 250 ms). The
+      // child loads the whole app through tsx first: over 30 s on a loaded 2-core machine.
+      await waitFor(() => /samples 3/.test(output), 90_000, "the child app to report three samples");
+    } finally {
+      // Killed whatever happened: a child left running holds the link and its iperf3 for the next tests.
+      child.kill("SIGKILL");
+      await exited;
+    }
     const runId = Number(/run (\d+)/.exec(output)![1]);
-    child.kill("SIGKILL");
-    await new Promise((resolve) => child.once("exit", resolve));
 
     expect(await engine.recoverInterruptedRuns()).toHaveLength(1);
     const run = await db.run.findUniqueOrThrow({
@@ -438,7 +444,7 @@ describe("faults on the lab", () => {
     try {
       await waitFor(
         () => iperfProcessesIn("beta").length === 1 && processesInHost(beta, "sleep 30").length === 1,
-        5000,
+        30_000,
         "the leftover processes",
       );
       const [iperfPid] = iperfProcessesIn("beta");

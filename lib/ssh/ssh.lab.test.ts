@@ -127,12 +127,10 @@ describe("connecting", () => {
     await closeAll();
     await stopSshd(beta);
     try {
-      const started = Date.now();
       const err = await sshErrorOf(connectHost(labTarget(state, beta), { connectTimeoutMs: 3000 }));
-      const elapsed = Date.now() - started;
       expect(err.kind).toBe("unreachable");
+      // the refusal itself, not the connect timeout running out
       expect(err.message).toContain("connection refused");
-      expect(elapsed).toBeLessThan(3000);
     } finally {
       await startSshd(beta);
     }
@@ -355,13 +353,12 @@ describe("local transport", () => {
     const missing = await execCapture(local, posixCommand(["wirespeed-no-such-program"]));
     expect(missing).toMatchObject({ exitCode: 127, stderr: "wirespeed-no-such-program: not found" });
 
+    // The command outlasts the test's timeout: only the abort can end it in time.
     const controller = new AbortController();
-    const started = Date.now();
-    const result = await execStream(local, posixCommand(["sh", "-c", "echo go; sleep 30"]), {
+    const result = await execStream(local, posixCommand(["sh", "-c", "echo go; sleep 600"]), {
       signal: controller.signal,
       onStdoutLine: () => controller.abort(),
     });
     expect(result.aborted).toBe(true);
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
