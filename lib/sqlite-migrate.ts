@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { ensureDataDir } from "./data-dir";
-import { readMigrations } from "./postgres/migrate";
+import { pendingMigrations, readMigrations } from "./postgres/migrate";
 import { createSqliteAdapter } from "./sqlite";
 
 /** Prisma's table, as `prisma migrate deploy` creates it in a SQLite file. */
@@ -46,22 +46,12 @@ export async function migrateSqlite(file: string, folder: string): Promise<strin
     });
     const applied = new Map(rows.map(([name, checksum, finished]) => [String(name), { checksum, finished }]));
     const done: string[] = [];
-    for (const migration of readMigrations(folder)) {
-      const row = applied.get(migration.name);
-      if (row?.finished) {
-        if (row.checksum !== migration.checksum) {
-          console.warn(
-            `[wirespeed] warning: the migration ${migration.name} was changed after it was applied to this database`,
-          );
-        }
-        continue;
-      }
-      if (row) {
-        throw new Error(
-          `the migration ${migration.name} failed on this database before: fix what it reports, then ` +
-            `mark it rolled back (npx prisma migrate resolve --rolled-back ${migration.name})`,
-        );
-      }
+    const pending = pendingMigrations(
+      readMigrations(folder),
+      applied,
+      (name) => `npx prisma migrate resolve --rolled-back ${name}`,
+    );
+    for (const migration of pending) {
       const id = randomUUID();
       await connection.executeRaw(
         statement(

@@ -30,6 +30,39 @@ export function readMigrations(folder: string = POSTGRES_MIGRATIONS): Migration[
     });
 }
 
+/** What `_prisma_migrations` says of one migration: its checksum, and whether it finished. */
+export type AppliedMigration = { checksum: unknown; finished: unknown };
+
+/**
+ * The migrations of `migrations` still to apply, in order, given what the database has applied. One
+ * changed after it was applied is warned about; one that failed before stops the start, with
+ * `rolledBackHint(name)` saying how to mark it rolled back on this database.
+ */
+export function pendingMigrations(
+  migrations: Migration[],
+  applied: Map<string, AppliedMigration>,
+  rolledBackHint: (name: string) => string,
+): Migration[] {
+  return migrations.filter((migration) => {
+    const row = applied.get(migration.name);
+    if (row?.finished) {
+      if (row.checksum !== migration.checksum) {
+        console.warn(
+          `[wirespeed] warning: the migration ${migration.name} was changed after it was applied to this database`,
+        );
+      }
+      return false;
+    }
+    if (row) {
+      throw new Error(
+        `the migration ${migration.name} failed on this database before: fix what it reports, then ` +
+          `mark it rolled back (${rolledBackHint(migration.name)})`,
+      );
+    }
+    return true;
+  });
+}
+
 /** Applies the migrations not yet applied; returns their names. */
 export async function migratePostgres(url: string, folder: string = POSTGRES_MIGRATIONS): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
@@ -49,24 +82,16 @@ export async function migratePostgres(url: string, folder: string = POSTGRES_MIG
     const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
       `SELECT "migration_name", "checksum", "finished_at" FROM "_prisma_migrations" WHERE "rolled_back_at" IS NULL`,
     );
-    const applied = new Map(rows.map((row) => [row.migration_name, row]));
+    const applied = new Map(
+      rows.map((row) => [row.migration_name, { checksum: row.checksum, finished: row.finished_at }]),
+    );
     const done: string[] = [];
-    for (const migration of readMigrations(folder)) {
-      const row = applied.get(migration.name);
-      if (row?.finished_at) {
-        if (row.checksum !== migration.checksum) {
-          console.warn(
-            `[wirespeed] warning: the migration ${migration.name} was changed after it was applied to this database`,
-          );
-        }
-        continue;
-      }
-      if (row) {
-        throw new Error(
-          `the migration ${migration.name} failed on this database before: fix what it reports, then ` +
-            `mark it rolled back (UPDATE "_prisma_migrations" SET "rolled_back_at" = now() WHERE "migration_name" = '${migration.name}')`,
-        );
-      }
+    const pending = pendingMigrations(
+      readMigrations(folder),
+      applied,
+      (name) => `UPDATE "_prisma_migrations" SET "rolled_back_at" = now() WHERE "migration_name" = '${name}'`,
+    );
+    for (const migration of pending) {
       const id = randomUUID();
       await client.query("BEGIN");
       try {
