@@ -258,10 +258,17 @@ describe("cancel", () => {
 
   it("while queued behind another run of its link: it never starts, and the first run is untouched", async () => {
     const { remote, engine, start, stored, statuses } = setUp();
+    // The first run's client ends once the second is cancelled: on a slow database the first had
+    // ended, and the second begun preparing, before the cancel reached it (CI-like load on Postgres).
+    let releaseFirst = () => {};
+    const cancelled = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const finish = remote.client;
+    remote.client = (process, ...rest) => void cancelled.then(() => finish(process, ...rest));
     const first = await start();
     const second = await start();
     expect(engine.queuePosition(linkIds[0]!, second)).toBe(1);
     expect(await engine.cancelRun(second)).toBe("cancelled");
+    releaseFirst();
     expect(statuses.get(second)).toEqual(["queued", "cancelled"]);
     await engine.waitForRun(first);
     expect((await stored(first)).status).toBe("succeeded");
