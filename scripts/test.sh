@@ -137,18 +137,28 @@ side_by_side() {
   cat "$results/$background.log"
 }
 
-step "unit tests (vitest), and beside them the Postgres tests (the database suites again, on a throwaway Postgres cluster)"
-side_by_side postgres vitest_project postgres -- unit vitest_project unit
-
-# The app under test is built first, in its own step: Playwright's wait for the server (10 min) is
-# for the server's start, and a build on a loaded 2-core machine took longer than that.
+# The app under test is built in the first phase, after the Postgres tests and beside the unit tests,
+# none of which measures a rate: a build beside the lab tests took the CPU their iperf3 needs for its
+# line rates. (Playwright's wait for the server, 10 min, is for the start alone: a build on a loaded
+# 2-core machine took longer than that.)
 e2e_port=${WIRESPEED_E2E_PORT:-3100}
 e2e_dist_dir=.next
 [ "$e2e_port" = 3100 ] || e2e_dist_dir=.next-e2e-$e2e_port # as e2e/api.ts distDirFor
-build_and_e2e() {
+build_for_e2e() {
   echo "building the app for the end-to-end tests (next build, $e2e_dist_dir)"
-  WIRESPEED_DIST_DIR=$e2e_dist_dir npx next build && WIRESPEED_LAB_INSTANCE=$e2e_lab_instance npx playwright test
+  WIRESPEED_DIST_DIR=$e2e_dist_dir npx next build
 }
+# postgres_then_build: the Postgres tests, then the build; fails when either did, and always builds.
+postgres_then_build() {
+  local status=0
+  vitest_project postgres || status=1
+  build_for_e2e || status=1
+  return $status
+}
+
+step "unit tests (vitest), and beside them the Postgres tests (the database suites again, on a throwaway Postgres cluster) and then the build of the app for the end-to-end tests"
+side_by_side postgres+build postgres_then_build -- unit vitest_project unit
+e2e() { WIRESPEED_LAB_INSTANCE=$e2e_lab_instance npx playwright test; }
 
 # Chromium fails the requests in flight with net::ERR_NETWORK_CHANGED when an interface comes or goes
 # on the machine, as a lab's veths do when it goes up or down. So beside the browser the lab tests keep
@@ -159,7 +169,7 @@ lab_files_but_smoke() {
 step "end-to-end tests (Playwright, /usr/bin/chromium; lab instance $e2e_lab_instance), and beside them the lab tests (vitest, real sshd and iperf3 in network namespaces; lab instance $lab_instance)"
 side_by_side lab env WIRESPEED_LAB_INSTANCE="$lab_instance" WIRESPEED_LAB_KEEP=1 \
   bash -c "$(declare -f vitest_project); results=$results; vitest_project lab lab $(lab_files_but_smoke)" -- \
-  e2e build_and_e2e
+  e2e e2e
 
 step "the benchmarks' smoke runs on the lab (vitest; lab instances $lab_instance and $bench_lab_instance)"
 WIRESPEED_LAB_INSTANCE=$lab_instance WIRESPEED_BENCH_LAB_INSTANCE=$bench_lab_instance \
