@@ -60,5 +60,6 @@ export async function register() {
       stopBackground();
       app.instances.stop();
     },
+    leave: () => app.instances.leave(),
   });
 }

@@ -176,6 +176,28 @@ describe("two processes of one name", () => {
   });
 });
 
+describe("an instance that stops cleanly", () => {
+  it("dates its heartbeat gone, so that a start of its name in a new container is not kept waiting for the lease", async () => {
+    const [link] = await seedLocalLinks(database.db, 1);
+    const leaving = instance("leaving");
+    await leaving.instances.start();
+    await leaving.instances.leave();
+    // As a new container sees it: another pid namespace, so the pid tells nothing; the lease is an hour.
+    await database.db.instance.update({ where: { id: "leaving" }, data: { machine: "another-container" } });
+    const left = await runLeftBy("leaving", link!);
+    const restarted = createApp({
+      db: database.db,
+      remote: new FakeRunRemote(),
+      instance: { id: "leaving", site: null },
+      leaseMs: 3_600_000,
+      limits: LIMITS,
+    });
+    expect((await restarted.instances.start()).runs).toBe(1);
+    restarted.instances.stop();
+    expect((await database.db.run.findUniqueOrThrow({ where: { id: left.id } })).status).toBe("interrupted");
+  });
+});
+
 describe("a link across instances", () => {
   it("is held by one instance at a time: another's run waits until it is freed, then runs", async () => {
     const [link] = await seedLocalLinks(database.db, 1);

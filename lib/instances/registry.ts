@@ -17,13 +17,14 @@ import { listenOn, startBusRelay, type RelayHandle } from "./relay";
 //               hosts through the recorded pids), each claimed by a conditional update so that one
 //               instance recovers it; then the links the gone instance held are freed and its row
 //               deleted (conditionally too: a late heartbeat keeps it).
-//   name        each process writes its heartbeat with a random nonce of its own, its pid, a fingerprint
-//               of its machine and its address. A starting instance that finds its id's heartbeat within
-//               the lease under another nonce refuses to start (InstanceNameTakenError: exit 1 at start)
-//               unless that writer is gone: on the same machine, its pid no longer exists (or is this
-//               process's own, a restart in a new container); elsewhere, its heartbeat ages past the lease
-//               without another beat (the start waits for that, at most the lease). Two processes of one
-//               name would otherwise take each other's heartbeat, relayed events and runs for their own.
+//   name        each process writes its heartbeat with a random nonce of its own, its pid, a
+//               fingerprint of where that pid means it (machineFingerprint) and its address. A
+//               starting instance that finds its id's heartbeat within the lease under another nonce
+//               refuses to start (InstanceNameTakenError: exit 1 at start) unless that writer is gone:
+//               under the same fingerprint, its pid no longer exists (or is this process's own);
+//               elsewhere (another machine or container), its heartbeat ages past the lease without
+//               another beat (the start waits, at most the lease). Two processes of one name would
+//               otherwise take each other's heartbeat, relayed events and runs for their own.
 //   start       the same sweep, with this instance's previous life (same id) counted as gone: a
 //               restarted instance recovers its own runs at once, as a single instance always has.
 //
@@ -53,18 +54,19 @@ export type Sweep = { runs: number; experiments: number; instances: string[] };
 /** Another live process holds this instance's id: the message names WIRESPEED_INSTANCE, where it runs and its last beat. */
 export class InstanceNameTakenError extends Error {}
 
-/** This machine, as far as a process can tell: the kernel's boot (Linux) and the network addresses it has. */
+/**
+ * Where a pid means one process: on Linux the kernel's boot and this process's pid namespace (a
+ * container has its own, and two containers may share the host's addresses); elsewhere the host name
+ * and the network addresses. Two processes of one fingerprint can tell whether the other's pid lives.
+ */
 function machineFingerprint(): string {
-  let boot = "";
+  let parts: string[];
   try {
-    boot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    parts = [fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(), fs.readlinkSync("/proc/self/ns/pid")];
   } catch {
-    // Not Linux: the addresses alone.
+    parts = [os.hostname(), ...externalAddresses()];
   }
-  return createHash("sha256")
-    .update([boot, ...externalAddresses()].join("\n"))
-    .digest("hex")
-    .slice(0, 16);
+  return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 16);
 }
 
 function externalAddresses(): string[] {
@@ -114,6 +116,7 @@ export class InstanceRegistry {
   private readonly machine = machineFingerprint();
   /** Read when the name is claimed: PORT may be known only by then. */
   private address = "";
+  /** Set once this process no longer holds its row (it left, or another took it): no more beats. */
   private nameLost = false;
 
   constructor(
@@ -200,6 +203,23 @@ export class InstanceRegistry {
     for (const relay of this.relays.splice(0)) void relay.stop();
   }
 
+  /**
+   * At the end of a clean stop, once this process's runs are stored: its heartbeat is dated long gone, so
+   * that a restart under its name (a new container, whose pids say nothing of this one's) starts at
+   * once rather than after the lease. A database that does not answer leaves the row to age out.
+   */
+  async leave(): Promise<void> {
+    this.stop();
+    this.nameLost = true;
+    await this.app.db.instance
+      .updateMany({ where: { id: this.identity.id, nonce: this.nonce }, data: { heartbeatAt: new Date(0) } })
+      .catch((error: unknown) => {
+        console.error(
+          `[wirespeed] could not mark this instance stopped: ${error instanceof Error ? error.message.split("\n")[0] : error}`,
+        );
+      });
+  }
+
   /** Claims the runs waiting for this instance's site; a failure is logged and tried again. */
   claim(): Promise<unknown> {
     this.claiming ??= this.app.runs
@@ -261,8 +281,9 @@ export class InstanceRegistry {
 
   /**
    * Whether the process that wrote `holder` is gone: its heartbeat older than the lease, written before
-   * heartbeats carried a nonce, or on this machine by a pid that no longer exists (or is this process's,
-   * a previous life in another pid namespace). Elsewhere, it waits for one more beat or for the lease.
+   * heartbeats carried a nonce, or where pids are this process's own (machineFingerprint) by a pid that no
+   * longer exists or is this one's (a dead process's pid reused). Elsewhere, it waits for one more beat or
+   * for the lease.
    */
   private async isGone(holder: NameHolder): Promise<boolean> {
     const expired = (at: Date) => at.getTime() < Date.now() - this.leaseMs;
