@@ -39,7 +39,9 @@ export async function register() {
   await startSharedKeyCheck();
   // This instance's heartbeat (lib/instances/registry.ts); then the runs and experiments that this instance's
   // previous life, or an instance whose heartbeat stopped, left in progress are marked interrupted and their iperf3 stopped.
-  const sweep = await app.instances.start();
+  // Another live process of the same name (two on one machine without WIRESPEED_INSTANCE) stops this one here.
+  const { startInstanceRegistry } = await import("@/lib/instances/registry");
+  const sweep = await startInstanceRegistry(app.instances);
   console.log(
     `[wirespeed] instance ${app.instance.id}${app.instance.site ? ` (site ${app.instance.site})` : ""} on ${app.database}`,
   );
@@ -66,5 +68,6 @@ export async function register() {
       stopBackground();
       app.instances.stop();
     },
+    leave: () => app.instances.leave(),
   });
 }

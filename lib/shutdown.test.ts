@@ -288,7 +288,7 @@ describe("experiments and schedules", () => {
 });
 
 describe("shutDown", () => {
-  it("stops taking work everywhere in one turn, then closes the SSH connections, then the database", async () => {
+  it("stops taking work everywhere in one turn, then leaves the instances, closes the SSH connections, then the database", async () => {
     const calls: string[] = [];
     let releaseScheduler = () => {};
     const parts = {
@@ -302,6 +302,8 @@ describe("shutDown", () => {
       engine: { shutdown: async (reason: string) => void calls.push(`engine.shutdown ${reason}`), activeRunIds: [] },
       closeConnections: async () => void calls.push("closeConnections"),
       disconnect: async () => void calls.push("disconnect"),
+      // After the runs are stored: another instance must not take over a run this one is still storing.
+      leave: async () => void calls.push("leave"),
     };
     const stages: string[] = [];
     const done = shutDown(parts, "SIGTERM", (stage) => stages.push(stage));
@@ -311,9 +313,10 @@ describe("shutDown", () => {
     expect(calls).toHaveLength(3);
     releaseScheduler();
     await done;
-    expect(calls.slice(3)).toEqual(["closeConnections", "disconnect"]);
+    expect(calls.slice(3)).toEqual(["leave", "closeConnections", "disconnect"]);
     expect(stages).toEqual([
       "stopping the runs, experiments and schedules",
+      "leaving the instances on this database",
       "closing the SSH connections",
       "closing the database",
     ]);

@@ -33,6 +33,8 @@ export type ShutdownParts = {
   stopBackground?: () => void;
   /** says offline to Home Assistant and closes the MQTT connection (lib/mqtt/publisher.ts), once the runs are stored */
   stopPublishing?: () => Promise<void>;
+  /** marks this instance's heartbeat gone once the runs are stored (lib/instances/registry.ts): a restart under its name starts at once */
+  leave?: () => Promise<void>;
 };
 
 /**
@@ -48,6 +50,10 @@ export async function shutDown(
   onStage("stopping the runs, experiments and schedules");
   parts.stopBackground?.();
   await Promise.all([parts.scheduler.stop(), parts.experiments.shutdown(reason), parts.engine.shutdown(reason)]);
+  if (parts.leave) {
+    onStage("leaving the instances on this database");
+    await parts.leave();
+  }
   if (parts.stopPublishing) {
     onStage("telling Home Assistant that Wirespeed goes offline");
     await parts.stopPublishing();
@@ -145,7 +151,7 @@ export function installShutdownHandlers(parts: ShutdownParts, options: ShutdownO
  */
 export async function installServerShutdown(
   app: Pick<App, "runs" | "experiments" | "scheduler" | "db" | "shutdownInstalled" | "homeAssistant">,
-  { stopBackground }: { stopBackground?: () => void } = {},
+  { stopBackground, leave }: { stopBackground?: () => void; leave?: () => Promise<void> } = {},
 ): Promise<void> {
   // Once per app: dev-mode reloads run this again.
   if (app.shutdownInstalled) return;
@@ -164,6 +170,7 @@ export async function installServerShutdown(
     closeConnections: closeAll,
     disconnect: () => app.db.$disconnect(),
     stopBackground,
+    leave,
     stopPublishing: () => app.homeAssistant.stop(),
   });
 }

@@ -5,7 +5,8 @@
 // routes they stand in for: a Next build per test would take minutes.
 //   node --require ./testing/server-only.cjs --import tsx testing/instance-process.ts [port]
 // From the environment: DATABASE_URL, WIRESPEED_INSTANCE, WIRESPEED_INSTANCE_LEASE_SECONDS,
-// WIRESPEED_SECRET, WIRESPEED_DATA_DIR. Prints `listening <port>` once it serves.
+// WIRESPEED_SECRET, WIRESPEED_DATA_DIR. Prints `listening <port>` once it serves; another live process
+// of its name stops it at start with exit code 1, as the server (lib/instances/registry.ts).
 //
 //   POST /runs             a run request plus linkId (POST /api/links/:id/runs): 201 and the run's JSON
 //   GET  /runs/:id/events  the run's server-sent events (GET /api/runs/:id/events), after Last-Event-ID
@@ -18,6 +19,7 @@ import { Readable } from "node:stream";
 import { errorResponse } from "@/lib/api/errors";
 import { databaseHealth } from "@/lib/api/rows";
 import { getApp } from "@/lib/app";
+import { startInstanceRegistry } from "@/lib/instances/registry";
 import { checkSharedKey } from "@/lib/instances/shared-key";
 import { openRunEventStream } from "@/lib/runs/events";
 import { parseRunRequest } from "@/lib/runs/request";
@@ -37,8 +39,6 @@ async function send(response: http.ServerResponse, answer: Response): Promise<vo
 async function main(): Promise<void> {
   const app = getApp();
   await checkSharedKey();
-  await app.instances.start();
-  await app.scheduler.start();
 
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -74,9 +74,13 @@ async function main(): Promise<void> {
       }
     })();
   });
-  server.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
-    console.log(`listening ${(server.address() as AddressInfo).port}`);
-  });
+  // Listening first, so that the heartbeat says the port another instance's refusal names; ready once started.
+  await new Promise<void>((resolve) => server.listen(Number(process.argv[2] ?? 0), "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  process.env.PORT = String(port);
+  await startInstanceRegistry(app.instances);
+  await app.scheduler.start();
+  console.log(`listening ${port}`);
 }
 
 main().catch((error: unknown) => {

@@ -115,6 +115,89 @@ describe("an instance whose heartbeat stopped", () => {
   });
 });
 
+describe("two processes of one name", () => {
+  it("on another machine: refused while its heartbeat goes on, naming WIRESPEED_INSTANCE; taken over once it ages past the lease", async () => {
+    const { InstanceNameTakenError } = await import("./registry");
+    const [link] = await seedLocalLinks(database.db, 1);
+    const leaseMs = 3_000;
+    const twin = () =>
+      createApp({
+        db: database.db,
+        remote: new FakeRunRemote(),
+        instance: { id: "twin", site: null },
+        leaseMs,
+        limits: LIMITS,
+      });
+    const holder = {
+      nonce: "other-process",
+      pid: 4242,
+      machine: "another-machine",
+      address: "far (10.0.0.9) port 3000",
+    };
+    await database.db.instance.create({ data: { id: "twin", ...holder, heartbeatAt: new Date() } });
+    const left = await runLeftBy("twin", link!);
+    // The other process beats on, more often than the lease: the starting one sees a beat and refuses.
+    // (A Prisma query runs once it is awaited: `then` sends it.)
+    const beating = setInterval(() => {
+      database.db.instance.update({ where: { id: "twin" }, data: { heartbeatAt: new Date() } }).then(
+        () => undefined,
+        () => undefined,
+      );
+    }, 200);
+    const refusal = await twin()
+      .instances.start()
+      .catch((error: unknown) => error)
+      .finally(() => clearInterval(beating));
+    expect(refusal).toBeInstanceOf(InstanceNameTakenError);
+    expect((refusal as Error).message).toMatch(
+      /^another instance named twin is running at far \(10\.0\.0\.9\) port 3000, pid 4242 \(last heartbeat \d{4}-\d\d-\d\dT[\d:.]+Z, \d+ s ago\): give each instance on this database its own WIRESPEED_INSTANCE$/,
+    );
+    expect((await database.db.run.findUniqueOrThrow({ where: { id: left.id } })).status).toBe("running");
+    expect((await database.db.instance.findUniqueOrThrow({ where: { id: "twin" } })).nonce).toBe("other-process");
+    // It stopped beating (it died): the next start waits for its heartbeat to age past the lease, then recovers.
+    const app = twin();
+    expect((await app.instances.start()).runs).toBe(1);
+    app.instances.stop();
+    expect((await database.db.run.findUniqueOrThrow({ where: { id: left.id } })).status).toBe("interrupted");
+    expect((await database.db.instance.findUniqueOrThrow({ where: { id: "twin" } })).pid).toBe(process.pid);
+  });
+
+  it("on this machine: a restart in the same pid is its previous life, taken over at once", async () => {
+    const [link] = await seedLocalLinks(database.db, 1);
+    const first = instance("same-pid");
+    await first.instances.start();
+    first.instances.stop();
+    const left = await runLeftBy("same-pid", link!);
+    // A fresh nonce, the same pid and machine (a container restarted: pid 1 again), lease 30 s: no wait.
+    const again = instance("same-pid");
+    expect((await again.instances.start()).runs).toBe(1);
+    again.instances.stop();
+    expect((await database.db.run.findUniqueOrThrow({ where: { id: left.id } })).status).toBe("interrupted");
+  });
+});
+
+describe("an instance that stops cleanly", () => {
+  it("dates its heartbeat gone, so that a start of its name in a new container is not kept waiting for the lease", async () => {
+    const [link] = await seedLocalLinks(database.db, 1);
+    const leaving = instance("leaving");
+    await leaving.instances.start();
+    await leaving.instances.leave();
+    // As a new container sees it: another pid namespace, so the pid tells nothing; the lease is an hour.
+    await database.db.instance.update({ where: { id: "leaving" }, data: { machine: "another-container" } });
+    const left = await runLeftBy("leaving", link!);
+    const restarted = createApp({
+      db: database.db,
+      remote: new FakeRunRemote(),
+      instance: { id: "leaving", site: null },
+      leaseMs: 3_600_000,
+      limits: LIMITS,
+    });
+    expect((await restarted.instances.start()).runs).toBe(1);
+    restarted.instances.stop();
+    expect((await database.db.run.findUniqueOrThrow({ where: { id: left.id } })).status).toBe("interrupted");
+  });
+});
+
 describe("a link across instances", () => {
   it("is held by one instance at a time: another's run waits until it is freed, then runs", async () => {
     const [link] = await seedLocalLinks(database.db, 1);

@@ -1,4 +1,7 @@
 import "server-only";
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
 import type { App } from "@/lib/app";
 import { resolveDatabase } from "@/lib/config";
 import type { InstanceIdentity } from "./identity";
@@ -14,6 +17,14 @@ import { listenOn, startBusRelay, type RelayHandle } from "./relay";
 //               hosts through the recorded pids), each claimed by a conditional update so that one
 //               instance recovers it; then the links the gone instance held are freed and its row
 //               deleted (conditionally too: a late heartbeat keeps it).
+//   name        each process writes its heartbeat with a random nonce of its own, its pid, a
+//               fingerprint of where that pid means it (machineFingerprint) and its address. A
+//               starting instance that finds its id's heartbeat within the lease under another nonce
+//               refuses to start (InstanceNameTakenError: exit 1 at start) unless that writer is gone:
+//               under the same fingerprint, its pid no longer exists (or is this process's own);
+//               elsewhere (another machine or container), its heartbeat ages past the lease without
+//               another beat (the start waits, at most the lease). Two processes of one name would
+//               otherwise take each other's heartbeat, relayed events and runs for their own.
 //   start       the same sweep, with this instance's previous life (same id) counted as gone: a
 //               restarted instance recovers its own runs at once, as a single instance always has.
 //
@@ -40,6 +51,59 @@ function parseCancel(payload: string): CancelRequest | null {
 
 export type Sweep = { runs: number; experiments: number; instances: string[] };
 
+/** Another live process holds this instance's id: the message names WIRESPEED_INSTANCE, where it runs and its last beat. */
+export class InstanceNameTakenError extends Error {}
+
+/**
+ * Where a pid means one process: on Linux the kernel's boot and this process's pid namespace (a
+ * container has its own, and two containers may share the host's addresses); elsewhere the host name
+ * and the network addresses. Two processes of one fingerprint can tell whether the other's pid lives.
+ */
+function machineFingerprint(): string {
+  let parts: string[];
+  try {
+    parts = [fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(), fs.readlinkSync("/proc/self/ns/pid")];
+  } catch {
+    parts = [os.hostname(), ...externalAddresses()];
+  }
+  return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 16);
+}
+
+function externalAddresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => !entry.internal)
+    .map((entry) => entry.address)
+    .sort();
+}
+
+/** Where this process serves, for another instance's refusal: host name, addresses, port (PORT, 3000 by default). */
+function describeAddress(): string {
+  const addresses = externalAddresses().filter((address) => !address.startsWith("fe80:"));
+  const where = addresses.length > 0 ? ` (${addresses.slice(0, 3).join(", ")})` : "";
+  return `${os.hostname()}${where} port ${process.env.PORT?.trim() || "3000"}`.slice(0, 300);
+}
+
+/** Whether a process of this pid exists here (EPERM: it exists, someone else's). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+type NameHolder = {
+  nonce: string;
+  pid: number | null;
+  machine: string | null;
+  address: string | null;
+  heartbeatAt: Date;
+};
+
+const NAME_POLL_MS = 500;
+
 export class InstanceRegistry {
   private timer: NodeJS.Timeout | null = null;
   private claimTimer: NodeJS.Timeout | null = null;
@@ -47,6 +111,13 @@ export class InstanceRegistry {
   private relays: RelayHandle[] = [];
   private beating: Promise<unknown> | null = null;
   private readonly startedAt = new Date();
+  /** This process's mark on its heartbeat (see "name" above). */
+  private readonly nonce = randomUUID();
+  private readonly machine = machineFingerprint();
+  /** Read when the name is claimed: PORT may be known only by then. */
+  private address = "";
+  /** Set once this process no longer holds its row (it left, or another took it): no more beats. */
+  private nameLost = false;
 
   constructor(
     private readonly app: App,
@@ -60,7 +131,7 @@ export class InstanceRegistry {
    * from here on (lib/instances/relay.ts).
    */
   async start(): Promise<Sweep> {
-    await this.writeHeartbeat();
+    await this.claimName();
     if (this.app.database === "postgres" && this.relays.length === 0) {
       const { url } = resolveDatabase();
       const instance = this.identity.id;
@@ -132,6 +203,23 @@ export class InstanceRegistry {
     for (const relay of this.relays.splice(0)) void relay.stop();
   }
 
+  /**
+   * At the end of a clean stop, once this process's runs are stored: its heartbeat is dated long gone, so
+   * that a restart under its name (a new container, whose pids say nothing of this one's) starts at
+   * once rather than after the lease. A database that does not answer leaves the row to age out.
+   */
+  async leave(): Promise<void> {
+    this.stop();
+    this.nameLost = true;
+    await this.app.db.instance
+      .updateMany({ where: { id: this.identity.id, nonce: this.nonce }, data: { heartbeatAt: new Date(0) } })
+      .catch((error: unknown) => {
+        console.error(
+          `[wirespeed] could not mark this instance stopped: ${error instanceof Error ? error.message.split("\n")[0] : error}`,
+        );
+      });
+  }
+
   /** Claims the runs waiting for this instance's site; a failure is logged and tried again. */
   claim(): Promise<unknown> {
     this.claiming ??= this.app.runs
@@ -145,14 +233,110 @@ export class InstanceRegistry {
     return this.claiming;
   }
 
+  /** This process's row: what every write of it holds besides the heartbeat. */
+  private holderFields() {
+    const { site } = this.identity;
+    return {
+      site,
+      startedAt: this.startedAt,
+      nonce: this.nonce,
+      pid: process.pid,
+      machine: this.machine,
+      address: this.address,
+    };
+  }
+
+  /**
+   * Takes this instance's id for this process: writes its row when the id is free or its previous
+   * writer is gone; throws InstanceNameTakenError when another live process holds it.
+   */
+  private async claimName(): Promise<void> {
+    const { id } = this.identity;
+    this.address = describeAddress();
+    for (;;) {
+      const row = await this.app.db.instance.findUnique({ where: { id } });
+      if (!row) {
+        // Two starting at once: one insert wins, the other reads what won.
+        const created = await this.app.db.instance
+          .create({ data: { id, ...this.holderFields(), heartbeatAt: new Date() } })
+          .then(() => true)
+          .catch((error: unknown) => {
+            if ((error as { code?: string } | null)?.code !== "P2002") throw error;
+            return false;
+          });
+        if (created) return;
+        continue;
+      }
+      if (row.nonce !== this.nonce && !(await this.isGone(row))) {
+        throw new InstanceNameTakenError(this.takenMessage(row));
+      }
+      // Conditional: a holder that beat meanwhile keeps its row, and the next read judges it again.
+      const { count } = await this.app.db.instance.updateMany({
+        where: { id, nonce: row.nonce, heartbeatAt: { lte: row.heartbeatAt } },
+        data: { ...this.holderFields(), heartbeatAt: new Date() },
+      });
+      if (count === 1) return;
+    }
+  }
+
+  /**
+   * Whether the process that wrote `holder` is gone: its heartbeat older than the lease, written before
+   * heartbeats carried a nonce, or where pids are this process's own (machineFingerprint) by a pid that no
+   * longer exists or is this one's (a dead process's pid reused). Elsewhere, it waits for one more beat or
+   * for the lease.
+   */
+  private async isGone(holder: NameHolder): Promise<boolean> {
+    const expired = (at: Date) => at.getTime() < Date.now() - this.leaseMs;
+    if (expired(holder.heartbeatAt) || holder.nonce === "") return true;
+    if (holder.machine === this.machine && holder.pid !== null) {
+      return holder.pid === process.pid || !processExists(holder.pid);
+    }
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, NAME_POLL_MS));
+      const now = await this.app.db.instance.findUnique({ where: { id: this.identity.id } });
+      if (!now || expired(now.heartbeatAt)) return true;
+      if (now.nonce !== holder.nonce || now.heartbeatAt.getTime() !== holder.heartbeatAt.getTime()) return false;
+    }
+  }
+
+  private takenMessage(holder: NameHolder): string {
+    const { id } = this.identity;
+    const ago = Math.max(0, Math.round((Date.now() - holder.heartbeatAt.getTime()) / 1000));
+    const where = `${holder.address ?? "an unknown address"}${holder.pid !== null ? `, pid ${holder.pid}` : ""}`;
+    return (
+      `another instance named ${id} is running at ${where} (last heartbeat ${holder.heartbeatAt.toISOString()}, ${ago} s ago): ` +
+      `give each instance on this database its own WIRESPEED_INSTANCE`
+    );
+  }
+
+  /**
+   * One beat of this process's row. A row that another process took meanwhile (this one was paused past
+   * the lease, and a starting instance of the same name found it gone) is left to it: this one stops
+   * beating and says so, once.
+   */
   private async writeHeartbeat(): Promise<void> {
-    const { id, site } = this.identity;
+    if (this.nameLost) return;
+    const { id } = this.identity;
     const now = new Date();
-    await this.app.db.instance.upsert({
-      where: { id },
-      create: { id, site, startedAt: this.startedAt, heartbeatAt: now },
-      update: { site, startedAt: this.startedAt, heartbeatAt: now },
+    const { count } = await this.app.db.instance.updateMany({
+      where: { id, nonce: this.nonce },
+      data: { ...this.holderFields(), heartbeatAt: now },
     });
+    if (count === 1) return;
+    const row = await this.app.db.instance.findUnique({ where: { id } });
+    if (!row) {
+      // Deleted by another's sweep while this one did not beat (a database outage): written again.
+      await this.app.db.instance
+        .create({ data: { id, ...this.holderFields(), heartbeatAt: now } })
+        .catch((error: unknown) => {
+          if ((error as { code?: string } | null)?.code !== "P2002") throw error;
+        });
+      return;
+    }
+    this.nameLost = true;
+    console.error(
+      `[wirespeed] this instance stopped beating: ${this.takenMessage(row).replace(/^another instance/, "another process")}`,
+    );
   }
 
   /** The ids of the instances whose heartbeat is within the lease (this one among them once it beats). */
@@ -192,5 +376,16 @@ export class InstanceRegistry {
       [...runsLeftBy, ...experimentsLeftBy].filter((id): id is string => id !== null && id !== me),
     );
     return { runs: runsLeftBy.length, experiments: experimentsLeftBy.length, instances: [...tookOverFrom].sort() };
+  }
+}
+
+/** At start (instrumentation.ts): the registry started; another live process of this name: the reason in one line, and exit 1. */
+export async function startInstanceRegistry(registry: InstanceRegistry): Promise<Sweep> {
+  try {
+    return await registry.start();
+  } catch (error) {
+    if (!(error instanceof InstanceNameTakenError)) throw error;
+    console.error(`[wirespeed] cannot start: ${error.message}`);
+    process.exit(1);
   }
 }
