@@ -166,7 +166,7 @@ describe("an experiment, step by step", () => {
 });
 
 describe("an experiment that does not go to plan", () => {
-  it("on cancel, stops the current step with its samples kept and drops the rest; the link is free again", async () => {
+  it("on cancel, stops the current step with its samples kept and drops the rest; the link is free again; one audit row", async () => {
     const { remote, engine, runner, start } = setUp();
     // Clients send two intervals, then run until stopped (a long test).
     remote.client = (process) => {
@@ -187,6 +187,16 @@ describe("an experiment that does not go to plan", () => {
     expect(run.status).toBe("cancelled");
     expect(run._count.samples).toBe(2);
     expect(remote.started("client").filter((process) => process.isRunning)).toHaveLength(0);
+    // One action, one audit row: the experiment's; the cancel of its step's run writes none.
+    const audit = await db.auditEvent.findMany({
+      where: {
+        OR: [
+          { action: "experiment.cancel", targetId: experiment.id },
+          { action: "run.cancel", targetId: run.id },
+        ],
+      },
+    });
+    expect(audit.map((row) => row.action)).toEqual(["experiment.cancel"]);
     // The hold is released: a new run starts at once.
     remote.client = new FakeRunRemote().client.bind(remote);
     const next = await engine.startRun({ linkId: linkIds[0]!, options: run.options as never, clientSide: "a" });

@@ -276,8 +276,12 @@ export class ExperimentRunner {
    */
   forwardCancel: ((experimentId: number, instance: string) => Promise<void>) | null = null;
 
-  /** Stops the current step (its runs keep their samples) and drops the rest. Answers the experiment as it ended. */
-  async cancel(experimentId: number): Promise<ExperimentJson> {
+  /**
+   * Stops the current step (its runs keep their samples) and drops the rest. Answers the experiment as
+   * it ended. Audited here, naming who asked, unless `isAudited` (a cancel forwarded from the instance
+   * the user asked, which wrote the row): one action, one row.
+   */
+  async cancel(experimentId: number, { isAudited = false }: { isAudited?: boolean } = {}): Promise<ExperimentJson> {
     const experiment = await db.experiment.findUnique({
       where: { id: experimentId },
       select: { status: true, instance: true },
@@ -287,7 +291,7 @@ export class ExperimentRunner {
     const elsewhere = experiment.instance !== null && experiment.instance !== this.engine.instance.id;
     if (!entry && elsewhere && isActiveExperimentStatus(experiment.status) && this.forwardCancel) {
       // Another instance runs it: it is asked to cancel, and the end is awaited here (15 s at most).
-      await recordAudit("experiment.cancel", "experiment", experimentId, `was ${experiment.status}`);
+      if (!isAudited) await recordAudit("experiment.cancel", "experiment", experimentId, `was ${experiment.status}`);
       await this.forwardCancel(experimentId, experiment.instance!);
       for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
         const now = await db.experiment.findUnique({ where: { id: experimentId }, select: { status: true } });
@@ -295,7 +299,7 @@ export class ExperimentRunner {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     } else if (entry && isActiveExperimentStatus(experiment.status)) {
-      await recordAudit("experiment.cancel", "experiment", experimentId, `was ${experiment.status}`);
+      if (!isAudited) await recordAudit("experiment.cancel", "experiment", experimentId, `was ${experiment.status}`);
       entry.controller.abort();
       await this.engine.cancelHeld(entry.currentRunIds);
       await entry.done;

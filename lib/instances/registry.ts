@@ -139,13 +139,18 @@ export class InstanceRegistry {
         await startBusRelay({ url, channel: "wirespeed_run_events", bus: this.app.runBus, instance }),
         await startBusRelay({ url, channel: "wirespeed_experiment_events", bus: this.app.experimentBus, instance }),
         // A cancel asked of another instance: passed to this one when it runs the test or the experiment.
+        // The instance the user asked wrote the audit row, naming them: this one writes none.
         await listenOn(url, CANCEL_CHANNEL, (payload) => {
           const request = parseCancel(payload);
           if (request?.to !== instance) return;
+          const forwarded = { isAudited: true };
           const [what, cancel] =
             "runId" in request
-              ? [`run ${request.runId}`, () => this.app.runs.cancelRun(request.runId)]
-              : [`experiment ${request.experimentId}`, () => this.app.experiments.cancel(request.experimentId)];
+              ? [`run ${request.runId}`, () => this.app.runs.cancelRun(request.runId, forwarded)]
+              : [
+                  `experiment ${request.experimentId}`,
+                  () => this.app.experiments.cancel(request.experimentId, forwarded),
+                ];
           void cancel().catch((error: unknown) => {
             console.error(`[wirespeed] cancel of ${what} failed: ${error instanceof Error ? error.message : error}`);
           });

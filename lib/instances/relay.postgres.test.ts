@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "@/lib/app";
+import { withPrincipal } from "@/lib/auth/context";
+import type { Principal } from "@/lib/auth/principal";
 import type { BusEvent } from "@/lib/runs/bus";
 import { parseRunRequest } from "@/lib/runs/request";
 import { openTestDatabase, type TestDatabase } from "@/testing/database";
@@ -31,6 +33,28 @@ afterAll(async () => {
   await database.close();
 });
 
+/** A user who asks for a cancel through one instance; the audit log must name them once. */
+async function operator(name: string): Promise<Principal> {
+  const user = await database.db.user.create({
+    data: { username: name, usernameKey: name, passwordHash: "", role: "operator" },
+  });
+  return { userId: user.id, name, role: "operator", via: "session" };
+}
+
+/** The audit rows of cancels of these runs and experiments, as [action, target id, actor]. */
+async function cancelRows({ runIds = [], experimentIds = [] }: { runIds?: number[]; experimentIds?: number[] }) {
+  const rows = await database.db.auditEvent.findMany({
+    where: {
+      OR: [
+        { action: "run.cancel", targetId: { in: runIds } },
+        { action: "experiment.cancel", targetId: { in: experimentIds } },
+      ],
+    },
+    orderBy: { id: "asc" },
+  });
+  return rows.map((row) => [row.action, row.targetId, row.actorName]);
+}
+
 async function until(condition: () => boolean | Promise<boolean>, what: string) {
   for (const deadline = Date.now() + 10_000; !(await condition()); await new Promise((r) => setTimeout(r, 20))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -38,7 +62,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string) 
 }
 
 describe("two instances on one Postgres", () => {
-  it("relay a run's events to the other's viewers with the same ids, and pass a cancel to the instance that runs it", async () => {
+  it("relay a run's events to the other's viewers with the same ids, and pass a cancel to the instance that runs it, audited once", async () => {
     const [linkId] = await seedLocalLinks(database.db, 1);
     // The client streams its intervals slowly and runs until it is stopped.
     const remote = new FakeRunRemote();
@@ -64,8 +88,9 @@ describe("two instances on one Postgres", () => {
     viewer.runBus.subscribe(run.id, 0, (event) => there.push(event));
     await until(() => there.some((event) => event.type === "sample"), "a sample on the other instance");
 
-    // Cancelled through the instance that does not run it.
-    expect(await viewer.runs.cancelRun(run.id)).toBe("cancelled");
+    // Cancelled by a user through the instance that does not run it.
+    const alice = await operator("alice");
+    expect(await withPrincipal(alice, () => viewer.runs.cancelRun(run.id))).toBe("cancelled");
     await until(
       () => there.some((event) => event.type === "status" && (event.data as { status: string }).status === "cancelled"),
       "the cancelled status on the other instance",
@@ -79,9 +104,11 @@ describe("two instances on one Postgres", () => {
     expect(samples(there)).toEqual(samples(here));
     expect(samples(there)).toEqual(stored.samples.map((_, index) => index + 1));
     expect(samples(there).length).toBeGreaterThan(0);
+    // One action, one audit row: written by the instance she asked, naming her; none by the one that ran it.
+    expect(await cancelRows({ runIds: [run.id] })).toEqual([["run.cancel", run.id, "alice"]]);
   });
 
-  it("pass an experiment's cancel to the instance that runs it: its step stops with its samples, the rest is dropped", async () => {
+  it("pass an experiment's cancel to the instance that runs it: its step stops with its samples, the rest is dropped, audited once", async () => {
     const [linkId] = await seedLocalLinks(database.db, 1, { first: 1 });
     const remote = new FakeRunRemote();
     // Each step's client streams a few intervals, then runs until it is stopped.
@@ -108,8 +135,9 @@ describe("two instances on one Postgres", () => {
       "a sample of the first step",
     );
 
-    // Cancelled through the instance that does not run it: answered as it ended there.
-    const cancelled = await asker.experiments.cancel(experiment.id);
+    // Cancelled by a user through the instance that does not run it: answered as it ended there.
+    const bob = await operator("bob");
+    const cancelled = await withPrincipal(bob, () => asker.experiments.cancel(experiment.id));
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.steps.map((step) => step.status)).toEqual(["cancelled"]);
     const runs = await database.db.run.findMany({
@@ -119,6 +147,11 @@ describe("two instances on one Postgres", () => {
     expect(runs.map((run) => [run.status, run.instance])).toEqual([["cancelled", "pg-e"]]);
     expect(runs[0]!._count.samples).toBeGreaterThan(0);
     expect(remote.started("client").filter((process) => process.isRunning)).toHaveLength(0);
+    // One action, one audit row: the experiment's, by the instance he asked, naming him; neither the
+    // instance that ran it nor the cancel of its step's run writes another.
+    expect(await cancelRows({ runIds: runs.map((run) => run.id), experimentIds: [experiment.id] })).toEqual([
+      ["experiment.cancel", experiment.id, "bob"],
+    ]);
   });
 
   it("tell the other instances' schedulers when a schedule changes, so that they read it at once", async () => {

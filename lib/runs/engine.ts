@@ -274,7 +274,12 @@ export class RunEngine {
 
   /** Cancels the runs of a hold that are still going (an experiment cancelled mid-step). */
   async cancelHeld(runIds: number[]): Promise<void> {
-    await Promise.all(runIds.filter((runId) => this.pending.get(runId)?.held).map((runId) => this.cancelRun(runId)));
+    // The experiment's cancel is the one audit row of that action: its runs' cancels write none.
+    await Promise.all(
+      runIds
+        .filter((runId) => this.pending.get(runId)?.held)
+        .map((runId) => this.cancelRun(runId, { isAudited: true })),
+    );
   }
 
   /**
@@ -499,21 +504,25 @@ export class RunEngine {
     });
   }
 
-  /** Stops a run: both ends' iperf3 are stopped and the samples so far are kept. */
   /**
    * How a cancel reaches the instance that runs a test (lib/instances/registry.ts, on Postgres): set
    * once the instances can reach each other; null on one instance.
    */
   forwardCancel: ((runId: number, instance: string) => Promise<void>) | null = null;
 
-  async cancelRun(runId: number): Promise<RunStatus> {
+  /**
+   * Stops a run: both ends' iperf3 are stopped and the samples so far are kept. The cancel is audited
+   * here, naming who asked, unless `isAudited`: a cancel forwarded from the instance the user asked
+   * (which wrote the row), or an experiment's cancel stopping its runs. One action, one row.
+   */
+  async cancelRun(runId: number, { isAudited = false }: { isAudited?: boolean } = {}): Promise<RunStatus> {
     const run = await db.run.findUnique({
       where: { id: runId },
       select: { status: true, linkId: true, instance: true },
     });
     if (!run) throw new RunError("not-found", `Run ${runId} does not exist.`);
     if (isFinalStatus(run.status)) return run.status as RunStatus;
-    await recordAudit("run.cancel", "run", runId, `was ${run.status}`);
+    if (!isAudited) await recordAudit("run.cancel", "run", runId, `was ${run.status}`);
     // Handed to another site and not claimed yet: cancelled where it waits, unless claimed meanwhile.
     const unclaimed = await db.run.updateMany({
       where: { id: runId, status: "queued", instance: null },
