@@ -469,6 +469,13 @@ describe("deploy/nginx.conf", () => {
     expect(received["x-forwarded-proto"]).toBe("http");
     expect(received.connection).toBeUndefined();
   });
+
+  it("drops a client's own Remote-User and Remote-Groups: it signs nobody in, so no instance may believe them", async () => {
+    if (!nginx) await startNginx();
+    const received = await through({ host: "wirespeed.lab:3000", "remote-user": "admin", "remote-groups": "admins" });
+    expect(received["remote-user"]).toBeUndefined();
+    expect(received["remote-groups"]).toBeUndefined();
+  });
 });
 
 // Each health check as Docker runs it (the image's, and each compose file's, which replaces it), against
