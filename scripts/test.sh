@@ -166,20 +166,6 @@ postgres_build_benches() {
 
 step "unit tests (vitest), and beside them the Postgres tests (the database suites again, on a throwaway Postgres cluster), the build of the app for the end-to-end tests and the benchmarks' smoke runs"
 side_by_side postgres+build+benches postgres_build_benches -- unit vitest_project unit
-e2e() {
-  echo "building the app for the end-to-end tests (next build, $e2e_dist_dir)"
-  WIRESPEED_DIST_DIR=$e2e_dist_dir npx next build
-}
-# postgres_then_build: the Postgres tests, then the build; fails when either did, and always builds.
-postgres_then_build() {
-  local status=0
-  vitest_project postgres || status=1
-  build_for_e2e || status=1
-  return $status
-}
-
-step "unit tests (vitest), and beside them the Postgres tests (the database suites again, on a throwaway Postgres cluster) and then the build of the app for the end-to-end tests"
-side_by_side postgres+build postgres_then_build -- unit vitest_project unit
 e2e() { WIRESPEED_LAB_INSTANCE=$e2e_lab_instance npx playwright test; }
 
 # Beside the browser, only the lab tests that measure no rate: a test that wants a link's line rate, a
